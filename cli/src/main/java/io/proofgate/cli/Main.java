@@ -1,0 +1,91 @@
+package io.proofgate.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code proofgate} command line. Exit codes: 0 ok, 1 findings (a command that has them says
+ * which), 2 usage or input errors. Errors are one line on stderr, never a stack trace.
+ */
+public final class Main {
+
+    public static final int OK = 0;
+    public static final int FINDINGS = 1;
+    public static final int USAGE = 2;
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static Map<String, Command> commands() {
+        Map<String, Command> commands = new LinkedHashMap<>();
+        for (Command command : List.<Command>of(new ReplayCommand())) {
+            commands.put(command.name(), command);
+        }
+        return commands;
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Map<String, Command> commands = commands();
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+            if (args.length >= 2 && commands.containsKey(args[1])) {
+                out.print(commands.get(args[1]).help());
+                return OK;
+            }
+            out.print(help(commands));
+            return args.length == 0 ? USAGE : OK;
+        }
+        if (args[0].equals("--version")) {
+            out.println("proofgate " + version());
+            return OK;
+        }
+        Command command = commands.get(args[0]);
+        if (command == null) {
+            err.println("proofgate: unknown command \"" + args[0] + "\" (commands: "
+                    + String.join(", ", commands.keySet()) + "; see proofgate --help)");
+            return USAGE;
+        }
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        if (rest.contains("--help") || rest.contains("-h")) {
+            out.print(command.help());
+            return OK;
+        }
+        try {
+            return command.run(rest, out, err);
+        } catch (UsageException e) {
+            err.println("proofgate " + command.name() + ": " + e.getMessage() + " (see proofgate " + command.name() + " --help)");
+            return USAGE;
+        }
+    }
+
+    static String version() {
+        String version = Main.class.getPackage().getImplementationVersion();
+        return version == null ? "development build" : version;
+    }
+
+    private static String help(Map<String, Command> commands) {
+        StringBuilder text = new StringBuilder("""
+                proofgate: a formal-model-backed validator for the recurrent-state publication protocol
+                of a vLLM prefix-cache connector (DESIGN §3).
+
+                Usage: proofgate <command> [options]
+                       proofgate --version
+
+                Commands:
+                """);
+        for (Command command : commands.values()) {
+            text.append(String.format("  %-10s %s%n", command.name(), command.summary()));
+        }
+        text.append("""
+
+                Run "proofgate <command> --help" for a command's options.
+                Exit codes: 0 ok, 1 findings, 2 usage or input errors.
+                """);
+        return text.toString();
+    }
+}

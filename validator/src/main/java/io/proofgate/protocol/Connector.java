@@ -1,0 +1,357 @@
+package io.proofgate.protocol;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The publication protocol of DESIGN §3 as a deterministic state machine: one instance per
+ * topology, single-threaded, no I/O. {@link #apply} is the only mutator; it returns the verdicts
+ * of the event in processing order (new requests in list order, then cached requests in list
+ * order).
+ *
+ * <p>Memory is proportional to the requests pending and the digests held, never to the number of
+ * events: ended requests are forgotten, so request ids are assumed unique for a connector's life,
+ * as vLLM's are.
+ */
+public final class Connector {
+
+    private final Topology topology;
+    private final boolean hasRecurrent;
+    private final Map<String, PendingStore> pending = new HashMap<>();
+    private final Map<String, BitSet> heldRanks = new HashMap<>();
+    private long plans;
+    private long rejected;
+    private long storeSkippedQuorum;
+    private long retiredFinished;
+    private long lastStep;
+    private boolean stepped;
+
+    public Connector(Topology topology) {
+        this.topology = topology;
+        this.hasRecurrent = topology.hasRecurrentGroups();
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public List<Verdict> apply(Event event) {
+        return switch (event) {
+            case Event.SchedulerStep step -> step(step);
+            case Event.Finished finished -> finish(finished.id());
+            case Event.Held held -> hold(held.rank(), held.digest());
+        };
+    }
+
+    /** DESIGN §3 "Step processing", in its order. */
+    private List<Verdict> step(Event.SchedulerStep step) {
+        checkStep(step);
+        lastStep = step.step();
+        stepped = true;
+        for (String id : step.preempted()) {
+            dropLatchOnPreemption(id);
+        }
+        List<Verdict> verdicts = new ArrayList<>(2);
+        for (Event.NewRequest request : step.newRequests()) {
+            admit(step.step(), request, step.evidence(), verdicts);
+        }
+        for (Event.CachedRequest request : step.cachedRequests()) {
+            PendingStore store = pending.get(request.id());
+            if (store != null) {
+                advance(step.step(), store, request, step.evidence(), verdicts);
+            }
+            // Not pending: never tracked, poisoned, published or retired; its evidence is not examined.
+        }
+        return verdicts;
+    }
+
+    /** Rule "Preemptions first": vLLM unpins the blocks, so the proof is gone; progress and table stay. */
+    private void dropLatchOnPreemption(String id) {
+        PendingStore store = pending.get(id);
+        if (store != null) {
+            store.dropLatch();
+        }
+    }
+
+    /** Rule "New request". */
+    private void admit(long step, Event.NewRequest request, RawValue evidence, List<Verdict> verdicts) {
+        long span = topology.spanOf(request.promptTokens());
+        if (!topology.tracks(span)) {
+            return; // DESIGN §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
+        }
+        if (atFullQuorum(request.digest())) {
+            storeSkippedQuorum++;
+            return;
+        }
+        long[] proof = null;
+        if (hasRecurrent) {
+            Finding finding = EvidenceRules.judge(evidence, request.id(), span, topology);
+            switch (finding) {
+                case Finding.NoProof none -> { }
+                case Finding.Proof found -> proof = found.blockByGroup();
+                case Finding.Poison poison -> {
+                    verdicts.add(reject(step, request.id(), span, poison));
+                    return;
+                }
+            }
+        }
+        PendingStore store = new PendingStore(request.id(), request.digest(), span, request.blockIds());
+        store.done = request.computed() + request.scheduled();
+        if (proof != null) {
+            store.latch(proof);
+        }
+        pending.put(request.id(), store);
+        // A topology with recurrent groups never publishes on the new-request step: vLLM hands the
+        // aligned proof over with the step's output and a copy-on-write target one step later.
+        if (!hasRecurrent && store.done >= span) {
+            publish(step, store, verdicts);
+        }
+    }
+
+    /** Rule "Cached step", items (1) to (5). */
+    private void advance(long step, PendingStore store, Event.CachedRequest request, RawValue evidence,
+                         List<Verdict> verdicts) {
+        // (1) Full quorum retires the store without looking at the evidence.
+        if (atFullQuorum(store.digest)) {
+            pending.remove(store.id);
+            storeSkippedQuorum++;
+            verdicts.add(new Verdict.Retired(step, store.id, Verdict.RetireCause.QUORUM));
+            return;
+        }
+        // (2) Validate: poison, latch, keep, or conflict.
+        if (hasRecurrent) {
+            Finding finding = EvidenceRules.judge(evidence, store.id, store.span, topology);
+            switch (finding) {
+                case Finding.NoProof none -> { }
+                case Finding.Proof found -> {
+                    if (!store.latched()) {
+                        store.latch(found.blockByGroup());
+                    } else if (!store.latchEquals(found.blockByGroup())) {
+                        pending.remove(store.id);
+                        verdicts.add(reject(step, store.id, store.span, conflict(store, found.blockByGroup())));
+                        return;
+                    }
+                }
+                case Finding.Poison poison -> {
+                    pending.remove(store.id);
+                    verdicts.add(reject(step, store.id, store.span, poison));
+                    return;
+                }
+            }
+        }
+        // (3) Extend the table, or replace it when the request resumes after a preemption.
+        if (request.resumed()) {
+            store.replaceTable(request.newBlockIds());
+        } else {
+            store.extendTable(request.newBlockIds());
+        }
+        // (4) Progress.
+        store.done = request.computed() + request.scheduled();
+        // (5) Publish once the target is computed and, with recurrent groups, proven.
+        if (store.done >= store.span && (!hasRecurrent || store.latched())) {
+            publish(step, store, verdicts);
+        }
+    }
+
+    private List<Verdict> finish(String id) {
+        PendingStore store = pending.remove(id);
+        if (store == null) {
+            return List.of();
+        }
+        retiredFinished++;
+        return List.of(new Verdict.Retired(lastStep, id, Verdict.RetireCause.FINISHED));
+    }
+
+    private List<Verdict> hold(int rank, String digest) {
+        if (rank < 0 || rank >= topology.tpDegree()) {
+            throw new InvalidEventException("rank " + rank + " is outside 0.." + (topology.tpDegree() - 1)
+                    + " (tp_degree " + topology.tpDegree() + ")");
+        }
+        heldRanks.computeIfAbsent(digest, d -> new BitSet(topology.tpDegree())).set(rank);
+        return List.of();
+    }
+
+    private boolean atFullQuorum(String digest) {
+        BitSet ranks = heldRanks.get(digest);
+        return ranks != null && ranks.cardinality() == topology.tpDegree();
+    }
+
+    /** Plan block selection, then the plan; a null, repeated or missing block fails closed. */
+    private void publish(long step, PendingStore store, List<Verdict> verdicts) {
+        pending.remove(store.id);
+        List<Group> groups = topology.groups();
+        long[][] selected = new long[groups.size()][];
+        List<GroupBlock> recurrent = new ArrayList<>(1);
+        for (Group group : groups) {
+            int g = group.index();
+            switch (group.policy()) {
+                case FULL -> selected[g] = slice(store, g, 0, ceilDiv(store.span, group.blockTokens()));
+                case SLIDING -> {
+                    long from = Math.max(0, store.span - group.windowTokens()) / group.blockTokens();
+                    selected[g] = slice(store, g, from, ceilDiv(store.span, group.blockTokens()));
+                }
+                case RECURRENT_ALIGN -> {
+                    // Never from the table: its recurrent slot keeps advancing past the target.
+                    long block = store.latchedBlock(g);
+                    selected[g] = new long[] {block};
+                    recurrent.add(new GroupBlock(g, block));
+                }
+            }
+            String problem = selectionProblem(selected[g]);
+            if (problem != null) {
+                verdicts.add(reject(step, store.id, store.span, new Finding.Poison(PoisonCode.INVALID_SELECTION,
+                        "group " + g + " " + problem, null, g, firstBad(selected[g]))));
+                return;
+            }
+        }
+        plans++;
+        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.span, new BlockIds(selected), recurrent));
+    }
+
+    /** Table entries [from, to) of a group, or null when the table is shorter than that. */
+    private static long[] slice(PendingStore store, int group, long from, long to) {
+        if (to > store.tableLength(group)) {
+            return null;
+        }
+        long[] blocks = new long[(int) (to - from)];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = store.tableBlock(group, (int) from + i);
+        }
+        return blocks;
+    }
+
+    private static String selectionProblem(long[] blocks) {
+        if (blocks == null) {
+            return "table is shorter than the span";
+        }
+        for (int i = 0; i < blocks.length; i++) {
+            if (blocks[i] <= 0) {
+                return "selects null block " + blocks[i];
+            }
+            for (int j = 0; j < i; j++) {
+                if (blocks[j] == blocks[i]) {
+                    return "selects block " + blocks[i] + " twice";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Long firstBad(long[] blocks) {
+        if (blocks == null) {
+            return null;
+        }
+        for (int i = 0; i < blocks.length; i++) {
+            if (blocks[i] <= 0) {
+                return blocks[i];
+            }
+            for (int j = 0; j < i; j++) {
+                if (blocks[j] == blocks[i]) {
+                    return blocks[i];
+                }
+            }
+        }
+        return null;
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
+    }
+
+    private Finding.Poison conflict(PendingStore store, long[] proof) {
+        for (Group group : topology.groups()) {
+            int g = group.index();
+            if (group.isRecurrent() && proof[g] != store.latchedBlock(g)) {
+                return new Finding.Poison(PoisonCode.CONFLICT, "latched block " + store.latchedBlock(g),
+                        store.span, g, proof[g]);
+            }
+        }
+        throw new IllegalStateException("conflict without a differing group");
+    }
+
+    private Verdict.Rejected reject(long step, String id, long target, Finding.Poison poison) {
+        rejected++;
+        StringBuilder reason = new StringBuilder(poison.code().sentence());
+        if (poison.observed() != null) {
+            reason.append(" observed=").append(poison.observed());
+        }
+        reason.append(" target=").append(target);
+        if (poison.group() != null) {
+            reason.append(" group=").append(poison.group());
+        }
+        if (poison.block() != null) {
+            reason.append(" block=").append(poison.block());
+        }
+        if (!poison.detail().isEmpty()) {
+            reason.append(" (").append(poison.detail()).append(')');
+        }
+        return new Verdict.Rejected(step, id, poison.code(), reason.toString(), poison.observed(), target,
+                poison.group(), poison.block());
+    }
+
+    /** Events that no scheduler produces: reported, never silently absorbed. */
+    private void checkStep(Event.SchedulerStep step) {
+        if (stepped && step.step() <= lastStep) {
+            throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
+        }
+        int groups = topology.groups().size();
+        Set<String> seen = new HashSet<>();
+        for (Event.NewRequest request : step.newRequests()) {
+            if (!seen.add(request.id())) {
+                throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
+            }
+            if (pending.containsKey(request.id())) {
+                throw new InvalidEventException("new request \"" + request.id() + "\" is already pending");
+            }
+            if (request.blockIds().groupCount() != groups) {
+                throw new InvalidEventException("block_ids of \"" + request.id() + "\" has "
+                        + request.blockIds().groupCount() + " groups, the topology has " + groups);
+            }
+        }
+        for (Event.CachedRequest request : step.cachedRequests()) {
+            if (!seen.add(request.id())) {
+                throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
+            }
+            if (request.newBlockIds().groupCount() != groups) {
+                throw new InvalidEventException("new_block_ids of \"" + request.id() + "\" has "
+                        + request.newBlockIds().groupCount() + " groups, the topology has " + groups);
+            }
+        }
+    }
+
+    public Counters counters() {
+        return new Counters(plans, rejected, storeSkippedQuorum, retiredFinished);
+    }
+
+    public ConnectorState state() {
+        TreeMap<String, PendingSnapshot> pendingView = new TreeMap<>();
+        pending.forEach((id, store) -> pendingView.put(id, store.snapshot(topology)));
+        TreeMap<String, java.util.SortedSet<Integer>> heldView = new TreeMap<>();
+        heldRanks.forEach((digest, ranks) -> {
+            TreeSet<Integer> set = new TreeSet<>();
+            ranks.stream().forEach(set::add);
+            heldView.put(digest, set);
+        });
+        return new ConnectorState(pendingView, heldView, counters(), lastStep);
+    }
+
+    static List<GroupBlock> latchList(long[] latch, Topology topology) {
+        if (latch == null) {
+            return List.of();
+        }
+        List<GroupBlock> blocks = new ArrayList<>();
+        for (Group group : topology.groups()) {
+            if (group.isRecurrent()) {
+                blocks.add(new GroupBlock(group.index(), latch[group.index()]));
+            }
+        }
+        return blocks;
+    }
+}

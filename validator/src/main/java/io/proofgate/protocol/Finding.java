@@ -1,0 +1,19 @@
+package io.proofgate.protocol;
+
+/** What one request's evidence in one step says, before it is compared with the latch. */
+sealed interface Finding {
+
+    /** Nothing at the exact target: keep the latch as it is. */
+    record NoProof() implements Finding {}
+
+    /** Exact-target blocks covering every recurrent group; {@code blockByGroup[g]} is 0 for other groups. */
+    record Proof(long[] blockByGroup) implements Finding {}
+
+    record Poison(PoisonCode code, String detail, Long observed, Integer group, Long block) implements Finding {
+        static Poison of(PoisonCode code, String detail) {
+            return new Poison(code, detail, null, null, null);
+        }
+    }
+
+    NoProof NO_PROOF = new NoProof();
+}

@@ -1,0 +1,44 @@
+package io.proofgate.protocol;
+
+import java.util.List;
+
+/** What the connector decided about one request in one event (DESIGN §5 output lines). */
+public sealed interface Verdict {
+
+    long step();
+
+    String id();
+
+    /** The store plan: attention blocks from the table, recurrent blocks from the latch. */
+    record Plan(long step, String id, String digest, long span, BlockIds blocksByGroup,
+                List<GroupBlock> recurrent) implements Verdict {
+        public Plan {
+            recurrent = List.copyOf(recurrent);
+        }
+    }
+
+    /**
+     * A poisoned attempt. {@code observed}, {@code group} and {@code block} are null where they do
+     * not apply; {@code target} is the request's span.
+     */
+    record Rejected(long step, String id, PoisonCode code, String reason, Long observed, long target,
+                    Integer group, Long block) implements Verdict {}
+
+    /** Pending state dropped without a plan. */
+    record Retired(long step, String id, RetireCause cause) implements Verdict {}
+
+    enum RetireCause {
+        QUORUM("quorum"),
+        FINISHED("finished");
+
+        private final String wireName;
+
+        RetireCause(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.proofgate.replay;
+
+/** A structural error in a replay log, located at {@code source:line:column}. */
+public final class ReplayException extends Exception {
+    private final String source;
+    private final long line;
+    private final long column;
+    private final String problem;
+
+    public ReplayException(String source, long line, long column, String problem) {
+        super(source + ":" + line + ":" + column + ": " + problem);
+        this.source = source;
+        this.line = line;
+        this.column = column;
+        this.problem = problem;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    public long line() {
+        return line;
+    }
+
+    public long column() {
+        return column;
+    }
+
+    public String problem() {
+        return problem;
+    }
+}

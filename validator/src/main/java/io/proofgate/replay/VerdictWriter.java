@@ -1,0 +1,126 @@
+package io.proofgate.replay;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.proofgate.protocol.BlockIds;
+import io.proofgate.protocol.ConnectorState;
+import io.proofgate.protocol.Counters;
+import io.proofgate.protocol.GroupBlock;
+import io.proofgate.protocol.PendingSnapshot;
+import io.proofgate.protocol.Verdict;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+
+/** Writes verdicts and the summary as JSON Lines in DESIGN §5's field order. */
+public final class VerdictWriter implements Closeable {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private final JsonGenerator out;
+
+    public VerdictWriter(OutputStream stream) throws IOException {
+        this.out = FACTORY.createGenerator(stream);
+        out.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+        out.setRootValueSeparator(null); // lines end with '\n' instead of Jackson's default " " between values
+    }
+
+    public void write(Verdict verdict) throws IOException {
+        out.writeStartObject();
+        switch (verdict) {
+            case Verdict.Plan plan -> {
+                out.writeStringField("kind", "plan");
+                out.writeNumberField("step", plan.step());
+                out.writeStringField("id", plan.id());
+                out.writeStringField("digest", plan.digest());
+                out.writeNumberField("span", plan.span());
+                out.writeFieldName("blocks_by_group");
+                writeBlocks(plan.blocksByGroup());
+                out.writeFieldName("recurrent");
+                writeGroupBlocks(plan.recurrent());
+            }
+            case Verdict.Rejected rejected -> {
+                out.writeStringField("kind", "rejected");
+                out.writeNumberField("step", rejected.step());
+                out.writeStringField("id", rejected.id());
+                out.writeStringField("code", rejected.code().code());
+                if (rejected.observed() != null) {
+                    out.writeNumberField("observed", rejected.observed());
+                }
+                out.writeNumberField("target", rejected.target());
+                if (rejected.group() != null) {
+                    out.writeNumberField("group", rejected.group());
+                }
+                if (rejected.block() != null) {
+                    out.writeNumberField("block", rejected.block());
+                }
+                out.writeStringField("reason", rejected.reason());
+            }
+            case Verdict.Retired retired -> {
+                out.writeStringField("kind", "retired");
+                out.writeNumberField("step", retired.step());
+                out.writeStringField("id", retired.id());
+                out.writeStringField("cause", retired.cause().wireName());
+            }
+        }
+        out.writeEndObject();
+        out.writeRaw('\n');
+    }
+
+    public void writeSummary(ConnectorState state) throws IOException {
+        Counters counters = state.counters();
+        out.writeStartObject();
+        out.writeStringField("kind", "summary");
+        out.writeNumberField("plans", counters.plans());
+        out.writeNumberField("rejected", counters.rejected());
+        out.writeNumberField("store_skipped_quorum", counters.storeSkippedQuorum());
+        out.writeNumberField("retired_finished", counters.retiredFinished());
+        out.writeArrayFieldStart("pending");
+        for (String id : state.pending().keySet()) {
+            out.writeString(id);
+        }
+        out.writeEndArray();
+        out.writeObjectFieldStart("latched");
+        for (PendingSnapshot store : state.pending().values()) {
+            if (!store.latch().isEmpty()) {
+                out.writeFieldName(store.id());
+                writeGroupBlocks(store.latch());
+            }
+        }
+        out.writeEndObject();
+        out.writeEndObject();
+        out.writeRaw('\n');
+    }
+
+    public void flush() throws IOException {
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.close();
+    }
+
+    private void writeBlocks(BlockIds blocks) throws IOException {
+        out.writeStartArray();
+        for (long[] group : blocks.byGroup()) {
+            out.writeStartArray();
+            for (long block : group) {
+                out.writeNumber(block);
+            }
+            out.writeEndArray();
+        }
+        out.writeEndArray();
+    }
+
+    private void writeGroupBlocks(List<GroupBlock> blocks) throws IOException {
+        out.writeStartArray();
+        for (GroupBlock block : blocks) {
+            out.writeStartArray();
+            out.writeNumber(block.group());
+            out.writeNumber(block.block());
+            out.writeEndArray();
+        }
+        out.writeEndArray();
+    }
+}
