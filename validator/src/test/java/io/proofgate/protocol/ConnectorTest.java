@@ -1,0 +1,525 @@
+package io.proofgate.protocol;
+
+import static io.proofgate.protocol.Events.blocks;
+import static io.proofgate.protocol.Events.cached;
+import static io.proofgate.protocol.Events.cachedStep;
+import static io.proofgate.protocol.Events.evidence;
+import static io.proofgate.protocol.Events.ids;
+import static io.proofgate.protocol.Events.integer;
+import static io.proofgate.protocol.Events.list;
+import static io.proofgate.protocol.Events.mapping;
+import static io.proofgate.protocol.Events.newRequest;
+import static io.proofgate.protocol.Events.newStep;
+import static io.proofgate.protocol.Events.resumed;
+import static io.proofgate.protocol.Events.seedTopology;
+import static io.proofgate.protocol.Events.step;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** One test per row of DESIGN §3's decision table and per step rule. */
+class ConnectorTest {
+
+    private static final RawValue NO_EVIDENCE = RawValue.ABSENT;
+
+    private final Connector connector = new Connector(seedTopology());
+
+    /** Admits r1 (prompt 6992, target 6912) with 4608 tokens computed, so a later step can reach the target. */
+    private List<Verdict> admit(RawValue evidence) {
+        return connector.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))), evidence));
+    }
+
+    /** The cached step that reaches r1's target. */
+    private List<Verdict> reachTarget(long step, RawValue evidence) {
+        return connector.apply(cachedStep(step, cached("r1", 4608, 2304, blocks(ids(13), ids())), evidence));
+    }
+
+    private List<GroupBlock> latch() {
+        return connector.state().pending().get("r1").latch();
+    }
+
+    private static Verdict.Rejected onlyRejection(List<Verdict> verdicts, PoisonCode code) {
+        assertEquals(1, verdicts.size(), verdicts::toString);
+        Verdict.Rejected rejected = assertInstanceOf(Verdict.Rejected.class, verdicts.getFirst());
+        assertEquals(code, rejected.code(), rejected::reason);
+        return rejected;
+    }
+
+    private static Verdict.Plan onlyPlan(List<Verdict> verdicts) {
+        assertEquals(1, verdicts.size(), verdicts::toString);
+        return assertInstanceOf(Verdict.Plan.class, verdicts.getFirst());
+    }
+
+    @Nested
+    class EvidenceRows {
+
+        @Test
+        void fieldAbsentOrNull_keepsLatchWithoutPoison() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())), NO_EVIDENCE)));
+            assertEquals(List.of(), connector.apply(cachedStep(3, cached("r1", 4609, 1, blocks(ids(), ids())), RawValue.NULL)));
+            assertEquals(List.of(new GroupBlock(1, 42)), latch());
+            assertEquals(0, connector.counters().rejected());
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"text", "int", "list", "bool", "real"})
+        void fieldNotAMapping_poisonsNotAMapping(String kind) {
+            RawValue field = switch (kind) {
+                case "text" -> new RawValue.Text("r1");
+                case "int" -> integer(7);
+                case "list" -> list(integer(1), integer(42), integer(6912));
+                case "bool" -> new RawValue.Bool(true);
+                default -> new RawValue.Real(1.5);
+            };
+            onlyRejection(admit(field), PoisonCode.NOT_A_MAPPING);
+            assertTrue(connector.state().pending().isEmpty());
+        }
+
+        @Test
+        void mappingWithDuplicateKey_failsClosedAsNotAMapping() {
+            Map<String, RawValue> entries = new LinkedHashMap<>();
+            entries.put("r1", list(list(integer(1), integer(42), integer(6912))));
+            onlyRejection(admit(new RawValue.MapOf(entries, "r1")), PoisonCode.NOT_A_MAPPING);
+        }
+
+        @Test
+        void noKeyOrNullValue_keepsLatch() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())),
+                    evidence("r2", ids(1, 99, 6912)))));
+            assertEquals(List.of(), connector.apply(cachedStep(3, cached("r1", 4609, 1, blocks(ids(), ids())),
+                    mapping("r1", RawValue.NULL))));
+            assertEquals(List.of(new GroupBlock(1, 42)), latch());
+        }
+
+        @Test
+        void valueNotAList_poisonsNotAList() {
+            onlyRejection(admit(mapping("r1", new RawValue.Text("42"))), PoisonCode.NOT_A_LIST);
+        }
+
+        @Test
+        void emptyList_poisonsEmpty() {
+            onlyRejection(admit(mapping("r1", list())), PoisonCode.EMPTY);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"two", "four", "bool", "real", "text", "nested", "scalar"})
+        void entryNotThreeIntegers_poisonsMalformedEntry(String shape) {
+            RawValue entry = switch (shape) {
+                case "two" -> list(integer(1), integer(42));
+                case "four" -> list(integer(1), integer(42), integer(6912), integer(0));
+                case "bool" -> list(integer(1), new RawValue.Bool(true), integer(6912));
+                case "real" -> list(integer(1), integer(42), new RawValue.Real(6912.0));
+                case "text" -> list(new RawValue.Text("1"), integer(42), integer(6912));
+                case "nested" -> list(list(integer(1)), integer(42), integer(6912));
+                default -> integer(1);
+            };
+            onlyRejection(admit(mapping("r1", list(entry))), PoisonCode.MALFORMED_ENTRY);
+        }
+
+        @ParameterizedTest
+        @ValueSource(longs = {-1, 2, Long.MAX_VALUE})
+        void groupOutsideTopology_poisonsUnknownGroup(long group) {
+            onlyRejection(admit(evidence("r1", ids(group, 42, 6912))), PoisonCode.UNKNOWN_GROUP);
+        }
+
+        @Test
+        void attentionGroup_poisonsNonRecurrentGroup() {
+            Verdict.Rejected rejected = onlyRejection(admit(evidence("r1", ids(0, 11, 6912))), PoisonCode.NON_RECURRENT_GROUP);
+            assertEquals(0, rejected.group());
+        }
+
+        @ParameterizedTest
+        @ValueSource(longs = {0, -3})
+        void nullBlock_poisonsNullBlock(long block) {
+            onlyRejection(admit(evidence("r1", ids(1, block, 6912))), PoisonCode.NULL_BLOCK);
+        }
+
+        @Test
+        void nullBlockBelowTarget_stillPoisons() {
+            // DESIGN §3: the block is checked before the boundary.
+            onlyRejection(admit(evidence("r1", ids(1, 0, 2304))), PoisonCode.NULL_BLOCK);
+        }
+
+        @Test
+        void futureBoundary_poisonsAndNamesObservedTargetGroupBlock() {
+            connector.apply(newStep(1, newRequest("r1", "d1", 8256, 0, 8192, blocks(ids(11, 12, 13, 14), ids(0, 0, 0, 71))),
+                    NO_EVIDENCE));
+            Verdict.Rejected rejected = onlyRejection(connector.apply(cachedStep(2, cached("r1", 8192, 64,
+                    blocks(ids(), ids())), evidence("r1", ids(1, 142, 8448)))), PoisonCode.FUTURE_BOUNDARY);
+            assertTrue(rejected.reason().contains("observed=8448 target=8192 group=1 block=142"), rejected.reason());
+            assertEquals(8448L, rejected.observed());
+            assertEquals(8192L, rejected.target());
+            assertEquals(1, rejected.group());
+            assertEquals(142L, rejected.block());
+        }
+
+        @Test
+        void boundaryBelowTarget_isIgnored() {
+            assertEquals(List.of(), admit(evidence("r1", ids(1, 41, 2304))));
+            assertEquals(List.of(), latch());
+            assertEquals(0, connector.counters().rejected());
+        }
+
+        @Test
+        void twoExactEntriesForOneGroup_poisonDuplicateGroup() {
+            onlyRejection(admit(evidence("r1", ids(1, 42, 6912), ids(1, 42, 6912))), PoisonCode.DUPLICATE_GROUP);
+        }
+
+        @Test
+        void exactEntriesMissingARecurrentGroup_poisonIncomplete() {
+            Connector three = new Connector(Topology.of(new Group(0, GroupPolicy.FULL, 2304, 0),
+                    new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0), new Group(2, GroupPolicy.RECURRENT_ALIGN, 2304, 0)));
+            Verdict.Rejected rejected = onlyRejection(three.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912,
+                    blocks(ids(11, 12, 13), ids(), ids())), evidence("r1", ids(1, 42, 6912)))), PoisonCode.INCOMPLETE);
+            assertEquals(2, rejected.group());
+        }
+
+        @Test
+        void allEntriesIntermediate_keepLatch() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())),
+                    evidence("r1", ids(1, 41, 2304), ids(1, 40, 4608)))));
+            assertEquals(List.of(new GroupBlock(1, 42)), latch());
+        }
+
+        @Test
+        void completeExactEntriesWithEmptyLatch_latch() {
+            admit(NO_EVIDENCE);
+            assertEquals(List.of(), latch());
+            connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())), evidence("r1", ids(1, 42, 6912))));
+            assertEquals(List.of(new GroupBlock(1, 42)), latch());
+        }
+
+        @Test
+        void sameSetAsLatch_keepsLatch() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())),
+                    evidence("r1", ids(1, 41, 2304), ids(1, 42, 6912)))));
+            assertEquals(List.of(new GroupBlock(1, 42)), latch());
+        }
+
+        @Test
+        void differentSetThanLatch_poisonsConflict() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            Verdict.Rejected rejected = onlyRejection(reachTarget(2, evidence("r1", ids(1, 43, 6912))), PoisonCode.CONFLICT);
+            assertEquals(43L, rejected.block());
+            assertTrue(connector.state().pending().isEmpty());
+            assertEquals(0, connector.counters().plans());
+        }
+
+        @Test
+        void firstFailingEntryDecides_inListOrder() {
+            onlyRejection(admit(evidence("r1", ids(1, 142, 9999), ids(0, 11, 6912))), PoisonCode.FUTURE_BOUNDARY);
+        }
+
+        @Test
+        void perEntryRowsApplyInTableOrder() {
+            // unknown group is checked before the null block, the null block before the boundary.
+            onlyRejection(admit(evidence("r1", ids(5, 0, 9999))), PoisonCode.UNKNOWN_GROUP);
+        }
+
+        @Test
+        void entryErrorsBeatSetComparisons() {
+            // a malformed entry after an exact duplicate: the duplicate (entry 1) fails first.
+            onlyRejection(admit(mapping("r1", list(list(integer(1), integer(42), integer(6912)),
+                    list(integer(1), integer(42), integer(6912)), integer(3)))), PoisonCode.DUPLICATE_GROUP);
+        }
+    }
+
+    @Nested
+    class StepRules {
+
+        @Test
+        void preemption_dropsLatchButKeepsProgressAndTable() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            connector.apply(step(2, List.of(), List.of(), List.of("r1"), NO_EVIDENCE));
+            PendingSnapshot store = connector.state().pending().get("r1");
+            assertEquals(List.of(), store.latch());
+            assertEquals(4608, store.done());
+            assertEquals(blocks(ids(11, 12), ids(0, 71)), store.table());
+            // Reaching the target without fresh proof does not publish.
+            assertEquals(List.of(), reachTarget(3, NO_EVIDENCE));
+            assertEquals(List.of(), latch());
+            assertEquals(6912, connector.state().pending().get("r1").done());
+        }
+
+        @Test
+        void preemptionThenResume_publishesOnlyTheFreshBlock() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            connector.apply(step(2, List.of(), List.of(), List.of("r1"), NO_EVIDENCE));
+            connector.apply(cachedStep(3, resumed("r1", 0, 4608, blocks(ids(11, 12), ids(0, 81))), NO_EVIDENCE));
+            Verdict.Plan plan = onlyPlan(reachTarget(4, evidence("r1", ids(1, 52, 6912))));
+            assertEquals(List.of(new GroupBlock(1, 52)), plan.recurrent());
+            assertEquals(blocks(ids(11, 12, 13), ids(52)), plan.blocksByGroup());
+        }
+
+        @Test
+        void newRequestAtFullQuorum_isNotTrackedAndEvidenceIsNotExamined() {
+            connector.apply(new Event.Held(0, "d1"));
+            assertEquals(List.of(), admit(new RawValue.Text("garbage")));
+            assertTrue(connector.state().pending().isEmpty());
+            assertEquals(new Counters(0, 0, 1, 0), connector.counters());
+        }
+
+        @Test
+        void newRequestPoisoned_isNotTrackedAndLaterStepsAreIgnored() {
+            onlyRejection(admit(mapping("r1", list())), PoisonCode.EMPTY);
+            assertEquals(List.of(), reachTarget(2, evidence("r1", ids(1, 42, 6912))));
+            assertEquals(new Counters(0, 1, 0, 0), connector.counters());
+        }
+
+        @Test
+        void recurrentTopology_neverPublishesOnTheNewRequestStep() {
+            List<Verdict> verdicts = connector.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6992,
+                    blocks(ids(11, 12, 13), ids(0, 0, 71))), evidence("r1", ids(1, 42, 6912))));
+            assertEquals(List.of(), verdicts);
+            PendingSnapshot store = connector.state().pending().get("r1");
+            assertEquals(6992, store.done());
+            assertEquals(List.of(new GroupBlock(1, 42)), store.latch());
+        }
+
+        @Test
+        void topologyWithoutRecurrentGroups_publishesOnTheNewStepAndNeverReadsEvidence() {
+            Connector attention = new Connector(Topology.of(new Group(0, GroupPolicy.FULL, 2304, 0)));
+            Verdict.Plan plan = onlyPlan(attention.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912,
+                    blocks(ids(11, 12, 13))), new RawValue.Text("not a mapping"))));
+            assertEquals(List.of(), plan.recurrent());
+            assertEquals(blocks(ids(11, 12, 13)), plan.blocksByGroup());
+        }
+
+        @Test
+        void topologyWithoutRecurrentGroups_publishesOnTheCachedStepThatReachesTheSpan() {
+            Connector attention = new Connector(Topology.of(new Group(0, GroupPolicy.FULL, 2304, 0)));
+            assertEquals(List.of(), attention.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 4608, blocks(ids(11, 12))),
+                    mapping("r1", list()))));
+            onlyPlan(attention.apply(cachedStep(2, cached("r1", 4608, 2304, blocks(ids(13))), new RawValue.Bool(false))));
+        }
+
+        @ParameterizedTest
+        @ValueSource(longs = {1024, 1025})
+        void spanOutsideBounds_isNeitherTrackedNorValidated(long prompt) {
+            // prompt 1024 -> span 768 < min 1024; prompt 1025 -> span 1024 is tracked
+            List<Verdict> verdicts = connector.apply(newStep(1, newRequest("r1", "d1", prompt, 0, prompt, blocks(ids(11), ids(71))),
+                    mapping("r1", list())));
+            if (prompt == 1024) {
+                assertEquals(List.of(), verdicts);
+                assertTrue(connector.state().pending().isEmpty());
+            } else {
+                onlyRejection(verdicts, PoisonCode.EMPTY);
+            }
+        }
+
+        @Test
+        void spanAboveMax_isNotTracked() {
+            Connector bounded = new Connector(new Topology(seedTopology().groups(), 1, 256, 1024, 4096));
+            assertEquals(List.of(), bounded.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912,
+                    blocks(ids(11, 12, 13), ids(0, 0, 71))), mapping("r1", list()))));
+            assertTrue(bounded.state().pending().isEmpty());
+        }
+
+        @Test
+        void cachedStepAtFullQuorum_retiresWithoutLookingAtEvidence() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            connector.apply(new Event.Held(0, "d1"));
+            List<Verdict> verdicts = reachTarget(2, new RawValue.Text("malformed"));
+            assertEquals(List.of(new Verdict.Retired(2, "r1", Verdict.RetireCause.QUORUM)), verdicts);
+            assertEquals(new Counters(0, 0, 1, 0), connector.counters());
+            assertTrue(connector.state().pending().isEmpty());
+        }
+
+        @Test
+        void partialQuorum_doesNotRetire() {
+            Connector tp2 = new Connector(new Topology(seedTopology().groups(), 2, 256, 1024, Long.MAX_VALUE));
+            tp2.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))),
+                    evidence("r1", ids(1, 42, 6912))));
+            tp2.apply(new Event.Held(1, "d1"));
+            tp2.apply(new Event.Held(1, "d1"));
+            onlyPlan(tp2.apply(cachedStep(2, cached("r1", 4608, 2304, blocks(ids(13), ids())), NO_EVIDENCE)));
+        }
+
+        @Test
+        void cachedStep_extendsTableAndReplacesItOnResume() {
+            admit(NO_EVIDENCE);
+            connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(13), ids(72))), NO_EVIDENCE));
+            assertEquals(blocks(ids(11, 12, 13), ids(0, 71, 72)), connector.state().pending().get("r1").table());
+            connector.apply(cachedStep(3, resumed("r1", 0, 100, blocks(ids(21), ids(81))), NO_EVIDENCE));
+            PendingSnapshot store = connector.state().pending().get("r1");
+            assertEquals(blocks(ids(21), ids(81)), store.table());
+            assertEquals(100, store.done());
+        }
+
+        @Test
+        void targetReachedWithoutLatch_staysPending() {
+            admit(NO_EVIDENCE);
+            assertEquals(List.of(), reachTarget(2, NO_EVIDENCE));
+            assertEquals(6912, connector.state().pending().get("r1").done());
+        }
+
+        @Test
+        void proofArrivingAfterTheTarget_publishesFromTheLatch() {
+            admit(NO_EVIDENCE);
+            reachTarget(2, NO_EVIDENCE);
+            Verdict.Plan plan = onlyPlan(connector.apply(cachedStep(3, cached("r1", 6912, 80, blocks(ids(), ids(99))),
+                    evidence("r1", ids(1, 142, 6912)))));
+            // The table's recurrent slot (99) is never the plan's block.
+            assertEquals(List.of(new GroupBlock(1, 142)), plan.recurrent());
+            assertEquals(new Counters(1, 0, 0, 0), connector.counters());
+        }
+
+        @Test
+        void finished_dropsPendingStateWithoutPublishing() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            assertEquals(List.of(new Verdict.Retired(1, "r1", Verdict.RetireCause.FINISHED)),
+                    connector.apply(new Event.Finished("r1")));
+            assertEquals(List.of(), connector.apply(new Event.Finished("r1")));
+            assertEquals(List.of(), reachTarget(2, NO_EVIDENCE));
+            assertEquals(new Counters(0, 0, 0, 1), connector.counters());
+        }
+
+        @Test
+        void evidenceForUnscheduledRequests_isIgnored() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            connector.apply(newStep(2, newRequest("r2", "d2", 6992, 0, 100, blocks(ids(21), ids(0))),
+                    evidence("r1", ids(1, 43, 6912))));
+            assertEquals(List.of(new GroupBlock(1, 42)), latch());
+        }
+
+        @Test
+        void atMostOnePlanPerRequest() {
+            admit(evidence("r1", ids(1, 42, 6912)));
+            onlyPlan(reachTarget(2, NO_EVIDENCE));
+            assertEquals(List.of(), connector.apply(cachedStep(3, cached("r1", 6912, 80, blocks(ids(), ids())),
+                    evidence("r1", ids(1, 43, 6912)))));
+            assertEquals(1, connector.counters().plans());
+        }
+
+        @Test
+        void verdictsFollowNewThenCachedListOrder() {
+            connector.apply(newStep(1, newRequest("a", "d1", 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))), NO_EVIDENCE));
+            Map<String, RawValue> map = new LinkedHashMap<>();
+            map.put("a", list());
+            map.put("b", list());
+            List<Verdict> verdicts = connector.apply(step(2, List.of(newRequest("b", "d2", 6992, 0, 10, blocks(ids(1), ids(0)))),
+                    List.of(cached("a", 4608, 1, blocks(ids(), ids()))), List.of(), new RawValue.MapOf(map)));
+            assertEquals(List.of("b", "a"), verdicts.stream().map(Verdict::id).toList());
+        }
+    }
+
+    @Nested
+    class BlockSelection {
+
+        private Verdict.Plan publish(Topology topology, BlockIds table, long prompt, RawValue evidence) {
+            Connector c = new Connector(topology);
+            c.apply(newStep(1, newRequest("r1", "d1", prompt, 0, prompt - 1, table), evidence));
+            return onlyPlan(c.apply(cachedStep(2, cached("r1", prompt - 1, 1, BlockIds.empty(topology.groups().size())),
+                    RawValue.ABSENT)));
+        }
+
+        @Test
+        void fullGroup_takesTheFirstCeilSpanOverBlockTokensEntries() {
+            // span 8192 with 2304-token blocks needs ceil(8192 / 2304) = 4 blocks; the fifth is past the span.
+            Verdict.Plan plan = publish(seedTopology(), blocks(ids(11, 12, 13, 14, 15), ids(0, 0, 0, 71, 72)), 8256,
+                    evidence("r1", ids(1, 142, 8192)));
+            assertEquals(blocks(ids(11, 12, 13, 14), ids(142)), plan.blocksByGroup());
+        }
+
+        @Test
+        void slidingGroup_takesTheBlocksCoveringTheWindowBeforeTheSpan() {
+            Topology topology = Topology.of(new Group(0, GroupPolicy.SLIDING, 1024, 2048),
+                    new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0));
+            // span 6912: window covers tokens [4864, 6912) = blocks 4, 5, 6 (of 1024 tokens)
+            Verdict.Plan plan = publish(topology, blocks(ids(0, 0, 0, 0, 35, 36, 37), ids(0, 0, 71)), 6992,
+                    evidence("r1", ids(1, 42, 6912)));
+            assertEquals(blocks(ids(35, 36, 37), ids(42)), plan.blocksByGroup());
+        }
+
+        @Test
+        void slidingWindowWiderThanTheSpan_startsAtTheFirstBlock() {
+            Topology topology = Topology.of(new Group(0, GroupPolicy.SLIDING, 2304, 100_000),
+                    new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0));
+            Verdict.Plan plan = publish(topology, blocks(ids(1, 2, 3), ids(0, 0, 9)), 6992, evidence("r1", ids(1, 42, 6912)));
+            assertEquals(blocks(ids(1, 2, 3), ids(42)), plan.blocksByGroup());
+        }
+
+        @Test
+        void nullBlockInSelection_failsClosedAsInvalidSelection() {
+            Connector c = new Connector(seedTopology());
+            c.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912, blocks(ids(11, 0, 13), ids(0, 0, 71))),
+                    evidence("r1", ids(1, 42, 6912))));
+            Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80,
+                    blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
+            assertEquals(0, rejected.group());
+            assertEquals(0L, rejected.block());
+            assertEquals(new Counters(0, 1, 0, 0), c.counters());
+            assertTrue(c.state().pending().isEmpty());
+        }
+
+        @Test
+        void repeatedBlockInSelection_failsClosedAsInvalidSelection() {
+            Connector c = new Connector(seedTopology());
+            c.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912, blocks(ids(11, 12, 11), ids(0, 0, 71))),
+                    evidence("r1", ids(1, 42, 6912))));
+            Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80,
+                    blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
+            assertEquals(11L, rejected.block());
+        }
+
+        @Test
+        void tableShorterThanTheSpan_failsClosedAsInvalidSelection() {
+            Connector c = new Connector(seedTopology());
+            c.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912, blocks(ids(11, 12), ids(0, 0, 71))),
+                    evidence("r1", ids(1, 42, 6912))));
+            onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80, blocks(ids(), ids())), RawValue.ABSENT)),
+                    PoisonCode.INVALID_SELECTION);
+        }
+    }
+
+    @Nested
+    class InvalidEvents {
+
+        @Test
+        void stepNumbersMustIncrease() {
+            admit(RawValue.ABSENT);
+            assertThrows(InvalidEventException.class, () -> reachTarget(1, RawValue.ABSENT));
+        }
+
+        @Test
+        void aRequestIsScheduledAtMostOncePerStep() {
+            assertThrows(InvalidEventException.class, () -> connector.apply(step(1,
+                    List.of(newRequest("r1", "d1", 6992, 0, 10, blocks(ids(1), ids(0)))),
+                    List.of(cached("r1", 0, 10, blocks(ids(), ids()))), List.of(), RawValue.ABSENT)));
+        }
+
+        @Test
+        void aPendingRequestCannotBeNewAgain() {
+            admit(RawValue.ABSENT);
+            assertThrows(InvalidEventException.class, () -> connector.apply(newStep(2,
+                    newRequest("r1", "d1", 6992, 0, 10, blocks(ids(1), ids(0))), RawValue.ABSENT)));
+        }
+
+        @Test
+        void tablesMustHaveOneListPerGroup() {
+            assertThrows(InvalidEventException.class, () -> connector.apply(newStep(1,
+                    newRequest("r1", "d1", 6992, 0, 10, blocks(ids(1))), RawValue.ABSENT)));
+            assertThrows(InvalidEventException.class, () -> connector.apply(cachedStep(1,
+                    cached("r1", 0, 10, blocks(ids(1))), RawValue.ABSENT)));
+        }
+
+        @Test
+        void heldRankMustBeAWorkerRank() {
+            assertThrows(InvalidEventException.class, () -> connector.apply(new Event.Held(1, "d1")));
+            assertThrows(InvalidEventException.class, () -> connector.apply(new Event.Held(-1, "d1")));
+        }
+    }
+}

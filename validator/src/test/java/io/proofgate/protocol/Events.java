@@ -1,0 +1,77 @@
+package io.proofgate.protocol;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Terse builders for hand-written protocol tests. */
+final class Events {
+
+    private Events() {}
+
+    /** full:2304 + recurrent_align:2304, the seed's topology. */
+    static Topology seedTopology() {
+        return Topology.of(new Group(0, GroupPolicy.FULL, 2304, 0), new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0));
+    }
+
+    static BlockIds blocks(long[]... groups) {
+        return new BlockIds(groups);
+    }
+
+    static long[] ids(long... ids) {
+        return ids;
+    }
+
+    static Event.NewRequest newRequest(String id, String digest, long prompt, long computed, long scheduled, BlockIds blocks) {
+        return new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks);
+    }
+
+    static Event.CachedRequest cached(String id, long computed, long scheduled, BlockIds newBlocks) {
+        return new Event.CachedRequest(id, computed, scheduled, newBlocks, false);
+    }
+
+    static Event.CachedRequest resumed(String id, long computed, long scheduled, BlockIds blocks) {
+        return new Event.CachedRequest(id, computed, scheduled, blocks, true);
+    }
+
+    /** Evidence {@code {id: [[g,b,boundary], ...]}}. */
+    static RawValue evidence(String id, long[]... entries) {
+        List<RawValue> list = new ArrayList<>();
+        for (long[] entry : entries) {
+            List<RawValue> triple = new ArrayList<>();
+            for (long value : entry) {
+                triple.add(new RawValue.Int(value));
+            }
+            list.add(new RawValue.ListOf(triple));
+        }
+        return mapping(id, new RawValue.ListOf(list));
+    }
+
+    static RawValue mapping(String id, RawValue value) {
+        Map<String, RawValue> map = new LinkedHashMap<>();
+        map.put(id, value);
+        return new RawValue.MapOf(map);
+    }
+
+    static RawValue list(RawValue... items) {
+        return new RawValue.ListOf(List.of(items));
+    }
+
+    static RawValue integer(long value) {
+        return new RawValue.Int(value);
+    }
+
+    static Event.SchedulerStep step(long step, List<Event.NewRequest> news, List<Event.CachedRequest> cached,
+                                   List<String> preempted, RawValue evidence) {
+        return new Event.SchedulerStep(step, news, cached, preempted, evidence);
+    }
+
+    static Event.SchedulerStep newStep(long step, Event.NewRequest request, RawValue evidence) {
+        return step(step, List.of(request), List.of(), List.of(), evidence);
+    }
+
+    static Event.SchedulerStep cachedStep(long step, Event.CachedRequest request, RawValue evidence) {
+        return step(step, List.of(), List.of(request), List.of(), evidence);
+    }
+}
