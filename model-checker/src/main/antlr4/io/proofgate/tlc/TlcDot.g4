@@ -1,0 +1,74 @@
+/*
+ * The subset of Graphviz DOT that TLC 2.18 writes with `-dump dot[,colorize][,actionlabels] FILE`.
+ *
+ * TLC behaviour relied on (shared/TLC-NOTES.md, samples graph.dot and graph_colorize.dot):
+ *  - "strict digraph DiskGraph {", graph attributes ("nodesep=0.35;", "edge [colorscheme=...]"),
+ *    one "subgraph cluster_graph { ... }" holding every state, then with `colorize` a
+ *    "subgraph cluster_legend { ... }" whose nodes are action names, not states.
+ *  - Node ids are 64-bit state fingerprints, negative too: "-510541576968651682 [label=...]".
+ *  - "node ids are 64-bit state fingerprints (they change with -fp/seed), node labels are the
+ *    state as /\ var = value lines with \\ and \n escapes"; initial states carry "style = filled".
+ *  - Edges "a -> b [label="Take",color="black",fontcolor="black"];": "edge labels carry the
+ *    action name only, no parameters".
+ *  - "{rank = same; id;id;}" groups states by BFS level; attributes are separated by ",", ";"
+ *    or nothing ("label = "Next State Actions" style="solid"").
+ * Labels stay escaped here; `DotLabel` unescapes them and `TlaValue`'s `state` rule parses them.
+ */
+grammar TlcDot;
+
+graph
+    : STRICT? DIGRAPH id? LBRACE stmt* RBRACE EOF
+    ;
+
+stmt
+    : nodeId ARROW nodeId attrList? SEMI?                   # edgeStmt
+    | id EQ id SEMI?                                        # graphAttrStmt
+    | (GRAPH | NODE | EDGE) attrList SEMI?                  # defaultAttrStmt
+    | SUBGRAPH id? LBRACE stmt* RBRACE SEMI?                # subgraphStmt
+    | LBRACE stmt* RBRACE SEMI?                             # anonymousSubgraphStmt
+    | nodeId attrList? SEMI?                                # nodeStmt
+    ;
+
+attrList
+    : LBRACK (attr (COMMA | SEMI)?)* RBRACK
+    ;
+
+attr
+    : id EQ id
+    ;
+
+nodeId
+    : id
+    ;
+
+id
+    : IDENT
+    | NUMERAL
+    | STRING
+    ;
+
+// DOT keywords are case-insensitive; TLC writes them in lower case.
+STRICT   : 'strict' ;
+DIGRAPH  : 'digraph' ;
+SUBGRAPH : 'subgraph' ;
+GRAPH    : 'graph' ;
+NODE     : 'node' ;
+EDGE     : 'edge' ;
+
+ARROW    : '->' ;
+LBRACE   : '{' ;
+RBRACE   : '}' ;
+LBRACK   : '[' ;
+RBRACK   : ']' ;
+EQ       : '=' ;
+SEMI     : ';' ;
+COMMA    : ',' ;
+
+NUMERAL  : '-'? ( [0-9]+ ( '.' [0-9]* )? | '.' [0-9]+ ) ;
+// In DOT only \" is an escape of the language; TLC also writes \\ and \n, which pass through.
+STRING   : '"' ( '\\' . | ~[\\"] )* '"' ;
+IDENT    : [A-Za-z_\u0080-\uFFFF] [A-Za-z0-9_\u0080-\uFFFF]* ;
+
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+WS            : [ \t\r\n]+ -> skip ;
