@@ -37,6 +37,10 @@ public final class EventReader implements Closeable {
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
             .build();
 
+    /** Jackson names the source in nested locations; the error already names the file. */
+    private static final java.util.regex.Pattern SOURCE_MARKER =
+            java.util.regex.Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)\\]");
+
     private final JsonParser parser;
     private final String source;
     private long previousEndLine;
@@ -336,7 +340,8 @@ public final class EventReader implements Closeable {
             return parser.nextToken();
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-            throw error(at, "invalid JSON: " + e.getOriginalMessage().replace('\n', ' '));
+            throw error(at, "invalid JSON: " + SOURCE_MARKER.matcher(e.getOriginalMessage().replace('\n', ' '))
+                    .replaceAll("line $1, column $2"));
         }
     }
 
