@@ -1,0 +1,91 @@
+package io.proofgate.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's contract: exit codes, one-line errors on stderr, help on every command. */
+class MainTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void replay_shippedExample_printsThePlanAndSummaryWithExitZero() {
+        assertEquals(0, run("replay", "../examples/seed-aligned.jsonl"), stderr());
+        assertEquals("""
+                {"kind":"plan","step":2,"id":"r1","digest":"d1","span":6912,"blocks_by_group":[[11,12,13],[42]],"recurrent":[[1,42]]}
+                {"kind":"summary","plans":1,"rejected":0,"store_skipped_quorum":0,"retired_finished":0,"pending":[],"latched":{}}
+                """, stdout());
+        assertEquals("", stderr());
+    }
+
+    @Test
+    void replay_structuralError_isOneLocatedLineWithExitTwoAndNoSummary(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("bad.jsonl");
+        Files.writeString(log, Files.readString(Path.of("../examples/seed-aligned.jsonl")) + "{\"kind\":\"stepp\"}\n");
+        assertEquals(2, run("replay", log.toString()));
+        assertEquals("proofgate replay: " + log + ":4:2: unknown event kind \"stepp\" (expected step, finished, held)\n", stderr());
+        assertFalse(stdout().contains("summary"));
+        assertTrue(stdout().contains("\"kind\":\"plan\""), "verdicts decided before the error are still written");
+    }
+
+    @Test
+    void replay_missingFile_exitsTwo() {
+        assertEquals(2, run("replay", "no-such-file.jsonl"));
+        assertEquals("proofgate replay: no-such-file.jsonl: no such file\n", stderr());
+    }
+
+    @Test
+    void replay_usageErrors_exitTwo() {
+        assertEquals(2, run("replay"));
+        assertTrue(stderr().startsWith("proofgate replay: missing FILE"), stderr());
+        assertEquals(2, run("replay", "--frobnicate"));
+        assertEquals(2, run("replay", "a", "b"));
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String name : Main.commands().keySet()) {
+            out.reset();
+            assertEquals(0, run(name, "--help"));
+            assertTrue(stdout().startsWith("Usage: proofgate " + name), stdout());
+        }
+    }
+
+    @Test
+    void unknownCommand_exitsTwo() {
+        assertEquals(2, run("frobnicate"));
+        assertTrue(stderr().contains("unknown command \"frobnicate\""), stderr());
+    }
+
+    @Test
+    void versionAndTopLevelHelp() {
+        assertEquals(0, run("--version"));
+        assertTrue(stdout().startsWith("proofgate "));
+        out.reset();
+        assertEquals(0, run("--help"));
+        assertTrue(stdout().contains("replay"));
+    }
+}
