@@ -1,0 +1,88 @@
+package io.proofgate.graph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.proofgate.tlc.ParseException;
+import io.proofgate.tlc.Samples;
+import io.proofgate.value.TlaValue;
+import io.proofgate.value.TlaValueReader;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class StateGraphReaderTest {
+
+    private static TlaValue v(String text) {
+        return TlaValueReader.value("expected", text);
+    }
+
+    @Test
+    void dumpDot_holdsEveryDistinctStateAndTransition() {
+        StateGraph graph = StateGraphReader.read("graph.dot", Samples.text("graph.dot"));
+
+        // graph_ok.out, from the same run: 13 distinct states and 31 states generated, i.e. the
+        // initial state plus 30 successors, each one edge (no two actions share a source and target).
+        assertEquals(13, graph.states().size());
+        assertEquals(1, graph.initialStates().size());
+        assertEquals(30, graph.edges().size());
+        Map<String, Long> byAction = graph.edges().stream()
+                .collect(Collectors.groupingBy(e -> e.action().orElseThrow(), TreeMap::new, Collectors.counting()));
+        assertEquals(Map.of("Give", 12L, "Take", 18L), byAction);
+
+        long init = graph.initialStates().getFirst();
+        var initState = graph.state(init);
+        assertEquals(List.of("pool", "last", "held"), List.copyOf(initState.vars().keySet()));
+        assertEquals(new TlaValue.TlaInt(2), initState.get("pool").orElseThrow());
+        assertEquals(v("[who |-> \"none\", msg |-> \"start\\tline\\n\"]"), initState.get("last").orElseThrow());
+        assertEquals("start\tline\n", ((TlaValue.TlaString) ((TlaValue.TlaRecord) initState.get("last").orElseThrow())
+                .get("msg").orElseThrow()).value());
+        assertEquals(v("(a :> 0 @@ b :> 0)"), initState.get("held").orElseThrow());
+        assertEquals(List.of("Take", "Take"),
+                graph.outgoing(init).stream().map(e -> e.action().orElseThrow()).toList());
+        assertEquals(Optional.of(v("[who |-> a, msg |-> \"took\"]")),
+                graph.state(graph.outgoing(init).getFirst().to()).get("last"));
+    }
+
+    @Test
+    void colorizedDump_skipsTheLegend() {
+        StateGraph plain = StateGraphReader.read("graph.dot", Samples.text("graph.dot"));
+        StateGraph colored = StateGraphReader.read("graph_colorize.dot", Samples.text("graph_colorize.dot"));
+
+        assertEquals(plain.states().size(), colored.states().size());
+        assertEquals(plain.edges().size(), colored.edges().size());
+        // Fingerprints differ between the two runs; the states themselves do not.
+        assertEquals(List.copyOf(plain.states().values()).stream().map(Object::toString).sorted().toList(),
+                List.copyOf(colored.states().values()).stream().map(Object::toString).sorted().toList());
+    }
+
+    @Test
+    void badLabel_pointsAtTheLabel() {
+        String dot = """
+                strict digraph DiskGraph {
+                subgraph cluster_graph {
+                1 [label="/\\\\ x = 1\\n/\\\\ y = [a |-> ]",style = filled]
+                }
+                }""";
+        ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("bad.dot", dot));
+        assertEquals(3, e.line());
+        assertEquals(9, e.column());
+        assertTrue(e.getMessage().startsWith("bad.dot:3:9: in state label (its line 2, column 14): mismatched input ']'"),
+                e.getMessage());
+    }
+
+    @Test
+    void edgeToUnlabelledState_isReported() {
+        String dot = """
+                strict digraph DiskGraph {
+                1 [label="x = 1",style = filled]
+                1 -> 2 [label="Inc"];
+                }""";
+        ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("dangling.dot", dot));
+        assertEquals("dangling.dot:3:5: state 2 has no label anywhere in the file", e.getMessage());
+    }
+}
