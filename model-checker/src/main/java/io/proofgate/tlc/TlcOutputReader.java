@@ -23,7 +23,9 @@ public final class TlcOutputReader {
         TlcToolLexer lexer = new TlcToolLexer(CharStreams.fromString(text, source));
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         TlcToolParser parser = new TlcToolParser(tokens);
-        new ThrowingErrorListener(source, 0).installOn(lexer, parser);
+        new ThrowingErrorListener(source, 0)
+                .naming(TlcToolParser.RULE_footer, "the closing \"@!@!@ENDMSG code @!@!@\"")
+                .installOn(lexer, parser);
         TlcToolParser.OutputContext tree = parser.output();
 
         TlcMessageBuilder builder = new TlcMessageBuilder(source, tokens);

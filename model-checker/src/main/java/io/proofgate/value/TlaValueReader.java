@@ -37,7 +37,9 @@ public final class TlaValueReader {
     static TlaValueParser parser(String source, String text, int lineOffset) {
         TlaValueLexer lexer = new TlaValueLexer(CharStreams.fromString(text, source));
         TlaValueParser parser = new TlaValueParser(new CommonTokenStream(lexer));
-        new ThrowingErrorListener(source, lineOffset).installOn(lexer, parser);
+        new ThrowingErrorListener(source, lineOffset)
+                .naming(TlaValueParser.RULE_value, "a TLA+ value")
+                .installOn(lexer, parser);
         return parser;
     }
 

@@ -1,0 +1,58 @@
+package io.proofgate.value;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.proofgate.tlc.ParseException;
+import io.proofgate.value.TlaValue.TlaInt;
+import io.proofgate.value.TlaValue.TlaSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TlaValueReaderTest {
+
+    @Test
+    void interval_isTheSetOfItsIntegers() {
+        assertEquals(new TlaSet(List.of(new TlaInt(-1), new TlaInt(0), new TlaInt(1))),
+                TlaValueReader.value("v", "-1..1"));
+    }
+
+    @Test
+    void escapes_areUndone() {
+        assertEquals(new TlaValue.TlaString("a\"b\\c\nd\te"), TlaValueReader.value("v", "\"a\\\"b\\\\c\\nd\\te\""));
+    }
+
+    @Test
+    void wrappedValue_readsAcrossLines() {
+        TlaState s = TlaValueReader.state("v", "/\\ f = ( 1 :> <<>> @@\n   2 :> {} )\n/\\ g = FALSE\n");
+        assertEquals(TlaValueReader.value("v", "(1 :> <<>> @@ 2 :> {})"), s.get("f").orElseThrow());
+    }
+
+    @Test
+    void missingValue_reportsLineAndColumn() {
+        ParseException e = assertThrows(ParseException.class,
+                () -> TlaValueReader.state("s.txt", "/\\ x = 1\n/\\ y = \n/\\ z = 2"));
+        assertEquals(3, e.line());
+        assertEquals(0, e.column());
+        assertEquals("s.txt:3:0: expected a TLA+ value after \"=\", found \"/\\\"", e.getMessage());
+    }
+
+    @Test
+    void badCharacter_reportsLineAndColumn() {
+        ParseException e = assertThrows(ParseException.class, () -> TlaValueReader.value("v.txt", "<<1, 2 # 3>>"));
+        assertEquals("v.txt:1:7: token recognition error at: '#'", e.getMessage());
+    }
+
+    @Test
+    void hugeInteger_isOutOfRange() {
+        ParseException e = assertThrows(ParseException.class,
+                () -> TlaValueReader.value("v.txt", "{1, 99999999999999999999}"));
+        assertEquals("v.txt:1:4: integer 99999999999999999999 is out of range", e.getMessage());
+    }
+
+    @Test
+    void repeatedVariable_isReported() {
+        ParseException e = assertThrows(ParseException.class, () -> TlaValueReader.state("s", "/\\ x = 1\n/\\ x = 2"));
+        assertEquals("s:2:3: variable x is assigned twice in one state", e.getMessage());
+    }
+}
