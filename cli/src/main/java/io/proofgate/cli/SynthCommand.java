@@ -1,0 +1,73 @@
+package io.proofgate.cli;
+
+import io.proofgate.replay.SyntheticLog;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code proofgate synth}: a deterministic synthetic log for load tests and benchmarks. */
+final class SynthCommand implements Command {
+
+    @Override
+    public String name() {
+        return "synth";
+    }
+
+    @Override
+    public String summary() {
+        return "write a deterministic synthetic proofgate-events/v1 log (load tests)";
+    }
+
+    @Override
+    public String help() {
+        return """
+                Usage: proofgate synth [--bytes SIZE] [--seed N] [--batch N] [--out FILE]
+
+                Writes a synthetic scheduler log: BATCH requests scheduled per step (chunked prefill, then
+                decode), about 10% of them carrying evidence (checkpoints, aligned and copy-on-write
+                proofs, now and then conflicting, future or malformed entries), about 1% preempted per
+                step, held reports from two ranks, and finished requests replaced by new ones. The same
+                seed gives the same bytes.
+
+                  --bytes SIZE  stop after the step that reaches SIZE bytes (suffix K, M or G; default 1M)
+                  --seed N      random seed (default 1)
+                  --batch N     requests scheduled per step (default 256)
+                  --out FILE    write to FILE instead of stdout
+
+                Example: proofgate synth --bytes 1G --out big.jsonl && proofgate replay big.jsonl
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        long bytes = 1 << 20;
+        long seed = 1;
+        int batch = 256;
+        Path file = null;
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            if (i + 1 >= args.size()) {
+                throw new UsageException(option.startsWith("--") ? "missing value for " + option : "unexpected argument \"" + option + "\"");
+            }
+            String value = args.get(++i);
+            switch (option) {
+                case "--bytes" -> bytes = Options.size(option, value);
+                case "--seed" -> seed = Options.integer(option, value, Long.MIN_VALUE, Long.MAX_VALUE);
+                case "--batch" -> batch = (int) Options.integer(option, value, 1, 100_000);
+                case "--out" -> file = Path.of(value);
+                default -> throw new UsageException("unknown option \"" + option + "\"");
+            }
+        }
+        try (OutputStream sink = new BufferedOutputStream(file == null ? out : Files.newOutputStream(file), 1 << 16)) {
+            new SyntheticLog(seed, batch).write(sink, bytes);
+        } catch (IOException e) {
+            err.println("proofgate synth: " + (file == null ? "stdout" : file) + ": " + e.getMessage());
+            return Main.USAGE;
+        }
+        return Main.OK;
+    }
+}
