@@ -28,15 +28,7 @@ class TlcProcessTest {
     }
 
     @Test
-    void invariantViolation_endToEnd() throws Exception {
-        Path dir = Files.createDirectories(Path.of("target", "tlc-test", "tiny"));
-        try (var old = Files.list(dir)) {
-            for (Path p : old.toList()) {
-                if (Files.isRegularFile(p)) {
-                    Files.delete(p);
-                }
-            }
-        }
+    void invariantViolation_endToEnd(@TempDir Path dir) throws Exception {
         Path spec = copySpec(dir, "Tiny.tla", "Tiny.cfg");
         List<TlcMessage> seen = new CopyOnWriteArrayList<>();
 
