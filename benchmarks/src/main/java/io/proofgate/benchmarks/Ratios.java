@@ -1,0 +1,77 @@
+package io.proofgate.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the benchmarks and prints each claim as a ratio against its baseline from the same run
+ * (these machines are noisy; absolute numbers are printed too, for the absolute goals).
+ * Usage: {@code java -jar benchmarks.jar [REGEX] [--quick]}.
+ */
+public final class Ratios {
+
+    /** A claim: {@code benchmark / baseline}, both method names of {@code benchmarkClass}. */
+    record Claim(String benchmarkClass, String benchmark, String baseline, double goal, String what) {}
+
+    static final List<Claim> CLAIMS = List.of(
+            new Claim("ValidatorBenchmark", "connector", "lookupBaseline", 0.0,
+                    "validator request evaluations/s against one hash-map lookup per request (goal: >= 5e6/s absolute)"),
+            new Claim("ReplayBenchmark", "endToEnd", "jacksonOnly", 0.7,
+                    "replay end to end against Jackson streaming alone on the same bytes"));
+
+    private Ratios() {}
+
+    public static void main(String[] args) throws RunnerException {
+        String include = ".*";
+        boolean quick = false;
+        for (String arg : args) {
+            if (arg.equals("--quick")) {
+                quick = true;
+            } else {
+                include = arg;
+            }
+        }
+        ChainedOptionsBuilder options = new OptionsBuilder().include("io\\.proofgate\\.benchmarks\\..*" + include + ".*");
+        if (quick) {
+            options.warmupIterations(1).measurementIterations(2).measurementTime(TimeValue.seconds(1))
+                    .warmupTime(TimeValue.seconds(1));
+        }
+        Collection<RunResult> results = new Runner(options.build()).run();
+        Map<String, double[]> scores = new HashMap<>();
+        for (RunResult result : results) {
+            String label = result.getParams().getBenchmark();
+            String name = label.substring(label.lastIndexOf('.', label.lastIndexOf('.') - 1) + 1);
+            var primary = result.getPrimaryResult();
+            double score = primary.getScore();
+            // Throughput benchmarks with an operations counter report it as a secondary result.
+            var evaluations = result.getSecondaryResults().get("requests");
+            if (evaluations != null) {
+                score = evaluations.getScore();
+            }
+            scores.put(name, new double[] {score, primary.getScoreError()});
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("%-50s %14s %14s %8s %6s", "claim", "score", "baseline", "ratio", "goal"));
+        for (Claim claim : CLAIMS) {
+            double[] score = scores.get(claim.benchmarkClass() + "." + claim.benchmark());
+            double[] baseline = scores.get(claim.benchmarkClass() + "." + claim.baseline());
+            if (score == null || baseline == null) {
+                continue;
+            }
+            lines.add(String.format("%-50s %14.4g %14.4g %8.3f %6s", claim.benchmarkClass() + "." + claim.benchmark(),
+                    score[0], baseline[0], score[0] / baseline[0], claim.goal() == 0 ? "-" : ">=" + claim.goal()));
+            lines.add("    " + claim.what());
+        }
+        System.out.println();
+        lines.forEach(System.out::println);
+    }
+}
