@@ -46,7 +46,7 @@ class MainTest {
         Path log = dir.resolve("bad.jsonl");
         Files.writeString(log, Files.readString(Path.of("../examples/seed-aligned.jsonl")) + "{\"kind\":\"stepp\"}\n");
         assertEquals(2, run("replay", log.toString()));
-        assertEquals("proofgate replay: " + log + ":4:2: unknown event kind \"stepp\" (expected step, finished, held)\n", stderr());
+        assertEquals("proofgate replay: " + log + ":4:9: unknown event kind \"stepp\" (expected step, finished, held)\n", stderr());
         assertFalse(stdout().contains("summary"));
         assertTrue(stdout().contains("\"kind\":\"plan\""), "verdicts decided before the error are still written");
     }

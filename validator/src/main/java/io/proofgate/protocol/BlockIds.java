@@ -4,13 +4,25 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Block ids per group, in group order, as a scheduler event carries them. Immutable. */
-public record BlockIds(long[][] byGroup) {
+public final class BlockIds {
 
-    public BlockIds {
-        byGroup = byGroup.clone();
-        for (int i = 0; i < byGroup.length; i++) {
-            byGroup[i] = byGroup[i].clone();
-        }
+    private final long[][] byGroup;
+
+    private BlockIds(long[][] byGroup, boolean owned) {
+        this.byGroup = owned ? byGroup : deepCopy(byGroup);
+    }
+
+    /** A copy of {@code byGroup}. */
+    public BlockIds(long[]... byGroup) {
+        this(byGroup, false);
+    }
+
+    /**
+     * Takes {@code byGroup} without copying it: the parser's hot path builds fresh arrays and gives
+     * them up, so copying them again would only cost time.
+     */
+    public static BlockIds adopt(long[][] byGroup) {
+        return new BlockIds(byGroup, true);
     }
 
     public static BlockIds of(List<List<Long>> lists) {
@@ -18,12 +30,12 @@ public record BlockIds(long[][] byGroup) {
         for (int i = 0; i < groups.length; i++) {
             groups[i] = lists.get(i).stream().mapToLong(Long::longValue).toArray();
         }
-        return new BlockIds(groups);
+        return new BlockIds(groups, true);
     }
 
     /** An empty list for each of {@code groups} groups. */
     public static BlockIds empty(int groups) {
-        return new BlockIds(new long[groups][0]);
+        return new BlockIds(new long[groups][0], true);
     }
 
     public int groupCount() {
@@ -39,9 +51,12 @@ public record BlockIds(long[][] byGroup) {
         return byGroup[index];
     }
 
-    @Override
     public long[][] byGroup() {
-        long[][] copy = byGroup.clone();
+        return deepCopy(byGroup);
+    }
+
+    private static long[][] deepCopy(long[][] groups) {
+        long[][] copy = groups.clone();
         for (int i = 0; i < copy.length; i++) {
             copy[i] = copy[i].clone();
         }

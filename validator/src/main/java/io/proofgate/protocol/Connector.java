@@ -24,6 +24,9 @@ public final class Connector {
 
     private final Topology topology;
     private final boolean hasRecurrent;
+    private final int recurrentGroups;
+    /** Ids scheduled in the current step; a field so that checking a step allocates nothing new. */
+    private final Set<String> scheduledThisStep = new HashSet<>(1024);
     private final Map<String, PendingStore> pending = new HashMap<>();
     private final Map<String, BitSet> heldRanks = new HashMap<>();
     private long plans;
@@ -35,7 +38,8 @@ public final class Connector {
 
     public Connector(Topology topology) {
         this.topology = topology;
-        this.hasRecurrent = topology.hasRecurrentGroups();
+        this.recurrentGroups = topology.recurrentGroupCount();
+        this.hasRecurrent = recurrentGroups > 0;
     }
 
     public Topology topology() {
@@ -92,7 +96,7 @@ public final class Connector {
         }
         long[] proof = null;
         if (hasRecurrent) {
-            Finding finding = EvidenceRules.judge(evidence, request.id(), span, topology);
+            Finding finding = EvidenceRules.judge(evidence, request.id(), span, topology, recurrentGroups);
             switch (finding) {
                 case Finding.NoProof none -> { }
                 case Finding.Proof found -> proof = found.blockByGroup();
@@ -127,7 +131,7 @@ public final class Connector {
         }
         // (2) Validate: poison, latch, keep, or conflict.
         if (hasRecurrent) {
-            Finding finding = EvidenceRules.judge(evidence, store.id, store.span, topology);
+            Finding finding = EvidenceRules.judge(evidence, store.id, store.span, topology, recurrentGroups);
             switch (finding) {
                 case Finding.NoProof none -> { }
                 case Finding.Proof found -> {
@@ -212,7 +216,7 @@ public final class Connector {
             }
         }
         plans++;
-        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.span, new BlockIds(selected), recurrent));
+        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.span, BlockIds.adopt(selected), recurrent));
     }
 
     /** Table entries [from, to) of a group, or null when the table is shorter than that. */
@@ -302,7 +306,8 @@ public final class Connector {
             throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
         }
         int groups = topology.groups().size();
-        Set<String> seen = new HashSet<>();
+        Set<String> seen = scheduledThisStep;
+        seen.clear();
         for (Event.NewRequest request : step.newRequests()) {
             if (!seen.add(request.id())) {
                 throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());

@@ -10,7 +10,7 @@ final class EvidenceRules {
 
     private EvidenceRules() {}
 
-    static Finding judge(RawValue field, String requestId, long target, Topology topology) {
+    static Finding judge(RawValue field, String requestId, long target, Topology topology, int recurrentGroups) {
         RawValue value;
         switch (field) {
             // Row 1: field absent or null keeps the latch.
@@ -85,7 +85,7 @@ final class EvidenceRules {
         if (exact == null) {
             return Finding.NO_PROOF;
         }
-        if (exactCount < topology.recurrentGroupCount()) {
+        if (exactCount < recurrentGroups) {
             for (Group group : groups) {
                 if (group.isRecurrent() && exact[group.index()] == 0) {
                     return new Finding.Poison(PoisonCode.INCOMPLETE, "missing group " + group.index(), null,

@@ -82,6 +82,6 @@ final class PendingStore {
         for (int g = 0; g < table.length; g++) {
             copy[g] = Arrays.copyOf(table[g], tableLength[g]);
         }
-        return new PendingSnapshot(id, digest, span, done, new BlockIds(copy), Connector.latchList(latch, topology));
+        return new PendingSnapshot(id, digest, span, done, BlockIds.adopt(copy), Connector.latchList(latch, topology));
     }
 }

@@ -16,9 +16,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Reads a {@code proofgate-events/v1} log (DESIGN §5) one event at a time with Jackson's streaming
@@ -29,22 +31,83 @@ import java.util.Map;
  *
  * <p>Unknown fields are errors rather than ignored: a misspelt {@code recurrent_boundary_blocks}
  * would otherwise read as absent evidence and silently keep a latch.
+ *
+ * <p>Positions are taken only when an error is reported, or at the start of an object (for a
+ * missing field): building a {@link JsonLocation} for every field costs as much as the parse.
  */
 public final class EventReader implements Closeable {
 
     public static final String SCHEMA = "proofgate-events/v1";
-    private static final JsonFactory FACTORY = JsonFactory.builder()
+    /**
+     * Request ids are object keys in {@code recurrent_boundary_blocks}; interning every distinct id
+     * (Jackson's default) fills and flushes the JVM-wide intern cache for nothing.
+     */
+    public static final JsonFactory FACTORY = JsonFactory.builder()
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
             .build();
-
     /** Jackson names the source in nested locations; the error already names the file. */
-    private static final java.util.regex.Pattern SOURCE_MARKER =
-            java.util.regex.Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)\\]");
+    private static final Pattern SOURCE_MARKER = Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)\\]");
+
+    /** Top-level fields, one bit each; a kind allows a subset. */
+    private enum Field {
+        KIND("kind"), SCHEMA("schema"), TP_DEGREE("tp_degree"), HASH_BLOCK_SIZE("hash_block_size"),
+        MIN_SPAN("min_span_tokens"), MAX_SPAN("max_span_tokens"), GROUPS("groups"), STEP("step"), NEW("new"),
+        CACHED("cached"), PREEMPTED("preempted"), EVIDENCE("recurrent_boundary_blocks"), ID("id"), RANK("rank"),
+        DIGEST("digest");
+
+        final String wireName;
+        final int bit = 1 << ordinal();
+
+        Field(String wireName) {
+            this.wireName = wireName;
+        }
+
+        static Field of(String name) {
+            return switch (name) {
+                case "kind" -> KIND;
+                case "schema" -> SCHEMA;
+                case "tp_degree" -> TP_DEGREE;
+                case "hash_block_size" -> HASH_BLOCK_SIZE;
+                case "min_span_tokens" -> MIN_SPAN;
+                case "max_span_tokens" -> MAX_SPAN;
+                case "groups" -> GROUPS;
+                case "step" -> STEP;
+                case "new" -> NEW;
+                case "cached" -> CACHED;
+                case "preempted" -> PREEMPTED;
+                case "recurrent_boundary_blocks" -> EVIDENCE;
+                case "id" -> ID;
+                case "rank" -> RANK;
+                case "digest" -> DIGEST;
+                default -> null;
+            };
+        }
+
+        static int allowed(String kind) {
+            return switch (kind) {
+                case "step" -> bits(KIND, STEP, NEW, CACHED, PREEMPTED, EVIDENCE);
+                case "finished" -> bits(KIND, ID);
+                case "held" -> bits(KIND, RANK, DIGEST);
+                case "topology" -> bits(KIND, SCHEMA, TP_DEGREE, HASH_BLOCK_SIZE, MIN_SPAN, MAX_SPAN, GROUPS);
+                default -> -1; // an unknown kind is reported as such, not as a foreign field
+            };
+        }
+
+        private static int bits(Field... fields) {
+            int bits = 0;
+            for (Field field : fields) {
+                bits |= field.bit;
+            }
+            return bits;
+        }
+    }
 
     private final JsonParser parser;
     private final String source;
     private long previousEndLine;
     private Topology topology;
+    private int groupCount;
 
     public EventReader(InputStream in, String source) throws IOException {
         this.parser = FACTORY.createParser(in);
@@ -56,15 +119,16 @@ public final class EventReader implements Closeable {
         if (topology != null) {
             throw new IllegalStateException("topology already read");
         }
-        JsonLocation start = startObject();
-        if (start == null) {
+        if (!startObject()) {
             throw new ReplayException(source, 1, 1, "empty log: expected a topology line");
         }
-        Fields fields = readFields(start);
-        if (!"topology".equals(fields.kind)) {
-            throw error(start, "the first line must be the topology (kind \"topology\"), found kind \"" + fields.kind + "\"");
+        Line line = readLine();
+        if (!"topology".equals(line.kind)) {
+            throw error(line.startLine, line.startColumn,
+                    "the first line must be the topology (kind \"topology\"), found kind \"" + line.kind + "\"");
         }
-        topology = fields.toTopology();
+        topology = line.toTopology();
+        groupCount = topology.groups().size();
         return topology;
     }
 
@@ -73,20 +137,20 @@ public final class EventReader implements Closeable {
         if (topology == null) {
             throw new IllegalStateException("read the topology first");
         }
-        JsonLocation start = startObject();
-        if (start == null) {
+        if (!startObject()) {
             return null;
         }
-        Fields fields = readFields(start);
-        Event event = switch (fields.kind) {
-            case "step" -> fields.toStep();
-            case "finished" -> new Event.Finished(fields.require(fields.id, "id"));
-            case "held" -> new Event.Held(fields.requireInt(fields.rank, "rank"), fields.require(fields.digest, "digest"));
-            case "topology" -> throw error(start, "a second topology line (only the first line describes the topology)");
-            default -> throw error(fields.kindAt, "unknown event kind \"" + fields.kind + "\" (expected step, finished, held)");
+        Line line = readLine();
+        Event event = switch (line.kind) {
+            case "step" -> line.toStep();
+            case "finished" -> new Event.Finished(line.require(line.id, Field.ID));
+            case "held" -> new Event.Held(line.rank(), line.require(line.digest, Field.DIGEST));
+            case "topology" -> throw error(line.startLine, line.startColumn,
+                    "a second topology line (only the first line describes the topology)");
+            default -> throw error(line.kindLine, line.kindColumn,
+                    "unknown event kind \"" + line.kind + "\" (expected step, finished, held)");
         };
-        fields.rejectForeign();
-        return new ReplayLine(event, start.getLineNr(), start.getColumnNr());
+        return new ReplayLine(event, line.startLine, line.startColumn);
     }
 
     @Override
@@ -94,58 +158,64 @@ public final class EventReader implements Closeable {
         parser.close();
     }
 
-    /** Moves to the next top-level object, which must begin a new line; null at the end. */
-    private JsonLocation startObject() throws ReplayException, IOException {
+    /** Moves to the next top-level object, which must begin a new line; false at the end. */
+    private boolean startObject() throws ReplayException, IOException {
         JsonToken token = nextToken();
         if (token == null) {
-            return null;
+            return false;
         }
-        JsonLocation start = parser.currentTokenLocation();
         if (token != JsonToken.START_OBJECT) {
-            throw error(start, "expected a JSON object, found " + describe(token));
+            throw errorHere("expected a JSON object, found " + describe(token));
         }
-        if (start.getLineNr() <= previousEndLine) {
-            throw error(start, "a second JSON value on one line (JSON Lines holds one object per line)");
+        if (tokenLine() <= previousEndLine) {
+            throw errorHere("a second JSON value on one line (JSON Lines holds one object per line)");
         }
-        return start;
+        return true;
     }
 
-    private Fields readFields(JsonLocation start) throws ReplayException, IOException {
-        Fields fields = new Fields(start);
+    private Line readLine() throws ReplayException, IOException {
+        JsonLocation start = parser.currentTokenLocation();
+        Line line = new Line(start.getLineNr(), start.getColumnNr());
         while (nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
-            JsonLocation at = parser.currentTokenLocation();
+            Field field = Field.of(name);
+            if (field == null) {
+                throw errorHere("unknown field \"" + name + "\"");
+            }
+            line.mark(field);
             JsonToken value = nextToken();
-            fields.mark(name, at);
-            switch (name) {
-                case "kind" -> { fields.kind = text(value, name); fields.kindAt = at; }
-                case "schema" -> fields.schema = text(value, name);
-                case "tp_degree" -> fields.tpDegree = integer(value, name);
-                case "hash_block_size" -> fields.hashBlockSize = integer(value, name);
-                case "min_span_tokens" -> fields.minSpan = integer(value, name);
-                case "max_span_tokens" -> fields.maxSpan = value == JsonToken.VALUE_NULL ? null : integer(value, name);
-                case "groups" -> fields.groups = groups(value);
-                case "step" -> fields.step = integer(value, name);
-                case "new" -> fields.newRequests = newRequests(value);
-                case "cached" -> fields.cached = cachedRequests(value);
-                case "preempted" -> fields.preempted = strings(value, name);
-                case "recurrent_boundary_blocks" -> fields.evidence = raw(value);
-                case "id" -> fields.id = text(value, name);
-                case "rank" -> fields.rank = integer(value, name);
-                case "digest" -> fields.digest = text(value, name);
-                default -> throw error(at, "unknown field \"" + name + "\"");
+            switch (field) {
+                case KIND -> line.kind(text(value, name));
+                case SCHEMA -> {
+                    line.schema = text(value, name);
+                    line.schemaAt = parser.currentTokenLocation();
+                }
+                case TP_DEGREE -> line.tpDegree = integer(value, name);
+                case HASH_BLOCK_SIZE -> line.hashBlockSize = integer(value, name);
+                case MIN_SPAN -> line.minSpan = integer(value, name);
+                case MAX_SPAN -> line.maxSpan = value == JsonToken.VALUE_NULL ? null : integer(value, name);
+                case GROUPS -> line.groups = groups(value);
+                case STEP -> line.step = integer(value, name);
+                case NEW -> line.newRequests = newRequests(value);
+                case CACHED -> line.cached = cachedRequests(value);
+                case PREEMPTED -> line.preempted = strings(value, name);
+                case EVIDENCE -> line.evidence = raw(value);
+                case ID -> line.id = text(value, name);
+                case RANK -> line.rank = integer(value, name);
+                case DIGEST -> line.digest = text(value, name);
             }
         }
-        JsonLocation end = parser.currentLocation();
-        if (end.getLineNr() != start.getLineNr()) {
-            throw error(start, "the object spans lines " + start.getLineNr() + " to " + end.getLineNr()
+        long endLine = parser.currentLocation().getLineNr();
+        if (endLine != line.startLine) {
+            throw error(line.startLine, line.startColumn, "the object spans lines " + line.startLine + " to " + endLine
                     + " (JSON Lines holds one object per line)");
         }
-        previousEndLine = end.getLineNr();
-        if (fields.kind == null) {
-            throw error(start, "missing field \"kind\"");
+        previousEndLine = endLine;
+        if (line.kind == null) {
+            throw error(line.startLine, line.startColumn, "missing field \"kind\"");
         }
-        return fields;
+        line.rejectEarlyForeignFields();
+        return line;
     }
 
     private List<Group> groups(JsonToken token) throws ReplayException, IOException {
@@ -153,34 +223,35 @@ public final class EventReader implements Closeable {
         List<Group> groups = new ArrayList<>();
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
+            String where = "groups[" + groups.size() + "]";
             JsonLocation start = parser.currentTokenLocation();
-            expect(next, JsonToken.START_OBJECT, "groups[" + groups.size() + "]", "an object");
+            long line = start.getLineNr();
+            long column = start.getColumnNr();
+            expect(next, JsonToken.START_OBJECT, where, "an object");
             String policyName = null;
             Long blockTokens = null;
             Long window = null;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                JsonLocation at = parser.currentTokenLocation();
-                JsonToken value = nextToken();
                 switch (name) {
-                    case "policy" -> policyName = text(value, name);
-                    case "block_tokens" -> blockTokens = integer(value, name);
-                    case "window_tokens" -> window = integer(value, name);
-                    default -> throw error(at, "unknown field \"" + name + "\" in groups[" + groups.size() + "]");
+                    case "policy" -> policyName = text(nextToken(), name);
+                    case "block_tokens" -> blockTokens = integer(nextToken(), name);
+                    case "window_tokens" -> window = integer(nextToken(), name);
+                    default -> throw errorHere("unknown field \"" + name + "\" in " + where);
                 }
             }
-            String where = "groups[" + groups.size() + "]";
             if (policyName == null || blockTokens == null) {
-                throw error(start, "missing field \"" + (policyName == null ? "policy" : "block_tokens") + "\" in " + where);
+                throw error(line, column, "missing field \"" + (policyName == null ? "policy" : "block_tokens") + "\" in " + where);
             }
             GroupPolicy policy = GroupPolicy.fromWireName(policyName);
             if (policy == null) {
-                throw error(start, "unknown policy \"" + policyName + "\" in " + where + " (expected full, sliding, recurrent_align)");
+                throw error(line, column, "unknown policy \"" + policyName + "\" in " + where
+                        + " (expected full, sliding, recurrent_align)");
             }
             try {
                 groups.add(new Group(groups.size(), policy, blockTokens, window == null ? 0 : window));
             } catch (IllegalArgumentException e) {
-                throw error(start, e.getMessage() + " in " + where);
+                throw error(line, column, e.getMessage() + " in " + where);
             }
         }
         return groups;
@@ -191,32 +262,36 @@ public final class EventReader implements Closeable {
         List<Event.NewRequest> requests = new ArrayList<>();
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
-            String where = "new[" + requests.size() + "]";
             JsonLocation start = parser.currentTokenLocation();
-            expect(next, JsonToken.START_OBJECT, where, "an object");
+            long line = start.getLineNr();
+            long column = start.getColumnNr();
+            if (next != JsonToken.START_OBJECT) {
+                throw mistyped("new[" + requests.size() + "]", "an object", next);
+            }
             String id = null;
             String digest = null;
-            Long prompt = null;
-            Long computed = null;
-            Long scheduled = null;
+            long prompt = -1;
+            long computed = -1;
+            long scheduled = -1;
             BlockIds blocks = null;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                JsonLocation at = parser.currentTokenLocation();
-                JsonToken value = nextToken();
                 switch (name) {
-                    case "id" -> id = text(value, name);
-                    case "digest" -> digest = text(value, name);
-                    case "prompt_tokens" -> prompt = atLeast(integer(value, name), 1, name, at);
-                    case "computed" -> computed = atLeast(integer(value, name), 0, name, at);
-                    case "scheduled" -> scheduled = atLeast(integer(value, name), 0, name, at);
-                    case "block_ids" -> blocks = blockIds(value, name, at);
-                    default -> throw error(at, "unknown field \"" + name + "\" in " + where);
+                    case "id" -> id = text(nextToken(), name);
+                    case "digest" -> digest = text(nextToken(), name);
+                    case "prompt_tokens" -> prompt = atLeast(integer(nextToken(), name), 1, name);
+                    case "computed" -> computed = atLeast(integer(nextToken(), name), 0, name);
+                    case "scheduled" -> scheduled = atLeast(integer(nextToken(), name), 0, name);
+                    case "block_ids" -> blocks = blockIds(nextToken(), name);
+                    default -> throw errorHere("unknown field \"" + name + "\" in new[" + requests.size() + "]");
                 }
             }
-            requests.add(new Event.NewRequest(required(id, "id", where, start), required(digest, "digest", where, start),
-                    required(prompt, "prompt_tokens", where, start), required(computed, "computed", where, start),
-                    required(scheduled, "scheduled", where, start), required(blocks, "block_ids", where, start)));
+            String missing = id == null ? "id" : digest == null ? "digest" : prompt < 0 ? "prompt_tokens"
+                    : computed < 0 ? "computed" : scheduled < 0 ? "scheduled" : blocks == null ? "block_ids" : null;
+            if (missing != null) {
+                throw error(line, column, "missing field \"" + missing + "\" in new[" + requests.size() + "]");
+            }
+            requests.add(new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks));
         }
         return requests;
     }
@@ -226,63 +301,72 @@ public final class EventReader implements Closeable {
         List<Event.CachedRequest> requests = new ArrayList<>();
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
-            String where = "cached[" + requests.size() + "]";
             JsonLocation start = parser.currentTokenLocation();
-            expect(next, JsonToken.START_OBJECT, where, "an object");
+            long line = start.getLineNr();
+            long column = start.getColumnNr();
+            if (next != JsonToken.START_OBJECT) {
+                throw mistyped("cached[" + requests.size() + "]", "an object", next);
+            }
             String id = null;
-            Long computed = null;
-            Long scheduled = null;
+            long computed = -1;
+            long scheduled = -1;
             BlockIds blocks = null;
             boolean resumed = false;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                JsonLocation at = parser.currentTokenLocation();
-                JsonToken value = nextToken();
                 switch (name) {
-                    case "id" -> id = text(value, name);
-                    case "computed" -> computed = atLeast(integer(value, name), 0, name, at);
-                    case "scheduled" -> scheduled = atLeast(integer(value, name), 0, name, at);
-                    case "new_block_ids" -> blocks = blockIds(value, name, at);
-                    case "resumed" -> resumed = bool(value, name);
-                    default -> throw error(at, "unknown field \"" + name + "\" in " + where);
+                    case "id" -> id = text(nextToken(), name);
+                    case "computed" -> computed = atLeast(integer(nextToken(), name), 0, name);
+                    case "scheduled" -> scheduled = atLeast(integer(nextToken(), name), 0, name);
+                    case "new_block_ids" -> blocks = blockIds(nextToken(), name);
+                    case "resumed" -> resumed = bool(nextToken(), name);
+                    default -> throw errorHere("unknown field \"" + name + "\" in cached[" + requests.size() + "]");
                 }
             }
-            requests.add(new Event.CachedRequest(required(id, "id", where, start),
-                    required(computed, "computed", where, start), required(scheduled, "scheduled", where, start),
-                    required(blocks, "new_block_ids", where, start), resumed));
+            String missing = id == null ? "id" : computed < 0 ? "computed" : scheduled < 0 ? "scheduled"
+                    : blocks == null ? "new_block_ids" : null;
+            if (missing != null) {
+                throw error(line, column, "missing field \"" + missing + "\" in cached[" + requests.size() + "]");
+            }
+            requests.add(new Event.CachedRequest(id, computed, scheduled, blocks, resumed));
         }
         return requests;
     }
 
-    private BlockIds blockIds(JsonToken token, String name, JsonLocation at) throws ReplayException, IOException {
-        expect(token, JsonToken.START_ARRAY, name, "a list with one list of block ids per group");
+    private BlockIds blockIds(JsonToken token, String name) throws ReplayException, IOException {
         if (topology == null) {
-            throw error(at, "\"" + name + "\" does not belong to the topology line");
+            throw errorHere("\"" + name + "\" does not belong to the topology line");
         }
-        int groups = topology.groups().size();
-        long[][] byGroup = new long[groups][];
+        expect(token, JsonToken.START_ARRAY, name, "a list with one list of block ids per group");
+        JsonLocation start = parser.currentTokenLocation();
+        long[][] byGroup = new long[groupCount][];
         int group = 0;
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
-            expect(next, JsonToken.START_ARRAY, name + "[" + group + "]", "a list of block ids");
-            long[] ids = new long[8];
+            if (next != JsonToken.START_ARRAY) {
+                throw mistyped(name + "[" + group + "]", "a list of block ids", next);
+            }
+            long[] ids = new long[4];
             int count = 0;
             while ((next = nextToken()) != JsonToken.END_ARRAY) {
-                long id = integer(next, name + "[" + group + "][" + count + "]");
+                if (next != JsonToken.VALUE_NUMBER_INT) {
+                    throw mistyped(name + "[" + group + "][" + count + "]", "an integer", next);
+                }
+                long id = longValue(name);
                 if (count == ids.length) {
-                    ids = java.util.Arrays.copyOf(ids, count * 2);
+                    ids = Arrays.copyOf(ids, count * 2);
                 }
                 ids[count++] = id;
             }
-            if (group < groups) {
-                byGroup[group] = java.util.Arrays.copyOf(ids, count);
+            if (group < groupCount) {
+                byGroup[group] = count == ids.length ? ids : Arrays.copyOf(ids, count);
             }
             group++;
         }
-        if (group != groups) {
-            throw error(at, "\"" + name + "\" has " + group + " group lists, the topology has " + groups);
+        if (group != groupCount) {
+            throw error(start.getLineNr(), start.getColumnNr(), "\"" + name + "\" has " + group + " group lists, the topology has " + groupCount);
         }
-        return new BlockIds(byGroup);
+        return BlockIds.adopt(byGroup);
     }
 
     private List<String> strings(JsonToken token, String name) throws ReplayException, IOException {
@@ -324,7 +408,7 @@ public final class EventReader implements Closeable {
                 }
                 yield new RawValue.MapOf(entries, duplicate);
             }
-            default -> throw error(parser.currentTokenLocation(), "unexpected " + describe(token));
+            default -> throw errorHere("unexpected " + describe(token));
         };
     }
 
@@ -340,29 +424,29 @@ public final class EventReader implements Closeable {
             return parser.nextToken();
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-            throw error(at, "invalid JSON: " + SOURCE_MARKER.matcher(e.getOriginalMessage().replace('\n', ' '))
-                    .replaceAll("line $1, column $2"));
+            throw error(at.getLineNr(), at.getColumnNr(), "invalid JSON: "
+                    + SOURCE_MARKER.matcher(e.getOriginalMessage().replace('\n', ' ')).replaceAll("line $1, column $2"));
         }
     }
 
-    private String text(JsonToken token, String name) throws ReplayException {
+    private String text(JsonToken token, String name) throws ReplayException, IOException {
         if (token != JsonToken.VALUE_STRING) {
             throw mistyped(name, "a string", token);
         }
-        try {
-            return parser.getText();
-        } catch (IOException e) {
-            throw error(parser.currentTokenLocation(), "unreadable string for \"" + name + "\"");
-        }
+        return parser.getText();
     }
 
     private long integer(JsonToken token, String name) throws ReplayException, IOException {
         if (token != JsonToken.VALUE_NUMBER_INT) {
             throw mistyped(name, "an integer", token);
         }
+        return longValue(name);
+    }
+
+    private long longValue(String name) throws ReplayException, IOException {
         JsonParser.NumberType type = parser.getNumberType();
         if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
-            throw error(parser.currentTokenLocation(), "\"" + name + "\" is out of range: " + parser.getText());
+            throw errorHere("\"" + name + "\" is out of range: " + parser.getText());
         }
         return parser.getLongValue();
     }
@@ -374,16 +458,9 @@ public final class EventReader implements Closeable {
         throw mistyped(name, "a boolean", token);
     }
 
-    private long atLeast(long value, long minimum, String name, JsonLocation at) throws ReplayException {
+    private long atLeast(long value, long minimum, String name) throws ReplayException {
         if (value < minimum) {
-            throw error(at, "\"" + name + "\" must be >= " + minimum + ", got " + value);
-        }
-        return value;
-    }
-
-    private <T> T required(T value, String name, String where, JsonLocation start) throws ReplayException {
-        if (value == null) {
-            throw error(start, "missing field \"" + name + "\" in " + where);
+            throw errorHere("\"" + name + "\" must be >= " + minimum + ", got " + value);
         }
         return value;
     }
@@ -395,11 +472,23 @@ public final class EventReader implements Closeable {
     }
 
     private ReplayException mistyped(String name, String wanted, JsonToken found) {
-        return error(parser.currentTokenLocation(), "\"" + name + "\" must be " + wanted + ", found " + describe(found));
+        return errorHere("\"" + name + "\" must be " + wanted + ", found " + describe(found));
     }
 
-    private ReplayException error(JsonLocation at, String problem) {
-        return new ReplayException(source, at.getLineNr(), at.getColumnNr(), problem);
+    private long tokenLine() {
+        return parser.currentTokenLocation().getLineNr();
+    }
+
+    private long tokenColumn() {
+        return parser.currentTokenLocation().getColumnNr();
+    }
+
+    private ReplayException errorHere(String problem) {
+        return error(tokenLine(), tokenColumn(), problem);
+    }
+
+    private ReplayException error(long line, long column, String problem) {
+        return new ReplayException(source, line, column, problem);
     }
 
     private static String describe(JsonToken token) {
@@ -418,13 +507,19 @@ public final class EventReader implements Closeable {
         };
     }
 
-    /** The fields of one top-level line; which are allowed depends on its kind, known only at the end. */
-    private final class Fields {
-        final JsonLocation start;
-        final Map<String, JsonLocation> seen = new LinkedHashMap<>();
+    /** The fields of one top-level line; which are allowed depends on its kind. */
+    private final class Line {
+        final long startLine;
+        final long startColumn;
+        int seen;
+        int allowed = -1;
+        /** Fields read before "kind", with their positions, to check once the kind is known. */
+        List<Object[]> early;
         String kind;
-        JsonLocation kindAt;
+        long kindLine;
+        long kindColumn;
         String schema;
+        JsonLocation schemaAt;
         Long tpDegree;
         Long hashBlockSize;
         Long minSpan;
@@ -439,63 +534,77 @@ public final class EventReader implements Closeable {
         Long rank;
         String digest;
 
-        Fields(JsonLocation start) {
-            this.start = start;
+        Line(long startLine, long startColumn) {
+            this.startLine = startLine;
+            this.startColumn = startColumn;
         }
 
-        void mark(String name, JsonLocation at) throws ReplayException {
-            if (seen.putIfAbsent(name, at) != null) {
-                throw error(at, "field \"" + name + "\" appears twice");
+        /** Called at the field's name: duplicates and fields foreign to a known kind fail here, located. */
+        void mark(Field field) throws ReplayException {
+            if ((seen & field.bit) != 0) {
+                throw errorHere("field \"" + field.wireName + "\" appears twice");
+            }
+            seen |= field.bit;
+            if (kind == null) {
+                if (early == null) {
+                    early = new ArrayList<>(2);
+                }
+                early.add(new Object[] {field, tokenLine(), tokenColumn()});
+            } else if ((allowed & field.bit) == 0) {
+                throw errorHere("field \"" + field.wireName + "\" does not belong to a " + kind + " event");
             }
         }
 
-        String require(String value, String name) throws ReplayException {
-            if (value == null) {
-                throw error(start, "missing field \"" + name + "\" in a " + kind + " event");
-            }
-            return value;
+        void kind(String value) {
+            kind = value;
+            kindLine = tokenLine();
+            kindColumn = tokenColumn();
+            allowed = Field.allowed(value);
         }
 
-        int requireInt(Long value, String name) throws ReplayException {
-            if (value == null) {
-                throw error(start, "missing field \"" + name + "\" in a " + kind + " event");
+        void rejectEarlyForeignFields() throws ReplayException {
+            if (early == null) {
+                return;
             }
-            if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
-                throw error(seen.get(name), "\"" + name + "\" is out of range: " + value);
-            }
-            return value.intValue();
-        }
-
-        /** A field that does not belong to this kind of line is as wrong as an unknown one. */
-        void rejectForeign() throws ReplayException {
-            List<String> allowed = switch (kind) {
-                case "step" -> List.of("kind", "step", "new", "cached", "preempted", "recurrent_boundary_blocks");
-                case "finished" -> List.of("kind", "id");
-                case "held" -> List.of("kind", "rank", "digest");
-                default -> List.of("kind", "schema", "tp_degree", "hash_block_size", "min_span_tokens",
-                        "max_span_tokens", "groups");
-            };
-            for (Map.Entry<String, JsonLocation> field : seen.entrySet()) {
-                if (!allowed.contains(field.getKey())) {
-                    throw error(field.getValue(), "field \"" + field.getKey() + "\" does not belong to a " + kind + " event");
+            for (Object[] entry : early) {
+                Field field = (Field) entry[0];
+                if ((allowed & field.bit) == 0) {
+                    throw error((long) entry[1], (long) entry[2],
+                            "field \"" + field.wireName + "\" does not belong to a " + kind + " event");
                 }
             }
         }
 
+        String require(String value, Field field) throws ReplayException {
+            if (value == null) {
+                throw error(startLine, startColumn, "missing field \"" + field.wireName + "\" in a " + kind + " event");
+            }
+            return value;
+        }
+
+        int rank() throws ReplayException {
+            if (rank == null) {
+                throw error(startLine, startColumn, "missing field \"rank\" in a held event");
+            }
+            if (rank < Integer.MIN_VALUE || rank > Integer.MAX_VALUE) {
+                throw error(startLine, startColumn, "\"rank\" is out of range: " + rank);
+            }
+            return rank.intValue();
+        }
+
         Topology toTopology() throws ReplayException {
-            rejectForeign();
             if (schema == null) {
-                throw error(start, "missing field \"schema\" in the topology (expected \"" + SCHEMA + "\")");
+                throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + SCHEMA + "\")");
             }
             if (!schema.equals(SCHEMA)) {
-                throw error(seen.get("schema"), "unsupported schema \"" + schema + "\" (expected \"" + SCHEMA + "\")");
+                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema \"" + schema + "\" (expected \"" + SCHEMA + "\")");
             }
             if (groups == null) {
-                throw error(start, "missing field \"groups\" in the topology");
+                throw error(startLine, startColumn, "missing field \"groups\" in the topology");
             }
             long tp = tpDegree == null ? 1 : tpDegree;
             if (tp < 1 || tp > 4096) {
-                throw error(seen.get("tp_degree"), "\"tp_degree\" must be between 1 and 4096, got " + tp);
+                throw error(startLine, startColumn, "\"tp_degree\" must be between 1 and 4096, got " + tp);
             }
             try {
                 return new Topology(groups, (int) tp,
@@ -503,13 +612,13 @@ public final class EventReader implements Closeable {
                         minSpan == null ? Topology.DEFAULT_MIN_SPAN_TOKENS : minSpan,
                         maxSpan == null ? Long.MAX_VALUE : maxSpan);
             } catch (IllegalArgumentException e) {
-                throw error(start, "invalid topology: " + e.getMessage());
+                throw error(startLine, startColumn, "invalid topology: " + e.getMessage());
             }
         }
 
         Event.SchedulerStep toStep() throws ReplayException {
             if (step == null) {
-                throw error(start, "missing field \"step\" in a step event");
+                throw error(startLine, startColumn, "missing field \"step\" in a step event");
             }
             return new Event.SchedulerStep(step, newRequests == null ? List.of() : newRequests,
                     cached == null ? List.of() : cached, preempted == null ? List.of() : preempted, evidence);
