@@ -65,6 +65,13 @@ final class ReplayCommand implements Command {
             flushQuietly(sink);
             err.println("proofgate replay: " + e.getMessage());
             return Main.USAGE;
+        } catch (OutOfMemoryError e) {
+            // The connector's state (pending requests, digests reported held) outgrew the heap.
+            flushQuietly(sink);
+            err.println("proofgate replay: " + file + ": out of memory holding the connector's state"
+                    + " (pending requests and held digests); no summary written; raise the heap with"
+                    + " PROOFGATE_JVM_OPTS=-Xmx...");
+            return Main.USAGE;
         } catch (NoSuchFileException e) {
             err.println("proofgate replay: " + file + ": no such file");
             return Main.USAGE;

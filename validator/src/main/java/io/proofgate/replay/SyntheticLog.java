@@ -59,7 +59,8 @@ public final class SyntheticLog {
             text.setLength(0);
             written += line(out, nextStep(text));
             for (Slot slot : slots) {
-                if (slot.admitted && slot.decodeLeft == 0) {
+                // requests end after decoding, and now and then earlier (aborted or stopped while pending)
+                if (slot.admitted && (slot.decodeLeft == 0 || random.nextInt(500) == 0)) {
                     text.setLength(0);
                     written += line(out, text.append("{\"kind\":\"finished\",\"id\":\"").append(slot.id).append("\"}"));
                     if (random.nextInt(4) == 0) {
@@ -165,7 +166,8 @@ public final class SyntheticLog {
 
     private Slot fresh(Slot slot) {
         slot.id = "req-" + nextRequest++;
-        slot.digest = "prefix-" + random.nextInt(4096);
+        // most prompts are new; one in ten shares one of 64 popular prefixes, which quorum then skips
+        slot.digest = random.nextInt(10) == 0 ? "popular-" + random.nextInt(64) : "prefix-" + nextRequest;
         slot.prompt = 1200 + random.nextInt(20_000);
         slot.target = Math.floorDiv(slot.prompt - 1, 256) * 256;
         slot.computed = 0;
