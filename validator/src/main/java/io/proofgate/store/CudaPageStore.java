@@ -1,0 +1,461 @@
+package io.proofgate.store;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.proofgate.store.cuda.CudaDriver;
+import io.proofgate.store.cuda.CudaException;
+import io.proofgate.store.cuda.CudaUnavailableException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Pages in CUDA device memory, through the driver API ({@link CudaDriver}, FFM downcalls into
+ * {@code libcuda.so.1}). Each group's pool is one {@code cuMemAlloc_v2} allocation laid out
+ * {@code [layer][block][page]}, like {@link HostPageStore}. Host traffic goes through one pinned
+ * staging buffer from {@code cuMemHostAlloc}; every copy is queued on the store's own
+ * non-blocking stream, and an operation synchronizes that stream once, after queueing all its
+ * copies (a gather of {@code n} blocks is {@code n x layers} queued copies, fewer where block ids
+ * run consecutively, and one wait).
+ *
+ * <p>The store retains the device's primary context and makes it current on the calling thread at
+ * the start of every operation ({@code cuCtxSetCurrent} binds to the OS thread, so virtual threads
+ * are refused). Every {@code CUresult} is checked; a failure is a {@link CudaException} naming the
+ * symbol, the error and the work.
+ */
+public final class CudaPageStore implements PageStore {
+
+    /** Default pinned staging size: enough to keep the copy engine busy between waits. */
+    public static final long DEFAULT_STAGING_BYTES = 8L << 20;
+
+    private final CudaDriver driver;
+    private final StoreLayout layout;
+    private final int ordinal;
+    private final int device;
+    private final String deviceName;
+    private long context;
+    private long stream;
+    private final long[] pools;
+    private long stagingAddress;
+    private final MemorySegment staging;
+    private final List<DeviceSnapshot> snapshots = new ArrayList<>();
+    private boolean closed;
+
+    /**
+     * Why the CUDA store cannot run on this machine, or empty when it can: no
+     * {@code libcuda.so.1}, a driver that fails {@code cuInit}, or no device at {@code ordinal}.
+     */
+    public static Optional<String> unavailableReason(int ordinal) {
+        try {
+            CudaDriver driver = CudaDriver.load();
+            int init = driver.cuInit(0);
+            if (init != CudaDriver.CUDA_SUCCESS) {
+                return Optional.of("no usable CUDA driver: " + driver.error(init, "cuInit", "initializing the driver").getMessage());
+            }
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment count = arena.allocate(JAVA_INT);
+                driver.check(driver.cuDeviceGetCount(count), "cuDeviceGetCount", "counting devices");
+                if (ordinal < 0 || ordinal >= count.get(JAVA_INT, 0)) {
+                    return Optional.of("no CUDA device " + ordinal + ": the driver reports " + count.get(JAVA_INT, 0) + " devices");
+                }
+            }
+            return Optional.empty();
+        } catch (CudaUnavailableException e) {
+            return Optional.of(e.getMessage());
+        } catch (CudaException e) {
+            return Optional.of("no usable CUDA device: " + e.getMessage());
+        }
+    }
+
+    /** The device ordinal from {@code -Dproofgate.cuda.device}, 0 by default. */
+    public static int defaultOrdinal() {
+        return Integer.getInteger("proofgate.cuda.device", 0);
+    }
+
+    /** Opens a store on device {@code ordinal} with the default staging size. */
+    public static CudaPageStore open(StoreLayout layout, int ordinal) throws CudaUnavailableException {
+        return open(layout, ordinal, DEFAULT_STAGING_BYTES);
+    }
+
+    /** Opens a store; {@code stagingBytes} is raised to the largest block when smaller. */
+    public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes) throws CudaUnavailableException {
+        Optional<String> reason = unavailableReason(ordinal);
+        if (reason.isPresent()) {
+            throw new CudaUnavailableException(reason.get());
+        }
+        return new CudaPageStore(CudaDriver.load(), layout, ordinal, Math.max(stagingBytes, layout.maxBlockBytes()));
+    }
+
+    private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes) {
+        this.driver = driver;
+        this.layout = layout;
+        this.ordinal = ordinal;
+        this.pools = new long[layout.groups().size()];
+        boolean built = false;
+        // Out-parameters live in this confined arena only for the constructor.
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            driver.check(driver.cuDeviceGet(out, ordinal), "cuDeviceGet", "opening device " + ordinal);
+            this.device = out.get(JAVA_INT, 0);
+            MemorySegment name = arena.allocate(256);
+            driver.check(driver.cuDeviceGetName(name, 256, device), "cuDeviceGetName", "naming device " + ordinal);
+            this.deviceName = name.getString(0);
+            out.set(JAVA_LONG, 0, 0);
+            driver.check(driver.cuDevicePrimaryCtxRetain(out, device), "cuDevicePrimaryCtxRetain",
+                    "retaining device " + ordinal + "'s primary context");
+            this.context = out.get(JAVA_LONG, 0);
+            try {
+                driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
+                        "making device " + ordinal + "'s primary context current");
+                out.set(JAVA_LONG, 0, 0);
+                driver.check(driver.cuStreamCreate(out, CudaDriver.CU_STREAM_NON_BLOCKING), "cuStreamCreate",
+                        "creating a stream on device " + ordinal);
+                this.stream = out.get(JAVA_LONG, 0);
+                for (int g = 0; g < pools.length; g++) {
+                    out.set(JAVA_LONG, 0, 0);
+                    long bytes = layout.group(g).poolBytes();
+                    driver.check(driver.cuMemAlloc(out, bytes), "cuMemAlloc_v2",
+                            "allocating " + bytes + " bytes for group " + g + " on device " + ordinal);
+                    pools[g] = out.get(JAVA_LONG, 0);
+                }
+                out.set(JAVA_LONG, 0, 0);
+                driver.check(driver.cuMemHostAlloc(out, stagingBytes, 0), "cuMemHostAlloc",
+                        "allocating " + stagingBytes + " pinned staging bytes for device " + ordinal);
+                this.stagingAddress = out.get(JAVA_LONG, 0);
+                // Pinned memory belongs to the driver, not to an Arena: no cleanup action, freed in close().
+                this.staging = MemorySegment.ofAddress(stagingAddress).reinterpret(stagingBytes);
+                built = true;
+            } finally {
+                if (!built) {
+                    release();
+                }
+            }
+        }
+    }
+
+    @Override
+    public StoreLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public String describe() {
+        long bytes = 0;
+        for (StoreLayout.GroupLayout group : layout.groups()) {
+            bytes += group.poolBytes();
+        }
+        return "cuda store: device " + ordinal + " (" + deviceName + "), " + pools.length + " groups, " + bytes
+                + " bytes of device memory, " + staging.byteSize() + " pinned staging bytes";
+    }
+
+    /** The pinned staging buffer's size. */
+    public long stagingBytes() {
+        return staging.byteSize();
+    }
+
+    @Override
+    public void write(int group, long block, MemorySegment source) {
+        enter();
+        layout.checkBlock(group, block);
+        StoreLayout.GroupLayout geometry = layout.group(group);
+        HostPageStore.checkSize("source", source, geometry.blockBytes());
+        MemorySegment.copy(source, 0, staging, 0, geometry.blockBytes());
+        long page = geometry.pageBytes();
+        long stride = page * geometry.blocks();
+        for (int layer = 0; layer < geometry.layers(); layer++) {
+            int result = driver.cuMemcpyHtoDAsync(pools[group] + layer * stride + block * page, stagingAddress + layer * page,
+                    page, stream);
+            if (result != CudaDriver.CUDA_SUCCESS) {
+                throw driver.error(result, "cuMemcpyHtoDAsync_v2", "copying page " + block + " of group " + group + " layer "
+                        + layer + " to device " + ordinal);
+            }
+        }
+        synchronize("writing block " + block + " of group " + group);
+    }
+
+    @Override
+    public void read(int group, long block, MemorySegment destination) {
+        enter();
+        layout.checkBlock(group, block);
+        StoreLayout.GroupLayout geometry = layout.group(group);
+        HostPageStore.checkSize("destination", destination, geometry.blockBytes());
+        long page = geometry.pageBytes();
+        long stride = page * geometry.blocks();
+        for (int layer = 0; layer < geometry.layers(); layer++) {
+            int result = driver.cuMemcpyDtoHAsync(stagingAddress + layer * page, pools[group] + layer * stride + block * page,
+                    page, stream);
+            if (result != CudaDriver.CUDA_SUCCESS) {
+                throw driver.error(result, "cuMemcpyDtoHAsync_v2", "copying page " + block + " of group " + group + " layer "
+                        + layer + " from device " + ordinal);
+            }
+        }
+        synchronize("reading block " + block + " of group " + group);
+        MemorySegment.copy(staging, 0, destination, 0, geometry.blockBytes());
+    }
+
+    @Override
+    public Snapshot newSnapshot(long capacity) {
+        enter();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            driver.check(driver.cuMemAlloc(out, Math.max(1, capacity)), "cuMemAlloc_v2",
+                    "allocating a " + capacity + "-byte snapshot on device " + ordinal);
+            DeviceSnapshot snapshot = new DeviceSnapshot(this, out.get(JAVA_LONG, 0), capacity);
+            snapshots.add(snapshot);
+            return snapshot;
+        }
+    }
+
+    @Override
+    public long gather(long[][] blocksByGroup, Snapshot into) {
+        DeviceSnapshot snapshot = own(into);
+        long bytes = layout.snapshotBytes(blocksByGroup);
+        layout.checkSelection(blocksByGroup);
+        HostPageStore.checkCapacity(snapshot, bytes);
+        copy(blocksByGroup, snapshot.pointer, true);
+        synchronize("gathering " + bytes + " bytes");
+        snapshot.size = bytes;
+        return bytes;
+    }
+
+    @Override
+    public void scatter(Snapshot from, long[][] blocksByGroup) {
+        DeviceSnapshot snapshot = own(from);
+        long bytes = layout.snapshotBytes(blocksByGroup);
+        layout.checkSelection(blocksByGroup);
+        if (bytes != snapshot.size) {
+            throw new IllegalArgumentException("the selection needs " + bytes + " bytes, the snapshot holds " + snapshot.size);
+        }
+        copy(blocksByGroup, snapshot.pointer, false);
+        synchronize("scattering " + bytes + " bytes");
+    }
+
+    /** Queues the device-to-device copies of a gather or scatter: one per run of consecutive ids in a layer. */
+    private void copy(long[][] blocksByGroup, long snapshot, boolean gather) {
+        long offset = 0;
+        for (int g = 0; g < blocksByGroup.length; g++) {
+            long[] blocks = blocksByGroup[g];
+            StoreLayout.GroupLayout geometry = layout.group(g);
+            long page = geometry.pageBytes();
+            long stride = page * geometry.blocks();
+            for (int layer = 0; layer < geometry.layers(); layer++) {
+                long base = pools[g] + layer * stride;
+                int i = 0;
+                while (i < blocks.length) {
+                    int run = 1;
+                    while (i + run < blocks.length && blocks[i + run] == blocks[i] + run) {
+                        run++;
+                    }
+                    long bytes = run * page;
+                    long pool = base + blocks[i] * page;
+                    int result = gather
+                            ? driver.cuMemcpyDtoDAsync(snapshot + offset, pool, bytes, stream)
+                            : driver.cuMemcpyDtoDAsync(pool, snapshot + offset, bytes, stream);
+                    if (result != CudaDriver.CUDA_SUCCESS) {
+                        throw driver.error(result, "cuMemcpyDtoDAsync_v2", (gather ? "gathering page " : "scattering page ")
+                                + blocks[i] + " of group " + g + " layer " + layer + " on device " + ordinal);
+                    }
+                    offset += bytes;
+                    i += run;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void copyOut(Snapshot from, long offset, MemorySegment destination) {
+        DeviceSnapshot snapshot = own(from);
+        long length = destination.byteSize();
+        if (offset < 0 || offset + length > snapshot.capacity) {
+            throw new IndexOutOfBoundsException("bytes " + offset + ".." + (offset + length) + " are outside a "
+                    + snapshot.capacity + "-byte snapshot");
+        }
+        for (long done = 0; done < length; ) {
+            long chunk = Math.min(staging.byteSize(), length - done);
+            toStaging(snapshot, offset + done, chunk);
+            MemorySegment.copy(staging, 0, destination, done, chunk);
+            done += chunk;
+        }
+    }
+
+    @Override
+    public byte[] sha256(Snapshot of) {
+        DeviceSnapshot snapshot = own(of);
+        MessageDigest digest = HostPageStore.sha256();
+        for (long done = 0; done < snapshot.size; ) {
+            long chunk = Math.min(staging.byteSize(), snapshot.size - done);
+            toStaging(snapshot, done, chunk);
+            digest.update(staging.asSlice(0, chunk).asByteBuffer());
+            done += chunk;
+        }
+        return digest.digest();
+    }
+
+    private void toStaging(DeviceSnapshot snapshot, long offset, long bytes) {
+        int result = driver.cuMemcpyDtoHAsync(stagingAddress, snapshot.pointer + offset, bytes, stream);
+        if (result != CudaDriver.CUDA_SUCCESS) {
+            throw driver.error(result, "cuMemcpyDtoHAsync_v2", "copying snapshot bytes " + offset + ".." + (offset + bytes)
+                    + " from device " + ordinal);
+        }
+        synchronize("copying snapshot bytes to the host");
+    }
+
+    /** Benchmark baseline: one device-to-device copy of {@code bytes} between two snapshots, then a wait. */
+    public void deviceCopy(Snapshot to, Snapshot from, long bytes) {
+        DeviceSnapshot destination = own(to);
+        DeviceSnapshot source = own(from);
+        HostPageStore.checkCapacity(destination, bytes);
+        HostPageStore.checkCapacity(source, bytes);
+        driver.check(driver.cuMemcpyDtoDAsync(destination.pointer, source.pointer, bytes, stream), "cuMemcpyDtoDAsync_v2",
+                "copying " + bytes + " bytes on device " + ordinal);
+        synchronize("copying " + bytes + " bytes on device " + ordinal);
+    }
+
+    /** Benchmark: {@code bytes} (at most {@link #stagingBytes()}) from pinned staging to a snapshot, or back. */
+    public void pinnedTransfer(Snapshot snapshot, long bytes, boolean toDevice) {
+        DeviceSnapshot device = own(snapshot);
+        HostPageStore.checkCapacity(device, bytes);
+        if (bytes > staging.byteSize()) {
+            throw new IllegalArgumentException(bytes + " bytes exceed the " + staging.byteSize() + "-byte staging buffer");
+        }
+        int result = toDevice
+                ? driver.cuMemcpyHtoDAsync(device.pointer, stagingAddress, bytes, stream)
+                : driver.cuMemcpyDtoHAsync(stagingAddress, device.pointer, bytes, stream);
+        if (result != CudaDriver.CUDA_SUCCESS) {
+            throw driver.error(result, toDevice ? "cuMemcpyHtoDAsync_v2" : "cuMemcpyDtoHAsync_v2",
+                    "copying " + bytes + " pinned bytes " + (toDevice ? "to" : "from") + " device " + ordinal);
+        }
+        synchronize("copying " + bytes + " pinned bytes");
+    }
+
+    private void synchronize(String work) {
+        int result = driver.cuStreamSynchronize(stream);
+        if (result != CudaDriver.CUDA_SUCCESS) {
+            throw driver.error(result, "cuStreamSynchronize", work + " on device " + ordinal);
+        }
+    }
+
+    /** Every operation starts here: open store, platform thread, primary context current on it. */
+    private void enter() {
+        if (closed) {
+            throw new IllegalStateException("the CUDA store is closed");
+        }
+        if (Thread.currentThread().isVirtual()) {
+            throw new IllegalStateException("the CUDA store needs a platform thread: a CUDA context is current per OS thread");
+        }
+        int result = driver.cuCtxSetCurrent(context);
+        if (result != CudaDriver.CUDA_SUCCESS) {
+            throw driver.error(result, "cuCtxSetCurrent", "making device " + ordinal + "'s primary context current");
+        }
+    }
+
+    private DeviceSnapshot own(Snapshot snapshot) {
+        enter();
+        if (!(snapshot instanceof DeviceSnapshot device) || device.store != this) {
+            throw new IllegalArgumentException("the snapshot belongs to another store");
+        }
+        if (device.closed) {
+            throw new IllegalStateException("the snapshot is closed");
+        }
+        return device;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        enter();
+        closed = true;
+        for (DeviceSnapshot snapshot : List.copyOf(snapshots)) {
+            snapshot.free();
+        }
+        release();
+    }
+
+    /** Frees what was acquired, in reverse order; reports the first failure after trying everything. */
+    private void release() {
+        CudaException first = null;
+        if (context != 0) {
+            first = keep(first, driver.cuCtxSetCurrent(context), "cuCtxSetCurrent", "closing the store on device " + ordinal);
+        }
+        if (stream != 0) {
+            first = keep(first, driver.cuStreamSynchronize(stream), "cuStreamSynchronize", "closing the store on device " + ordinal);
+        }
+        if (stagingAddress != 0) {
+            first = keep(first, driver.cuMemFreeHost(stagingAddress), "cuMemFreeHost", "freeing pinned staging for device " + ordinal);
+            stagingAddress = 0;
+        }
+        for (int g = pools.length - 1; g >= 0; g--) {
+            if (pools[g] != 0) {
+                first = keep(first, driver.cuMemFree(pools[g]), "cuMemFree_v2", "freeing group " + g + " on device " + ordinal);
+                pools[g] = 0;
+            }
+        }
+        if (stream != 0) {
+            first = keep(first, driver.cuStreamDestroy(stream), "cuStreamDestroy_v2", "destroying the stream on device " + ordinal);
+            stream = 0;
+        }
+        if (context != 0) {
+            first = keep(first, driver.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease_v2",
+                    "releasing device " + ordinal + "'s primary context");
+            context = 0;
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private CudaException keep(CudaException first, int result, String symbol, String work) {
+        if (result == CudaDriver.CUDA_SUCCESS || first != null) {
+            return first;
+        }
+        return driver.error(result, symbol, work);
+    }
+
+    /** A snapshot in device memory from {@code cuMemAlloc_v2}; no Arena owns it, {@link #close} frees it. */
+    public static final class DeviceSnapshot implements Snapshot {
+        private final CudaPageStore store;
+        private final long pointer;
+        private final long capacity;
+        private long size;
+        private boolean closed;
+
+        private DeviceSnapshot(CudaPageStore store, long pointer, long capacity) {
+            this.store = store;
+            this.pointer = pointer;
+            this.capacity = capacity;
+        }
+
+        @Override
+        public long capacity() {
+            return capacity;
+        }
+
+        @Override
+        public long size() {
+            return size;
+        }
+
+        @Override
+        public void close() {
+            if (!closed && !store.closed) {
+                store.enter();
+                free();
+            }
+        }
+
+        private void free() {
+            if (!closed) {
+                closed = true;
+                store.snapshots.remove(this);
+                store.driver.check(store.driver.cuMemFree(pointer), "cuMemFree_v2",
+                        "freeing a " + capacity + "-byte snapshot on device " + store.ordinal);
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.proofgate.store;
+
+import java.util.List;
+
+/**
+ * The geometry of a page store: one block pool per KV-cache group, in group order. A block of
+ * group {@code g} is {@code layers} pages of {@code pageBytes} each, one page per layer.
+ */
+public record StoreLayout(List<GroupLayout> groups) {
+
+    public StoreLayout {
+        groups = List.copyOf(groups);
+        if (groups.isEmpty()) {
+            throw new IllegalArgumentException("a store layout needs at least one group");
+        }
+    }
+
+    /** One group's pool: {@code blocks} blocks of {@code layers} pages of {@code pageBytes}. */
+    public record GroupLayout(int layers, long pageBytes, long blocks) {
+        public GroupLayout {
+            if (layers < 1 || pageBytes < 1 || blocks < 1) {
+                throw new IllegalArgumentException("layers, pageBytes and blocks must be >= 1, got "
+                        + layers + ", " + pageBytes + ", " + blocks);
+            }
+        }
+
+        /** Bytes of one block: its pages in layer order. */
+        public long blockBytes() {
+            return layers * pageBytes;
+        }
+
+        /** Bytes of the whole pool. */
+        public long poolBytes() {
+            return Math.multiplyExact(blockBytes(), blocks);
+        }
+    }
+
+    /** {@code count} groups with the same geometry. */
+    public static StoreLayout uniform(int count, int layers, long pageBytes, long blocks) {
+        GroupLayout[] groups = new GroupLayout[count];
+        java.util.Arrays.fill(groups, new GroupLayout(layers, pageBytes, blocks));
+        return new StoreLayout(List.of(groups));
+    }
+
+    public GroupLayout group(int index) {
+        return groups.get(index);
+    }
+
+    /** The size of a snapshot of {@code blocksByGroup}: every selected block of every group. */
+    public long snapshotBytes(long[][] blocksByGroup) {
+        checkGroups(blocksByGroup);
+        long bytes = 0;
+        for (int g = 0; g < blocksByGroup.length; g++) {
+            bytes += blocksByGroup[g].length * groups.get(g).blockBytes();
+        }
+        return bytes;
+    }
+
+    /** The largest block of any group. */
+    public long maxBlockBytes() {
+        long max = 0;
+        for (GroupLayout group : groups) {
+            max = Math.max(max, group.blockBytes());
+        }
+        return max;
+    }
+
+    void checkGroups(long[][] blocksByGroup) {
+        if (blocksByGroup.length != groups.size()) {
+            throw new IllegalArgumentException("a selection has " + blocksByGroup.length
+                    + " groups, the store has " + groups.size());
+        }
+    }
+
+    /** Checks that every block of a selection lies inside its group's pool. */
+    void checkSelection(long[][] blocksByGroup) {
+        checkGroups(blocksByGroup);
+        for (int g = 0; g < blocksByGroup.length; g++) {
+            for (long block : blocksByGroup[g]) {
+                checkBlock(g, block);
+            }
+        }
+    }
+
+    void checkBlock(int group, long block) {
+        if (group < 0 || group >= groups.size()) {
+            throw new IndexOutOfBoundsException("group " + group + " is outside the store's " + groups.size() + " groups");
+        }
+        long blocks = groups.get(group).blocks();
+        if (block < 0 || block >= blocks) {
+            throw new IndexOutOfBoundsException("block " + block + " is outside group " + group + "'s pool of "
+                    + blocks + " blocks");
+        }
+    }
+}
