@@ -1,0 +1,490 @@
+package io.proofgate.conformance;
+
+import io.proofgate.protocol.Event;
+import io.proofgate.protocol.Group;
+import io.proofgate.protocol.GroupPolicy;
+import io.proofgate.protocol.RawValue;
+import io.proofgate.protocol.Topology;
+import io.proofgate.protocol.Verdict;
+import io.proofgate.store.PageStore;
+import io.proofgate.store.Snapshot;
+import io.proofgate.store.StoreKind;
+import io.proofgate.store.StoreLayout;
+import io.proofgate.store.cuda.CudaUnavailableException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Byte-level conformance: simulates vLLM's block contents from the event stream, writes them into
+ * a {@link PageStore}, and on every plan gathers the published blocks through the store, checks
+ * each page against the content the target demands, restores the snapshot into fresh blocks and
+ * checks those again. It only observes: call {@link #event} before the connector applies an event
+ * and {@link #verdict} with each verdict the connector returns for it.
+ *
+ * <p>What the simulated vLLM does, per step, in this order (docs/page-stores.md has the rationale):
+ * <ol>
+ *   <li>Preempted requests release the blocks pinned for them; a released block is scribbled
+ *       over, because vLLM may reuse it at once.</li>
+ *   <li>Each scheduled request (new, then cached) takes its table from {@code block_ids}, extends
+ *       it by {@code new_block_ids} (replaces it when resumed), and computes tokens
+ *       {@code [computed, computed + scheduled)}: an attention group's table entry {@code i} holds
+ *       chunk {@code i} of the prefix once the computation reaches it; a recurrent group's running
+ *       slot (the last non-null entry of its table) holds the state after
+ *       {@code computed + scheduled} tokens, every step.</li>
+ *   <li>Each well-formed entry {@code (group, block, boundary)} of {@code recurrent_boundary_blocks}
+ *       for a request scheduled in the step, in a recurrent group, with a non-null block and
+ *       {@code 0 < boundary <= computed + scheduled}, pins {@code block} holding the state at
+ *       {@code boundary}: the aligned block of the step that reached it, or the copy-on-write
+ *       target of the step after. Entries that claim an uncomputed state write nothing.</li>
+ * </ol>
+ * A plan demands, for the prefix {@code digest} and span {@code s}: a {@code full} group's
+ * {@code i}-th block holds attention chunk {@code i}; a {@code sliding} group's holds chunk
+ * {@code floor(max(0, s - window) / block_tokens) + i}; a recurrent group's block holds the state
+ * at {@code s}. Expected bytes are {@link PageBytes} of (group, published block id, that content).
+ */
+public final class ConformanceHarness implements AutoCloseable {
+
+    /** Layers per block and bytes per page of the simulated pools. */
+    public static final int LAYERS = 2;
+    public static final long PAGE_BYTES = 128;
+    /** Distinct block ids per group that a log may name; {@code -Dproofgate.conformance.blocks}. */
+    public static final int DEFAULT_BLOCKS = Integer.getInteger("proofgate.conformance.blocks", 1 << 16);
+    /** Fresh blocks per group reserved for restores: the most blocks one plan may select in a group. */
+    public static final int RESTORE_BLOCKS = 4096;
+
+    private static final int FINDINGS_KEPT = 100;
+
+    private final Topology topology;
+    private final PageStore store;
+    private final Publication publication;
+    private final int slotLimit;
+    private final List<Map<Long, Integer>> slots = new ArrayList<>();
+    private final List<Map<Long, BlockContent>> contents = new ArrayList<>();
+    private final Map<String, Request> requests = new HashMap<>();
+    private final Set<String> scheduled = new HashSet<>();
+    /** Owns the page and check buffers below; closed with the harness. */
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment block;
+    private final MemorySegment expectedPage;
+    private MemorySegment checked;
+    private Snapshot snapshot;
+    private final List<ByteFinding> findings = new ArrayList<>();
+    private long findingCount;
+    private long plansChecked;
+    private long pagesChecked;
+    private long step;
+
+    /** One request as the simulated vLLM sees it. */
+    private static final class Request {
+        final String digest;
+        final long[][] table;
+        final int[] length;
+        long done;
+        final List<long[]> pinned = new ArrayList<>();
+
+        Request(String digest, long[][] blockIds) {
+            this.digest = digest;
+            this.table = new long[blockIds.length][];
+            this.length = new int[blockIds.length];
+            replace(blockIds);
+        }
+
+        void replace(long[][] blockIds) {
+            for (int g = 0; g < table.length; g++) {
+                table[g] = blockIds[g].clone();
+                length[g] = blockIds[g].length;
+            }
+        }
+
+        void extend(long[][] blockIds) {
+            for (int g = 0; g < table.length; g++) {
+                long[] more = blockIds[g];
+                if (length[g] + more.length > table[g].length) {
+                    table[g] = Arrays.copyOf(table[g], Math.max(2 * table[g].length, length[g] + more.length));
+                }
+                System.arraycopy(more, 0, table[g], length[g], more.length);
+                length[g] += more.length;
+            }
+        }
+    }
+
+    /** A harness over {@code store}, which must have {@link #layoutFor}'s geometry for the topology. */
+    public ConformanceHarness(Topology topology, PageStore store, Publication publication) {
+        this.topology = topology;
+        this.store = store;
+        this.publication = publication;
+        StoreLayout expected = layoutFor(topology, (int) (store.layout().group(0).blocks() - RESTORE_BLOCKS));
+        if (!store.layout().equals(expected)) {
+            throw new IllegalArgumentException("the store's layout " + store.layout() + " is not the harness's " + expected);
+        }
+        this.slotLimit = (int) (store.layout().group(0).blocks() - RESTORE_BLOCKS);
+        for (int g = 0; g < topology.groups().size(); g++) {
+            slots.add(new HashMap<>());
+            contents.add(new HashMap<>());
+        }
+        this.block = arena.allocate(LAYERS * PAGE_BYTES, 8);
+        this.expectedPage = arena.allocate(PAGE_BYTES, 8);
+        this.checked = arena.allocate(64 * LAYERS * PAGE_BYTES, 8);
+    }
+
+    /** Opens a store of {@code kind} sized for {@code topology} and a harness that owns it. */
+    public static ConformanceHarness open(Topology topology, StoreKind kind, Publication publication)
+            throws CudaUnavailableException {
+        PageStore store = kind.open(layoutFor(topology, DEFAULT_BLOCKS));
+        try {
+            return new ConformanceHarness(topology, store, publication);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The store geometry: every group {@link #LAYERS} pages of {@link #PAGE_BYTES}, blocks plus restore room. */
+    public static StoreLayout layoutFor(Topology topology, int blocks) {
+        return StoreLayout.uniform(topology.groups().size(), LAYERS, PAGE_BYTES, (long) blocks + RESTORE_BLOCKS);
+    }
+
+    public PageStore store() {
+        return store;
+    }
+
+    /** Follows one event; call before the connector applies it. */
+    public void event(Event event) {
+        switch (event) {
+            case Event.SchedulerStep s -> step(s);
+            case Event.Finished finished -> {
+                Request request = requests.remove(finished.id());
+                if (request != null) {
+                    release(finished.id(), request);
+                }
+            }
+            case Event.Held held -> { }
+        }
+    }
+
+    private void step(Event.SchedulerStep s) {
+        step = s.step();
+        for (String id : s.preempted()) {
+            Request request = requests.get(id);
+            if (request != null) {
+                release(id, request);
+            }
+        }
+        scheduled.clear();
+        for (Event.NewRequest n : s.newRequests()) {
+            Request request = new Request(n.digest(), n.blockIds().byGroup());
+            requests.put(n.id(), request);
+            scheduled.add(n.id());
+            compute(request, n.computed(), n.scheduled());
+        }
+        for (Event.CachedRequest c : s.cachedRequests()) {
+            Request request = requests.get(c.id());
+            if (request == null) {
+                continue; // a request the log never introduced: its prefix is unknown
+            }
+            scheduled.add(c.id());
+            if (c.resumed()) {
+                request.replace(c.newBlockIds().byGroup());
+            } else {
+                request.extend(c.newBlockIds().byGroup());
+            }
+            compute(request, c.computed(), c.scheduled());
+        }
+        if (topology.hasRecurrentGroups() && s.evidence() instanceof RawValue.MapOf map && map.duplicateKey() == null) {
+            for (String id : scheduled) {
+                if (map.entries().get(id) instanceof RawValue.ListOf entries) {
+                    pin(requests.get(id), entries);
+                }
+            }
+        }
+    }
+
+    /** vLLM unpins the request's blocks; they may be reused at once. */
+    private void release(String id, Request request) {
+        for (long[] pinned : request.pinned) {
+            write((int) pinned[0], pinned[1], new BlockContent.Released(id, step));
+        }
+        request.pinned.clear();
+    }
+
+    private void compute(Request request, long computed, long scheduledTokens) {
+        long end = computed + scheduledTokens;
+        request.done = end;
+        for (Group group : topology.groups()) {
+            int g = group.index();
+            long[] table = request.table[g];
+            int length = request.length[g];
+            if (group.isRecurrent()) {
+                for (int i = length - 1; i >= 0; i--) {
+                    if (table[i] > 0) {
+                        write(g, table[i], new BlockContent.Recurrent(request.digest, end));
+                        break;
+                    }
+                }
+            } else if (scheduledTokens > 0) {
+                long first = computed / group.blockTokens();
+                long last = Math.min(length - 1, (end - 1) / group.blockTokens());
+                for (long i = first; i <= last; i++) {
+                    if (table[(int) i] > 0) {
+                        write(g, table[(int) i], new BlockContent.Attention(request.digest, i));
+                    }
+                }
+            }
+        }
+    }
+
+    private void pin(Request request, RawValue.ListOf entries) {
+        for (RawValue item : entries.items()) {
+            if (item instanceof RawValue.ListOf(List<RawValue> fields) && fields.size() == 3
+                    && fields.get(0) instanceof RawValue.Int(long g) && fields.get(1) instanceof RawValue.Int(long b)
+                    && fields.get(2) instanceof RawValue.Int(long boundary)
+                    && g >= 0 && g < topology.groups().size() && topology.groups().get((int) g).isRecurrent()
+                    && b > 0 && boundary > 0 && boundary <= request.done) {
+                write((int) g, b, new BlockContent.Recurrent(request.digest, boundary));
+                request.pinned.add(new long[] {g, b});
+            }
+        }
+    }
+
+    /** Simulates vLLM writing {@code content} into a block: the bytes go into the store. */
+    private void write(int group, long id, BlockContent content) {
+        if (content.equals(contents.get(group).put(id, content))) {
+            return; // already there: an attention chunk touched again by a later step
+        }
+        for (int layer = 0; layer < LAYERS; layer++) {
+            PageBytes.fill(block.asSlice(layer * PAGE_BYTES, PAGE_BYTES), group, id, content, layer);
+        }
+        store.write(group, slot(group, id), block);
+    }
+
+    private int slot(int group, long id) {
+        Map<Long, Integer> map = slots.get(group);
+        Integer slot = map.get(id);
+        if (slot == null) {
+            if (map.size() >= slotLimit) {
+                throw new IllegalStateException("the log names more than " + slotLimit + " distinct blocks in group "
+                        + group + " (raise -Dproofgate.conformance.blocks)");
+            }
+            slot = map.size();
+            map.put(id, slot);
+        }
+        return slot;
+    }
+
+    /** Checks a verdict; only plans publish anything. */
+    public void verdict(Verdict verdict) {
+        if (verdict instanceof Verdict.Plan plan) {
+            check(plan);
+        }
+    }
+
+    private void check(Verdict.Plan plan) {
+        Request request = requests.get(plan.id());
+        if (request == null) {
+            throw new IllegalStateException("plan for request " + plan.id() + " that the harness never saw scheduled");
+        }
+        long[][] published = publication.select(plan, (id, g) -> {
+            Request r = requests.get(id);
+            return r == null ? new long[0] : Arrays.copyOf(r.table[g], r.length[g]);
+        });
+        int groups = topology.groups().size();
+        BlockContent[][] expected = new BlockContent[groups][];
+        long[][] storeBlocks = new long[groups][];
+        boolean gatherable = true;
+        for (int g = 0; g < groups; g++) {
+            Group group = topology.groups().get(g);
+            expected[g] = new BlockContent[published[g].length];
+            storeBlocks[g] = new long[published[g].length];
+            long first = group.policy() == GroupPolicy.SLIDING
+                    ? Math.max(0, plan.span() - group.windowTokens()) / group.blockTokens() : 0;
+            for (int i = 0; i < published[g].length; i++) {
+                expected[g][i] = group.isRecurrent()
+                        ? new BlockContent.Recurrent(plan.digest(), plan.span())
+                        : new BlockContent.Attention(plan.digest(), first + i);
+                Integer slot = slots.get(g).get(published[g][i]);
+                if (slot == null) {
+                    gatherable = false;
+                    report(plan, g, published[g][i], "published", expected[g][i], "block " + published[g][i]
+                            + " was never written");
+                } else {
+                    storeBlocks[g][i] = slot;
+                }
+            }
+        }
+        plansChecked++;
+        if (!gatherable) {
+            return;
+        }
+        long bytes = store.layout().snapshotBytes(storeBlocks);
+        if (snapshot == null || snapshot.capacity() < bytes) {
+            if (snapshot != null) {
+                snapshot.close();
+            }
+            snapshot = store.newSnapshot(Math.max(bytes, 64 * LAYERS * PAGE_BYTES));
+        }
+        if (checked.byteSize() < bytes) {
+            checked = arena.allocate(Math.max(bytes, 2 * checked.byteSize()), 8);
+        }
+        store.gather(storeBlocks, snapshot);
+        MemorySegment gathered = checked.asSlice(0, bytes);
+        store.copyOut(snapshot, 0, gathered);
+        boolean[][] wrong = comparePages(plan, published, expected, gathered);
+        boolean pagesMatch = Arrays.stream(wrong).allMatch(group -> !contains(group));
+        if (pagesMatch && !Arrays.equals(store.sha256(snapshot), expectedSha256(published, expected))) {
+            report(plan, 0, published.length > 0 && published[0].length > 0 ? published[0][0] : 0, "published",
+                    expected[0].length > 0 ? expected[0][0] : new BlockContent.Fresh(0),
+                    "the snapshot's SHA-256 from the store differs from the SHA-256 of its bytes");
+        }
+        restore(plan, published, expected, wrong);
+    }
+
+    private static boolean contains(boolean[] flags) {
+        for (boolean flag : flags) {
+            if (flag) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Page by page in snapshot order (group, layer, block); one finding per wrong block. Returns
+     * the wrong blocks, whose restored copies are then not reported a second time.
+     */
+    private boolean[][] comparePages(Verdict.Plan plan, long[][] published, BlockContent[][] expected,
+                                     MemorySegment gathered) {
+        boolean[][] wrong = new boolean[published.length][];
+        long offset = 0;
+        for (int g = 0; g < published.length; g++) {
+            boolean[] reported = new boolean[published[g].length];
+            wrong[g] = reported;
+            for (int layer = 0; layer < LAYERS; layer++) {
+                for (int i = 0; i < published[g].length; i++) {
+                    PageBytes.fill(expectedPage, g, published[g][i], expected[g][i], layer);
+                    pagesChecked++;
+                    if (MemorySegment.mismatch(gathered, offset, offset + PAGE_BYTES, expectedPage, 0, PAGE_BYTES) >= 0) {
+                        if (!reported[i]) {
+                            reported[i] = true;
+                            report(plan, g, published[g][i], "published", expected[g][i], holds(g, published[g][i], layer));
+                        }
+                    }
+                    offset += PAGE_BYTES;
+                }
+            }
+        }
+        return wrong;
+    }
+
+    /**
+     * Scatters the snapshot into fresh blocks (filled with a filler first) and reads them back;
+     * blocks already reported as published wrongly are not reported again.
+     */
+    private void restore(Verdict.Plan plan, long[][] published, BlockContent[][] expected, boolean[][] wrong) {
+        long[][] fresh = new long[published.length][];
+        BlockContent filler = new BlockContent.Fresh(plansChecked);
+        for (int g = 0; g < published.length; g++) {
+            if (published[g].length > RESTORE_BLOCKS) {
+                throw new IllegalStateException("plan for request " + plan.id() + " selects " + published[g].length
+                        + " blocks in group " + g + ", more than the " + RESTORE_BLOCKS + " fresh blocks for restores");
+            }
+            fresh[g] = new long[published[g].length];
+            for (int i = 0; i < fresh[g].length; i++) {
+                fresh[g][i] = slotLimit + i;
+                for (int layer = 0; layer < LAYERS; layer++) {
+                    PageBytes.fill(block.asSlice(layer * PAGE_BYTES, PAGE_BYTES), g, fresh[g][i], filler, layer);
+                }
+                store.write(g, fresh[g][i], block);
+            }
+        }
+        store.scatter(snapshot, fresh);
+        for (int g = 0; g < published.length; g++) {
+            for (int i = 0; i < fresh[g].length; i++) {
+                store.read(g, fresh[g][i], block);
+                for (int layer = 0; layer < LAYERS; layer++) {
+                    PageBytes.fill(expectedPage, g, published[g][i], expected[g][i], layer);
+                    pagesChecked++;
+                    if (!wrong[g][i] && MemorySegment.mismatch(block, layer * PAGE_BYTES, (layer + 1) * PAGE_BYTES,
+                            expectedPage, 0, PAGE_BYTES) >= 0) {
+                        report(plan, g, published[g][i], "restored", expected[g][i], "the fresh block restored from it "
+                                + "holds other bytes (layer " + layer + ")");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    private byte[] expectedSha256(long[][] published, BlockContent[][] expected) {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        for (int g = 0; g < published.length; g++) {
+            for (int layer = 0; layer < LAYERS; layer++) {
+                for (int i = 0; i < published[g].length; i++) {
+                    PageBytes.fill(expectedPage, g, published[g][i], expected[g][i], layer);
+                    digest.update(expectedPage.asByteBuffer());
+                }
+            }
+        }
+        return digest.digest();
+    }
+
+    /** What the simulation says the block holds, to explain a mismatch. */
+    private String holds(int group, long id, int layer) {
+        BlockContent content = contents.get(group).get(id);
+        if (content == null) {
+            return "block " + id + " was never written";
+        }
+        return "block " + id + " holds " + content.describe() + " (layer " + layer + " differs)";
+    }
+
+    private void report(Verdict.Plan plan, int group, long id, String phase, BlockContent expected, String found) {
+        findingCount++;
+        if (findings.size() < FINDINGS_KEPT) {
+            findings.add(new ByteFinding(plan.step(), plan.id(), group, id, phase, expected.describe(), found));
+        }
+    }
+
+    /** The first findings (at most 100), in the order found. */
+    public List<ByteFinding> findings() {
+        return List.copyOf(findings);
+    }
+
+    /** All findings, including those not kept. */
+    public long findingCount() {
+        return findingCount;
+    }
+
+    public long plansChecked() {
+        return plansChecked;
+    }
+
+    public long pagesChecked() {
+        return pagesChecked;
+    }
+
+    /** Closes the store and the harness's buffers. */
+    @Override
+    public void close() {
+        try {
+            if (snapshot != null) {
+                snapshot.close();
+            }
+            store.close();
+        } finally {
+            arena.close();
+        }
+    }
+}
