@@ -1,7 +1,12 @@
 package io.proofgate.cli;
 
+import io.proofgate.conformance.ByteCheckedReplay;
+import io.proofgate.conformance.ByteFinding;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
+import io.proofgate.store.StoreKind;
+import io.proofgate.store.cuda.CudaException;
+import io.proofgate.store.cuda.CudaUnavailableException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** {@code proofgate replay FILE|-}: DESIGN §5. */
@@ -28,7 +34,7 @@ final class ReplayCommand implements Command {
     @Override
     public String help() {
         return """
-                Usage: proofgate replay FILE|-
+                Usage: proofgate replay [--store host|cuda] FILE|-
 
                 Replays a JSON Lines log of scheduler events (schema proofgate-events/v1: a topology
                 line, then step, finished and held events) through the validator and writes one JSON
@@ -39,28 +45,73 @@ final class ReplayCommand implements Command {
                 stops the run with FILE:LINE:COLUMN: PROBLEM on stderr and no summary line. Anything
                 inside recurrent_boundary_blocks is evidence: it yields verdicts, never an error.
 
+                --store host|cuda  also check every plan on bytes: simulate vLLM's block contents
+                                   from the events in that page store (cuda: device memory through
+                                   libcuda.so.1), gather each plan's blocks, compare every page with
+                                   the content at the target, restore into fresh blocks and compare
+                                   again. stdout is unchanged; findings go to stderr, one a line.
+
                 Exit codes: 0 the log was read to the end (rejections are verdicts, not errors);
-                2 usage error, unreadable file or structural error in the log.
+                1 the byte check found a published page that is not the target's content;
+                2 usage error, unreadable file, structural error in the log, or a store that
+                cannot run here.
                 """;
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        if (args.isEmpty()) {
+        StoreKind store = null;
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (arg.equals("--store") || arg.startsWith("--store=")) {
+                String name;
+                if (arg.equals("--store")) {
+                    if (i + 1 == args.size()) {
+                        throw new UsageException("--store needs a value (host or cuda)");
+                    }
+                    name = args.get(++i);
+                } else {
+                    name = arg.substring("--store=".length());
+                }
+                store = StoreKind.named(name).orElseThrow(
+                        () -> new UsageException("--store " + name + " is not a store (expected host or cuda)"));
+            } else if (arg.startsWith("-") && !arg.equals("-")) {
+                throw new UsageException("unknown option \"" + arg + "\"");
+            } else {
+                files.add(arg);
+            }
+        }
+        if (files.isEmpty()) {
             throw new UsageException("missing FILE (a log path, or - for stdin)");
         }
-        if (args.size() > 1) {
-            throw new UsageException("unexpected argument \"" + args.get(1) + "\"");
+        if (files.size() > 1) {
+            throw new UsageException("unexpected argument \"" + files.get(1) + "\"");
         }
-        String file = args.getFirst();
-        if (file.startsWith("-") && !file.equals("-")) {
-            throw new UsageException("unknown option \"" + file + "\"");
-        }
+        String file = files.getFirst();
         OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16);
         try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file))) {
-            Replay.run(in, file.equals("-") ? "<stdin>" : file, sink);
+            String source = file.equals("-") ? "<stdin>" : file;
+            if (store == null) {
+                Replay.run(in, source, sink);
+                sink.flush();
+                return Main.OK;
+            }
+            ByteCheckedReplay.Result result = ByteCheckedReplay.run(in, source, sink, store);
             sink.flush();
-            return Main.OK;
+            return report(result, store, err);
+        } catch (CudaUnavailableException | CudaException e) {
+            flushQuietly(sink);
+            err.println("proofgate replay: --store " + store.wireName() + ": " + e.getMessage());
+            return Main.USAGE;
+        } catch (IllegalStateException e) {
+            if (store == null) {
+                throw e;
+            }
+            // the harness's fixed pools are too small for this log
+            flushQuietly(sink);
+            err.println("proofgate replay: --store " + store.wireName() + ": " + e.getMessage());
+            return Main.USAGE;
         } catch (ReplayException e) {
             flushQuietly(sink);
             err.println("proofgate replay: " + e.getMessage());
@@ -80,6 +131,23 @@ final class ReplayCommand implements Command {
             err.println("proofgate replay: " + file + ": " + e.getMessage());
             return Main.USAGE;
         }
+    }
+
+    /** Findings on stderr, one a line, exit 1; a passing check is one line on stderr, exit 0. */
+    private static int report(ByteCheckedReplay.Result result, StoreKind store, PrintStream err) {
+        if (result.findingCount() == 0) {
+            err.println("proofgate replay: byte check passed on the " + store.wireName() + " store: "
+                    + result.plansChecked() + " plans, " + result.pagesChecked() + " pages");
+            return Main.OK;
+        }
+        for (ByteFinding finding : result.findings()) {
+            err.println("proofgate replay: byte check failed: " + finding.message());
+        }
+        if (result.findingCount() > result.findings().size()) {
+            err.println("proofgate replay: byte check failed: " + (result.findingCount() - result.findings().size())
+                    + " more findings not shown");
+        }
+        return Main.FINDINGS;
     }
 
     private static void flushQuietly(OutputStream sink) {
