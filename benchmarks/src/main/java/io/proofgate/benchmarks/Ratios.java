@@ -26,9 +26,33 @@ public final class Ratios {
             new Claim("ValidatorBenchmark", "connector", "lookupBaseline", 0.0,
                     "validator request evaluations/s against one hash-map lookup per request (goal: >= 5e6/s absolute)"),
             new Claim("ReplayBenchmark", "endToEnd", "jacksonOnly", 0.7,
-                    "replay end to end against Jackson streaming alone on the same bytes"));
+                    "replay end to end against Jackson streaming alone on the same bytes"),
+            new Claim("PageStoreBenchmark", "hostGather", "hostBulkCopy", 0.8,
+                    "host gather of 16 MiB in pages against one MemorySegment.copy of 16 MiB (goal from 64 KiB pages up)"),
+            new Claim("PageStoreBenchmark", "hostScatter", "hostBulkCopy", 0.8,
+                    "host scatter of 16 MiB in pages against one MemorySegment.copy of 16 MiB (goal from 64 KiB pages up)"),
+            new Claim("PageStoreBenchmark", "cudaGather", "cudaBulkCopy", 0.7,
+                    "CUDA gather of 16 MiB in pages against one cuMemcpyDtoDAsync_v2 of 16 MiB"),
+            new Claim("PageStoreBenchmark", "cudaPinnedHostToDevice", "cudaBulkCopy", 0.0,
+                    "pinned host-to-device GB/s = score x 16 MiB / 1e9 (ratio against device-to-device for scale)"),
+            new Claim("PageStoreBenchmark", "cudaPinnedDeviceToHost", "cudaBulkCopy", 0.0,
+                    "pinned device-to-host GB/s = score x 16 MiB / 1e9 (ratio against device-to-device for scale)"));
 
     private Ratios() {}
+
+    /** {@code ""}, or {@code " [name=value,...]"} with the parameters zero-padded so that they sort by size. */
+    static String paramsOf(RunResult result) {
+        var params = result.getParams();
+        if (params.getParamsKeys().isEmpty()) {
+            return "";
+        }
+        List<String> pairs = new ArrayList<>();
+        for (String key : params.getParamsKeys()) {
+            String value = params.getParam(key);
+            pairs.add(key + "=" + (value.matches("\\d+") ? String.format("%8s", value) : value));
+        }
+        return " [" + String.join(",", pairs) + "]";
+    }
 
     public static void main(String[] args) throws RunnerException {
         String include = ".*";
@@ -57,19 +81,32 @@ public final class Ratios {
             if (evaluations != null) {
                 score = evaluations.getScore();
             }
-            scores.put(name, new double[] {score, primary.getScoreError()});
+            // Parameterized benchmarks: one score per parameter set, compared with the baseline's same set.
+            String params = paramsOf(result);
+            scores.put(name + params, new double[] {score, primary.getScoreError()});
         }
         List<String> lines = new ArrayList<>();
         lines.add(String.format("%-50s %14s %14s %8s %6s", "claim", "score", "baseline", "ratio", "goal"));
         for (Claim claim : CLAIMS) {
-            double[] score = scores.get(claim.benchmarkClass() + "." + claim.benchmark());
-            double[] baseline = scores.get(claim.benchmarkClass() + "." + claim.baseline());
-            if (score == null || baseline == null) {
-                continue;
+            String prefix = claim.benchmarkClass() + "." + claim.benchmark();
+            boolean any = false;
+            for (String key : new java.util.TreeSet<>(scores.keySet())) {
+                if (!key.equals(prefix) && !key.startsWith(prefix + " ")) {
+                    continue;
+                }
+                String params = key.substring(prefix.length());
+                double[] score = scores.get(key);
+                double[] baseline = scores.get(claim.benchmarkClass() + "." + claim.baseline() + params);
+                if (baseline == null) {
+                    continue;
+                }
+                any = true;
+                lines.add(String.format("%-50s %14.4g %14.4g %8.3f %6s", key,
+                        score[0], baseline[0], score[0] / baseline[0], claim.goal() == 0 ? "-" : ">=" + claim.goal()));
             }
-            lines.add(String.format("%-50s %14.4g %14.4g %8.3f %6s", claim.benchmarkClass() + "." + claim.benchmark(),
-                    score[0], baseline[0], score[0] / baseline[0], claim.goal() == 0 ? "-" : ">=" + claim.goal()));
-            lines.add("    " + claim.what());
+            if (any) {
+                lines.add("    " + claim.what());
+            }
         }
         System.out.println();
         lines.forEach(System.out::println);

@@ -1,0 +1,165 @@
+package io.proofgate.benchmarks;
+
+import io.proofgate.store.CudaPageStore;
+import io.proofgate.store.HostPageStore;
+import io.proofgate.store.PageStore;
+import io.proofgate.store.Snapshot;
+import io.proofgate.store.StoreLayout;
+import io.proofgate.store.cuda.CudaUnavailableException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Issue 5's page-store claims. Every operation moves {@value #TOTAL_BYTES} bytes: a gather (or
+ * scatter) of {@code TOTAL_BYTES / pageBytes} blocks of one page each, picked from a pool four
+ * times that size as every fourth block in shuffled order, so no two selected ids are consecutive
+ * and every page is its own copy. Baselines move the same bytes in one copy, in the same run:
+ * host {@code hostGather}/{@code hostScatter} against one {@link MemorySegment#copy}
+ * ({@code hostBulkCopy}; goal >= 0.8 from 64 KiB pages up); CUDA {@code cudaGather} against one
+ * {@code cuMemcpyDtoDAsync_v2} ({@code cudaBulkCopy}; goal >= 0.7), and pinned host-device
+ * transfers of the same bytes (GB/s = ops/s x 16 MiB). The CUDA benchmarks fail their setup with
+ * the reason where there is no GPU. Rerun: {@code benchmarks/run 'PageStoreBenchmark.host' --quick}
+ * (CPU) or {@code benchmarks/run PageStoreBenchmark} (GPU machine; scripts/gpu runs it there).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+public class PageStoreBenchmark {
+
+    static final long TOTAL_BYTES = 16L << 20;
+
+    /** Every fourth block of a pool four times the selection, shuffled: no runs of consecutive ids. */
+    static long[][] selection(long pages) {
+        long[] blocks = new long[(int) pages];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = 4L * i;
+        }
+        SplittableRandom random = new SplittableRandom(5);
+        for (int i = blocks.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            long swap = blocks[i];
+            blocks[i] = blocks[j];
+            blocks[j] = swap;
+        }
+        return new long[][] {blocks};
+    }
+
+    /** The host store, its selection and a snapshot; two plain segments for the bulk baseline. */
+    @State(Scope.Benchmark)
+    public static class Host {
+        @Param({"4096", "16384", "65536", "262144", "1048576", "2097152"})
+        public long pageBytes;
+
+        PageStore store;
+        Snapshot snapshot;
+        long[][] selected;
+        Arena arena;
+        MemorySegment source;
+        MemorySegment destination;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            long pages = TOTAL_BYTES / pageBytes;
+            store = new HostPageStore(StoreLayout.uniform(1, 1, pageBytes, 4 * pages));
+            selected = selection(pages);
+            snapshot = store.newSnapshot(TOTAL_BYTES);
+            arena = Arena.ofShared();
+            source = arena.allocate(TOTAL_BYTES, 64);
+            destination = arena.allocate(TOTAL_BYTES, 64);
+            source.fill((byte) 7);
+            store.gather(selected, snapshot);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            store.close();
+            arena.close();
+        }
+    }
+
+    /** The CUDA store with the same geometry, and a second device buffer for the bulk baseline. */
+    @State(Scope.Benchmark)
+    public static class Cuda {
+        @Param({"4096", "16384", "65536", "262144", "1048576", "2097152"})
+        public long pageBytes;
+
+        CudaPageStore store;
+        Snapshot snapshot;
+        Snapshot other;
+        long[][] selected;
+
+        @Setup(Level.Trial)
+        public void setup() throws CudaUnavailableException {
+            long pages = TOTAL_BYTES / pageBytes;
+            store = CudaPageStore.open(StoreLayout.uniform(1, 1, pageBytes, 4 * pages), CudaPageStore.defaultOrdinal(),
+                    TOTAL_BYTES);
+            selected = selection(pages);
+            snapshot = store.newSnapshot(TOTAL_BYTES);
+            other = store.newSnapshot(TOTAL_BYTES);
+            store.gather(selected, snapshot);
+            System.out.println(store.describe());
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            store.close();
+        }
+    }
+
+    @Benchmark
+    public long hostGather(Host state) {
+        return state.store.gather(state.selected, state.snapshot);
+    }
+
+    @Benchmark
+    public void hostScatter(Host state) {
+        state.store.scatter(state.snapshot, state.selected);
+    }
+
+    @Benchmark
+    public void hostBulkCopy(Host state) {
+        MemorySegment.copy(state.source, 0, state.destination, 0, TOTAL_BYTES);
+    }
+
+    @Benchmark
+    public long cudaGather(Cuda state) {
+        return state.store.gather(state.selected, state.snapshot);
+    }
+
+    @Benchmark
+    public void cudaScatter(Cuda state) {
+        state.store.scatter(state.snapshot, state.selected);
+    }
+
+    @Benchmark
+    public void cudaBulkCopy(Cuda state) {
+        state.store.deviceCopy(state.other, state.snapshot, TOTAL_BYTES);
+    }
+
+    @Benchmark
+    public void cudaPinnedHostToDevice(Cuda state) {
+        state.store.pinnedTransfer(state.other, TOTAL_BYTES, true);
+    }
+
+    @Benchmark
+    public void cudaPinnedDeviceToHost(Cuda state) {
+        state.store.pinnedTransfer(state.other, TOTAL_BYTES, false);
+    }
+}
