@@ -1,0 +1,42 @@
+--------------------------- MODULE MCPublication ---------------------------
+(* Model constants for TLC.  Every cfg in spec/ and spec/mutants/ uses this *)
+(* module; a cfg picks one definition per constant with `Const <- Def`.     *)
+EXTENDS Publication
+
+\* Seed topology (DESIGN section 3): full + recurrent_align, 2304-token blocks.
+TopoSeed == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],
+               [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0] >>
+\* Seed topology with a second recurrent group (incomplete proof is reachable).
+TopoTwoRec == TopoSeed \o
+             << [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0] >>
+\* Deep topology: full, sliding (4096-token window), two recurrent groups.
+TopoDeep == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],
+               [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 4096],
+               [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0],
+               [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0] >>
+\* Attention only: no recurrent groups (publishes on the new-request step).
+TopoAttention == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 4096] >>
+
+\* r1: prompt 6992, target 6912 (aligned); r2: prompt 8256, target 8192 (non-aligned).
+Req2 == <<"r1", "r2">>
+Req3 == <<"r1", "r2", "r3">>
+Digest1 == "r1" :> "d1" @@ "r2" :> "d1"
+Digest3 == "r1" :> "d1" @@ "r2" :> "d1" @@ "r3" :> "d2"
+Prompt2 == "r1" :> 6992 @@ "r2" :> 8256
+\* r3: prompt 1000, target 768 < min_span_tokens 1024: never tracked.
+Prompt3 == "r1" :> 6992 @@ "r2" :> 8256 @@ "r3" :> 1000
+PromptAligned == "r1" :> 6992 @@ "r2" :> 6992
+
+AllKinds == {"null", "notalist", "empty", "malformed", "malformed_bool", "malformed_text",
+             "unknown", "nonrecurrent", "nullblock", "future", "intermediate", "exact",
+             "exact_alt", "incomplete", "duplicate", "chunked"}
+CiKinds == AllKinds \ {"malformed_bool", "malformed_text"}
+ProofKinds == {"exact", "exact_alt", "intermediate", "chunked"}
+\* ci: r1 gets every evidence kind, r2 well-formed proofs only.
+CiEvidence == "r1" :> CiKinds @@ "r2" :> ProofKinds
+AllFields == {"absent", "null", "text", "mapping"}
+NoNullTable == {}
+NullTableR2 == {"r2"}
+Unbounded == 1000000
+=============================================================================

@@ -1,0 +1,619 @@
+---------------------------- MODULE Publication ----------------------------
+(***************************************************************************)
+(* Recurrent-state publication protocol of the proofgate connector         *)
+(* (DESIGN.md section 3).                                                  *)
+(*                                                                         *)
+(* Modelled:                                                               *)
+(*  - vLLM as an environment that, per step, admits (new), schedules       *)
+(*    (cached, possibly resumed) and preempts requests, with progress      *)
+(*    below, at or past the target, and sends any recurrent_boundary_blocks*)
+(*    value: absent, null, not a mapping, another request's key, null,     *)
+(*    not a list, empty, malformed, unknown group, non-recurrent group,    *)
+(*    null block, future, intermediate, exact complete, exact incomplete,  *)
+(*    duplicate group, conflicting (a second pinned copy) and chunked      *)
+(*    (intermediate then exact).  vLLM also finishes requests.             *)
+(*  - worker ranks reporting that they hold a digest (quorum).             *)
+(*  - the connector: latch, poison, pending store, quorum retirement,      *)
+(*    publication and block selection, exactly in DESIGN section 3 order.  *)
+(*  - block contents as state versions (tokens of recurrent state a block  *)
+(*    holds): the table's recurrent slot always holds the running state    *)
+(*    (it advances every step), a pinned proof block holds the state at    *)
+(*    its boundary, a non-aligned target's copy-on-write block exists one  *)
+(*    step after the target was reached, and preemption unpins blocks     *)
+(*    (their contents become garbage, -1).  See BlockContent.              *)
+(*                                                                         *)
+(* Abstracted:                                                             *)
+(*  - tokens move in a few stops per request (a chunk boundary, the target,*)
+(*    the prompt end, one decode token); one topology per model; block ids *)
+(*    are computed from (request, epoch, group, slot), see BlockId.        *)
+(*  - a resumed request keeps its computed tokens (prefix-cache hit).      *)
+(*  - step numbers are not modelled (they would make every path distinct); *)
+(*    a generator numbers the steps of a path 1, 2, 3, ...                 *)
+(*                                                                         *)
+(* One TLA+ step = one whole replay event (DESIGN section 5) processed     *)
+(* atomically, as Connector.apply(event) does: a scheduler step (with any  *)
+(* number of new, cached and preempted requests), a finished event, or a   *)
+(* held event.  Because TLC labels state-graph edges with action names     *)
+(* only, the event is stored in lastEvent and the verdicts it produced in  *)
+(* lastVerdicts.  Encoding of values as JSON: docs/spec.md.                *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets, TLC
+
+CONSTANTS
+    Requests,        \* sequence of request ids (strings), e.g. <<"r1", "r2">>
+    DigestOf,        \* [request id -> digest string]; two requests may share one
+    PromptOf,        \* [request id -> prompt_tokens]
+    Topology,        \* sequence of [policy, block_tokens, window_tokens]; group g is Topology[g+1]
+    TpDegree,        \* tp_degree: ranks 0..TpDegree-1
+    MinSpan,         \* min_span_tokens
+    MaxSpan,         \* max_span_tokens
+    ChunkTokens,     \* a chunked-prefill stop below every target; 0 = no chunk stop
+    MaxPreemptions,  \* preemptions per request (bounds epoch)
+    MaxBatch,        \* most requests scheduled in one step
+    NullTableBlock,  \* requests whose first group-0 table block is null (0): invalid_selection
+    EvidenceKinds,   \* [request id -> evidence labels vLLM may send for it] (see EvidenceValue)
+    FieldKinds,      \* whole-field shapes vLLM may send: "absent", "null", "text", "mapping"
+    Absent,          \* model value: the field is omitted from the step
+    JsonNull,        \* model value: JSON null
+    JsonText,        \* model value: the JSON string "text"
+    JsonTrue         \* model value: JSON true
+
+HashBlock == 256
+
+Req == {Requests[i] : i \in 1..Len(Requests)}
+IdxOf == [r \in Req |-> CHOOSE i \in 1..Len(Requests) : Requests[i] = r]
+RIdx(r) == IdxOf[r]
+Digests == {DigestOf[r] : r \in Req}
+Ranks == 0..(TpDegree - 1)
+NG == Len(Topology)
+Groups == 0..(NG - 1)
+Policy(g) == Topology[g + 1].policy
+BT(g) == Topology[g + 1].block_tokens
+Window(g) == Topology[g + 1].window_tokens
+RecGroups == {g \in Groups : Policy(g) = "recurrent_align"}
+HasRecurrent == RecGroups # {}
+FirstRec == CHOOSE g \in RecGroups : \A h \in RecGroups : g <= h
+\* The recurrent groups in index order.
+RecSeq == SelectSeq([i \in 1..NG |-> i - 1], LAMBDA g : g \in RecGroups)
+Markers == {JsonNull, JsonText, JsonTrue}
+
+\* DESIGN section 2: target = floor((prompt_tokens - 1) / 256) * 256.
+SpanOf == [r \in Req |-> ((PromptOf[r] - 1) \div HashBlock) * HashBlock]
+Span(r) == SpanOf[r]
+Tracked(r) == MinSpan <= Span(r) /\ Span(r) <= MaxSpan
+\* The target is aligned when it is a block boundary of every recurrent group.
+Aligned(r) == \A g \in RecGroups : Span(r) % BT(g) = 0
+\* Token counts a scheduler step may stop at.
+Stops(r) == {s \in {ChunkTokens, Span(r), PromptOf[r], PromptOf[r] + 1} : s > 0}
+MaxStop(r) == PromptOf[r] + 1
+IntermediateBoundary == IF ChunkTokens > 0 THEN ChunkTokens ELSE HashBlock
+FutureBoundary(r) == Span(r) + HashBlock
+
+Ceil(a, b) == (a + b - 1) \div b
+NBlocks(g, d) == Ceil(d, BT(g))
+
+\* Block ids: 1000*request index + 100*epoch + 10*group + slot.  Slots 1..4
+\* are table positions; 5 = pinned exact-target block, 6 = a second pinned
+\* exact-target copy (conflicting), 7 = pinned intermediate block,
+\* 8 = pinned future block.  0 is the null block.
+BlockId(r, e, g, k) == 1000 * RIdx(r) + 100 * e + 10 * g + k
+ASSUME \A r \in {Requests[i] : i \in 1..Len(Requests)} :
+         \A g \in 0..(Len(Topology) - 1) :
+            Ceil(PromptOf[r] + 1, Topology[g + 1].block_tokens) <= 4
+ASSUME \A r \in {Requests[i] : i \in 1..Len(Requests)} :
+         ChunkTokens < ((PromptOf[r] - 1) \div 256) * 256
+ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
+
+\* The request table of group g at epoch e covering d tokens (vLLM block_ids).
+Table(r, e, g, d) ==
+    [k \in 1..NBlocks(g, d) |->
+        IF r \in NullTableBlock /\ g = 0 /\ k = 1 THEN 0 ELSE BlockId(r, e, g, k)]
+FullTable(r, e, d) == [i \in 1..NG |-> Table(r, e, i - 1, d)]
+NewBlocks(r, e, d0, d1) ==
+    [i \in 1..NG |-> SubSeq(Table(r, e, i - 1, d1), NBlocks(i - 1, d0) + 1, NBlocks(i - 1, d1))]
+
+VARIABLES
+    status,        \* vLLM: [Req -> {"waiting","running","preempted","finished"}]
+    done,          \* vLLM: [Req -> tokens computed after the request's last step]
+    epoch,         \* vLLM: [Req -> preemptions so far]; blocks of older epochs are unpinned
+    reached,       \* vLLM: [Req -> BOOLEAN] a step of this epoch ended at or past the target (CoW exists)
+    held,          \* ranks: [Digests -> SUBSET Ranks] ranks that report holding the digest
+    proven,        \* ghost: [Req -> set of complete exact-target proofs sent since last preemption]
+    pending,       \* connector: function from pending request ids to [digest, span, done, table, latch]
+    plans,         \* connector counter: plans published
+    rejected,      \* connector counter: rejected verdicts (recurrent_boundary_metadata_rejected)
+    skippedQuorum, \* connector counter: store_skipped_quorum
+    retiredFinished, \* connector counter: pending stores retired by finished
+    poisoned,      \* ghost: requests with a rejected verdict
+    planCount,     \* ghost: [Req -> number of plans published]
+    lastEvent,     \* the replay event of the last transition (edges carry action names only)
+    lastVerdicts   \* the verdicts the connector produced for lastEvent, in output order
+
+env == <<status, done, epoch, reached, held, proven>>
+conn == <<pending, plans, rejected, skippedQuorum, retiredFinished, poisoned, planCount>>
+vars == <<status, done, epoch, reached, held, proven, pending, plans, rejected,
+          skippedQuorum, retiredFinished, poisoned, planCount, lastEvent, lastVerdicts>>
+
+InOrder(S) == SelectSeq(Requests, LAMBDA x : x \in S)
+Range(f) == {f[i] : i \in DOMAIN f}
+FullQuorum(d) == held[d] = Ranks
+
+-----------------------------------------------------------------------------
+(* Evidence values vLLM may send (JSON mapping: docs/spec.md).              *)
+
+PerGroup(r, e, k, bd) == [i \in 1..Len(RecSeq) |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], k), bd>>]
+ExactEntries(r, e, k) == PerGroup(r, e, k, Span(r))
+NonRecGroup == CHOOSE g \in Groups : Policy(g) # "recurrent_align"
+
+\* The complete exact-target proof that label kd carries (as a latch-shaped set).
+ProofSet(r, e, k) == {<<x[1], x[2]>> : x \in Range(ExactEntries(r, e, k))}
+
+\* The value of recurrent_boundary_blocks[r] for evidence label kd.
+EvidenceValue(r, kd) ==
+    LET e == epoch[r] IN
+    CASE kd = "null"           -> JsonNull
+      [] kd = "notalist"       -> JsonText
+      [] kd = "empty"          -> <<>>
+      [] kd = "malformed"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5)>> >>
+      [] kd = "malformed_bool" -> << <<FirstRec, JsonTrue, Span(r)>> >>
+      [] kd = "malformed_text" -> << JsonText >>
+      [] kd = "unknown"        -> << <<NG, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "nonrecurrent"   -> << <<NonRecGroup, BlockId(r, e, NonRecGroup, 5), Span(r)>> >>
+      [] kd = "nullblock"      -> << <<FirstRec, 0, IntermediateBoundary>> >>
+      [] kd = "future"         -> PerGroup(r, e, 8, FutureBoundary(r))
+      [] kd = "intermediate"   -> PerGroup(r, e, 7, IntermediateBoundary)
+      [] kd = "exact"          -> ExactEntries(r, e, 5)
+      [] kd = "exact_alt"      -> ExactEntries(r, e, 6)
+      [] kd = "incomplete"     -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "duplicate"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
+      [] kd = "chunked"        -> PerGroup(r, e, 7, IntermediateBoundary) \o ExactEntries(r, e, 5)
+
+\* Honest vLLM: pinned blocks name states that exist.  Exact-target proof
+\* exists in the step that reaches an aligned target, and one step after
+\* reaching a non-aligned target (copy-on-write); fresh after every resume.
+ProofReady(r, d1) == IF Aligned(r) THEN d1 >= Span(r) ELSE reached[r]
+Available(r, d1, kd) ==
+    CASE kd \in {"exact", "exact_alt", "duplicate", "chunked", "incomplete"} ->
+              /\ ProofReady(r, d1)
+              /\ (kd = "incomplete" => Cardinality(RecGroups) >= 2)
+              /\ (kd = "chunked" => ChunkTokens > 0)
+              \* a second pinned copy only after a first proof of this epoch was sent
+              /\ (kd = "exact_alt" => proven[r] # {})
+      [] kd = "intermediate" -> ChunkTokens > 0 /\ d1 >= ChunkTokens
+      [] kd = "future" -> d1 > Span(r)
+      [] kd = "nonrecurrent" -> RecGroups # Groups
+      [] OTHER -> TRUE
+ProofLabels == {"exact", "exact_alt", "chunked"}
+ProofVariant(kd) == IF kd = "exact_alt" THEN 6 ELSE 5
+
+\* State-space reduction: DESIGN section 3 says the connector reads evidence only
+\* for a tracked request that is scheduled and whose digest is not at full
+\* quorum.  For any other scheduled request vLLM sends no key or a complete exact
+\* proof (so a connector that did read it would still be caught), never the
+\* other kinds, which would only add copies of the same transition.
+Examined(r) ==
+    /\ ~FullQuorum(DigestOf[r])
+    /\ \/ status[r] = "waiting" /\ Tracked(r)
+       \/ r \in DOMAIN pending
+SentKinds(r) == IF Examined(r) THEN EvidenceKinds[r] ELSE EvidenceKinds[r] \cap {"exact"}
+
+\* Another request's key: the first request not scheduled, with its own exact proof.
+OtherId(B) == InOrder(Req \ B)[1]
+
+\* The whole field for a step scheduling B with per-request labels lab.
+FieldValue(B, fk, lab) ==
+    CASE fk = "absent" -> Absent
+      [] fk = "null"   -> JsonNull
+      [] fk = "text"   -> JsonText
+      [] fk = "mapping" ->
+            LET keyed == {x \in B : lab[x] # "other"} IN
+            IF keyed = {}
+            THEN OtherId(B) :> ExactEntries(OtherId(B), epoch[OtherId(B)], 5)
+            ELSE [x \in keyed |-> EvidenceValue(x, lab[x])]
+
+-----------------------------------------------------------------------------
+(* Connector: DESIGN section 3 validation, in table order.                  *)
+
+Keep == [kind |-> "keep"]
+LatchThem(s) == [kind |-> "latch", latch |-> s]
+Poison(c) == [kind |-> "poison", code |-> c]
+
+\* Overridable rules (mutants replace exactly one of these).
+IsFuture(bd, S) == bd > S                      \* row "boundary > target"
+IsIntermediate(bd, S) == bd < S                \* row "boundary < target"
+CoversRecurrent(gs) == gs = RecGroups          \* row "do not cover every recurrent group"
+DropLatch(p) == [p EXCEPT !.latch = {}]        \* "every preempted request loses its latch"
+PublishesOnNewStep == ~HasRecurrent            \* "never publishes on the new-request step"
+ConnectorSeesQuorum(d) == FullQuorum(d)        \* quorum check at admission and cached step
+\* Plan block of a recurrent group: exactly its latched block (never the table).
+RecurrentSelection(g, p) ==
+    IF \E x \in p.latch : x[1] = g THEN << (CHOOSE x \in p.latch : x[1] = g)[2] >> ELSE << >>
+
+IsInt(v) == v \notin Markers
+\* Per-entry rows, in table order; "" = passes.
+EntryCode(e, S) ==
+    IF e \in Markers \/ Len(e) # 3 \/ ~(IsInt(e[1]) /\ IsInt(e[2]) /\ IsInt(e[3]))
+        THEN "malformed_entry"
+    ELSE IF e[1] < 0 \/ e[1] >= NG THEN "unknown_group"
+    ELSE IF Policy(e[1]) # "recurrent_align" THEN "non_recurrent_group"
+    ELSE IF e[2] <= 0 THEN "null_block"
+    ELSE IF IsFuture(e[3], S) THEN "future_boundary"
+    ELSE ""
+IsExact(e, S) == ~IsIntermediate(e[3], S)
+\* The code of entry i given that entries 1..i-1 passed.
+CodeAt(v, i, S) ==
+    LET c == EntryCode(v[i], S) IN
+    IF c # "" THEN c
+    ELSE IF IsExact(v[i], S) /\ \E j \in 1..(i - 1) : IsExact(v[j], S) /\ v[j][1] = v[i][1]
+        THEN "duplicate_group"
+    ELSE ""
+RECURSIVE FirstFailing(_, _, _)
+FirstFailing(v, i, S) ==
+    IF i > Len(v) THEN 0
+    ELSE IF CodeAt(v, i, S) # "" THEN i
+    ELSE FirstFailing(v, i + 1, S)
+
+\* DESIGN section 3 decision table for request r with latch L.
+Validate(field, r, L) ==
+    LET S == Span(r) IN
+    IF field = Absent \/ field = JsonNull THEN Keep                 \* field absent or null
+    ELSE IF field \in Markers THEN Poison("not_a_mapping")          \* not a mapping
+    ELSE IF r \notin DOMAIN field THEN Keep                         \* no key for r
+    ELSE LET v == field[r] IN
+      IF v = JsonNull THEN Keep                                     \* value null
+      ELSE IF v \in Markers THEN Poison("not_a_list")               \* not a list
+      ELSE IF v = <<>> THEN Poison("empty")                         \* empty list
+      ELSE LET i == FirstFailing(v, 1, S) IN
+        IF i > 0 THEN Poison(CodeAt(v, i, S)) @@
+                      (IF CodeAt(v, i, S) = "future_boundary"
+                       THEN [observed |-> v[i][3], target |-> S,
+                             group |-> v[i][1], block |-> v[i][2]]
+                       ELSE <<>>)
+        ELSE LET X == {<<v[j][1], v[j][2]>> : j \in {j \in 1..Len(v) : IsExact(v[j], S)}} IN
+          IF X = {} THEN Keep                                       \* all intermediate
+          ELSE IF ~CoversRecurrent({x[1] : x \in X}) THEN Poison("incomplete")
+          ELSE IF L = {} THEN LatchThem(X)                          \* latch them
+          ELSE IF X = L THEN Keep                                   \* same set
+          ELSE Poison("conflict")                                   \* different set
+
+\* Plan block selection (DESIGN section 3).
+Selection(g, p) ==
+    CASE Policy(g) = "full" -> SubSeq(p.table[g + 1], 1, Ceil(p.span, BT(g)))
+      [] Policy(g) = "sliding" ->
+            SubSeq(p.table[g + 1],
+                   (IF p.span > Window(g) THEN p.span - Window(g) ELSE 0) \div BT(g) + 1,
+                   Ceil(p.span, BT(g)))
+      [] Policy(g) = "recurrent_align" -> RecurrentSelection(g, p)
+SelectionOk(sel) ==
+    LET all == [i \in 1..NG |-> sel[i]] IN
+    /\ \A i \in 1..NG : \A k \in DOMAIN sel[i] : sel[i][k] > 0
+    /\ \A i, j \in 1..NG : \A k \in DOMAIN sel[i] : \A m \in DOMAIN sel[j] :
+          (<<i, k>> # <<j, m>>) => sel[i][k] # sel[j][m]
+RecurrentPairs(sel) ==
+    SelectSeq([i \in 1..NG |-> IF Policy(i - 1) = "recurrent_align" /\ Len(sel[i]) = 1
+                               THEN <<i - 1, sel[i][1]>> ELSE <<>>],
+              LAMBDA x : x # <<>>)
+
+\* Outcome of one request: pend is <<record>> when it stays pending, <<>> otherwise.
+Out(pend, verdicts, dp, dr, dq, df) ==
+    [pend |-> pend, verdicts |-> verdicts, plans |-> dp, rejected |-> dr,
+     skipped |-> dq, finished |-> df]
+Nothing == Out(<<>>, <<>>, 0, 0, 0, 0)
+RejectedVerdict(r, v) == [kind |-> "rejected", id |-> r, code |-> v.code] @@
+    (IF v.code = "future_boundary"
+     THEN [observed |-> v.observed, target |-> v.target, group |-> v.group, block |-> v.block]
+     ELSE <<>>)
+
+\* Publish step (5): done >= span and (no recurrent groups, or the latch is complete).
+TryPublish(r, p, mayPublish) ==
+    IF mayPublish /\ p.done >= p.span
+       /\ (~HasRecurrent \/ CoversRecurrent({x[1] : x \in p.latch}))
+    THEN LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
+         IF SelectionOk(sel)
+         THEN Out(<<>>, <<[kind |-> "plan", id |-> r, digest |-> p.digest, span |-> p.span,
+                           blocks_by_group |-> sel, recurrent |-> RecurrentPairs(sel)]>>,
+                  1, 0, 0, 0)
+         ELSE Out(<<>>, <<[kind |-> "rejected", id |-> r, code |-> "invalid_selection"]>>,
+                  0, 1, 0, 0)
+    ELSE Out(<<p>>, <<>>, 0, 0, 0, 0)
+
+\* New request (first scheduled step).
+NewOutcome(r, field, entry) ==
+    IF ~Tracked(r) THEN Nothing                                      \* span out of range
+    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1, 0)
+    ELSE LET v == IF HasRecurrent THEN Validate(field, r, {}) ELSE Keep IN
+      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v)>>, 0, 1, 0, 0)
+      ELSE TryPublish(r, [digest |-> DigestOf[r], span |-> Span(r),
+                          done |-> entry.computed + entry.scheduled,
+                          table |-> entry.block_ids,
+                          latch |-> IF v.kind = "latch" THEN v.latch ELSE {}],
+                      PublishesOnNewStep)
+
+\* Cached step of a pending request, steps (1) to (5).
+CachedOutcome(r, field, entry, p) ==
+    IF ConnectorSeesQuorum(p.digest)
+    THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1, 0)
+    ELSE LET v == IF HasRecurrent THEN Validate(field, r, p.latch) ELSE Keep IN
+      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v)>>, 0, 1, 0, 0)
+      ELSE TryPublish(r,
+             [p EXCEPT !.latch = IF v.kind = "latch" THEN v.latch ELSE p.latch,
+                       !.table = IF entry.resumed THEN entry.new_block_ids
+                                 ELSE [i \in 1..NG |-> p.table[i] \o entry.new_block_ids[i]],
+                       !.done = entry.computed + entry.scheduled],
+             TRUE)
+
+RECURSIVE CatVerdicts(_, _)
+CatVerdicts(outs, ids) ==
+    IF ids = <<>> THEN <<>> ELSE outs[Head(ids)].verdicts \o CatVerdicts(outs, Tail(ids))
+RECURSIVE SumField(_, _, _)
+SumField(outs, ids, f) ==
+    IF ids = <<>> THEN 0 ELSE outs[Head(ids)][f] + SumField(outs, Tail(ids), f)
+
+\* The connector's atomic reaction to one scheduler step event ev.
+ConnectorAppliesStep(ev) ==
+    LET P == Range(ev.preempted)
+        pend0 == [x \in DOMAIN pending |-> IF x \in P THEN DropLatch(pending[x]) ELSE pending[x]]
+        NewE == [x \in {ev.new[i].id : i \in DOMAIN ev.new} |->
+                   ev.new[CHOOSE i \in DOMAIN ev.new : ev.new[i].id = x]]
+        CacE == [x \in {ev.cached[i].id : i \in DOMAIN ev.cached} |->
+                   ev.cached[CHOOSE i \in DOMAIN ev.cached : ev.cached[i].id = x]]
+        B == DOMAIN NewE \cup DOMAIN CacE
+        outs == [x \in B |->
+                   IF x \in DOMAIN NewE
+                   THEN NewOutcome(x, ev.recurrent_boundary_blocks, NewE[x])
+                   ELSE IF x \in DOMAIN pend0
+                   THEN CachedOutcome(x, ev.recurrent_boundary_blocks, CacE[x], pend0[x])
+                   ELSE Nothing]                                  \* not tracked: ignored
+        ids == InOrder(DOMAIN NewE) \o InOrder(DOMAIN CacE)
+        keep == (DOMAIN pend0 \ B) \cup {x \in B : outs[x].pend # <<>>}
+        verdicts == CatVerdicts(outs, ids)
+    IN /\ pending' = [x \in keep |-> IF x \in B THEN outs[x].pend[1] ELSE pend0[x]]
+       /\ lastVerdicts' = verdicts
+       /\ plans' = plans + SumField(outs, ids, "plans")
+       /\ rejected' = rejected + SumField(outs, ids, "rejected")
+       /\ skippedQuorum' = skippedQuorum + SumField(outs, ids, "skipped")
+       /\ retiredFinished' = retiredFinished
+       /\ poisoned' = poisoned \cup {x \in B : outs[x].rejected > 0}
+       /\ planCount' = [x \in Req |-> planCount[x] + IF x \in B THEN outs[x].plans ELSE 0]
+
+-----------------------------------------------------------------------------
+(* Environment actions; each one is one replay event.                       *)
+
+\* vLLM admits in arrival order (FCFS): a waiting request is scheduled only
+\* after every earlier request in Requests has been admitted.
+Schedulable == {r \in Req : /\ status[r] \in {"waiting", "running", "preempted"}
+                            /\ done[r] < MaxStop(r)
+                            /\ status[r] = "waiting" =>
+                                 \A i \in 1..(RIdx(r) - 1) : status[Requests[i]] # "waiting"}
+Preemptable == {r \in Req : status[r] = "running" /\ epoch[r] < MaxPreemptions}
+\* New requests stop at or before the prompt end, so one more step is possible.
+NextStops(r) == {s \in Stops(r) : s > done[r] /\ (status[r] = "waiting" => s <= PromptOf[r])}
+
+NewEntry(r, s) ==
+    [id |-> r, digest |-> DigestOf[r], prompt_tokens |-> PromptOf[r], computed |-> 0,
+     scheduled |-> s, block_ids |-> FullTable(r, epoch[r], s)]
+CachedEntry(r, s, e) ==
+    [id |-> r, computed |-> done[r], scheduled |-> s - done[r],
+     new_block_ids |-> IF status[r] = "preempted" THEN FullTable(r, e, s)
+                       ELSE NewBlocks(r, e, done[r], s),
+     resumed |-> status[r] = "preempted"]
+
+\* vLLM sends one scheduler output: preemptions P, scheduled requests B with
+\* stops st, and recurrent_boundary_blocks built from fk and labels lab.
+StepWith(B, P, st, fk, lab) ==
+    LET epoch1 == [x \in Req |-> IF x \in P THEN epoch[x] + 1 ELSE epoch[x]]
+        ev == [kind |-> "step",
+               new |-> [i \in 1..Len(InOrder({x \in B : status[x] = "waiting"})) |->
+                          LET x == InOrder({y \in B : status[y] = "waiting"})[i]
+                          IN NewEntry(x, st[x])],
+               cached |-> [i \in 1..Len(InOrder({x \in B : status[x] # "waiting"})) |->
+                          LET x == InOrder({y \in B : status[y] # "waiting"})[i]
+                          IN CachedEntry(x, st[x], epoch[x])],
+               preempted |-> InOrder(P),
+               recurrent_boundary_blocks |-> FieldValue(B, fk, lab)]
+    IN /\ lastEvent' = ev
+       /\ status' = [x \in Req |-> IF x \in B THEN "running"
+                                   ELSE IF x \in P THEN "preempted" ELSE status[x]]
+       /\ done' = [x \in Req |-> IF x \in B THEN st[x] ELSE done[x]]
+       /\ epoch' = epoch1
+       /\ reached' = [x \in Req |-> IF x \in B THEN st[x] >= Span(x)
+                                    ELSE IF x \in P THEN FALSE ELSE reached[x]]
+       /\ proven' = [x \in Req |->
+                       IF x \in P THEN {}
+                       ELSE IF x \in B /\ fk = "mapping" /\ lab[x] \in ProofLabels
+                       THEN proven[x] \cup {ProofSet(x, epoch[x], ProofVariant(lab[x]))}
+                       ELSE proven[x]]
+       /\ UNCHANGED held
+       /\ ConnectorAppliesStep(ev)
+
+SchedulerSendsStep(B, P) ==
+    /\ \E st \in [B -> UNION {NextStops(x) : x \in B}] :
+         /\ \A x \in B : st[x] \in NextStops(x)
+         /\ \/ /\ B = {} \/ ~HasRecurrent
+               /\ StepWith(B, P, st, "absent", [x \in B |-> "other"])
+            \/ /\ B # {} /\ HasRecurrent
+               /\ \E fk \in FieldKinds \ {"mapping"} :
+                     /\ (fk # "absent" => \E x \in B : Examined(x))
+                     /\ StepWith(B, P, st, fk, [x \in B |-> "other"])
+            \/ /\ B # {} /\ HasRecurrent /\ "mapping" \in FieldKinds
+               /\ \E lab \in [B -> UNION {EvidenceKinds[x] : x \in B} \cup {"other"}] :
+                     /\ \A x \in B : lab[x] = "other"
+                                    \/ (lab[x] \in SentKinds(x) /\ Available(x, st[x], lab[x]))
+                     /\ StepWith(B, P, st, "mapping", lab)
+
+\* A scheduler step: schedule B (admit, continue or resume) and preempt P.
+SchedulerSchedules ==
+    \E B \in SUBSET Schedulable, P \in SUBSET Preemptable :
+        /\ B \cap P = {}
+        /\ Cardinality(B) <= MaxBatch /\ Cardinality(P) <= 1
+        /\ B \cup P # {}
+        /\ SchedulerSendsStep(B, P)
+
+\* The same, restricted to steps that schedule r (for fairness).
+SchedulerSchedulesRequest(r) ==
+    \E B \in SUBSET Schedulable, P \in SUBSET Preemptable :
+        /\ r \in B /\ B \cap P = {}
+        /\ Cardinality(B) <= MaxBatch /\ Cardinality(P) <= 1
+        /\ SchedulerSendsStep(B, P)
+
+\* vLLM finishes (or aborts) an admitted request: drop its pending state.
+SchedulerFinishes ==
+    \E r \in Req :
+        /\ status[r] \in {"running", "preempted"}
+        /\ status' = [status EXCEPT ![r] = "finished"]
+        /\ lastEvent' = [kind |-> "finished", id |-> r]
+        /\ IF r \in DOMAIN pending
+           THEN /\ pending' = [x \in DOMAIN pending \ {r} |-> pending[x]]
+                /\ lastVerdicts' = <<[kind |-> "retired", id |-> r, cause |-> "finished"]>>
+                /\ retiredFinished' = retiredFinished + 1
+           ELSE UNCHANGED <<pending, retiredFinished>> /\ lastVerdicts' = <<>>
+        \* a finished request's progress is never read again: forget it (merges states)
+        /\ done' = [done EXCEPT ![r] = 0]
+        /\ epoch' = [epoch EXCEPT ![r] = 0]
+        /\ reached' = [reached EXCEPT ![r] = FALSE]
+        /\ proven' = [proven EXCEPT ![r] = {}]
+        /\ UNCHANGED <<held, plans, rejected, skippedQuorum, poisoned, planCount>>
+
+\* A worker rank reports holding a digest (quorum); no verdict.  Ranks report
+\* in rank order (ranks are symmetric; this keeps one order of each set).
+RankHolds ==
+    \E k \in Ranks, d \in Digests :
+        /\ k \notin held[d]
+        /\ \A j \in 0..(k - 1) : j \in held[d]
+        /\ held' = [held EXCEPT ![d] = @ \cup {k}]
+        /\ lastEvent' = [kind |-> "held", rank |-> k, digest |-> d]
+        /\ lastVerdicts' = <<>>
+        /\ UNCHANGED <<status, done, epoch, reached, proven>>
+        /\ UNCHANGED conn
+
+Init ==
+    /\ status = [r \in Req |-> "waiting"]
+    /\ done = [r \in Req |-> 0]
+    /\ epoch = [r \in Req |-> 0]
+    /\ reached = [r \in Req |-> FALSE]
+    /\ held = [d \in Digests |-> {}]
+    /\ proven = [r \in Req |-> {}]
+    /\ pending = <<>>
+    /\ plans = 0 /\ rejected = 0 /\ skippedQuorum = 0 /\ retiredFinished = 0
+    /\ poisoned = {}
+    /\ planCount = [r \in Req |-> 0]
+    /\ lastEvent = [kind |-> "init"]
+    /\ lastVerdicts = <<>>
+
+\* Environment = vLLM and the ranks; the connector reacts inside each event.
+Next == SchedulerSchedules \/ SchedulerFinishes \/ RankHolds
+
+Spec == Init /\ [][Next]_vars
+FairSpec == Spec /\ \A r \in Req : WF_vars(SchedulerSchedulesRequest(r))
+
+-----------------------------------------------------------------------------
+(* Invariants.                                                              *)
+
+LatchShape == SUBSET (Groups \X Nat)
+TypeOK ==
+    /\ status \in [Req -> {"waiting", "running", "preempted", "finished"}]
+    /\ done \in [Req -> Nat] /\ \A r \in Req : done[r] <= MaxStop(r)
+    /\ epoch \in [Req -> 0..MaxPreemptions]
+    /\ reached \in [Req -> BOOLEAN]
+    /\ held \in [Digests -> SUBSET Ranks]
+    /\ DOMAIN pending \subseteq Req
+    /\ \A r \in DOMAIN pending :
+         /\ DOMAIN pending[r] = {"digest", "span", "done", "table", "latch"}
+         /\ pending[r].span = Span(r) /\ pending[r].digest = DigestOf[r]
+         /\ pending[r].done \in Nat /\ Len(pending[r].table) = NG
+         /\ pending[r].latch \subseteq (Groups \X Nat)
+    /\ {plans, rejected, skippedQuorum, retiredFinished} \subseteq Nat
+    /\ poisoned \subseteq Req
+    /\ planCount \in [Req -> Nat]
+    /\ lastEvent.kind \in {"init", "step", "finished", "held"}
+    /\ \A i \in DOMAIN lastVerdicts : lastVerdicts[i].kind \in {"plan", "rejected", "retired"}
+
+Plans == {lastVerdicts[i] : i \in {i \in DOMAIN lastVerdicts : lastVerdicts[i].kind = "plan"}}
+
+\* The recurrent state version a block holds now (tokens), -1 = garbage.
+BlockContent(r, b) ==
+    LET e == (b % 1000) \div 100
+        g == (b % 100) \div 10
+        k == b % 10
+    IN IF b \div 1000 # RIdx(r) \/ e # epoch[r] THEN -1       \* unpinned by preemption
+       ELSE IF k \in 1..4 THEN (IF k = NBlocks(g, done[r]) THEN done[r] ELSE -1)  \* table slot
+       ELSE IF k \in {5, 6} THEN Span(r)
+       ELSE IF k = 7 THEN IntermediateBoundary
+       ELSE IF k = 8 THEN FutureBoundary(r)
+       ELSE -1
+
+\* DESIGN section 1: every published recurrent block holds the state at the target.
+PublishedBlockHoldsTargetState ==
+    \A p \in Plans : \A i \in DOMAIN p.recurrent :
+        BlockContent(p.id, p.recurrent[i][2]) = p.span
+
+\* DESIGN section 3: a plan's recurrent blocks come from the latch, never from the table.
+PlanNeverTakesTableSlot ==
+    \A p \in Plans : \A i \in DOMAIN p.recurrent : p.recurrent[i][2] % 10 \notin 1..4
+
+\* A plan's recurrent blocks were proven by complete exact-target evidence since
+\* the request's last preemption.
+PlanProvenSinceLastPreemption ==
+    HasRecurrent => \A p \in Plans : Range(p.recurrent) \in proven[p.id]
+
+\* A latch is only ever a complete exact-target proof sent since the last preemption.
+LatchProvenSinceLastPreemption ==
+    \A r \in DOMAIN pending : pending[r].latch # {} => pending[r].latch \in proven[r]
+
+\* DESIGN section 2: a poisoned request is never retried, so never publishes.
+PoisonedNeverPublishes == \A r \in poisoned : planCount[r] = 0 /\ r \notin DOMAIN pending
+
+\* DESIGN section 3: a topology with recurrent groups never publishes on the new-request step.
+NoPlanOnNewRequestStep ==
+    HasRecurrent /\ lastEvent.kind = "step" =>
+        \A p \in Plans : \A i \in DOMAIN lastEvent.new : lastEvent.new[i].id # p.id
+
+\* DESIGN section 3: at most one plan per request.
+AtMostOnePlanPerRequest == \A r \in Req : planCount[r] <= 1
+
+\* DESIGN section 3: finished requests hold no pending state.
+FinishedHoldsNoPending == \A r \in Req : status[r] = "finished" => r \notin DOMAIN pending
+
+\* DESIGN section 3: a request scheduled while its digest is at full quorum ends the
+\* step with no pending state and no plan (retired, or skipped at admission).
+QuorumRetiresScheduledStore ==
+    lastEvent.kind = "step" =>
+      \A r \in {lastEvent.new[i].id : i \in DOMAIN lastEvent.new}
+               \cup {lastEvent.cached[i].id : i \in DOMAIN lastEvent.cached} :
+         FullQuorum(DigestOf[r]) => r \notin DOMAIN pending /\ \A p \in Plans : p.id # r
+
+-----------------------------------------------------------------------------
+(* Liveness: a request that keeps being scheduled and holds a complete      *)
+(* exact-target proof is eventually published or retired (leaves pending),  *)
+(* provided it is not preempted (checked in a model with MaxPreemptions=0). *)
+ProvenStoreEventuallyLeavesPending ==
+    \A r \in Req :
+        (r \in DOMAIN pending /\ pending[r].latch # {}) ~> (r \notin DOMAIN pending)
+
+-----------------------------------------------------------------------------
+(* Non-vacuity: each is expected to be violated (MCReachability.cfg).       *)
+HasVerdict(kd, c) == \E i \in DOMAIN lastVerdicts :
+    lastVerdicts[i].kind = kd /\ (c = "" \/ (kd = "rejected" /\ lastVerdicts[i].code = c)
+                                         \/ (kd = "retired" /\ lastVerdicts[i].cause = c))
+DebugPlanReachable == ~HasVerdict("plan", "")
+DebugNotAMappingReachable == ~HasVerdict("rejected", "not_a_mapping")
+DebugNotAListReachable == ~HasVerdict("rejected", "not_a_list")
+DebugEmptyReachable == ~HasVerdict("rejected", "empty")
+DebugMalformedEntryReachable == ~HasVerdict("rejected", "malformed_entry")
+DebugUnknownGroupReachable == ~HasVerdict("rejected", "unknown_group")
+DebugNonRecurrentGroupReachable == ~HasVerdict("rejected", "non_recurrent_group")
+DebugNullBlockReachable == ~HasVerdict("rejected", "null_block")
+DebugFutureBoundaryReachable == ~HasVerdict("rejected", "future_boundary")
+DebugDuplicateGroupReachable == ~HasVerdict("rejected", "duplicate_group")
+DebugIncompleteReachable == ~HasVerdict("rejected", "incomplete")
+DebugConflictReachable == ~HasVerdict("rejected", "conflict")
+DebugInvalidSelectionReachable == ~HasVerdict("rejected", "invalid_selection")
+DebugRetiredQuorumReachable == ~HasVerdict("retired", "quorum")
+DebugRetiredFinishedReachable == ~HasVerdict("retired", "finished")
+DebugSkippedAtAdmissionReachable ==
+    ~(lastEvent.kind = "step" /\ skippedQuorum > 0 /\ DOMAIN lastEvent.new # {}
+      /\ \A i \in DOMAIN lastEvent.new : FullQuorum(DigestOf[lastEvent.new[i].id]))
+DebugPublishAfterResumeReachable ==
+    ~(\E p \in Plans : epoch[p.id] > 0)
+=============================================================================
