@@ -371,10 +371,13 @@ public final class CudaPageStore implements PageStore {
         }
         enter();
         closed = true;
-        for (DeviceSnapshot snapshot : List.copyOf(snapshots)) {
-            snapshot.free();
+        try {
+            for (DeviceSnapshot snapshot : List.copyOf(snapshots)) {
+                snapshot.free();
+            }
+        } finally {
+            release();
         }
-        release();
     }
 
     /** Frees what was acquired, in reverse order; reports the first failure after trying everything. */
