@@ -1,12 +1,8 @@
 package io.proofgate.conformance;
 
 import io.proofgate.protocol.Connector;
-import io.proofgate.protocol.InvalidEventException;
-import io.proofgate.protocol.Verdict;
-import io.proofgate.replay.EventReader;
+import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
-import io.proofgate.replay.ReplayLine;
-import io.proofgate.replay.VerdictWriter;
 import io.proofgate.store.StoreKind;
 import io.proofgate.store.cuda.CudaUnavailableException;
 import java.io.IOException;
@@ -15,13 +11,9 @@ import java.io.OutputStream;
 import java.util.List;
 
 /**
- * {@code proofgate replay --store KIND}: the replay loop of {@link io.proofgate.replay.Replay#run}
- * with a {@link ConformanceHarness} beside the connector. The harness sees each event before the
- * connector and each verdict before it is written, so stdout is byte-identical to plain replay
- * (a test holds the two loops to that); findings are returned, not written.
- *
- * <p>It repeats the loop rather than hooking into it because {@code Replay.Observer} sees only
- * verdicts, and the harness must follow the events as well.
+ * {@code proofgate replay --store KIND}: {@link Replay#run} with a {@link ConformanceHarness} as its
+ * observer. The harness sees each event before the connector and each verdict before it is
+ * written, so stdout is byte-identical to plain replay; findings are returned, not written.
  */
 public final class ByteCheckedReplay {
 
@@ -39,25 +31,16 @@ public final class ByteCheckedReplay {
     /** As {@link #run(InputStream, String, OutputStream, StoreKind)}, publishing with {@code publication}. */
     public static Result run(InputStream in, String source, OutputStream out, StoreKind kind, Publication publication)
             throws ReplayException, IOException, CudaUnavailableException {
-        try (EventReader reader = new EventReader(in, source); VerdictWriter writer = new VerdictWriter(out)) {
-            Connector connector = new Connector(reader.readTopology());
-            try (ConformanceHarness harness = ConformanceHarness.open(connector.topology(), kind, publication)) {
-                ReplayLine line;
-                while ((line = reader.next()) != null) {
-                    try {
-                        harness.event(line.event());
-                        for (Verdict verdict : connector.apply(line.event())) {
-                            harness.verdict(verdict);
-                            writer.write(verdict);
-                        }
-                    } catch (InvalidEventException e) {
-                        writer.flush();
-                        throw new ReplayException(source, line.line(), line.column(), e.getMessage());
-                    }
-                }
-                writer.writeSummary(connector.state());
-                return new Result(connector, harness.store().describe(), harness.plansChecked(), harness.pagesChecked(),
-                        harness.findings(), harness.findingCount());
+        ConformanceHarness[] opened = new ConformanceHarness[1];
+        try {
+            Connector connector = Replay.run(in, source, out,
+                    topology -> opened[0] = ConformanceHarness.open(topology, kind, publication));
+            ConformanceHarness harness = opened[0];
+            return new Result(connector, harness.store().describe(), harness.plansChecked(), harness.pagesChecked(),
+                    harness.findings(), harness.findingCount());
+        } finally {
+            if (opened[0] != null) {
+                opened[0].close();
             }
         }
     }

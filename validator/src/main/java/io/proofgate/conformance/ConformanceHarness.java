@@ -51,7 +51,7 @@ import java.util.Set;
  * {@code floor(max(0, s - window) / block_tokens) + i}; a recurrent group's block holds the state
  * at {@code s}. Expected bytes are {@link PageBytes} of (group, published block id, that content).
  */
-public final class ConformanceHarness implements AutoCloseable {
+public final class ConformanceHarness implements AutoCloseable, io.proofgate.replay.Replay.Observer {
 
     /** Layers per block and bytes per page of the simulated pools. */
     public static final int LAYERS = 2;
@@ -158,6 +158,7 @@ public final class ConformanceHarness implements AutoCloseable {
     }
 
     /** Follows one event; call before the connector applies it. */
+    @Override
     public void event(Event event) {
         switch (event) {
             case Event.SchedulerStep s -> step(s);
@@ -281,6 +282,7 @@ public final class ConformanceHarness implements AutoCloseable {
     }
 
     /** Checks a verdict; only plans publish anything. */
+    @Override
     public void verdict(Verdict verdict) {
         if (verdict instanceof Verdict.Plan plan) {
             check(plan);

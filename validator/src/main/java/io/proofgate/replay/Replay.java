@@ -1,7 +1,9 @@
 package io.proofgate.replay;
 
 import io.proofgate.protocol.Connector;
+import io.proofgate.protocol.Event;
 import io.proofgate.protocol.InvalidEventException;
+import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,22 +17,35 @@ public final class Replay {
 
     private Replay() {}
 
-    /** Observes each verdict as it is produced (the byte-checked conformance harness hooks in here). */
+    /** Sees each event before the connector does and each verdict before it is written. */
     public interface Observer {
-        void verdict(Verdict verdict);
+        Observer NONE = new Observer() {};
+
+        default void event(Event event) {}
+
+        default void verdict(Verdict verdict) {}
+    }
+
+    /** Opens the observer once the topology line has been read. */
+    @FunctionalInterface
+    public interface ObserverFactory<E extends Exception> {
+        Observer open(Topology topology) throws E;
     }
 
     public static Connector run(InputStream in, String source, OutputStream out) throws ReplayException, IOException {
-        return run(in, source, out, verdict -> { });
+        return run(in, source, out, topology -> Observer.NONE);
     }
 
-    public static Connector run(InputStream in, String source, OutputStream out, Observer observer)
-            throws ReplayException, IOException {
+    /** Replays with an observer beside the connector (the byte-checked conformance harness hooks in here). */
+    public static <E extends Exception> Connector run(InputStream in, String source, OutputStream out,
+                                                      ObserverFactory<E> observers) throws ReplayException, IOException, E {
         try (EventReader reader = new EventReader(in, source); VerdictWriter writer = new VerdictWriter(out)) {
             Connector connector = new Connector(reader.readTopology());
+            Observer observer = observers.open(connector.topology());
             ReplayLine line;
             while ((line = reader.next()) != null) {
                 try {
+                    observer.event(line.event());
                     for (Verdict verdict : connector.apply(line.event())) {
                         observer.verdict(verdict);
                         writer.write(verdict);
