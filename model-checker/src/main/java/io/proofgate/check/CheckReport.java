@@ -1,0 +1,28 @@
+package io.proofgate.check;
+
+import io.proofgate.tlc.TlcResult;
+import io.proofgate.tlc.TlcRun;
+import io.proofgate.tlc.Verdict;
+import java.time.Duration;
+
+/** The outcome of checking one model: TLC's parsed run plus what proofgate measured around it. */
+public record CheckReport(Model model, TlcResult result, Duration wallTime) {
+
+    public TlcRun run() {
+        return result.run();
+    }
+
+    public Verdict verdict() {
+        return result.timedOut() ? Verdict.ERROR : result.run().verdict();
+    }
+
+    /** Whether TLC's verdict (and violated property, if any) is what the model's entry expects. */
+    public boolean asExpected() {
+        return switch (model.expected()) {
+            case Model.Expected.Ok ok -> verdict() == Verdict.OK;
+            case Model.Expected.Violation violation -> verdict() == Verdict.VIOLATION
+                    && (violation.property().isEmpty()
+                        || result.run().violatedName().map(violation.property()::equals).orElse(false));
+        };
+    }
+}
