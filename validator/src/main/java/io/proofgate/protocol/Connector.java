@@ -187,12 +187,17 @@ public final class Connector {
         return ranks != null && ranks.cardinality() == topology.tpDegree();
     }
 
-    /** Plan block selection, then the plan; a null, repeated or missing block fails closed. */
+    /**
+     * Plan block selection, then the plan. A null block, a table too short for the span, or a
+     * block selected twice anywhere in the plan fails closed: all groups draw from vLLM's one
+     * block pool, so one block in two places of a plan is corruption whichever groups they are.
+     */
     private void publish(long step, PendingStore store, List<Verdict> verdicts) {
         pending.remove(store.id);
         List<Group> groups = topology.groups();
         long[][] selected = new long[groups.size()][];
         List<GroupBlock> recurrent = new ArrayList<>(1);
+        int total = 0;
         for (Group group : groups) {
             int g = group.index();
             switch (group.policy()) {
@@ -208,15 +213,31 @@ public final class Connector {
                     recurrent.add(new GroupBlock(g, block));
                 }
             }
-            String problem = selectionProblem(selected[g]);
-            if (problem != null) {
-                verdicts.add(reject(step, store.id, store.span, new Finding.Poison(PoisonCode.INVALID_SELECTION,
-                        "group " + g + " " + problem, null, g, firstBad(selected[g]))));
+            if (selected[g] == null) {
+                verdicts.add(invalidSelection(step, store, g, null, "table is shorter than the span"));
                 return;
             }
+            for (long block : selected[g]) {
+                if (block <= 0) {
+                    verdicts.add(invalidSelection(step, store, g, block, "selects null block " + block));
+                    return;
+                }
+            }
+            total += selected[g].length;
+        }
+        long repeated = firstRepeated(selected, total);
+        if (repeated > 0) {
+            int g = groupOf(selected, repeated);
+            verdicts.add(invalidSelection(step, store, g, repeated, "selects block " + repeated + " twice"));
+            return;
         }
         plans++;
         verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.span, BlockIds.adopt(selected), recurrent));
+    }
+
+    private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, String problem) {
+        return reject(step, store.id, store.span,
+                new Finding.Poison(PoisonCode.INVALID_SELECTION, "group " + group + " " + problem, null, group, block));
     }
 
     /** Table entries [from, to) of a group, or null when the table is shorter than that. */
@@ -231,38 +252,44 @@ public final class Connector {
         return blocks;
     }
 
-    private static String selectionProblem(long[] blocks) {
-        if (blocks == null) {
-            return "table is shorter than the span";
+    /** The smallest block that occurs twice in the selection, or 0 when none does. */
+    private static long firstRepeated(long[][] selected, int total) {
+        long[] all = new long[total];
+        int at = 0;
+        for (long[] group : selected) {
+            System.arraycopy(group, 0, all, at, group.length);
+            at += group.length;
         }
-        for (int i = 0; i < blocks.length; i++) {
-            if (blocks[i] <= 0) {
-                return "selects null block " + blocks[i];
-            }
-            for (int j = 0; j < i; j++) {
-                if (blocks[j] == blocks[i]) {
-                    return "selects block " + blocks[i] + " twice";
-                }
+        java.util.Arrays.sort(all);
+        for (int i = 1; i < all.length; i++) {
+            if (all[i] == all[i - 1]) {
+                return all[i];
             }
         }
-        return null;
+        return 0;
     }
 
-    private static Long firstBad(long[] blocks) {
-        if (blocks == null) {
-            return null;
-        }
-        for (int i = 0; i < blocks.length; i++) {
-            if (blocks[i] <= 0) {
-                return blocks[i];
-            }
-            for (int j = 0; j < i; j++) {
-                if (blocks[j] == blocks[i]) {
-                    return blocks[i];
+    /** The last group whose selection holds {@code block}: where its second occurrence is. */
+    private static int groupOf(long[][] selected, long block) {
+        int found = -1;
+        for (int g = 0; g < selected.length; g++) {
+            int count = 0;
+            for (long b : selected[g]) {
+                if (b == block) {
+                    count++;
                 }
             }
+            if (count > 1) {
+                return g;
+            }
+            if (count == 1) {
+                if (found >= 0) {
+                    return g;
+                }
+                found = g;
+            }
         }
-        return null;
+        return found;
     }
 
     private static long ceilDiv(long a, long b) {

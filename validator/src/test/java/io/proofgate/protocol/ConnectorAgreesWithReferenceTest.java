@@ -165,7 +165,8 @@ class ConnectorAgreesWithReferenceTest {
                 int length = pick(maxPerGroup + 1) + (chance(50) ? 2 : 0);
                 groups[g] = new long[length];
                 for (int i = 0; i < length; i++) {
-                    groups[g][i] = chance(8) ? 0 : 10 * (g + 1) + pick(9) + 1;
+                    // now and then a block the evidence also names, so plans may select one block twice
+                    groups[g][i] = chance(8) ? 0 : chance(4) ? 40 + pick(4) : 10 * (g + 1) + pick(9) + 1;
                 }
             }
             return new BlockIds(groups);

@@ -476,6 +476,18 @@ class ConnectorTest {
         }
 
         @Test
+        void blockRepeatedAcrossGroups_failsClosedAsInvalidSelection() {
+            // The attention table and the latch name block 42: one block pool, two uses.
+            Connector c = new Connector(seedTopology());
+            c.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912, blocks(ids(11, 42, 13), ids(0, 0, 71))),
+                    evidence("r1", ids(1, 42, 6912))));
+            Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80,
+                    blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
+            assertEquals(42L, rejected.block());
+            assertEquals(1, rejected.group());
+        }
+
+        @Test
         void tableShorterThanTheSpan_failsClosedAsInvalidSelection() {
             Connector c = new Connector(seedTopology());
             c.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 6912, blocks(ids(11, 12), ids(0, 0, 71))),

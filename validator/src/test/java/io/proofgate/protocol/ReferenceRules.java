@@ -147,11 +147,17 @@ final class ReferenceRules {
                 long firstToken = Math.max(0, store.span() - group.windowTokens());
                 pick = table.subList((int) (firstToken / group.blockTokens()), (int) needed);
             }
-            if (pick == null || pick.stream().anyMatch(b -> b <= 0) || new HashSet<>(pick).size() != pick.size()) {
+            if (pick == null || pick.stream().anyMatch(b -> b <= 0)) {
                 rejected++;
                 return "rejected " + step + " " + id + " invalid_selection " + store.span();
             }
             selected.add(pick);
+        }
+        List<Long> all = new ArrayList<>();
+        selected.forEach(all::addAll);
+        if (new HashSet<>(all).size() != all.size()) {
+            rejected++;
+            return "rejected " + step + " " + id + " invalid_selection " + store.span();
         }
         plans++;
         return "plan " + step + " " + id + " " + store.digest() + " " + store.span() + " " + selected + " "
