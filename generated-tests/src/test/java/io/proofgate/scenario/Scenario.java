@@ -1,0 +1,191 @@
+package io.proofgate.scenario;
+
+import io.proofgate.conformance.ConformanceHarness;
+import io.proofgate.conformance.Publication;
+import io.proofgate.protocol.BlockIds;
+import io.proofgate.protocol.Connector;
+import io.proofgate.protocol.ConnectorState;
+import io.proofgate.protocol.Counters;
+import io.proofgate.protocol.Event;
+import io.proofgate.protocol.GroupBlock;
+import io.proofgate.protocol.PendingSnapshot;
+import io.proofgate.protocol.PoisonCode;
+import io.proofgate.protocol.Verdict;
+import io.proofgate.replay.EventReader;
+import io.proofgate.replay.ReplayLine;
+import io.proofgate.store.PageStore;
+import io.proofgate.store.StoreKind;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Runs a conformance script (STYLE §5): a topology line, then blocks of one replay event line and
+ * the expected observable state after it, separated by {@code ----}:
+ *
+ * <pre>
+ * topology {"kind":"topology",...}
+ *
+ * event {"kind":"step","step":1,...}
+ * ----
+ * rejected r1 code=empty
+ * pending none
+ * counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+ * </pre>
+ *
+ * The events go through the real replay parser, the connector and the byte-level conformance
+ * harness (on the store {@code -Dproofgate.store} names, host by default); the expected lines
+ * come from the model, never from running the validator. A mismatch fails with the whole script,
+ * the first differing line marked with {@code >}.
+ */
+public final class Scenario {
+
+    private static final String SEPARATOR = "----";
+    private static final int HARNESS_BLOCKS = 512;
+
+    private Scenario() {}
+
+    /** One event and what must hold after it. */
+    record Block(String eventLine, List<String> expected, int lineNumber) {}
+
+    public static void run(String script) {
+        String topologyLine = null;
+        List<Block> blocks = new ArrayList<>();
+        List<String> lines = script.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            if (line.startsWith("topology ")) {
+                topologyLine = line.substring("topology ".length());
+            } else if (line.startsWith("event ")) {
+                if (i + 1 >= lines.size() || !lines.get(i + 1).strip().equals(SEPARATOR)) {
+                    throw new IllegalArgumentException("script line " + (i + 1) + ": an event must be followed by " + SEPARATOR);
+                }
+                List<String> expected = new ArrayList<>();
+                int j = i + 2;
+                while (j < lines.size() && !lines.get(j).isBlank()) {
+                    expected.add(lines.get(j).strip());
+                    j++;
+                }
+                blocks.add(new Block(line.substring("event ".length()), expected, i + 1));
+                i = j - 1;
+            } else {
+                throw new IllegalArgumentException("script line " + (i + 1) + ": expected topology, event or a comment: " + line);
+            }
+        }
+        if (topologyLine == null) {
+            throw new IllegalArgumentException("script has no topology line");
+        }
+        execute(script, topologyLine, blocks);
+    }
+
+    private static void execute(String script, String topologyLine, List<Block> blocks) {
+        StringBuilder log = new StringBuilder(topologyLine).append('\n');
+        blocks.forEach(block -> log.append(block.eventLine()).append('\n'));
+        StoreKind kind = StoreKind.fromSystemProperty();
+        Optional<String> unavailable = kind.unavailableReason();
+        Assumptions.assumeTrue(unavailable.isEmpty(), () -> kind.wireName() + " store skipped: " + unavailable.orElse(""));
+        try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
+                "script")) {
+            Connector connector = new Connector(reader.readTopology());
+            PageStore store = kind.open(ConformanceHarness.layoutFor(connector.topology(), HARNESS_BLOCKS));
+            try (ConformanceHarness harness = new ConformanceHarness(connector.topology(), store, Publication.PLAN)) {
+                long lastStep = 0;
+                for (Block block : blocks) {
+                    ReplayLine line = reader.next();
+                    Event event = line.event();
+                    harness.event(event);
+                    List<Verdict> verdicts = connector.apply(event);
+                    if (event instanceof Event.SchedulerStep step) {
+                        lastStep = step.step();
+                    }
+                    for (Verdict verdict : verdicts) {
+                        harness.verdict(verdict);
+                        if (verdict.step() != lastStep) {
+                            fail(script, block, List.of(), "verdict " + verdict + " carries step " + verdict.step()
+                                    + ", the event's step is " + lastStep);
+                        }
+                    }
+                    if (harness.findingCount() > 0) {
+                        fail(script, block, List.of(), "byte check: " + harness.findings().getFirst().message());
+                    }
+                    List<String> actual = render(verdicts, connector.state());
+                    if (!actual.equals(block.expected())) {
+                        fail(script, block, actual, null);
+                    }
+                }
+            }
+        } catch (AssertionError e) {
+            throw e;
+        } catch (Exception e) {
+            throw new AssertionError("script could not run: " + e.getMessage() + "\n" + script, e);
+        }
+    }
+
+    /** The observable state in the script's words; the generator writes the same lines from the model. */
+    static List<String> render(List<Verdict> verdicts, ConnectorState state) {
+        List<String> lines = new ArrayList<>();
+        for (Verdict verdict : verdicts) {
+            lines.add(switch (verdict) {
+                case Verdict.Plan plan -> "plan " + plan.id() + " digest=" + plan.digest() + " span=" + plan.span()
+                        + " blocks=" + plan.blocksByGroup() + " recurrent=" + pairs(plan.recurrent());
+                case Verdict.Rejected rejected -> "rejected " + rejected.id() + " code=" + rejected.code().code()
+                        + (rejected.code() == PoisonCode.FUTURE_BOUNDARY
+                            ? " observed=" + rejected.observed() + " target=" + rejected.target()
+                              + " group=" + rejected.group() + " block=" + rejected.block()
+                            : "");
+                case Verdict.Retired retired -> "retired " + retired.id() + " cause=" + retired.cause().wireName();
+            });
+        }
+        if (state.pending().isEmpty()) {
+            lines.add("pending none");
+        }
+        for (PendingSnapshot store : state.pending().values()) {
+            lines.add("pending " + store.id() + " digest=" + store.digest() + " span=" + store.span() + " done="
+                    + store.done() + " table=" + table(store.table()) + " latch=" + pairs(store.latch()));
+        }
+        Counters counters = state.counters();
+        lines.add("counters plans=" + counters.plans() + " rejected=" + counters.rejected() + " store_skipped_quorum="
+                + counters.storeSkippedQuorum() + " retired_finished=" + counters.retiredFinished());
+        return lines;
+    }
+
+    private static String table(BlockIds blocks) {
+        return blocks.toString();
+    }
+
+    private static String pairs(List<GroupBlock> blocks) {
+        return blocks.stream().map(b -> "[" + b.group() + "," + b.block() + "]").collect(Collectors.joining(",", "[", "]"));
+    }
+
+    private static void fail(String script, Block block, List<String> actual, String problem) {
+        StringBuilder text = new StringBuilder();
+        if (problem != null) {
+            text.append(problem).append('\n');
+        } else {
+            text.append("state after the event on script line ").append(block.lineNumber())
+                    .append(" differs from the model (first difference marked >)\n");
+            int first = 0;
+            while (first < Math.min(actual.size(), block.expected().size())
+                    && actual.get(first).equals(block.expected().get(first))) {
+                first++;
+            }
+            text.append("expected:\n");
+            for (int i = 0; i < block.expected().size(); i++) {
+                text.append(i == first ? "> " : "  ").append(block.expected().get(i)).append('\n');
+            }
+            text.append("validator:\n");
+            for (int i = 0; i < actual.size(); i++) {
+                text.append(i == first ? "> " : "  ").append(actual.get(i)).append('\n');
+            }
+        }
+        text.append("script:\n").append(script);
+        throw new AssertionError(text.toString());
+    }
+}
