@@ -1,0 +1,175 @@
+package io.proofgate.generate;
+
+import io.proofgate.value.TlaState;
+import io.proofgate.value.TlaValue;
+import io.proofgate.value.TlaValuePrinter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads one state of the spec the way a conformance script states it: the event that led to it
+ * ({@code lastEvent}), the verdicts it produced ({@code lastVerdicts}), and the connector's
+ * observable state ({@code pending}, the four counters). The lines are written from the model's
+ * values alone; the script runner renders the validator's state in the same words.
+ */
+final class ModelState {
+
+    private final TlaState state;
+
+    ModelState(TlaState state) {
+        this.state = state;
+    }
+
+    TlaValue.TlaRecord lastEvent() {
+        return record(variable("lastEvent"), "lastEvent");
+    }
+
+    String eventKind() {
+        return string(field(lastEvent(), "kind"));
+    }
+
+    /** The expected lines after this state's event: verdicts, pending stores, counters. */
+    List<String> expectedLines() {
+        List<String> lines = new ArrayList<>();
+        for (TlaValue verdict : sequence(variable("lastVerdicts"))) {
+            lines.add(verdictLine(record(verdict, "verdict")));
+        }
+        Map<String, TlaValue.TlaRecord> pending = pending();
+        if (pending.isEmpty()) {
+            lines.add("pending none");
+        }
+        pending.forEach((id, store) -> lines.add("pending " + id + " digest=" + string(field(store, "digest"))
+                + " span=" + integer(field(store, "span")) + " done=" + integer(field(store, "done"))
+                + " table=" + blocks(field(store, "table")) + " latch=" + pairs(field(store, "latch"))));
+        lines.add("counters plans=" + integer(variable("plans")) + " rejected=" + integer(variable("rejected"))
+                + " store_skipped_quorum=" + integer(variable("skippedQuorum"))
+                + " retired_finished=" + integer(variable("retiredFinished")));
+        return lines;
+    }
+
+    /** The verdict lines only, for naming and grouping tests. */
+    List<String> verdictLines() {
+        List<String> lines = new ArrayList<>();
+        for (TlaValue verdict : sequence(variable("lastVerdicts"))) {
+            lines.add(verdictLine(record(verdict, "verdict")));
+        }
+        return lines;
+    }
+
+    private static String verdictLine(TlaValue.TlaRecord verdict) {
+        String kind = string(field(verdict, "kind"));
+        String id = string(field(verdict, "id"));
+        return switch (kind) {
+            case "plan" -> "plan " + id + " digest=" + string(field(verdict, "digest")) + " span="
+                    + integer(field(verdict, "span")) + " blocks=" + blocks(field(verdict, "blocks_by_group"))
+                    + " recurrent=" + pairs(field(verdict, "recurrent"));
+            case "rejected" -> {
+                String code = string(field(verdict, "code"));
+                yield "rejected " + id + " code=" + code + (verdict.get("observed").isPresent()
+                        ? " observed=" + integer(field(verdict, "observed")) + " target=" + integer(field(verdict, "target"))
+                          + " group=" + integer(field(verdict, "group")) + " block=" + integer(field(verdict, "block"))
+                        : "");
+            }
+            case "retired" -> "retired " + id + " cause=" + string(field(verdict, "cause"));
+            default -> throw new IllegalArgumentException("unknown verdict kind \"" + kind + "\": " + TlaValuePrinter.print(verdict));
+        };
+    }
+
+    /** Pending stores by request id in Java's String order (the validator's TreeMap order). */
+    private Map<String, TlaValue.TlaRecord> pending() {
+        Map<String, TlaValue.TlaRecord> stores = new TreeMap<>();
+        switch (variable("pending")) {
+            case TlaValue.TlaFunction function -> function.pairs()
+                    .forEach(pair -> stores.put(string(pair.key()), record(pair.value(), "pending store")));
+            case TlaValue.TlaSeq seq when seq.elements().isEmpty() -> { }
+            // TLC prints a function whose domain is a set of strings as a record.
+            case TlaValue.TlaRecord record -> record.fields()
+                    .forEach(field -> stores.put(field.name(), record(field.value(), "pending store")));
+            case TlaValue other -> throw new IllegalArgumentException("pending is not a function of ids: " + TlaValuePrinter.print(other));
+        }
+        return stores;
+    }
+
+    /** Sequences of sequences of block ids, as BlockIds prints them: [[11,12,13],[42]]. */
+    private static String blocks(TlaValue value) {
+        StringBuilder text = new StringBuilder("[");
+        List<TlaValue> groups = sequence(value);
+        for (int g = 0; g < groups.size(); g++) {
+            text.append(g == 0 ? "" : ",").append('[');
+            List<TlaValue> ids = sequence(groups.get(g));
+            for (int i = 0; i < ids.size(); i++) {
+                text.append(i == 0 ? "" : ",").append(integer(ids.get(i)));
+            }
+            text.append(']');
+        }
+        return text.append(']').toString();
+    }
+
+    /** (group, block) pairs of a latch (a set) or a plan's recurrent list, sorted by group then block. */
+    private static String pairs(TlaValue value) {
+        List<long[]> pairs = new ArrayList<>();
+        List<TlaValue> elements = switch (value) {
+            case TlaValue.TlaSet set -> set.elements();
+            case TlaValue.TlaSeq seq -> seq.elements();
+            default -> throw new IllegalArgumentException("expected a set or sequence of pairs: " + TlaValuePrinter.print(value));
+        };
+        for (TlaValue element : elements) {
+            List<TlaValue> pair = sequence(element);
+            pairs.add(new long[] {integer(pair.get(0)), integer(pair.get(1))});
+        }
+        pairs.sort(Comparator.<long[]>comparingLong(p -> p[0]).thenComparingLong(p -> p[1]));
+        StringBuilder text = new StringBuilder("[");
+        for (int i = 0; i < pairs.size(); i++) {
+            text.append(i == 0 ? "" : ",").append('[').append(pairs.get(i)[0]).append(',').append(pairs.get(i)[1]).append(']');
+        }
+        return text.append(']').toString();
+    }
+
+    private TlaValue variable(String name) {
+        return state.get(name).orElseThrow(() -> new IllegalArgumentException(
+                "the state has no variable \"" + name + "\" (is this the proofgate Publication spec?)"));
+    }
+
+    private static TlaValue field(TlaValue.TlaRecord record, String name) {
+        return record.get(name).orElseThrow(() -> new IllegalArgumentException(
+                "record has no field \"" + name + "\": " + TlaValuePrinter.print(record)));
+    }
+
+    /** A record; a function on strings (what {@code @@} of records gives) counts as one. */
+    static TlaValue.TlaRecord record(TlaValue value, String what) {
+        if (value instanceof TlaValue.TlaRecord record) {
+            return record;
+        }
+        if (value instanceof TlaValue.TlaFunction function
+                && function.pairs().stream().allMatch(pair -> pair.key() instanceof TlaValue.TlaString)) {
+            return new TlaValue.TlaRecord(function.pairs().stream()
+                    .map(pair -> new TlaValue.Field(((TlaValue.TlaString) pair.key()).value(), pair.value())).toList());
+        }
+        throw new IllegalArgumentException(what + " is not a record: " + TlaValuePrinter.print(value));
+    }
+
+    /** A sequence; TLC prints the empty function as {@code <<>>} too. */
+    static List<TlaValue> sequence(TlaValue value) {
+        if (value instanceof TlaValue.TlaSeq(List<TlaValue> elements)) {
+            return elements;
+        }
+        throw new IllegalArgumentException("expected a sequence: " + TlaValuePrinter.print(value));
+    }
+
+    static String string(TlaValue value) {
+        if (value instanceof TlaValue.TlaString(String text)) {
+            return text;
+        }
+        throw new IllegalArgumentException("expected a string: " + TlaValuePrinter.print(value));
+    }
+
+    static long integer(TlaValue value) {
+        if (value instanceof TlaValue.TlaInt(long number)) {
+            return number;
+        }
+        throw new IllegalArgumentException("expected an integer: " + TlaValuePrinter.print(value));
+    }
+}
