@@ -43,13 +43,15 @@ public final class Generation {
                     | edges | %d |
                     | covered edges | %d (%.1f%%) |
                     | tests (paths) | %d |
-                    | lower bound on tests | %d (tests / bound = %.2f) |
+                    | simple lower bound on tests | %d (tests / bound = %.2f) |
                     | total steps | %d |
                     | lower bound on steps (edges) | %d (steps / bound = %.2f) |
 
-                    Bounds: every edge is a step of some test, so steps >= edges; every edge into a state
-                    without successors ends a test and every edge out of an initial state starts one, so
-                    tests >= the larger of those two counts.
+                    The tests are the fewest paths from the initial state that take every edge: a minimum
+                    flow with a lower bound of one per edge (see PathCover), so no edge cover has fewer
+                    tests. The simple bound beside it counts edges into states without successors (each
+                    ends a test) and edges out of the initial state (each starts one). Every edge is a step
+                    of some test, so steps >= edges; paths share prefixes, which is the price of fewer tests.
                     """, model, states, edges, coveredEdges, 100.0 * coveredEdges / Math.max(1, edges), tests,
                     testLowerBound, (double) tests / testLowerBound, steps, edges, (double) steps / Math.max(1, edges));
         }
@@ -77,9 +79,12 @@ public final class Generation {
         progress.println("proofgate generate: running TLC on " + modelDescription + " with the state graph dumped");
         TlcResult result = TlcProcess.run(command, message -> { });
         if (result.timedOut() || result.run().verdict() != Verdict.OK) {
-            throw new GenerationException("TLC did not pass on " + modelDescription + " ("
-                    + (result.timedOut() ? "timed out" : result.run().verdict().toString().toLowerCase(Locale.ROOT))
-                    + "); run `proofgate check` on it first; raw output: " + result.rawOutput());
+            String why = result.timedOut() ? "timed out"
+                    : result.run().violatedName().map(name -> "violates " + name)
+                      .orElseGet(() -> result.run().errors().stream().map(m -> m.text().strip()).findFirst()
+                              .orElse(result.run().verdict().toString().toLowerCase(Locale.ROOT)));
+            throw new GenerationException("TLC did not pass on " + modelDescription + " (" + why
+                    + "); run `proofgate check --model " + model.name() + "` for details; raw output: " + result.rawOutput());
         }
         StateGraph graph = StateGraphReader.read(dot);
         return fromGraph(graph, modelDescription);
