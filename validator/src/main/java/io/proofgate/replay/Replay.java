@@ -10,8 +10,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * {@code proofgate replay}: log in, verdicts out, one event at a time. The summary is written
- * only when the whole log was read, so output without a summary line is incomplete.
+ * {@code proofgate replay}: log in, verdicts out, one event at a time, in log order. Parsing runs
+ * one batch ahead on a second thread ({@link EventPipeline}); the connector stays single-threaded.
+ * The summary is written only when the whole log was read, so output without a summary line is
+ * incomplete.
  */
 public final class Replay {
 
@@ -42,17 +44,19 @@ public final class Replay {
         try (EventReader reader = new EventReader(in, source); VerdictWriter writer = new VerdictWriter(out)) {
             Connector connector = new Connector(reader.readTopology());
             Observer observer = observers.open(connector.topology());
-            ReplayLine line;
-            while ((line = reader.next()) != null) {
-                try {
-                    observer.event(line.event());
-                    for (Verdict verdict : connector.apply(line.event())) {
-                        observer.verdict(verdict);
-                        writer.write(verdict);
+            try (EventPipeline lines = EventPipeline.start(reader)) {
+                ReplayLine line;
+                while ((line = lines.next()) != null) {
+                    try {
+                        observer.event(line.event());
+                        for (Verdict verdict : connector.apply(line.event())) {
+                            observer.verdict(verdict);
+                            writer.write(verdict);
+                        }
+                    } catch (InvalidEventException e) {
+                        writer.flush();
+                        throw new ReplayException(source, line.line(), line.column(), e.getMessage());
                     }
-                } catch (InvalidEventException e) {
-                    writer.flush();
-                    throw new ReplayException(source, line.line(), line.column(), e.getMessage());
                 }
             }
             writer.writeSummary(connector.state());

@@ -1,0 +1,109 @@
+package io.proofgate.replay;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * Parses the log on a second thread while the caller validates, in batches through a small
+ * bounded queue: replay then costs about as much as parsing alone instead of parsing plus
+ * validating, and memory stays bounded (at most {@link #CAPACITY} batches in flight). Lines and a
+ * parse error come out in log order, exactly as {@link EventReader#next()} would give them.
+ */
+final class EventPipeline implements AutoCloseable {
+
+    private static final int BATCH = 64;
+    private static final int CAPACITY = 8;
+
+    /** A batch of lines, possibly ending with the error or the end that followed them. */
+    private record Batch(List<ReplayLine> lines, Exception failure, boolean end) {}
+
+    private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(CAPACITY);
+    private final Thread producer;
+    private volatile boolean closed;
+    private Batch current = new Batch(List.of(), null, false);
+    private int position;
+
+    private EventPipeline(EventReader reader) {
+        producer = Thread.ofPlatform().name("proofgate-replay-reader").daemon(true).unstarted(() -> produce(reader));
+    }
+
+    static EventPipeline start(EventReader reader) {
+        EventPipeline pipeline = new EventPipeline(reader);
+        pipeline.producer.start();
+        return pipeline;
+    }
+
+    /** The next line, or null at the end of the log. */
+    ReplayLine next() throws ReplayException, IOException {
+        while (position == current.lines().size()) {
+            if (current.failure() != null) {
+                switch (current.failure()) {
+                    case ReplayException e -> throw e;
+                    case IOException e -> throw e;
+                    case RuntimeException e -> throw e;
+                    default -> throw new IllegalStateException(current.failure());
+                }
+            }
+            if (current.end()) {
+                return null;
+            }
+            try {
+                current = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while reading the log", e);
+            }
+            position = 0;
+        }
+        return current.lines().get(position++);
+    }
+
+    private void produce(EventReader reader) {
+        List<ReplayLine> lines = new ArrayList<>(BATCH);
+        Batch last;
+        try {
+            ReplayLine line;
+            while (!closed && (line = reader.next()) != null) {
+                lines.add(line);
+                if (lines.size() == BATCH) {
+                    put(new Batch(lines, null, false));
+                    lines = new ArrayList<>(BATCH);
+                }
+            }
+            last = new Batch(lines, null, true);
+        } catch (ReplayException | IOException | RuntimeException e) {
+            last = new Batch(lines, e, false); // the lines before the error first, then the error
+        } catch (InterruptedException e) {
+            return; // closed by the consumer: nobody is waiting for more
+        }
+        try {
+            put(last);
+        } catch (InterruptedException e) {
+            // closed by the consumer
+        }
+    }
+
+    private void put(Batch batch) throws InterruptedException {
+        while (!closed) {
+            if (queue.offer(batch, 50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        }
+        throw new InterruptedException("closed");
+    }
+
+    /** Stops the reader thread when the consumer gives up early (an invalid event, an error). */
+    @Override
+    public void close() {
+        closed = true;
+        queue.clear();
+        try {
+            producer.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
