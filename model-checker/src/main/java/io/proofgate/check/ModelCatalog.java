@@ -10,8 +10,9 @@ import java.util.stream.Stream;
 
 /**
  * Finds the models of {@code spec/}: {@code ci} and {@code deep} by name, any other config by
- * path. A config's module is the {@code .tla} of the same name beside it, or else the only
- * {@code MC*.tla} in its folder (the mutants share one). Expectations come from
+ * path. A config's module is the {@code .tla} of the same name beside it, else
+ * {@code MCPublication.tla} in its folder, else the only {@code MC*.tla} there (the mutants share
+ * one). Expectations come from
  * {@code spec/models.json} where it lists the config; otherwise the model must pass.
  */
 public final class ModelCatalog {
@@ -77,6 +78,10 @@ public final class ModelCatalog {
             return sibling;
         }
         Path folder = config.toAbsolutePath().getParent();
+        Path shared = folder.resolve("MCPublication.tla");
+        if (Files.isRegularFile(shared)) {
+            return shared;
+        }
         try (Stream<Path> files = Files.list(folder)) {
             List<Path> candidates = files.filter(p -> p.getFileName().toString().matches("MC.*\\.tla")).sorted().toList();
             if (candidates.size() == 1) {
