@@ -33,8 +33,15 @@ AllKinds == {"null", "notalist", "empty", "malformed", "malformed_bool", "malfor
              "exact_alt", "incomplete", "duplicate", "chunked"}
 CiKinds == AllKinds \ {"malformed_bool", "malformed_text"}
 ProofKinds == {"exact", "exact_alt", "intermediate", "chunked"}
-\* ci: r1 gets every evidence kind, r2 well-formed proofs only.
-CiEvidence == "r1" :> CiKinds @@ "r2" :> ProofKinds
+\* ci: r1 gets every evidence kind, r2 (non-aligned) intermediate and exact proofs.
+CiEvidence == "r1" :> CiKinds @@ "r2" :> {"exact", "intermediate"}
+\* Reachability: r1 everything, r2 (null first table block) exact proofs only.
+ReachEvidence == "r1" :> AllKinds @@ "r2" :> {"exact", "intermediate"}
+\* Liveness: well-formed evidence only.
+LiveEvidence == "r1" :> {"exact", "intermediate"} @@ "r2" :> {"exact"}
+\* Deep: r1 and r2 every kind, r3 (untracked) exact only.
+DeepEvidence == "r1" :> AllKinds @@ "r2" :> AllKinds @@ "r3" :> {"exact"}
+LiveFields == {"absent", "mapping"}
 AllFields == {"absent", "null", "text", "mapping"}
 NoNullTable == {}
 NullTableR2 == {"r2"}

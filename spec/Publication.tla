@@ -83,9 +83,11 @@ Span(r) == SpanOf[r]
 Tracked(r) == MinSpan <= Span(r) /\ Span(r) <= MaxSpan
 \* The target is aligned when it is a block boundary of every recurrent group.
 Aligned(r) == \A g \in RecGroups : Span(r) % BT(g) = 0
-\* Token counts a scheduler step may stop at.
-Stops(r) == {s \in {ChunkTokens, Span(r), PromptOf[r], PromptOf[r] + 1} : s > 0}
-MaxStop(r) == PromptOf[r] + 1
+\* Token counts a scheduler step may stop at: a chunk boundary below the target,
+\* the target, the prompt end (past the target) and, for a non-aligned target
+\* (whose copy-on-write proof comes one step later), one decode token.
+MaxStop(r) == IF Aligned(r) THEN PromptOf[r] ELSE PromptOf[r] + 1
+Stops(r) == {s \in {ChunkTokens, Span(r), PromptOf[r], MaxStop(r)} : s > 0}
 IntermediateBoundary == IF ChunkTokens > 0 THEN ChunkTokens ELSE HashBlock
 FutureBoundary(r) == Span(r) + HashBlock
 
@@ -387,8 +389,8 @@ Schedulable == {r \in Req : /\ status[r] \in {"waiting", "running", "preempted"}
                             /\ status[r] = "waiting" =>
                                  \A i \in 1..(RIdx(r) - 1) : status[Requests[i]] # "waiting"}
 Preemptable == {r \in Req : status[r] = "running" /\ epoch[r] < MaxPreemptions}
-\* New requests stop at or before the prompt end, so one more step is possible.
-NextStops(r) == {s \in Stops(r) : s > done[r] /\ (status[r] = "waiting" => s <= PromptOf[r])}
+\* A new request stops before MaxStop, so one more step is always possible.
+NextStops(r) == {s \in Stops(r) : s > done[r] /\ (status[r] = "waiting" => s < MaxStop(r))}
 
 NewEntry(r, s) ==
     [id |-> r, digest |-> DigestOf[r], prompt_tokens |-> PromptOf[r], computed |-> 0,
