@@ -87,7 +87,8 @@ Aligned(r) == \A g \in RecGroups : Span(r) % BT(g) = 0
 \* the target, the prompt end (past the target) and, for a non-aligned target
 \* (whose copy-on-write proof comes one step later), one decode token.
 MaxStop(r) == IF Aligned(r) THEN PromptOf[r] ELSE PromptOf[r] + 1
-Stops(r) == {s \in {ChunkTokens, Span(r), PromptOf[r], MaxStop(r)} : s > 0}
+Stops(r) == {s \in {ChunkTokens, Span(r), PromptOf[r], MaxStop(r)} :
+                s > 0 /\ (s = ChunkTokens => s < Span(r))}
 IntermediateBoundary == IF ChunkTokens > 0 THEN ChunkTokens ELSE HashBlock
 FutureBoundary(r) == Span(r) + HashBlock
 
@@ -103,7 +104,8 @@ ASSUME \A r \in {Requests[i] : i \in 1..Len(Requests)} :
          \A g \in 0..(Len(Topology) - 1) :
             Ceil(PromptOf[r] + 1, Topology[g + 1].block_tokens) <= 4
 ASSUME \A r \in {Requests[i] : i \in 1..Len(Requests)} :
-         ChunkTokens < ((PromptOf[r] - 1) \div 256) * 256
+         MinSpan <= ((PromptOf[r] - 1) \div 256) * 256 =>
+            ChunkTokens < ((PromptOf[r] - 1) \div 256) * 256
 ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 
 \* The request table of group g at epoch e covering d tokens (vLLM block_ids).
