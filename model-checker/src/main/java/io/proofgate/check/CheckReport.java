@@ -21,8 +21,7 @@ public record CheckReport(Model model, TlcResult result, Duration wallTime) {
         return switch (model.expected()) {
             case Model.Expected.Ok ok -> verdict() == Verdict.OK;
             case Model.Expected.Violation violation -> verdict() == Verdict.VIOLATION
-                    && (violation.property().isEmpty()
-                        || result.run().violatedName().map(violation.property()::equals).orElse(false));
+                    && (violation.property().isEmpty() || violation.property().equals(result.run().violatedName()));
         };
     }
 }

@@ -10,9 +10,10 @@ import java.util.OptionalLong;
  * @param name how {@code --model} names it ("ci", "deep", or the config's file name)
  * @param distinctStates the pinned distinct-state count, where known (never depth: it is not
  *     reproducible with several workers)
+ * @param specDir where the modules a model extends live (a mutant's module sits in a subfolder)
  */
 public record Model(String name, Path module, Path config, Expected expected, OptionalLong distinctStates,
-                    String description) {
+                    String description, Path specDir) {
 
     /** What TLC must report for the model. */
     public sealed interface Expected {

@@ -60,7 +60,8 @@ public final class ModelCatalog {
         Optional<ModelsFile.Entry> entry = models.entryFor(specDir, config);
         Model.Expected expected = entry.map(ModelsFile.Entry::expected).orElse(new Model.Expected.Ok());
         OptionalLong distinct = entry.map(ModelsFile.Entry::distinctStates).orElse(OptionalLong.empty());
-        return new Model(name, module, config, expected, distinct, entry.map(ModelsFile.Entry::description).orElse(""));
+        return new Model(name, module, config, expected, distinct, entry.map(ModelsFile.Entry::description).orElse(""),
+                specDir);
     }
 
     /** Every config that spec/models.json lists, in its order. */

@@ -22,6 +22,7 @@ public final class ModelCheck {
         Files.createDirectories(dir);
         TlcCommand command = TlcCommand.of(model.module(), dir)
                 .withConfig(model.config())
+                .withLibraries(java.util.List.of(model.specDir()))
                 .withWorkers(options.workers())
                 .withMaxHeap(options.maxHeap())
                 .withoutDeadlockCheck()

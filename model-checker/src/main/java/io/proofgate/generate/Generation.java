@@ -71,6 +71,7 @@ public final class Generation {
         Files.deleteIfExists(dot);
         TlcCommand command = TlcCommand.of(model.module(), dir)
                 .withConfig(model.config())
+                .withLibraries(java.util.List.of(model.specDir()))
                 .withWorkers(options.workers())
                 .withMaxHeap(options.maxHeap())
                 .withoutDeadlockCheck()

@@ -1,5 +1,6 @@
 package io.proofgate.tlc;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +20,12 @@ import java.util.Optional;
  *     behaviours are meant to end
  * @param rawOutput the file that receives TLC's stdout and stderr verbatim
  * @param timeout the child is killed after this long; empty waits for ever
+ * @param libraries more folders where SANY looks for modules ({@code -DTLA-Library}), e.g. the
+ *     spec folder for a mutant module that extends the real one from a subfolder
  */
 public record TlcCommand(Path spec, Optional<Path> config, int workers, Path metaDir, Optional<Path> dumpDot,
         Optional<String> maxHeap, boolean checkDeadlock, List<String> extraArgs, Path rawOutput,
-        Optional<Duration> timeout) {
+        Optional<Duration> timeout, List<Path> libraries) {
 
     public TlcCommand {
         Objects.requireNonNull(spec);
@@ -32,6 +35,7 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
             throw new IllegalArgumentException("workers must be at least 1, not " + workers);
         }
         extraArgs = List.copyOf(extraArgs);
+        libraries = List.copyOf(libraries);
     }
 
     /**
@@ -41,39 +45,44 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     public static TlcCommand of(Path spec, Path targetDir) {
         String name = spec.getFileName().toString().replaceFirst("\\.tla$", "");
         return new TlcCommand(spec, Optional.empty(), 1, targetDir.resolve("states"), Optional.empty(),
-                Optional.empty(), true, List.of(), targetDir.resolve(name + ".out"), Optional.empty());
+                Optional.empty(), true, List.of(), targetDir.resolve(name + ".out"), Optional.empty(), List.of());
     }
 
     public TlcCommand withConfig(Path cfg) {
         return new TlcCommand(spec, Optional.of(cfg), workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs,
-                rawOutput, timeout);
+                rawOutput, timeout, libraries);
     }
 
     public TlcCommand withWorkers(int n) {
-        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput, timeout);
+        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput, timeout, libraries);
     }
 
     public TlcCommand withDumpDot(Path dot) {
         return new TlcCommand(spec, config, workers, metaDir, Optional.of(dot), maxHeap, checkDeadlock, extraArgs,
-                rawOutput, timeout);
+                rawOutput, timeout, libraries);
     }
 
     public TlcCommand withMaxHeap(String xmx) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, Optional.of(xmx), checkDeadlock, extraArgs,
-                rawOutput, timeout);
+                rawOutput, timeout, libraries);
     }
 
     public TlcCommand withoutDeadlockCheck() {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, extraArgs, rawOutput, timeout);
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, extraArgs, rawOutput, timeout, libraries);
     }
 
     public TlcCommand withExtraArgs(List<String> args) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, args, rawOutput, timeout);
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, args, rawOutput, timeout, libraries);
     }
 
     public TlcCommand withTimeout(Duration limit) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput,
-                Optional.of(limit));
+                Optional.of(limit), libraries);
+    }
+
+    public TlcCommand withLibraries(List<Path> folders) {
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput,
+                timeout, folders);
     }
 
     /** The child's command line. Paths are absolute, since the child runs in the spec's folder. */
@@ -83,6 +92,10 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
         // TLC asks for the parallel collector (message 2401) and runs slower without it.
         args.add("-XX:+UseParallelGC");
         maxHeap.ifPresent(xmx -> args.add("-Xmx" + xmx));
+        if (!libraries.isEmpty()) {
+            args.add("-DTLA-Library=" + String.join(File.pathSeparator,
+                    libraries.stream().map(p -> p.toAbsolutePath().toString()).toList()));
+        }
         args.addAll(List.of("-cp", tlatoolsJar.toAbsolutePath().toString(), "tlc2.TLC"));
         args.addAll(List.of("-tool", "-workers", Integer.toString(workers),
                 "-metadir", metaDir.toAbsolutePath().toString()));
