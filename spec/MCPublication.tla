@@ -41,6 +41,12 @@ ReachEvidence == "r1" :> AllKinds @@ "r2" :> {"exact", "intermediate"}
 LiveEvidence == "r1" :> {"exact", "intermediate"} @@ "r2" :> {"exact"}
 \* Deep: r1 and r2 every kind, r3 (untracked) exact only.
 DeepEvidence == "r1" :> AllKinds @@ "r2" :> AllKinds @@ "r3" :> {"exact"}
+\* ci (generation): r1 every evidence kind, r2 (non-aligned, sharing r1's digest) exact proofs.
+GenEvidence == "r1" :> CiKinds @@ "r2" :> {"exact"}
+\* ci's state constraint: r2 is admitted only after r1 finished.  Each state records the event
+\* that led to it, so interleaving two pending requests multiplies the edges that the generated
+\* tests must cover (MCPublicationInterleaved.cfg checks the interleavings without tests).
+Sequential == status["r2"] # "waiting" => status["r1"] = "finished"
 LiveFields == {"absent", "mapping"}
 AllFields == {"absent", "null", "text", "mapping"}
 NoNullTable == {}

@@ -502,7 +502,11 @@ Init ==
     /\ plans = 0 /\ rejected = 0 /\ skippedQuorum = 0 /\ retiredFinished = 0
     /\ poisoned = {}
     /\ planCount = [r \in Req |-> 0]
-    /\ lastEvent = [kind |-> "init"]
+    \* The initial state records the topology line, so every path of the state graph
+    \* starts with the replay log's first line.
+    /\ lastEvent = [kind |-> "topology", schema |-> "proofgate-events/v1", tp_degree |-> TpDegree,
+                     hash_block_size |-> HashBlock, min_span_tokens |-> MinSpan,
+                     max_span_tokens |-> MaxSpan, groups |-> Topology]
     /\ lastVerdicts = <<>>
 
 \* Environment = vLLM and the ranks; the connector reacts inside each event.
@@ -530,7 +534,7 @@ TypeOK ==
     /\ {plans, rejected, skippedQuorum, retiredFinished} \subseteq Nat
     /\ poisoned \subseteq Req
     /\ planCount \in [Req -> Nat]
-    /\ lastEvent.kind \in {"init", "step", "finished", "held"}
+    /\ lastEvent.kind \in {"topology", "step", "finished", "held"}
     /\ \A i \in DOMAIN lastVerdicts : lastVerdicts[i].kind \in {"plan", "rejected", "retired"}
 
 Plans == {lastVerdicts[i] : i \in {i \in DOMAIN lastVerdicts : lastVerdicts[i].kind = "plan"}}

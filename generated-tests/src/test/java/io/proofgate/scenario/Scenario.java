@@ -147,8 +147,8 @@ public final class Scenario {
             lines.add("pending none");
         }
         for (PendingSnapshot store : state.pending().values()) {
-            lines.add("pending " + store.id() + " digest=" + store.digest() + " span=" + store.span() + " done="
-                    + store.done() + " table=" + table(store.table()) + " latch=" + pairs(store.latch()));
+            lines.add("pending " + store.id() + " done=" + store.done() + " table=" + table(store.table())
+                    + " latch=" + pairs(store.latch()));
         }
         Counters counters = state.counters();
         lines.add("counters plans=" + counters.plans() + " rejected=" + counters.rejected() + " store_skipped_quorum="

@@ -15,7 +15,7 @@ class ScenarioTest {
 
             event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[11,12,13],[0,0,71]]}],"recurrent_boundary_blocks":{"r1":[[1,42,6912]]}}
             ----
-            pending r1 digest=d1 span=6912 done=6912 table=[[11,12,13],[0,0,71]] latch=[[1,42]]
+            pending r1 done=6912 table=[[11,12,13],[0,0,71]] latch=[[1,42]]
             counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
             event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[],[]],"resumed":false}]}

@@ -41,8 +41,7 @@ final class ModelState {
         if (pending.isEmpty()) {
             lines.add("pending none");
         }
-        pending.forEach((id, store) -> lines.add("pending " + id + " digest=" + string(field(store, "digest"))
-                + " span=" + integer(field(store, "span")) + " done=" + integer(field(store, "done"))
+        pending.forEach((id, store) -> lines.add("pending " + id + " done=" + integer(field(store, "done"))
                 + " table=" + blocks(field(store, "table")) + " latch=" + pairs(field(store, "latch"))));
         lines.add("counters plans=" + integer(variable("plans")) + " rejected=" + integer(variable("rejected"))
                 + " store_skipped_quorum=" + integer(variable("skippedQuorum"))

@@ -5,7 +5,6 @@ import io.proofgate.graph.StateGraph;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -26,7 +25,6 @@ public record Script(String name, String category, String text, int events) {
         }
         StringBuilder body = new StringBuilder();
         body.append("topology ").append(EventJson.line(initial.lastEvent(), 0)).append('\n');
-        List<String> actions = new ArrayList<>();
         String category = "none";
         long step = 0;
         for (Edge edge : path) {
@@ -35,7 +33,6 @@ public record Script(String name, String category, String text, int events) {
             if (kind.equals("step")) {
                 step++;
             }
-            actions.add(edge.action().orElse("?"));
             body.append('\n').append("event ").append(EventJson.line(state.lastEvent(), kind.equals("step") ? step : 0))
                     .append('\n').append("----\n");
             for (String line : state.expectedLines()) {
@@ -48,7 +45,7 @@ public record Script(String name, String category, String text, int events) {
                 category = words[0].equals("plan") ? "plan" : words[0] + " " + words[2].substring(words[2].indexOf('=') + 1);
             }
         }
-        String header = "# " + path.size() + " events: " + String.join(", ", actions) + "\n";
+        String header = "# " + path.size() + " events\n";
         return new Script("path_" + digest(body.toString()), category, header + body, path.size());
     }
 

@@ -195,6 +195,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
             scheduled.add(c.id());
             if (c.resumed()) {
                 request.replace(c.newBlockIds().byGroup());
+                resumePrefix(request, c.computed());
             } else {
                 request.extend(c.newBlockIds().byGroup());
             }
@@ -215,6 +216,25 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
             write((int) pinned[0], pinned[1], new BlockContent.Released(id, step));
         }
         request.pinned.clear();
+    }
+
+    /**
+     * A resumed request's new table holds its computed prefix already (prefix-cache hits, or
+     * recomputation before the step): its attention blocks hold their chunks.
+     */
+    private void resumePrefix(Request request, long computed) {
+        for (Group group : topology.groups()) {
+            if (group.isRecurrent()) {
+                continue;
+            }
+            int g = group.index();
+            long blocks = Math.min(request.length[g], (computed + group.blockTokens() - 1) / group.blockTokens());
+            for (int i = 0; i < blocks; i++) {
+                if (request.table[g][i] > 0) {
+                    write(g, request.table[g][i], new BlockContent.Attention(request.digest, i));
+                }
+            }
+        }
     }
 
     private void compute(Request request, long computed, long scheduledTokens) {
