@@ -47,6 +47,12 @@ GenEvidence == "r1" :> CiKinds @@ "r2" :> {"exact"}
 \* that led to it, so interleaving two pending requests multiplies the edges that the generated
 \* tests must cover (MCPublicationInterleaved.cfg checks the interleavings without tests).
 Sequential == status["r2"] # "waiting" => status["r1"] = "finished"
+\* Generation models beside ci (one topology each): malformed entries with a boolean or a
+\* string element, incomplete and duplicate proofs over two recurrent groups, and r2's null
+\* first table block (invalid_selection).
+GenTwoRecEvidence == "r1" :> {"exact", "incomplete", "duplicate", "malformed_bool", "malformed_text"}
+                     @@ "r2" :> {"exact"}
+AbsentOnly == {"absent"}
 LiveFields == {"absent", "mapping"}
 AllFields == {"absent", "null", "text", "mapping"}
 NoNullTable == {}

@@ -28,16 +28,17 @@ final class GenerateCommand implements Command {
     @Override
     public String help() {
         return """
-                Usage: proofgate generate [--model ci|PATH] [--check] [--workers N]
+                Usage: proofgate generate [--check] [--workers N] [--model ci|PATH]
 
-                Runs TLC on the model with the state graph dumped (-dump dot,actionlabels), computes paths
-                from the initial state that together take every edge, and writes one JUnit test per path
+                Runs TLC on each model that spec/models.json marks "generate" (ci first) with the state
+                graph dumped (-dump dot,actionlabels), computes the fewest paths from the initial state
+                that together take every edge, and writes one JUnit test per path
                 into generated-tests/src/test/java/io/proofgate/generated/, with a coverage summary in
                 generated-tests/COVERAGE.md (states, edges, covered edges, tests, steps, lower bounds).
                 Each test replays its path's events through the validator and asserts, after every event,
                 the verdicts and state the model says follow. Output is byte-identical across runs.
 
-                  --model M    ci (default) or the path of a .cfg
+                  --model M    generate from this one model only (ci or the path of a .cfg), for experiments
                   --check      write nothing; compare with the committed tests and list what differs
                   --workers N  TLC worker threads (default: all cores)
 
@@ -46,9 +47,20 @@ final class GenerateCommand implements Command {
                 """;
     }
 
+    /** Each model with the class prefix its tests get: none for ci, the config's name otherwise. */
+    static List<Generation.Source> sources(List<Model> models, Path root, int workers) {
+        return models.stream().map(m -> {
+            String config = m.config().getFileName().toString().replaceFirst("\\.cfg$", "");
+            String prefix = config.equals("MCPublication") ? "" : config.replaceFirst("^MC", "");
+            return new Generation.Source(m, root.relativize(m.config().toAbsolutePath()).toString(), prefix,
+                    new CheckOptions(workers, "4g", root.resolve("target/proofgate/generate").resolve(config),
+                            Duration.ofMinutes(30)));
+        }).toList();
+    }
+
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        String model = ModelCatalog.CI;
+        String model = null;
         boolean check = false;
         int workers = Runtime.getRuntime().availableProcessors();
         for (int i = 0; i < args.size(); i++) {
@@ -69,18 +81,16 @@ final class GenerateCommand implements Command {
         }
         Path root = ProjectRoot.find();
         try {
-            Model m = ModelCatalog.of(root.resolve("spec")).resolve(model);
-            String description = root.relativize(m.config().toAbsolutePath()).toString();
-            CheckOptions options = new CheckOptions(workers, "4g", root.resolve("target/proofgate/generate").resolve(m.name()),
-                    Duration.ofMinutes(30));
-            Generation.Output output = Generation.build(m, description, options, err);
+            ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));
+            List<Model> models = model == null ? catalog.generationModels() : List.of(catalog.resolve(model));
+            Generation.Output output = Generation.build(sources(models, root, workers), err);
             Path module = root.resolve("generated-tests");
             Path sources = module.resolve("src/test/java");
             if (check) {
                 List<String> stale = Generation.staleness(output, module, sources);
                 if (stale.isEmpty()) {
                     out.println("proofgate generate --check: the committed tests are up to date ("
-                            + output.summary().tests() + " tests from " + description + ")");
+                            + output.summary().tests() + " tests from " + models.size() + " models)");
                     return Main.OK;
                 }
                 out.println("proofgate generate --check: the committed tests are stale; run ./proofgate generate and review the diff:");

@@ -54,8 +54,8 @@ class SpecModelsTest {
 
     @Test
     void committedGeneratedTestsAreCurrent() throws Exception {
-        Model ci = ModelCatalog.of(ROOT.resolve("spec")).resolve(ModelCatalog.CI);
-        Generation.Output output = Generation.build(ci, "spec/MCPublication.cfg", options("generate"), QUIET);
+        List<Model> models = ModelCatalog.of(ROOT.resolve("spec")).generationModels();
+        Generation.Output output = Generation.build(GenerateCommand.sources(models, ROOT, 2), QUIET);
         List<String> stale = Generation.staleness(output, ROOT.resolve("generated-tests"),
                 ROOT.resolve("generated-tests/src/test/java"));
         assertEquals(List.of(), stale, "generated tests are stale: run ./proofgate generate and review the diff");

@@ -73,6 +73,21 @@ public final class ModelCatalog {
         return all;
     }
 
+    /** The models whose edges {@code proofgate generate} covers, in models.json's order. */
+    public List<Model> generationModels() throws IOException {
+        List<Model> all = new java.util.ArrayList<>();
+        for (ModelsFile.Entry entry : models.entries()) {
+            if (entry.generate()) {
+                Path config = specDir.resolve(entry.config());
+                all.add(config.getFileName().toString().equals("MCPublication.cfg") ? resolve(CI) : resolve(config.toString()));
+            }
+        }
+        if (all.isEmpty()) {
+            all.add(resolve(CI));
+        }
+        return all;
+    }
+
     private static Path moduleOf(Path config) throws IOException {
         Path sibling = config.resolveSibling(config.getFileName().toString().replaceFirst("\\.cfg$", ".tla"));
         if (Files.isRegularFile(sibling)) {

@@ -14,11 +14,14 @@ import java.util.OptionalLong;
  * {@code spec/models.json}: per config, what checking it must show. Each entry has {@code config}
  * (relative to spec/), {@code expected} ({@code "ok"} or {@code "violation"}), for a violation
  * the {@code invariant} (or {@code property}) TLC must name, and optionally the pinned
- * {@code distinct_states} and a {@code description}.
+ * {@code distinct_states}, a {@code description}, and {@code generate: true} for the models whose
+ * edges the generated tests cover.
  */
 record ModelsFile(List<Entry> entries) {
 
-    record Entry(String config, Model.Expected expected, OptionalLong distinctStates, String description) {}
+    /** {@code generate}: {@code proofgate generate} covers this model's edges with tests. */
+    record Entry(String config, Model.Expected expected, OptionalLong distinctStates, String description,
+                 boolean generate) {}
 
     static ModelsFile read(Path file) throws IOException {
         if (!Files.exists(file)) {
@@ -50,7 +53,8 @@ record ModelsFile(List<Entry> entries) {
             JsonNode distinct = first(node, "distinct_states", "distinctStates");
             entries.add(new Entry(config, expected,
                     distinct != null && distinct.canConvertToLong() ? OptionalLong.of(distinct.asLong()) : OptionalLong.empty(),
-                    Optional.ofNullable(text(node, "description", "comment", "purpose")).orElse("")));
+                    Optional.ofNullable(text(node, "description", "comment", "purpose")).orElse(""),
+                    node.path("generate").asBoolean(false)));
         }
         return new ModelsFile(List.copyOf(entries));
     }

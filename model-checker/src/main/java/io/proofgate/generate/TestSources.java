@@ -20,10 +20,10 @@ final class TestSources {
     private TestSources() {}
 
     /** File name to content. */
-    static Map<String, String> write(List<Script> scripts, String modelDescription) {
+    static Map<String, String> write(List<Script> scripts, String modelDescription, String classPrefix) {
         Map<String, List<Script>> byClass = new TreeMap<>();
         for (Script script : scripts) {
-            byClass.computeIfAbsent(className(script.category()), c -> new ArrayList<>()).add(script);
+            byClass.computeIfAbsent(classPrefix + className(script.category()), c -> new ArrayList<>()).add(script);
         }
         Map<String, String> files = new TreeMap<>();
         byClass.forEach((base, list) -> {
