@@ -32,8 +32,9 @@ import java.util.regex.Pattern;
  * <p>Unknown fields are errors rather than ignored: a misspelt {@code recurrent_boundary_blocks}
  * would otherwise read as absent evidence and silently keep a latch.
  *
- * <p>Positions are taken only when an error is reported, or at the start of an object (for a
- * missing field): building a {@link JsonLocation} for every field costs as much as the parse.
+ * <p>Positions are taken only when an error is reported (a missing field is located at its
+ * object's closing brace), and once per line: building a {@link JsonLocation} for every field or
+ * request costs as much as the parse.
  */
 public final class EventReader implements Closeable {
 
@@ -262,9 +263,6 @@ public final class EventReader implements Closeable {
         List<Event.NewRequest> requests = new ArrayList<>();
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
-            JsonLocation start = parser.currentTokenLocation();
-            long line = start.getLineNr();
-            long column = start.getColumnNr();
             if (next != JsonToken.START_OBJECT) {
                 throw mistyped("new[" + requests.size() + "]", "an object", next);
             }
@@ -289,7 +287,8 @@ public final class EventReader implements Closeable {
             String missing = id == null ? "id" : digest == null ? "digest" : prompt < 0 ? "prompt_tokens"
                     : computed < 0 ? "computed" : scheduled < 0 ? "scheduled" : blocks == null ? "block_ids" : null;
             if (missing != null) {
-                throw error(line, column, "missing field \"" + missing + "\" in new[" + requests.size() + "]");
+                // located at the object's closing brace: the hot path takes no position per object
+                throw errorHere("missing field \"" + missing + "\" in new[" + requests.size() + "]");
             }
             requests.add(new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks));
         }
@@ -301,9 +300,6 @@ public final class EventReader implements Closeable {
         List<Event.CachedRequest> requests = new ArrayList<>();
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
-            JsonLocation start = parser.currentTokenLocation();
-            long line = start.getLineNr();
-            long column = start.getColumnNr();
             if (next != JsonToken.START_OBJECT) {
                 throw mistyped("cached[" + requests.size() + "]", "an object", next);
             }
@@ -326,7 +322,7 @@ public final class EventReader implements Closeable {
             String missing = id == null ? "id" : computed < 0 ? "computed" : scheduled < 0 ? "scheduled"
                     : blocks == null ? "new_block_ids" : null;
             if (missing != null) {
-                throw error(line, column, "missing field \"" + missing + "\" in cached[" + requests.size() + "]");
+                throw errorHere("missing field \"" + missing + "\" in cached[" + requests.size() + "]");
             }
             requests.add(new Event.CachedRequest(id, computed, scheduled, blocks, resumed));
         }
@@ -338,7 +334,6 @@ public final class EventReader implements Closeable {
             throw errorHere("\"" + name + "\" does not belong to the topology line");
         }
         expect(token, JsonToken.START_ARRAY, name, "a list with one list of block ids per group");
-        JsonLocation start = parser.currentTokenLocation();
         long[][] byGroup = new long[groupCount][];
         int group = 0;
         JsonToken next;
@@ -364,7 +359,7 @@ public final class EventReader implements Closeable {
             group++;
         }
         if (group != groupCount) {
-            throw error(start.getLineNr(), start.getColumnNr(), "\"" + name + "\" has " + group + " group lists, the topology has " + groupCount);
+            throw errorHere("\"" + name + "\" has " + group + " group lists, the topology has " + groupCount);
         }
         return BlockIds.adopt(byGroup);
     }
