@@ -18,7 +18,7 @@ final class EventPipeline implements AutoCloseable {
     private static final int CAPACITY = 8;
 
     /** A batch of lines, possibly ending with the error or the end that followed them. */
-    private record Batch(List<ReplayLine> lines, Exception failure, boolean end) {}
+    private record Batch(List<ReplayLine> lines, Throwable failure, boolean end) {}
 
     private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(CAPACITY);
     private final Thread producer;
@@ -44,6 +44,7 @@ final class EventPipeline implements AutoCloseable {
                     case ReplayException e -> throw e;
                     case IOException e -> throw e;
                     case RuntimeException e -> throw e;
+                    case Error e -> throw e; // out of memory on the reader thread surfaces here, once
                     default -> throw new IllegalStateException(current.failure());
                 }
             }
@@ -74,8 +75,10 @@ final class EventPipeline implements AutoCloseable {
                 }
             }
             last = new Batch(lines, null, true);
-        } catch (ReplayException | IOException | RuntimeException e) {
-            last = new Batch(lines, e, false); // the lines before the error first, then the error
+        } catch (ReplayException | IOException | RuntimeException | Error e) {
+            // the lines before the failure first, then the failure; an Error (out of memory) too,
+            // or the consumer would wait for ever on a reader that died
+            last = new Batch(lines, e, false);
         } catch (InterruptedException e) {
             return; // closed by the consumer: nobody is waiting for more
         }
