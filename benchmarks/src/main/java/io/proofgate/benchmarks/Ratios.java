@@ -27,6 +27,8 @@ public final class Ratios {
                     "validator request evaluations/s against one hash-map lookup per request (goal: >= 5e6/s absolute)"),
             new Claim("ReplayBenchmark", "endToEnd", "jacksonOnly", 0.7,
                     "replay end to end against Jackson streaming alone on the same bytes"),
+            new Claim("StateGraphParseBenchmark", "antlrDot", "jacksonItf", 0.5,
+                    "TLC state graph (dot) through the ANTLR grammars against Jackson reading the same states as ITF JSON (states/s)"),
             new Claim("PageStoreBenchmark", "hostGather", "hostBulkCopy", 0.8,
                     "host gather of 16 MiB in pages against one MemorySegment.copy of 16 MiB (goal from 64 KiB pages up)"),
             new Claim("PageStoreBenchmark", "hostScatter", "hostBulkCopy", 0.8,

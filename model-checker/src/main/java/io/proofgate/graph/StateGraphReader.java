@@ -42,8 +42,18 @@ public final class StateGraphReader {
     }
 
     public static StateGraph read(String source, String text) {
+        try {
+            return read(source, text, org.antlr.v4.runtime.atn.PredictionMode.SLL);
+        } catch (ParseException e) {
+            // SLL may reject what full LL accepts; the second pass also gives the exact error
+            return read(source, text, org.antlr.v4.runtime.atn.PredictionMode.LL);
+        }
+    }
+
+    private static StateGraph read(String source, String text, org.antlr.v4.runtime.atn.PredictionMode mode) {
         TlcDotLexer lexer = new TlcDotLexer(CharStreams.fromString(text, source));
         TlcDotParser parser = new TlcDotParser(new CommonTokenStream(lexer));
+        parser.getInterpreter().setPredictionMode(mode);
         new ThrowingErrorListener(source, 0).installOn(lexer, parser);
         StateGraphReader reader = new StateGraphReader(source);
         reader.statements(parser.graph().stmt());

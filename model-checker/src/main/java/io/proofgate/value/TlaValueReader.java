@@ -14,8 +14,7 @@ public final class TlaValueReader {
 
     /** One value, e.g. {@code (a :> 0 @@ b :> 1)}. */
     public static TlaValue value(String source, String text) {
-        TlaValueParser parser = parser(source, text, 0);
-        return new TlaValueBuilder(source, 0).visit(parser.valueOnly().value());
+        return twoStage(source, text, 0, parser -> new TlaValueBuilder(source, 0).visit(parser.valueOnly().value()));
     }
 
     /** One state: {@code /\ x = 1 /\ y = "a"} or {@code x = 1}. */
@@ -30,8 +29,23 @@ public final class TlaValueReader {
      *     point into the file; the text must start at column 0 of that line
      */
     public static TlaState state(String source, String text, int firstLine) {
-        TlaValueParser parser = parser(source, text, firstLine - 1);
-        return new TlaValueBuilder(source, firstLine - 1).state(parser.state().stateFormula());
+        return twoStage(source, text, firstLine - 1,
+                parser -> new TlaValueBuilder(source, firstLine - 1).state(parser.state().stateFormula()));
+    }
+
+    /**
+     * Parses with ANTLR's fast SLL prediction first and falls back to full LL only when SLL
+     * reports an error, so valid input (every state of a dump) costs one cheap pass and invalid
+     * input still gets the exact error of a full parse.
+     */
+    static <T> T twoStage(String source, String text, int lineOffset, java.util.function.Function<TlaValueParser, T> rule) {
+        TlaValueParser fast = parser(source, text, lineOffset);
+        fast.getInterpreter().setPredictionMode(org.antlr.v4.runtime.atn.PredictionMode.SLL);
+        try {
+            return rule.apply(fast);
+        } catch (io.proofgate.tlc.ParseException e) {
+            return rule.apply(parser(source, text, lineOffset));
+        }
     }
 
     static TlaValueParser parser(String source, String text, int lineOffset) {

@@ -1,0 +1,141 @@
+package io.proofgate.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.proofgate.check.CheckOptions;
+import io.proofgate.check.Model;
+import io.proofgate.check.ModelCatalog;
+import io.proofgate.graph.StateGraph;
+import io.proofgate.graph.StateGraphReader;
+import io.proofgate.tlc.TlcCommand;
+import io.proofgate.tlc.TlcProcess;
+import io.proofgate.value.TlaState;
+import io.proofgate.value.TlaValue;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Issue 4's parser claim: reading TLC's {@code -dump dot,actionlabels} state graph of the
+ * interleaved model (28,787 states) with the ANTLR grammars (dot, then every state label as
+ * TLA+ values) against Jackson's tree parser reading the same states written as ITF JSON
+ * (Apalache's Informal Trace Format: sets as {"#set": [...]}, functions as {"#map": [[k, v]]}).
+ * Both parse an in-memory string; the ratio compares states per second. Setup runs TLC once
+ * (about 40 s). Run from the repository root: {@code benchmarks/run StateGraphParseBenchmark}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "-Xss16m"})
+public class StateGraphParseBenchmark {
+
+    private String dot;
+    private byte[] itf;
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException, InterruptedException {
+        Path root = Path.of("").toAbsolutePath();
+        Model model = ModelCatalog.of(root.resolve("spec")).resolve("spec/MCPublicationInterleaved.cfg");
+        Path dir = root.resolve("target/proofgate/bench");
+        Files.createDirectories(dir);
+        Path file = dir.resolve("interleaved.dot");
+        if (!Files.exists(file)) {
+            TlcProcess.run(TlcCommand.of(model.module(), dir).withConfig(model.config()).withLibraries(List.of(model.specDir()))
+                    .withWorkers(2).withoutDeadlockCheck().withDumpDot(file).withTimeout(Duration.ofMinutes(10)), m -> { });
+        }
+        dot = Files.readString(file);
+        StateGraph graph = StateGraphReader.read("bench", dot);
+        StringBuilder text = new StringBuilder("{\"#meta\":{\"format\":\"ITF\"},\"states\":[");
+        boolean first = true;
+        for (TlaState state : graph.states().values()) {
+            text.append(first ? "" : ",");
+            first = false;
+            text.append('{');
+            boolean firstVar = true;
+            for (Map.Entry<String, TlaValue> variable : state.vars().entrySet()) {
+                text.append(firstVar ? "" : ",").append(quote(variable.getKey())).append(':');
+                itf(variable.getValue(), text);
+                firstVar = false;
+            }
+            text.append('}');
+        }
+        itf = text.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+        System.out.printf("%n%d states: dot %.1f MB, ITF %.1f MB%n", graph.states().size(),
+                dot.length() / 1e6, itf.length / 1e6);
+    }
+
+    @Benchmark
+    public Object antlrDot() {
+        return StateGraphReader.read("bench", dot);
+    }
+
+    @Benchmark
+    public Object jacksonItf() throws IOException {
+        return json.readTree(itf);
+    }
+
+    private static void itf(TlaValue value, StringBuilder out) {
+        switch (value) {
+            case TlaValue.TlaInt(long n) -> out.append(n);
+            case TlaValue.TlaString(String s) -> out.append(quote(s));
+            case TlaValue.TlaBool(boolean b) -> out.append(b);
+            case TlaValue.TlaModelValue(String name) -> out.append("{\"#unserializable\":").append(quote(name)).append('}');
+            case TlaValue.TlaSeq(List<TlaValue> elements) -> list(elements, out);
+            case TlaValue.TlaSet(List<TlaValue> elements) -> {
+                out.append("{\"#set\":");
+                list(elements, out);
+                out.append('}');
+            }
+            case TlaValue.TlaRecord record -> {
+                out.append('{');
+                for (int i = 0; i < record.fields().size(); i++) {
+                    out.append(i == 0 ? "" : ",").append(quote(record.fields().get(i).name())).append(':');
+                    itf(record.fields().get(i).value(), out);
+                }
+                out.append('}');
+            }
+            case TlaValue.TlaFunction function -> {
+                out.append("{\"#map\":[");
+                for (int i = 0; i < function.pairs().size(); i++) {
+                    out.append(i == 0 ? "[" : ",[");
+                    itf(function.pairs().get(i).key(), out);
+                    out.append(',');
+                    itf(function.pairs().get(i).value(), out);
+                    out.append(']');
+                }
+                out.append("]}");
+            }
+        }
+    }
+
+    private static void list(List<TlaValue> elements, StringBuilder out) {
+        out.append('[');
+        for (int i = 0; i < elements.size(); i++) {
+            out.append(i == 0 ? "" : ",");
+            itf(elements.get(i), out);
+        }
+        out.append(']');
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+}
