@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.proofgate.check.CheckOptions;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
+import io.proofgate.check.ModelCheck;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
-import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
@@ -58,8 +58,8 @@ public class StateGraphParseBenchmark {
         Files.createDirectories(dir);
         Path file = dir.resolve("interleaved.dot");
         if (!Files.exists(file)) {
-            TlcProcess.run(TlcCommand.of(model.module(), dir).withConfig(model.config()).withLibraries(List.of(model.specDir()))
-                    .withWorkers(2).withoutDeadlockCheck().withDumpDot(file).withTimeout(Duration.ofMinutes(10)), m -> { });
+            TlcProcess.run(ModelCheck.command(model, new CheckOptions(2, "4g", dir, Duration.ofMinutes(10))).withDumpDot(file),
+                    m -> { });
         }
         dot = Files.readString(file);
         StateGraph graph = StateGraphReader.read("bench", dot);

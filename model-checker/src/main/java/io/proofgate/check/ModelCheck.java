@@ -18,20 +18,28 @@ public final class ModelCheck {
 
     public static CheckReport run(Model model, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
-        Path dir = options.outputDir();
-        Files.createDirectories(dir);
-        TlcCommand command = TlcCommand.of(model.module(), dir)
+        TlcCommand command = command(model, options);
+        long start = System.nanoTime();
+        TlcResult result = TlcProcess.run(command, message -> TlcStatistics.counts(message)
+                .filter(p -> message.code() == TlcStatistics.PROGRESS)
+                .ifPresent(p -> progress.println(progressLine(p, Duration.ofNanos(System.nanoTime() - start)))));
+        return new CheckReport(model, result, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /**
+     * The TLC run of a model under the options: its module and config, the spec folder as module
+     * library (mutants extend the real module from a subfolder), no deadlock check (behaviours
+     * end), files under the options' folder, which is created.
+     */
+    public static TlcCommand command(Model model, CheckOptions options) throws IOException {
+        Files.createDirectories(options.outputDir());
+        return TlcCommand.of(model.module(), options.outputDir())
                 .withConfig(model.config())
                 .withLibraries(java.util.List.of(model.specDir()))
                 .withWorkers(options.workers())
                 .withMaxHeap(options.maxHeap())
                 .withoutDeadlockCheck()
                 .withTimeout(options.timeout());
-        long start = System.nanoTime();
-        TlcResult result = TlcProcess.run(command, message -> TlcStatistics.counts(message)
-                .filter(p -> message.code() == TlcStatistics.PROGRESS)
-                .ifPresent(p -> progress.println(progressLine(p, Duration.ofNanos(System.nanoTime() - start)))));
-        return new CheckReport(model, result, Duration.ofNanos(System.nanoTime() - start));
     }
 
     static String progressLine(TlcStatistics.Progress p, Duration elapsed) {

@@ -2,6 +2,7 @@ package io.proofgate.generate;
 
 import io.proofgate.check.CheckOptions;
 import io.proofgate.check.Model;
+import io.proofgate.check.ModelCheck;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
 import io.proofgate.tlc.TlcCommand;
@@ -91,18 +92,10 @@ public final class Generation {
 
     private static StateGraph dumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
-        Path dir = options.outputDir();
-        Files.createDirectories(dir);
-        Path dot = dir.resolve("states.dot");
+        TlcCommand command = ModelCheck.command(model, options);
+        Path dot = options.outputDir().resolve("states.dot");
         Files.deleteIfExists(dot);
-        TlcCommand command = TlcCommand.of(model.module(), dir)
-                .withConfig(model.config())
-                .withLibraries(java.util.List.of(model.specDir()))
-                .withWorkers(options.workers())
-                .withMaxHeap(options.maxHeap())
-                .withoutDeadlockCheck()
-                .withDumpDot(dot)
-                .withTimeout(options.timeout());
+        command = command.withDumpDot(dot);
         progress.println("proofgate generate: running TLC on " + modelDescription + " with the state graph dumped");
         TlcResult result = TlcProcess.run(command, message -> { });
         if (result.timedOut() || result.run().verdict() != Verdict.OK) {
