@@ -153,7 +153,9 @@ final class CheckCommand implements Command {
             }
             case ERROR -> {
                 out.println("proofgate check: " + model.name() + ": TLC reported an error");
-                run.errors().forEach(m -> out.println("  " + m.text().strip().replace("\n", "\n  ")));
+                // a nested frame's markers stay in its parent's text; people need only the words
+                run.errors().forEach(m -> out.println("  " + m.text().replaceAll(":? ?@!@!@(START|END)MSG [0-9:]+ @!@!@\\n?", "")
+                        .strip().replace("\n", "\n  ")));
                 run.freeText().stream().filter(line -> !line.isBlank()).limit(20).forEach(line -> out.println("  " + line));
             }
         }

@@ -17,7 +17,7 @@
 lexer grammar TlcToolLexer;
 
 // Between frames: whole lines of free text.
-STARTMSG : '@!@!@STARTMSG' [ \t]+ -> mode(HEADER) ;
+STARTMSG : '@!@!@STARTMSG' [ \t]+ -> pushMode(HEADER) ;
 TEXT     : ( ~[@\r\n] | '@' ~[!\r\n] ) ~[\r\n]* ;
 NL       : '\r'? '\n' ;
 
@@ -35,7 +35,12 @@ TH_HEADER_END : [ \t]* '@!@!@' [ \t]* '\r'? '\n' -> type(HEADER_END), mode(STATE
 
 mode BODY;
 ENDMSG    : '@!@!@ENDMSG' [ \t]+ -> mode(FOOTER) ;
-BODY_TEXT : ( ~[@\r\n] | '@' ~[!\r\n] ) ~[\r\n]* -> type(TEXT) ;
+// A frame can open inside another's body: TLC wraps a config error (5006) in a general error
+// (1000) as ": @!@!@STARTMSG 5006:0 @!@!@ ... @!@!@ENDMSG 5006 @!@!@" and then closes 1000.
+// Body text therefore stops before "@!"; a nested STARTMSG pushes a frame, its footer pops it.
+BODY_STARTMSG : '@!@!@STARTMSG' [ \t]+ -> type(STARTMSG), pushMode(HEADER) ;
+BODY_TEXT : ( ~[@\r\n] | '@' ~[!\r\n] )+ -> type(TEXT) ;
+BODY_AT   : '@' '!'? -> type(TEXT) ;
 BODY_NL   : '\r'? '\n' -> type(NL) ;
 
 mode STATE_LABEL;
@@ -63,4 +68,4 @@ SB_NL     : '\r'? '\n' -> type(NL) ;
 mode FOOTER;
 FOOTER_CODE : [0-9]+ -> type(CODE) ;
 // The last frame of a file may lack its final newline.
-FOOTER_END  : [ \t]* '@!@!@' [ \t]* ( '\r'? '\n' )? -> mode(DEFAULT_MODE) ;
+FOOTER_END  : [ \t]* '@!@!@' [ \t]* ( '\r'? '\n' )? -> popMode ;

@@ -57,5 +57,5 @@ stateBody
     ;
 
 messageBody
-    : (TEXT | NL)*
+    : (TEXT | NL | message)*
     ;

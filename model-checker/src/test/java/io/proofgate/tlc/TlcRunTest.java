@@ -55,6 +55,18 @@ class TlcRunTest {
         assertEquals(List.of(), run.errors());
     }
 
+    /** Regression: TLC wraps a config error (5006) inside a general error (1000); the inner frame closed the outer one. */
+    @Test
+    void nestedFrame_configErrorInsideGeneralError() {
+        TlcOutput output = Samples.output("config_error_nested.out");
+        TlcRun run = TlcRun.of(output);
+
+        assertEquals(Verdict.ERROR, run.verdict());
+        TlcMessage general = output.messages().stream().filter(m -> m.code() == 1000).findFirst().orElseThrow();
+        assertTrue(general.text().contains("TLC found an error in the configuration file at line 1"), general.text());
+        assertTrue(output.messages().stream().anyMatch(m -> m.code() == 2186), "the frames after the nested one parse too");
+    }
+
     @Test
     void livenessViolation_endsWithBackToState() {
         TlcRun run = Samples.run("lasso_liveness.out");
