@@ -104,7 +104,10 @@ public final class EventReader implements Closeable {
         }
     }
 
+    private static final long[] NO_BLOCKS = new long[0];
+
     private final JsonParser parser;
+    private long[] scratch = new long[64];
     private final String source;
     private long previousEndLine;
     private Topology topology;
@@ -341,20 +344,20 @@ public final class EventReader implements Closeable {
             if (next != JsonToken.START_ARRAY) {
                 throw mistyped(name + "[" + group + "]", "a list of block ids", next);
             }
-            long[] ids = new long[4];
+            // ids go into one reused buffer and are copied once at their exact length
             int count = 0;
             while ((next = nextToken()) != JsonToken.END_ARRAY) {
                 if (next != JsonToken.VALUE_NUMBER_INT) {
                     throw mistyped(name + "[" + group + "][" + count + "]", "an integer", next);
                 }
                 long id = longValue(name);
-                if (count == ids.length) {
-                    ids = Arrays.copyOf(ids, count * 2);
+                if (count == scratch.length) {
+                    scratch = Arrays.copyOf(scratch, count * 2);
                 }
-                ids[count++] = id;
+                scratch[count++] = id;
             }
             if (group < groupCount) {
-                byGroup[group] = count == ids.length ? ids : Arrays.copyOf(ids, count);
+                byGroup[group] = count == 0 ? NO_BLOCKS : Arrays.copyOf(scratch, count);
             }
             group++;
         }
