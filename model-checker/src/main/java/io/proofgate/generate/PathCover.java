@@ -170,7 +170,10 @@ public final class PathCover {
         }
     }
 
-    /** Splits the flow into paths, always leaving a state by its first edge with flow left. */
+    /**
+     * Splits the flow into paths, always leaving a state by its first edge with flow left and
+     * stopping only where no flow leaves; on an acyclic graph this uses up every unit.
+     */
     private static List<List<Edge>> decompose(int n, int m, int[] from, int[] to, List<List<Integer>> out, long[] flow,
                                               long[] starts, long[] ends, List<Edge> edges) {
         List<List<Edge>> paths = new ArrayList<>();
@@ -187,8 +190,8 @@ public final class PathCover {
                             break;
                         }
                     }
-                    if (next < 0 || (ends[at] > 0 && path.size() > 0 && mustEndHere(at, out, flow, ends))) {
-                        break;
+                    if (next < 0) {
+                        break; // no flow leaves: by conservation one of this state's path ends is here
                     }
                     flow[next]--;
                     path.add(edges.get(next));
@@ -207,15 +210,6 @@ public final class PathCover {
             }
         }
         return paths;
-    }
-
-    /** A path may stop where flow ends unless the flow that leaves exceeds what arrives later. */
-    private static boolean mustEndHere(int at, List<List<Integer>> out, long[] flow, long[] ends) {
-        long leaving = 0;
-        for (int e : out.get(at)) {
-            leaving += flow[e];
-        }
-        return leaving == 0;
     }
 
     /** A residual network with Dinic's max flow. */

@@ -15,7 +15,7 @@ import java.util.List;
  * @param name content-derived, so unrelated changes to the model do not rename the test
  * @param category the last verdict on the path ("plan", "rejected conflict", ...), or "none"
  */
-public record Script(String name, String category, String text, int events) {
+public record Script(String name, String category, String text) {
 
     static Script of(StateGraph graph, List<Edge> path) {
         ModelState initial = new ModelState(graph.state(path.getFirst().from()));
@@ -46,7 +46,7 @@ public record Script(String name, String category, String text, int events) {
             }
         }
         String header = "# " + path.size() + " events\n";
-        return new Script("path_" + digest(body.toString()), category, header + body, path.size());
+        return new Script("path_" + digest(body.toString()), category, header + body);
     }
 
     private static String digest(String text) {

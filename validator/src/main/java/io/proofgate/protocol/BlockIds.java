@@ -1,7 +1,6 @@
 package io.proofgate.protocol;
 
 import java.util.Arrays;
-import java.util.List;
 
 /** Block ids per group, in group order, as a scheduler event carries them. Immutable. */
 public final class BlockIds {
@@ -23,14 +22,6 @@ public final class BlockIds {
      */
     public static BlockIds adopt(long[][] byGroup) {
         return new BlockIds(byGroup, true);
-    }
-
-    public static BlockIds of(List<List<Long>> lists) {
-        long[][] groups = new long[lists.size()][];
-        for (int i = 0; i < groups.length; i++) {
-            groups[i] = lists.get(i).stream().mapToLong(Long::longValue).toArray();
-        }
-        return new BlockIds(groups, true);
     }
 
     /** An empty list for each of {@code groups} groups. */
