@@ -59,29 +59,16 @@ final class CheckCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        String model = ModelCatalog.CI;
-        boolean all = false;
-        int workers = Runtime.getRuntime().availableProcessors();
-        String heap = "4g";
-        long timeoutMinutes = 30;
-        for (int i = 0; i < args.size(); i++) {
-            String option = args.get(i);
-            if (option.equals("--all")) {
-                all = true;
-                continue;
-            }
-            if (i + 1 >= args.size()) {
-                throw new UsageException(option.startsWith("--") ? "missing value for " + option : "unexpected argument \"" + option + "\"");
-            }
-            String value = args.get(++i);
-            switch (option) {
-                case "--model" -> model = value;
-                case "--workers" -> workers = (int) Options.integer(option, value, 1, 1024);
-                case "--heap" -> heap = heap(value);
-                case "--timeout" -> timeoutMinutes = Options.integer(option, value, 1, 24 * 60);
-                default -> throw new UsageException("unknown option \"" + option + "\"");
-            }
-        }
+        var parsed = Options.parse(args, java.util.Set.of("--all"),
+                java.util.Set.of("--model", "--workers", "--heap", "--timeout"));
+        String model = parsed.getOrDefault("--model", ModelCatalog.CI);
+        boolean all = parsed.containsKey("--all");
+        int workers = parsed.containsKey("--workers")
+                ? (int) Options.integer("--workers", parsed.get("--workers"), 1, 1024)
+                : Runtime.getRuntime().availableProcessors();
+        String heap = parsed.containsKey("--heap") ? heap(parsed.get("--heap")) : "4g";
+        long timeoutMinutes = parsed.containsKey("--timeout")
+                ? Options.integer("--timeout", parsed.get("--timeout"), 1, 24 * 60) : 30;
         Path root = ProjectRoot.find();
         try {
             ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));

@@ -60,25 +60,12 @@ final class GenerateCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        String model = null;
-        boolean check = false;
-        int workers = Runtime.getRuntime().availableProcessors();
-        for (int i = 0; i < args.size(); i++) {
-            String option = args.get(i);
-            if (option.equals("--check")) {
-                check = true;
-                continue;
-            }
-            if (i + 1 >= args.size()) {
-                throw new UsageException(option.startsWith("--") ? "missing value for " + option : "unexpected argument \"" + option + "\"");
-            }
-            String value = args.get(++i);
-            switch (option) {
-                case "--model" -> model = value;
-                case "--workers" -> workers = (int) Options.integer(option, value, 1, 1024);
-                default -> throw new UsageException("unknown option \"" + option + "\"");
-            }
-        }
+        var options = Options.parse(args, java.util.Set.of("--check"), java.util.Set.of("--model", "--workers"));
+        String model = options.get("--model");
+        boolean check = options.containsKey("--check");
+        int workers = options.containsKey("--workers")
+                ? (int) Options.integer("--workers", options.get("--workers"), 1, 1024)
+                : Runtime.getRuntime().availableProcessors();
         Path root = ProjectRoot.find();
         try {
             ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));

@@ -5,6 +5,29 @@ final class Options {
 
     private Options() {}
 
+    /**
+     * The options in {@code args} by name, in order: names in {@code flags} stand alone (value
+     * ""), names in {@code valued} take the next argument; anything else is a usage error.
+     */
+    static java.util.Map<String, String> parse(java.util.List<String> args, java.util.Set<String> flags,
+                                              java.util.Set<String> valued) throws UsageException {
+        java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            if (flags.contains(option)) {
+                options.put(option, "");
+            } else if (!valued.contains(option)) {
+                throw new UsageException(option.startsWith("--") ? "unknown option \"" + option + "\""
+                        : "unexpected argument \"" + option + "\"");
+            } else if (i + 1 >= args.size()) {
+                throw new UsageException("missing value for " + option);
+            } else {
+                options.put(option, args.get(++i));
+            }
+        }
+        return options;
+    }
+
     static long integer(String option, String value, long min, long max) throws UsageException {
         long parsed;
         try {

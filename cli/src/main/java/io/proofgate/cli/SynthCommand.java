@@ -44,24 +44,12 @@ final class SynthCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        long bytes = 1 << 20;
-        long seed = 1;
-        int batch = 256;
-        Path file = null;
-        for (int i = 0; i < args.size(); i++) {
-            String option = args.get(i);
-            if (i + 1 >= args.size()) {
-                throw new UsageException(option.startsWith("--") ? "missing value for " + option : "unexpected argument \"" + option + "\"");
-            }
-            String value = args.get(++i);
-            switch (option) {
-                case "--bytes" -> bytes = Options.size(option, value);
-                case "--seed" -> seed = Options.integer(option, value, Long.MIN_VALUE, Long.MAX_VALUE);
-                case "--batch" -> batch = (int) Options.integer(option, value, 1, 100_000);
-                case "--out" -> file = Path.of(value);
-                default -> throw new UsageException("unknown option \"" + option + "\"");
-            }
-        }
+        var options = Options.parse(args, java.util.Set.of(), java.util.Set.of("--bytes", "--seed", "--batch", "--out"));
+        long bytes = options.containsKey("--bytes") ? Options.size("--bytes", options.get("--bytes")) : 1 << 20;
+        long seed = options.containsKey("--seed")
+                ? Options.integer("--seed", options.get("--seed"), Long.MIN_VALUE, Long.MAX_VALUE) : 1;
+        int batch = options.containsKey("--batch") ? (int) Options.integer("--batch", options.get("--batch"), 1, 100_000) : 256;
+        Path file = options.containsKey("--out") ? Path.of(options.get("--out")) : null;
         try (OutputStream sink = new BufferedOutputStream(file == null ? out : Files.newOutputStream(file), 1 << 16)) {
             new SyntheticLog(seed, batch).write(sink, bytes);
         } catch (IOException e) {

@@ -66,6 +66,18 @@ class MainTest {
     }
 
     @Test
+    void optionErrors_nameTheOptionAndExitTwo() {
+        assertEquals(2, run("synth", "--frob", "1"));
+        assertEquals("proofgate synth: unknown option \"--frob\" (see proofgate synth --help)\n", stderr());
+        err.reset();
+        assertEquals(2, run("check", "--heap"));
+        assertEquals("proofgate check: missing value for --heap (see proofgate check --help)\n", stderr());
+        err.reset();
+        assertEquals(2, run("generate", "--workers", "none"));
+        assertTrue(stderr().contains("--workers expects an integer, got \"none\""), stderr());
+    }
+
+    @Test
     void everyCommandHasHelp() {
         for (String name : Main.commands().keySet()) {
             out.reset();
