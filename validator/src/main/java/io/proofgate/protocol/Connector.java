@@ -24,7 +24,6 @@ public final class Connector {
 
     private final Topology topology;
     private final boolean hasRecurrent;
-    private final int recurrentGroups;
     /** Ids scheduled in the current step; a field so that checking a step allocates nothing new. */
     private final Set<String> scheduledThisStep = new HashSet<>(1024);
     private final Map<String, PendingStore> pending = new HashMap<>();
@@ -38,8 +37,7 @@ public final class Connector {
 
     public Connector(Topology topology) {
         this.topology = topology;
-        this.recurrentGroups = topology.recurrentGroupCount();
-        this.hasRecurrent = recurrentGroups > 0;
+        this.hasRecurrent = topology.recurrentGroupCount() > 0;
     }
 
     public Topology topology() {
@@ -96,7 +94,7 @@ public final class Connector {
         }
         long[] proof = null;
         if (hasRecurrent) {
-            Finding finding = EvidenceRules.judge(evidence, request.id(), span, topology, recurrentGroups);
+            Finding finding = EvidenceRules.judge(evidence, request.id(), span, topology);
             switch (finding) {
                 case Finding.NoProof none -> { }
                 case Finding.Proof found -> proof = found.blockByGroup();
@@ -131,7 +129,7 @@ public final class Connector {
         }
         // (2) Validate: poison, latch, keep, or conflict.
         if (hasRecurrent) {
-            Finding finding = EvidenceRules.judge(evidence, store.id, store.span, topology, recurrentGroups);
+            Finding finding = EvidenceRules.judge(evidence, store.id, store.span, topology);
             switch (finding) {
                 case Finding.NoProof none -> { }
                 case Finding.Proof found -> {
@@ -214,12 +212,12 @@ public final class Connector {
                 }
             }
             if (selected[g] == null) {
-                verdicts.add(invalidSelection(step, store, g, null, "table is shorter than the span"));
+                verdicts.add(invalidSelection(step, store, g, null, "short_table"));
                 return;
             }
             for (long block : selected[g]) {
                 if (block <= 0) {
-                    verdicts.add(invalidSelection(step, store, g, block, "selects null block " + block));
+                    verdicts.add(invalidSelection(step, store, g, block, "null_block"));
                     return;
                 }
             }
@@ -228,7 +226,7 @@ public final class Connector {
         long repeated = firstRepeated(selected, total);
         if (repeated > 0) {
             int g = groupOf(selected, repeated);
-            verdicts.add(invalidSelection(step, store, g, repeated, "selects block " + repeated + " twice"));
+            verdicts.add(invalidSelection(step, store, g, repeated, "repeated_block"));
             return;
         }
         plans++;
@@ -237,7 +235,7 @@ public final class Connector {
 
     private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, String problem) {
         return reject(step, store.id, store.span,
-                new Finding.Poison(PoisonCode.INVALID_SELECTION, "group " + group + " " + problem, null, group, block));
+                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem, null, group, block));
     }
 
     /** Table entries [from, to) of a group, or null when the table is shorter than that. */
@@ -269,27 +267,17 @@ public final class Connector {
         return 0;
     }
 
-    /** The last group whose selection holds {@code block}: where its second occurrence is. */
+    /** The group of the second occurrence of {@code block}, in plan order (group, then position). */
     private static int groupOf(long[][] selected, long block) {
-        int found = -1;
+        int seen = 0;
         for (int g = 0; g < selected.length; g++) {
-            int count = 0;
             for (long b : selected[g]) {
-                if (b == block) {
-                    count++;
-                }
-            }
-            if (count > 1) {
-                return g;
-            }
-            if (count == 1) {
-                if (found >= 0) {
+                if (b == block && ++seen == 2) {
                     return g;
                 }
-                found = g;
             }
         }
-        return found;
+        throw new IllegalStateException("block " + block + " is not repeated");
     }
 
     private static long ceilDiv(long a, long b) {
@@ -300,7 +288,7 @@ public final class Connector {
         for (Group group : topology.groups()) {
             int g = group.index();
             if (group.isRecurrent() && proof[g] != store.latchedBlock(g)) {
-                return new Finding.Poison(PoisonCode.CONFLICT, "latched block " + store.latchedBlock(g),
+                return new Finding.Poison(PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g),
                         store.span, g, proof[g]);
             }
         }
@@ -320,9 +308,7 @@ public final class Connector {
         if (poison.block() != null) {
             reason.append(" block=").append(poison.block());
         }
-        if (!poison.detail().isEmpty()) {
-            reason.append(" (").append(poison.detail()).append(')');
-        }
+        reason.append(poison.facts());
         return new Verdict.Rejected(step, id, poison.code(), reason.toString(), poison.observed(), target,
                 poison.group(), poison.block());
     }

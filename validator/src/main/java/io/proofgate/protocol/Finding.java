@@ -9,9 +9,13 @@ sealed interface Finding {
     /** Exact-target blocks covering every recurrent group; {@code blockByGroup[g]} is 0 for other groups. */
     record Proof(long[] blockByGroup) implements Finding {}
 
-    record Poison(PoisonCode code, String detail, Long observed, Integer group, Long block) implements Finding {
-        static Poison of(PoisonCode code, String detail) {
-            return new Poison(code, detail, null, null, null);
+    /**
+     * {@code facts}: the reason's words after block, each {@code " key=value"} (empty when none);
+     * {@code observed}, {@code group} and {@code block} are null where they do not apply.
+     */
+    record Poison(PoisonCode code, String facts, Long observed, Integer group, Long block) implements Finding {
+        static Poison of(PoisonCode code, String facts) {
+            return new Poison(code, facts, null, null, null);
         }
     }
 

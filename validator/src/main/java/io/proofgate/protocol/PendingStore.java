@@ -29,7 +29,7 @@ final class PendingStore {
     void replaceTable(BlockIds blocks) {
         for (int g = 0; g < table.length; g++) {
             long[] source = blocks.groupView(g);
-            table[g] = Arrays.copyOf(source, Math.max(4, source.length));
+            table[g] = source.clone();
             tableLength[g] = source.length;
         }
     }

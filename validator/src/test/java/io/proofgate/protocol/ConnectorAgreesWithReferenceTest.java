@@ -58,10 +58,10 @@ class ConnectorAgreesWithReferenceTest {
                         reference.retiredFinished), state.counters(), "counters after event " + i);
                 Map<String, String> expectedPending = new TreeMap<>();
                 reference.pending.forEach((id, s) -> expectedPending.put(id, s.done() + " " + s.table() + " "
-                        + new TreeSet<>(s.latch())));
+                        + Events.sorted(s.latch())));
                 Map<String, String> actualPending = new TreeMap<>();
                 state.pending().forEach((id, s) -> actualPending.put(id, s.done() + " " + lists(s.table()) + " "
-                        + new TreeSet<>(s.latch())));
+                        + Events.sorted(s.latch())));
                 assertEquals(expectedPending, actualPending, "pending stores after event " + i);
             }
         });

@@ -15,6 +15,14 @@ final class Events {
         return Topology.of(new Group(0, GroupPolicy.FULL, 2304, 0), new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0));
     }
 
+    /** Group blocks in group, then block order, for comparing latches and plans as sets. */
+    static java.util.SortedSet<GroupBlock> sorted(java.util.Collection<GroupBlock> blocks) {
+        java.util.SortedSet<GroupBlock> set = new java.util.TreeSet<>(
+                java.util.Comparator.comparingInt(GroupBlock::group).thenComparingLong(GroupBlock::block));
+        set.addAll(blocks);
+        return set;
+    }
+
     static BlockIds blocks(long[]... groups) {
         return new BlockIds(groups);
     }

@@ -161,7 +161,7 @@ final class ReferenceRules {
         }
         plans++;
         return "plan " + step + " " + id + " " + store.digest() + " " + store.span() + " " + selected + " "
-                + new TreeSet<>(store.latch());
+                + Events.sorted(store.latch());
     }
 
     /** A poison code, a complete exact-target set, or null (keep the latch). */
@@ -221,7 +221,7 @@ final class ReferenceRules {
         if (!covered.equals(recurrent)) {
             return "incomplete";
         }
-        return new TreeSet<>(exact);
+        return Events.sorted(exact);
     }
 
     private boolean hasRecurrent() {
@@ -253,7 +253,7 @@ final class ReferenceRules {
     static String reduce(Verdict verdict) {
         return switch (verdict) {
             case Verdict.Plan p -> "plan " + p.step() + " " + p.id() + " " + p.digest() + " " + p.span() + " "
-                    + lists(p.blocksByGroup()) + " " + new TreeSet<>(p.recurrent());
+                    + lists(p.blocksByGroup()) + " " + Events.sorted(p.recurrent());
             case Verdict.Rejected r -> "rejected " + r.step() + " " + r.id() + " " + r.code().code() + " " + r.target();
             case Verdict.Retired r -> "retired " + r.step() + " " + r.id() + " " + r.cause().wireName();
         };
