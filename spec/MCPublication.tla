@@ -46,16 +46,32 @@ GenEvidence == "r1" :> CiKinds @@ "r2" :> {"exact"}
 \* ci's state constraint: r2 is admitted only after r1 finished.  Each state records the event
 \* that led to it, so interleaving two pending requests multiplies the edges that the generated
 \* tests must cover (MCPublicationInterleaved.cfg checks the interleavings without tests).
-Sequential == status["r2"] # "waiting" => status["r1"] = "finished"
+Sequential == \A i \in 2..Len(Requests) :
+                  status[Requests[i]] # "waiting" => \A j \in 1..(i - 1) : status[Requests[j]] = "finished"
 \* Generation models beside ci (one topology each): malformed entries with a boolean or a
 \* string element, incomplete and duplicate proofs over two recurrent groups, and r2's null
-\* first table block (invalid_selection).
+\* first table block (invalid_selection).  Sequential generalises to any number of requests.
 GenTwoRecEvidence == "r1" :> {"exact", "incomplete", "duplicate", "malformed_bool", "malformed_text"}
                      @@ "r2" :> {"exact"}
 AbsentOnly == {"absent"}
 LiveFields == {"absent", "mapping"}
 AllFields == {"absent", "null", "text", "mapping"}
-NoNullTable == {}
-NullTableR2 == {"r2"}
+NoFaults == "r1" :> "none" @@ "r2" :> "none" @@ "r3" :> "none" @@ "r4" :> "none"
+NullTableR2 == [NoFaults EXCEPT !["r2"] = "null"]
+\* Generation model gen-shapes: every JSON kind where evidence may hold one, a group id at
+\* 2^31-1 and at -1, and r2's table repeating a block (invalid_selection repeated_block).
+ShapesEvidence == "r1" :> {"exact", "notalist_bool", "notalist_int", "notalist_number",
+                           "notalist_mapping", "malformed_null", "unknown_max", "unknown_negative"}
+                  @@ "r2" :> {"exact"}
+WideFields == {"absent", "true", "int", "number", "list", "mapping"}
+RepeatR2 == [NoFaults EXCEPT !["r2"] = "repeat"]
+\* Generation model gen-bounds (full + sliding): r1 at exactly max_span_tokens with group 1
+\* sharing group 0's blocks, r2 above max_span_tokens, r3 (prompt 1024, target 768) below
+\* min_span_tokens, r4 (prompt 1025, target 1024) at exactly min_span_tokens with a short table.
+Req4 == <<"r1", "r2", "r3", "r4">>
+Digest4 == "r1" :> "d1" @@ "r2" :> "d1" @@ "r3" :> "d1" @@ "r4" :> "d1"
+Prompt4 == "r1" :> 6992 @@ "r2" :> 8256 @@ "r3" :> 1024 @@ "r4" :> 1025
+BoundsEvidence == [r \in {"r1", "r2", "r3", "r4"} |-> {}]
+BoundsFaults == [NoFaults EXCEPT !["r1"] = "shared", !["r4"] = "short"]
 Unbounded == 1000000
 =============================================================================

@@ -50,13 +50,18 @@ CONSTANTS
     ChunkTokens,     \* a chunked-prefill stop below every target; 0 = no chunk stop
     MaxPreemptions,  \* preemptions per request (bounds epoch)
     MaxBatch,        \* most requests scheduled in one step
-    NullTableBlock,  \* requests whose first group-0 table block is null (0): invalid_selection
+    TableFault,      \* [request id -> "none", "null", "repeat", "short" or "shared"] (see Table)
     EvidenceKinds,   \* [request id -> evidence labels vLLM may send for it] (see EvidenceValue)
-    FieldKinds,      \* whole-field shapes vLLM may send: "absent", "null", "text", "mapping"
+    FieldKinds,      \* whole-field shapes vLLM may send: "absent", "null", "text", "true",
+                     \* "int", "number", "list", "mapping"
     Absent,          \* model value: the field is omitted from the step
     JsonNull,        \* model value: JSON null
     JsonText,        \* model value: the JSON string "text"
-    JsonTrue         \* model value: JSON true
+    JsonTrue,        \* model value: JSON true
+    JsonInt,         \* model value: the JSON integer 7 (a TLA+ integer would be compared with strings)
+    JsonNumber,      \* model value: the JSON number 1.5
+    JsonList,        \* model value: the JSON list [] (only as a whole field)
+    JsonObject       \* model value: the JSON object {} (only as a request's value)
 
 HashBlock == 256
 
@@ -75,7 +80,12 @@ HasRecurrent == RecGroups # {}
 FirstRec == CHOOSE g \in RecGroups : \A h \in RecGroups : g <= h
 \* The recurrent groups in index order.
 RecSeq == SelectSeq([i \in 1..NG |-> i - 1], LAMBDA g : g \in RecGroups)
-Markers == {JsonNull, JsonText, JsonTrue}
+Markers == {JsonNull, JsonText, JsonTrue, JsonInt, JsonNumber, JsonList, JsonObject}
+\* JSON's name for the kind of a marker (the reasons' found= fact).
+KindOf(x) == CASE x = JsonNull -> "null" [] x = JsonText -> "string" [] x = JsonTrue -> "boolean"
+               [] x = JsonInt -> "integer" [] x = JsonNumber -> "number" [] x = JsonList -> "list"
+               [] x = JsonObject -> "mapping"
+Min(S) == CHOOSE m \in S : \A x \in S : m <= x
 
 \* DESIGN section 2: target = floor((prompt_tokens - 1) / 256) * 256.
 SpanOf == [r \in Req |-> ((PromptOf[r] - 1) \div HashBlock) * HashBlock]
@@ -108,13 +118,23 @@ ASSUME \A r \in {Requests[i] : i \in 1..Len(Requests)} :
             ChunkTokens < ((PromptOf[r] - 1) \div 256) * 256
 ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 
-\* The request table of group g at epoch e covering d tokens (vLLM block_ids).
+\* The request table of group g at epoch e covering d tokens (vLLM block_ids).  A faulty
+\* vLLM (TableFault) sends a null first group-0 block ("null"), repeats the first group-0
+\* block in slot 2 ("repeat"), sends one group-0 block fewer than d needs ("short"), or
+\* gives group 1 the ids of group 0 ("shared": one block in two groups).
 Table(r, e, g, d) ==
-    [k \in 1..NBlocks(g, d) |->
-        IF r \in NullTableBlock /\ g = 0 /\ k = 1 THEN 0 ELSE BlockId(r, e, g, k)]
+    LET n == IF TableFault[r] = "short" /\ g = 0 /\ NBlocks(g, d) > 0 THEN NBlocks(g, d) - 1
+             ELSE NBlocks(g, d)
+    IN [k \in 1..n |->
+          CASE TableFault[r] = "null" /\ g = 0 /\ k = 1 -> 0
+            [] TableFault[r] = "repeat" /\ g = 0 /\ k = 2 -> BlockId(r, e, 0, 1)
+            [] TableFault[r] = "shared" /\ g = 1 -> BlockId(r, e, 0, k)
+            [] OTHER -> BlockId(r, e, g, k)]
 FullTable(r, e, d) == [i \in 1..NG |-> Table(r, e, i - 1, d)]
 NewBlocks(r, e, d0, d1) ==
-    [i \in 1..NG |-> SubSeq(Table(r, e, i - 1, d1), NBlocks(i - 1, d0) + 1, NBlocks(i - 1, d1))]
+    [i \in 1..NG |-> LET t0 == Table(r, e, i - 1, d0)
+                         t1 == Table(r, e, i - 1, d1)
+                     IN SubSeq(t1, Len(t0) + 1, Len(t1))]
 
 VARIABLES
     status,        \* vLLM: [Req -> {"waiting","running","preempted","finished"}]
@@ -157,11 +177,18 @@ EvidenceValue(r, kd) ==
     LET e == epoch[r] IN
     CASE kd = "null"           -> JsonNull
       [] kd = "notalist"       -> JsonText
+      [] kd = "notalist_bool"  -> JsonTrue
+      [] kd = "notalist_int"   -> JsonInt
+      [] kd = "notalist_number" -> JsonNumber
+      [] kd = "notalist_mapping" -> JsonObject
       [] kd = "empty"          -> <<>>
       [] kd = "malformed"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5)>> >>
       [] kd = "malformed_bool" -> << <<FirstRec, JsonTrue, Span(r)>> >>
       [] kd = "malformed_text" -> << JsonText >>
+      [] kd = "malformed_null" -> << JsonNull >>
       [] kd = "unknown"        -> << <<NG, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "unknown_max"    -> << <<2147483647, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "unknown_negative" -> << <<-1, BlockId(r, e, FirstRec, 5), Span(r)>> >>
       [] kd = "nonrecurrent"   -> << <<NonRecGroup, BlockId(r, e, NonRecGroup, 5), Span(r)>> >>
       [] kd = "nullblock"      -> << <<FirstRec, 0, IntermediateBoundary>> >>
       [] kd = "future"         -> PerGroup(r, e, 8, FutureBoundary(r))
@@ -210,6 +237,10 @@ FieldValue(B, fk, lab) ==
     CASE fk = "absent" -> Absent
       [] fk = "null"   -> JsonNull
       [] fk = "text"   -> JsonText
+      [] fk = "true"   -> JsonTrue
+      [] fk = "int"    -> JsonInt
+      [] fk = "number" -> JsonNumber
+      [] fk = "list"   -> JsonList
       [] fk = "mapping" ->
             LET keyed == {x \in B : lab[x] # "other"} IN
             IF keyed = {}
@@ -221,7 +252,8 @@ FieldValue(B, fk, lab) ==
 
 Keep == [kind |-> "keep"]
 LatchThem(s) == [kind |-> "latch", latch |-> s]
-Poison(c) == [kind |-> "poison", code |-> c]
+\* facts: what the reason states besides code and target (docs/spec.md, "Reasons").
+Poison(c, facts) == [kind |-> "poison", code |-> c, facts |-> facts]
 
 \* Overridable rules (mutants replace exactly one of these).
 IsFuture(bd, S) == bd > S                      \* row "boundary > target"
@@ -252,48 +284,88 @@ CodeAt(v, i, S) ==
     ELSE IF IsExact(v[i], S) /\ \E j \in 1..(i - 1) : IsExact(v[j], S) /\ v[j][1] = v[i][1]
         THEN "duplicate_group"
     ELSE ""
+\* Why entry e is not a list of three integers.
+Malformation(e) ==
+    IF e \in Markers THEN [found |-> KindOf(e)]
+    ELSE IF Len(e) # 3 THEN [length |-> Len(e)]
+    ELSE LET j == Min({j \in 1..3 : e[j] \in Markers}) IN [element |-> j - 1, found |-> KindOf(e[j])]
+\* The facts of failing entry i (1-based; reasons count entries from 0).
+FactsAt(v, i, S) ==
+    LET c == CodeAt(v, i, S)
+        e == v[i]
+    IN IF c = "malformed_entry" THEN [entry |-> i - 1] @@ Malformation(e)
+       ELSE [observed |-> e[3], group |-> e[1], block |-> e[2], entry |-> i - 1] @@
+            (CASE c = "non_recurrent_group" -> [policy |-> Policy(e[1])]
+               [] c = "duplicate_group" ->
+                    [first |-> v[Min({j \in 1..(i - 1) : IsExact(v[j], S) /\ v[j][1] = e[1]})][2]]
+               [] OTHER -> <<>>)
 RECURSIVE FirstFailing(_, _, _)
 FirstFailing(v, i, S) ==
     IF i > Len(v) THEN 0
     ELSE IF CodeAt(v, i, S) # "" THEN i
     ELSE FirstFailing(v, i + 1, S)
 
+\* The block a proof or latch names for group g (0 when it names none).
+BlockOf(X, g) == IF \E x \in X : x[1] = g THEN (CHOOSE x \in X : x[1] = g)[2] ELSE 0
+\* A conflict names the first recurrent group whose block differs from the latch.
+ConflictFacts(X, L, S) ==
+    LET differ == {g \in RecGroups : BlockOf(X, g) # BlockOf(L, g)} IN
+    IF differ = {} THEN [observed |-> S]      \* only under a mutant rule: X # L over other groups
+    ELSE [observed |-> S, group |-> Min(differ), block |-> BlockOf(X, Min(differ)),
+          latched |-> BlockOf(L, Min(differ))]
+
 \* DESIGN section 3 decision table for request r with latch L.
 Validate(field, r, L) ==
     LET S == Span(r) IN
     IF field = Absent \/ field = JsonNull THEN Keep                 \* field absent or null
-    ELSE IF field \in Markers THEN Poison("not_a_mapping")          \* not a mapping
+    ELSE IF field = JsonObject THEN Keep                            \* {}: no key for r
+    ELSE IF field \in Markers THEN Poison("not_a_mapping", [found |-> KindOf(field)])
     ELSE IF r \notin DOMAIN field THEN Keep                         \* no key for r
     ELSE LET v == field[r] IN
       IF v = JsonNull THEN Keep                                     \* value null
-      ELSE IF v \in Markers THEN Poison("not_a_list")               \* not a list
-      ELSE IF v = <<>> THEN Poison("empty")                         \* empty list
+      ELSE IF v = JsonList THEN Poison("empty", <<>>)               \* [] as a marker
+      ELSE IF v \in Markers THEN Poison("not_a_list", [found |-> KindOf(v)])
+      ELSE IF v = <<>> THEN Poison("empty", <<>>)                   \* empty list
       ELSE LET i == FirstFailing(v, 1, S) IN
-        IF i > 0 THEN Poison(CodeAt(v, i, S)) @@
-                      (IF CodeAt(v, i, S) = "future_boundary"
-                       THEN [observed |-> v[i][3], target |-> S,
-                             group |-> v[i][1], block |-> v[i][2]]
-                       ELSE <<>>)
+        IF i > 0 THEN Poison(CodeAt(v, i, S), FactsAt(v, i, S))
         ELSE LET X == {<<v[j][1], v[j][2]>> : j \in {j \in 1..Len(v) : IsExact(v[j], S)}} IN
           IF X = {} THEN Keep                                       \* all intermediate
-          ELSE IF ~CoversRecurrent({x[1] : x \in X}) THEN Poison("incomplete")
+          ELSE IF ~CoversRecurrent({x[1] : x \in X})
+               THEN Poison("incomplete", [group |-> Min(RecGroups \ {x[1] : x \in X})])
           ELSE IF L = {} THEN LatchThem(X)                          \* latch them
           ELSE IF X = L THEN Keep                                   \* same set
-          ELSE Poison("conflict")                                   \* different set
+          ELSE Poison("conflict", ConflictFacts(X, L, S))           \* different set
 
 \* Plan block selection (DESIGN section 3).
+\* A full or sliding group takes table entries From..To (1-based); a table shorter than To
+\* cannot be selected from (short_table).
+SelFrom(g, p) == IF Policy(g) = "sliding"
+                 THEN (IF p.span > Window(g) THEN p.span - Window(g) ELSE 0) \div BT(g) + 1
+                 ELSE 1
+SelTo(g, p) == Ceil(p.span, BT(g))
+Short(g, p) == Policy(g) # "recurrent_align" /\ Len(p.table[g + 1]) < SelTo(g, p)
 Selection(g, p) ==
-    CASE Policy(g) = "full" -> SubSeq(p.table[g + 1], 1, Ceil(p.span, BT(g)))
-      [] Policy(g) = "sliding" ->
-            SubSeq(p.table[g + 1],
-                   (IF p.span > Window(g) THEN p.span - Window(g) ELSE 0) \div BT(g) + 1,
-                   Ceil(p.span, BT(g)))
-      [] Policy(g) = "recurrent_align" -> RecurrentSelection(g, p)
-SelectionOk(sel) ==
-    LET all == [i \in 1..NG |-> sel[i]] IN
-    /\ \A i \in 1..NG : \A k \in DOMAIN sel[i] : sel[i][k] > 0
-    /\ \A i, j \in 1..NG : \A k \in DOMAIN sel[i] : \A m \in DOMAIN sel[j] :
-          (<<i, k>> # <<j, m>>) => sel[i][k] # sel[j][m]
+    IF Policy(g) = "recurrent_align" THEN RecurrentSelection(g, p)
+    ELSE SubSeq(p.table[g + 1], SelFrom(g, p), SelTo(g, p))
+\* Groups are checked in order: short table, then a null block; repeats over the whole plan.
+BadGroup(g, p) == Short(g, p) \/ \E k \in DOMAIN Selection(g, p) : Selection(g, p)[k] <= 0
+Pos(sel) == UNION {{<<i, k>> : k \in DOMAIN sel[i]} : i \in 1..NG}
+\* Occurrences of block b in the selections of groups 0..i-1.
+Occ(sel, b, i) == Cardinality({x \in Pos(sel) : x[1] <= i /\ sel[x[1]][x[2]] = b})
+Repeated(sel) == {b \in {sel[x[1]][x[2]] : x \in Pos(sel)} : Occ(sel, b, NG) >= 2}
+\* The reason's facts of an invalid selection, or <<>> when the selection is valid.
+SelectionFacts(p) ==
+    LET bad == {g \in Groups : BadGroup(g, p)} IN
+    IF bad # {} THEN
+        LET g == Min(bad) IN
+        IF Short(g, p) THEN [group |-> g, problem |-> "short_table"]
+        ELSE LET sel == Selection(g, p) IN
+             [group |-> g, block |-> sel[Min({k \in DOMAIN sel : sel[k] <= 0})], problem |-> "null_block"]
+    ELSE LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
+         IF Repeated(sel) = {} THEN <<>>
+         ELSE LET b == Min(Repeated(sel)) IN
+              [group |-> Min({i \in 1..NG : Occ(sel, b, i) >= 2}) - 1, block |-> b,
+               problem |-> "repeated_block"]
 RecurrentPairs(sel) ==
     SelectSeq([i \in 1..NG |-> IF Policy(i - 1) = "recurrent_align" /\ Len(sel[i]) = 1
                                THEN <<i - 1, sel[i][1]>> ELSE <<>>],
@@ -304,22 +376,18 @@ Out(pend, verdicts, dp, dr, dq, df) ==
     [pend |-> pend, verdicts |-> verdicts, plans |-> dp, rejected |-> dr,
      skipped |-> dq, finished |-> df]
 Nothing == Out(<<>>, <<>>, 0, 0, 0, 0)
-RejectedVerdict(r, v) == [kind |-> "rejected", id |-> r, code |-> v.code] @@
-    (IF v.code = "future_boundary"
-     THEN [observed |-> v.observed, target |-> v.target, group |-> v.group, block |-> v.block]
-     ELSE <<>>)
+RejectedVerdict(r, code, facts) == [kind |-> "rejected", id |-> r, code |-> code, target |-> Span(r)] @@ facts
 
 \* Publish step (5): done >= span and (no recurrent groups, or the latch is complete).
 TryPublish(r, p, mayPublish) ==
     IF mayPublish /\ p.done >= p.span
        /\ (~HasRecurrent \/ CoversRecurrent({x[1] : x \in p.latch}))
-    THEN LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
-         IF SelectionOk(sel)
-         THEN Out(<<>>, <<[kind |-> "plan", id |-> r, digest |-> p.digest, span |-> p.span,
+    THEN IF SelectionFacts(p) = <<>>
+         THEN LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
+              Out(<<>>, <<[kind |-> "plan", id |-> r, digest |-> p.digest, span |-> p.span,
                            blocks_by_group |-> sel, recurrent |-> RecurrentPairs(sel)]>>,
                   1, 0, 0, 0)
-         ELSE Out(<<>>, <<[kind |-> "rejected", id |-> r, code |-> "invalid_selection"]>>,
-                  0, 1, 0, 0)
+         ELSE Out(<<>>, <<RejectedVerdict(r, "invalid_selection", SelectionFacts(p))>>, 0, 1, 0, 0)
     ELSE Out(<<p>>, <<>>, 0, 0, 0, 0)
 
 \* New request (first scheduled step).
@@ -327,7 +395,7 @@ NewOutcome(r, field, entry) ==
     IF ~Tracked(r) THEN Nothing                                      \* span out of range
     ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1, 0)
     ELSE LET v == IF HasRecurrent THEN Validate(field, r, {}) ELSE Keep IN
-      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v)>>, 0, 1, 0, 0)
+      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0, 0)
       ELSE TryPublish(r, [digest |-> DigestOf[r], span |-> Span(r),
                           done |-> entry.computed + entry.scheduled,
                           table |-> entry.block_ids,
@@ -339,7 +407,7 @@ CachedOutcome(r, field, entry, p) ==
     IF ConnectorSeesQuorum(p.digest)
     THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1, 0)
     ELSE LET v == IF HasRecurrent THEN Validate(field, r, p.latch) ELSE Keep IN
-      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v)>>, 0, 1, 0, 0)
+      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0, 0)
       ELSE TryPublish(r,
              [p EXCEPT !.latch = IF v.kind = "latch" THEN v.latch ELSE p.latch,
                        !.table = IF entry.resumed THEN entry.new_block_ids

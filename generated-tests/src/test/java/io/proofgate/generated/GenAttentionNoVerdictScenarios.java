@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class GenAttentionNoVerdictScenarios {
 
     @Test
-    void path_24acffc695c7() {
+    void path_26c3ba44426f() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
@@ -16,191 +16,49 @@ class GenAttentionNoVerdictScenarios {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_2d17d96dd762() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_456b01051d5c() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_497b9e33ada1() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 
     @Test
-    void path_53f8f091fffd() {
+    void path_2f6ee3a71388() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
@@ -208,42 +66,99 @@ class GenAttentionNoVerdictScenarios {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_794bd6111478() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 
     @Test
-    void path_553b279042ee() {
+    void path_940358731ebc() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
@@ -251,191 +166,49 @@ class GenAttentionNoVerdictScenarios {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_5ae252c1814d() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_8353383e5846() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_89df6e153fc8() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":3,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 
     @Test
-    void path_9c6a505d9ee4() {
+    void path_9d37390f443d() {
         Scenario.run("""
                 # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
@@ -443,115 +216,67 @@ class GenAttentionNoVerdictScenarios {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 
     @Test
-    void path_aa8b34a81444() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_e921c0d8fc82() {
+    void path_a9a73edf8c7c() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
@@ -559,47 +284,359 @@ class GenAttentionNoVerdictScenarios {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 
     @Test
-    void path_e9b734e5f071() {
+    void path_ab5a8e306d92() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_bb889c5f54c8() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_be4b4bab6786() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_c45d3ac6c8e3() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[0,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_c5128e651164() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_d93b1da9ac19() {
         Scenario.run("""
                 # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
@@ -607,26 +644,93 @@ class GenAttentionNoVerdictScenarios {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_fb6815b287dd() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"sliding","block_tokens":2304,"window_tokens":4096}]}
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[0],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }

@@ -43,19 +43,110 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_072ca4701470() {
+    void path_03d97484fced() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}]}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015],[1025]] recurrent=[[1,1015],[2,1025]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_08455e7d21b0() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_187311898eb7() {
         Scenario.run("""
                 # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,true,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=malformed_entry
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
-                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -64,7 +155,12 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
@@ -74,123 +170,6 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 retired r2 cause=finished
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_0e5d95adb38d() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_0f924e239473() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}]}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014],[1021,1022,1023,1024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014],[1021,1022,1023,1024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_112391c269bf() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -230,9 +209,9 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_1af07decb3b0() {
+    void path_1b23f9a15f76() {
         Scenario.run("""
-                # 6 events
+                # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
@@ -240,7 +219,49 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}]}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015],[1025]] recurrent=[[1,1015],[2,1025]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_1b9a457a32c2() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -251,19 +272,22 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
@@ -334,46 +358,7 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_1f5ddfb81d0a() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_1fbb03b2b971() {
+    void path_1d5766ddda4a() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -386,73 +371,44 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_2232386320ea() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_234d9680204e() {
+    void path_2353203f8b24() {
         Scenario.run("""
                 # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -465,63 +421,27 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_242de018c8f7() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -557,119 +477,6 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 retired r2 cause=finished
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_265117d50563() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
-                """);
-    }
-
-    @Test
-    void path_2a6fd29a1100() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2e685a0ed7ed() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -714,14 +521,19 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_3241c647bcdb() {
+    void path_30a5c4f2bad4() {
         Scenario.run("""
-                # 6 events
+                # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,true,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=malformed_entry target=6912 entry=0 element=1 found=boolean
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -730,19 +542,9 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
@@ -750,6 +552,43 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 retired r2 cause=finished
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_310545b13767() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
                 """);
     }
 
@@ -789,117 +628,52 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_3acfa6a1cb83() {
+    void path_3c8c126e748a() {
         Scenario.run("""
                 # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}]}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_3bad42722120() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_3d96d47a8425() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                rejected r1 code=incomplete
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_40e1ab2d8517() {
+    void path_3fcf1d24f3ef() {
         Scenario.run("""
                 # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -927,17 +701,12 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_44d4fdc5fcdc() {
+    void path_4348cb777544() {
         Scenario.run("""
-                # 6 events
+                # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -950,25 +719,56 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
     @Test
-    void path_458396f5fcb8() {
+    void path_4362c84cdbca() {
         Scenario.run("""
-                # 5 events
+                # 4 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_4561e6f86606() {
+        Scenario.run("""
+                # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
@@ -979,22 +779,32 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
@@ -1040,48 +850,14 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_4d11a5a190ad() {
+    void path_54e4a4d11ec6() {
         Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_56005e33443f() {
-        Scenario.run("""
-                # 7 events
+                # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1095,7 +871,7 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
@@ -1105,16 +881,52 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"finished","id":"r2"}
                 ----
                 retired r2 cause=finished
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_57a092b005b9() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
                 """);
     }
 
@@ -1148,9 +960,9 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_5d0f69ca65c8() {
+    void path_5e1406ed105b() {
         Scenario.run("""
-                # 5 events
+                # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
@@ -1158,26 +970,38 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}]}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015],[1025]] recurrent=[[1,1015],[2,1025]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"finished","id":"r1"}
                 ----
-                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
                 ----
                 pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -1211,14 +1035,14 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_6e4e668d244b() {
+    void path_6373f0219f9d() {
         Scenario.run("""
-                # 5 events
+                # 4 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1227,14 +1051,283 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_647246669b07() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
                 pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
+                """);
+    }
+
+    @Test
+    void path_659597eec163() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_665f83417e44() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_668502397d2d() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_66919b55fee9() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_6a2879ff996a() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_6f2644d76323() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
@@ -1291,14 +1384,14 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_75c42c91e5ee() {
+    void path_7d4176a30f7a() {
         Scenario.run("""
                 # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1320,25 +1413,32 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 retired r2 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
     @Test
-    void path_76f62b2de168() {
+    void path_833facc13e09() {
         Scenario.run("""
-                # 4 events
+                # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=incomplete target=6912 group=2
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1347,9 +1447,9 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
                 ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
@@ -1361,7 +1461,7 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_787a1d733993() {
+    void path_837f96d32490() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1371,37 +1471,39 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}]}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015],[1025]] recurrent=[[1,1015],[2,1025]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"finished","id":"r1"}
                 ----
+                retired r1 cause=finished
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
                 ----
                 pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
                 pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 retired r2 cause=finished
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
                 """);
     }
 
@@ -1432,40 +1534,6 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 retired r2 cause=finished
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
-                """);
-    }
-
-    @Test
-    void path_851e3443fd18() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 }

@@ -8,537 +8,14 @@ import org.junit.jupiter.api.Test;
 class PlanScenarios05 {
 
     @Test
-    void path_6d6fd978a95e() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_6dc2a9ab609b() {
+    void path_769bf04eaef2() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_6e66894a3ca7() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_6e7b54a93f3d() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[2,1115,6912]]}}
-                ----
-                rejected r1 code=unknown_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":9,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_6eb2de17d3a1() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_6fdfaba15e8b() {
-        Scenario.run("""
-                # 11 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1101,1102,1103],[1115]] recurrent=[[1,1115]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_711d5df328f3() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_7138e03caf60() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_7210f28397c8() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_721724efaf31() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_72289cfe7de4() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_7296df53104e() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -558,80 +35,38 @@ class PlanScenarios05 {
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"preempted":["r2"]}
+                event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_72e55353c6a8() {
+    void path_76be32e83672() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":null}}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_743ce78319d2() {
-        Scenario.run("""
-                # 11 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304],[1,1015,6912]]}}
                 ----
                 plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
                 pending none
@@ -640,177 +75,38 @@ class PlanScenarios05 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}]}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":6,"preempted":["r2"]}
+                event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":9,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_74d7869d2d03() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_75f3f79aa52e() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_7662cb1d995b() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
@@ -843,195 +139,6 @@ class PlanScenarios05 {
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_773fe4ab3c1b() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1101,1102,1103],[1115]] recurrent=[[1,1115]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_77870feccf66() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_779a0501819d() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_78572e188ed4() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
@@ -1078,62 +185,7 @@ class PlanScenarios05 {
     }
 
     @Test
-    void path_791cb64dde69() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_7925be530b91() {
+    void path_7951e01cb220() {
         Scenario.run("""
                 # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1157,16 +209,19 @@ class PlanScenarios05 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
@@ -1216,9 +271,70 @@ class PlanScenarios05 {
     }
 
     @Test
-    void path_7c5289e815f1() {
+    void path_79cdae75793f() {
         Scenario.run("""
-                # 8 events
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":null}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_79f262f7caa8() {
+        Scenario.run("""
+                # 11 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1226,42 +342,136 @@ class PlanScenarios05 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912],[1,1116,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1116 entry=1 first=1115
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"finished","id":"r1"}
                 ----
-                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_7aa05916e291() {
+        Scenario.run("""
+                # 12 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":null}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1101,1102,1103],[1115]] recurrent=[[1,1115]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":9,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -1297,66 +507,6 @@ class PlanScenarios05 {
                 plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
                 pending none
                 counters plans=2 rejected=0 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_7d0c8c432f29() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":"text"}}
-                ----
-                rejected r1 code=not_a_list
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
@@ -1429,63 +579,69 @@ class PlanScenarios05 {
     }
 
     @Test
-    void path_7d660c32590e() {
+    void path_7f2413498764() {
         Scenario.run("""
-                # 8 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":"text"}
                 ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                rejected r1 code=not_a_mapping target=6912 found=string
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_7db28b4ddc44() {
+    void path_80252d2f94c4() {
         Scenario.run("""
-                # 6 events
+                # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1505,64 +661,23 @@ class PlanScenarios05 {
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
 
-    @Test
-    void path_7f9b00ce6c91() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"finished","id":"r1"}
+                event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
@@ -1611,9 +726,9 @@ class PlanScenarios05 {
     }
 
     @Test
-    void path_809e77bb1bda() {
+    void path_810b6849a011() {
         Scenario.run("""
-                # 8 events
+                # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1621,12 +736,7 @@ class PlanScenarios05 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
                 pending none
@@ -1640,27 +750,484 @@ class PlanScenarios05 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_8323b3afdcd9() {
+    void path_812103220a64() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_8149721e78ae() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_81ce09f6d0fd() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_82d24f1e82b4() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1117,2304],[1,1115,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1101,1102,1103],[1115]] recurrent=[[1,1115]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_830f18775e34() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_83a4ad712075() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_83f3c5a59567() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_84480d096b60() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,0,2304]]}}
+                ----
+                rejected r1 code=null_block observed=2304 target=6912 group=1 block=0 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_84aa07ad9a2a() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_84bb46ef643d() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1672,7 +1239,7 @@ class PlanScenarios05 {
 
                 event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1710,47 +1277,62 @@ class PlanScenarios05 {
     }
 
     @Test
-    void path_83549bc9e1ce() {
+    void path_862ad18672c1() {
         Scenario.run("""
-                # 7 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"finished","id":"r1"}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"finished","id":"r1"}
                 ----
                 pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
                 pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -1825,6 +1407,542 @@ class PlanScenarios05 {
                 plan r2 digest=d1 span=8192 blocks=[[2001,2002,2003,2004],[2015]] recurrent=[[1,2015]]
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_86c33628ee10() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_86cae54679a4() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_86ce96723e5a() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":null}}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1101,1102,1103],[1115]] recurrent=[[1,1115]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_87180108c48a() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_87ee741ba40f() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_88dc71307f4d() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_89b56c545fae() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_8a946eb7a4c4() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[]}}
+                ----
+                rejected r1 code=empty target=6912
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                plan r2 digest=d1 span=8192 blocks=[[2101,2102,2103,2104],[2115]] recurrent=[[1,2115]]
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_8b1c94a1d66d() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1117,2304],[1,1115,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1101,1102,1103],[1115]] recurrent=[[1,1115]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_8b5125aa49c8() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_8b6cab922182() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 }

@@ -8,7 +8,56 @@ import org.junit.jupiter.api.Test;
 class RejectedNotAMappingScenarios05 {
 
     @Test
-    void path_2e99ad300447() {
+    void path_34a556ff1230() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_34abd1395792() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -29,7 +78,7 @@ class RejectedNotAMappingScenarios05 {
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":null}
                 ----
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -39,9 +88,9 @@ class RejectedNotAMappingScenarios05 {
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -53,7 +102,7 @@ class RejectedNotAMappingScenarios05 {
     }
 
     @Test
-    void path_2ec1dd8846dd() {
+    void path_34c63512802f() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -74,43 +123,146 @@ class RejectedNotAMappingScenarios05 {
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_2fa818192d59() {
+    void path_34ce97791953() {
         Scenario.run("""
-                # 7 events
+                # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
-                rejected r1 code=empty
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_34d638442a8e() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_34d957308931() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -119,23 +271,18 @@ class RejectedNotAMappingScenarios05 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 pending none
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
@@ -143,7 +290,7 @@ class RejectedNotAMappingScenarios05 {
     }
 
     @Test
-    void path_2fd5dad2815b() {
+    void path_3504ec3f784c() {
         Scenario.run("""
                 # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -161,16 +308,16 @@ class RejectedNotAMappingScenarios05 {
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"step","step":3,"preempted":["r2"]}
                 ----
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
@@ -183,7 +330,318 @@ class RejectedNotAMappingScenarios05 {
     }
 
     @Test
-    void path_306360a1e664() {
+    void path_3526dc6ab382() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_35271eebbd71() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_3531f74e04b6() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3554d3d03191() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":null}}
+                ----
+                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_35bc6e83b459() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_35cd4d12208b() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3698cd8d9210() {
         Scenario.run("""
                 # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -209,23 +667,314 @@ class RejectedNotAMappingScenarios05 {
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
                 ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":"text"}
                 ----
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
     @Test
-    void path_3081b280ff0c() {
+    void path_36a006cdb3ad() {
         Scenario.run("""
-                # 6 events
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_36eaa300a1ce() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3743d3c92345() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_3750d969f3fc() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3780f7e1cad7() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_37f24a76d0d2() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_37fa58e49b38() {
+        Scenario.run("""
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
@@ -233,37 +982,51 @@ class RejectedNotAMappingScenarios05 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":null}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
                 ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"preempted":["r1"]}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":"text"}
                 ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+                rejected r1 code=not_a_mapping target=6912 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
-                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_30be1744e088() {
+    void path_38a832b585c4() {
         Scenario.run("""
                 # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -279,631 +1042,126 @@ class RejectedNotAMappingScenarios05 {
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_38f6cf4fca39() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3a7df91bedef() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_3115892ceae2() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_317f38ba2125() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_3183f5b91513() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":null}}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_3186d1c4abbf() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_3191bd175156() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":[[1,0,2304]]}}
-                ----
-                rejected r1 code=null_block
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_31b8ce9c7484() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":[]}}
-                ----
-                rejected r1 code=empty
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_31c7cab3ef8c() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_31ef67104725() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_32107d29684f() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304],[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_328a2bed59f6() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_32a1f00ea5ed() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_32b506103dd2() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_32c557d18703() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_331bbedfff5f() {
+    void path_3a8cff51f4ee() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -926,7 +1184,7 @@ class RejectedNotAMappingScenarios05 {
 
                 event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
@@ -948,37 +1206,7 @@ class RejectedNotAMappingScenarios05 {
     }
 
     @Test
-    void path_33b6ec0cc3c4() {
-        Scenario.run("""
-                # 4 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_341e0ecdffbe() {
+    void path_3b7a4ce969dc() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -993,129 +1221,48 @@ class RejectedNotAMappingScenarios05 {
                 retired r1 cause=finished
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_344c774dd36b() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_34dfca108013() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":3,"preempted":["r2"]}
                 ----
                 pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
     @Test
-    void path_352049bb7fae() {
+    void path_3bc78ae6f9e7() {
         Scenario.run("""
-                # 7 events
+                # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1126,26 +1273,16 @@ class RejectedNotAMappingScenarios05 {
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
@@ -1153,282 +1290,7 @@ class RejectedNotAMappingScenarios05 {
     }
 
     @Test
-    void path_35e203179f00() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_3607232b10c9() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":[[1,0,2304]]}}
-                ----
-                rejected r1 code=null_block
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_362b00d35a80() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_3649e76ee7d3() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304],[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_36cd57c25394() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_36fda7e0fc52() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_37309e5a45fa() {
+    void path_3bc8be7c286a() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1459,18 +1321,18 @@ class RejectedNotAMappingScenarios05 {
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
                 ----
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
@@ -1478,9 +1340,229 @@ class RejectedNotAMappingScenarios05 {
     }
 
     @Test
-    void path_37391bda9639() {
+    void path_3bf153a29db7() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3bfcbcd21dcf() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3c0bdce8e9ac() {
         Scenario.run("""
                 # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_3c35cabec355() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_3c5886985337() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_3caff62e4b60() {
+        Scenario.run("""
+                # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1499,18 +1581,23 @@ class RejectedNotAMappingScenarios05 {
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":null}
                 ----
-                rejected r2 code=not_a_mapping
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
@@ -1518,9 +1605,9 @@ class RejectedNotAMappingScenarios05 {
     }
 
     @Test
-    void path_3756c1397918() {
+    void path_3cd1d725f8f3() {
         Scenario.run("""
-                # 6 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1541,111 +1628,46 @@ class RejectedNotAMappingScenarios05 {
 
                 event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_375998f663e9() {
-        Scenario.run("""
-                # 4 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_377e05bfe0e0() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"preempted":["r2"]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_37806a94c0f1() {
+    void path_3ce92c9cfe30() {
         Scenario.run("""
-                # 7 events
+                # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1664,76 +1686,75 @@ class RejectedNotAMappingScenarios05 {
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_37810382a12b() {
+    void path_3d5f7867029e() {
         Scenario.run("""
-                # 7 events
+                # 5 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
                 ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
     @Test
-    void path_37d227301c65() {
+    void path_3d66695ad5b5() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1751,29 +1772,132 @@ class RejectedNotAMappingScenarios05 {
 
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
                 ----
-                rejected r2 code=not_a_mapping
+                rejected r2 code=not_a_mapping target=8192 found=string
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":3,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_3d881ea2dd7a() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3d95cc3a632a() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":"text"}}
+                ----
+                rejected r1 code=not_a_list target=6912 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=string
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 }

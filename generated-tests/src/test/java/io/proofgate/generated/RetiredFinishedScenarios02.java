@@ -42,6 +42,62 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
+    void path_1a534094200e() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1117,2304]]}}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":"text"}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
     void path_1a5e697c0cb5() {
         Scenario.run("""
                 # 7 events
@@ -87,50 +143,6 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_1a91e4ba19f0() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
     void path_1aca906fd892() {
         Scenario.run("""
                 # 6 events
@@ -171,9 +183,9 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_1adefe0315d1() {
+    void path_1ada76b15057() {
         Scenario.run("""
-                # 7 events
+                # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -181,36 +193,55 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":null}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":"text"}}
+                ----
+                rejected r1 code=not_a_list target=6912 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"finished","id":"r1"}
                 ----
-                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"preempted":["r2"]}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"preempted":["r2"]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -245,6 +276,58 @@ class RetiredFinishedScenarios02 {
                 ----
                 pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_1b5c68423cdd() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -284,9 +367,9 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_1c08e9530429() {
+    void path_1bc4b22515b1() {
         Scenario.run("""
-                # 6 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -294,31 +377,52 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":3,"preempted":["r2"]}
+                event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"finished","id":"r2"}
                 ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
@@ -492,7 +596,7 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_20a4a7b0bf00() {
+    void path_1e4385c92ab5() {
         Scenario.run("""
                 # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -502,51 +606,102 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[0,1005,6912]]}}
                 ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+                rejected r1 code=non_recurrent_group observed=6912 target=6912 group=0 block=1005 entry=0 policy=full
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
-                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"preempted":["r2"]}
+                event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
+                retired r2 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
     @Test
-    void path_22ee96807842() {
+    void path_1ecb020ff23c() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":null}}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_1f5f5dc7de3c() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -556,35 +711,101 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":null}}
-                ----
-                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_22201558c3ca() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
@@ -707,6 +928,139 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
+    void path_236edc301a3c() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_2379db016af4() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":"text"}}
+                ----
+                rejected r1 code=not_a_list target=6912 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_23b244b3e0f2() {
+        Scenario.run("""
+                # 4 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
     void path_23c86deee33b() {
         Scenario.run("""
                 # 7 events
@@ -752,7 +1106,173 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_23faae67de34() {
+    void path_23d0d3593126() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r1"]}
+                ----
+                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_245c70174253() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912],[1,1116,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1116 entry=1 first=1115
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_24c125645ff9() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_2599c68b59d8() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -762,70 +1282,40 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_252ca1d51016() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
-                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
@@ -864,9 +1354,9 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_2680053a8f4b() {
+    void path_26b41143909b() {
         Scenario.run("""
-                # 8 events
+                # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -874,14 +1364,88 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"preempted":["r1"]}
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_2711bea22614() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":"text"}}
+                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                rejected r1 code=not_a_list
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_27e2bb28ab71() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -890,19 +1454,14 @@ class RetiredFinishedScenarios02 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"preempted":["r2"]}
+                event {"kind":"step","step":3,"preempted":["r2"]}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
@@ -914,9 +1473,47 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_29aa0d5a7839() {
+    void path_2887ef53fe08() {
         Scenario.run("""
-                # 8 events
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_29ede19412e6() {
+        Scenario.run("""
+                # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -929,7 +1526,7 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
                 ----
                 pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -939,25 +1536,41 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"finished","id":"r1"}
                 ----
                 retired r1 cause=finished
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":6,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
@@ -987,50 +1600,6 @@ class RetiredFinishedScenarios02 {
                 event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
                 ----
                 pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2a096f766f76() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
                 """);
     }
@@ -1160,9 +1729,9 @@ class RetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_2ba33f762d98() {
+    void path_2badf93591de() {
         Scenario.run("""
-                # 7 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1170,95 +1739,47 @@ class RetiredFinishedScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"preempted":["r1"]}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[0,1005,6912]]}}
                 ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+                rejected r1 code=non_recurrent_group observed=6912 target=6912 group=0 block=1005 entry=0 policy=full
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
-                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2c4920bfbf14() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
-                ----
-                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":8,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -1298,443 +1819,6 @@ class RetiredFinishedScenarios02 {
                 ----
                 pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2d16791569ee() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[2,1115,6912]]}}
-                ----
-                rejected r1 code=unknown_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2d275b6bf777() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2d2f30a5bb86() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=8257 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2decba6a4864() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2df1125d7eb3() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2f4d3baaad72() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2fd67c9578d9() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
-                """);
-    }
-
-    @Test
-    void path_3204ec142327() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
-                """);
-    }
-
-    @Test
-    void path_32a96950c577() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8257 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 }

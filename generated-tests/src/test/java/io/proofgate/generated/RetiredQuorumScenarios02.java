@@ -8,7 +8,177 @@ import org.junit.jupiter.api.Test;
 class RetiredQuorumScenarios02 {
 
     @Test
-    void path_1970b21ac558() {
+    void path_198bd98a4908() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_1ab708da76f3() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2,1115,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2 block=1115 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_1c6e85226c0a() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_1d7b7a529712() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -32,69 +202,34 @@ class RetiredQuorumScenarios02 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":3,"preempted":["r2"]}
                 ----
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_19d5fa568368() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                retired r1 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_1a36666247e2() {
+    void path_1d826b6f38da() {
         Scenario.run("""
-                # 10 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -102,197 +237,55 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"preempted":["r1"]}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":"text"}
-                ----
-                rejected r1 code=not_a_mapping
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_1d00867809f8() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_1dc5b539bf6e() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_1e29a0a7460e() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_1e70a9726613() {
+    void path_1d8af9884aab() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -326,25 +319,82 @@ class RetiredQuorumScenarios02 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_1e85177af4ba() {
+    void path_1e06b4bdbb02() {
         Scenario.run("""
-                # 10 events
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_1e30b296c1c1() {
+        Scenario.run("""
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -357,14 +407,14 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":"text"}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
                 ----
-                rejected r1 code=not_a_mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}]}
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,0,2304]]}}
                 ----
+                rejected r1 code=null_block observed=2304 target=6912 group=1 block=0 entry=0
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -378,31 +428,272 @@ class RetiredQuorumScenarios02 {
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_206bf5345ca2() {
+    void path_1ee8e669c4aa() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_1f52ed52a2af() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_1f877b4d2cfd() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_20651b719e50() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_207638232853() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_218b5cc11426() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -431,25 +722,28 @@ class RetiredQuorumScenarios02 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_2091173d4ae5() {
+    void path_2248fbd1affb() {
         Scenario.run("""
-                # 9 events
+                # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -457,161 +751,50 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_20969f2ebf1c() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1118,7168]]}}
-                ----
-                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1118
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_21e34294d9a0() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                retired r1 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_21f1d74aaf2a() {
+    void path_22aaa26c8939() {
         Scenario.run("""
                 # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -627,33 +810,84 @@ class RetiredQuorumScenarios02 {
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_22b5f8738311() {
+    void path_22e51bc9f39b() {
         Scenario.run("""
-                # 11 events
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_25efc76f90b6() {
+        Scenario.run("""
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -666,7 +900,276 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":null}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":null}}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}]}
+                ----
+                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_25f937c88be0() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_2626c453c532() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_26540e56c853() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                retired r1 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r1"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_268dece43fb9() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_2694e8ca07ba() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
                 ----
                 pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -690,75 +1193,34 @@ class RetiredQuorumScenarios02 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":7,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":9,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2308af3889a1() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_23ea545516a7() {
+    void path_26f5df776704() {
         Scenario.run("""
-                # 8 events
+                # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -766,53 +1228,19 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
+                event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"held","rank":0,"digest":"d1"}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"preempted":["r1"]}
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1118,7168]]}}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
-                ----
-                retired r1 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_240d14b1aeff() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
+                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1118 entry=0
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -821,31 +1249,40 @@ class RetiredQuorumScenarios02 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_2574e936845a() {
+    void path_27444f3748ed() {
         Scenario.run("""
                 # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -871,11 +1308,6 @@ class RetiredQuorumScenarios02 {
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
@@ -883,315 +1315,34 @@ class RetiredQuorumScenarios02 {
 
                 event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_263b3ee14b10() {
+    void path_27c138886e2b() {
         Scenario.run("""
                 # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}]}
-                ----
-                retired r1 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_26d67958c3d9() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_26fb0a1fb141() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_273e5e3caa91() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_2776c282e7fe() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_286ec87bbf80() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[0,1005,6912]]}}
-                ----
-                rejected r1 code=non_recurrent_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_28ca9bc16f65() {
-        Scenario.run("""
-                # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1210,31 +1361,145 @@ class RetiredQuorumScenarios02 {
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_28eef700ff16() {
+    void path_27f2e80c1794() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
+                ----
+                retired r1 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_28705ee3c6de() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_2971c7db72e8() {
         Scenario.run("""
                 # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1244,14 +1509,68 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
+                event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":null}}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
                 ----
-                pending r1 done=6992 table=[[1001,1002,1003,1004],[1011,1012,1013,1014]] latch=[]
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912],[1,1116,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1116 entry=1 first=1115
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_298932c99e6c() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
@@ -1260,130 +1579,34 @@ class RetiredQuorumScenarios02 {
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_296ca2004585() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                retired r1 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_29ce23bd24cf() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":4,"preempted":["r2"]}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_29f5690f9476() {
+    void path_2b2a091485ee() {
         Scenario.run("""
                 # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1398,7 +1621,7 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":null}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
                 ----
                 pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -1422,23 +1645,26 @@ class RetiredQuorumScenarios02 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_2ab38da1abed() {
+    void path_2b57c8a910ed() {
         Scenario.run("""
                 # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1448,7 +1674,69 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                ----
+                retired r1 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_2de48da07dd6() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -1458,277 +1746,161 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
                 ----
                 retired r1 cause=quorum
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}]}
-                ----
-                pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_2ad38302c929() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_2e75e6b1ff4d() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_2f6cde9541b0() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1118,7168]]}}
+                ----
+                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1118 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":null}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_2af682abcc8b() {
+    void path_30dbf3404273() {
         Scenario.run("""
                 # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2cff6740953e() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_2d37fb634ad9() {
-        Scenario.run("""
-                # 9 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}]}
-                ----
-                retired r1 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_2d6d13e28028() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_3079342434a7() {
-        Scenario.run("""
-                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1755,85 +1927,34 @@ class RetiredQuorumScenarios02 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_323e1387d8ba() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_327b531737ac() {
+    void path_312cddc46baa() {
         Scenario.run("""
-                # 8 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -1841,112 +1962,118 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015]]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 length=2
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"finished","id":"r1"}
                 ----
-                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_32803bf4b652() {
+    void path_31acbf72d041() {
         Scenario.run("""
-                # 11 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[2,1115,6912]]}}
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
                 ----
-                rejected r1 code=unknown_group
+                retired r1 cause=quorum
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 
     @Test
-    void path_330378b0843d() {
+    void path_31e1971c6d54() {
         Scenario.run("""
                 # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -1966,9 +2093,9 @@ class RetiredQuorumScenarios02 {
                 pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1118,7168]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[]}}
                 ----
-                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1118
+                rejected r1 code=empty target=6912
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1985,23 +2112,79 @@ class RetiredQuorumScenarios02 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_31e2f7baa5d1() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 }

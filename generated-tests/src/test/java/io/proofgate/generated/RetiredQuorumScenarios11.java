@@ -8,116 +8,12 @@ import org.junit.jupiter.api.Test;
 class RetiredQuorumScenarios11 {
 
     @Test
-    void path_f7a66e63e33b() {
+    void path_f4307445cd49() {
         Scenario.run("""
                 # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                retired r1 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":3,"preempted":["r1"]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_f87ca41768bf() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_f95d04a02dd7() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
@@ -127,46 +23,59 @@ class RetiredQuorumScenarios11 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
                 ----
                 retired r1 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
                 event {"kind":"step","step":6,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
 
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 
     @Test
-    void path_f9603b2e9ffc() {
+    void path_f4353f23706e() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -176,54 +85,138 @@ class RetiredQuorumScenarios11 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
+                retired r1 cause=finished
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_f9a34f964d22() {
+    void path_f5c639ca68ff() {
         Scenario.run("""
-                # 6 events
+                # 11 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
-                rejected r1 code=duplicate_group
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":null}}
+                ----
+                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":8,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":9,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_f73bc02d12db() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,2304]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -232,31 +225,46 @@ class RetiredQuorumScenarios11 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
                 ----
                 pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_f9a483e3cc97() {
+    void path_f75c49654a44() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -290,70 +298,152 @@ class RetiredQuorumScenarios11 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_f9a66011fc07() {
+    void path_f773921aeaea() {
         Scenario.run("""
-                # 7 events
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
                 ----
-                rejected r1 code=duplicate_group
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1117,2304]]}}
+                ----
+                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"finished","id":"r1"}
                 ----
+                retired r1 cause=finished
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":4,"preempted":["r2"]}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_fb2ad6b29178() {
+    void path_f883d20754bb() {
         Scenario.run("""
-                # 8 events
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":null}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"preempted":["r1"]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1101,1102,1103,1104],[1111,1112,1113,1114]],"resumed":true}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                retired r1 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_fad85a7c22dd() {
+        Scenario.run("""
+                # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -377,33 +467,41 @@ class RetiredQuorumScenarios11 {
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":5,"preempted":["r2"]}
                 ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8256 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_fba5b48815c5() {
+    void path_fbdb085e997b() {
         Scenario.run("""
-                # 8 events
+                # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
@@ -417,41 +515,34 @@ class RetiredQuorumScenarios11 {
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                event {"kind":"step","step":4,"preempted":["r2"]}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 
     @Test
-    void path_fba6e3963541() {
+    void path_fbe2a7f10593() {
         Scenario.run("""
                 # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -473,7 +564,7 @@ class RetiredQuorumScenarios11 {
 
                 event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1118,7168]]}}
                 ----
-                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1118
+                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1118 entry=0
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -490,233 +581,32 @@ class RetiredQuorumScenarios11 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_fc73f28333de() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":"text"}}
-                ----
-                rejected r1 code=not_a_list
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_fc8c6ba19935() {
-        Scenario.run("""
-                # 10 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
-                ----
-                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":6,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_fd967e4c7e26() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_fe9ed912467b() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_fea0bfc69d85() {
+    void path_fc85d9196dd3() {
         Scenario.run("""
                 # 10 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -752,131 +642,35 @@ class RetiredQuorumScenarios11 {
                 pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":null}
-                ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8256 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
+                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
     @Test
-    void path_fecd01be6c8c() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"preempted":["r1"]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}]}
-                ----
-                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":4,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_ff2aa1a56fe0() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
-                ----
-                pending r1 done=2304 table=[[1001],[1011]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1002,1003],[1012,1013]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"preempted":["r2"]}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=2304 table=[[2001],[2011]] latch=[]
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_ff6661201f89() {
+    void path_fd8186a429c7() {
         Scenario.run("""
                 # 9 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -886,6 +680,64 @@ class RetiredQuorumScenarios11 {
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2304,"scheduled":4688,"new_block_ids":[[1002,1003,1004],[1012,1013,1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1018,7168]]}}
+                ----
+                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1018 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2101,2102,2103,2104],[2111,2112,2113,2114]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_fdf9f3b4d334() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"step","step":2,"preempted":["r1"]}
                 ----
                 pending r1 done=2304 table=[[1001],[1011]] latch=[]
@@ -896,9 +748,9 @@ class RetiredQuorumScenarios11 {
                 pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912],[1,1116,6912]]}}
                 ----
-                rejected r1 code=empty
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1116 entry=1 first=1115
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -915,18 +767,312 @@ class RetiredQuorumScenarios11 {
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
                 pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}]}
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"finished","id":"r2"}
                 ----
                 pending none
+                held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_fe0add4afbcb() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2002,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_fe4d6d72a68e() {
+        Scenario.run("""
+                # 9 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1117,2304]]}}
+                ----
+                pending r1 done=6912 table=[[1101,1102,1103],[1111,1112,1113]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1117,2304]]}}
+                ----
+                pending r1 done=6992 table=[[1101,1102,1103,1104],[1111,1112,1113,1114]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":6,"cached":[{"id":"r2","computed":2304,"scheduled":5888,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_ff09d63b736a() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                retired r1 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2002,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_ff25f22a4c95() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=2304 table=[[2001],[2011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":2304,"scheduled":5953,"new_block_ids":[[2002,2003,2004],[2012,2013,2014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":4,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_ff58586c74dc() {
+        Scenario.run("""
+                # 10 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1001],[1011]]}]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"preempted":["r1"]}
+                ----
+                pending r1 done=2304 table=[[1001],[1011]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r1","computed":2304,"scheduled":4608,"new_block_ids":[[1101,1102,1103],[1111,1112,1113]],"resumed":true}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
+                ----
+                retired r1 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1104],[1114]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1115,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":2304,"block_ids":[[2001],[2011]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":6,"preempted":["r2"]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":7,"cached":[{"id":"r2","computed":2304,"scheduled":5952,"new_block_ids":[[2101,2102,2103,2104],[2111,2112,2113,2114]],"resumed":true}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
+
+                event {"kind":"step","step":8,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2115,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=2 retired_finished=0
                 """);
     }
 }

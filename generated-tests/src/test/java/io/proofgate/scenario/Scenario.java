@@ -9,7 +9,6 @@ import io.proofgate.protocol.Counters;
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.PendingSnapshot;
-import io.proofgate.protocol.PoisonCode;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.ReplayLine;
@@ -136,10 +135,7 @@ public final class Scenario {
                 case Verdict.Plan plan -> "plan " + plan.id() + " digest=" + plan.digest() + " span=" + plan.span()
                         + " blocks=" + plan.blocksByGroup() + " recurrent=" + pairs(plan.recurrent());
                 case Verdict.Rejected rejected -> "rejected " + rejected.id() + " code=" + rejected.code().code()
-                        + (rejected.code() == PoisonCode.FUTURE_BOUNDARY
-                            ? " observed=" + rejected.observed() + " target=" + rejected.target()
-                              + " group=" + rejected.group() + " block=" + rejected.block()
-                            : "");
+                        + reasonFacts(rejected);
                 case Verdict.Retired retired -> "retired " + retired.id() + " cause=" + retired.cause().wireName();
             });
         }
@@ -150,10 +146,39 @@ public final class Scenario {
             lines.add("pending " + store.id() + " done=" + store.done() + " table=" + table(store.table())
                     + " latch=" + pairs(store.latch()));
         }
+        state.held().forEach((digest, ranks) -> lines.add("held " + digest + "=" + ranks.stream().map(String::valueOf)
+                .collect(Collectors.joining(",", "[", "]"))));
         Counters counters = state.counters();
         lines.add("counters plans=" + counters.plans() + " rejected=" + counters.rejected() + " store_skipped_quorum="
                 + counters.storeSkippedQuorum() + " retired_finished=" + counters.retiredFinished());
         return lines;
+    }
+
+    /**
+     * The reason after the code's sentence: the facts the model states. The verdict's own fields
+     * must say the same as the reason's observed/target/group/block words, or the line shows both.
+     */
+    private static String reasonFacts(Verdict.Rejected rejected) {
+        String sentence = rejected.code().sentence();
+        if (!rejected.reason().startsWith(sentence + " ")) {
+            return " reason-without-sentence=\"" + rejected.reason() + "\"";
+        }
+        String facts = rejected.reason().substring(sentence.length());
+        java.util.Map<String, String> words = new java.util.HashMap<>();
+        for (String word : facts.strip().split(" ")) {
+            int equals = word.indexOf('=');
+            words.put(equals < 0 ? word : word.substring(0, equals), equals < 0 ? "" : word.substring(equals + 1));
+        }
+        String fields = field("observed", rejected.observed(), words) + field("target", rejected.target(), words)
+                + field("group", rejected.group(), words) + field("block", rejected.block(), words);
+        return facts + fields;
+    }
+
+    /** Empty when the verdict's field and the reason's word agree (both absent or equal), else the disagreement. */
+    private static String field(String name, Object value, java.util.Map<String, String> words) {
+        String word = words.get(name);
+        boolean agree = value == null ? word == null : String.valueOf(value).equals(word);
+        return agree ? "" : " field-" + name + "=" + value;
     }
 
     private static String table(BlockIds blocks) {

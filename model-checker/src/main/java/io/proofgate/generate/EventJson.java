@@ -7,8 +7,10 @@ import java.util.List;
 /**
  * Writes the spec's {@code lastEvent} records as replay lines (DESIGN §5). The encoding table is
  * docs/spec.md's: TLA+ sequences are JSON lists, records and functions on strings are objects,
- * and four model values stand for JSON that TLA+ has no literal for: {@code Absent} (the field is
- * omitted), {@code JsonNull}, {@code JsonText} (the string "text") and {@code JsonTrue}.
+ * and model values stand for JSON that TLA+ has no literal for, or that would be compared with
+ * strings: {@code Absent} (the field is omitted), {@code JsonNull}, {@code JsonText} (the string
+ * "text"), {@code JsonTrue}, {@code JsonInt} (7), {@code JsonNumber} (1.5), {@code JsonList} ([])
+ * and {@code JsonObject} ({}).
  */
 final class EventJson {
 
@@ -65,6 +67,10 @@ final class EventJson {
                 case "JsonNull" -> "null";
                 case "JsonText" -> "\"text\"";
                 case "JsonTrue" -> "true";
+                case "JsonInt" -> "7";
+                case "JsonNumber" -> "1.5";
+                case "JsonList" -> "[]";
+                case "JsonObject" -> "{}";
                 default -> throw new IllegalArgumentException("model value " + name + " has no JSON form");
             });
             case TlaValue.TlaSeq(List<TlaValue> elements) -> list(elements, json);

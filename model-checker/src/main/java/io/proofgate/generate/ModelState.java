@@ -43,6 +43,7 @@ final class ModelState {
         }
         pending.forEach((id, store) -> lines.add("pending " + id + " done=" + integer(field(store, "done"))
                 + " table=" + blocks(field(store, "table")) + " latch=" + pairs(field(store, "latch"))));
+        held().forEach((digest, ranks) -> lines.add("held " + digest + "=" + ranks));
         lines.add("counters plans=" + integer(variable("plans")) + " rejected=" + integer(variable("rejected"))
                 + " store_skipped_quorum=" + integer(variable("skippedQuorum"))
                 + " retired_finished=" + integer(variable("retiredFinished")));
@@ -65,16 +66,54 @@ final class ModelState {
             case "plan" -> "plan " + id + " digest=" + string(field(verdict, "digest")) + " span="
                     + integer(field(verdict, "span")) + " blocks=" + blocks(field(verdict, "blocks_by_group"))
                     + " recurrent=" + pairs(field(verdict, "recurrent"));
-            case "rejected" -> {
-                String code = string(field(verdict, "code"));
-                yield "rejected " + id + " code=" + code + (verdict.get("observed").isPresent()
-                        ? " observed=" + integer(field(verdict, "observed")) + " target=" + integer(field(verdict, "target"))
-                          + " group=" + integer(field(verdict, "group")) + " block=" + integer(field(verdict, "block"))
-                        : "");
-            }
+            case "rejected" -> "rejected " + id + " code=" + string(field(verdict, "code")) + facts(verdict);
             case "retired" -> "retired " + id + " cause=" + string(field(verdict, "cause"));
             default -> throw new IllegalArgumentException("unknown verdict kind \"" + kind + "\": " + TlaValuePrinter.print(verdict));
         };
+    }
+
+    /**
+     * The order in which a rejection's reason states its facts (README, "Reasons"); every field of
+     * a spec verdict but kind, id and code must be one of them.
+     */
+    private static final List<String> FACT_ORDER = List.of("observed", "target", "group", "block", "entry", "length",
+            "element", "found", "policy", "first", "latched", "problem", "duplicate_key");
+
+    private static String facts(TlaValue.TlaRecord verdict) {
+        StringBuilder text = new StringBuilder();
+        for (TlaValue.Field field : verdict.fields()) {
+            if (!List.of("kind", "id", "code").contains(field.name()) && !FACT_ORDER.contains(field.name())) {
+                throw new IllegalArgumentException("rejected verdict has an unknown fact \"" + field.name() + "\": "
+                        + TlaValuePrinter.print(verdict));
+            }
+        }
+        for (String name : FACT_ORDER) {
+            verdict.get(name).ifPresent(value -> text.append(' ').append(name).append('=').append(switch (value) {
+                case TlaValue.TlaInt(long number) -> Long.toString(number);
+                case TlaValue.TlaString(String word) -> word;
+                default -> throw new IllegalArgumentException("fact " + name + " is neither a number nor a string: "
+                        + TlaValuePrinter.print(verdict));
+            }));
+        }
+        return text.toString();
+    }
+
+    /** Ranks holding each digest, for digests that at least one rank holds, in String order. */
+    private Map<String, String> held() {
+        Map<String, String> held = new TreeMap<>();
+        TlaValue.TlaRecord byDigest = record(variable("held"), "held");
+        for (TlaValue.Field field : byDigest.fields()) {
+            List<TlaValue> ranks = switch (field.value()) {
+                case TlaValue.TlaSet set -> set.elements();
+                default -> throw new IllegalArgumentException("held[" + field.name() + "] is not a set: "
+                        + TlaValuePrinter.print(field.value()));
+            };
+            if (!ranks.isEmpty()) {
+                held.put(field.name(), ranks.stream().map(ModelState::integer).sorted()
+                        .map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "[", "]")));
+            }
+        }
+        return held;
     }
 
     /** Pending stores by request id in Java's String order (the validator's TreeMap order). */
