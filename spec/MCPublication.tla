@@ -51,7 +51,8 @@ Sequential == \A i \in 2..Len(Requests) :
 \* Generation models beside ci (one topology each): malformed entries with a boolean or a
 \* string element, incomplete and duplicate proofs over two recurrent groups, and r2's null
 \* first table block (invalid_selection).  Sequential generalises to any number of requests.
-GenTwoRecEvidence == "r1" :> {"exact", "incomplete", "duplicate", "malformed_bool", "malformed_text"}
+GenTwoRecEvidence == "r1" :> {"exact", "exact_mixed", "incomplete", "duplicate", "malformed_bool",
+                              "malformed_text"}
                      @@ "r2" :> {"exact"}
 AbsentOnly == {"absent"}
 LiveFields == {"absent", "mapping"}
@@ -61,7 +62,8 @@ NullTableR2 == [NoFaults EXCEPT !["r2"] = "null"]
 \* Generation model gen-shapes: every JSON kind where evidence may hold one, a group id at
 \* 2^31-1 and at -1, and r2's table repeating a block (invalid_selection repeated_block).
 ShapesEvidence == "r1" :> {"exact", "notalist_bool", "notalist_int", "notalist_number",
-                           "notalist_mapping", "malformed_null", "unknown_max", "unknown_negative"}
+                           "notalist_mapping", "malformed_null", "malformed_first", "malformed_last",
+                           "unknown_max", "unknown_negative"}
                   @@ "r2" :> {"exact"}
 WideFields == {"absent", "true", "int", "number", "list", "mapping"}
 RepeatR2 == [NoFaults EXCEPT !["r2"] = "repeat"]
@@ -73,5 +75,7 @@ Digest4 == "r1" :> "d1" @@ "r2" :> "d1" @@ "r3" :> "d1" @@ "r4" :> "d1"
 Prompt4 == "r1" :> 6992 @@ "r2" :> 8256 @@ "r3" :> 1024 @@ "r4" :> 1025
 BoundsEvidence == [r \in {"r1", "r2", "r3", "r4"} |-> {}]
 BoundsFaults == [NoFaults EXCEPT !["r1"] = "shared", !["r4"] = "short"]
+\* Two chunk stops, so that a cached step ends below the target.
+TwoChunkStops == {2304, 4608}
 Unbounded == 1000000
 =============================================================================

@@ -97,8 +97,11 @@ Aligned(r) == \A g \in RecGroups : Span(r) % BT(g) = 0
 \* the target, the prompt end (past the target) and, for a non-aligned target
 \* (whose copy-on-write proof comes one step later), one decode token.
 MaxStop(r) == IF Aligned(r) THEN PromptOf[r] ELSE PromptOf[r] + 1
-Stops(r) == {s \in {ChunkTokens, Span(r), PromptOf[r], MaxStop(r)} :
-                s > 0 /\ (s = ChunkTokens => s < Span(r))}
+\* Chunk stops below a target (overridable: a model may have two, so that a cached step
+\* can end below the target).
+ChunkStops == {ChunkTokens}
+Stops(r) == {s \in {Span(r), PromptOf[r], MaxStop(r)} : s > 0}
+            \cup {s \in ChunkStops : 0 < s /\ s < Span(r)}
 IntermediateBoundary == IF ChunkTokens > 0 THEN ChunkTokens ELSE HashBlock
 FutureBoundary(r) == Span(r) + HashBlock
 
@@ -167,6 +170,9 @@ FullQuorum(d) == held[d] = Ranks
 
 PerGroup(r, e, k, bd) == [i \in 1..Len(RecSeq) |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], k), bd>>]
 ExactEntries(r, e, k) == PerGroup(r, e, k, Span(r))
+\* A second pinned copy of the last recurrent group only (a conflict in a later group).
+MixedEntries(r, e) ==
+    [i \in 1..Len(RecSeq) |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], IF i = Len(RecSeq) THEN 6 ELSE 5), Span(r)>>]
 NonRecGroup == CHOOSE g \in Groups : Policy(g) # "recurrent_align"
 
 \* The complete exact-target proof that label kd carries (as a latch-shaped set).
@@ -186,6 +192,8 @@ EvidenceValue(r, kd) ==
       [] kd = "malformed_bool" -> << <<FirstRec, JsonTrue, Span(r)>> >>
       [] kd = "malformed_text" -> << JsonText >>
       [] kd = "malformed_null" -> << JsonNull >>
+      [] kd = "malformed_first" -> << <<JsonText, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "malformed_last" -> << <<FirstRec, BlockId(r, e, FirstRec, 5), JsonNumber>> >>
       [] kd = "unknown"        -> << <<NG, BlockId(r, e, FirstRec, 5), Span(r)>> >>
       [] kd = "unknown_max"    -> << <<2147483647, BlockId(r, e, FirstRec, 5), Span(r)>> >>
       [] kd = "unknown_negative" -> << <<-1, BlockId(r, e, FirstRec, 5), Span(r)>> >>
@@ -195,6 +203,7 @@ EvidenceValue(r, kd) ==
       [] kd = "intermediate"   -> PerGroup(r, e, 7, IntermediateBoundary)
       [] kd = "exact"          -> ExactEntries(r, e, 5)
       [] kd = "exact_alt"      -> ExactEntries(r, e, 6)
+      [] kd = "exact_mixed"    -> MixedEntries(r, e)
       [] kd = "incomplete"     -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>> >>
       [] kd = "duplicate"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
                                      <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
@@ -205,18 +214,21 @@ EvidenceValue(r, kd) ==
 \* reaching a non-aligned target (copy-on-write); fresh after every resume.
 ProofReady(r, d1) == IF Aligned(r) THEN d1 >= Span(r) ELSE reached[r]
 Available(r, d1, kd) ==
-    CASE kd \in {"exact", "exact_alt", "duplicate", "chunked", "incomplete"} ->
+    CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "chunked", "incomplete"} ->
               /\ ProofReady(r, d1)
               /\ (kd = "incomplete" => Cardinality(RecGroups) >= 2)
               /\ (kd = "chunked" => ChunkTokens > 0)
               \* a second pinned copy only after a first proof of this epoch was sent
-              /\ (kd = "exact_alt" => proven[r] # {})
+              /\ (kd \in {"exact_alt", "exact_mixed"} => proven[r] # {})
       [] kd = "intermediate" -> ChunkTokens > 0 /\ d1 >= ChunkTokens
       [] kd = "future" -> d1 > Span(r)
       [] kd = "nonrecurrent" -> RecGroups # Groups
       [] OTHER -> TRUE
-ProofLabels == {"exact", "exact_alt", "chunked"}
-ProofVariant(kd) == IF kd = "exact_alt" THEN 6 ELSE 5
+ProofLabels == {"exact", "exact_alt", "exact_mixed", "chunked"}
+\* The complete proof a proof label carries.
+ProofOf(r, e, kd) ==
+    IF kd = "exact_mixed" THEN {<<x[1], x[2]>> : x \in Range(MixedEntries(r, e))}
+    ELSE ProofSet(r, e, IF kd = "exact_alt" THEN 6 ELSE 5)
 
 \* State-space reduction: DESIGN section 3 says the connector reads evidence only
 \* for a tracked request that is scheduled and whose digest is not at full
@@ -494,7 +506,7 @@ StepWith(B, P, st, fk, lab) ==
        /\ proven' = [x \in Req |->
                        IF x \in P THEN {}
                        ELSE IF x \in B /\ fk = "mapping" /\ lab[x] \in ProofLabels
-                       THEN proven[x] \cup {ProofSet(x, epoch[x], ProofVariant(lab[x]))}
+                       THEN proven[x] \cup {ProofOf(x, epoch[x], lab[x])}
                        ELSE proven[x]]
        /\ UNCHANGED held
        /\ ConnectorAppliesStep(ev)

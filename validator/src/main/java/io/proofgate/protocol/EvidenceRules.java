@@ -49,13 +49,18 @@ final class EvidenceRules {
         for (int index = 0; index < entries.size(); index++) {
             // Per-entry rows in table order; the first failing entry decides.
             RawValue entry = entries.get(index);
-            if (!(entry instanceof RawValue.ListOf(List<RawValue> triple))
-                    || triple.size() != 3
-                    || !(triple.get(0) instanceof RawValue.Int(long groupValue))
-                    || !(triple.get(1) instanceof RawValue.Int(long block))
-                    || !(triple.get(2) instanceof RawValue.Int(long boundary))) {
+            // Type patterns rather than record patterns: a record pattern adds a branch (its
+            // MatchException path) that no input can take.
+            if (!(entry instanceof RawValue.ListOf list)
+                    || list.items().size() != 3
+                    || !(list.items().get(0) instanceof RawValue.Int first)
+                    || !(list.items().get(1) instanceof RawValue.Int second)
+                    || !(list.items().get(2) instanceof RawValue.Int third)) {
                 return Finding.Poison.of(PoisonCode.MALFORMED_ENTRY, " entry=" + index + malformation(entry));
             }
+            long groupValue = first.value();
+            long block = second.value();
+            long boundary = third.value();
             if (groupValue < 0 || groupValue >= groups.size()) {
                 // A group beyond 32 bits is not repeated as a number: the reason says it was out of range.
                 Integer named = groupValue == (int) groupValue ? (int) groupValue : null;
