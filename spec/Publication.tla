@@ -125,19 +125,19 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 \* vLLM (TableFault) sends a null first group-0 block ("null"), repeats the first group-0
 \* block in slot 2 ("repeat"), sends one group-0 block fewer than d needs ("short"), or
 \* gives group 1 the ids of group 0 ("shared": one block in two groups).
+\* (Tables are built for every candidate step, so the fault-free case takes the short way.)
+TableLen(r, g, d) ==
+    IF TableFault[r] = "short" /\ g = 0 /\ NBlocks(g, d) > 0 THEN NBlocks(g, d) - 1 ELSE NBlocks(g, d)
 Table(r, e, g, d) ==
-    LET n == IF TableFault[r] = "short" /\ g = 0 /\ NBlocks(g, d) > 0 THEN NBlocks(g, d) - 1
-             ELSE NBlocks(g, d)
-    IN [k \in 1..n |->
-          CASE TableFault[r] = "null" /\ g = 0 /\ k = 1 -> 0
-            [] TableFault[r] = "repeat" /\ g = 0 /\ k = 2 -> BlockId(r, e, 0, 1)
-            [] TableFault[r] = "shared" /\ g = 1 -> BlockId(r, e, 0, k)
-            [] OTHER -> BlockId(r, e, g, k)]
+    IF TableFault[r] = "none" THEN [k \in 1..NBlocks(g, d) |-> BlockId(r, e, g, k)]
+    ELSE [k \in 1..TableLen(r, g, d) |->
+            CASE TableFault[r] = "null" /\ g = 0 /\ k = 1 -> 0
+              [] TableFault[r] = "repeat" /\ g = 0 /\ k = 2 -> BlockId(r, e, 0, 1)
+              [] TableFault[r] = "shared" /\ g = 1 -> BlockId(r, e, 0, k)
+              [] OTHER -> BlockId(r, e, g, k)]
 FullTable(r, e, d) == [i \in 1..NG |-> Table(r, e, i - 1, d)]
 NewBlocks(r, e, d0, d1) ==
-    [i \in 1..NG |-> LET t0 == Table(r, e, i - 1, d0)
-                         t1 == Table(r, e, i - 1, d1)
-                     IN SubSeq(t1, Len(t0) + 1, Len(t1))]
+    [i \in 1..NG |-> LET t1 == Table(r, e, i - 1, d1) IN SubSeq(t1, TableLen(r, i - 1, d0) + 1, Len(t1))]
 
 VARIABLES
     status,        \* vLLM: [Req -> {"waiting","running","preempted","finished"}]
@@ -360,24 +360,25 @@ Selection(g, p) ==
     IF Policy(g) = "recurrent_align" THEN RecurrentSelection(g, p)
     ELSE SubSeq(p.table[g + 1], SelFrom(g, p), SelTo(g, p))
 \* Groups are checked in order: short table, then a null block; repeats over the whole plan.
-BadGroup(g, p) == Short(g, p) \/ \E k \in DOMAIN Selection(g, p) : Selection(g, p)[k] <= 0
 Pos(sel) == UNION {{<<i, k>> : k \in DOMAIN sel[i]} : i \in 1..NG}
 \* Occurrences of block b in the selections of groups 0..i-1.
 Occ(sel, b, i) == Cardinality({x \in Pos(sel) : x[1] <= i /\ sel[x[1]][x[2]] = b})
 Repeated(sel) == {b \in {sel[x[1]][x[2]] : x \in Pos(sel)} : Occ(sel, b, NG) >= 2}
 \* The reason's facts of an invalid selection, or <<>> when the selection is valid.
 SelectionFacts(p) ==
-    LET bad == {g \in Groups : BadGroup(g, p)} IN
-    IF bad # {} THEN
-        LET g == Min(bad) IN
-        IF Short(g, p) THEN [group |-> g, problem |-> "short_table"]
-        ELSE LET sel == Selection(g, p) IN
-             [group |-> g, block |-> sel[Min({k \in DOMAIN sel : sel[k] <= 0})], problem |-> "null_block"]
-    ELSE LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
-         IF Repeated(sel) = {} THEN <<>>
-         ELSE LET b == Min(Repeated(sel)) IN
-              [group |-> Min({i \in 1..NG : Occ(sel, b, i) >= 2}) - 1, block |-> b,
-               problem |-> "repeated_block"]
+    LET short == {g \in Groups : Short(g, p)}
+        sel == [i \in 1..NG |-> IF i - 1 \in short THEN <<>> ELSE Selection(i - 1, p)]
+        bad == short \cup {g \in Groups : \E k \in DOMAIN sel[g + 1] : sel[g + 1][k] <= 0}
+    IN IF bad # {} THEN
+           LET g == Min(bad) IN
+           IF g \in short THEN [group |-> g, problem |-> "short_table"]
+           ELSE [group |-> g, block |-> sel[g + 1][Min({k \in DOMAIN sel[g + 1] : sel[g + 1][k] <= 0})],
+                 problem |-> "null_block"]
+       \* all distinct (the common case, checked first: it is cheap)
+       ELSE IF Cardinality({sel[x[1]][x[2]] : x \in Pos(sel)}) = Cardinality(Pos(sel)) THEN <<>>
+       ELSE LET b == Min(Repeated(sel)) IN
+            [group |-> Min({i \in 1..NG : Occ(sel, b, i) >= 2}) - 1, block |-> b,
+             problem |-> "repeated_block"]
 RecurrentPairs(sel) ==
     SelectSeq([i \in 1..NG |-> IF Policy(i - 1) = "recurrent_align" /\ Len(sel[i]) = 1
                                THEN <<i - 1, sel[i][1]>> ELSE <<>>],
@@ -394,12 +395,13 @@ RejectedVerdict(r, code, facts) == [kind |-> "rejected", id |-> r, code |-> code
 TryPublish(r, p, mayPublish) ==
     IF mayPublish /\ p.done >= p.span
        /\ (~HasRecurrent \/ CoversRecurrent({x[1] : x \in p.latch}))
-    THEN IF SelectionFacts(p) = <<>>
+    THEN LET facts == SelectionFacts(p) IN
+         IF facts = <<>>
          THEN LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
               Out(<<>>, <<[kind |-> "plan", id |-> r, digest |-> p.digest, span |-> p.span,
                            blocks_by_group |-> sel, recurrent |-> RecurrentPairs(sel)]>>,
                   1, 0, 0, 0)
-         ELSE Out(<<>>, <<RejectedVerdict(r, "invalid_selection", SelectionFacts(p))>>, 0, 1, 0, 0)
+         ELSE Out(<<>>, <<RejectedVerdict(r, "invalid_selection", facts)>>, 0, 1, 0, 0)
     ELSE Out(<<p>>, <<>>, 0, 0, 0, 0)
 
 \* New request (first scheduled step).
