@@ -201,7 +201,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
             }
             compute(request, c.computed(), c.scheduled());
         }
-        if (topology.hasRecurrentGroups() && s.evidence() instanceof RawValue.MapOf map && map.duplicateKey() == null) {
+        if (topology.recurrentGroupCount() > 0 && s.evidence() instanceof RawValue.MapOf map && map.duplicateKey() == null) {
             for (String id : scheduled) {
                 if (map.entries().get(id) instanceof RawValue.ListOf entries) {
                     pin(requests.get(id), entries);

@@ -24,17 +24,8 @@ public final class BlockIds {
         return new BlockIds(byGroup, true);
     }
 
-    /** An empty list for each of {@code groups} groups. */
-    public static BlockIds empty(int groups) {
-        return new BlockIds(new long[groups][0], true);
-    }
-
     public int groupCount() {
         return byGroup.length;
-    }
-
-    public long[] group(int index) {
-        return byGroup[index].clone();
     }
 
     /** Read access without a copy, for the core's hot path; callers must not modify it. */

@@ -59,8 +59,4 @@ public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, lon
         }
         return count;
     }
-
-    public boolean hasRecurrentGroups() {
-        return recurrentGroupCount() > 0;
-    }
 }

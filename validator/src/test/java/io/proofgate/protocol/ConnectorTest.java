@@ -422,7 +422,7 @@ class ConnectorTest {
         private Verdict.Plan publish(Topology topology, BlockIds table, long prompt, RawValue evidence) {
             Connector c = new Connector(topology);
             c.apply(newStep(1, newRequest("r1", "d1", prompt, 0, prompt - 1, table), evidence));
-            return onlyPlan(c.apply(cachedStep(2, cached("r1", prompt - 1, 1, BlockIds.empty(topology.groups().size())),
+            return onlyPlan(c.apply(cachedStep(2, cached("r1", prompt - 1, 1, new BlockIds(new long[topology.groups().size()][0])),
                     RawValue.ABSENT)));
         }
 
