@@ -19,10 +19,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
+import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
  * Reads the dot file of {@code -dump dot[,colorize],actionlabels FILE} into a {@link StateGraph}.
@@ -46,7 +48,6 @@ public final class StateGraphReader implements TlcDotParser.Statements {
      */
     private final char[] chars;
     private final StateReader labels;
-    private final CharArrayStream labelText;
     private char[] label = new char[1024];
     private final List<Optional<String>> actions = new ArrayList<>();
 
@@ -64,7 +65,6 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         this.source = source;
         this.chars = chars;
         this.labels = new StateReader(source);
-        this.labelText = new CharArrayStream(source);
     }
 
     public static StateGraph read(Path file) throws IOException {
@@ -75,23 +75,34 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         char[] chars = CharArrayStream.isBmpOnly(text) ? text.toCharArray() : null;
         StateGraphReader reader;
         try {
-            reader = parse(source, text, chars, PredictionMode.SLL);
-        } catch (ParseException e) {
+            reader = parse(source, text, chars, true);
+        } catch (ParseException | ParseCancellationException e) {
             // SLL may reject what full LL accepts; the second pass also gives the exact error
-            reader = parse(source, text, chars, PredictionMode.LL);
+            reader = parse(source, text, chars, false);
         }
         return reader.graph();
     }
 
-    private static StateGraphReader parse(String source, String text, char[] chars, PredictionMode mode) {
+    /**
+     * @param fast ANTLR's first stage of two: SLL prediction, and the first syntax error ends the
+     *     parse without an attempt to recover or word it; else full LL and errors as
+     *     {@link ThrowingErrorListener} words them
+     */
+    private static StateGraphReader parse(String source, String text, char[] chars, boolean fast) {
         CharStream input = chars != null
                 ? new CharArrayStream(source).reset(chars, chars.length)
                 : CharStreams.fromString(text, source);
         TlcDotLexer lexer = new TlcDotLexer(input);
         TlcDotParser parser = new TlcDotParser(new WindowTokenStream(lexer));
         parser.setBuildParseTree(false);
-        parser.getInterpreter().setPredictionMode(mode);
         new ThrowingErrorListener(source, 0).installOn(lexer, parser);
+        if (fast) {
+            parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
+            parser.setErrorHandler(new BailErrorStrategy());
+            parser.removeErrorListeners();
+        } else {
+            parser.getInterpreter().setPredictionMode(PredictionMode.LL);
+        }
         StateGraphReader reader = new StateGraphReader(source, chars);
         parser.setStatements(reader);
         parser.graph();
@@ -163,18 +174,15 @@ public final class StateGraphReader implements TlcDotParser.Statements {
             throw error(labelToken, "expected a quoted state label, found " + labelToken.getText());
         }
         try {
-            CharStream text;
-            if (chars != null) {
-                int start = labelToken.getStartIndex();
-                int end = labelToken.getStopIndex() + 1;
-                if (label.length < end - start) {
-                    label = new char[Math.max(end - start, 2 * label.length)];
-                }
-                text = labelText.reset(label, DotLabel.unescape(chars, start, end, label));
-            } else {
-                text = CharStreams.fromString(DotLabel.unescape(labelToken.getText()), source);
+            if (chars == null) {
+                return labels.state(DotLabel.unescape(labelToken.getText()));
             }
-            return labels.state(text);
+            int start = labelToken.getStartIndex();
+            int end = labelToken.getStopIndex() + 1;
+            if (label.length < end - start) {
+                label = new char[Math.max(end - start, 2 * label.length)];
+            }
+            return labels.state(label, DotLabel.unescape(chars, start, end, label));
         } catch (ParseException inner) {
             throw error(labelToken, "in state label (its line " + inner.line() + ", column " + inner.column() + "): "
                     + inner.detail());

@@ -29,8 +29,8 @@ import org.antlr.v4.runtime.tree.ParseTree;
  * filter the children into a new list on every call: a state graph has millions of values.
  */
 final class TlaValueBuilder {
-    private static final TlaBool TRUE = new TlaBool(true);
-    private static final TlaBool FALSE = new TlaBool(false);
+    static final TlaBool TRUE = new TlaBool(true);
+    static final TlaBool FALSE = new TlaBool(false);
 
     private final String source;
     private final int lineOffset;
