@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -54,8 +55,13 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     private final SequencedMap<Long, TlaState> states = new LinkedHashMap<>();
     private final SequencedSet<Long> initial = new LinkedHashSet<>();
     private final List<Edge> edges = new ArrayList<>();
-    /** Where each id was first mentioned, to report an edge or rank entry that names no state. */
-    private final SequencedMap<Long, Token> mentions = new LinkedHashMap<>();
+    /**
+     * Every mention of an id, in file order, and where it is (line and column in one long), to
+     * report the first edge or rank entry that names no state once all states are known.
+     */
+    private long[] mentionIds = new long[1024];
+    private long[] mentionPositions = new long[1024];
+    private int mentions;
     /** Above zero inside the legend cluster, whose statements are skipped. */
     private int legendDepth;
     /** The first error in a statement, thrown once the rest of the file has parsed. */
@@ -133,14 +139,14 @@ public final class StateGraphReader implements TlcDotParser.Statements {
             Token labelToken = attr(attributes, "label");
             if (labelToken == null) {
                 // A bare id, as in "{rank = same; id;id;}": a reference, not a definition.
-                mentions.putIfAbsent(id, idToken);
+                mention(id, idToken);
                 return;
             }
             TlaState state = state(labelToken);
             if (states.putIfAbsent(id, state) != null) {
                 throw error(idToken, "state " + id + " is defined twice");
             }
-            mentions.putIfAbsent(id, idToken);
+            mention(id, idToken);
             // TLC marks initial states with style = filled.
             Token style = attr(attributes, "style");
             if (style != null && unquote(style).equals("filled")) {
@@ -159,8 +165,8 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         try {
             long from = fingerprint(fromToken);
             long to = fingerprint(toToken);
-            mentions.putIfAbsent(from, fromToken);
-            mentions.putIfAbsent(to, toToken);
+            mention(from, fromToken);
+            mention(to, toToken);
             Token label = attr(attributes, "label");
             edges.add(new Edge(from, to, label == null ? Optional.empty() : action(label)));
         } catch (ParseException e) {
@@ -203,16 +209,33 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         return action;
     }
 
+    private void mention(long id, Token at) {
+        if (mentions == mentionIds.length) {
+            mentionIds = Arrays.copyOf(mentionIds, 2 * mentions);
+            mentionPositions = Arrays.copyOf(mentionPositions, 2 * mentions);
+        }
+        mentionIds[mentions] = id;
+        mentionPositions[mentions] = ((long) at.getLine() << 32) | at.getCharPositionInLine();
+        mentions++;
+    }
+
     private StateGraph graph() {
         if (deferred != null) {
             throw deferred;
         }
-        for (var mention : mentions.entrySet()) {
-            if (!states.containsKey(mention.getKey())) {
-                throw error(mention.getValue(), "state " + mention.getKey() + " has no label anywhere in the file");
+        FingerprintSet defined = new FingerprintSet(states.size());
+        for (long id : states.keySet()) {
+            defined.add(id);
+        }
+        // the first mention of an id without a state is that id's first mention
+        for (int i = 0; i < mentions; i++) {
+            if (!defined.contains(mentionIds[i])) {
+                long at = mentionPositions[i];
+                throw new ParseException(source, (int) (at >>> 32), (int) at,
+                        "state " + mentionIds[i] + " has no label anywhere in the file");
             }
         }
-        return new StateGraph(states, initial, edges);
+        return StateGraph.ofChecked(states, initial, edges);
     }
 
     private long fingerprint(Token t) {

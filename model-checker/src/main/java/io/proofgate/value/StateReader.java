@@ -4,9 +4,11 @@ import io.proofgate.tlc.CharArrayStream;
 import io.proofgate.tlc.ThrowingErrorListener;
 import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
+import io.proofgate.tlc.TokenPool;
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenFactory;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.DefaultErrorStrategy;
 import org.antlr.v4.runtime.atn.PredictionMode;
@@ -29,6 +31,7 @@ public final class StateReader {
     private final ThrowingErrorListener errors;
     private final CharArrayStream chars;
     private final ValueStack values = new ValueStack();
+    private final TokenPool pool = new TokenPool();
     private final BailErrorStrategy bail = new BailErrorStrategy();
     private final DefaultErrorStrategy recover = new DefaultErrorStrategy();
 
@@ -69,6 +72,8 @@ public final class StateReader {
     }
 
     private void fastPass(CharStream text) {
+        pool.reset();
+        lexer.setTokenFactory(pool);
         parser.setErrorHandler(bail);
         start(text);
         parser.removeErrorListeners();
@@ -79,6 +84,7 @@ public final class StateReader {
     }
 
     private TlaState exactPass(CharStream text) {
+        lexer.setTokenFactory(CommonTokenFactory.DEFAULT);
         parser.setErrorHandler(recover);
         start(text);
         parser.removeErrorListeners();
