@@ -38,6 +38,16 @@ public final class WindowTokenStream implements TokenStream {
         this.source = source;
     }
 
+    /** Starts over on what the source reads now (after e.g. {@code Lexer.setInputStream}). */
+    public void reset() {
+        Arrays.fill(window, 0, count, null);
+        base = 0;
+        count = 0;
+        position = 0;
+        openMarks = 0;
+        fetchedEof = false;
+    }
+
     @Override
     public Token LT(int k) {
         if (k == 0) {

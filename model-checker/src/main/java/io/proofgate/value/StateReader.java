@@ -5,11 +5,11 @@ import io.proofgate.tlc.ThrowingErrorListener;
 import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
 import io.proofgate.tlc.TokenPool;
+import io.proofgate.tlc.WindowTokenStream;
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenFactory;
-import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.DefaultErrorStrategy;
 import org.antlr.v4.runtime.atn.PredictionMode;
 
@@ -26,7 +26,7 @@ import org.antlr.v4.runtime.atn.PredictionMode;
 public final class StateReader {
     private final String source;
     private final TlaValueLexer lexer = new TlaValueLexer(null);
-    private final CommonTokenStream tokens = new CommonTokenStream(lexer);
+    private final WindowTokenStream tokens = new WindowTokenStream(lexer);
     private final TlaValueParser parser = new TlaValueParser(tokens);
     private final ThrowingErrorListener errors;
     private final CharArrayStream chars;
@@ -97,7 +97,7 @@ public final class StateReader {
 
     private void start(CharStream text) {
         lexer.setInputStream(text);
-        tokens.setTokenSource(lexer);
+        tokens.reset();
         parser.setTokenStream(tokens);
     }
 }
