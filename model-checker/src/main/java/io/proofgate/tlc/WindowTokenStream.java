@@ -11,8 +11,8 @@ import org.antlr.v4.runtime.misc.Interval;
 /**
  * A token stream that forgets tokens the parser is done with, for inputs of millions of tokens
  * that are handled statement by statement. {@code CommonTokenStream} keeps every token of the
- * input until the parse ends (a TLC state graph has about twenty per edge), which costs more in
- * copying and garbage collection than the parse itself.
+ * input until the parse ends: 5.3 million for the 55 MB state graph of the interleaved model,
+ * which the garbage collector then copies over and over (2.5 s of collection per read).
  *
  * <p>It keeps the tokens from the earliest open {@link #mark} (prediction looks ahead and seeks
  * back) and the one before the current token (error messages name it). Like
