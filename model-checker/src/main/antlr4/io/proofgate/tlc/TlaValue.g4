@@ -15,8 +15,70 @@
  *  - `-simulate file=PREFIX` writes "---------------- MODULE PREFIX_w_n -----------------", then
  *    "STATE_k == " followed by a state, then a line of "=". PREFIX may be a path, so the header
  *    is one token.
+ *
+ * Values are built in two ways. A state graph has millions of values, so StateReader parses
+ * without a tree and the actions below hand each value to `values` as it is parsed (a stack
+ * machine: `open` marks where a collection's elements start). Other readers, and the second pass
+ * that words an error, walk the tree (TlaValueBuilder); then `values` is `Values.NONE`.
  */
 grammar TlaValue;
+
+@parser::members {
+    /** Receives every value as soon as it is parsed, innermost first. */
+    public interface Values {
+        void integer(Token t);
+
+        void interval(Token low, Token high);
+
+        void string(Token t);
+
+        void bool(Token t);
+
+        void modelValue(Token t);
+
+        /** A record, sequence, set or function starts; its elements follow. */
+        void open();
+
+        void record();
+
+        void sequence();
+
+        void set();
+
+        void function();
+
+        /** The value just built is the field's. */
+        void field(Token name);
+
+        /** The two values just built are a function's key and value. */
+        void pair();
+
+        /** The value just built is the variable's. */
+        void assignment(Token variable);
+
+        Values NONE = new Values() {
+            public void integer(Token t) { }
+            public void interval(Token low, Token high) { }
+            public void string(Token t) { }
+            public void bool(Token t) { }
+            public void modelValue(Token t) { }
+            public void open() { }
+            public void record() { }
+            public void sequence() { }
+            public void set() { }
+            public void function() { }
+            public void field(Token name) { }
+            public void pair() { }
+            public void assignment(Token variable) { }
+        };
+    }
+
+    private Values values = Values.NONE;
+
+    public void setValues(Values values) {
+        this.values = values;
+    }
+}
 
 /** One value and nothing else, e.g. a label or a test input. */
 valueOnly
@@ -47,27 +109,27 @@ conjunct
     ;
 
 assignment
-    : IDENT EQ value
+    : IDENT EQ value                                       { values.assignment($IDENT); }
     ;
 
 value
-    : INT                                            # intValue
-    | INT DOTDOT INT                                 # intervalValue
-    | STRING                                         # stringValue
-    | (TRUE | FALSE)                                 # boolValue
-    | IDENT                                          # modelValue
-    | LBRACK field (COMMA field)* RBRACK             # recordValue
-    | LTUPLE (value (COMMA value)*)? RTUPLE          # seqValue
-    | LBRACE (value (COMMA value)*)? RBRACE          # setValue
-    | LPAREN mapping (FN_MERGE mapping)* RPAREN      # fnValue
+    : INT                                                  { values.integer($INT); }                # intValue
+    | low=INT DOTDOT high=INT                              { values.interval($low, $high); }        # intervalValue
+    | STRING                                               { values.string($STRING); }              # stringValue
+    | (TRUE | FALSE)                                       { values.bool($start); }                 # boolValue
+    | IDENT                                                { values.modelValue($IDENT); }           # modelValue
+    | LBRACK { values.open(); } field (COMMA field)* RBRACK { values.record(); }                     # recordValue
+    | LTUPLE { values.open(); } (value (COMMA value)*)? RTUPLE { values.sequence(); }                # seqValue
+    | LBRACE { values.open(); } (value (COMMA value)*)? RBRACE { values.set(); }                     # setValue
+    | LPAREN { values.open(); } mapping (FN_MERGE mapping)* RPAREN { values.function(); }            # fnValue
     ;
 
 field
-    : IDENT MAPSTO value
+    : IDENT MAPSTO value                                   { values.field($IDENT); }
     ;
 
 mapping
-    : value FN_PAIR value
+    : value FN_PAIR value                                  { values.pair(); }
     ;
 
 // TLC's module banner: at least four dashes, the word MODULE, a name or a path, dashes.

@@ -13,20 +13,50 @@
  *  - "{rank = same; id;id;}" groups states by BFS level; attributes are separated by ",", ";"
  *    or nothing ("label = "Next State Actions" style="solid"").
  * Labels stay escaped here; `DotLabel` unescapes them and `TlaValue`'s `state` rule parses them.
+ *
+ * A dump has hundreds of thousands of statements, so the parser hands each node and edge to
+ * `statements` as soon as it is parsed (StateGraphReader parses without building a tree): a tree
+ * and token list of a whole 55 MB dump hold about 1 GB, which the garbage collector copies over
+ * and over. The actions run only for a statement parsed without error; the first syntax error
+ * ends the parse.
  */
 grammar TlcDot;
+
+@parser::members {
+    /** Receives the statements in file order; attributes are name and value tokens, alternating. */
+    public interface Statements {
+        void node(Token id, java.util.List<Token> attributes);
+
+        void edge(Token from, Token to, java.util.List<Token> attributes);
+
+        /** @param name null for an anonymous subgraph ({@code { ... }}) */
+        void enterSubgraph(Token name);
+
+        void exitSubgraph();
+    }
+
+    private Statements statements;
+    private final java.util.List<Token> attributes = new java.util.ArrayList<>();
+
+    public void setStatements(Statements statements) {
+        this.statements = statements;
+    }
+}
 
 graph
     : STRICT? DIGRAPH id? LBRACE stmt* RBRACE EOF
     ;
 
 stmt
-    : nodeId ARROW nodeId attrList? SEMI?                   # edgeStmt
+@init { attributes.clear(); }
+    : from=nodeId ARROW to=nodeId attrList? SEMI?           { statements.edge($from.start, $to.start, attributes); }    # edgeStmt
     | id EQ id SEMI?                                        # graphAttrStmt
     | (GRAPH | NODE | EDGE) attrList SEMI?                  # defaultAttrStmt
-    | SUBGRAPH id? LBRACE stmt* RBRACE SEMI?                # subgraphStmt
-    | LBRACE stmt* RBRACE SEMI?                             # anonymousSubgraphStmt
-    | nodeId attrList? SEMI?                                # nodeStmt
+    | SUBGRAPH name=id? LBRACE                              { statements.enterSubgraph($name.start); }
+      stmt* RBRACE SEMI?                                    { statements.exitSubgraph(); }                          # subgraphStmt
+    | LBRACE                                                { statements.enterSubgraph(null); }
+      stmt* RBRACE SEMI?                                    { statements.exitSubgraph(); }                          # anonymousSubgraphStmt
+    | nodeId attrList? SEMI?                                { statements.node($nodeId.start, attributes); }             # nodeStmt
     ;
 
 attrList
@@ -34,7 +64,7 @@ attrList
     ;
 
 attr
-    : id EQ id
+    : name=id EQ value=id                                   { attributes.add($name.start); attributes.add($value.start); }
     ;
 
 nodeId

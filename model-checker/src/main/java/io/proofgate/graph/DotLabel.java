@@ -11,22 +11,37 @@ final class DotLabel {
 
     /** @param quoted the token text, quotes included */
     static String unescape(String quoted) {
-        String body = quoted.substring(1, quoted.length() - 1);
-        StringBuilder out = new StringBuilder(body.length());
-        for (int i = 0; i < body.length(); i++) {
-            char c = body.charAt(i);
-            if (c != '\\' || i + 1 == body.length()) {
-                out.append(c);
+        char[] chars = quoted.toCharArray();
+        char[] out = new char[chars.length];
+        return new String(out, 0, unescape(chars, 0, chars.length, out));
+    }
+
+    /**
+     * Unescapes {@code in[from + 1 .. to)}, the body of a quoted id whose quotes are at
+     * {@code from} and {@code to - 1}, into {@code out} (at least {@code to - from} long).
+     *
+     * @return the number of chars written
+     */
+    static int unescape(char[] in, int from, int to, char[] out) {
+        int end = to - 1;
+        int n = 0;
+        for (int i = from + 1; i < end; i++) {
+            char c = in[i];
+            if (c != '\\' || i + 1 == end) {
+                out[n++] = c;
                 continue;
             }
-            char next = body.charAt(++i);
+            char next = in[++i];
             switch (next) {
-                case '\\' -> out.append('\\');
-                case '"' -> out.append('"');
-                case 'n', 'l', 'r' -> out.append('\n');
-                default -> out.append('\\').append(next);
+                case '\\' -> out[n++] = '\\';
+                case '"' -> out[n++] = '"';
+                case 'n', 'l', 'r' -> out[n++] = '\n';
+                default -> {
+                    out[n++] = '\\';
+                    out[n++] = next;
+                }
             }
         }
-        return out.toString();
+        return n;
     }
 }

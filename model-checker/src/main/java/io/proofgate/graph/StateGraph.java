@@ -47,6 +47,39 @@ public final class StateGraph {
         this.outgoing = Collections.unmodifiableSequencedMap(out);
     }
 
+    private StateGraph(SequencedMap<Long, TlaState> states, SequencedSet<Long> initial, List<Edge> edges,
+            SequencedMap<Long, List<Edge>> outgoing) {
+        this.states = states;
+        this.initial = initial;
+        this.edges = edges;
+        this.outgoing = outgoing;
+    }
+
+    /**
+     * For {@link StateGraphReader}, which has checked that every edge and initial state names a
+     * state, and hands over maps nothing else holds: the same graph as the constructor's, without
+     * copying the maps or looking up both ends of every edge.
+     */
+    static StateGraph ofChecked(SequencedMap<Long, TlaState> states, SequencedSet<Long> initial, List<Edge> edges) {
+        SequencedMap<Long, List<Edge>> out = new LinkedHashMap<>();
+        for (Long id : states.keySet()) {
+            out.put(id, new ArrayList<>());
+        }
+        long lastFrom = 0;
+        List<Edge> lastList = null;
+        // TLC writes a state's edges together, so most lookups are the previous edge's
+        for (Edge e : edges) {
+            if (lastList == null || e.from() != lastFrom) {
+                lastFrom = e.from();
+                lastList = out.get(lastFrom);
+            }
+            lastList.add(e);
+        }
+        out.replaceAll((id, list) -> List.copyOf(list));
+        return new StateGraph(Collections.unmodifiableSequencedMap(states), Collections.unmodifiableSequencedSet(initial),
+                List.copyOf(edges), Collections.unmodifiableSequencedMap(out));
+    }
+
     /** Every state by fingerprint, in the order the dot file defines them. */
     public SequencedMap<Long, TlaState> states() {
         return states;

@@ -1,40 +1,76 @@
 package io.proofgate.graph;
 
+import io.proofgate.tlc.CharArrayStream;
 import io.proofgate.tlc.ParseException;
 import io.proofgate.tlc.ThrowingErrorListener;
 import io.proofgate.tlc.TlcDotLexer;
 import io.proofgate.tlc.TlcDotParser;
+import io.proofgate.tlc.WindowTokenStream;
+import io.proofgate.value.StateReader;
 import io.proofgate.value.TlaState;
-import io.proofgate.value.TlaValueReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
+import org.antlr.v4.runtime.BailErrorStrategy;
+import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
-import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
 
-/** Reads the dot file of {@code -dump dot[,colorize],actionlabels FILE} into a {@link StateGraph}. */
-public final class StateGraphReader {
+/**
+ * Reads the dot file of {@code -dump dot[,colorize],actionlabels FILE} into a {@link StateGraph}.
+ *
+ * <p>The parser hands over each statement as it is parsed ({@link TlcDotParser.Statements}); a
+ * state graph has millions of tokens, and neither they nor a parse tree are kept. Errors come out
+ * as if the whole file were parsed first and the statements read after: a syntax error anywhere
+ * wins over an error in a statement (a bad state label, a state defined twice), and of those the
+ * first in the file.
+ */
+public final class StateGraphReader implements TlcDotParser.Statements {
     /** TLC's colorize option adds this cluster; its nodes are action names, not states. */
     private static final String LEGEND = "cluster_legend";
+    /** Distinct action names to keep one {@code Optional} of each for; a model has a handful. */
+    private static final int ACTIONS_KEPT = 64;
 
     private final String source;
+    /**
+     * The dot text when token indexes are char indexes into it (no surrogate pairs: ANTLR counts
+     * code points), so labels are unescaped straight from it; null otherwise.
+     */
+    private final char[] chars;
+    private final StateReader labels;
+    private char[] label = new char[1024];
+    private final List<Optional<String>> actions = new ArrayList<>();
+
     private final SequencedMap<Long, TlaState> states = new LinkedHashMap<>();
     private final SequencedSet<Long> initial = new LinkedHashSet<>();
     private final List<Edge> edges = new ArrayList<>();
-    /** Where each id was first mentioned, to report an edge or rank entry that names no state. */
-    private final SequencedMap<Long, Token> mentions = new LinkedHashMap<>();
+    /**
+     * Every mention of an id, in file order, and where it is (line and column in one long), to
+     * report the first edge or rank entry that names no state once all states are known.
+     */
+    private long[] mentionIds = new long[1024];
+    private long[] mentionPositions = new long[1024];
+    private int mentions;
+    /** Above zero inside the legend cluster, whose statements are skipped. */
+    private int legendDepth;
+    /** The first error in a statement, thrown once the rest of the file has parsed. */
+    private ParseException deferred;
 
-    private StateGraphReader(String source) {
+    private StateGraphReader(String source, char[] chars) {
         this.source = source;
+        this.chars = chars;
+        this.labels = new StateReader(source);
     }
 
     public static StateGraph read(Path file) throws IOException {
@@ -42,111 +78,254 @@ public final class StateGraphReader {
     }
 
     public static StateGraph read(String source, String text) {
+        char[] chars = CharArrayStream.isBmpOnly(text) ? text.toCharArray() : null;
+        StateGraphReader reader;
         try {
-            return read(source, text, org.antlr.v4.runtime.atn.PredictionMode.SLL);
-        } catch (ParseException e) {
+            reader = parse(source, text, chars, true);
+        } catch (ParseException | ParseCancellationException e) {
             // SLL may reject what full LL accepts; the second pass also gives the exact error
-            return read(source, text, org.antlr.v4.runtime.atn.PredictionMode.LL);
+            reader = parse(source, text, chars, false);
         }
-    }
-
-    private static StateGraph read(String source, String text, org.antlr.v4.runtime.atn.PredictionMode mode) {
-        TlcDotLexer lexer = new TlcDotLexer(CharStreams.fromString(text, source));
-        TlcDotParser parser = new TlcDotParser(new CommonTokenStream(lexer));
-        parser.getInterpreter().setPredictionMode(mode);
-        new ThrowingErrorListener(source, 0).installOn(lexer, parser);
-        StateGraphReader reader = new StateGraphReader(source);
-        reader.statements(parser.graph().stmt());
         return reader.graph();
     }
 
-    private void statements(List<TlcDotParser.StmtContext> statements) {
-        for (TlcDotParser.StmtContext stmt : statements) {
-            switch (stmt) {
-                case TlcDotParser.NodeStmtContext n -> node(n);
-                case TlcDotParser.EdgeStmtContext e -> edge(e);
-                case TlcDotParser.SubgraphStmtContext s -> {
-                    boolean legend = s.id() != null && unquote(s.id()).equals(LEGEND);
-                    if (!legend) {
-                        statements(s.stmt());
-                    }
-                }
-                case TlcDotParser.AnonymousSubgraphStmtContext s -> statements(s.stmt());
-                case TlcDotParser.GraphAttrStmtContext a -> { /* layout only */ }
-                case TlcDotParser.DefaultAttrStmtContext a -> { /* layout only */ }
-                default -> throw new IllegalStateException("unknown statement " + stmt.getClass());
-            }
+    /**
+     * @param fast ANTLR's first stage of two: SLL prediction, and the first syntax error ends the
+     *     parse without an attempt to recover or word it; else full LL and errors as
+     *     {@link ThrowingErrorListener} words them
+     */
+    private static StateGraphReader parse(String source, String text, char[] chars, boolean fast) {
+        CharStream input = chars != null
+                ? new CharArrayStream(source).reset(chars, chars.length)
+                : CharStreams.fromString(text, source);
+        TlcDotLexer lexer = new TlcDotLexer(input);
+        TlcDotParser parser = new TlcDotParser(new WindowTokenStream(lexer));
+        parser.setBuildParseTree(false);
+        new ThrowingErrorListener(source, 0).installOn(lexer, parser);
+        if (fast) {
+            parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
+            parser.setErrorHandler(new BailErrorStrategy());
+            parser.removeErrorListeners();
+        } else {
+            parser.getInterpreter().setPredictionMode(PredictionMode.LL);
+        }
+        StateGraphReader reader = new StateGraphReader(source, chars);
+        parser.setStatements(reader);
+        parser.graph();
+        return reader;
+    }
+
+    @Override
+    public void enterSubgraph(Token name) {
+        if (legendDepth > 0 || (name != null && unquote(name).equals(LEGEND))) {
+            legendDepth++;
         }
     }
 
-    private void node(TlcDotParser.NodeStmtContext n) {
-        long id = fingerprint(n.nodeId());
-        Optional<TlcDotParser.AttrContext> label = attr(n.attrList(), "label");
-        if (label.isEmpty()) {
-            // A bare id, as in "{rank = same; id;id;}": a reference, not a definition.
-            mentions.putIfAbsent(id, n.start);
+    @Override
+    public void exitSubgraph() {
+        if (legendDepth > 0) {
+            legendDepth--;
+        }
+    }
+
+    @Override
+    public void node(Token idToken, List<Token> attributes) {
+        if (legendDepth > 0 || deferred != null) {
             return;
         }
-        Token labelToken = label.get().id(1).start;
-        TlaState state = state(labelToken);
-        if (states.putIfAbsent(id, state) != null) {
-            throw error(n.start, "state " + id + " is defined twice");
-        }
-        mentions.putIfAbsent(id, n.start);
-        // TLC marks initial states with style = filled.
-        if (attr(n.attrList(), "style").map(a -> unquote(a.id(1))).filter("filled"::equals).isPresent()) {
-            initial.add(id);
+        try {
+            long id = fingerprint(idToken);
+            Token labelToken = attr(attributes, "label");
+            if (labelToken == null) {
+                // A bare id, as in "{rank = same; id;id;}": a reference, not a definition.
+                mention(id, idToken);
+                return;
+            }
+            TlaState state = state(labelToken);
+            if (states.putIfAbsent(id, state) != null) {
+                throw error(idToken, "state " + id + " is defined twice");
+            }
+            mention(id, idToken);
+            // TLC marks initial states with style = filled.
+            Token style = attr(attributes, "style");
+            if (style != null && unquote(style).equals("filled")) {
+                initial.add(id);
+            }
+        } catch (ParseException e) {
+            deferred = e;
         }
     }
 
-    private void edge(TlcDotParser.EdgeStmtContext e) {
-        long from = fingerprint(e.nodeId(0));
-        long to = fingerprint(e.nodeId(1));
-        mentions.putIfAbsent(from, e.nodeId(0).start);
-        mentions.putIfAbsent(to, e.nodeId(1).start);
-        edges.add(new Edge(from, to, attr(e.attrList(), "label").map(a -> unquote(a.id(1)))));
+    @Override
+    public void edge(Token fromToken, Token toToken, List<Token> attributes) {
+        if (legendDepth > 0 || deferred != null) {
+            return;
+        }
+        try {
+            long from = fingerprint(fromToken);
+            long to = fingerprint(toToken);
+            mention(from, fromToken);
+            mention(to, toToken);
+            Token label = attr(attributes, "label");
+            edges.add(new Edge(from, to, label == null ? Optional.empty() : action(label)));
+        } catch (ParseException e) {
+            deferred = e;
+        }
     }
 
     /** The label is the state printed by TLC, escaped for DOT; errors point at the label. */
-    private TlaState state(Token label) {
-        if (label.getType() != TlcDotLexer.STRING) {
-            throw error(label, "expected a quoted state label, found " + label.getText());
+    private TlaState state(Token labelToken) {
+        if (labelToken.getType() != TlcDotLexer.STRING) {
+            throw error(labelToken, "expected a quoted state label, found " + labelToken.getText());
         }
         try {
-            return TlaValueReader.state(source, DotLabel.unescape(label.getText()));
+            if (chars == null) {
+                return labels.state(DotLabel.unescape(labelToken.getText()));
+            }
+            int start = labelToken.getStartIndex();
+            int end = labelToken.getStopIndex() + 1;
+            if (label.length < end - start) {
+                label = new char[Math.max(end - start, 2 * label.length)];
+            }
+            return labels.state(label, DotLabel.unescape(chars, start, end, label));
         } catch (ParseException inner) {
-            throw error(label, "in state label (its line " + inner.line() + ", column " + inner.column() + "): "
+            throw error(labelToken, "in state label (its line " + inner.line() + ", column " + inner.column() + "): "
                     + inner.detail());
         }
     }
 
-    private StateGraph graph() {
-        for (var mention : mentions.entrySet()) {
-            if (!states.containsKey(mention.getKey())) {
-                throw error(mention.getValue(), "state " + mention.getKey() + " has no label anywhere in the file");
+    /** An edge's action name; the few distinct names are kept, not built again for each edge. */
+    private Optional<String> action(Token label) {
+        for (Optional<String> known : actions) {
+            if (textEquals(label, known.get())) {
+                return known;
             }
         }
-        return new StateGraph(states, initial, edges);
+        Optional<String> action = Optional.of(unquote(label));
+        if (actions.size() < ACTIONS_KEPT) {
+            actions.add(action);
+        }
+        return action;
     }
 
-    private long fingerprint(TlcDotParser.NodeIdContext node) {
-        Token t = node.start;
+    private void mention(long id, Token at) {
+        if (mentions == mentionIds.length) {
+            mentionIds = Arrays.copyOf(mentionIds, 2 * mentions);
+            mentionPositions = Arrays.copyOf(mentionPositions, 2 * mentions);
+        }
+        mentionIds[mentions] = id;
+        mentionPositions[mentions] = ((long) at.getLine() << 32) | at.getCharPositionInLine();
+        mentions++;
+    }
+
+    private StateGraph graph() {
+        if (deferred != null) {
+            throw deferred;
+        }
+        FingerprintSet defined = new FingerprintSet(states.size());
+        for (long id : states.keySet()) {
+            defined.add(id);
+        }
+        // the first mention of an id without a state is that id's first mention
+        for (int i = 0; i < mentions; i++) {
+            if (!defined.contains(mentionIds[i])) {
+                long at = mentionPositions[i];
+                throw new ParseException(source, (int) (at >>> 32), (int) at,
+                        "state " + mentionIds[i] + " has no label anywhere in the file");
+            }
+        }
+        return StateGraph.ofChecked(states, initial, edges);
+    }
+
+    private long fingerprint(Token t) {
+        if (chars != null && t.getType() == TlcDotLexer.NUMERAL) {
+            long id = parseLong(t.getStartIndex(), t.getStopIndex() + 1);
+            if (id != NOT_A_LONG) {
+                return id;
+            }
+        }
         try {
-            return Long.parseLong(unquote(node.id()));
+            return Long.parseLong(unquote(t));
         } catch (NumberFormatException e) {
             throw error(t, "expected a state fingerprint (a 64-bit integer), found " + t.getText());
         }
     }
 
-    private static Optional<TlcDotParser.AttrContext> attr(TlcDotParser.AttrListContext list, String name) {
-        if (list == null) {
-            return Optional.empty();
+    /** Returned by {@link #parseLong(int, int)} for text it leaves to {@code Long.parseLong} (Long.MIN_VALUE too). */
+    private static final long NOT_A_LONG = Long.MIN_VALUE;
+
+    /**
+     * {@code Long.parseLong} of {@code chars[from..to)} without making a string of it, for the
+     * decimal integers TLC writes as node ids; {@link #NOT_A_LONG} for anything else (a decimal
+     * point, too many digits), which then goes the long way.
+     */
+    private long parseLong(int from, int to) {
+        int i = from;
+        boolean negative = chars[i] == '-';
+        if (negative) {
+            i++;
         }
-        return list.attr().stream().filter(a -> unquote(a.id(0)).equals(name)).findFirst();
+        if (i == to) {
+            return NOT_A_LONG;
+        }
+        // accumulate negatively, as Long.parseLong does, so that Long.MIN_VALUE fits
+        long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
+        long multiplyMin = limit / 10;
+        long result = 0;
+        for (; i < to; i++) {
+            int digit = chars[i] - '0';
+            if (digit < 0 || digit > 9 || result < multiplyMin) {
+                return NOT_A_LONG;
+            }
+            result *= 10;
+            if (result < limit + digit) {
+                return NOT_A_LONG;
+            }
+            result -= digit;
+        }
+        return negative ? result : -result;
     }
 
-    private static String unquote(TlcDotParser.IdContext id) {
-        return id.STRING() != null ? DotLabel.unescape(id.getText()) : id.getText();
+    /** The value of the first attribute named {@code name}, or null. */
+    private Token attr(List<Token> attributes, String name) {
+        for (int i = 0; i < attributes.size(); i += 2) {
+            if (textEquals(attributes.get(i), name)) {
+                return attributes.get(i + 1);
+            }
+        }
+        return null;
+    }
+
+    /** Whether the id {@code t} reads {@code text}, without making a string of it where it can. */
+    private boolean textEquals(Token t, String text) {
+        if (chars == null) {
+            return unquote(t).equals(text);
+        }
+        int start = t.getStartIndex();
+        int stop = t.getStopIndex();
+        if (t.getType() == TlcDotLexer.STRING) {
+            start++;
+            stop--;
+            for (int i = start; i <= stop; i++) {
+                if (chars[i] == '\\') {
+                    return unquote(t).equals(text);
+                }
+            }
+        }
+        if (stop - start + 1 != text.length()) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (chars[start + i] != text.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String unquote(Token id) {
+        return id.getType() == TlcDotLexer.STRING ? DotLabel.unescape(id.getText()) : id.getText();
     }
 
     private ParseException error(Token at, String detail) {

@@ -3,7 +3,6 @@ package io.proofgate.value;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * A TLA+ value as TLC prints it. Collections keep TLC's printed order (TLC prints sets and
@@ -91,16 +90,35 @@ public sealed interface TlaValue {
 
     /** Names TLC prints bare: identifiers other than the Boolean constants. */
     final class Identifiers {
-        private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
         private Identifiers() {
         }
 
         static void require(String name, String what) {
             Objects.requireNonNull(name);
-            if (!IDENT.matcher(name).matches() || name.equals("TRUE") || name.equals("FALSE")) {
+            if (!isIdentifier(name) || name.equals("TRUE") || name.equals("FALSE")) {
                 throw new IllegalArgumentException("not a " + what + " name: \"" + name + "\"");
             }
+        }
+
+        /**
+         * {@code [A-Za-z_][A-Za-z0-9_]*}, without a regular expression: every record field of
+         * every state of a state graph passes through here.
+         */
+        private static boolean isIdentifier(String name) {
+            if (name.isEmpty() || !(letter(name.charAt(0)) || name.charAt(0) == '_')) {
+                return false;
+            }
+            for (int i = 1; i < name.length(); i++) {
+                char c = name.charAt(i);
+                if (!(letter(c) || c == '_' || (c >= '0' && c <= '9'))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean letter(char c) {
+            return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
         }
     }
 }

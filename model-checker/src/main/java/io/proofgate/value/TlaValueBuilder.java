@@ -1,7 +1,7 @@
 package io.proofgate.value;
 
 import io.proofgate.tlc.ParseException;
-import io.proofgate.tlc.TlaValueBaseVisitor;
+import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
 import io.proofgate.value.TlaValue.Field;
 import io.proofgate.value.TlaValue.Pair;
@@ -17,10 +17,21 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
+import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.tree.ParseTree;
 
-/** Maps a {@code TlaValue.g4} parse tree onto {@link TlaValue} records, one method per labelled alternative. */
-final class TlaValueBuilder extends TlaValueBaseVisitor<TlaValue> {
+/**
+ * Maps a {@code TlaValue.g4} parse tree onto {@link TlaValue} records, one case per labelled
+ * alternative of {@code value}.
+ *
+ * <p>It walks each context's children once instead of using the generated accessors, which
+ * filter the children into a new list on every call: a state graph has millions of values.
+ */
+final class TlaValueBuilder {
+    static final TlaBool TRUE = new TlaBool(true);
+    static final TlaBool FALSE = new TlaBool(false);
+
     private final String source;
     private final int lineOffset;
 
@@ -30,30 +41,46 @@ final class TlaValueBuilder extends TlaValueBaseVisitor<TlaValue> {
     }
 
     TlaState state(TlaValueParser.StateFormulaContext formula) {
-        List<TlaValueParser.AssignmentContext> assignments = switch (formula) {
-            case TlaValueParser.SingleVariableContext single -> List.of(single.assignment());
-            case TlaValueParser.ConjunctionContext conjunction ->
-                    conjunction.conjunct().stream().map(TlaValueParser.ConjunctContext::assignment).toList();
-            default -> throw new IllegalStateException("unknown state form " + formula.getClass());
-        };
         SequencedMap<String, TlaValue> vars = new LinkedHashMap<>();
-        for (TlaValueParser.AssignmentContext a : assignments) {
-            String name = a.IDENT().getText();
-            if (vars.putIfAbsent(name, visit(a.value())) != null) {
-                throw error(a.IDENT().getSymbol(), "variable " + name + " is assigned twice in one state");
+        switch (formula) {
+            case TlaValueParser.SingleVariableContext single -> assign(vars, single.assignment());
+            case TlaValueParser.ConjunctionContext conjunction -> {
+                for (ParseTree child : conjunction.children) {
+                    // conjunct: CONJ assignment
+                    assign(vars, (TlaValueParser.AssignmentContext) ((ParserRuleContext) child).getChild(1));
+                }
             }
+            default -> throw new IllegalStateException("unknown state form " + formula.getClass());
         }
         return new TlaState(vars);
     }
 
-    @Override
-    public TlaValue visitIntValue(TlaValueParser.IntValueContext ctx) {
-        return new TlaInt(parseLong(ctx.INT().getSymbol()));
+    /** assignment: IDENT EQ value */
+    private void assign(SequencedMap<String, TlaValue> vars, TlaValueParser.AssignmentContext a) {
+        Token name = a.start;
+        String text = name.getText();
+        if (vars.putIfAbsent(text, value((TlaValueParser.ValueContext) a.getChild(2))) != null) {
+            throw error(name, "variable " + text + " is assigned twice in one state");
+        }
+    }
+
+    TlaValue value(TlaValueParser.ValueContext ctx) {
+        return switch (ctx) {
+            case TlaValueParser.IntValueContext c -> new TlaInt(parseLong(c.start));
+            case TlaValueParser.StringValueContext c -> new TlaString(unquote(c.start.getText()));
+            case TlaValueParser.BoolValueContext c -> c.start.getType() == TlaValueLexer.TRUE ? TRUE : FALSE;
+            case TlaValueParser.ModelValueContext c -> new TlaModelValue(c.start.getText());
+            case TlaValueParser.RecordValueContext c -> record(c);
+            case TlaValueParser.SeqValueContext c -> new TlaSeq(values(c));
+            case TlaValueParser.SetValueContext c -> new TlaSet(values(c));
+            case TlaValueParser.FnValueContext c -> function(c);
+            case TlaValueParser.IntervalValueContext c -> interval(c);
+            default -> throw new IllegalStateException("unknown value form " + ctx.getClass());
+        };
     }
 
     /** TLC prints an interval it has not enumerated as {@code 1..3}; it is the set {1, 2, 3}. */
-    @Override
-    public TlaValue visitIntervalValue(TlaValueParser.IntervalValueContext ctx) {
+    private TlaValue interval(TlaValueParser.IntervalValueContext ctx) {
         long low = parseLong(ctx.INT(0).getSymbol());
         long high = parseLong(ctx.INT(1).getSymbol());
         if (high - low > 1_000_000) {
@@ -66,49 +93,48 @@ final class TlaValueBuilder extends TlaValueBaseVisitor<TlaValue> {
         return new TlaSet(elements);
     }
 
-    @Override
-    public TlaValue visitStringValue(TlaValueParser.StringValueContext ctx) {
-        return new TlaString(unquote(ctx.STRING().getText()));
+    /** The value children of {@code <<v, ...>>} or {@code {v, ...}}, between the brackets. */
+    private List<TlaValue> values(TlaValueParser.ValueContext ctx) {
+        List<ParseTree> children = ctx.children;
+        int n = children.size();
+        if (n == 2) {
+            return List.of();
+        }
+        TlaValue[] elements = new TlaValue[n / 2];
+        for (int i = 1, e = 0; i < n; i += 2, e++) {
+            elements[e] = value((TlaValueParser.ValueContext) children.get(i));
+        }
+        return List.of(elements);
     }
 
-    @Override
-    public TlaValue visitBoolValue(TlaValueParser.BoolValueContext ctx) {
-        return new TlaBool(ctx.TRUE() != null);
-    }
-
-    @Override
-    public TlaValue visitModelValue(TlaValueParser.ModelValueContext ctx) {
-        return new TlaModelValue(ctx.IDENT().getText());
-    }
-
-    @Override
-    public TlaValue visitRecordValue(TlaValueParser.RecordValueContext ctx) {
-        List<Field> fields = new ArrayList<>();
-        for (TlaValueParser.FieldContext f : ctx.field()) {
-            String name = f.IDENT().getText();
-            if (fields.stream().anyMatch(existing -> existing.name().equals(name))) {
-                throw error(f.IDENT().getSymbol(), "field " + name + " appears twice in one record");
+    /** [f1 |-> v1, f2 |-> v2]: field children at odd positions. */
+    private TlaValue record(TlaValueParser.RecordValueContext ctx) {
+        List<ParseTree> children = ctx.children;
+        List<Field> fields = new ArrayList<>(children.size() / 2);
+        for (int i = 1; i < children.size(); i += 2) {
+            ParserRuleContext f = (ParserRuleContext) children.get(i);
+            Token nameToken = f.start;
+            String name = nameToken.getText();
+            for (Field existing : fields) {
+                if (existing.name().equals(name)) {
+                    throw error(nameToken, "field " + name + " appears twice in one record");
+                }
             }
-            fields.add(new Field(name, visit(f.value())));
+            fields.add(new Field(name, value((TlaValueParser.ValueContext) f.getChild(2))));
         }
         return new TlaRecord(fields);
     }
 
-    @Override
-    public TlaValue visitSeqValue(TlaValueParser.SeqValueContext ctx) {
-        return new TlaSeq(ctx.value().stream().map(this::visit).toList());
-    }
-
-    @Override
-    public TlaValue visitSetValue(TlaValueParser.SetValueContext ctx) {
-        return new TlaSet(ctx.value().stream().map(this::visit).toList());
-    }
-
-    @Override
-    public TlaValue visitFnValue(TlaValueParser.FnValueContext ctx) {
-        return new TlaFunction(ctx.mapping().stream()
-                .map(m -> new Pair(visit(m.value(0)), visit(m.value(1))))
-                .toList());
+    /** (k1 :> v1 @@ k2 :> v2): mapping children at odd positions. */
+    private TlaValue function(TlaValueParser.FnValueContext ctx) {
+        List<ParseTree> children = ctx.children;
+        List<Pair> pairs = new ArrayList<>(children.size() / 2);
+        for (int i = 1; i < children.size(); i += 2) {
+            ParserRuleContext m = (ParserRuleContext) children.get(i);
+            pairs.add(new Pair(value((TlaValueParser.ValueContext) m.getChild(0)),
+                    value((TlaValueParser.ValueContext) m.getChild(2))));
+        }
+        return new TlaFunction(pairs);
     }
 
     private long parseLong(Token token) {
@@ -121,6 +147,9 @@ final class TlaValueBuilder extends TlaValueBaseVisitor<TlaValue> {
 
     /** Undoes the escapes TLC writes in string literals: \" \\ \n \t \r \f (the lexer admits no others). */
     static String unquote(String literal) {
+        if (literal.indexOf('\\') < 0) {
+            return literal.substring(1, literal.length() - 1);
+        }
         StringBuilder out = new StringBuilder(literal.length());
         for (int i = 1; i < literal.length() - 1; i++) {
             char c = literal.charAt(i);

@@ -14,7 +14,7 @@ public final class TlaValueReader {
 
     /** One value, e.g. {@code (a :> 0 @@ b :> 1)}. */
     public static TlaValue value(String source, String text) {
-        return twoStage(source, text, 0, parser -> new TlaValueBuilder(source, 0).visit(parser.valueOnly().value()));
+        return twoStage(source, text, 0, parser -> new TlaValueBuilder(source, 0).value(parser.valueOnly().value()));
     }
 
     /** One state: {@code /\ x = 1 /\ y = "a"} or {@code x = 1}. */

@@ -1,0 +1,257 @@
+package io.proofgate.value;
+
+import io.proofgate.tlc.TlaValueLexer;
+import io.proofgate.tlc.TlaValueParser;
+import io.proofgate.value.TlaValue.Field;
+import io.proofgate.value.TlaValue.Pair;
+import io.proofgate.value.TlaValue.TlaFunction;
+import io.proofgate.value.TlaValue.TlaInt;
+import io.proofgate.value.TlaValue.TlaModelValue;
+import io.proofgate.value.TlaValue.TlaRecord;
+import io.proofgate.value.TlaValue.TlaSeq;
+import io.proofgate.value.TlaValue.TlaSet;
+import io.proofgate.value.TlaValue.TlaString;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.SequencedMap;
+import org.antlr.v4.runtime.Token;
+
+/**
+ * Builds a state from the parser's actions as it parses ({@link TlaValueParser.Values}), without
+ * a parse tree. It gives up on the first value {@link TlaValueBuilder} would reject (an integer
+ * out of range, a field or variable twice, a huge interval) by throwing {@link #CANCEL}: the
+ * tree walk then reads the state again and words the error, in its order.
+ */
+final class ValueStack implements TlaValueParser.Values {
+    /** Thrown to abandon the state; carries nothing, so it is made once. */
+    static final RuntimeException CANCEL = new RuntimeException("rejected; read again for the error", null, false, false) {
+    };
+
+    private Object[] stack = new Object[64];
+    private int size;
+    /** Where each open collection's elements start on the stack. */
+    private int[] marks = new int[16];
+    private int depth;
+    private SequencedMap<String, TlaValue> vars;
+    /** The state's text when tokens index into it; null to ask tokens for their text. */
+    private char[] text;
+    /** Identifiers recur in every state (variables, field names, model values): one string each. */
+    private final String[] names = new String[512];
+
+    void reset(char[] text) {
+        this.text = text;
+        size = 0;
+        depth = 0;
+        vars = new LinkedHashMap<>();
+    }
+
+    TlaState state() {
+        return new TlaState(vars);
+    }
+
+    @Override
+    public void integer(Token t) {
+        push(new TlaInt(parseLong(t)));
+    }
+
+    @Override
+    public void interval(Token low, Token high) {
+        long from = parseLong(low);
+        long to = parseLong(high);
+        long span = to - from;
+        if (span > 1_000_000 || (to >= from) != (span >= 0)) {
+            throw CANCEL;
+        }
+        TlaValue[] elements = new TlaValue[(int) Math.max(0, to - from + 1)];
+        for (int i = 0; i < elements.length; i++) {
+            elements[i] = new TlaInt(from + i);
+        }
+        push(new TlaSet(List.of(elements)));
+    }
+
+    @Override
+    public void string(Token t) {
+        push(new TlaString(text == null ? TlaValueBuilder.unquote(t.getText()) : unquote(t.getStartIndex(), t.getStopIndex())));
+    }
+
+    @Override
+    public void bool(Token t) {
+        push(t.getType() == TlaValueLexer.TRUE ? TlaValueBuilder.TRUE : TlaValueBuilder.FALSE);
+    }
+
+    @Override
+    public void modelValue(Token t) {
+        push(new TlaModelValue(name(t)));
+    }
+
+    @Override
+    public void open() {
+        if (depth == marks.length) {
+            marks = Arrays.copyOf(marks, 2 * depth);
+        }
+        marks[depth++] = size;
+    }
+
+    @Override
+    public void record() {
+        int from = marks[--depth];
+        Field[] fields = new Field[size - from];
+        System.arraycopy(stack, from, fields, 0, fields.length);
+        size = from;
+        push(new TlaRecord(List.of(fields)));
+    }
+
+    @Override
+    public void sequence() {
+        push(new TlaSeq(elements()));
+    }
+
+    @Override
+    public void set() {
+        push(new TlaSet(elements()));
+    }
+
+    private List<TlaValue> elements() {
+        int from = marks[--depth];
+        if (from == size) {
+            return List.of();
+        }
+        TlaValue[] elements = new TlaValue[size - from];
+        System.arraycopy(stack, from, elements, 0, elements.length);
+        size = from;
+        return List.of(elements);
+    }
+
+    @Override
+    public void function() {
+        int from = marks[--depth];
+        Pair[] pairs = new Pair[size - from];
+        System.arraycopy(stack, from, pairs, 0, pairs.length);
+        size = from;
+        push(new TlaFunction(List.of(pairs)));
+    }
+
+    @Override
+    public void field(Token nameToken) {
+        String name = name(nameToken);
+        for (int i = marks[depth - 1]; i < size - 1; i++) {
+            if (((Field) stack[i]).name().equals(name)) {
+                throw CANCEL;
+            }
+        }
+        stack[size - 1] = new Field(name, (TlaValue) stack[size - 1]);
+    }
+
+    @Override
+    public void pair() {
+        TlaValue value = (TlaValue) stack[--size];
+        stack[size - 1] = new Pair((TlaValue) stack[size - 1], value);
+    }
+
+    @Override
+    public void assignment(Token variable) {
+        if (vars.putIfAbsent(name(variable), (TlaValue) stack[--size]) != null) {
+            throw CANCEL;
+        }
+    }
+
+    private void push(Object value) {
+        if (size == stack.length) {
+            stack = Arrays.copyOf(stack, 2 * size);
+        }
+        stack[size++] = value;
+    }
+
+    private long parseLong(Token t) {
+        if (text == null) {
+            try {
+                return Long.parseLong(t.getText());
+            } catch (NumberFormatException e) {
+                throw CANCEL;
+            }
+        }
+        // Long.parseLong's algorithm (accumulating negatively so that MIN_VALUE fits) on the
+        // token's chars, which the lexer has checked are -?[0-9]+
+        int i = t.getStartIndex();
+        int end = t.getStopIndex() + 1;
+        boolean negative = text[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
+        long multiplyMin = limit / 10;
+        long result = 0;
+        for (; i < end; i++) {
+            int digit = text[i] - '0';
+            if (result < multiplyMin) {
+                throw CANCEL;
+            }
+            result *= 10;
+            if (result < limit + digit) {
+                throw CANCEL;
+            }
+            result -= digit;
+        }
+        return negative ? result : -result;
+    }
+
+    /** {@link TlaValueBuilder#unquote} of {@code text[start..stop]}, quotes included. */
+    private String unquote(int start, int stop) {
+        int i = start + 1;
+        while (i < stop && text[i] != '\\') {
+            i++;
+        }
+        if (i == stop) {
+            return new String(text, start + 1, stop - start - 1);
+        }
+        StringBuilder out = new StringBuilder(stop - start);
+        out.append(text, start + 1, i - start - 1);
+        for (; i < stop; i++) {
+            char c = text[i];
+            if (c != '\\') {
+                out.append(c);
+                continue;
+            }
+            char escaped = text[++i];
+            out.append(switch (escaped) {
+                case 'n' -> '\n';
+                case 't' -> '\t';
+                case 'r' -> '\r';
+                case 'f' -> '\f';
+                default -> escaped; // \" and \\
+            });
+        }
+        return out.toString();
+    }
+
+    /** The identifier's text, the same string each time it recurs. */
+    private String name(Token t) {
+        if (text == null) {
+            return t.getText();
+        }
+        int start = t.getStartIndex();
+        int length = t.getStopIndex() + 1 - start;
+        int hash = 0;
+        for (int i = 0; i < length; i++) {
+            hash = 31 * hash + text[start + i];
+        }
+        int slot = (hash ^ (hash >>> 16)) & (names.length - 1);
+        String known = names[slot];
+        if (known != null && known.length() == length && sameChars(known, start)) {
+            return known;
+        }
+        String name = new String(text, start, length);
+        names[slot] = name;
+        return name;
+    }
+
+    private boolean sameChars(String s, int start) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) != text[start + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
