@@ -29,6 +29,9 @@ grammar TlcDot;
 
         void edge(Token from, Token to, java.util.List<Token> attributes);
 
+        /** An edge in TLC's own one-line form, lexed as one {@code TLC_EDGE} token. */
+        void tlcEdge(Token edge);
+
         /** @param name null for an anonymous subgraph ({@code { ... }}) */
         void enterSubgraph(Token name);
 
@@ -49,7 +52,8 @@ graph
 
 stmt
 @init { attributes.clear(); }
-    : from=nodeId ARROW to=nodeId attrList? SEMI?           { statements.edge($from.start, $to.start, attributes); }    # edgeStmt
+    : TLC_EDGE                                              { statements.tlcEdge($TLC_EDGE); }                        # tlcEdgeStmt
+    | from=nodeId ARROW to=nodeId attrList? SEMI?           { statements.edge($from.start, $to.start, attributes); }    # edgeStmt
     | id EQ id SEMI?                                        # graphAttrStmt
     | (GRAPH | NODE | EDGE) attrList SEMI?                  # defaultAttrStmt
     | SUBGRAPH name=id? LBRACE                              { statements.enterSubgraph($name.start); }
@@ -93,6 +97,15 @@ RBRACK   : ']' ;
 EQ       : '=' ;
 SEMI     : ';' ;
 COMMA    : ',' ;
+
+// TLC writes each edge on one line, "A -> B [label="Next",color="black",fontcolor="black"];".
+// Lexed as one token, an edge costs the parser one step instead of seventeen (a dump of the
+// interleaved model has 300,000 edges, 45% of the reading time as separate tokens). Any other
+// spelling of an edge (other attributes, other spacing, a line break in a label) does not match
+// here and is lexed by the rules below, as before.
+TLC_EDGE : EDGE_END ' -> ' EDGE_END ' [' EDGE_ATTR ( ',' EDGE_ATTR )* '];' ;
+fragment EDGE_END  : '-'? [0-9]+ ;
+fragment EDGE_ATTR : ( 'label' | 'color' | 'fontcolor' ) '=' '"' ( '\\' ~[\r\n] | ~[\\"\r\n] )* '"' ;
 
 NUMERAL  : '-'? ( [0-9]+ ( '.' [0-9]* )? | '.' [0-9]+ ) ;
 // In DOT only \" is an escape of the language; TLC also writes \\ and \n, which pass through.

@@ -21,10 +21,12 @@ import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
 import org.antlr.v4.runtime.BailErrorStrategy;
+import org.antlr.v4.runtime.CommonToken;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.Pair;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
@@ -172,6 +174,44 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         } catch (ParseException e) {
             deferred = e;
         }
+    }
+
+    /**
+     * Slices a {@code TLC_EDGE} token at the separators the lexer has checked and hands the
+     * parts on as the tokens the general edge rule would have made, positions included.
+     */
+    @Override
+    public void tlcEdge(Token edge) {
+        String text = edge.getText();
+        int arrow = text.indexOf(" -> ");
+        int open = text.indexOf(" [", arrow + 4);
+        Token from = part(edge, text, TlcDotLexer.NUMERAL, 0, arrow);
+        Token to = part(edge, text, TlcDotLexer.NUMERAL, arrow + 4, open);
+        List<Token> attributes = new ArrayList<>(6);
+        int at = open + 2;
+        while (text.charAt(at) != ']') {
+            int equals = text.indexOf('=', at);
+            int end = equals + 2;
+            while (text.charAt(end) != '"') {
+                end += text.charAt(end) == '\\' ? 2 : 1;
+            }
+            end++;
+            attributes.add(part(edge, text, TlcDotLexer.IDENT, at, equals));
+            attributes.add(part(edge, text, TlcDotLexer.STRING, equals + 1, end));
+            at = text.charAt(end) == ',' ? end + 1 : end;
+        }
+        edge(from, to, attributes);
+    }
+
+    /** Characters [from, to) of a token's text as a token of its own (indexes count code points, as ANTLR's do). */
+    private Token part(Token whole, String text, int type, int from, int to) {
+        int skip = chars != null ? from : text.codePointCount(0, from);
+        int length = chars != null ? to - from : text.codePointCount(from, to);
+        CommonToken token = new CommonToken(new Pair<>(whole.getTokenSource(), whole.getInputStream()), type,
+                Token.DEFAULT_CHANNEL, whole.getStartIndex() + skip, whole.getStartIndex() + skip + length - 1);
+        token.setLine(whole.getLine());
+        token.setCharPositionInLine(whole.getCharPositionInLine() + skip);
+        return token;
     }
 
     /** The label is the state printed by TLC, escaped for DOT; errors point at the label. */

@@ -84,4 +84,25 @@ class StateGraphReaderTest {
         ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("dangling.dot", dot));
         assertEquals("dangling.dot:3:5: state 2 has no label anywhere in the file", e.getMessage());
     }
+
+    /** TLC's one-line edges are one token (TLC_EDGE); any other spelling takes the general rule, to the same graph. */
+    @Test
+    void tlcEdgeLine_readsLikeTheGeneralEdgeRule() {
+        String states = """
+                strict digraph DiskGraph {
+                1 [label="x = 1",style = filled]
+                -2 [label="x = 2"]
+                """;
+        StateGraph oneToken = StateGraphReader.read("tlc.dot", states + """
+                1 -> -2 [label="Inc",color="black",fontcolor="black"];
+                -2 -> 1 [label="De\\"c",color="2",fontcolor="2"];
+                }""");
+        StateGraph general = StateGraphReader.read("general.dot", states + """
+                1->-2 [ label = "Inc" , color="black" fontcolor="black" ]
+                -2 -> 1 [label="De\\"c";color="2",fontcolor="2"];
+                }""");
+        assertEquals(general.edges(), oneToken.edges());
+        assertEquals(List.of("Inc", "De\"c"), oneToken.edges().stream().map(edge -> edge.action().orElseThrow()).toList());
+        assertEquals(general.states(), oneToken.states());
+    }
 }
