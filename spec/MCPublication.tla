@@ -51,8 +51,8 @@ Sequential == \A i \in 2..Len(Requests) :
 \* Generation models beside ci (one topology each): malformed entries with a boolean or a
 \* string element, incomplete and duplicate proofs over two recurrent groups, and r2's null
 \* first table block (invalid_selection).  Sequential generalises to any number of requests.
-GenTwoRecEvidence == "r1" :> {"exact", "exact_mixed", "incomplete", "duplicate", "malformed_bool",
-                              "malformed_text"}
+GenTwoRecEvidence == "r1" :> {"exact", "exact_mixed", "incomplete", "incomplete_last", "duplicate",
+                              "malformed_bool", "malformed_text"}
                      @@ "r2" :> {"exact"}
 AbsentOnly == {"absent"}
 LiveFields == {"absent", "mapping"}
@@ -63,7 +63,7 @@ NullTableR2 == [NoFaults EXCEPT !["r2"] = "null"]
 \* 2^31-1 and at -1, and r2's table repeating a block (invalid_selection repeated_block).
 ShapesEvidence == "r1" :> {"exact", "notalist_bool", "notalist_int", "notalist_number",
                            "notalist_mapping", "malformed_null", "malformed_first", "malformed_last",
-                           "unknown_max", "unknown_negative"}
+                           "malformed_long", "future_second", "unknown_max", "unknown_negative"}
                   @@ "r2" :> {"exact"}
 WideFields == {"absent", "true", "int", "number", "list", "mapping"}
 RepeatR2 == [NoFaults EXCEPT !["r2"] = "repeat"]

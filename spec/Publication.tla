@@ -78,6 +78,7 @@ Window(g) == Topology[g + 1].window_tokens
 RecGroups == {g \in Groups : Policy(g) = "recurrent_align"}
 HasRecurrent == RecGroups # {}
 FirstRec == CHOOSE g \in RecGroups : \A h \in RecGroups : g <= h
+LastRec == CHOOSE g \in RecGroups : \A h \in RecGroups : g >= h
 \* The recurrent groups in index order.
 RecSeq == SelectSeq([i \in 1..NG |-> i - 1], LAMBDA g : g \in RecGroups)
 Markers == {JsonNull, JsonText, JsonTrue, JsonInt, JsonNumber, JsonList, JsonObject}
@@ -205,6 +206,12 @@ EvidenceValue(r, kd) ==
       [] kd = "exact_alt"      -> ExactEntries(r, e, 6)
       [] kd = "exact_mixed"    -> MixedEntries(r, e)
       [] kd = "incomplete"     -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "incomplete_last" -> << <<LastRec, BlockId(r, e, LastRec, 5), Span(r)>> >>
+      \* a failing entry after a passing (intermediate) one: entry=1
+      [] kd = "future_second"  -> << <<FirstRec, BlockId(r, e, FirstRec, 7), IntermediateBoundary>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 8), FutureBoundary(r)>> >>
+      [] kd = "malformed_long" -> << <<FirstRec, BlockId(r, e, FirstRec, 7), IntermediateBoundary>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r), Span(r)>> >>
       [] kd = "duplicate"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
                                      <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
       [] kd = "chunked"        -> PerGroup(r, e, 7, IntermediateBoundary) \o ExactEntries(r, e, 5)
@@ -214,14 +221,15 @@ EvidenceValue(r, kd) ==
 \* reaching a non-aligned target (copy-on-write); fresh after every resume.
 ProofReady(r, d1) == IF Aligned(r) THEN d1 >= Span(r) ELSE reached[r]
 Available(r, d1, kd) ==
-    CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "chunked", "incomplete"} ->
+    CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "chunked", "incomplete",
+                 "incomplete_last"} ->
               /\ ProofReady(r, d1)
-              /\ (kd = "incomplete" => Cardinality(RecGroups) >= 2)
+              /\ (kd \in {"incomplete", "incomplete_last"} => Cardinality(RecGroups) >= 2)
               /\ (kd = "chunked" => ChunkTokens > 0)
               \* a second pinned copy only after a first proof of this epoch was sent
               /\ (kd \in {"exact_alt", "exact_mixed"} => proven[r] # {})
       [] kd = "intermediate" -> ChunkTokens > 0 /\ d1 >= ChunkTokens
-      [] kd = "future" -> d1 > Span(r)
+      [] kd \in {"future", "future_second"} -> d1 > Span(r)
       [] kd = "nonrecurrent" -> RecGroups # Groups
       [] OTHER -> TRUE
 ProofLabels == {"exact", "exact_alt", "exact_mixed", "chunked"}
@@ -297,8 +305,11 @@ CodeAt(v, i, S) ==
         THEN "duplicate_group"
     ELSE ""
 \* Why entry e is not a list of three integers.
+\* (JsonInt and JsonList stand for 7 and [] only as a whole field or a request's value; inside
+\* an entry TLA+ integers and tuples are used, so a marker there is never an integer.)
 Malformation(e) ==
-    IF e \in Markers THEN [found |-> KindOf(e)]
+    IF e = JsonList THEN [length |-> 0]
+    ELSE IF e \in Markers THEN [found |-> KindOf(e)]
     ELSE IF Len(e) # 3 THEN [length |-> Len(e)]
     ELSE LET j == Min({j \in 1..3 : e[j] \in Markers}) IN [element |-> j - 1, found |-> KindOf(e[j])]
 \* The facts of failing entry i (1-based; reasons count entries from 0).

@@ -8,52 +8,6 @@ import org.junit.jupiter.api.Test;
 class GenShapesRejectedNotAMappingScenarios02 {
 
     @Test
-    void path_1e353cc75fe2() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":1.5}}
-                ----
-                rejected r1 code=not_a_list target=6912 found=number
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":[]}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=list
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_1f660178282e() {
         Scenario.run("""
                 # 5 events
@@ -129,86 +83,6 @@ class GenShapesRejectedNotAMappingScenarios02 {
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_2066dd4e44bf() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":7}
-                ----
-                rejected r1 code=not_a_mapping target=6912 found=integer
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8257 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8257 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_210456807b14() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[["text",1015,6912]]}}
-                ----
-                rejected r1 code=malformed_entry target=6912 entry=0 element=0 found=string
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=boolean
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
@@ -419,6 +293,93 @@ class GenShapesRejectedNotAMappingScenarios02 {
     }
 
     @Test
+    void path_2226a03318fa() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 found=null
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_23caac4454ab() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 found=null
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_23d2844663ca() {
         Scenario.run("""
                 # 6 events
@@ -485,61 +446,6 @@ class GenShapesRejectedNotAMappingScenarios02 {
                 rejected r2 code=not_a_mapping target=8192 found=number
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_252427b64148() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":[]}
-                ----
-                rejected r1 code=not_a_mapping target=6912 found=list
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -1159,6 +1065,53 @@ class GenShapesRejectedNotAMappingScenarios02 {
     }
 
     @Test
+    void path_30d3c608f2ec() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,1.5]]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 element=2 found=number
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_3148a06dea1d() {
         Scenario.run("""
                 # 7 events
@@ -1590,6 +1543,48 @@ class GenShapesRejectedNotAMappingScenarios02 {
                 pending none
                 held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_3ab46149998c() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 }

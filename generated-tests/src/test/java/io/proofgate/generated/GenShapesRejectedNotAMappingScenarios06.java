@@ -8,36 +8,6 @@ import org.junit.jupiter.api.Test;
 class GenShapesRejectedNotAMappingScenarios06 {
 
     @Test
-    void path_8f9454176c8e() {
-        Scenario.run("""
-                # 4 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":[]}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=list
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
     void path_8fd4be08f6df() {
         Scenario.run("""
                 # 5 events
@@ -337,6 +307,36 @@ class GenShapesRejectedNotAMappingScenarios06 {
     }
 
     @Test
+    void path_9816036ea72c() {
+        Scenario.run("""
+                # 4 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1017,256],[1,1015,6912,6912]]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=1 length=4
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_9824cb1b7b9f() {
         Scenario.run("""
                 # 6 events
@@ -420,6 +420,41 @@ class GenShapesRejectedNotAMappingScenarios06 {
     }
 
     @Test
+    void path_99ee0f17a9a1() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,1.5]]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 element=2 found=number
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_9a32475e53c0() {
         Scenario.run("""
                 # 5 events
@@ -477,6 +512,48 @@ class GenShapesRejectedNotAMappingScenarios06 {
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_9b5323ce36a6() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[["text",1015,6912]]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 element=0 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
@@ -1487,82 +1564,6 @@ class GenShapesRejectedNotAMappingScenarios06 {
                 pending none
                 held d1=[0]
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_ac09bf6b3210() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":1.5}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=number
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_add6c54721bb() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[-1,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=-1 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":1.5}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=number
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 }

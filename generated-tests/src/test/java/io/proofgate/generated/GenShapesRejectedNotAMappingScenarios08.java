@@ -8,6 +8,60 @@ import org.junit.jupiter.api.Test;
 class GenShapesRejectedNotAMappingScenarios08 {
 
     @Test
+    void path_ca692761ff37() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_cc098deadc43() {
         Scenario.run("""
                 # 7 events
@@ -151,48 +205,6 @@ class GenShapesRejectedNotAMappingScenarios08 {
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_ceaabf6129b1() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
-                ----
-                rejected r1 code=malformed_entry target=6912 entry=0 found=null
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=boolean
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
                 held d1=[0]
@@ -366,6 +378,53 @@ class GenShapesRejectedNotAMappingScenarios08 {
     }
 
     @Test
+    void path_d0a23113ae9c() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 found=null
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_d1167308cd95() {
         Scenario.run("""
                 # 5 events
@@ -427,41 +486,6 @@ class GenShapesRejectedNotAMappingScenarios08 {
                 ----
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_d2efebf96fd2() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,1.5]]}}
-                ----
-                rejected r1 code=malformed_entry target=6912 entry=0 element=2 found=number
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=boolean
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
@@ -599,51 +623,6 @@ class GenShapesRejectedNotAMappingScenarios08 {
     }
 
     @Test
-    void path_d518d4e04cfb() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":7}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=integer
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_d63522d99fd8() {
         Scenario.run("""
                 # 5 events
@@ -741,6 +720,55 @@ class GenShapesRejectedNotAMappingScenarios08 {
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_d790f742816a() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":7}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=integer
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -1110,50 +1138,6 @@ class GenShapesRejectedNotAMappingScenarios08 {
     }
 
     @Test
-    void path_e0989684f0ad() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":true}
-                ----
-                rejected r1 code=not_a_mapping target=6912 found=boolean
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_e2521839cfba() {
         Scenario.run("""
                 # 6 events
@@ -1225,6 +1209,51 @@ class GenShapesRejectedNotAMappingScenarios08 {
                 ----
                 pending none
                 counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_e5e7b8fb408b() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":7}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=integer
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":7}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=integer
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 
@@ -1350,55 +1379,6 @@ class GenShapesRejectedNotAMappingScenarios08 {
     }
 
     @Test
-    void path_ebf5476e0e06() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":1.5}
-                ----
-                rejected r1 code=not_a_mapping target=6912 found=number
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_ec13ba0c600d() {
         Scenario.run("""
                 # 5 events
@@ -1469,46 +1449,6 @@ class GenShapesRejectedNotAMappingScenarios08 {
     }
 
     @Test
-    void path_ec9fa7e3ee2e() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
-                ----
-                rejected r1 code=malformed_entry target=6912 entry=0 found=null
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":true}
-                ----
-                rejected r2 code=not_a_mapping target=8192 found=boolean
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_ed89e468cad0() {
         Scenario.run("""
                 # 5 events
@@ -1540,6 +1480,81 @@ class GenShapesRejectedNotAMappingScenarios08 {
                 ----
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_edffe8e0a290() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                plan r1 digest=d1 span=6912 blocks=[[1001,1002,1003],[1015]] recurrent=[[1,1015]]
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":1.5}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=number
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=1 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_ee5dac6dd88a() {
+        Scenario.run("""
+                # 5 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 found=null
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r2 code=not_a_mapping target=8192 found=boolean
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }
 }

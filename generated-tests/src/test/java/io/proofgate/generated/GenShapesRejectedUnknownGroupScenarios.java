@@ -8,7 +8,131 @@ import org.junit.jupiter.api.Test;
 class GenShapesRejectedUnknownGroupScenarios {
 
     @Test
-    void path_13b8349d8d3a() {
+    void path_47097463d047() {
+        Scenario.run("""
+                # 3 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_8f1a2936cf85() {
+        Scenario.run("""
+                # 3 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_9564eaedf317() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[-1,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=-1 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_99bbefa2f44b() {
+        Scenario.run("""
+                # 3 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_9e2c4270b42e() {
         Scenario.run("""
                 # 6 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -43,223 +167,7 @@ class GenShapesRejectedUnknownGroupScenarios {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_24c41b767a66() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_47097463d047() {
-        Scenario.run("""
-                # 3 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_7c486fc4ac17() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_8f1a2936cf85() {
-        Scenario.run("""
-                # 3 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}]}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_99bbefa2f44b() {
-        Scenario.run("""
-                # 3 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_a3175d583966() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[-1,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=-1 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
                 held d1=[0]
@@ -307,6 +215,56 @@ class GenShapesRejectedUnknownGroupScenarios {
                 event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[-1,1015,6912]]}}
                 ----
                 rejected r1 code=unknown_group observed=6912 target=6912 group=-1 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_f2d59edb5bb5() {
+        Scenario.run("""
+                # 3 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_fa9dce2fabac() {
+        Scenario.run("""
+                # 3 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 

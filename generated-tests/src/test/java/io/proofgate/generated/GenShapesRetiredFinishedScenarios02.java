@@ -52,6 +52,58 @@ class GenShapesRetiredFinishedScenarios02 {
     }
 
     @Test
+    void path_9a657c91b83d() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":true}}
+                ----
+                rejected r1 code=not_a_list target=6912 found=boolean
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending r2 done=8257 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8257 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
     void path_9bf6dae4df6a() {
         Scenario.run("""
                 # 7 events
@@ -996,46 +1048,6 @@ class GenShapesRetiredFinishedScenarios02 {
     }
 
     @Test
-    void path_dfb2d40fad3d() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
-                ----
-                rejected r1 code=malformed_entry target=6912 entry=0 found=null
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8257 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
     void path_e187e978d0e7() {
         Scenario.run("""
                 # 7 events
@@ -1122,6 +1134,51 @@ class GenShapesRetiredFinishedScenarios02 {
                 retired r2 cause=finished
                 pending none
                 counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_e3761592f345() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8257 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -1241,48 +1298,6 @@ class GenShapesRetiredFinishedScenarios02 {
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_fbd02224cc92() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":7}}
-                ----
-                rejected r1 code=not_a_list target=6912 found=integer
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 

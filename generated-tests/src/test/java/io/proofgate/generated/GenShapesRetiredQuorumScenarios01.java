@@ -94,19 +94,19 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_05e09bba7dd0() {
+    void path_0548a29204dd() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":1.5}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1017,256],[1,1018,7168]]}}
                 ----
-                rejected r1 code=not_a_list target=6912 found=number
+                rejected r1 code=future_boundary observed=7168 target=6912 group=1 block=1018 entry=1
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -126,14 +126,14 @@ class GenShapesRetiredQuorumScenarios01 {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 pending none
                 held d1=[0]
@@ -181,6 +181,54 @@ class GenShapesRetiredQuorumScenarios01 {
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_121b6469a434() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[["text",1015,6912]]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 element=0 found=string
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -277,54 +325,6 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_1d3c0230cdac() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
-                ----
-                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_1ea5b8ddcb33() {
         Scenario.run("""
                 # 7 events
@@ -373,14 +373,19 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_2d315a35bc7e() {
+    void path_20008af542db() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[null]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                rejected r1 code=malformed_entry target=6912 entry=0 found=null
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2147483647,1015,6912]]}}
+                ----
+                rejected r1 code=unknown_group observed=6912 target=6912 group=2147483647 block=1015 entry=0
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -389,30 +394,73 @@ class GenShapesRetiredQuorumScenarios01 {
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
                 ----
                 pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_2ebc11d033a6() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":7}}
+                ----
+                rejected r1 code=not_a_list target=6912 found=integer
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 pending none
                 held d1=[0]
@@ -609,60 +657,6 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_38631c50450d() {
-        Scenario.run("""
-                # 8 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":7}
-                ----
-                rejected r1 code=not_a_mapping target=6912 found=integer
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_395655985077() {
         Scenario.run("""
                 # 7 events
@@ -797,54 +791,6 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_3f5747fff467() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":{}}}
-                ----
-                rejected r1 code=not_a_list target=6912 found=mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_413b4eff2fcf() {
         Scenario.run("""
                 # 7 events
@@ -893,9 +839,9 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_44c745aa58c0() {
+    void path_421c97ea4498() {
         Scenario.run("""
-                # 7 events
+                # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
@@ -903,9 +849,9 @@ class GenShapesRetiredQuorumScenarios01 {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,1.5]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":1.5}
                 ----
-                rejected r1 code=malformed_entry target=6912 entry=0 element=2 found=number
+                rejected r1 code=not_a_mapping target=6912 found=number
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -919,20 +865,25 @@ class GenShapesRetiredQuorumScenarios01 {
                 pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
                 event {"kind":"held","rank":0,"digest":"d1"}
                 ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                pending r2 done=8256 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
                 held d1=[0]
@@ -1119,6 +1070,54 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
+    void path_50ad830def70() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":{}}}
+                ----
+                rejected r1 code=not_a_list target=6912 found=mapping
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_53b240502f1f() {
         Scenario.run("""
                 # 7 events
@@ -1167,19 +1166,19 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_5bc20720a96d() {
+    void path_5a6331e0370e() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":7}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":true}}
                 ----
-                rejected r1 code=not_a_list target=6912 found=integer
+                rejected r1 code=not_a_list target=6912 found=boolean
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1199,7 +1198,7 @@ class GenShapesRetiredQuorumScenarios01 {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
@@ -1297,54 +1296,6 @@ class GenShapesRetiredQuorumScenarios01 {
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_604e208e85ed() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":{}}}
-                ----
-                rejected r1 code=not_a_list target=6912 found=mapping
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -1478,19 +1429,19 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
-    void path_6ce36908e702() {
+    void path_6ef680060570() {
         Scenario.run("""
-                # 7 events
+                # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[null]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":1.5}}
                 ----
-                rejected r1 code=malformed_entry target=6912 entry=0 found=null
+                rejected r1 code=not_a_list target=6912 found=number
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -1510,9 +1461,15 @@ class GenShapesRetiredQuorumScenarios01 {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
@@ -1570,6 +1527,54 @@ class GenShapesRetiredQuorumScenarios01 {
                 pending none
                 held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_6ff0211660b1() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":[]}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=list
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -1756,6 +1761,54 @@ class GenShapesRetiredQuorumScenarios01 {
     }
 
     @Test
+    void path_90ffb0867edf() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":true}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=boolean
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_917f6137473e() {
         Scenario.run("""
                 # 7 events
@@ -1800,49 +1853,6 @@ class GenShapesRetiredQuorumScenarios01 {
                 pending none
                 held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_95816c4af696() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 }

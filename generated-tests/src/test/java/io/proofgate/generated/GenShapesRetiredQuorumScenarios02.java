@@ -8,6 +8,97 @@ import org.junit.jupiter.api.Test;
 class GenShapesRetiredQuorumScenarios02 {
 
     @Test
+    void path_95816c4af696() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+                """);
+    }
+
+    @Test
+    void path_9640c5f03504() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":7}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=integer
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_989399b83049() {
         Scenario.run("""
                 # 6 events
@@ -99,55 +190,7 @@ class GenShapesRetiredQuorumScenarios02 {
     }
 
     @Test
-    void path_9f68f95790dc() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":[]}
-                ----
-                rejected r1 code=not_a_mapping target=6912 found=list
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_a5cd161824e0() {
+    void path_9e998a88ce06() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -157,9 +200,9 @@ class GenShapesRetiredQuorumScenarios02 {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[["text",1015,6912]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[null]}}
                 ----
-                rejected r1 code=malformed_entry target=6912 entry=0 element=0 found=string
+                rejected r1 code=malformed_entry target=6912 entry=0 found=null
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -186,7 +229,7 @@ class GenShapesRetiredQuorumScenarios02 {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 pending none
                 held d1=[0]
@@ -283,54 +326,6 @@ class GenShapesRetiredQuorumScenarios02 {
                 pending none
                 held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_aea8bde2be29() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":1.5}
-                ----
-                rejected r1 code=not_a_mapping target=6912 found=number
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 
@@ -474,6 +469,54 @@ class GenShapesRetiredQuorumScenarios02 {
     }
 
     @Test
+    void path_c0eb257accbf() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":1.5}
+                ----
+                rejected r1 code=not_a_mapping target=6912 found=number
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_cb1d0bc241e6() {
         Scenario.run("""
                 # 7 events
@@ -570,7 +613,7 @@ class GenShapesRetiredQuorumScenarios02 {
     }
 
     @Test
-    void path_cd18a3ebc210() {
+    void path_da05ce04cad1() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -602,14 +645,14 @@ class GenShapesRetiredQuorumScenarios02 {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
                 ----
                 retired r2 cause=quorum
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
                 held d1=[0]
@@ -618,19 +661,19 @@ class GenShapesRetiredQuorumScenarios02 {
     }
 
     @Test
-    void path_e6e0dfbd1691() {
+    void path_ea7426b5de80() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[[1,1015]]
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":true}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,1.5]]}}
                 ----
-                rejected r1 code=not_a_mapping target=6912 found=boolean
+                rejected r1 code=malformed_entry target=6912 entry=0 element=2 found=number
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -650,14 +693,14 @@ class GenShapesRetiredQuorumScenarios02 {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}]}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[]],"resumed":false}]}
                 ----
                 retired r2 cause=quorum
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"finished","id":"r2"}
                 ----
                 pending none
                 held d1=[0]
@@ -798,54 +841,6 @@ class GenShapesRetiredQuorumScenarios02 {
                 pending none
                 held d1=[0]
                 counters plans=1 rejected=0 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_fd6253fdcd0b() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014]],"resumed":false}],"recurrent_boundary_blocks":{"r1":true}}
-                ----
-                rejected r1 code=not_a_list target=6912 found=boolean
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[2001,2001,2003,2004],[2011,2012,2013,2014]]}]}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[2001,2001,2003,2004],[2011,2012,2013,2014]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
                 """);
     }
 

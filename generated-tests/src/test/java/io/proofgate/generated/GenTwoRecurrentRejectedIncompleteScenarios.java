@@ -8,7 +8,98 @@ import org.junit.jupiter.api.Test;
 class GenTwoRecurrentRejectedIncompleteScenarios {
 
     @Test
-    void path_24caccd43dbc() {
+    void path_2633b35a3d68() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=2
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_2ebede6c5fa6() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=2
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_4b017a74fef0() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -18,9 +109,9 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2,1025,6912]]}}
                 ----
-                rejected r1 code=incomplete target=6912 group=2
+                rejected r1 code=incomplete target=6912 group=1
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -63,19 +154,74 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
     }
 
     @Test
-    void path_67d167c1fab7() {
+    void path_57e1415d46cb() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
                 ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
                 event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
                 ----
                 rejected r1 code=incomplete target=6912 group=2
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_762794e8bd03() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2,1025,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=1
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -90,25 +236,13 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}]}
                 ----
                 pending none
                 held d1=[0]
@@ -151,6 +285,56 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
     }
 
     @Test
+    void path_a14933e72b1f() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=2
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_b0943d2b3457() {
         Scenario.run("""
                 # 4 events
@@ -180,14 +364,14 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
     }
 
     @Test
-    void path_b346ce341efc() {
+    void path_bc9c8c16dbca() {
         Scenario.run("""
                 # 7 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
 
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[2,1025,6912]]}}
                 ----
-                rejected r1 code=incomplete target=6912 group=2
+                rejected r1 code=incomplete target=6912 group=1
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -209,61 +393,19 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-                """);
-    }
-
-    @Test
-    void path_d7f433417b1f() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}]}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
-                ----
-                rejected r1 code=incomplete target=6912 group=2
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
                 ----
                 pending none
                 held d1=[0]
@@ -272,7 +414,7 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
     }
 
     @Test
-    void path_e7853042b953() {
+    void path_c0efe35f736d() {
         Scenario.run("""
                 # 8 events
                 topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
@@ -282,9 +424,9 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
                 pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
 
-                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2,1025,6912]]}}
                 ----
-                rejected r1 code=incomplete target=6912 group=2
+                rejected r1 code=incomplete target=6912 group=1
                 pending none
                 counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
 
@@ -313,6 +455,102 @@ class GenTwoRecurrentRejectedIncompleteScenarios {
                 counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
 
                 event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_e0f1611278d2() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=2
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_ed228eb55c09() {
+        Scenario.run("""
+                # 8 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[2,1025,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=1
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
                 held d1=[0]

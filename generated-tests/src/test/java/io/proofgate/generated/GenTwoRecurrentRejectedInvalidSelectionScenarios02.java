@@ -8,54 +8,6 @@ import org.junit.jupiter.api.Test;
 class GenTwoRecurrentRejectedInvalidSelectionScenarios02 {
 
     @Test
-    void path_b0a52c4c88f8() {
-        Scenario.run("""
-                # 7 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
-                ----
-                rejected r2 code=invalid_selection target=8192 group=0 block=0 problem=null_block
-                pending none
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
-                """);
-    }
-
-    @Test
     void path_b5b55b6e62b3() {
         Scenario.run("""
                 # 8 events
@@ -179,6 +131,52 @@ class GenTwoRecurrentRejectedInvalidSelectionScenarios02 {
                 ----
                 rejected r2 code=invalid_selection target=8192 group=0 block=0 problem=null_block
                 pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+                """);
+    }
+
+    @Test
+    void path_c4c9ac48770c() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
+                ----
+                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}]}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":5,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                rejected r2 code=invalid_selection target=8192 group=0 block=0 problem=null_block
+                pending none
+                counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending none
+                held d1=[0]
                 counters plans=0 rejected=2 store_skipped_quorum=0 retired_finished=0
                 """);
     }

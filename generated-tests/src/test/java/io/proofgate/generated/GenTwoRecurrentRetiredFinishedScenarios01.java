@@ -481,6 +481,36 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
+    void path_24dfb51cddd2() {
+        Scenario.run("""
+                # 4 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[2,1025,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=1
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
     void path_2ea086ad95bc() {
         Scenario.run("""
                 # 6 events
@@ -593,6 +623,48 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
+    void path_32613d3c410c() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}]}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,true,6912]]}}
+                ----
+                rejected r1 code=malformed_entry target=6912 entry=0 element=1 found=boolean
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                retired r2 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
+                """);
+    }
+
+    @Test
     void path_3a75f3553962() {
         Scenario.run("""
                 # 5 events
@@ -662,41 +734,6 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 pending none
                 held d1=[0]
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_3fcf1d24f3ef() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
                 """);
     }
 
@@ -1035,36 +1072,6 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_6373f0219f9d() {
-        Scenario.run("""
-                # 4 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
     void path_647246669b07() {
         Scenario.run("""
                 # 6 events
@@ -1304,41 +1311,6 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
     }
 
     @Test
-    void path_6f2644d76323() {
-        Scenario.run("""
-                # 5 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[1,1016,6912]]}}
-                ----
-                rejected r1 code=duplicate_group observed=6912 target=6912 group=1 block=1016 entry=1 first=1015
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":65,"new_block_ids":[[],[],[]],"resumed":false}]}
-                ----
-                pending r2 done=8257 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r2"}
-                ----
-                retired r2 cause=finished
-                pending none
-                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=1
-                """);
-    }
-
-    @Test
     void path_74e65d78f5af() {
         Scenario.run("""
                 # 7 events
@@ -1534,6 +1506,50 @@ class GenTwoRecurrentRetiredFinishedScenarios01 {
                 retired r2 cause=finished
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=2
+                """);
+    }
+
+    @Test
+    void path_855067af8778() {
+        Scenario.run("""
+                # 6 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+
+                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
                 """);
     }
 }

@@ -1257,6 +1257,54 @@ class GenTwoRecurrentRetiredQuorumScenarios01 {
     }
 
     @Test
+    void path_84aa0cce605e() {
+        Scenario.run("""
+                # 7 events
+                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
+
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[2,1025,6912]]}}
+                ----
+                rejected r1 code=incomplete target=6912 group=1
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":2,"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[1004],[1014],[1024]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":3,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8256,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"held","rank":0,"digest":"d1"}
+                ----
+                pending r2 done=8256 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
+                ----
+                retired r2 cause=quorum
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+
+                event {"kind":"finished","id":"r2"}
+                ----
+                pending none
+                held d1=[0]
+                counters plans=0 rejected=1 store_skipped_quorum=1 retired_finished=0
+                """);
+    }
+
+    @Test
     void path_8803f8cd84c3() {
         Scenario.run("""
                 # 6 events
@@ -1743,49 +1791,6 @@ class GenTwoRecurrentRetiredQuorumScenarios01 {
                 counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
 
                 event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
-                ----
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-                """);
-    }
-
-    @Test
-    void path_af9f5d6e092c() {
-        Scenario.run("""
-                # 6 events
-                topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"max_span_tokens":1000000,"groups":[{"policy":"full","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0},{"policy":"recurrent_align","block_tokens":2304,"window_tokens":0}]}
-
-                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]]}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
-                ----
-                pending r1 done=6912 table=[[1001,1002,1003],[1011,1012,1013],[1021,1022,1023]] latch=[[1,1015],[2,1025]]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
-
-                event {"kind":"finished","id":"r1"}
-                ----
-                retired r1 cause=finished
-                pending none
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":2,"new":[{"id":"r2","digest":"d1","prompt_tokens":8256,"computed":0,"scheduled":8192,"block_ids":[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]]}]}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"held","rank":0,"digest":"d1"}
-                ----
-                pending r2 done=8192 table=[[0,2002,2003,2004],[2011,2012,2013,2014],[2021,2022,2023,2024]] latch=[]
-                held d1=[0]
-                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
-
-                event {"kind":"step","step":3,"cached":[{"id":"r2","computed":8192,"scheduled":64,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r2":[[1,2015,8192],[2,2025,8192]]}}
-                ----
-                retired r2 cause=quorum
-                pending none
-                held d1=[0]
-                counters plans=0 rejected=0 store_skipped_quorum=1 retired_finished=1
-
-                event {"kind":"step","step":4,"cached":[{"id":"r2","computed":8256,"scheduled":1,"new_block_ids":[[],[],[]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[1,1015,6912],[2,1025,6912]]}}
                 ----
                 pending none
                 held d1=[0]
