@@ -105,4 +105,23 @@ class StateGraphReaderTest {
         assertEquals(List.of("Inc", "De\"c"), oneToken.edges().stream().map(edge -> edge.action().orElseThrow()).toList());
         assertEquals(general.states(), oneToken.states());
     }
+
+    /** A character beyond the BMP (two chars, one code point) in the file: one-token edges are sliced by code points, as ANTLR counts. */
+    @Test
+    void tlcEdgeLine_withSupplementaryCharacters_isSlicedByCodePoints() {
+        String states = """
+                strict digraph DiskGraph {
+                // \uD83D\uDE00 makes the reader take its code point path
+                1 [label="x = 1",style = filled]
+                2 [label="x = 2"]
+                """;
+        StateGraph graph = StateGraphReader.read("astral.dot", states + """
+                1 -> 2 [label="In\uD83D\uDE00c",color="black",fontcolor="black"];
+                }""");
+        assertEquals(List.of(new Edge(1, 2, Optional.of("In\uD83D\uDE00c"))), graph.edges());
+        ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("astral.dot", states + """
+                2 -> 3 [label="\uD83D\uDE00",color="black",fontcolor="black"];
+                }"""));
+        assertEquals("astral.dot:5:5: state 3 has no label anywhere in the file", e.getMessage());
+    }
 }
