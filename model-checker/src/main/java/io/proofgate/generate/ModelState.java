@@ -79,10 +79,12 @@ final class ModelState {
     private static final List<String> FACT_ORDER = List.of("observed", "target", "group", "block", "entry", "length",
             "element", "found", "policy", "first", "latched", "problem", "duplicate_key");
 
+    private static final List<String> VERDICT_HEAD = List.of("kind", "id", "code");
+
     private static String facts(TlaValue.TlaRecord verdict) {
         StringBuilder text = new StringBuilder();
         for (TlaValue.Field field : verdict.fields()) {
-            if (!List.of("kind", "id", "code").contains(field.name()) && !FACT_ORDER.contains(field.name())) {
+            if (!VERDICT_HEAD.contains(field.name()) && !FACT_ORDER.contains(field.name())) {
                 throw new IllegalArgumentException("rejected verdict has an unknown fact \"" + field.name() + "\": "
                         + TlaValuePrinter.print(verdict));
             }
@@ -103,11 +105,10 @@ final class ModelState {
         Map<String, String> held = new TreeMap<>();
         TlaValue.TlaRecord byDigest = record(variable("held"), "held");
         for (TlaValue.Field field : byDigest.fields()) {
-            List<TlaValue> ranks = switch (field.value()) {
-                case TlaValue.TlaSet set -> set.elements();
-                default -> throw new IllegalArgumentException("held[" + field.name() + "] is not a set: "
+            if (!(field.value() instanceof TlaValue.TlaSet(List<TlaValue> ranks))) {
+                throw new IllegalArgumentException("held[" + field.name() + "] is not a set: "
                         + TlaValuePrinter.print(field.value()));
-            };
+            }
             if (!ranks.isEmpty()) {
                 held.put(field.name(), ranks.stream().map(ModelState::integer).sorted()
                         .map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "[", "]")));

@@ -25,6 +25,7 @@ import org.antlr.v4.runtime.CommonToken;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.TokenSource;
 import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.misc.Pair;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
@@ -53,6 +54,8 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     private final StateReader labels;
     private char[] label = new char[1024];
     private final List<Optional<String>> actions = new ArrayList<>();
+    /** A one-token edge's attribute tokens; {@link #edge} reads them and keeps none. */
+    private final List<Token> edgeAttributes = new ArrayList<>(6);
 
     private final SequencedMap<Long, TlaState> states = new LinkedHashMap<>();
     private final SequencedSet<Long> initial = new LinkedHashSet<>();
@@ -183,11 +186,13 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     @Override
     public void tlcEdge(Token edge) {
         String text = edge.getText();
+        Pair<TokenSource, CharStream> origin = new Pair<>(edge.getTokenSource(), edge.getInputStream());
         int arrow = text.indexOf(" -> ");
         int open = text.indexOf(" [", arrow + 4);
-        Token from = part(edge, text, TlcDotLexer.NUMERAL, 0, arrow);
-        Token to = part(edge, text, TlcDotLexer.NUMERAL, arrow + 4, open);
-        List<Token> attributes = new ArrayList<>(6);
+        Token from = part(edge, origin, text, TlcDotLexer.NUMERAL, 0, arrow);
+        Token to = part(edge, origin, text, TlcDotLexer.NUMERAL, arrow + 4, open);
+        List<Token> attributes = edgeAttributes;
+        attributes.clear();
         int at = open + 2;
         while (text.charAt(at) != ']') {
             int equals = text.indexOf('=', at);
@@ -196,18 +201,18 @@ public final class StateGraphReader implements TlcDotParser.Statements {
                 end += text.charAt(end) == '\\' ? 2 : 1;
             }
             end++;
-            attributes.add(part(edge, text, TlcDotLexer.IDENT, at, equals));
-            attributes.add(part(edge, text, TlcDotLexer.STRING, equals + 1, end));
+            attributes.add(part(edge, origin, text, TlcDotLexer.IDENT, at, equals));
+            attributes.add(part(edge, origin, text, TlcDotLexer.STRING, equals + 1, end));
             at = text.charAt(end) == ',' ? end + 1 : end;
         }
         edge(from, to, attributes);
     }
 
     /** Characters [from, to) of a token's text as a token of its own (indexes count code points, as ANTLR's do). */
-    private Token part(Token whole, String text, int type, int from, int to) {
+    private Token part(Token whole, Pair<TokenSource, CharStream> origin, String text, int type, int from, int to) {
         int skip = chars != null ? from : text.codePointCount(0, from);
         int length = chars != null ? to - from : text.codePointCount(from, to);
-        CommonToken token = new CommonToken(new Pair<>(whole.getTokenSource(), whole.getInputStream()), type,
+        CommonToken token = new CommonToken(origin, type,
                 Token.DEFAULT_CHANNEL, whole.getStartIndex() + skip, whole.getStartIndex() + skip + length - 1);
         token.setLine(whole.getLine());
         token.setCharPositionInLine(whole.getCharPositionInLine() + skip);
