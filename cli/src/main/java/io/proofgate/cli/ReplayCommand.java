@@ -157,21 +157,4 @@ final class ReplayCommand implements Command {
             // stdout is gone; the error on stderr is what matters now
         }
     }
-
-    /** Lets the writer close its stream without closing stdout. */
-    private static final class NonClosing extends java.io.FilterOutputStream {
-        NonClosing(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
-    }
 }

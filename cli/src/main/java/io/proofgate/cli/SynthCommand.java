@@ -50,7 +50,7 @@ final class SynthCommand implements Command {
                 ? Options.integer("--seed", options.get("--seed"), Long.MIN_VALUE, Long.MAX_VALUE) : 1;
         int batch = options.containsKey("--batch") ? (int) Options.integer("--batch", options.get("--batch"), 1, 100_000) : 256;
         Path file = options.containsKey("--out") ? Path.of(options.get("--out")) : null;
-        try (OutputStream sink = new BufferedOutputStream(file == null ? out : Files.newOutputStream(file), 1 << 16)) {
+        try (OutputStream sink = new BufferedOutputStream(file == null ? new NonClosing(out) : Files.newOutputStream(file), 1 << 16)) {
             new SyntheticLog(seed, batch).write(sink, bytes);
         } catch (IOException e) {
             err.println("proofgate synth: " + (file == null ? "stdout" : file) + ": " + e.getMessage());

@@ -35,10 +35,6 @@ public final class ModelCatalog {
         return new ModelCatalog(specDir, ModelsFile.read(specDir.resolve("models.json")));
     }
 
-    public Path specDir() {
-        return specDir;
-    }
-
     /** {@code ci}, {@code deep}, or the path of a .cfg file. */
     public Model resolve(String nameOrPath) throws IOException {
         Path config = switch (nameOrPath) {

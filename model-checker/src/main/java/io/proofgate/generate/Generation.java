@@ -6,6 +6,7 @@ import io.proofgate.check.ModelCheck;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
 import io.proofgate.tlc.TlcCommand;
+import io.proofgate.tlc.TlcListener;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
 import io.proofgate.tlc.Verdict;
@@ -97,7 +98,7 @@ public final class Generation {
         Files.deleteIfExists(dot);
         command = command.withDumpDot(dot);
         progress.println("proofgate generate: running TLC on " + modelDescription + " with the state graph dumped");
-        TlcResult result = TlcProcess.run(command, message -> { });
+        TlcResult result = TlcProcess.run(command, TlcListener.NONE);
         if (result.timedOut() || result.run().verdict() != Verdict.OK) {
             String why = result.timedOut() ? "timed out"
                     : result.run().violatedName().map(name -> "violates " + name)

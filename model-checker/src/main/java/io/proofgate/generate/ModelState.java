@@ -33,10 +33,7 @@ final class ModelState {
 
     /** The expected lines after this state's event: verdicts, pending stores, counters. */
     List<String> expectedLines() {
-        List<String> lines = new ArrayList<>();
-        for (TlaValue verdict : sequence(variable("lastVerdicts"))) {
-            lines.add(verdictLine(record(verdict, "verdict")));
-        }
+        List<String> lines = verdictLines();
         Map<String, TlaValue.TlaRecord> pending = pending();
         if (pending.isEmpty()) {
             lines.add("pending none");

@@ -189,8 +189,4 @@ public final class SyntheticLog {
         out.write(bytes);
         return bytes.length;
     }
-
-    public int batch() {
-        return batch;
-    }
 }

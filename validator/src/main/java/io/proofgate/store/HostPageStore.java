@@ -220,11 +220,6 @@ public final class HostPageStore implements PageStore {
             return size;
         }
 
-        /** The snapshot's bytes, for callers that read them in place. */
-        public MemorySegment segment() {
-            return segment.asSlice(0, size);
-        }
-
         @Override
         public void close() {
             if (!closed) {
