@@ -113,8 +113,11 @@ assignment
     ;
 
 value
-    : INT                                                  { values.integer($INT); }                # intValue
-    | low=INT DOTDOT high=INT                              { values.interval($low, $high); }        # intervalValue
+    // An integer, or an interval 1..3 (TLC prints one it has not enumerated that way). One
+    // alternative, not two, so that every choice of a value is made on its first token: a
+    // state graph has millions of values, and a choice that needs a second token costs a
+    // prediction (ANTLR's adaptivePredict) for each.
+    : low=INT (DOTDOT high=INT)?                           { if ($high == null) values.integer($low); else values.interval($low, $high); } # intValue
     | STRING                                               { values.string($STRING); }              # stringValue
     | (TRUE | FALSE)                                       { values.bool($start); }                 # boolValue
     | IDENT                                                { values.modelValue($IDENT); }           # modelValue

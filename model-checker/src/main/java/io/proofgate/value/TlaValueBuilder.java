@@ -66,7 +66,7 @@ final class TlaValueBuilder {
 
     TlaValue value(TlaValueParser.ValueContext ctx) {
         return switch (ctx) {
-            case TlaValueParser.IntValueContext c -> new TlaInt(parseLong(c.start));
+            case TlaValueParser.IntValueContext c -> c.high == null ? new TlaInt(parseLong(c.low)) : interval(c);
             case TlaValueParser.StringValueContext c -> new TlaString(unquote(c.start.getText()));
             case TlaValueParser.BoolValueContext c -> c.start.getType() == TlaValueLexer.TRUE ? TRUE : FALSE;
             case TlaValueParser.ModelValueContext c -> new TlaModelValue(c.start.getText());
@@ -74,15 +74,14 @@ final class TlaValueBuilder {
             case TlaValueParser.SeqValueContext c -> new TlaSeq(values(c));
             case TlaValueParser.SetValueContext c -> new TlaSet(values(c));
             case TlaValueParser.FnValueContext c -> function(c);
-            case TlaValueParser.IntervalValueContext c -> interval(c);
             default -> throw new IllegalStateException("unknown value form " + ctx.getClass());
         };
     }
 
     /** TLC prints an interval it has not enumerated as {@code 1..3}; it is the set {1, 2, 3}. */
-    private TlaValue interval(TlaValueParser.IntervalValueContext ctx) {
-        long low = parseLong(ctx.INT(0).getSymbol());
-        long high = parseLong(ctx.INT(1).getSymbol());
+    private TlaValue interval(TlaValueParser.IntValueContext ctx) {
+        long low = parseLong(ctx.low);
+        long high = parseLong(ctx.high);
         if (high - low > 1_000_000) {
             throw error(ctx.start, "interval " + ctx.getText() + " is too large to enumerate");
         }

@@ -124,4 +124,33 @@ class StateGraphReaderTest {
                 }"""));
         assertEquals("astral.dot:5:5: state 3 has no label anywhere in the file", e.getMessage());
     }
+    /**
+     * One-token edges are read from the dot text without tokens: the first label wins, ends
+     * beyond the fast integer path (Long.MIN_VALUE, too many digits) take the token path, and
+     * errors point where the general rule points.
+     */
+    @Test
+    void tlcEdgeLine_oddEndsAndErrors_readAsTheGeneralRule() {
+        String states = """
+                strict digraph DiskGraph {
+                1 [label="x = 1",style = filled]
+                -9223372036854775808 [label="x = 2"]
+                """;
+        StateGraph graph = StateGraphReader.read("ends.dot", states + """
+                1 -> -9223372036854775808 [color="black",label="Inc",label="Other"];
+                -9223372036854775808 -> 1 [color="black"];
+                }""");
+        assertEquals(List.of(new Edge(1, Long.MIN_VALUE, Optional.of("Inc")), new Edge(Long.MIN_VALUE, 1, Optional.empty())),
+                graph.edges());
+        ParseException dangling = assertThrows(ParseException.class, () -> StateGraphReader.read("ends.dot", states + """
+                1 -> 1 [label="Inc",color="black",fontcolor="black"];
+                1 -> 3 [label="Inc",color="black",fontcolor="black"];
+                }"""));
+        assertEquals("ends.dot:5:5: state 3 has no label anywhere in the file", dangling.getMessage());
+        ParseException tooLong = assertThrows(ParseException.class, () -> StateGraphReader.read("ends.dot", states + """
+                1 -> 99999999999999999999 [label="Inc",color="black",fontcolor="black"];
+                }"""));
+        assertEquals("ends.dot:4:5: expected a state fingerprint (a 64-bit integer), found 99999999999999999999",
+                tooLong.getMessage());
+    }
 }

@@ -55,4 +55,16 @@ class TlaValueReaderTest {
         ParseException e = assertThrows(ParseException.class, () -> TlaValueReader.state("s", "/\\ x = 1\n/\\ x = 2"));
         assertEquals("s:2:3: variable x is assigned twice in one state", e.getMessage());
     }
+    /** The state graph's reader builds values in parser actions, not from a tree: same values, intervals included, same errors. */
+    @Test
+    void stateReader_readsAsTheTreeWalk() {
+        String text = "/\\ a = -1..1\n/\\ b = 3..2\n/\\ c = << 7, 1..2 >>";
+        StateReader reader = new StateReader("s");
+        TlaState state = reader.state(text.toCharArray(), text.length());
+        assertEquals(TlaValueReader.state("s", text), state);
+        assertEquals(new TlaSet(List.of()), state.get("b").orElseThrow());
+        String cut = "/\\ a = 1..\n";
+        ParseException e = assertThrows(ParseException.class, () -> reader.state(cut.toCharArray(), cut.length()));
+        assertEquals("s:2:0: expected INT after \"..\", found end of input", e.getMessage());
+    }
 }
