@@ -7,22 +7,41 @@ final class Options {
 
     /**
      * The options in {@code args} by name, in order: names in {@code flags} stand alone (value
-     * ""), names in {@code valued} take the next argument; anything else is a usage error.
+     * ""), names in {@code valued} take the next argument or what follows {@code =} in
+     * {@code --name=value}; anything else is a usage error.
      */
     static java.util.Map<String, String> parse(java.util.List<String> args, java.util.Set<String> flags,
                                               java.util.Set<String> valued) throws UsageException {
+        return parse(args, flags, valued, null);
+    }
+
+    /**
+     * As {@link #parse(java.util.List, java.util.Set, java.util.Set)}, and every argument that is
+     * not an option ({@code -} included, the usual name of stdin) is added to {@code operands}
+     * in order; with {@code operands} null, such an argument is a usage error.
+     */
+    static java.util.Map<String, String> parse(java.util.List<String> args, java.util.Set<String> flags,
+                                              java.util.Set<String> valued, java.util.List<String> operands)
+            throws UsageException {
         java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
-            if (flags.contains(option)) {
+            int equals = option.indexOf('=');
+            if (option.startsWith("--") && equals > 0 && valued.contains(option.substring(0, equals))) {
+                options.put(option.substring(0, equals), option.substring(equals + 1));
+            } else if (flags.contains(option)) {
                 options.put(option, "");
-            } else if (!valued.contains(option)) {
-                throw new UsageException(option.startsWith("--") ? "unknown option \"" + option + "\""
-                        : "unexpected argument \"" + option + "\"");
-            } else if (i + 1 >= args.size()) {
-                throw new UsageException("missing value for " + option);
-            } else {
+            } else if (valued.contains(option)) {
+                if (i + 1 >= args.size()) {
+                    throw new UsageException("missing value for " + option);
+                }
                 options.put(option, args.get(++i));
+            } else if (option.startsWith("-") && !option.equals("-")) {
+                throw new UsageException("unknown option \"" + option + "\"");
+            } else if (operands == null) {
+                throw new UsageException("unexpected argument \"" + option + "\"");
+            } else {
+                operands.add(option);
             }
         }
         return options;

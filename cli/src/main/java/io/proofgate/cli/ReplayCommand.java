@@ -60,27 +60,13 @@ final class ReplayCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        StoreKind store = null;
         List<String> files = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            if (arg.equals("--store") || arg.startsWith("--store=")) {
-                String name;
-                if (arg.equals("--store")) {
-                    if (i + 1 == args.size()) {
-                        throw new UsageException("--store needs a value (host or cuda)");
-                    }
-                    name = args.get(++i);
-                } else {
-                    name = arg.substring("--store=".length());
-                }
-                store = StoreKind.named(name).orElseThrow(
-                        () -> new UsageException("--store " + name + " is not a store (expected host or cuda)"));
-            } else if (arg.startsWith("-") && !arg.equals("-")) {
-                throw new UsageException("unknown option \"" + arg + "\"");
-            } else {
-                files.add(arg);
-            }
+        var options = Options.parse(args, java.util.Set.of(), java.util.Set.of("--store"), files);
+        StoreKind store = null;
+        if (options.containsKey("--store")) {
+            String name = options.get("--store");
+            store = StoreKind.named(name).orElseThrow(
+                    () -> new UsageException("--store " + name + " is not a store (expected host or cuda)"));
         }
         if (files.isEmpty()) {
             throw new UsageException("missing FILE (a log path, or - for stdin)");

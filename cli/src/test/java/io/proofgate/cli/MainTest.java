@@ -66,6 +66,18 @@ class MainTest {
     }
 
     @Test
+    void valuedOptions_readTheSameInEitherSpelling() {
+        assertEquals(0, run("synth", "--bytes", "4K", "--seed", "5"), stderr());
+        String spaced = stdout();
+        out.reset();
+        assertEquals(0, run("synth", "--bytes=4K", "--seed=5"), stderr());
+        assertEquals(spaced, stdout());
+        assertTrue(spaced.length() >= 4096, "synth wrote " + spaced.length() + " bytes");
+        assertEquals(2, run("synth", "--frob=1"));
+        assertEquals("proofgate synth: unknown option \"--frob=1\" (see proofgate synth --help)\n", stderr());
+    }
+
+    @Test
     void optionErrors_nameTheOptionAndExitTwo() {
         assertEquals(2, run("synth", "--frob", "1"));
         assertEquals("proofgate synth: unknown option \"--frob\" (see proofgate synth --help)\n", stderr());
