@@ -12,7 +12,6 @@ import io.proofgate.protocol.PendingSnapshot;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.ReplayLine;
-import io.proofgate.store.PageStore;
 import io.proofgate.store.StoreKind;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -93,8 +92,8 @@ public final class Scenario {
         try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
                 "script")) {
             Connector connector = new Connector(reader.readTopology());
-            PageStore store = kind.open(ConformanceHarness.layoutFor(connector.topology(), HARNESS_BLOCKS));
-            try (ConformanceHarness harness = new ConformanceHarness(connector.topology(), store, Publication.PLAN)) {
+            try (ConformanceHarness harness = ConformanceHarness.open(connector.topology(), kind, Publication.PLAN,
+                    HARNESS_BLOCKS)) {
                 long lastStep = 0;
                 for (Block block : blocks) {
                     ReplayLine line = reader.next();

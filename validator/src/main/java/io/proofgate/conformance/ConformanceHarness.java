@@ -139,7 +139,16 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     /** Opens a store of {@code kind} sized for {@code topology} and a harness that owns it. */
     public static ConformanceHarness open(Topology topology, StoreKind kind, Publication publication)
             throws CudaUnavailableException {
-        PageStore store = kind.open(layoutFor(topology, DEFAULT_BLOCKS));
+        return open(topology, kind, publication, DEFAULT_BLOCKS);
+    }
+
+    /**
+     * As {@link #open(Topology, StoreKind, Publication)}, with room for {@code blocks} distinct
+     * block ids per group; the store is closed again if the harness cannot be made.
+     */
+    public static ConformanceHarness open(Topology topology, StoreKind kind, Publication publication, int blocks)
+            throws CudaUnavailableException {
+        PageStore store = kind.open(layoutFor(topology, blocks));
         try {
             return new ConformanceHarness(topology, store, publication);
         } catch (RuntimeException e) {
