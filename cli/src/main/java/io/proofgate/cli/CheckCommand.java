@@ -66,9 +66,9 @@ final class CheckCommand implements Command {
         int workers = parsed.containsKey("--workers")
                 ? (int) Options.integer("--workers", parsed.get("--workers"), 1, 1024)
                 : Runtime.getRuntime().availableProcessors();
-        String heap = parsed.containsKey("--heap") ? heap(parsed.get("--heap")) : "4g";
+        String heap = parsed.containsKey("--heap") ? heap(parsed.get("--heap")) : CheckOptions.DEFAULT_HEAP;
         long timeoutMinutes = parsed.containsKey("--timeout")
-                ? Options.integer("--timeout", parsed.get("--timeout"), 1, 24 * 60) : 30;
+                ? Options.integer("--timeout", parsed.get("--timeout"), 1, 24 * 60) : CheckOptions.DEFAULT_TIMEOUT.toMinutes();
         Path root = ProjectRoot.find();
         try {
             ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));

@@ -9,7 +9,6 @@ import io.proofgate.tlc.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /** {@code proofgate generate}: the conformance tests from the model's state graph. */
@@ -53,8 +52,7 @@ final class GenerateCommand implements Command {
             String config = m.config().getFileName().toString().replaceFirst("\\.cfg$", "");
             String prefix = config.equals("MCPublication") ? "" : config.replaceFirst("^MC", "");
             return new Generation.Source(m, root.relativize(m.config().toAbsolutePath()).toString(), prefix,
-                    new CheckOptions(workers, "4g", root.resolve("target/proofgate/generate").resolve(config),
-                            Duration.ofMinutes(30)));
+                    CheckOptions.defaults(workers, root.resolve("target/proofgate/generate").resolve(config)));
         }).toList();
     }
 

@@ -13,8 +13,13 @@ import java.time.Duration;
  */
 public record CheckOptions(int workers, String maxHeap, Path outputDir, Duration timeout) {
 
-    /** All cores, a 4 GiB heap (the ci model needs far less), 30 minutes. */
-    public static CheckOptions defaults(Path outputDir) {
-        return new CheckOptions(Runtime.getRuntime().availableProcessors(), "4g", outputDir, Duration.ofMinutes(30));
+    /** The TLC JVM's heap unless asked otherwise: the largest model here needs far less. */
+    public static final String DEFAULT_HEAP = "4g";
+    /** How long a run may take unless asked otherwise; the ci model takes under a minute. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(30);
+
+    /** {@code workers} TLC workers, the default heap and timeout. */
+    public static CheckOptions defaults(int workers, Path outputDir) {
+        return new CheckOptions(workers, DEFAULT_HEAP, outputDir, DEFAULT_TIMEOUT);
     }
 }

@@ -24,7 +24,7 @@ import java.util.Optional;
  *     spec folder for a mutant module that extends the real one from a subfolder
  */
 public record TlcCommand(Path spec, Optional<Path> config, int workers, Path metaDir, Optional<Path> dumpDot,
-        Optional<String> maxHeap, boolean checkDeadlock, List<String> extraArgs, Path rawOutput,
+        Optional<String> maxHeap, boolean checkDeadlock, Path rawOutput,
         Optional<Duration> timeout, List<Path> libraries) {
 
     public TlcCommand {
@@ -34,7 +34,6 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be at least 1, not " + workers);
         }
-        extraArgs = List.copyOf(extraArgs);
         libraries = List.copyOf(libraries);
     }
 
@@ -45,43 +44,39 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     public static TlcCommand of(Path spec, Path targetDir) {
         String name = spec.getFileName().toString().replaceFirst("\\.tla$", "");
         return new TlcCommand(spec, Optional.empty(), 1, targetDir.resolve("states"), Optional.empty(),
-                Optional.empty(), true, List.of(), targetDir.resolve(name + ".out"), Optional.empty(), List.of());
+                Optional.empty(), true, targetDir.resolve(name + ".out"), Optional.empty(), List.of());
     }
 
     public TlcCommand withConfig(Path cfg) {
-        return new TlcCommand(spec, Optional.of(cfg), workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs,
+        return new TlcCommand(spec, Optional.of(cfg), workers, metaDir, dumpDot, maxHeap, checkDeadlock,
                 rawOutput, timeout, libraries);
     }
 
     public TlcCommand withWorkers(int n) {
-        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput, timeout, libraries);
+        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout, libraries);
     }
 
     public TlcCommand withDumpDot(Path dot) {
-        return new TlcCommand(spec, config, workers, metaDir, Optional.of(dot), maxHeap, checkDeadlock, extraArgs,
+        return new TlcCommand(spec, config, workers, metaDir, Optional.of(dot), maxHeap, checkDeadlock,
                 rawOutput, timeout, libraries);
     }
 
     public TlcCommand withMaxHeap(String xmx) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, Optional.of(xmx), checkDeadlock, extraArgs,
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, Optional.of(xmx), checkDeadlock,
                 rawOutput, timeout, libraries);
     }
 
     public TlcCommand withoutDeadlockCheck() {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, extraArgs, rawOutput, timeout, libraries);
-    }
-
-    public TlcCommand withExtraArgs(List<String> args) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, args, rawOutput, timeout, libraries);
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, rawOutput, timeout, libraries);
     }
 
     public TlcCommand withTimeout(Duration limit) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput,
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
                 Optional.of(limit), libraries);
     }
 
     public TlcCommand withLibraries(List<Path> folders) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, extraArgs, rawOutput,
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
                 timeout, folders);
     }
 
@@ -104,7 +99,6 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
             args.add("-deadlock");
         }
         dumpDot.ifPresent(dot -> args.addAll(List.of("-dump", "dot,actionlabels", dot.toAbsolutePath().toString())));
-        args.addAll(extraArgs);
         args.add(spec.getFileName().toString());
         return args;
     }
