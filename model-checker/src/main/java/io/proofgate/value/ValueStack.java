@@ -38,6 +38,14 @@ final class ValueStack implements TlaValueParser.Values {
     private char[] text;
     /** Identifiers recur in every state (variables, field names, model values): one string each. */
     private final String[] names = new String[512];
+    /**
+     * The values that recur from state to state (counters, block ids, status strings, model
+     * values) are immutable, so the last one made in each slot is handed out again instead of a
+     * new one: a state graph holds millions of them, and the collector copies every one it keeps.
+     */
+    private final TlaInt[] ints = new TlaInt[1024];
+    private final TlaString[] strings = new TlaString[512];
+    private final TlaModelValue[] modelValues = new TlaModelValue[64];
 
     void reset(char[] text) {
         this.text = text;
@@ -52,7 +60,13 @@ final class ValueStack implements TlaValueParser.Values {
 
     @Override
     public void integer(Token t) {
-        push(new TlaInt(parseLong(t)));
+        long n = parseLong(t);
+        int slot = Long.hashCode(n * 0x9E3779B97F4A7C15L) & (ints.length - 1);
+        TlaInt known = ints[slot];
+        if (known == null || known.value() != n) {
+            known = ints[slot] = new TlaInt(n);
+        }
+        push(known);
     }
 
     @Override
@@ -72,7 +86,17 @@ final class ValueStack implements TlaValueParser.Values {
 
     @Override
     public void string(Token t) {
-        push(new TlaString(text == null ? TlaValueBuilder.unquote(t.getText()) : unquote(t.getStartIndex(), t.getStopIndex())));
+        if (text == null) {
+            push(new TlaString(TlaValueBuilder.unquote(t.getText())));
+            return;
+        }
+        String value = unquote(t.getStartIndex(), t.getStopIndex());
+        int slot = value.hashCode() & (strings.length - 1);
+        TlaString known = strings[slot];
+        if (known == null || !known.value().equals(value)) {
+            known = strings[slot] = new TlaString(value);
+        }
+        push(known);
     }
 
     @Override
@@ -82,7 +106,14 @@ final class ValueStack implements TlaValueParser.Values {
 
     @Override
     public void modelValue(Token t) {
-        push(new TlaModelValue(name(t)));
+        String name = name(t);
+        int slot = name.hashCode() & (modelValues.length - 1);
+        TlaModelValue known = modelValues[slot];
+        // name() hands out one string per identifier, so the same name is the same object
+        if (known == null || known.name() != name) {
+            known = modelValues[slot] = new TlaModelValue(name);
+        }
+        push(known);
     }
 
     @Override

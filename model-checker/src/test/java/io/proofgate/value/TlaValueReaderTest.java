@@ -1,6 +1,7 @@
 package io.proofgate.value;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.proofgate.tlc.ParseException;
@@ -66,5 +67,25 @@ class TlaValueReaderTest {
         String cut = "/\\ a = 1..\n";
         ParseException e = assertThrows(ParseException.class, () -> reader.state(cut.toCharArray(), cut.length()));
         assertEquals("s:2:0: expected INT after \"..\", found end of input", e.getMessage());
+    }
+    /**
+     * The state graph's reader hands out one object per recurring integer, string and model
+     * value; values that share a slot of its small tables must still read as themselves.
+     */
+    @Test
+    void stateReader_sharesRecurringValuesAndKeepsDistinctOnes() {
+        StringBuilder text = new StringBuilder("/\\ n = <<");
+        for (int i = -3000; i < 3000; i += 3) {
+            text.append(i == -3000 ? "" : ", ").append(i).append(", \"s").append(i).append("\", m").append(Math.abs(i) % 97);
+        }
+        String crowded = text.append(">>").toString();
+        StateReader reader = new StateReader("s");
+        assertEquals(TlaValueReader.state("s", crowded), reader.state(crowded.toCharArray(), crowded.length()));
+        String small = "/\\ k = 7 /\\ s = \"x\" /\\ m = M";
+        TlaState first = reader.state(small.toCharArray(), small.length());
+        TlaState second = reader.state(small.toCharArray(), small.length());
+        for (String variable : List.of("k", "s", "m")) {
+            assertSame(first.get(variable).orElseThrow(), second.get(variable).orElseThrow(), variable);
+        }
     }
 }
