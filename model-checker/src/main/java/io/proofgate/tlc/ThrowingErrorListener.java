@@ -1,6 +1,7 @@
 package io.proofgate.tlc;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ public final class ThrowingErrorListener extends BaseErrorListener {
     private final String source;
     private final int lineOffset;
     private final SequencedMap<Integer, String> ruleNames = new LinkedHashMap<>();
+    private final Map<Integer, String> tokenNames = new HashMap<>();
 
     /**
      * @param lineOffset added to every reported line, for text cut out of a larger file
@@ -38,6 +40,12 @@ public final class ThrowingErrorListener extends BaseErrorListener {
     /** Describes the tokens that start rule {@code ruleIndex} as {@code name} in messages. */
     public ThrowingErrorListener naming(int ruleIndex, String name) {
         ruleNames.put(ruleIndex, name);
+        return this;
+    }
+
+    /** Describes token type {@code type} as {@code name} in messages instead of its grammar name (INT). */
+    public ThrowingErrorListener namingToken(int type, String name) {
+        tokenNames.put(type, name);
         return this;
     }
 
@@ -73,7 +81,8 @@ public final class ThrowingErrorListener extends BaseErrorListener {
             }
         }
         for (int type : rest.toList()) {
-            parts.add(type == Token.EOF ? "end of input" : parser.getVocabulary().getDisplayName(type));
+            parts.add(type == Token.EOF ? "end of input"
+                    : tokenNames.getOrDefault(type, parser.getVocabulary().getDisplayName(type)));
         }
         return parts.size() == 1 ? parts.getFirst()
                 : String.join(", ", parts.subList(0, parts.size() - 1)) + " or " + parts.getLast();

@@ -38,7 +38,7 @@ public final class StateReader {
     /** @param source the file name errors carry; lines and columns count within each state's text */
     public StateReader(String source) {
         this.source = source;
-        this.errors = new ThrowingErrorListener(source, 0).naming(TlaValueParser.RULE_value, "a TLA+ value");
+        this.errors = TlaValueReader.errors(source, 0);
         this.chars = new CharArrayStream(source);
         lexer.removeErrorListeners();
         lexer.addErrorListener(errors);

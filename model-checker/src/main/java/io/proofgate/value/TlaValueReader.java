@@ -51,10 +51,17 @@ public final class TlaValueReader {
     static TlaValueParser parser(String source, String text, int lineOffset) {
         TlaValueLexer lexer = new TlaValueLexer(CharStreams.fromString(text, source));
         TlaValueParser parser = new TlaValueParser(new CommonTokenStream(lexer));
-        new ThrowingErrorListener(source, lineOffset)
-                .naming(TlaValueParser.RULE_value, "a TLA+ value")
-                .installOn(lexer, parser);
+        errors(source, lineOffset).installOn(lexer, parser);
         return parser;
+    }
+
+    /** Errors in the words of TLA+ values: "a TLA+ value", "an integer", not grammar names. */
+    static ThrowingErrorListener errors(String source, int lineOffset) {
+        return new ThrowingErrorListener(source, lineOffset)
+                .naming(TlaValueParser.RULE_value, "a TLA+ value")
+                .namingToken(TlaValueParser.INT, "an integer")
+                .namingToken(TlaValueParser.IDENT, "a name")
+                .namingToken(TlaValueParser.STRING, "a string");
     }
 
     /** A builder for callers in other packages that walk a tree of their own (trace modules). */

@@ -45,6 +45,12 @@ class TlaValueReaderTest {
     }
 
     @Test
+    void expectedTokens_areNamedInWords() {
+        ParseException field = assertThrows(ParseException.class, () -> TlaValueReader.value("v.txt", "[|-> 1]"));
+        assertEquals("v.txt:1:1: expected a name after \"[\", found \"|->\"", field.getMessage());
+    }
+
+    @Test
     void hugeInteger_isOutOfRange() {
         ParseException e = assertThrows(ParseException.class,
                 () -> TlaValueReader.value("v.txt", "{1, 99999999999999999999}"));
@@ -66,7 +72,7 @@ class TlaValueReaderTest {
         assertEquals(new TlaSet(List.of()), state.get("b").orElseThrow());
         String cut = "/\\ a = 1..\n";
         ParseException e = assertThrows(ParseException.class, () -> reader.state(cut.toCharArray(), cut.length()));
-        assertEquals("s:2:0: expected INT after \"..\", found end of input", e.getMessage());
+        assertEquals("s:2:0: expected an integer after \"..\", found end of input", e.getMessage());
     }
     /**
      * The state graph's reader hands out one object per recurring integer, string and model
