@@ -82,12 +82,15 @@ final class TlaValueBuilder {
     private TlaValue interval(TlaValueParser.IntValueContext ctx) {
         long low = parseLong(ctx.low);
         long high = parseLong(ctx.high);
-        if (high - low > 1_000_000) {
+        long span = high - low;
+        // the sign test catches a span that overflowed, e.g. -9000000000000000000..9000000000000000000
+        if (span > 1_000_000 || (high >= low) != (span >= 0)) {
             throw error(ctx.start, "interval " + ctx.getText() + " is too large to enumerate");
         }
         List<TlaValue> elements = new ArrayList<>();
-        for (long i = low; i <= high; i++) {
-            elements.add(new TlaInt(i));
+        // counted, not "i <= high", which never ends for high = Long.MAX_VALUE
+        for (long i = 0; i <= span; i++) {
+            elements.add(new TlaInt(low + i));
         }
         return new TlaSet(elements);
     }

@@ -18,6 +18,23 @@ class TlaValueReaderTest {
                 TlaValueReader.value("v", "-1..1"));
     }
 
+    /** Both readers, the tree walk and the action-based one, at the ends of the long range. */
+    @Test
+    void interval_atTheEndsOfTheLongRange() {
+        String top = "/\\ v = 9223372036854775806..9223372036854775807";
+        TlaState expected = TlaValueReader.state("v", top);
+        assertEquals(new TlaSet(List.of(new TlaInt(Long.MAX_VALUE - 1), new TlaInt(Long.MAX_VALUE))),
+                expected.get("v").orElseThrow());
+        assertEquals(expected, new StateReader("v").state(top.toCharArray(), top.length()));
+        String wide = "/\\ v = -9000000000000000000..9000000000000000000";
+        for (var read : List.<java.util.function.Supplier<TlaState>>of(() -> TlaValueReader.state("v", wide),
+                () -> new StateReader("v").state(wide.toCharArray(), wide.length()))) {
+            ParseException e = assertThrows(ParseException.class, read::get);
+            assertEquals("v:1:7: interval -9000000000000000000..9000000000000000000 is too large to enumerate",
+                    e.getMessage());
+        }
+    }
+
     @Test
     void escapes_areUndone() {
         assertEquals(new TlaValue.TlaString("a\"b\\c\nd\te"), TlaValueReader.value("v", "\"a\\\"b\\\\c\\nd\\te\""));
