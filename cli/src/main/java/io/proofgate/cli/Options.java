@@ -27,8 +27,14 @@ final class Options {
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
             int equals = option.indexOf('=');
-            if (option.startsWith("--") && equals > 0 && valued.contains(option.substring(0, equals))) {
-                options.put(option.substring(0, equals), option.substring(equals + 1));
+            String name = equals > 0 && option.startsWith("--") ? option.substring(0, equals) : option;
+            if (valued.contains(name) && equals > 0) {
+                if (equals + 1 == option.length()) {
+                    throw new UsageException("missing value for " + name);
+                }
+                options.put(name, option.substring(equals + 1));
+            } else if (flags.contains(name) && equals > 0) {
+                throw new UsageException(name + " takes no value");
             } else if (flags.contains(option)) {
                 options.put(option, "");
             } else if (valued.contains(option)) {

@@ -75,6 +75,12 @@ class MainTest {
         assertTrue(spaced.length() >= 4096, "synth wrote " + spaced.length() + " bytes");
         assertEquals(2, run("synth", "--frob=1"));
         assertEquals("proofgate synth: unknown option \"--frob=1\" (see proofgate synth --help)\n", stderr());
+        err.reset();
+        assertEquals(2, run("replay", "--store=", "-"));
+        assertEquals("proofgate replay: missing value for --store (see proofgate replay --help)\n", stderr());
+        err.reset();
+        assertEquals(2, run("generate", "--check=yes"));
+        assertEquals("proofgate generate: --check takes no value (see proofgate generate --help)\n", stderr());
     }
 
     @Test
