@@ -151,8 +151,12 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
         PageStore store = kind.open(layoutFor(topology, blocks));
         try {
             return new ConformanceHarness(topology, store, publication);
-        } catch (RuntimeException e) {
-            store.close();
+        } catch (Throwable e) {
+            try {
+                store.close();
+            } catch (Throwable closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
