@@ -19,15 +19,23 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class Ratios {
 
-    /** A claim: {@code benchmark / baseline}, both method names of {@code benchmarkClass}. */
-    record Claim(String benchmarkClass, String benchmark, String baseline, double goal, String what) {}
+    /**
+     * A claim: {@code benchmark / baseline}, both method names of {@code benchmarkClass}, in the
+     * unit of JMH's secondary result {@code counter} (an {@code @AuxCounters} field) or, with
+     * {@code counter} empty, of the primary score.
+     */
+    record Claim(String benchmarkClass, String benchmark, String baseline, String counter, double goal, String what) {
+        Claim(String benchmarkClass, String benchmark, String baseline, double goal, String what) {
+            this(benchmarkClass, benchmark, baseline, "", goal, what);
+        }
+    }
 
     static final List<Claim> CLAIMS = List.of(
-            new Claim("ValidatorBenchmark", "connector", "lookupBaseline", 0.0,
+            new Claim("ValidatorBenchmark", "connector", "lookupBaseline", "requests", 0.0,
                     "validator request evaluations/s against one hash-map lookup per request (goal: >= 5e6/s absolute)"),
             new Claim("ReplayBenchmark", "endToEnd", "jacksonOnly", 0.7,
                     "replay end to end against Jackson streaming alone on the same bytes"),
-            new Claim("StateGraphParseBenchmark", "antlrDot", "jacksonItf", 0.5,
+            new Claim("StateGraphParseBenchmark", "antlrDot", "jacksonItf", "bytes", 0.5,
                     "TLC state graph (dot) through the ANTLR grammars against Jackson reading the same states as ITF JSON (bytes/s)"),
             new Claim("PageStoreBenchmark", "hostGather", "hostBulkCopy", 0.8,
                     "host gather of 16 MiB in pages against one MemorySegment.copy of 16 MiB (goal from 64 KiB pages up)"),
@@ -77,32 +85,28 @@ public final class Ratios {
             String label = result.getParams().getBenchmark();
             String name = label.substring(label.lastIndexOf('.', label.lastIndexOf('.') - 1) + 1);
             var primary = result.getPrimaryResult();
-            double score = primary.getScore();
-            // Throughput benchmarks with an operations counter (requests, bytes) report it as a
-            // secondary result, and the claim is in its unit.
-            for (String counter : List.of("requests", "bytes")) {
-                var counted = result.getSecondaryResults().get(counter);
-                if (counted != null) {
-                    score = counted.getScore();
-                }
-            }
             // Parameterized benchmarks: one score per parameter set, compared with the baseline's same set.
             String params = paramsOf(result);
-            scores.put(name + params, new double[] {score, primary.getScoreError()});
+            scores.put(name + params, new double[] {primary.getScore(), primary.getScoreError()});
+            // Counters (@AuxCounters) come as secondary results, kept as "name params:counter".
+            result.getSecondaryResults().forEach((counter, counted) ->
+                    scores.put(name + params + ":" + counter, new double[] {counted.getScore(), counted.getScoreError()}));
         }
         List<String> lines = new ArrayList<>();
         lines.add(String.format("%-50s %14s %14s %8s %6s", "claim", "score", "baseline", "ratio", "goal"));
         for (Claim claim : CLAIMS) {
             String prefix = claim.benchmarkClass() + "." + claim.benchmark();
             boolean any = false;
+            String unit = claim.counter().isEmpty() ? "" : ":" + claim.counter();
             for (String key : new java.util.TreeSet<>(scores.keySet())) {
-                if (!key.equals(prefix) && !key.startsWith(prefix + " ")) {
+                if (key.contains(":") || (!key.equals(prefix) && !key.startsWith(prefix + " "))) {
                     continue;
                 }
                 String params = key.substring(prefix.length());
-                double[] score = scores.get(key);
-                double[] baseline = scores.get(claim.benchmarkClass() + "." + claim.baseline() + params);
-                if (baseline == null) {
+                double[] score = scores.get(key + unit);
+                double[] baseline = scores.get(claim.benchmarkClass() + "." + claim.baseline() + params + unit);
+                if (score == null || baseline == null) {
+                    // a claim in a counter's unit is never made from scores in another unit
                     continue;
                 }
                 any = true;

@@ -36,8 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * interleaved model (28,787 states) with the ANTLR grammars (dot, then every state label as
  * TLA+ values) against Jackson's tree parser reading the same states written as ITF JSON
  * (Apalache's Informal Trace Format: sets as {"#set": [...]}, functions as {"#map": [[k, v]]}).
- * Both parse from memory. Each counts the bytes of its input (the dot file's UTF-8 size, the
- * ITF document's), so the ratio is in the issue's MB/s; the primary scores are documents per
+ * Both parse from the UTF-8 bytes of their document in memory (the dot reader decodes them to a
+ * string first, as {@code StateGraphReader.read(Path)} does). The ITF document holds the states
+ * only, as the issue asks ("the same states"); the dot file also holds the 299,215 edges, 31 of
+ * its 55.8 MB. Each counts the bytes of its input, so the ratio is in the issue's MB/s; the primary scores are documents per
  * second, and their ratio is the same comparison per state (both documents hold the same
  * 28,787 states). Three forks with a fixed heap: in one JVM, Jackson's score alone moves by a
  * factor of three from run to run with the collector's sizing. Setup runs TLC once (about 40 s)
@@ -52,8 +54,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 3, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-Xss16m"})
 public class StateGraphParseBenchmark {
 
-    private String dot;
-    private long dotBytes;
+    private byte[] dot;
     private byte[] itf;
     private final ObjectMapper json = new ObjectMapper();
 
@@ -80,9 +81,8 @@ public class StateGraphParseBenchmark {
             TlcProcess.run(ModelCheck.command(model, new CheckOptions(2, "4g", dir, Duration.ofMinutes(10))).withDumpDot(file),
                     m -> { });
         }
-        dot = Files.readString(file);
-        dotBytes = Files.size(file);
-        StateGraph graph = StateGraphReader.read("bench", dot);
+        dot = Files.readAllBytes(file);
+        StateGraph graph = StateGraphReader.read("bench", new String(dot, StandardCharsets.UTF_8));
         StringBuilder text = new StringBuilder("{\"#meta\":{\"format\":\"ITF\"},\"states\":[");
         boolean first = true;
         for (TlaState state : graph.states().values()) {
@@ -99,13 +99,13 @@ public class StateGraphParseBenchmark {
         }
         itf = text.append("]}").toString().getBytes(StandardCharsets.UTF_8);
         System.out.printf("%n%d states: dot %.1f MB, ITF %.1f MB%n", graph.states().size(),
-                dot.length() / 1e6, itf.length / 1e6);
+                dot.length / 1e6, itf.length / 1e6);
     }
 
     @Benchmark
     public Object antlrDot(Parsed parsed) {
-        parsed.bytes += dotBytes;
-        return StateGraphReader.read("bench", dot);
+        parsed.bytes += dot.length;
+        return StateGraphReader.read("bench", new String(dot, StandardCharsets.UTF_8));
     }
 
     @Benchmark
