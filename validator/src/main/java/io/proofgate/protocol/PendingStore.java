@@ -28,8 +28,10 @@ final class PendingStore {
 
     void replaceTable(BlockIds blocks) {
         for (int g = 0; g < table.length; g++) {
+            // BlockIds never changes, so its array is kept, not copied: the table is full
+            // (length == tableLength), so extendTable copies before it writes anything
             long[] source = blocks.groupView(g);
-            table[g] = source.clone();
+            table[g] = source;
             tableLength[g] = source.length;
         }
     }
