@@ -78,7 +78,7 @@ public class StateGraphParseBenchmark {
         Files.createDirectories(dir);
         Path file = dir.resolve("interleaved.dot");
         if (olderThanSpec(file, root.resolve("spec"))) {
-            TlcProcess.run(ModelCheck.command(model, new CheckOptions(2, "4g", dir, Duration.ofMinutes(10))).withDumpDot(file),
+            TlcProcess.run(ModelCheck.command(model, new CheckOptions(2, CheckOptions.DEFAULT_HEAP, dir, Duration.ofMinutes(10))).withDumpDot(file),
                     m -> { });
         }
         dot = Files.readAllBytes(file);

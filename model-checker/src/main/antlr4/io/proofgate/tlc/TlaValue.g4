@@ -24,53 +24,40 @@
 grammar TlaValue;
 
 @parser::members {
-    /** Receives every value as soon as it is parsed, innermost first. */
+    /** Receives every value as soon as it is parsed, innermost first; each method ignores it unless overridden. */
     public interface Values {
-        void integer(Token t);
+        default void integer(Token t) { }
 
-        void interval(Token low, Token high);
+        default void interval(Token low, Token high) { }
 
-        void string(Token t);
+        default void string(Token t) { }
 
-        void bool(Token t);
+        default void bool(Token t) { }
 
-        void modelValue(Token t);
+        default void modelValue(Token t) { }
 
         /** A record, sequence, set or function starts; its elements follow. */
-        void open();
+        default void open() { }
 
-        void record();
+        default void record() { }
 
-        void sequence();
+        default void sequence() { }
 
-        void set();
+        default void set() { }
 
-        void function();
+        default void function() { }
 
         /** The value just built is the field's. */
-        void field(Token name);
+        default void field(Token name) { }
 
         /** The two values just built are a function's key and value. */
-        void pair();
+        default void pair() { }
 
         /** The value just built is the variable's. */
-        void assignment(Token variable);
+        default void assignment(Token variable) { }
 
-        Values NONE = new Values() {
-            public void integer(Token t) { }
-            public void interval(Token low, Token high) { }
-            public void string(Token t) { }
-            public void bool(Token t) { }
-            public void modelValue(Token t) { }
-            public void open() { }
-            public void record() { }
-            public void sequence() { }
-            public void set() { }
-            public void function() { }
-            public void field(Token name) { }
-            public void pair() { }
-            public void assignment(Token variable) { }
-        };
+        /** Takes no notice: for a parse that walks the tree afterwards. */
+        Values NONE = new Values() { };
     }
 
     private Values values = Values.NONE;

@@ -84,7 +84,7 @@ public final class PathCover {
 
         cancelFlow(n, m, from, to, initial, flow, starts, ends);
 
-        List<List<Edge>> paths = decompose(n, m, from, to, out, flow, starts, ends, edges);
+        List<List<Edge>> paths = decompose(n, m, to, out, flow, starts, edges);
         long steps = paths.stream().mapToLong(List::size).sum();
         long intoSinks = 0;
         for (int e = 0; e < m; e++) {
@@ -174,8 +174,8 @@ public final class PathCover {
      * Splits the flow into paths, always leaving a state by its first edge with flow left and
      * stopping only where no flow leaves; on an acyclic graph this uses up every unit.
      */
-    private static List<List<Edge>> decompose(int n, int m, int[] from, int[] to, List<List<Integer>> out, long[] flow,
-                                              long[] starts, long[] ends, List<Edge> edges) {
+    private static List<List<Edge>> decompose(int n, int m, int[] to, List<List<Integer>> out, long[] flow,
+                                              long[] starts, List<Edge> edges) {
         List<List<Edge>> paths = new ArrayList<>();
         for (int s = 0; s < n; s++) {
             while (starts[s] > 0) {
@@ -197,7 +197,6 @@ public final class PathCover {
                     path.add(edges.get(next));
                     at = to[next];
                 }
-                ends[at]--;
                 if (path.isEmpty()) {
                     throw new IllegalStateException("empty path in the flow decomposition");
                 }

@@ -28,23 +28,17 @@ public final class StateGraph {
         this.states = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(states));
         this.initial = Collections.unmodifiableSequencedSet(new LinkedHashSet<>(initial));
         this.edges = List.copyOf(edges);
-        SequencedMap<Long, List<Edge>> out = new LinkedHashMap<>();
-        for (Long id : this.states.keySet()) {
-            out.put(id, new ArrayList<>());
-        }
         for (Edge e : this.edges) {
             if (!this.states.containsKey(e.from()) || !this.states.containsKey(e.to())) {
                 throw new IllegalArgumentException("edge " + e + " names a state the graph does not hold");
             }
-            out.get(e.from()).add(e);
         }
         for (Long id : this.initial) {
             if (!this.states.containsKey(id)) {
                 throw new IllegalArgumentException("initial state " + id + " is not in the graph");
             }
         }
-        out.replaceAll((id, list) -> List.copyOf(list));
-        this.outgoing = Collections.unmodifiableSequencedMap(out);
+        this.outgoing = outgoing(this.states, this.edges);
     }
 
     private StateGraph(SequencedMap<Long, TlaState> states, SequencedSet<Long> initial, List<Edge> edges,
@@ -61,6 +55,12 @@ public final class StateGraph {
      * copying the maps or looking up both ends of every edge.
      */
     static StateGraph ofChecked(SequencedMap<Long, TlaState> states, SequencedSet<Long> initial, List<Edge> edges) {
+        return new StateGraph(Collections.unmodifiableSequencedMap(states), Collections.unmodifiableSequencedSet(initial),
+                List.copyOf(edges), outgoing(states, edges));
+    }
+
+    /** Each state's edges in file order; every edge's ends must be states. */
+    private static SequencedMap<Long, List<Edge>> outgoing(SequencedMap<Long, TlaState> states, List<Edge> edges) {
         SequencedMap<Long, List<Edge>> out = new LinkedHashMap<>();
         for (Long id : states.keySet()) {
             out.put(id, new ArrayList<>());
@@ -76,8 +76,7 @@ public final class StateGraph {
             lastList.add(e);
         }
         out.replaceAll((id, list) -> List.copyOf(list));
-        return new StateGraph(Collections.unmodifiableSequencedMap(states), Collections.unmodifiableSequencedSet(initial),
-                List.copyOf(edges), Collections.unmodifiableSequencedMap(out));
+        return Collections.unmodifiableSequencedMap(out);
     }
 
     /** Every state by fingerprint, in the order the dot file defines them. */

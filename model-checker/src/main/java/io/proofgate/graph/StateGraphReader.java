@@ -1,6 +1,7 @@
 package io.proofgate.graph;
 
 import io.proofgate.tlc.CharArrayStream;
+import io.proofgate.tlc.CharRanges;
 import io.proofgate.tlc.ParseException;
 import io.proofgate.tlc.ThrowingErrorListener;
 import io.proofgate.tlc.TlcDotLexer;
@@ -61,8 +62,9 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     private final SequencedSet<Long> initial = new LinkedHashSet<>();
     private final List<Edge> edges = new ArrayList<>();
     /**
-     * Every mention of an id, in file order, and where it is (line and column in one long), to
-     * report the first edge or rank entry that names no state once all states are known.
+     * Every reference to an id (an edge's ends, a bare id in a rank), in file order, and where it
+     * is (line and column in one long), to report the first that names no state once all states
+     * are known; definitions are not kept, since a defined id always has its state.
      */
     private long[] mentionIds = new long[1024];
     private long[] mentionPositions = new long[1024];
@@ -151,7 +153,6 @@ public final class StateGraphReader implements TlcDotParser.Statements {
             if (states.putIfAbsent(id, state) != null) {
                 throw error(idToken, "state " + id + " is defined twice");
             }
-            mention(id, idToken);
             // TLC marks initial states with style = filled.
             Token style = attr(attributes, "style");
             if (style != null && unquote(style).equals("filled")) {
@@ -185,7 +186,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
      */
     @Override
     public void tlcEdge(Token edge) {
-        if (chars != null && legendDepth == 0 && deferred == null && tlcEdgeFromChars(edge)) {
+        if (legendDepth > 0 || deferred != null || (chars != null && tlcEdgeFromChars(edge))) {
             return;
         }
         String text = edge.getText();
@@ -229,9 +230,9 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         while (chars[open] != ' ') {
             open++;
         }
-        long from = parseLong(start, arrow);
-        long to = parseLong(toStart, open);
-        if (from == NOT_A_LONG || to == NOT_A_LONG) {
+        long from = CharRanges.parseLong(chars, start, arrow);
+        long to = CharRanges.parseLong(chars, toStart, open);
+        if (from == CharRanges.NOT_A_LONG || to == CharRanges.NOT_A_LONG) {
             return false;
         }
         Optional<String> action = null;
@@ -246,7 +247,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
                 end += chars[end] == '\\' ? 2 : 1;
             }
             end++;
-            if (action == null && equals - at == 5 && regionEquals(at, "label")) {
+            if (action == null && equals - at == 5 && CharRanges.regionEquals(chars, at, "label")) {
                 action = action(equals + 1, end);
             }
             at = chars[end] == ',' ? end + 1 : end;
@@ -259,16 +260,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         return true;
     }
 
-    private boolean regionEquals(int start, String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (chars[start + i] != text.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** {@link #action(Token)} of the quoted string {@code chars[start..end)}. */
+    /** The action named by the quoted string {@code chars[start..end)}. */
     private Optional<String> action(int start, int end) {
         for (int i = start + 1; i < end - 1; i++) {
             if (chars[i] == '\\') {
@@ -277,7 +269,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         }
         for (Optional<String> known : actions) {
             String name = known.get();
-            if (name.length() == end - start - 2 && regionEquals(start + 1, name)) {
+            if (name.length() == end - start - 2 && CharRanges.regionEquals(chars, start + 1, name)) {
                 return known;
             }
         }
@@ -318,12 +310,9 @@ public final class StateGraphReader implements TlcDotParser.Statements {
 
     /** An edge's action name; the few distinct names are kept, not built again for each edge. */
     private Optional<String> action(Token label) {
-        for (Optional<String> known : actions) {
-            if (textEquals(label, known.get())) {
-                return known;
-            }
-        }
-        return action(unquote(label));
+        return chars != null && label.getType() == TlcDotLexer.STRING
+                ? action(label.getStartIndex(), label.getStopIndex() + 1)
+                : action(unquote(label));
     }
 
     private Optional<String> action(String name) {
@@ -374,8 +363,8 @@ public final class StateGraphReader implements TlcDotParser.Statements {
 
     private long fingerprint(Token t) {
         if (chars != null && t.getType() == TlcDotLexer.NUMERAL) {
-            long id = parseLong(t.getStartIndex(), t.getStopIndex() + 1);
-            if (id != NOT_A_LONG) {
+            long id = CharRanges.parseLong(chars, t.getStartIndex(), t.getStopIndex() + 1);
+            if (id != CharRanges.NOT_A_LONG) {
                 return id;
             }
         }
@@ -384,41 +373,6 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         } catch (NumberFormatException e) {
             throw error(t, "expected a state fingerprint (a 64-bit integer), found " + t.getText());
         }
-    }
-
-    /** Returned by {@link #parseLong(int, int)} for text it leaves to {@code Long.parseLong} (Long.MIN_VALUE too). */
-    private static final long NOT_A_LONG = Long.MIN_VALUE;
-
-    /**
-     * {@code Long.parseLong} of {@code chars[from..to)} without making a string of it, for the
-     * decimal integers TLC writes as node ids; {@link #NOT_A_LONG} for anything else (a decimal
-     * point, too many digits), which then goes the long way.
-     */
-    private long parseLong(int from, int to) {
-        int i = from;
-        boolean negative = chars[i] == '-';
-        if (negative) {
-            i++;
-        }
-        if (i == to) {
-            return NOT_A_LONG;
-        }
-        // accumulate negatively, as Long.parseLong does, so that Long.MIN_VALUE fits
-        long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
-        long multiplyMin = limit / 10;
-        long result = 0;
-        for (; i < to; i++) {
-            int digit = chars[i] - '0';
-            if (digit < 0 || digit > 9 || result < multiplyMin) {
-                return NOT_A_LONG;
-            }
-            result *= 10;
-            if (result < limit + digit) {
-                return NOT_A_LONG;
-            }
-            result -= digit;
-        }
-        return negative ? result : -result;
     }
 
     /** The value of the first attribute named {@code name}, or null. */
@@ -447,15 +401,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
                 }
             }
         }
-        if (stop - start + 1 != text.length()) {
-            return false;
-        }
-        for (int i = 0; i < text.length(); i++) {
-            if (chars[start + i] != text.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
+        return stop - start + 1 == text.length() && CharRanges.regionEquals(chars, start, text);
     }
 
     private static String unquote(Token id) {

@@ -80,19 +80,26 @@ final class TlaValueBuilder {
 
     /** TLC prints an interval it has not enumerated as {@code 1..3}; it is the set {1, 2, 3}. */
     private TlaValue interval(TlaValueParser.IntValueContext ctx) {
-        long low = parseLong(ctx.low);
-        long high = parseLong(ctx.high);
+        TlaSet set = enumerate(parseLong(ctx.low), parseLong(ctx.high));
+        if (set == null) {
+            throw error(ctx.start, "interval " + ctx.getText() + " is too large to enumerate");
+        }
+        return set;
+    }
+
+    /** The set {@code low..high}, or null when it has more than a million and one elements. */
+    static TlaSet enumerate(long low, long high) {
         long span = high - low;
         // the sign test catches a span that overflowed, e.g. -9000000000000000000..9000000000000000000
         if (span > 1_000_000 || (high >= low) != (span >= 0)) {
-            throw error(ctx.start, "interval " + ctx.getText() + " is too large to enumerate");
+            return null;
         }
-        List<TlaValue> elements = new ArrayList<>();
+        TlaValue[] elements = new TlaValue[(int) Math.max(0, span + 1)];
         // counted, not "i <= high", which never ends for high = Long.MAX_VALUE
-        for (long i = 0; i <= span; i++) {
-            elements.add(new TlaInt(low + i));
+        for (int i = 0; i < elements.length; i++) {
+            elements[i] = new TlaInt(low + i);
         }
-        return new TlaSet(elements);
+        return new TlaSet(List.of(elements));
     }
 
     /** The value children of {@code <<v, ...>>} or {@code {v, ...}}, between the brackets. */

@@ -1,5 +1,6 @@
 package io.proofgate.value;
 
+import io.proofgate.tlc.CharRanges;
 import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
 import io.proofgate.value.TlaValue.Field;
@@ -71,17 +72,11 @@ final class ValueStack implements TlaValueParser.Values {
 
     @Override
     public void interval(Token low, Token high) {
-        long from = parseLong(low);
-        long to = parseLong(high);
-        long span = to - from;
-        if (span > 1_000_000 || (to >= from) != (span >= 0)) {
+        TlaSet set = TlaValueBuilder.enumerate(parseLong(low), parseLong(high));
+        if (set == null) {
             throw CANCEL;
         }
-        TlaValue[] elements = new TlaValue[(int) Math.max(0, to - from + 1)];
-        for (int i = 0; i < elements.length; i++) {
-            elements[i] = new TlaInt(from + i);
-        }
-        push(new TlaSet(List.of(elements)));
+        push(set);
     }
 
     @Override
@@ -195,65 +190,28 @@ final class ValueStack implements TlaValueParser.Values {
     }
 
     private long parseLong(Token t) {
-        if (text == null) {
-            try {
-                return Long.parseLong(t.getText());
-            } catch (NumberFormatException e) {
-                throw CANCEL;
+        if (text != null) {
+            long n = CharRanges.parseLong(text, t.getStartIndex(), t.getStopIndex() + 1);
+            if (n != CharRanges.NOT_A_LONG) {
+                return n;
             }
         }
-        // Long.parseLong's algorithm (accumulating negatively so that MIN_VALUE fits) on the
-        // token's chars, which the lexer has checked are -?[0-9]+
-        int i = t.getStartIndex();
-        int end = t.getStopIndex() + 1;
-        boolean negative = text[i] == '-';
-        if (negative) {
-            i++;
+        // out of range, or Long.MIN_VALUE itself
+        try {
+            return Long.parseLong(t.getText());
+        } catch (NumberFormatException e) {
+            throw CANCEL;
         }
-        long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
-        long multiplyMin = limit / 10;
-        long result = 0;
-        for (; i < end; i++) {
-            int digit = text[i] - '0';
-            if (result < multiplyMin) {
-                throw CANCEL;
-            }
-            result *= 10;
-            if (result < limit + digit) {
-                throw CANCEL;
-            }
-            result -= digit;
-        }
-        return negative ? result : -result;
     }
 
     /** {@link TlaValueBuilder#unquote} of {@code text[start..stop]}, quotes included. */
     private String unquote(int start, int stop) {
-        int i = start + 1;
-        while (i < stop && text[i] != '\\') {
-            i++;
-        }
-        if (i == stop) {
-            return new String(text, start + 1, stop - start - 1);
-        }
-        StringBuilder out = new StringBuilder(stop - start);
-        out.append(text, start + 1, i - start - 1);
-        for (; i < stop; i++) {
-            char c = text[i];
-            if (c != '\\') {
-                out.append(c);
-                continue;
+        for (int i = start + 1; i < stop; i++) {
+            if (text[i] == '\\') {
+                return TlaValueBuilder.unquote(new String(text, start, stop - start + 1));
             }
-            char escaped = text[++i];
-            out.append(switch (escaped) {
-                case 'n' -> '\n';
-                case 't' -> '\t';
-                case 'r' -> '\r';
-                case 'f' -> '\f';
-                default -> escaped; // \" and \\
-            });
         }
-        return out.toString();
+        return new String(text, start + 1, stop - start - 1);
     }
 
     /** The identifier's text, the same string each time it recurs. */
@@ -269,20 +227,11 @@ final class ValueStack implements TlaValueParser.Values {
         }
         int slot = (hash ^ (hash >>> 16)) & (names.length - 1);
         String known = names[slot];
-        if (known != null && known.length() == length && sameChars(known, start)) {
+        if (known != null && known.length() == length && CharRanges.regionEquals(text, start, known)) {
             return known;
         }
         String name = new String(text, start, length);
         names[slot] = name;
         return name;
-    }
-
-    private boolean sameChars(String s, int start) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) != text[start + i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }
