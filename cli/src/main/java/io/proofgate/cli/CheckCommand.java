@@ -63,12 +63,9 @@ final class CheckCommand implements Command {
                 java.util.Set.of("--model", "--workers", "--heap", "--timeout"));
         String model = parsed.getOrDefault("--model", ModelCatalog.CI);
         boolean all = parsed.containsKey("--all");
-        int workers = parsed.containsKey("--workers")
-                ? (int) Options.integer("--workers", parsed.get("--workers"), 1, 1024)
-                : Runtime.getRuntime().availableProcessors();
+        int workers = (int) Options.integer(parsed, "--workers", 1, 1024, Runtime.getRuntime().availableProcessors());
         String heap = parsed.containsKey("--heap") ? heap(parsed.get("--heap")) : CheckOptions.DEFAULT_HEAP;
-        long timeoutMinutes = parsed.containsKey("--timeout")
-                ? Options.integer("--timeout", parsed.get("--timeout"), 1, 24 * 60) : CheckOptions.DEFAULT_TIMEOUT.toMinutes();
+        long timeoutMinutes = Options.integer(parsed, "--timeout", 1, 24 * 60, CheckOptions.DEFAULT_TIMEOUT.toMinutes());
         Path root = ProjectRoot.find();
         try {
             ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));
@@ -140,9 +137,7 @@ final class CheckCommand implements Command {
             }
             case ERROR -> {
                 out.println("proofgate check: " + model.name() + ": TLC reported an error");
-                // a nested frame's markers stay in its parent's text; people need only the words
-                run.errors().forEach(m -> out.println("  " + m.text().replaceAll(":? ?@!@!@(START|END)MSG [0-9:]+ @!@!@\\n?", "")
-                        .strip().replace("\n", "\n  ")));
+                run.errors().forEach(m -> out.println("  " + m.words().replace("\n", "\n  ")));
                 run.freeText().stream().filter(line -> !line.isBlank()).limit(20).forEach(line -> out.println("  " + line));
             }
         }

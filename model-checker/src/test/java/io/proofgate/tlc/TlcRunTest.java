@@ -64,6 +64,13 @@ class TlcRunTest {
         assertEquals(Verdict.ERROR, run.verdict());
         TlcMessage general = output.messages().stream().filter(m -> m.code() == 1000).findFirst().orElseThrow();
         assertTrue(general.text().contains("TLC found an error in the configuration file at line 1"), general.text());
+        assertEquals("""
+                TLC threw an unexpected exception.
+                This was probably caused by an error in the spec or model.
+                See the User Output or TLC Console for clues to what happened.
+                The exception was a tlc2.tool.ConfigFileException
+                TLC found an error in the configuration file at line 1
+                It was expecting a keyword, but did not find it.""", general.words());
         assertTrue(output.messages().stream().anyMatch(m -> m.code() == 2186), "the frames after the nested one parse too");
     }
 
