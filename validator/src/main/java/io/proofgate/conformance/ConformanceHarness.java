@@ -6,6 +6,7 @@ import io.proofgate.protocol.GroupPolicy;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
+import io.proofgate.store.Digests;
 import io.proofgate.store.PageStore;
 import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreKind;
@@ -13,8 +14,6 @@ import io.proofgate.store.StoreLayout;
 import io.proofgate.store.cuda.CudaUnavailableException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -376,7 +375,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
         boolean pagesMatch = Arrays.stream(wrong).allMatch(group -> !contains(group));
         // The pages matched, so the gathered bytes are the expected ones: hash them rather than fill
         // every expected page a third time.
-        if (pagesMatch && !Arrays.equals(store.sha256(snapshot), sha256(gathered))) {
+        if (pagesMatch && !Arrays.equals(store.sha256(snapshot), Digests.sha256(gathered))) {
             report(plan, 0, published.length > 0 && published[0].length > 0 ? published[0][0] : 0, "published",
                     expected[0].length > 0 ? expected[0][0] : new BlockContent.Fresh(0),
                     "the snapshot's SHA-256 from the store differs from the SHA-256 of its bytes");
@@ -457,16 +456,6 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
                     }
                 }
             }
-        }
-    }
-
-    private static byte[] sha256(MemorySegment bytes) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(bytes.asByteBuffer());
-            return digest.digest();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

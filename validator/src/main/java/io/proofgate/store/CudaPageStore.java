@@ -285,7 +285,7 @@ public final class CudaPageStore implements PageStore {
     @Override
     public byte[] sha256(Snapshot of) {
         DeviceSnapshot snapshot = own(of);
-        MessageDigest digest = HostPageStore.sha256();
+        MessageDigest digest = Digests.newSha256();
         for (long done = 0; done < snapshot.size; ) {
             long chunk = Math.min(staging.byteSize(), snapshot.size - done);
             toStaging(snapshot, done, chunk);

@@ -2,8 +2,6 @@ package io.proofgate.store;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -139,20 +137,7 @@ public final class HostPageStore implements PageStore {
     @Override
     public byte[] sha256(Snapshot of) {
         HostSnapshot snapshot = own(of);
-        MessageDigest digest = sha256();
-        long chunk = 1L << 30;
-        for (long offset = 0; offset < snapshot.size; offset += chunk) {
-            digest.update(snapshot.segment.asSlice(offset, Math.min(chunk, snapshot.size - offset)).asByteBuffer());
-        }
-        return digest.digest();
-    }
-
-    static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("this Java runtime has no SHA-256", e);
-        }
+        return Digests.sha256(snapshot.segment.asSlice(0, snapshot.size));
     }
 
     @Override
