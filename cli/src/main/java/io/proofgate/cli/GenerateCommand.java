@@ -61,9 +61,7 @@ final class GenerateCommand implements Command {
         var options = Options.parse(args, java.util.Set.of("--check"), java.util.Set.of("--model", "--workers"));
         String model = options.get("--model");
         boolean check = options.containsKey("--check");
-        int workers = options.containsKey("--workers")
-                ? (int) Options.integer("--workers", options.get("--workers"), 1, 1024)
-                : Runtime.getRuntime().availableProcessors();
+        int workers = (int) Options.integer(options, "--workers", 1, 1024, Runtime.getRuntime().availableProcessors());
         Path root = ProjectRoot.find();
         try {
             ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));

@@ -1,5 +1,10 @@
 package io.proofgate.cli;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
 /** Parses option values with errors that name the option. */
 final class Options {
 
@@ -10,20 +15,20 @@ final class Options {
      * ""), names in {@code valued} take the next argument or what follows {@code =} in
      * {@code --name=value}; anything else is a usage error.
      */
-    static java.util.Map<String, String> parse(java.util.List<String> args, java.util.Set<String> flags,
-                                              java.util.Set<String> valued) throws UsageException {
+    static Map<String, String> parse(List<String> args, Set<String> flags,
+                                              Set<String> valued) throws UsageException {
         return parse(args, flags, valued, null);
     }
 
     /**
-     * As {@link #parse(java.util.List, java.util.Set, java.util.Set)}, and every argument that is
+     * As {@link #parse(List, Set, Set)}, and every argument that is
      * not an option ({@code -} included, the usual name of stdin) is added to {@code operands}
      * in order; with {@code operands} null, such an argument is a usage error.
      */
-    static java.util.Map<String, String> parse(java.util.List<String> args, java.util.Set<String> flags,
-                                              java.util.Set<String> valued, java.util.List<String> operands)
+    static Map<String, String> parse(List<String> args, Set<String> flags,
+                                              Set<String> valued, List<String> operands)
             throws UsageException {
-        java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
+        Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
             int equals = option.indexOf('=');
@@ -51,6 +56,12 @@ final class Options {
             }
         }
         return options;
+    }
+
+    /** The integer value of {@code option} in {@code options}, or {@code otherwise} when it is not given. */
+    static long integer(Map<String, String> options, String option, long min, long max, long otherwise)
+            throws UsageException {
+        return options.containsKey(option) ? integer(option, options.get(option), min, max) : otherwise;
     }
 
     static long integer(String option, String value, long min, long max) throws UsageException {

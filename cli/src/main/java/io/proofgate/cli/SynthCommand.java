@@ -46,9 +46,8 @@ final class SynthCommand implements Command {
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         var options = Options.parse(args, java.util.Set.of(), java.util.Set.of("--bytes", "--seed", "--batch", "--out"));
         long bytes = options.containsKey("--bytes") ? Options.size("--bytes", options.get("--bytes")) : 1 << 20;
-        long seed = options.containsKey("--seed")
-                ? Options.integer("--seed", options.get("--seed"), Long.MIN_VALUE, Long.MAX_VALUE) : 1;
-        int batch = options.containsKey("--batch") ? (int) Options.integer("--batch", options.get("--batch"), 1, 100_000) : 256;
+        long seed = Options.integer(options, "--seed", Long.MIN_VALUE, Long.MAX_VALUE, 1);
+        int batch = (int) Options.integer(options, "--batch", 1, 100_000, 256);
         Path file = options.containsKey("--out") ? Path.of(options.get("--out")) : null;
         try (OutputStream sink = new BufferedOutputStream(file == null ? new NonClosing(out) : Files.newOutputStream(file), 1 << 16)) {
             new SyntheticLog(seed, batch).write(sink, bytes);
