@@ -30,9 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * times that size as every fourth block in shuffled order, so no two selected ids are consecutive
  * and every page is its own copy. Baselines move the same bytes in one copy, in the same run:
  * host {@code hostGather}/{@code hostScatter} against one {@link MemorySegment#copy}
- * ({@code hostBulkCopy}; goal >= 0.8 from 64 KiB pages up); CUDA {@code cudaGather} against one
- * {@code cuMemcpyDtoDAsync_v2} ({@code cudaBulkCopy}; goal >= 0.7), and pinned host-device
- * transfers of the same bytes (GB/s = ops/s x 16 MiB). The CUDA benchmarks fail their setup with
+ * ({@code hostBulkCopy}; goal >= 0.8 from 64 KiB pages up); CUDA {@code cudaGather} (batched
+ * where the driver allows), {@code cudaScatter} and {@code cudaGatherOneByOne} (one copy call per
+ * page) against one {@code cuMemcpyDtoDAsync_v2} ({@code cudaBulkCopy}; goal >= 0.7), and pinned
+ * host-device transfers of the same bytes (GB/s = ops/s x 16 MiB). The CUDA benchmarks fail their setup with
  * the reason where there is no GPU. Rerun: {@code benchmarks/run 'PageStoreBenchmark.host' --quick}
  * (CPU) or {@code benchmarks/run PageStoreBenchmark} (GPU machine; scripts/gpu runs it there).
  */
@@ -94,27 +95,59 @@ public class PageStoreBenchmark {
         }
     }
 
-    /** The CUDA store with the same geometry, and a second device buffer for the bulk baseline. */
+    /**
+     * The CUDA store with the same geometry (copies batched where the driver allows), the same
+     * store with one copy call per page for comparison, and a second device buffer for the bulk
+     * baseline.
+     */
     @State(Scope.Benchmark)
     public static class Cuda {
         @Param({"4096", "16384", "65536", "262144", "1048576", "2097152"})
         public long pageBytes;
 
         CudaPageStore store;
+        CudaPageStore oneByOne;
         Snapshot snapshot;
         Snapshot other;
+        Snapshot oneByOneSnapshot;
         long[][] selected;
 
         @Setup(Level.Trial)
         public void setup() throws CudaUnavailableException {
             long pages = TOTAL_BYTES / pageBytes;
-            store = CudaPageStore.open(StoreLayout.uniform(1, 1, pageBytes, 4 * pages), CudaPageStore.defaultOrdinal(),
-                    TOTAL_BYTES);
+            StoreLayout layout = StoreLayout.uniform(1, 1, pageBytes, 4 * pages);
+            store = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
+            oneByOne = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
+                    CudaPageStore.Copies.ONE_BY_ONE);
             selected = selection(pages);
             snapshot = store.newSnapshot(TOTAL_BYTES);
             other = store.newSnapshot(TOTAL_BYTES);
+            oneByOneSnapshot = oneByOne.newSnapshot(TOTAL_BYTES);
             store.gather(selected, snapshot);
+            oneByOne.gather(selected, oneByOneSnapshot);
             System.out.println(store.describe());
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            oneByOne.close();
+            store.close();
+        }
+    }
+
+    /** Pinned host-device transfers of 16 MiB, which do not depend on the page size; D2D of 16 MiB for scale. */
+    @State(Scope.Benchmark)
+    public static class Pinned {
+        CudaPageStore store;
+        Snapshot snapshot;
+        Snapshot other;
+
+        @Setup(Level.Trial)
+        public void setup() throws CudaUnavailableException {
+            store = CudaPageStore.open(StoreLayout.uniform(1, 1, 4096, 1), CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
+            snapshot = store.newSnapshot(TOTAL_BYTES);
+            other = store.newSnapshot(TOTAL_BYTES);
+            store.pinnedTransfer(snapshot, TOTAL_BYTES, true);
         }
 
         @TearDown(Level.Trial)
@@ -149,17 +182,27 @@ public class PageStoreBenchmark {
     }
 
     @Benchmark
+    public long cudaGatherOneByOne(Cuda state) {
+        return state.oneByOne.gather(state.selected, state.oneByOneSnapshot);
+    }
+
+    @Benchmark
     public void cudaBulkCopy(Cuda state) {
         state.store.deviceCopy(state.other, state.snapshot, TOTAL_BYTES);
     }
 
     @Benchmark
-    public void cudaPinnedHostToDevice(Cuda state) {
+    public void cudaPinnedHostToDevice(Pinned state) {
         state.store.pinnedTransfer(state.other, TOTAL_BYTES, true);
     }
 
     @Benchmark
-    public void cudaPinnedDeviceToHost(Cuda state) {
+    public void cudaPinnedDeviceToHost(Pinned state) {
         state.store.pinnedTransfer(state.other, TOTAL_BYTES, false);
+    }
+
+    @Benchmark
+    public void cudaPinnedScale(Pinned state) {
+        state.store.deviceCopy(state.other, state.snapshot, TOTAL_BYTES);
     }
 }

@@ -43,9 +43,13 @@ public final class Ratios {
                     "host scatter of 16 MiB in pages against one MemorySegment.copy of 16 MiB (goal from 64 KiB pages up)"),
             new Claim("PageStoreBenchmark", "cudaGather", "cudaBulkCopy", 0.7,
                     "CUDA gather of 16 MiB in pages against one cuMemcpyDtoDAsync_v2 of 16 MiB"),
-            new Claim("PageStoreBenchmark", "cudaPinnedHostToDevice", "cudaBulkCopy", 0.0,
+            new Claim("PageStoreBenchmark", "cudaScatter", "cudaBulkCopy", 0.7,
+                    "CUDA scatter of 16 MiB in pages against one cuMemcpyDtoDAsync_v2 of 16 MiB"),
+            new Claim("PageStoreBenchmark", "cudaGatherOneByOne", "cudaBulkCopy", 0.0,
+                    "CUDA gather with one cuMemcpyDtoDAsync_v2 per page (the fallback without batch copies), same baseline"),
+            new Claim("PageStoreBenchmark", "cudaPinnedHostToDevice", "cudaPinnedScale", 0.0,
                     "pinned host-to-device GB/s = score x 16 MiB / 1e9 (ratio against device-to-device for scale)"),
-            new Claim("PageStoreBenchmark", "cudaPinnedDeviceToHost", "cudaBulkCopy", 0.0,
+            new Claim("PageStoreBenchmark", "cudaPinnedDeviceToHost", "cudaPinnedScale", 0.0,
                     "pinned device-to-host GB/s = score x 16 MiB / 1e9 (ratio against device-to-device for scale)"));
 
     private Ratios() {}

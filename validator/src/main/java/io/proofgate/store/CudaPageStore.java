@@ -19,8 +19,10 @@ import java.util.Optional;
  * {@code [layer][block][page]}, like {@link HostPageStore}. Host traffic goes through one pinned
  * staging buffer from {@code cuMemHostAlloc}; every copy is queued on the store's own
  * non-blocking stream, and an operation synchronizes that stream once, after queueing all its
- * copies (a gather of {@code n} blocks is {@code n x layers} queued copies, fewer where block ids
- * run consecutively, and one wait).
+ * copies. A gather or scatter of {@code n} blocks is {@code n x layers} device-to-device copies
+ * (fewer where block ids run consecutively): on drivers with CUDA 13's
+ * {@code cuMemcpyBatchAsync_v2} they go to the driver as one batch, else one
+ * {@code cuMemcpyDtoDAsync_v2} each ({@link Copies}); either way, one wait.
  *
  * <p>The store retains the device's primary context and makes it current on the calling thread at
  * the start of every operation ({@code cuCtxSetCurrent} binds to the OS thread, so virtual threads
@@ -28,6 +30,19 @@ import java.util.Optional;
  * symbol, the error and the work.
  */
 public final class CudaPageStore implements PageStore {
+
+    /** How a gather or scatter hands its device-to-device copies to the driver. */
+    public enum Copies {
+        /** One {@code cuMemcpyBatchAsync_v2} call per gather or scatter (CUDA 13 drivers). */
+        BATCHED,
+        /** One {@code cuMemcpyDtoDAsync_v2} call per run of consecutive block ids: older drivers. */
+        ONE_BY_ONE;
+
+        /** The best that {@code driver} allows. */
+        public static Copies best(CudaDriver driver) {
+            return driver.hasBatchCopies() ? BATCHED : ONE_BY_ONE;
+        }
+    }
 
     /** Default pinned staging size: enough to keep the copy engine busy between waits. */
     public static final long DEFAULT_STAGING_BYTES = 8L << 20;
@@ -43,6 +58,11 @@ public final class CudaPageStore implements PageStore {
     private long stagingAddress;
     private final MemorySegment staging;
     private final List<DeviceSnapshot> snapshots = new ArrayList<>();
+    private final Copies copies;
+    /** The batch's native arrays, reused across operations; grown (never shrunk) by {@link #batchCapacity}. */
+    private Arena batchArena;
+    private MemorySegment batch;
+    private long batchCapacity;
     private boolean closed;
 
     /**
@@ -83,17 +103,34 @@ public final class CudaPageStore implements PageStore {
 
     /** Opens a store; {@code stagingBytes} is raised to the largest block when smaller. */
     public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes) throws CudaUnavailableException {
+        return open(layout, ordinal, stagingBytes, null);
+    }
+
+    /**
+     * Opens a store that queues its gathers and scatters as {@code copies} says, or as the driver
+     * allows best where {@code copies} is null. {@link Copies#BATCHED} on a driver without
+     * {@code cuMemcpyBatchAsync_v2} is a {@link CudaUnavailableException}.
+     */
+    public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes, Copies copies)
+            throws CudaUnavailableException {
         Optional<String> reason = unavailableReason(ordinal);
         if (reason.isPresent()) {
             throw new CudaUnavailableException(reason.get());
         }
-        return new CudaPageStore(CudaDriver.load(), layout, ordinal, Math.max(stagingBytes, layout.maxBlockBytes()));
+        CudaDriver driver = CudaDriver.load();
+        if (copies == Copies.BATCHED && !driver.hasBatchCopies()) {
+            throw new CudaUnavailableException("batched copies need cuMemcpyBatchAsync_v2 (a CUDA 13 driver); "
+                    + CudaDriver.LIBRARY + " has none");
+        }
+        return new CudaPageStore(driver, layout, ordinal, Math.max(stagingBytes, layout.maxBlockBytes()),
+                copies == null ? Copies.best(driver) : copies);
     }
 
-    private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes) {
+    private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes, Copies copies) {
         this.driver = driver;
         this.layout = layout;
         this.ordinal = ordinal;
+        this.copies = copies;
         this.pools = new long[layout.groups().size()];
         boolean built = false;
         // Out-parameters live in this confined arena only for the constructor.
@@ -149,7 +186,13 @@ public final class CudaPageStore implements PageStore {
             bytes += group.poolBytes();
         }
         return "cuda store: device " + ordinal + " (" + deviceName + "), " + pools.length + " groups, " + bytes
-                + " bytes of device memory, " + staging.byteSize() + " pinned staging bytes";
+                + " bytes of device memory, " + staging.byteSize() + " pinned staging bytes, "
+                + (copies == Copies.BATCHED ? "batched copies" : "one copy call per run");
+    }
+
+    /** How this store's gathers and scatters reach the driver. */
+    public Copies copies() {
+        return copies;
     }
 
     /** The pinned staging buffer's size. */
@@ -226,7 +269,7 @@ public final class CudaPageStore implements PageStore {
     public void scatter(Snapshot from, long[][] blocksByGroup) {
         DeviceSnapshot snapshot = own(from);
         long bytes = layout.snapshotBytes(blocksByGroup);
-        layout.checkSelection(blocksByGroup);
+        layout.checkScatterTargets(blocksByGroup);
         if (bytes != snapshot.size) {
             throw new IllegalArgumentException("the selection needs " + bytes + " bytes, the snapshot holds " + snapshot.size);
         }
@@ -234,9 +277,16 @@ public final class CudaPageStore implements PageStore {
         synchronize("scattering " + bytes + " bytes");
     }
 
-    /** Queues the device-to-device copies of a gather or scatter: one per run of consecutive ids in a layer. */
+    /**
+     * Queues the device-to-device copies of a gather or scatter, one per run of consecutive ids in
+     * a layer: as one batch, or call by call.
+     */
     private void copy(long[][] blocksByGroup, long snapshot, boolean gather) {
+        if (copies == Copies.BATCHED) {
+            reserveBatch(blocksByGroup);
+        }
         long offset = 0;
+        long count = 0;
         for (int g = 0; g < blocksByGroup.length; g++) {
             long[] blocks = blocksByGroup[g];
             StoreLayout.GroupLayout geometry = layout.group(g);
@@ -252,18 +302,65 @@ public final class CudaPageStore implements PageStore {
                     }
                     long bytes = run * page;
                     long pool = base + blocks[i] * page;
-                    int result = gather
-                            ? driver.cuMemcpyDtoDAsync(snapshot + offset, pool, bytes, stream)
-                            : driver.cuMemcpyDtoDAsync(pool, snapshot + offset, bytes, stream);
-                    if (result != CudaDriver.CUDA_SUCCESS) {
-                        throw driver.error(result, "cuMemcpyDtoDAsync_v2", (gather ? "gathering page " : "scattering page ")
-                                + blocks[i] + " of group " + g + " layer " + layer + " on device " + ordinal);
+                    long destination = gather ? snapshot + offset : pool;
+                    long source = gather ? pool : snapshot + offset;
+                    if (copies == Copies.BATCHED) {
+                        batch.setAtIndex(JAVA_LONG, count, destination);
+                        batch.setAtIndex(JAVA_LONG, batchCapacity + count, source);
+                        batch.setAtIndex(JAVA_LONG, 2 * batchCapacity + count, bytes);
+                    } else {
+                        int result = driver.cuMemcpyDtoDAsync(destination, source, bytes, stream);
+                        if (result != CudaDriver.CUDA_SUCCESS) {
+                            throw driver.error(result, "cuMemcpyDtoDAsync_v2", (gather ? "gathering page " : "scattering page ")
+                                    + blocks[i] + " of group " + g + " layer " + layer + " on device " + ordinal);
+                        }
                     }
+                    count++;
                     offset += bytes;
                     i += run;
                 }
             }
         }
+        if (copies == Copies.BATCHED && count > 0) {
+            long arrays = batch.address();
+            long attributes = arrays + 3 * batchCapacity * Long.BYTES;
+            long attributeIndex = attributes + CudaDriver.MEMCPY_ATTRIBUTES_BYTES;
+            int result = driver.cuMemcpyBatchAsync(arrays, arrays + batchCapacity * Long.BYTES,
+                    arrays + 2 * batchCapacity * Long.BYTES, count, attributes, attributeIndex, 1, stream);
+            if (result != CudaDriver.CUDA_SUCCESS) {
+                throw driver.error(result, "cuMemcpyBatchAsync_v2", (gather ? "gathering " : "scattering ") + count
+                        + " copies (" + offset + " bytes) in one batch on device " + ordinal);
+            }
+        }
+    }
+
+    /**
+     * Makes room for a batch of at most one copy per selected block and layer: three arrays
+     * (destinations, sources, sizes) of {@code batchCapacity} longs, then one
+     * {@code CUmemcpyAttributes} that applies to every copy, then its start index, 0.
+     */
+    private void reserveBatch(long[][] blocksByGroup) {
+        long needed = 0;
+        for (int g = 0; g < blocksByGroup.length; g++) {
+            needed += (long) blocksByGroup[g].length * layout.group(g).layers();
+        }
+        if (needed <= batchCapacity) {
+            return;
+        }
+        long capacity = Math.max(needed, 2 * batchCapacity);
+        Arena arena = Arena.ofShared();
+        MemorySegment arrays = arena.allocate(3 * capacity * Long.BYTES + CudaDriver.MEMCPY_ATTRIBUTES_BYTES + Long.BYTES,
+                Long.BYTES);
+        long attributes = 3 * capacity * Long.BYTES;
+        // srcAccessOrder = stream order; no location hints (plain device pointers); no flags; index 0.
+        arrays.asSlice(attributes, CudaDriver.MEMCPY_ATTRIBUTES_BYTES + Long.BYTES).fill((byte) 0);
+        arrays.set(JAVA_INT, attributes, CudaDriver.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM);
+        if (batchArena != null) {
+            batchArena.close();
+        }
+        batchArena = arena;
+        batch = arrays;
+        batchCapacity = capacity;
     }
 
     @Override
@@ -402,6 +499,10 @@ public final class CudaPageStore implements PageStore {
         if (stream != 0) {
             first = keep(first, driver.cuStreamDestroy(stream), "cuStreamDestroy_v2", "destroying the stream on device " + ordinal);
             stream = 0;
+        }
+        if (batchArena != null) {
+            batchArena.close();
+            batchArena = null;
         }
         if (context != 0) {
             first = keep(first, driver.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease_v2",

@@ -91,7 +91,7 @@ public final class HostPageStore implements PageStore {
     public void scatter(Snapshot from, long[][] blocksByGroup) {
         HostSnapshot snapshot = own(from);
         long bytes = layout.snapshotBytes(blocksByGroup);
-        layout.checkSelection(blocksByGroup);
+        layout.checkScatterTargets(blocksByGroup);
         if (bytes != snapshot.size) {
             throw new IllegalArgumentException("the selection needs " + bytes + " bytes, the snapshot holds " + snapshot.size);
         }

@@ -82,6 +82,25 @@ public record StoreLayout(List<GroupLayout> groups) {
         }
     }
 
+    /**
+     * Checks a scatter's targets: inside their pools, and no block twice in a group. Writing one
+     * block twice from two places of a snapshot has no defined result once copies are batched
+     * (a batch's copies run in no particular order), so it is refused on every store.
+     */
+    void checkScatterTargets(long[][] blocksByGroup) {
+        checkSelection(blocksByGroup);
+        for (int g = 0; g < blocksByGroup.length; g++) {
+            long[] sorted = blocksByGroup[g].clone();
+            java.util.Arrays.sort(sorted);
+            for (int i = 1; i < sorted.length; i++) {
+                if (sorted[i] == sorted[i - 1]) {
+                    throw new IllegalArgumentException("block " + sorted[i] + " is named twice in group " + g
+                            + "'s scatter targets");
+                }
+            }
+        }
+    }
+
     void checkBlock(int group, long block) {
         if (group < 0 || group >= groups.size()) {
             throw new IndexOutOfBoundsException("group " + group + " is outside the store's " + groups.size() + " groups");

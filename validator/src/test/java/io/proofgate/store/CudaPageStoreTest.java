@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaException;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
@@ -43,6 +44,14 @@ class CudaPageStoreTest extends PageStoreContract {
         try (PageStore store = open(LAYOUT)) {
             System.out.println(store.describe());
             assertTrue(store.describe().startsWith("cuda store: device "), store.describe());
+        }
+    }
+
+    @Test
+    void copies_areBatchedWhereTheDriverHasBatchCopies() throws Exception {
+        try (CudaPageStore store = CudaPageStore.open(LAYOUT, CudaPageStore.defaultOrdinal())) {
+            assertEquals(CudaDriver.load().hasBatchCopies() ? CudaPageStore.Copies.BATCHED : CudaPageStore.Copies.ONE_BY_ONE,
+                    store.copies());
         }
     }
 

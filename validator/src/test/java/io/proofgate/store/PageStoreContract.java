@@ -223,6 +223,23 @@ abstract class PageStoreContract {
     }
 
     @Test
+    void scatter_refusesABlockNamedTwiceInAGroupBeforeCopying() throws Exception {
+        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+            fill(store, 6);
+            store.gather(new long[][] {{1, 2}, {}, {3}}, snapshot);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> store.scatter(snapshot, new long[][] {{40, 40}, {}, {7}}));
+            assertEquals("block 40 is named twice in group 0's scatter targets", e.getMessage());
+            assertArrayEquals(content(LAYOUT, 0, 40, 6), read(store, 0, 40), "a refused scatter wrote");
+            assertArrayEquals(content(LAYOUT, 2, 7, 6), read(store, 2, 7), "a refused scatter wrote");
+            // The same id in two groups names two blocks: accepted.
+            store.scatter(snapshot, new long[][] {{8, 9}, {}, {8}});
+            assertArrayEquals(content(LAYOUT, 0, 2, 6), read(store, 0, 9));
+            assertArrayEquals(content(LAYOUT, 2, 3, 6), read(store, 2, 8));
+        }
+    }
+
+    @Test
     void snapshotsOfAnotherStore_areRefused() throws Exception {
         try (PageStore one = open(LAYOUT); PageStore two = open(LAYOUT); Snapshot foreign = two.newSnapshot(1 << 16)) {
             assertThrows(IllegalArgumentException.class, () -> one.gather(new long[][] {{1}, {}, {}}, foreign));

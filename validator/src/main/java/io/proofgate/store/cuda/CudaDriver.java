@@ -35,6 +35,13 @@ public final class CudaDriver {
     public static final int CUDA_SUCCESS = 0;
     /** {@code CU_STREAM_NON_BLOCKING}: no implicit synchronization with the legacy default stream. */
     public static final int CU_STREAM_NON_BLOCKING = 0x1;
+    /** {@code CU_MEMCPY_SRC_ACCESS_ORDER_STREAM}: a batch reads its sources in stream order. */
+    public static final int CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 0x1;
+    /**
+     * {@code sizeof(CUmemcpyAttributes)}: {@code srcAccessOrder} (int), two {@code CUmemLocation}
+     * hints ({@code {int type; int id;}} each) and {@code flags} (unsigned int).
+     */
+    public static final long MEMCPY_ATTRIBUTES_BYTES = 24;
 
     private static volatile Object loaded;
 
@@ -52,6 +59,8 @@ public final class CudaDriver {
     private final MethodHandle cuMemcpyHtoDAsync;
     private final MethodHandle cuMemcpyDtoHAsync;
     private final MethodHandle cuMemcpyDtoDAsync;
+    /** Null where the driver predates CUDA 13's {@code cuMemcpyBatchAsync_v2}. */
+    private final MethodHandle cuMemcpyBatchAsync;
     private final MethodHandle cuStreamCreate;
     private final MethodHandle cuStreamSynchronize;
     private final MethodHandle cuStreamDestroy;
@@ -79,6 +88,10 @@ public final class CudaDriver {
                 FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         cuMemcpyDtoDAsync = bind.handle("cuMemcpyDtoDAsync_v2",
                 FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        // Optional: CUDA 12.8's cuMemcpyBatchAsync had a failIdx parameter; only the _v2 signature is bound.
+        cuMemcpyBatchAsync = library.find("cuMemcpyBatchAsync_v2").map(symbol -> linker.downcallHandle(symbol,
+                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                        JAVA_LONG))).orElse(null);
         cuStreamCreate = bind.handle("cuStreamCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         cuStreamSynchronize = bind.handle("cuStreamSynchronize", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
         cuStreamDestroy = bind.handle("cuStreamDestroy_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
@@ -294,6 +307,31 @@ public final class CudaDriver {
     public int cuMemcpyDtoDAsync(long destination, long source, long bytes, long stream) {
         try {
             return (int) cuMemcpyDtoDAsync.invokeExact(destination, source, bytes, stream);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    /** Whether the driver has {@code cuMemcpyBatchAsync_v2} (CUDA 13 and later). */
+    public boolean hasBatchCopies() {
+        return cuMemcpyBatchAsync != null;
+    }
+
+    /**
+     * {@code cuMemcpyBatchAsync_v2(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count,
+     * CUmemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, CUstream hStream)}. Every
+     * array argument is the raw address of native memory that the caller owns and keeps unchanged
+     * until the call returns; {@code stream} must not be the legacy stream. Only where
+     * {@link #hasBatchCopies()}.
+     */
+    public int cuMemcpyBatchAsync(long destinations, long sources, long sizes, long count, long attributes,
+            long attributeIndices, long attributeCount, long stream) {
+        if (cuMemcpyBatchAsync == null) {
+            throw new UnsupportedOperationException(LIBRARY + " has no cuMemcpyBatchAsync_v2");
+        }
+        try {
+            return (int) cuMemcpyBatchAsync.invokeExact(destinations, sources, sizes, count, attributes, attributeIndices,
+                    attributeCount, stream);
         } catch (Throwable e) {
             throw rethrow(e);
         }
