@@ -341,6 +341,66 @@ CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *destinations, CUdeviceptr *sources, 
     return SUCCESS;
 }
 
+/* The module is checked for the kernel's entry point; a launch runs what copy.ptx would, on the host. */
+#define FAKE_MODULE ((void *) 0xD0D0)
+#define FAKE_FUNCTION ((void *) 0xF0F0)
+
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned int count, int *options, void **values) {
+    CUresult result = ready();
+    if (result != SUCCESS) {
+        return result;
+    }
+    if (strstr((const char *) image, ".entry proofgate_copy(") == NULL || strstr((const char *) image, ".version") == NULL) {
+        return fail(INVALID_VALUE, "cuModuleLoadDataEx: not the copy kernel's PTX");
+    }
+    for (unsigned int i = 0; i < count; i++) {
+        if (options[i] == 6 && (uintptr_t) values[i] == 0) {
+            return fail(INVALID_VALUE, "cuModuleLoadDataEx: a zero-byte error log");
+        }
+    }
+    *module = FAKE_MODULE;
+    return SUCCESS;
+}
+
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+    if (module != FAKE_MODULE || strcmp(name, "proofgate_copy") != 0) {
+        return fail(INVALID_HANDLE, "cuModuleGetFunction: unknown module or name");
+    }
+    *function = FAKE_FUNCTION;
+    return SUCCESS;
+}
+
+CUresult cuLaunchKernel(void *function, unsigned int gridX, unsigned int gridY, unsigned int gridZ, unsigned int blockX,
+        unsigned int blockY, unsigned int blockZ, unsigned int shared, uint64_t stream, void **params, void **extra) {
+    CUresult result = known_stream(stream);
+    if (result != SUCCESS) {
+        return result;
+    }
+    if (function != FAKE_FUNCTION || params == NULL || extra != NULL) {
+        return fail(INVALID_VALUE, "cuLaunchKernel: unknown function, no parameters, or extra given");
+    }
+    if (gridX == 0 || gridX > 2147483647u || gridY != 1 || gridZ != 1 || blockX == 0 || blockX > 1024 || blockY != 1
+            || blockZ != 1 || shared != 0) {
+        return fail(INVALID_VALUE, "cuLaunchKernel: bad launch shape");
+    }
+    uint64_t list = *(uint64_t *) params[0];
+    uint64_t count = *(uint64_t *) params[1];
+    pthread_mutex_lock(&lock);
+    int found = count > 0 && count < (1ULL << 40) && find(list, count * 24, 0) >= 0;
+    pthread_mutex_unlock(&lock);
+    if (!found) {
+        return fail(INVALID_VALUE, "cuLaunchKernel: the copy list is not in device memory");
+    }
+    const uint64_t *entries = (const uint64_t *) (uintptr_t) list;
+    for (uint64_t i = 0; i < count; i++) {
+        result = copy(entries[3 * i], 0, entries[3 * i + 1], 0, entries[3 * i + 2], stream, "proofgate_copy");
+        if (result != SUCCESS) {
+            return result;
+        }
+    }
+    return SUCCESS;
+}
+
 CUresult cuGetErrorName(CUresult error, const char **name) {
     if (error >= 0 && error < 4) {
         *name = names[error][0];

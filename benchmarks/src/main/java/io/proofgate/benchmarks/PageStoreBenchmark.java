@@ -30,9 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * times that size as every fourth block in shuffled order, so no two selected ids are consecutive
  * and every page is its own copy. Baselines move the same bytes in one copy, in the same run:
  * host {@code hostGather}/{@code hostScatter} against one {@link MemorySegment#copy}
- * ({@code hostBulkCopy}; goal >= 0.8 from 64 KiB pages up); CUDA {@code cudaGather} (batched
- * where the driver allows), {@code cudaScatter} and {@code cudaGatherOneByOne} (one copy call per
- * page) against one {@code cuMemcpyDtoDAsync_v2} ({@code cudaBulkCopy}; goal >= 0.7), and pinned
+ * ({@code hostBulkCopy}; goal >= 0.8 from 64 KiB pages up); CUDA {@code cudaGather} and
+ * {@code cudaScatter} (one kernel launch each, the store's default) and {@code cudaGatherBatched}
+ * (one {@code cuMemcpyBatchAsync_v2}) against one {@code cuMemcpyDtoDAsync_v2}
+ * ({@code cudaBulkCopy}; goal >= 0.7), and pinned
  * host-device transfers of the same bytes (GB/s = ops/s x 16 MiB). The CUDA benchmarks fail their setup with
  * the reason where there is no GPU. Rerun: {@code benchmarks/run 'PageStoreBenchmark.host' --quick}
  * (CPU) or {@code benchmarks/run PageStoreBenchmark} (GPU machine; scripts/gpu runs it there).
@@ -96,9 +97,8 @@ public class PageStoreBenchmark {
     }
 
     /**
-     * The CUDA store with the same geometry (copies batched where the driver allows), the same
-     * store with one copy call per page for comparison, and a second device buffer for the bulk
-     * baseline.
+     * The CUDA store with the same geometry (copies by kernel, the default), the same store with
+     * CUDA 13's batch copies for comparison, and a second device buffer for the bulk baseline.
      */
     @State(Scope.Benchmark)
     public static class Cuda {
@@ -106,10 +106,10 @@ public class PageStoreBenchmark {
         public long pageBytes;
 
         CudaPageStore store;
-        CudaPageStore oneByOne;
+        CudaPageStore batched;
         Snapshot snapshot;
         Snapshot other;
-        Snapshot oneByOneSnapshot;
+        Snapshot batchedSnapshot;
         long[][] selected;
 
         @Setup(Level.Trial)
@@ -117,20 +117,20 @@ public class PageStoreBenchmark {
             long pages = TOTAL_BYTES / pageBytes;
             StoreLayout layout = StoreLayout.uniform(1, 1, pageBytes, 4 * pages);
             store = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
-            oneByOne = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
-                    CudaPageStore.Copies.ONE_BY_ONE);
+            batched = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
+                    CudaPageStore.Copies.BATCHED);
             selected = selection(pages);
             snapshot = store.newSnapshot(TOTAL_BYTES);
             other = store.newSnapshot(TOTAL_BYTES);
-            oneByOneSnapshot = oneByOne.newSnapshot(TOTAL_BYTES);
+            batchedSnapshot = batched.newSnapshot(TOTAL_BYTES);
             store.gather(selected, snapshot);
-            oneByOne.gather(selected, oneByOneSnapshot);
+            batched.gather(selected, batchedSnapshot);
             System.out.println(store.describe());
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
-            oneByOne.close();
+            batched.close();
             store.close();
         }
     }
@@ -144,7 +144,7 @@ public class PageStoreBenchmark {
 
         @Setup(Level.Trial)
         public void setup() throws CudaUnavailableException {
-            store = CudaPageStore.open(StoreLayout.uniform(1, 1, 4096, 1), CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
+            store = CudaPageStore.open(StoreLayout.uniform(1, 1, TOTAL_BYTES, 1), CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
             snapshot = store.newSnapshot(TOTAL_BYTES);
             other = store.newSnapshot(TOTAL_BYTES);
             store.pinnedTransfer(snapshot, TOTAL_BYTES, true);
@@ -182,8 +182,8 @@ public class PageStoreBenchmark {
     }
 
     @Benchmark
-    public long cudaGatherOneByOne(Cuda state) {
-        return state.oneByOne.gather(state.selected, state.oneByOneSnapshot);
+    public long cudaGatherBatched(Cuda state) {
+        return state.batched.gather(state.selected, state.batchedSnapshot);
     }
 
     @Benchmark

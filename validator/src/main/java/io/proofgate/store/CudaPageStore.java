@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaException;
 import io.proofgate.store.cuda.CudaUnavailableException;
+import io.proofgate.store.cuda.PrimaryContext;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.MessageDigest;
@@ -20,12 +21,13 @@ import java.util.Optional;
  * staging buffer from {@code cuMemHostAlloc}; every copy is queued on the store's own
  * non-blocking stream, and an operation synchronizes that stream once, after queueing all its
  * copies. A gather or scatter of {@code n} blocks is {@code n x layers} device-to-device copies
- * (fewer where block ids run consecutively): on drivers with CUDA 13's
- * {@code cuMemcpyBatchAsync_v2} they go to the driver as one batch, else one
- * {@code cuMemcpyDtoDAsync_v2} each ({@link Copies}); either way, one wait.
+ * (fewer where block ids run consecutively). By default one kernel launch runs them all
+ * ({@code copy.ptx}, JIT-compiled by the driver); {@link Copies} also offers CUDA 13's
+ * {@code cuMemcpyBatchAsync_v2} and one {@code cuMemcpyDtoDAsync_v2} per copy, which on an H200
+ * cost about 5 us per copy. Either way, one wait.
  *
- * <p>The store retains the device's primary context and makes it current on the calling thread at
- * the start of every operation ({@code cuCtxSetCurrent} binds to the OS thread, so virtual threads
+ * <p>The store uses the device's primary context, retained once per process ({@link PrimaryContext}),
+ * and makes it current on the calling thread at the start of every operation ({@code cuCtxSetCurrent} binds to the OS thread, so virtual threads
  * are refused). Every {@code CUresult} is checked; a failure is a {@link CudaException} naming the
  * symbol, the error and the work.
  */
@@ -33,16 +35,28 @@ public final class CudaPageStore implements PageStore {
 
     /** How a gather or scatter hands its device-to-device copies to the driver. */
     public enum Copies {
+        /**
+         * One launch of {@code copy.ptx}'s kernel per gather or scatter, after one host-to-device
+         * copy of the copy list (destination, source, bytes per copy; copies cut at
+         * {@value #KERNEL_CHUNK_BYTES} bytes so that large pages still spread over the GPU).
+         */
+        KERNEL,
         /** One {@code cuMemcpyBatchAsync_v2} call per gather or scatter (CUDA 13 drivers). */
         BATCHED,
-        /** One {@code cuMemcpyDtoDAsync_v2} call per run of consecutive block ids: older drivers. */
+        /** One {@code cuMemcpyDtoDAsync_v2} call per run of consecutive block ids. */
         ONE_BY_ONE;
 
-        /** The best that {@code driver} allows. */
-        public static Copies best(CudaDriver driver) {
-            return driver.hasBatchCopies() ? BATCHED : ONE_BY_ONE;
+        /** The default: the kernel, which any driver can JIT-compile. */
+        public static Copies best() {
+            return KERNEL;
         }
     }
+
+    /** The longest copy one kernel thread block takes; longer runs are cut into several. */
+    public static final long KERNEL_CHUNK_BYTES = 64 * 1024;
+    private static final int KERNEL_THREADS = 256;
+    private static final int KERNEL_MAX_BLOCKS = 65535;
+    private static final long DESCRIPTOR_BYTES = 3 * Long.BYTES;
 
     /** Default pinned staging size: enough to keep the copy engine busy between waits. */
     public static final long DEFAULT_STAGING_BYTES = 8L << 20;
@@ -50,19 +64,25 @@ public final class CudaPageStore implements PageStore {
     private final CudaDriver driver;
     private final StoreLayout layout;
     private final int ordinal;
-    private final int device;
-    private final String deviceName;
-    private long context;
+    private final PrimaryContext primary;
     private long stream;
     private final long[] pools;
     private long stagingAddress;
     private final MemorySegment staging;
     private final List<DeviceSnapshot> snapshots = new ArrayList<>();
     private final Copies copies;
-    /** The batch's native arrays, reused across operations; grown (never shrunk) by {@link #batchCapacity}. */
+    /** The batch's native arrays, reused across operations; grown (never shrunk) by {@link #reserveBatch}. */
     private Arena batchArena;
     private MemorySegment batch;
     private long batchCapacity;
+    /** The kernel's copy list: written in pinned memory, copied to device memory; grown by {@link #reserveKernelList}. */
+    private long listHostAddress;
+    private MemorySegment listHost;
+    private long listDevice;
+    private long listCapacity;
+    /** The kernel's two parameter values, then the two pointers to them that cuLaunchKernel takes. */
+    private final Arena launchArena = Arena.ofShared();
+    private final MemorySegment launch = launchArena.allocate(4 * Long.BYTES, Long.BYTES);
     private boolean closed;
 
     /**
@@ -101,15 +121,20 @@ public final class CudaPageStore implements PageStore {
         return open(layout, ordinal, DEFAULT_STAGING_BYTES);
     }
 
-    /** Opens a store; {@code stagingBytes} is raised to the largest block when smaller. */
+    /**
+     * Opens a store; {@code stagingBytes} is lowered to the pools' total size when larger (pinned
+     * memory is costly to allocate, and small stores open often in tests) and raised to the
+     * largest block when smaller.
+     */
     public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes) throws CudaUnavailableException {
         return open(layout, ordinal, stagingBytes, null);
     }
 
     /**
-     * Opens a store that queues its gathers and scatters as {@code copies} says, or as the driver
-     * allows best where {@code copies} is null. {@link Copies#BATCHED} on a driver without
-     * {@code cuMemcpyBatchAsync_v2} is a {@link CudaUnavailableException}.
+     * Opens a store that queues its gathers and scatters as {@code copies} says, or as
+     * {@link Copies#best()} where {@code copies} is null. {@link Copies#BATCHED} on a driver without
+     * {@code cuMemcpyBatchAsync_v2} is a {@link CudaUnavailableException}; {@link Copies#KERNEL}
+     * where the driver could not compile the kernel is a {@link CudaException} with the JIT's log.
      */
     public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes, Copies copies)
             throws CudaUnavailableException {
@@ -122,8 +147,12 @@ public final class CudaPageStore implements PageStore {
             throw new CudaUnavailableException("batched copies need cuMemcpyBatchAsync_v2 (a CUDA 13 driver); "
                     + CudaDriver.LIBRARY + " has none");
         }
-        return new CudaPageStore(driver, layout, ordinal, Math.max(stagingBytes, layout.maxBlockBytes()),
-                copies == null ? Copies.best(driver) : copies);
+        long poolBytes = 0;
+        for (StoreLayout.GroupLayout group : layout.groups()) {
+            poolBytes = Math.addExact(poolBytes, group.poolBytes());
+        }
+        return new CudaPageStore(driver, layout, ordinal, Math.max(Math.min(stagingBytes, poolBytes), layout.maxBlockBytes()),
+                copies == null ? Copies.best() : copies);
     }
 
     private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes, Copies copies) {
@@ -132,23 +161,18 @@ public final class CudaPageStore implements PageStore {
         this.ordinal = ordinal;
         this.copies = copies;
         this.pools = new long[layout.groups().size()];
+        this.primary = PrimaryContext.of(driver, ordinal);
+        if (copies == Copies.KERNEL && primary.copyFunction() == 0) {
+            launchArena.close();
+            throw new CudaException("cuModuleLoadDataEx", 0, "no copy kernel", "opening a store with kernel copies on device "
+                    + ordinal, primary.kernelError());
+        }
         boolean built = false;
         // Out-parameters live in this confined arena only for the constructor.
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            driver.check(driver.cuDeviceGet(out, ordinal), "cuDeviceGet", "opening device " + ordinal);
-            this.device = out.get(JAVA_INT, 0);
-            MemorySegment name = arena.allocate(256);
-            driver.check(driver.cuDeviceGetName(name, 256, device), "cuDeviceGetName", "naming device " + ordinal);
-            this.deviceName = name.getString(0);
-            out.set(JAVA_LONG, 0, 0);
-            driver.check(driver.cuDevicePrimaryCtxRetain(out, device), "cuDevicePrimaryCtxRetain",
-                    "retaining device " + ordinal + "'s primary context");
-            this.context = out.get(JAVA_LONG, 0);
             try {
-                driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
-                        "making device " + ordinal + "'s primary context current");
-                out.set(JAVA_LONG, 0, 0);
+                primary.makeCurrent(driver);
                 driver.check(driver.cuStreamCreate(out, CudaDriver.CU_STREAM_NON_BLOCKING), "cuStreamCreate",
                         "creating a stream on device " + ordinal);
                 this.stream = out.get(JAVA_LONG, 0);
@@ -185,9 +209,13 @@ public final class CudaPageStore implements PageStore {
         for (StoreLayout.GroupLayout group : layout.groups()) {
             bytes += group.poolBytes();
         }
-        return "cuda store: device " + ordinal + " (" + deviceName + "), " + pools.length + " groups, " + bytes
+        return "cuda store: device " + ordinal + " (" + primary.name() + "), " + pools.length + " groups, " + bytes
                 + " bytes of device memory, " + staging.byteSize() + " pinned staging bytes, "
-                + (copies == Copies.BATCHED ? "batched copies" : "one copy call per run");
+                + switch (copies) {
+                    case KERNEL -> "copies by kernel";
+                    case BATCHED -> "batched copies";
+                    case ONE_BY_ONE -> "one copy call per run";
+                };
     }
 
     /** How this store's gathers and scatters reach the driver. */
@@ -279,11 +307,13 @@ public final class CudaPageStore implements PageStore {
 
     /**
      * Queues the device-to-device copies of a gather or scatter, one per run of consecutive ids in
-     * a layer: as one batch, or call by call.
+     * a layer: as one kernel launch, one batch, or call by call.
      */
     private void copy(long[][] blocksByGroup, long snapshot, boolean gather) {
-        if (copies == Copies.BATCHED) {
-            reserveBatch(blocksByGroup);
+        switch (copies) {
+            case KERNEL -> reserveKernelList(blocksByGroup);
+            case BATCHED -> reserveBatch(blocksByGroup);
+            case ONE_BY_ONE -> { }
         }
         long offset = 0;
         long count = 0;
@@ -304,33 +334,116 @@ public final class CudaPageStore implements PageStore {
                     long pool = base + blocks[i] * page;
                     long destination = gather ? snapshot + offset : pool;
                     long source = gather ? pool : snapshot + offset;
-                    if (copies == Copies.BATCHED) {
-                        batch.setAtIndex(JAVA_LONG, count, destination);
-                        batch.setAtIndex(JAVA_LONG, batchCapacity + count, source);
-                        batch.setAtIndex(JAVA_LONG, 2 * batchCapacity + count, bytes);
-                    } else {
-                        int result = driver.cuMemcpyDtoDAsync(destination, source, bytes, stream);
-                        if (result != CudaDriver.CUDA_SUCCESS) {
-                            throw driver.error(result, "cuMemcpyDtoDAsync_v2", (gather ? "gathering page " : "scattering page ")
-                                    + blocks[i] + " of group " + g + " layer " + layer + " on device " + ordinal);
+                    switch (copies) {
+                        case KERNEL -> {
+                            for (long done = 0; done < bytes; done += KERNEL_CHUNK_BYTES) {
+                                long at = count++ * DESCRIPTOR_BYTES;
+                                listHost.set(JAVA_LONG, at, destination + done);
+                                listHost.set(JAVA_LONG, at + Long.BYTES, source + done);
+                                listHost.set(JAVA_LONG, at + 2 * Long.BYTES, Math.min(KERNEL_CHUNK_BYTES, bytes - done));
+                            }
+                        }
+                        case BATCHED -> {
+                            batch.setAtIndex(JAVA_LONG, count, destination);
+                            batch.setAtIndex(JAVA_LONG, batchCapacity + count, source);
+                            batch.setAtIndex(JAVA_LONG, 2 * batchCapacity + count, bytes);
+                            count++;
+                        }
+                        case ONE_BY_ONE -> {
+                            int result = driver.cuMemcpyDtoDAsync(destination, source, bytes, stream);
+                            if (result != CudaDriver.CUDA_SUCCESS) {
+                                throw driver.error(result, "cuMemcpyDtoDAsync_v2", (gather ? "gathering page " : "scattering page ")
+                                        + blocks[i] + " of group " + g + " layer " + layer + " on device " + ordinal);
+                            }
+                            count++;
                         }
                     }
-                    count++;
                     offset += bytes;
                     i += run;
                 }
             }
         }
-        if (copies == Copies.BATCHED && count > 0) {
-            long arrays = batch.address();
-            long attributes = arrays + 3 * batchCapacity * Long.BYTES;
-            long attributeIndex = attributes + CudaDriver.MEMCPY_ATTRIBUTES_BYTES;
-            int result = driver.cuMemcpyBatchAsync(arrays, arrays + batchCapacity * Long.BYTES,
-                    arrays + 2 * batchCapacity * Long.BYTES, count, attributes, attributeIndex, 1, stream);
-            if (result != CudaDriver.CUDA_SUCCESS) {
-                throw driver.error(result, "cuMemcpyBatchAsync_v2", (gather ? "gathering " : "scattering ") + count
-                        + " copies (" + offset + " bytes) in one batch on device " + ordinal);
+        if (count == 0) {
+            return;
+        }
+        String work = (gather ? "gathering " : "scattering ") + count + " copies (" + offset + " bytes) on device " + ordinal;
+        switch (copies) {
+            case KERNEL -> launchCopyKernel(count, work);
+            case BATCHED -> {
+                long arrays = batch.address();
+                long attributes = arrays + 3 * batchCapacity * Long.BYTES;
+                long attributeIndex = attributes + CudaDriver.MEMCPY_ATTRIBUTES_BYTES;
+                int result = driver.cuMemcpyBatchAsync(arrays, arrays + batchCapacity * Long.BYTES,
+                        arrays + 2 * batchCapacity * Long.BYTES, count, attributes, attributeIndex, 1, stream);
+                if (result != CudaDriver.CUDA_SUCCESS) {
+                    throw driver.error(result, "cuMemcpyBatchAsync_v2", work + " in one batch");
+                }
             }
+            case ONE_BY_ONE -> { }
+        }
+    }
+
+    /** Copies the list to the device and launches the kernel on it, both queued on the store's stream. */
+    private void launchCopyKernel(long count, String work) {
+        int result = driver.cuMemcpyHtoDAsync(listDevice, listHostAddress, count * DESCRIPTOR_BYTES, stream);
+        if (result != CudaDriver.CUDA_SUCCESS) {
+            throw driver.error(result, "cuMemcpyHtoDAsync_v2", "copying the copy list for " + work);
+        }
+        launch.set(JAVA_LONG, 0, listDevice);
+        launch.set(JAVA_LONG, Long.BYTES, count);
+        launch.set(JAVA_LONG, 2 * Long.BYTES, launch.address());
+        launch.set(JAVA_LONG, 3 * Long.BYTES, launch.address() + Long.BYTES);
+        int blocks = (int) Math.min(count, KERNEL_MAX_BLOCKS);
+        result = driver.cuLaunchKernel(primary.copyFunction(), blocks, 1, 1, KERNEL_THREADS, 1, 1, 0, stream,
+                launch.address() + 2 * Long.BYTES, 0);
+        if (result != CudaDriver.CUDA_SUCCESS) {
+            throw driver.error(result, "cuLaunchKernel", work);
+        }
+    }
+
+    /**
+     * Makes room for the kernel's copy list: at most one entry per {@value #KERNEL_CHUNK_BYTES}
+     * bytes of each selected page, in pinned memory and in device memory of the same size.
+     */
+    private void reserveKernelList(long[][] blocksByGroup) {
+        long needed = 0;
+        for (int g = 0; g < blocksByGroup.length; g++) {
+            StoreLayout.GroupLayout geometry = layout.group(g);
+            long chunksPerPage = (geometry.pageBytes() + KERNEL_CHUNK_BYTES - 1) / KERNEL_CHUNK_BYTES;
+            needed += (long) blocksByGroup[g].length * geometry.layers() * chunksPerPage;
+        }
+        if (needed <= listCapacity) {
+            return;
+        }
+        long capacity = Math.max(needed, 2 * listCapacity);
+        long bytes = capacity * DESCRIPTOR_BYTES;
+        freeKernelList();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            driver.check(driver.cuMemHostAlloc(out, bytes, 0), "cuMemHostAlloc",
+                    "allocating a " + bytes + "-byte pinned copy list on device " + ordinal);
+            listHostAddress = out.get(JAVA_LONG, 0);
+            listHost = MemorySegment.ofAddress(listHostAddress).reinterpret(bytes);
+            out.set(JAVA_LONG, 0, 0);
+            driver.check(driver.cuMemAlloc(out, bytes), "cuMemAlloc_v2",
+                    "allocating a " + bytes + "-byte copy list on device " + ordinal);
+            listDevice = out.get(JAVA_LONG, 0);
+        }
+        listCapacity = capacity;
+    }
+
+    private void freeKernelList() {
+        listCapacity = 0;
+        if (listHostAddress != 0) {
+            long address = listHostAddress;
+            listHostAddress = 0;
+            listHost = null;
+            driver.check(driver.cuMemFreeHost(address), "cuMemFreeHost", "freeing the pinned copy list on device " + ordinal);
+        }
+        if (listDevice != 0) {
+            long address = listDevice;
+            listDevice = 0;
+            driver.check(driver.cuMemFree(address), "cuMemFree_v2", "freeing the copy list on device " + ordinal);
         }
     }
 
@@ -444,10 +557,7 @@ public final class CudaPageStore implements PageStore {
         if (Thread.currentThread().isVirtual()) {
             throw new IllegalStateException("the CUDA store needs a platform thread: a CUDA context is current per OS thread");
         }
-        int result = driver.cuCtxSetCurrent(context);
-        if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuCtxSetCurrent", "making device " + ordinal + "'s primary context current");
-        }
+        primary.makeCurrent(driver);
     }
 
     private DeviceSnapshot own(Snapshot snapshot) {
@@ -480,9 +590,7 @@ public final class CudaPageStore implements PageStore {
     /** Frees what was acquired, in reverse order; reports the first failure after trying everything. */
     private void release() {
         CudaException first = null;
-        if (context != 0) {
-            first = keep(first, driver.cuCtxSetCurrent(context), "cuCtxSetCurrent", "closing the store on device " + ordinal);
-        }
+        first = keep(first, driver.cuCtxSetCurrent(primary.context()), "cuCtxSetCurrent", "closing the store on device " + ordinal);
         if (stream != 0) {
             first = keep(first, driver.cuStreamSynchronize(stream), "cuStreamSynchronize", "closing the store on device " + ordinal);
         }
@@ -500,15 +608,21 @@ public final class CudaPageStore implements PageStore {
             first = keep(first, driver.cuStreamDestroy(stream), "cuStreamDestroy_v2", "destroying the stream on device " + ordinal);
             stream = 0;
         }
+        if (listHostAddress != 0) {
+            first = keep(first, driver.cuMemFreeHost(listHostAddress), "cuMemFreeHost",
+                    "freeing the pinned copy list on device " + ordinal);
+            listHostAddress = 0;
+        }
+        if (listDevice != 0) {
+            first = keep(first, driver.cuMemFree(listDevice), "cuMemFree_v2", "freeing the copy list on device " + ordinal);
+            listDevice = 0;
+        }
         if (batchArena != null) {
             batchArena.close();
             batchArena = null;
         }
-        if (context != 0) {
-            first = keep(first, driver.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease_v2",
-                    "releasing device " + ordinal + "'s primary context");
-            context = 0;
-        }
+        launchArena.close();
+        // The primary context stays retained for the process (PrimaryContext says why).
         if (first != null) {
             throw first;
         }

@@ -18,7 +18,8 @@ class CudaPageStoreOneByOneTest extends CudaPageStoreTest {
     }
 
     @Test
-    void copies_areOneCallPerRun() throws Exception {
+    @Override
+    void copies_areByKernelUnlessAskedOtherwise() throws Exception {
         try (CudaPageStore store = (CudaPageStore) open(LAYOUT)) {
             assertEquals(CudaPageStore.Copies.ONE_BY_ONE, store.copies());
         }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaException;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
@@ -48,10 +47,10 @@ class CudaPageStoreTest extends PageStoreContract {
     }
 
     @Test
-    void copies_areBatchedWhereTheDriverHasBatchCopies() throws Exception {
+    void copies_areByKernelUnlessAskedOtherwise() throws Exception {
         try (CudaPageStore store = CudaPageStore.open(LAYOUT, CudaPageStore.defaultOrdinal())) {
-            assertEquals(CudaDriver.load().hasBatchCopies() ? CudaPageStore.Copies.BATCHED : CudaPageStore.Copies.ONE_BY_ONE,
-                    store.copies());
+            assertEquals(CudaPageStore.Copies.KERNEL, store.copies());
+            assertTrue(store.describe().endsWith("copies by kernel"), store.describe());
         }
     }
 

@@ -222,6 +222,30 @@ abstract class PageStoreContract {
         }
     }
 
+    /** Pages longer than a kernel's chunk (64 KiB), of odd length, and a few bytes, with runs. */
+    @Test
+    void largeAndOddPages_gatherAndScatterByteForByte() throws Exception {
+        StoreLayout layout = new StoreLayout(List.of(
+                new StoreLayout.GroupLayout(2, 196_608, 8),
+                new StoreLayout.GroupLayout(1, 150_001, 6),
+                new StoreLayout.GroupLayout(3, 17, 10)));
+        long[][] source = {{2, 3, 4, 0}, {5, 1, 2}, {9, 8, 7, 1}};
+        long[][] fresh = {{7, 6, 5, 1}, {0, 3, 4}, {0, 2, 3, 4}};
+        try (PageStore store = open(layout); Snapshot snapshot = store.newSnapshot(4 << 20)) {
+            fill(store, 8);
+            store.gather(source, snapshot);
+            assertArrayEquals(expectedSnapshot(layout, source, 8), out(store, snapshot));
+            store.scatter(snapshot, fresh);
+            for (int g = 0; g < 3; g++) {
+                for (int i = 0; i < source[g].length; i++) {
+                    assertArrayEquals(content(layout, g, source[g][i], 8), read(store, g, fresh[g][i]),
+                            "group " + g + " block " + fresh[g][i] + " restored from " + source[g][i]);
+                }
+            }
+            assertArrayEquals(content(layout, 2, 9, 8), read(store, 2, 9), "an unselected block was written");
+        }
+    }
+
     @Test
     void scatter_refusesABlockNamedTwiceInAGroupBeforeCopying() throws Exception {
         try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {

@@ -61,6 +61,9 @@ public final class CudaDriver {
     private final MethodHandle cuMemcpyDtoDAsync;
     /** Null where the driver predates CUDA 13's {@code cuMemcpyBatchAsync_v2}. */
     private final MethodHandle cuMemcpyBatchAsync;
+    private final MethodHandle cuModuleLoadDataEx;
+    private final MethodHandle cuModuleGetFunction;
+    private final MethodHandle cuLaunchKernel;
     private final MethodHandle cuStreamCreate;
     private final MethodHandle cuStreamSynchronize;
     private final MethodHandle cuStreamDestroy;
@@ -92,6 +95,11 @@ public final class CudaDriver {
         cuMemcpyBatchAsync = library.find("cuMemcpyBatchAsync_v2").map(symbol -> linker.downcallHandle(symbol,
                 FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
                         JAVA_LONG))).orElse(null);
+        cuModuleLoadDataEx = bind.handle("cuModuleLoadDataEx",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+        cuModuleGetFunction = bind.handle("cuModuleGetFunction", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+        cuLaunchKernel = bind.handle("cuLaunchKernel", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT,
+                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         cuStreamCreate = bind.handle("cuStreamCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         cuStreamSynchronize = bind.handle("cuStreamSynchronize", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
         cuStreamDestroy = bind.handle("cuStreamDestroy_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
@@ -307,6 +315,50 @@ public final class CudaDriver {
     public int cuMemcpyDtoDAsync(long destination, long source, long bytes, long stream) {
         try {
             return (int) cuMemcpyDtoDAsync.invokeExact(destination, source, bytes, stream);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    /** {@code CU_JIT_ERROR_LOG_BUFFER}: a {@code char*} the JIT writes its error log into. */
+    public static final int CU_JIT_ERROR_LOG_BUFFER = 5;
+    /** {@code CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES}: that buffer's size, passed as the pointer-sized value itself. */
+    public static final int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+    /**
+     * {@code cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions,
+     * CUjit_option* options, void** optionValues)}: loads (for PTX, JIT-compiles) a module into the
+     * current context. Every segment is owned by the caller's Arena; the module by the context.
+     */
+    public int cuModuleLoadDataEx(MemorySegment module, MemorySegment image, int optionCount, MemorySegment options,
+            MemorySegment optionValues) {
+        try {
+            return (int) cuModuleLoadDataEx.invokeExact(module, image, optionCount, options, optionValues);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    /** {@code cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name)}; segments in the caller's Arena. */
+    public int cuModuleGetFunction(MemorySegment function, long module, MemorySegment name) {
+        try {
+            return (int) cuModuleGetFunction.invokeExact(function, module, name);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    /**
+     * {@code cuLaunchKernel(CUfunction f, unsigned gridDimX, gridDimY, gridDimZ, blockDimX,
+     * blockDimY, blockDimZ, unsigned sharedMemBytes, CUstream s, void** kernelParams, void** extra)}.
+     * {@code kernelParams} is the raw address of native memory holding one pointer per kernel
+     * parameter, each to that parameter's value; the driver copies the values before it returns.
+     */
+    public int cuLaunchKernel(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
+            int sharedBytes, long stream, long kernelParams, long extra) {
+        try {
+            return (int) cuLaunchKernel.invokeExact(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes, stream,
+                    kernelParams, extra);
         } catch (Throwable e) {
             throw rethrow(e);
         }
