@@ -78,6 +78,8 @@ public final class CudaPageStore implements PageStore {
     /** The kernel's copy list: written in pinned memory, copied to device memory; grown by {@link #reserveKernelList}. */
     private long listHostAddress;
     private MemorySegment listHost;
+    /** The list is built here first: plain array stores, then one copy into pinned memory. */
+    private long[] list = new long[0];
     private long listDevice;
     private long listCapacity;
     /** The kernel's two parameter values, then the two pointers to them that cuLaunchKernel takes. */
@@ -337,10 +339,10 @@ public final class CudaPageStore implements PageStore {
                     switch (copies) {
                         case KERNEL -> {
                             for (long done = 0; done < bytes; done += KERNEL_CHUNK_BYTES) {
-                                long at = count++ * DESCRIPTOR_BYTES;
-                                listHost.set(JAVA_LONG, at, destination + done);
-                                listHost.set(JAVA_LONG, at + Long.BYTES, source + done);
-                                listHost.set(JAVA_LONG, at + 2 * Long.BYTES, Math.min(KERNEL_CHUNK_BYTES, bytes - done));
+                                int at = (int) (3 * count++);
+                                list[at] = destination + done;
+                                list[at + 1] = source + done;
+                                list[at + 2] = Math.min(KERNEL_CHUNK_BYTES, bytes - done);
                             }
                         }
                         case BATCHED -> {
@@ -385,6 +387,7 @@ public final class CudaPageStore implements PageStore {
 
     /** Copies the list to the device and launches the kernel on it, both queued on the store's stream. */
     private void launchCopyKernel(long count, String work) {
+        MemorySegment.copy(list, 0, listHost, JAVA_LONG, 0, (int) (3 * count));
         int result = driver.cuMemcpyHtoDAsync(listDevice, listHostAddress, count * DESCRIPTOR_BYTES, stream);
         if (result != CudaDriver.CUDA_SUCCESS) {
             throw driver.error(result, "cuMemcpyHtoDAsync_v2", "copying the copy list for " + work);
@@ -429,6 +432,7 @@ public final class CudaPageStore implements PageStore {
                     "allocating a " + bytes + "-byte copy list on device " + ordinal);
             listDevice = out.get(JAVA_LONG, 0);
         }
+        list = new long[Math.toIntExact(3 * capacity)];
         listCapacity = capacity;
     }
 

@@ -90,13 +90,20 @@ public record StoreLayout(List<GroupLayout> groups) {
     void checkScatterTargets(long[][] blocksByGroup) {
         checkSelection(blocksByGroup);
         for (int g = 0; g < blocksByGroup.length; g++) {
-            long[] sorted = blocksByGroup[g].clone();
-            java.util.Arrays.sort(sorted);
-            for (int i = 1; i < sorted.length; i++) {
-                if (sorted[i] == sorted[i - 1]) {
-                    throw new IllegalArgumentException("block " + sorted[i] + " is named twice in group " + g
+            long[] blocks = blocksByGroup[g];
+            if (blocks.length < 2) {
+                continue;
+            }
+            // One bit per block of the pool: linear in the selection, unlike sorting a copy of it.
+            long[] seen = new long[(int) ((groups.get(g).blocks() + 63) >>> 6)];
+            for (long block : blocks) {
+                int word = (int) (block >>> 6);
+                long bit = 1L << block;
+                if ((seen[word] & bit) != 0) {
+                    throw new IllegalArgumentException("block " + block + " is named twice in group " + g
                             + "'s scatter targets");
                 }
+                seen[word] |= bit;
             }
         }
     }
