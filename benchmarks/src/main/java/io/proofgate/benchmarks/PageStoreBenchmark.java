@@ -135,6 +135,56 @@ public class PageStoreBenchmark {
         }
     }
 
+    /**
+     * The kernel's chunk size (the longest copy one thread block takes) swept at three page sizes.
+     * Its setup checks on the GPU that each chunk size gathers the same bytes as one copy call per
+     * page. Baseline: {@code cudaBulkCopy}, which does not depend on the page size.
+     */
+    @State(Scope.Benchmark)
+    public static class CudaChunks {
+        @Param({"4096", "65536", "1048576"})
+        public long pageBytes;
+
+        @Param({"4096", "16384", "65536"})
+        public long chunkBytes;
+
+        CudaPageStore store;
+        Snapshot snapshot;
+        long[][] selected;
+
+        @Setup(Level.Trial)
+        public void setup() throws CudaUnavailableException {
+            long pages = TOTAL_BYTES / pageBytes;
+            StoreLayout layout = StoreLayout.uniform(1, 1, pageBytes, 4 * pages);
+            store = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
+                    CudaPageStore.Copies.KERNEL, chunkBytes);
+            selected = selection(pages);
+            snapshot = store.newSnapshot(TOTAL_BYTES);
+            try (CudaPageStore reference = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
+                    CudaPageStore.Copies.ONE_BY_ONE); Snapshot expected = reference.newSnapshot(TOTAL_BYTES)) {
+                byte[] page = new byte[(int) pageBytes];
+                for (long block : selected[0]) {
+                    for (int i = 0; i < page.length; i++) {
+                        page[i] = (byte) (i * 7 + block * 13 + i / 4096);
+                    }
+                    store.write(0, block, MemorySegment.ofArray(page));
+                    reference.write(0, block, MemorySegment.ofArray(page));
+                }
+                store.gather(selected, snapshot);
+                reference.gather(selected, expected);
+                if (!java.util.Arrays.equals(store.sha256(snapshot), reference.sha256(expected))) {
+                    throw new IllegalStateException("the kernel with " + chunkBytes + "-byte chunks gathered other bytes than "
+                            + "one copy per page, at " + pageBytes + "-byte pages");
+                }
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            store.close();
+        }
+    }
+
     /** Pinned host-device transfers of 16 MiB, which do not depend on the page size; D2D of 16 MiB for scale. */
     @State(Scope.Benchmark)
     public static class Pinned {
@@ -184,6 +234,11 @@ public class PageStoreBenchmark {
     @Benchmark
     public long cudaGatherBatched(Cuda state) {
         return state.batched.gather(state.selected, state.batchedSnapshot);
+    }
+
+    @Benchmark
+    public long cudaGatherChunked(CudaChunks state) {
+        return state.store.gather(state.selected, state.snapshot);
     }
 
     @Benchmark

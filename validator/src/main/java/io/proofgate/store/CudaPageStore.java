@@ -38,7 +38,8 @@ public final class CudaPageStore implements PageStore {
         /**
          * One launch of {@code copy.ptx}'s kernel per gather or scatter, after one host-to-device
          * copy of the copy list (destination, source, bytes per copy; copies cut at
-         * {@value #KERNEL_CHUNK_BYTES} bytes so that large pages still spread over the GPU).
+         * {@value #DEFAULT_KERNEL_CHUNK_BYTES} bytes by default so that large pages still spread
+         * over the GPU).
          */
         KERNEL,
         /** One {@code cuMemcpyBatchAsync_v2} call per gather or scatter (CUDA 13 drivers). */
@@ -52,8 +53,8 @@ public final class CudaPageStore implements PageStore {
         }
     }
 
-    /** The longest copy one kernel thread block takes; longer runs are cut into several. */
-    public static final long KERNEL_CHUNK_BYTES = 64 * 1024;
+    /** By default, the longest copy one kernel thread block takes; longer runs are cut into several. */
+    public static final long DEFAULT_KERNEL_CHUNK_BYTES = 64 * 1024;
     private static final int KERNEL_THREADS = 256;
     private static final int KERNEL_MAX_BLOCKS = 65535;
     private static final long DESCRIPTOR_BYTES = 3 * Long.BYTES;
@@ -71,6 +72,7 @@ public final class CudaPageStore implements PageStore {
     private final MemorySegment staging;
     private final List<DeviceSnapshot> snapshots = new ArrayList<>();
     private final Copies copies;
+    private final long kernelChunkBytes;
     /** The batch's native arrays, reused across operations; grown (never shrunk) by {@link #reserveBatch}. */
     private Arena batchArena;
     private MemorySegment batch;
@@ -140,6 +142,18 @@ public final class CudaPageStore implements PageStore {
      */
     public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes, Copies copies)
             throws CudaUnavailableException {
+        return open(layout, ordinal, stagingBytes, copies, DEFAULT_KERNEL_CHUNK_BYTES);
+    }
+
+    /**
+     * As {@link #open(StoreLayout, int, long, Copies)}, with the longest copy one kernel thread
+     * block takes (a positive multiple of 16; used by {@link Copies#KERNEL} only).
+     */
+    public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes, Copies copies,
+            long kernelChunkBytes) throws CudaUnavailableException {
+        if (kernelChunkBytes < 16 || kernelChunkBytes % 16 != 0) {
+            throw new IllegalArgumentException("kernelChunkBytes must be a positive multiple of 16, got " + kernelChunkBytes);
+        }
         Optional<String> reason = unavailableReason(ordinal);
         if (reason.isPresent()) {
             throw new CudaUnavailableException(reason.get());
@@ -154,11 +168,13 @@ public final class CudaPageStore implements PageStore {
             poolBytes = Math.addExact(poolBytes, group.poolBytes());
         }
         return new CudaPageStore(driver, layout, ordinal, Math.max(Math.min(stagingBytes, poolBytes), layout.maxBlockBytes()),
-                copies == null ? Copies.best() : copies);
+                copies == null ? Copies.best() : copies, kernelChunkBytes);
     }
 
-    private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes, Copies copies) {
+    private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes, Copies copies,
+            long kernelChunkBytes) {
         this.driver = driver;
+        this.kernelChunkBytes = kernelChunkBytes;
         this.layout = layout;
         this.ordinal = ordinal;
         this.copies = copies;
@@ -338,11 +354,11 @@ public final class CudaPageStore implements PageStore {
                     long source = gather ? pool : snapshot + offset;
                     switch (copies) {
                         case KERNEL -> {
-                            for (long done = 0; done < bytes; done += KERNEL_CHUNK_BYTES) {
+                            for (long done = 0; done < bytes; done += kernelChunkBytes) {
                                 int at = (int) (3 * count++);
                                 list[at] = destination + done;
                                 list[at + 1] = source + done;
-                                list[at + 2] = Math.min(KERNEL_CHUNK_BYTES, bytes - done);
+                                list[at + 2] = Math.min(kernelChunkBytes, bytes - done);
                             }
                         }
                         case BATCHED -> {
@@ -405,14 +421,13 @@ public final class CudaPageStore implements PageStore {
     }
 
     /**
-     * Makes room for the kernel's copy list: at most one entry per {@value #KERNEL_CHUNK_BYTES}
-     * bytes of each selected page, in pinned memory and in device memory of the same size.
+     * Makes room for the kernel's copy list: at most one entry per chunk of each selected page, in pinned memory and in device memory of the same size.
      */
     private void reserveKernelList(long[][] blocksByGroup) {
         long needed = 0;
         for (int g = 0; g < blocksByGroup.length; g++) {
             StoreLayout.GroupLayout geometry = layout.group(g);
-            long chunksPerPage = (geometry.pageBytes() + KERNEL_CHUNK_BYTES - 1) / KERNEL_CHUNK_BYTES;
+            long chunksPerPage = (geometry.pageBytes() + kernelChunkBytes - 1) / kernelChunkBytes;
             needed += (long) blocksByGroup[g].length * geometry.layers() * chunksPerPage;
         }
         if (needed <= listCapacity) {
