@@ -44,7 +44,10 @@ static int initialized;
 static int primary_refs;
 static uint64_t device_bytes_in_use;
 static __thread void *current;
-/* FAKE_CUDA_SKIP_COPIES=1: check every device-to-device copy but move no bytes, to time the Java side alone. */
+/*
+ * FAKE_CUDA_SKIP_COPIES=1: move no device-to-device bytes and do not walk the kernel's copy list
+ * (checked otherwise), to time the Java side alone. For measurements only: tests never set it.
+ */
 static int skip_copies;
 
 __attribute__((constructor)) static void read_environment(void) {
@@ -131,6 +134,9 @@ CUresult cuDeviceGetName(char *name, int length, int device) {
 }
 
 CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
+    if (!initialized) {
+        return NOT_INITIALIZED;
+    }
     if (device != 0) {
         return INVALID_DEVICE;
     }

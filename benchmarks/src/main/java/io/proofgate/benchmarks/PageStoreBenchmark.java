@@ -5,6 +5,7 @@ import io.proofgate.store.HostPageStore;
 import io.proofgate.store.PageStore;
 import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreLayout;
+import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaUnavailableException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -117,20 +118,25 @@ public class PageStoreBenchmark {
             long pages = TOTAL_BYTES / pageBytes;
             StoreLayout layout = StoreLayout.uniform(1, 1, pageBytes, 4 * pages);
             store = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
-            batched = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
-                    CudaPageStore.Copies.BATCHED);
             selected = selection(pages);
             snapshot = store.newSnapshot(TOTAL_BYTES);
             other = store.newSnapshot(TOTAL_BYTES);
-            batchedSnapshot = batched.newSnapshot(TOTAL_BYTES);
             store.gather(selected, snapshot);
-            batched.gather(selected, batchedSnapshot);
+            // Drivers before CUDA 13 have no batch copies: only cudaGatherBatched fails there.
+            if (CudaDriver.load().hasBatchCopies()) {
+                batched = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
+                        CudaPageStore.Copies.BATCHED);
+                batchedSnapshot = batched.newSnapshot(TOTAL_BYTES);
+                batched.gather(selected, batchedSnapshot);
+            }
             System.out.println(store.describe());
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
-            batched.close();
+            if (batched != null) {
+                batched.close();
+            }
             store.close();
         }
     }
@@ -233,6 +239,9 @@ public class PageStoreBenchmark {
 
     @Benchmark
     public long cudaGatherBatched(Cuda state) {
+        if (state.batched == null) {
+            throw new IllegalStateException("this driver has no cuMemcpyBatchAsync_v2 (CUDA 13 drivers have it)");
+        }
         return state.batched.gather(state.selected, state.batchedSnapshot);
     }
 

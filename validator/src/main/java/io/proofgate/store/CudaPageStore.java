@@ -85,8 +85,8 @@ public final class CudaPageStore implements PageStore {
     private long listDevice;
     private long listCapacity;
     /** The kernel's two parameter values, then the two pointers to them that cuLaunchKernel takes. */
-    private final Arena launchArena = Arena.ofShared();
-    private final MemorySegment launch = launchArena.allocate(4 * Long.BYTES, Long.BYTES);
+    private final Arena launchArena;
+    private final MemorySegment launch;
     private boolean closed;
 
     /**
@@ -181,10 +181,11 @@ public final class CudaPageStore implements PageStore {
         this.pools = new long[layout.groups().size()];
         this.primary = PrimaryContext.of(driver, ordinal);
         if (copies == Copies.KERNEL && primary.copyFunction() == 0) {
-            launchArena.close();
             throw new CudaException("cuModuleLoadDataEx", 0, "no copy kernel", "opening a store with kernel copies on device "
                     + ordinal, primary.kernelError());
         }
+        this.launchArena = Arena.ofShared();
+        this.launch = launchArena.allocate(4 * Long.BYTES, Long.BYTES);
         boolean built = false;
         // Out-parameters live in this confined arena only for the constructor.
         try (Arena arena = Arena.ofConfined()) {
@@ -328,6 +329,17 @@ public final class CudaPageStore implements PageStore {
      * a layer: as one kernel launch, one batch, or call by call.
      */
     private void copy(long[][] blocksByGroup, long snapshot, boolean gather) {
+        try {
+            queueCopies(blocksByGroup, snapshot, gather);
+        } catch (RuntimeException e) {
+            // Copies queued before the failure (the copy list's upload, say) may still be running:
+            // wait for them, so that the next operation does not rewrite or free memory they read.
+            driver.cuStreamSynchronize(stream);
+            throw e;
+        }
+    }
+
+    private void queueCopies(long[][] blocksByGroup, long snapshot, boolean gather) {
         switch (copies) {
             case KERNEL -> reserveKernelList(blocksByGroup);
             case BATCHED -> reserveBatch(blocksByGroup);

@@ -94,18 +94,38 @@ public record StoreLayout(List<GroupLayout> groups) {
             if (blocks.length < 2) {
                 continue;
             }
-            // One bit per block of the pool: linear in the selection, unlike sorting a copy of it.
-            long[] seen = new long[(int) ((groups.get(g).blocks() + 63) >>> 6)];
-            for (long block : blocks) {
-                int word = (int) (block >>> 6);
-                long bit = 1L << block;
-                if ((seen[word] & bit) != 0) {
-                    throw new IllegalArgumentException("block " + block + " is named twice in group " + g
-                            + "'s scatter targets");
-                }
-                seen[word] |= bit;
+            long poolBlocks = groups.get(g).blocks();
+            long twice = poolBlocks <= 64L * blocks.length ? twiceByBitmap(blocks, poolBlocks) : twiceBySorting(blocks);
+            if (twice >= 0) {
+                throw new IllegalArgumentException("block " + twice + " is named twice in group " + g + "'s scatter targets");
             }
         }
+    }
+
+    /** A block named twice, or -1; one bit per pool block, used where the pool is at most 64 bits per target. */
+    private static long twiceByBitmap(long[] blocks, long poolBlocks) {
+        long[] seen = new long[(int) ((poolBlocks + 63) >>> 6)];
+        for (long block : blocks) {
+            int word = (int) (block >>> 6);
+            long bit = 1L << block;
+            if ((seen[word] & bit) != 0) {
+                return block;
+            }
+            seen[word] |= bit;
+        }
+        return -1;
+    }
+
+    /** A block named twice, or -1, for a few targets in a large pool. */
+    private static long twiceBySorting(long[] blocks) {
+        long[] sorted = blocks.clone();
+        java.util.Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] == sorted[i - 1]) {
+                return sorted[i];
+            }
+        }
+        return -1;
     }
 
     void checkBlock(int group, long block) {

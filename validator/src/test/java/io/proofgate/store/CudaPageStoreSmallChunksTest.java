@@ -19,6 +19,14 @@ class CudaPageStoreSmallChunksTest extends CudaPageStoreTest {
     }
 
     @Test
+    @Override
+    void copies_areByKernelUnlessAskedOtherwise() throws Exception {
+        try (CudaPageStore store = (CudaPageStore) open(LAYOUT)) {
+            assertEquals(CudaPageStore.Copies.KERNEL, store.copies());
+        }
+    }
+
+    @Test
     void chunkSizes_mustBePositiveMultiplesOf16() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaPageStore.open(LAYOUT,
                 CudaPageStore.defaultOrdinal(), CudaPageStore.DEFAULT_STAGING_BYTES, CudaPageStore.Copies.KERNEL, 1000));

@@ -246,6 +246,28 @@ abstract class PageStoreContract {
         }
     }
 
+    /** One store, selections growing from one block to many: buffers sized by the first must grow. */
+    @Test
+    void growingSelections_onOneStore() throws Exception {
+        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+            fill(store, 12);
+            long[][] one = {{5}, {}, {}};
+            store.gather(one, snapshot);
+            assertArrayEquals(expectedSnapshot(LAYOUT, one, 12), out(store, snapshot));
+            long[][] many = {{63, 1, 9, 2, 40, 41, 42, 17, 30, 60}, {31, 0, 7, 3, 12, 25}, {15, 0, 8, 4}};
+            store.gather(many, snapshot);
+            assertArrayEquals(expectedSnapshot(LAYOUT, many, 12), out(store, snapshot));
+            long[][] fresh = {{10, 11, 12, 13, 14, 15, 16, 18, 19, 20}, {1, 2, 4, 5, 6, 8}, {1, 2, 3, 5}};
+            store.scatter(snapshot, fresh);
+            for (int g = 0; g < 3; g++) {
+                for (int i = 0; i < many[g].length; i++) {
+                    assertArrayEquals(content(LAYOUT, g, many[g][i], 12), read(store, g, fresh[g][i]),
+                            "group " + g + " block " + fresh[g][i] + " restored from " + many[g][i]);
+                }
+            }
+        }
+    }
+
     @Test
     void scatter_refusesABlockNamedTwiceInAGroupBeforeCopying() throws Exception {
         try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {

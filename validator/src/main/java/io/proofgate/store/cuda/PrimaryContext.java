@@ -53,13 +53,17 @@ public record PrimaryContext(int ordinal, int device, String name, long context,
             driver.check(driver.cuDevicePrimaryCtxRetain(out, device), "cuDevicePrimaryCtxRetain",
                     "retaining device " + ordinal + "'s primary context");
             long context = out.get(JAVA_LONG, 0);
-            driver.check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
-                    "making device " + ordinal + "'s primary context current");
+            int current = driver.cuCtxSetCurrent(context);
+            if (current != CudaDriver.CUDA_SUCCESS) {
+                // Not kept, so not retained: the next attempt starts from a count of 0 again.
+                driver.cuDevicePrimaryCtxRelease(device);
+                throw driver.error(current, "cuCtxSetCurrent", "making device " + ordinal + "'s primary context current");
+            }
             long function = 0;
             String kernelError = "";
             try {
                 function = loadCopyKernel(driver, arena, ordinal);
-            } catch (CudaException e) {
+            } catch (CudaException | IllegalStateException | UncheckedIOException e) {
                 kernelError = e.getMessage();
             }
             return new PrimaryContext(ordinal, device, name.getString(0), context, function, kernelError);
