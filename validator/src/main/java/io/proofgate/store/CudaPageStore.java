@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,9 +28,10 @@ import java.util.Optional;
  * cost about 5 us per copy. Either way, one wait.
  *
  * <p>The store uses the device's primary context, retained once per process ({@link PrimaryContext}),
- * and makes it current on the calling thread at the start of every operation ({@code cuCtxSetCurrent} binds to the OS thread, so virtual threads
- * are refused). Every {@code CUresult} is checked; a failure is a {@link CudaException} naming the
- * symbol, the error and the work.
+ * and makes it current on the calling thread at the start of every operation
+ * ({@code cuCtxSetCurrent} binds to the OS thread, so virtual threads are refused). Every
+ * {@code CUresult} is checked; a failure is a {@link CudaException} naming the symbol, the error
+ * and the work.
  */
 public final class CudaPageStore implements PageStore {
 
@@ -45,12 +47,7 @@ public final class CudaPageStore implements PageStore {
         /** One {@code cuMemcpyBatchAsync_v2} call per gather or scatter (CUDA 13 drivers). */
         BATCHED,
         /** One {@code cuMemcpyDtoDAsync_v2} call per run of consecutive block ids. */
-        ONE_BY_ONE;
-
-        /** The default: the kernel, which any driver can JIT-compile. */
-        public static Copies best() {
-            return KERNEL;
-        }
+        ONE_BY_ONE
     }
 
     /** By default, the longest copy one kernel thread block takes; longer runs are cut into several. */
@@ -120,7 +117,7 @@ public final class CudaPageStore implements PageStore {
         return Integer.getInteger("proofgate.cuda.device", 0);
     }
 
-    /** Opens a store on device {@code ordinal} with the default staging size. */
+    /** Opens a store on device {@code ordinal} with the default staging size and kernel copies. */
     public static CudaPageStore open(StoreLayout layout, int ordinal) throws CudaUnavailableException {
         return open(layout, ordinal, DEFAULT_STAGING_BYTES);
     }
@@ -128,17 +125,17 @@ public final class CudaPageStore implements PageStore {
     /**
      * Opens a store; {@code stagingBytes} is lowered to the pools' total size when larger (pinned
      * memory is costly to allocate, and small stores open often in tests) and raised to the
-     * largest block when smaller.
+     * largest block when smaller. Copies by kernel, which any driver can JIT-compile.
      */
     public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes) throws CudaUnavailableException {
-        return open(layout, ordinal, stagingBytes, null);
+        return open(layout, ordinal, stagingBytes, Copies.KERNEL);
     }
 
     /**
-     * Opens a store that queues its gathers and scatters as {@code copies} says, or as
-     * {@link Copies#best()} where {@code copies} is null. {@link Copies#BATCHED} on a driver without
-     * {@code cuMemcpyBatchAsync_v2} is a {@link CudaUnavailableException}; {@link Copies#KERNEL}
-     * where the driver could not compile the kernel is a {@link CudaException} with the JIT's log.
+     * Opens a store that queues its gathers and scatters as {@code copies} says.
+     * {@link Copies#BATCHED} on a driver without {@code cuMemcpyBatchAsync_v2} is a
+     * {@link CudaUnavailableException}; {@link Copies#KERNEL} where the driver could not compile
+     * the kernel is a {@link CudaException} with the JIT's log.
      */
     public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes, Copies copies)
             throws CudaUnavailableException {
@@ -163,12 +160,8 @@ public final class CudaPageStore implements PageStore {
             throw new CudaUnavailableException("batched copies need cuMemcpyBatchAsync_v2 (a CUDA 13 driver); "
                     + CudaDriver.LIBRARY + " has none");
         }
-        long poolBytes = 0;
-        for (StoreLayout.GroupLayout group : layout.groups()) {
-            poolBytes = Math.addExact(poolBytes, group.poolBytes());
-        }
-        return new CudaPageStore(driver, layout, ordinal, Math.max(Math.min(stagingBytes, poolBytes), layout.maxBlockBytes()),
-                copies == null ? Copies.best() : copies, kernelChunkBytes);
+        long staging = Math.max(Math.min(stagingBytes, layout.poolBytes()), layout.maxBlockBytes());
+        return new CudaPageStore(driver, layout, ordinal, staging, Objects.requireNonNull(copies, "copies"), kernelChunkBytes);
     }
 
     private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes, Copies copies,
@@ -186,6 +179,9 @@ public final class CudaPageStore implements PageStore {
         }
         this.launchArena = Arena.ofShared();
         this.launch = launchArena.allocate(4 * Long.BYTES, Long.BYTES);
+        // cuLaunchKernel's void** kernelParams: one pointer to each of the two values before it.
+        launch.set(JAVA_LONG, 2 * Long.BYTES, launch.address());
+        launch.set(JAVA_LONG, 3 * Long.BYTES, launch.address() + Long.BYTES);
         boolean built = false;
         // Out-parameters live in this confined arena only for the constructor.
         try (Arena arena = Arena.ofConfined()) {
@@ -224,11 +220,7 @@ public final class CudaPageStore implements PageStore {
 
     @Override
     public String describe() {
-        long bytes = 0;
-        for (StoreLayout.GroupLayout group : layout.groups()) {
-            bytes += group.poolBytes();
-        }
-        return "cuda store: device " + ordinal + " (" + primary.name() + "), " + pools.length + " groups, " + bytes
+        return "cuda store: device " + ordinal + " (" + primary.name() + "), " + pools.length + " groups, " + layout.poolBytes()
                 + " bytes of device memory, " + staging.byteSize() + " pinned staging bytes, "
                 + switch (copies) {
                     case KERNEL -> "copies by kernel";
@@ -422,8 +414,6 @@ public final class CudaPageStore implements PageStore {
         }
         launch.set(JAVA_LONG, 0, listDevice);
         launch.set(JAVA_LONG, Long.BYTES, count);
-        launch.set(JAVA_LONG, 2 * Long.BYTES, launch.address());
-        launch.set(JAVA_LONG, 3 * Long.BYTES, launch.address() + Long.BYTES);
         int blocks = (int) Math.min(count, KERNEL_MAX_BLOCKS);
         result = driver.cuLaunchKernel(primary.copyFunction(), blocks, 1, 1, KERNEL_THREADS, 1, 1, 0, stream,
                 launch.address() + 2 * Long.BYTES, 0);
@@ -433,7 +423,8 @@ public final class CudaPageStore implements PageStore {
     }
 
     /**
-     * Makes room for the kernel's copy list: at most one entry per chunk of each selected page, in pinned memory and in device memory of the same size.
+     * Makes room for the kernel's copy list: at most one entry per chunk of each selected page, in
+     * pinned memory and in device memory of the same size.
      */
     private void reserveKernelList(long[][] blocksByGroup) {
         long needed = 0;
@@ -447,7 +438,10 @@ public final class CudaPageStore implements PageStore {
         }
         long capacity = Math.max(needed, 2 * listCapacity);
         long bytes = capacity * DESCRIPTOR_BYTES;
-        freeKernelList();
+        CudaException freeing = freeKernelList(null);
+        if (freeing != null) {
+            throw freeing;
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
             driver.check(driver.cuMemHostAlloc(out, bytes, 0), "cuMemHostAlloc",
@@ -463,19 +457,20 @@ public final class CudaPageStore implements PageStore {
         listCapacity = capacity;
     }
 
-    private void freeKernelList() {
+    /** Frees both copies of the kernel's list; returns {@code first}, or else the first failure. */
+    private CudaException freeKernelList(CudaException first) {
         listCapacity = 0;
+        listHost = null;
         if (listHostAddress != 0) {
-            long address = listHostAddress;
+            first = keep(first, driver.cuMemFreeHost(listHostAddress), "cuMemFreeHost",
+                    "freeing the pinned copy list on device " + ordinal);
             listHostAddress = 0;
-            listHost = null;
-            driver.check(driver.cuMemFreeHost(address), "cuMemFreeHost", "freeing the pinned copy list on device " + ordinal);
         }
         if (listDevice != 0) {
-            long address = listDevice;
+            first = keep(first, driver.cuMemFree(listDevice), "cuMemFree_v2", "freeing the copy list on device " + ordinal);
             listDevice = 0;
-            driver.check(driver.cuMemFree(address), "cuMemFree_v2", "freeing the copy list on device " + ordinal);
         }
+        return first;
     }
 
     /**
@@ -639,15 +634,7 @@ public final class CudaPageStore implements PageStore {
             first = keep(first, driver.cuStreamDestroy(stream), "cuStreamDestroy_v2", "destroying the stream on device " + ordinal);
             stream = 0;
         }
-        if (listHostAddress != 0) {
-            first = keep(first, driver.cuMemFreeHost(listHostAddress), "cuMemFreeHost",
-                    "freeing the pinned copy list on device " + ordinal);
-            listHostAddress = 0;
-        }
-        if (listDevice != 0) {
-            first = keep(first, driver.cuMemFree(listDevice), "cuMemFree_v2", "freeing the copy list on device " + ordinal);
-            listDevice = 0;
-        }
+        first = freeKernelList(first);
         if (batchArena != null) {
             batchArena.close();
             batchArena = null;

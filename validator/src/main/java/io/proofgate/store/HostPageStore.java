@@ -35,11 +35,7 @@ public final class HostPageStore implements PageStore {
 
     @Override
     public String describe() {
-        long bytes = 0;
-        for (StoreLayout.GroupLayout group : layout.groups()) {
-            bytes += group.poolBytes();
-        }
-        return "host store: " + pools.length + " groups, " + bytes + " bytes off-heap";
+        return "host store: " + pools.length + " groups, " + layout.poolBytes() + " bytes off-heap";
     }
 
     @Override

@@ -56,6 +56,15 @@ public record StoreLayout(List<GroupLayout> groups) {
         return bytes;
     }
 
+    /** Bytes of every group's pool together. */
+    public long poolBytes() {
+        long bytes = 0;
+        for (GroupLayout group : groups) {
+            bytes = Math.addExact(bytes, group.poolBytes());
+        }
+        return bytes;
+    }
+
     /** The largest block of any group. */
     public long maxBlockBytes() {
         long max = 0;

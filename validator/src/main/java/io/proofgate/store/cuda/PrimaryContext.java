@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -72,18 +73,17 @@ public record PrimaryContext(int ordinal, int device, String name, long context,
 
     /** JIT-compiles copy.ptx into the current context; a failure carries the JIT's error log. */
     private static long loadCopyKernel(CudaDriver driver, Arena arena, int ordinal) {
-        byte[] ptx;
+        String ptx;
         try (InputStream in = PrimaryContext.class.getResourceAsStream("copy.ptx")) {
             if (in == null) {
                 throw new IllegalStateException("copy.ptx is missing from the validator jar");
             }
-            ptx = in.readAllBytes();
+            ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         } catch (IOException e) {
             throw new UncheckedIOException("reading copy.ptx", e);
         }
-        MemorySegment image = arena.allocate(ptx.length + 1L);
-        MemorySegment.copy(MemorySegment.ofArray(ptx), 0, image, 0, ptx.length);
-        image.set(java.lang.foreign.ValueLayout.JAVA_BYTE, ptx.length, (byte) 0);
+        // PTX is a NUL-terminated text image.
+        MemorySegment image = arena.allocateFrom(ptx);
         int logBytes = 16 * 1024;
         MemorySegment log = arena.allocate(logBytes);
         MemorySegment options = arena.allocate(JAVA_INT, 2);
