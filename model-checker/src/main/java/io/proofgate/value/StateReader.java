@@ -5,6 +5,9 @@ import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
 import io.proofgate.tlc.TokenPool;
 import io.proofgate.tlc.WindowTokenStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SequencedMap;
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
@@ -19,6 +22,10 @@ import org.antlr.v4.runtime.atn.PredictionMode;
  * without trying to recover, builds no tree and makes the values in the parser's actions
  * ({@link ValueStack}). Only if it fails is the state read again by {@link TlaValueReader}
  * (a tree, {@link TlaValueBuilder}, full LL where SLL fails), to report the error exactly.
+ *
+ * <p>A state of {@code /\ var = value} lines is read a line at a time, and a line whose text
+ * was read before is not parsed again ({@link ConjunctCache}): states in a graph repeat most of
+ * their variables' values. Every distinct text still goes through the grammar.
  */
 public final class StateReader {
     private final String source;
@@ -28,6 +35,8 @@ public final class StateReader {
     private final CharArrayStream chars;
     private final ValueStack values = new ValueStack();
     private final TokenPool pool = new TokenPool();
+    private final ConjunctCache cache = new ConjunctCache();
+    private char[] conjunct = new char[256];
 
     /** @param source the file name errors carry; lines and columns count within each state's text */
     public StateReader(String source) {
@@ -49,6 +58,10 @@ public final class StateReader {
      * surrogate pair ({@link CharArrayStream#isBmpOnly}); else use {@link #state(String)}.
      */
     public TlaState state(char[] text, int length) {
+        TlaState byConjuncts = byConjuncts(text, length);
+        if (byConjuncts != null) {
+            return byConjuncts;
+        }
         try {
             values.reset(text);
             fastPass(chars.reset(text, length));
@@ -66,6 +79,65 @@ public final class StateReader {
             return values.state();
         } catch (RuntimeException rejected) {
             return TlaValueReader.state(source, text);
+        }
+    }
+
+    /**
+     * The state in {@code text[0..length)} read a line at a time, or null if it does not start
+     * with {@code /\}, or a line does not read on its own, or a variable comes twice: the whole
+     * text is then read as before, which words any error.
+     *
+     * <p>Cutting the text before each line that starts with {@code /\} cuts it between two of
+     * the grammar's conjuncts: in a state that parses, a line break followed by {@code /\} can
+     * only come before a {@code CONJ} token, since no string holds a line break and {@code /\}
+     * is part of no other token. So each part is a conjunction of its own (TLC prints one
+     * conjunct a line; a part may hold more), parsed by the {@code state} rule, and the parts in
+     * order read the same variables and values as the whole.
+     */
+    private TlaState byConjuncts(char[] text, int length) {
+        if (length < 2 || text[0] != '/' || text[1] != '\\') {
+            return null;
+        }
+        SequencedMap<String, TlaValue> vars = new LinkedHashMap<>();
+        int start = 0;
+        while (start < length) {
+            int end = start + 2;
+            while (end < length && !(text[end] == '\n' && end + 2 < length && text[end + 1] == '/' && text[end + 2] == '\\')) {
+                end++;
+            }
+            int slot = cache.find(text, start, end);
+            SequencedMap<String, TlaValue> read;
+            if (slot >= 0) {
+                read = cache.vars(slot);
+            } else {
+                read = conjuncts(text, start, end);
+                if (read == null) {
+                    return null;
+                }
+                cache.put(text, start, end, read);
+            }
+            for (Map.Entry<String, TlaValue> variable : read.entrySet()) {
+                if (vars.putIfAbsent(variable.getKey(), variable.getValue()) != null) {
+                    return null;
+                }
+            }
+            start = end + 1;
+        }
+        return new TlaState(vars);
+    }
+
+    /** The variables and values of the conjuncts in {@code text[from..to)}, or null if they do not read. */
+    private SequencedMap<String, TlaValue> conjuncts(char[] text, int from, int to) {
+        if (conjunct.length < to - from) {
+            conjunct = new char[Math.max(to - from, 2 * conjunct.length)];
+        }
+        System.arraycopy(text, from, conjunct, 0, to - from);
+        try {
+            values.reset(conjunct);
+            fastPass(chars.reset(conjunct, to - from));
+            return values.state().vars();
+        } catch (RuntimeException rejected) {
+            return null;
         }
     }
 

@@ -111,4 +111,36 @@ class TlaValueReaderTest {
             assertSame(first.get(variable).orElseThrow(), second.get(variable).orElseThrow(), variable);
         }
     }
+
+    /** A line read before is not parsed again: the next state that has it gets the same value. */
+    @Test
+    void stateReader_sharesTheValuesOfRecurringLines() {
+        StateReader reader = new StateReader("s");
+        TlaState first = read(reader, "/\\ p = [a |-> <<1, \"x\">>, b |-> {M}]\n/\\ q = 1");
+        TlaState second = read(reader, "/\\ p = [a |-> <<1, \"x\">>, b |-> {M}]\n/\\ q = 2");
+        assertEquals(TlaValueReader.state("s", "/\\ p = [a |-> <<1, \"x\">>, b |-> {M}]\n/\\ q = 2"), second);
+        assertSame(first.get("p").orElseThrow(), second.get("p").orElseThrow());
+        assertEquals(new TlaInt(2), second.get("q").orElseThrow());
+        assertEquals(List.of("p", "q"), List.copyOf(second.vars().keySet()));
+    }
+
+    /**
+     * Errors that only the whole state shows (a variable twice, on lines each read before) and
+     * errors in a line after lines read before are worded as the exact reader words them.
+     */
+    @Test
+    void stateReader_errorsAcrossRecurringLines_readAsTheExactReaderWordsThem() {
+        StateReader reader = new StateReader("s");
+        read(reader, "/\\ x = 1\n/\\ y = 2");
+        for (String bad : List.of("/\\ x = 1\n/\\ x = 1", "/\\ y = 2\n/\\ x = 1\n/\\ y = 3",
+                "/\\ x = 1\n/\\ y = [a |-> ]", "/\\ x = 1\n/\\ y = \"open\n/\\ z = 1\"")) {
+            ParseException exact = assertThrows(ParseException.class, () -> TlaValueReader.state("s", bad), bad);
+            ParseException read = assertThrows(ParseException.class, () -> read(reader, bad), bad);
+            assertEquals(exact.getMessage(), read.getMessage(), bad);
+        }
+    }
+
+    private static TlaState read(StateReader reader, String text) {
+        return reader.state(text.toCharArray(), text.length());
+    }
 }

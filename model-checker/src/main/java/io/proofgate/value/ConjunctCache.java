@@ -1,0 +1,71 @@
+package io.proofgate.value;
+
+import java.util.Arrays;
+import java.util.SequencedMap;
+
+/**
+ * The variables and values of each conjunct text read before ({@code /\ var = value}, a line of
+ * a state), so that a text that recurs is parsed once. States in a graph repeat most of their
+ * variables: the interleaved model's 28,787 states hold 431,805 conjuncts, but only 601 distinct
+ * texts. Values are immutable, so states may share them.
+ *
+ * <p>An open-addressing table keyed by the text itself (never by a hash alone). It stops taking
+ * new texts once it holds {@link #CAPACITY} of them or {@link #MAX_CHARS} chars in all; a text
+ * it does not hold is simply parsed again, so the limits bound memory, not correctness.
+ */
+final class ConjunctCache {
+    /** The most texts kept; the table has twice as many slots, so probes stay short. */
+    static final int CAPACITY = 1 << 14;
+    /** The most chars kept in all texts together. */
+    static final int MAX_CHARS = 1 << 22;
+
+    private final char[][] texts = new char[2 * CAPACITY][];
+    private final int[] hashes = new int[2 * CAPACITY];
+    private final SequencedMap<String, TlaValue>[] vars = newVars(2 * CAPACITY);
+    private int size;
+    private int chars;
+    /** The slot the last {@link #find} ended on: the text's, or the empty one it would take. */
+    private int slot;
+    private int hash;
+
+    /** The slot holding {@code text[from..to)}, or -1 (then {@link #put} may add it). */
+    int find(char[] text, int from, int to) {
+        int h = 0;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + text[i];
+        }
+        h ^= h >>> 16;
+        int mask = texts.length - 1;
+        int s = h & mask;
+        for (char[] known; (known = texts[s]) != null; s = (s + 1) & mask) {
+            if (hashes[s] == h && Arrays.equals(known, 0, known.length, text, from, to)) {
+                return s;
+            }
+        }
+        slot = s;
+        hash = h;
+        return -1;
+    }
+
+    /** What the text in {@code slot} reads, which no one may change. */
+    SequencedMap<String, TlaValue> vars(int slot) {
+        return vars[slot];
+    }
+
+    /** Keeps the text the last {@link #find} did not find, unless the cache is full. */
+    void put(char[] text, int from, int to, SequencedMap<String, TlaValue> read) {
+        if (size == CAPACITY || chars + (to - from) > MAX_CHARS) {
+            return;
+        }
+        texts[slot] = Arrays.copyOfRange(text, from, to);
+        hashes[slot] = hash;
+        vars[slot] = read;
+        size++;
+        chars += to - from;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static SequencedMap<String, TlaValue>[] newVars(int length) {
+        return (SequencedMap<String, TlaValue>[]) new SequencedMap<?, ?>[length];
+    }
+}
