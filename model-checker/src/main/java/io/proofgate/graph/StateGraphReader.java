@@ -247,8 +247,10 @@ public final class StateGraphReader implements TlcDotParser.Statements {
                 end += chars[end] == '\\' ? 2 : 1;
             }
             end++;
-            if (action == null && equals - at == 5 && CharRanges.regionEquals(chars, at, "label")) {
+            if (equals - at == 5 && CharRanges.regionEquals(chars, at, "label")) {
+                // the first label is the action; the lexer has checked the rest of the line
                 action = action(equals + 1, end);
+                break;
             }
             at = chars[end] == ',' ? end + 1 : end;
         }

@@ -25,6 +25,9 @@ public final class CharRanges {
         if (i == to) {
             return NOT_A_LONG;
         }
+        if (to - i <= 19) {
+            return parseShort(chars, i, to, negative);
+        }
         // accumulate negatively, as Long.parseLong does, so that Long.MIN_VALUE fits
         long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
         long multiplyMin = limit / 10;
@@ -41,6 +44,33 @@ public final class CharRanges {
             result -= digit;
         }
         return negative ? result : -result;
+    }
+
+    /**
+     * {@link #parseLong} of at most 19 digits, as a state fingerprint has: the first 18 cannot
+     * overflow, so only the 19th is checked, and there is no division by the limit (a dump has
+     * 600,000 fingerprints to read).
+     */
+    private static long parseShort(char[] chars, int from, int to, boolean negative) {
+        int unchecked = Math.min(to, from + 18);
+        long result = 0;
+        int i = from;
+        for (; i < unchecked; i++) {
+            int digit = chars[i] - '0';
+            if (digit < 0 || digit > 9) {
+                return NOT_A_LONG;
+            }
+            result = 10 * result + digit;
+        }
+        if (i < to) {
+            int digit = chars[i] - '0';
+            // at most Long.MAX_VALUE in magnitude; -Long.MAX_VALUE - 1 is NOT_A_LONG anyway
+            if (digit < 0 || digit > 9 || result > Long.MAX_VALUE / 10 || (result == Long.MAX_VALUE / 10 && digit > 7)) {
+                return NOT_A_LONG;
+            }
+            result = 10 * result + digit;
+        }
+        return negative ? -result : result;
     }
 
     /** Whether {@code chars[start..start + text.length())} reads {@code text}; the range must be in bounds. */
