@@ -36,8 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * interleaved model (28,787 states) with the ANTLR grammars (dot, then every state label as
  * TLA+ values) against Jackson's tree parser reading the same states written as ITF JSON
  * (Apalache's Informal Trace Format: sets as {"#set": [...]}, functions as {"#map": [[k, v]]}).
- * Both parse from the UTF-8 bytes of their document in memory (the dot reader decodes them to a
- * string first, as {@code StateGraphReader.read(Path)} does). The ITF document holds the states
+ * Both parse from the UTF-8 bytes of their document in memory (the dot reader as
+ * {@code StateGraphReader.read(Path)} does: TLC's ASCII is lexed from the bytes as they are). The ITF document holds the states
  * only, as the issue asks ("the same states"); the dot file also holds the 299,215 edges, 31 of
  * its 55.8 MB. Each counts the bytes of its input, so the ratio is in the issue's MB/s; the primary scores are documents per
  * second, and their ratio is the same comparison per state (both documents hold the same
@@ -82,7 +82,7 @@ public class StateGraphParseBenchmark {
                     m -> { });
         }
         dot = Files.readAllBytes(file);
-        StateGraph graph = StateGraphReader.read("bench", new String(dot, StandardCharsets.UTF_8));
+        StateGraph graph = StateGraphReader.read("bench", dot);
         StringBuilder text = new StringBuilder("{\"#meta\":{\"format\":\"ITF\"},\"states\":[");
         boolean first = true;
         for (TlaState state : graph.states().values()) {
@@ -103,9 +103,9 @@ public class StateGraphParseBenchmark {
     }
 
     @Benchmark
-    public Object antlrDot(Parsed parsed) {
+    public Object antlrDot(Parsed parsed) throws IOException {
         parsed.bytes += dot.length;
-        return StateGraphReader.read("bench", new String(dot, StandardCharsets.UTF_8));
+        return StateGraphReader.read("bench", dot);
     }
 
     @Benchmark

@@ -1,7 +1,7 @@
 package io.proofgate.graph;
 
-import io.proofgate.tlc.CharArrayStream;
-import io.proofgate.tlc.CharRanges;
+import io.proofgate.tlc.AsciiRanges;
+import io.proofgate.tlc.AsciiStream;
 import io.proofgate.tlc.ParseException;
 import io.proofgate.tlc.ThrowingErrorListener;
 import io.proofgate.tlc.TlcDotLexer;
@@ -10,6 +10,8 @@ import io.proofgate.tlc.WindowTokenStream;
 import io.proofgate.value.StateReader;
 import io.proofgate.value.TlaState;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,12 +50,14 @@ public final class StateGraphReader implements TlcDotParser.Statements {
 
     private final String source;
     /**
-     * The dot text when token indexes are char indexes into it (no surrogate pairs: ANTLR counts
-     * code points), so labels are unescaped straight from it; null otherwise.
+     * The dot file's bytes when they are all ASCII, so that a byte index is a char index and a
+     * code point index (ANTLR counts code points): the lexer reads them as they are, and labels,
+     * ids and action names are read straight from them. Null otherwise: then every part is read
+     * from its token's text.
      */
-    private final char[] chars;
+    private final byte[] bytes;
     private final StateReader labels;
-    private char[] label = new char[1024];
+    private byte[] label = new byte[1024];
     private final List<Optional<String>> actions = new ArrayList<>();
     /** A one-token edge's attribute tokens; {@link #edge} reads them and keeps none. */
     private final List<Token> edgeAttributes = new ArrayList<>(6);
@@ -74,26 +78,58 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     /** The first error in a statement, thrown once the rest of the file has parsed. */
     private ParseException deferred;
 
-    private StateGraphReader(String source, char[] chars) {
+    private StateGraphReader(String source, byte[] bytes) {
         this.source = source;
-        this.chars = chars;
+        this.bytes = bytes;
         this.labels = new StateReader(source);
     }
 
+    /** @throws CharacterCodingException if the file is not UTF-8 */
     public static StateGraph read(Path file) throws IOException {
-        return read(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+        return read(file.toString(), Files.readAllBytes(file));
+    }
+
+    /**
+     * Reads a dot file's UTF-8 bytes. TLC writes ASCII, which is lexed straight from the bytes;
+     * other text is decoded first.
+     *
+     * @throws CharacterCodingException if the bytes are not UTF-8
+     */
+    public static StateGraph read(String source, byte[] utf8) throws CharacterCodingException {
+        if (isAscii(utf8)) {
+            return read(source, null, utf8);
+        }
+        return read(source, StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(utf8)).toString(), null);
     }
 
     public static StateGraph read(String source, String text) {
-        char[] chars = CharArrayStream.isBmpOnly(text) ? text.toCharArray() : null;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return read(source, text, null);
+            }
+        }
+        return read(source, null, text.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** @param ascii the text as bytes if it is all ASCII, else null and {@code text} is the text */
+    private static StateGraph read(String source, String text, byte[] ascii) {
         StateGraphReader reader;
         try {
-            reader = parse(source, text, chars, true);
+            reader = parse(source, text, ascii, true);
         } catch (ParseException | ParseCancellationException e) {
             // SLL may reject what full LL accepts; the second pass also gives the exact error
-            reader = parse(source, text, chars, false);
+            reader = parse(source, text, ascii, false);
         }
         return reader.graph();
+    }
+
+    private static boolean isAscii(byte[] bytes) {
+        // one OR over all bytes: a loop without an early exit, which the JIT vectorizes
+        int all = 0;
+        for (byte b : bytes) {
+            all |= b;
+        }
+        return all >= 0;
     }
 
     /**
@@ -101,9 +137,9 @@ public final class StateGraphReader implements TlcDotParser.Statements {
      *     parse without an attempt to recover or word it; else full LL and errors as
      *     {@link ThrowingErrorListener} words them
      */
-    private static StateGraphReader parse(String source, String text, char[] chars, boolean fast) {
-        CharStream input = chars != null
-                ? new CharArrayStream(source).reset(chars, chars.length)
+    private static StateGraphReader parse(String source, String text, byte[] ascii, boolean fast) {
+        CharStream input = ascii != null
+                ? new AsciiStream(source).reset(ascii, ascii.length)
                 : CharStreams.fromString(text, source);
         TlcDotLexer lexer = new TlcDotLexer(input);
         TlcDotParser parser = new TlcDotParser(new WindowTokenStream(lexer));
@@ -116,7 +152,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         } else {
             parser.getInterpreter().setPredictionMode(PredictionMode.LL);
         }
-        StateGraphReader reader = new StateGraphReader(source, chars);
+        StateGraphReader reader = new StateGraphReader(source, ascii);
         parser.setStatements(reader);
         parser.graph();
         return reader;
@@ -186,7 +222,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
      */
     @Override
     public void tlcEdge(Token edge) {
-        if (legendDepth > 0 || deferred != null || (chars != null && tlcEdgeFromChars(edge))) {
+        if (legendDepth > 0 || deferred != null || (bytes != null && tlcEdgeFromBytes(edge))) {
             return;
         }
         String text = edge.getText();
@@ -213,46 +249,46 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     }
 
     /**
-     * {@link #tlcEdge} read straight from the dot text, without a token or string per part: a
+     * {@link #tlcEdge} read straight from the dot file's bytes, without a token or string per part: a
      * dump has 300,000 edges, and slicing each into eight tokens cost a tenth of the reading
      * time. False, having read nothing, for an end that is not a plain long, which then takes the
      * token path to its error.
      */
-    private boolean tlcEdgeFromChars(Token edge) {
+    private boolean tlcEdgeFromBytes(Token edge) {
         int start = edge.getStartIndex();
         // the lexer has checked the shape: END " -> " END " [" ATTR ("," ATTR)* "];"
         int arrow = start;
-        while (chars[arrow] != ' ') {
+        while (bytes[arrow] != ' ') {
             arrow++;
         }
         int toStart = arrow + 4;
         int open = toStart;
-        while (chars[open] != ' ') {
+        while (bytes[open] != ' ') {
             open++;
         }
-        long from = CharRanges.parseLong(chars, start, arrow);
-        long to = CharRanges.parseLong(chars, toStart, open);
-        if (from == CharRanges.NOT_A_LONG || to == CharRanges.NOT_A_LONG) {
+        long from = AsciiRanges.parseLong(bytes, start, arrow);
+        long to = AsciiRanges.parseLong(bytes, toStart, open);
+        if (from == AsciiRanges.NOT_A_LONG || to == AsciiRanges.NOT_A_LONG) {
             return false;
         }
         Optional<String> action = null;
         int at = open + 2;
-        while (chars[at] != ']') {
+        while (bytes[at] != ']') {
             int equals = at;
-            while (chars[equals] != '=') {
+            while (bytes[equals] != '=') {
                 equals++;
             }
             int end = equals + 2;
-            while (chars[end] != '"') {
-                end += chars[end] == '\\' ? 2 : 1;
+            while (bytes[end] != '"') {
+                end += bytes[end] == '\\' ? 2 : 1;
             }
             end++;
-            if (equals - at == 5 && CharRanges.regionEquals(chars, at, "label")) {
+            if (equals - at == 5 && AsciiRanges.regionEquals(bytes, at, "label")) {
                 // the first label is the action; the lexer has checked the rest of the line
                 action = action(equals + 1, end);
                 break;
             }
-            at = chars[end] == ',' ? end + 1 : end;
+            at = bytes[end] == ',' ? end + 1 : end;
         }
         int line = edge.getLine();
         int column = edge.getCharPositionInLine();
@@ -262,26 +298,26 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         return true;
     }
 
-    /** The action named by the quoted string {@code chars[start..end)}. */
+    /** The action named by the quoted string {@code bytes[start..end)}. */
     private Optional<String> action(int start, int end) {
         for (int i = start + 1; i < end - 1; i++) {
-            if (chars[i] == '\\') {
-                return action(DotLabel.unescape(new String(chars, start, end - start)));
+            if (bytes[i] == '\\') {
+                return action(DotLabel.unescape(new String(bytes, start, end - start, StandardCharsets.US_ASCII)));
             }
         }
         for (Optional<String> known : actions) {
             String name = known.get();
-            if (name.length() == end - start - 2 && CharRanges.regionEquals(chars, start + 1, name)) {
+            if (name.length() == end - start - 2 && AsciiRanges.regionEquals(bytes, start + 1, name)) {
                 return known;
             }
         }
-        return action(new String(chars, start + 1, end - start - 2));
+        return action(new String(bytes, start + 1, end - start - 2, StandardCharsets.US_ASCII));
     }
 
     /** Characters [from, to) of a token's text as a token of its own (indexes count code points, as ANTLR's do). */
     private Token part(Token whole, Pair<TokenSource, CharStream> origin, String text, int type, int from, int to) {
-        int skip = chars != null ? from : text.codePointCount(0, from);
-        int length = chars != null ? to - from : text.codePointCount(from, to);
+        int skip = bytes != null ? from : text.codePointCount(0, from);
+        int length = bytes != null ? to - from : text.codePointCount(from, to);
         CommonToken token = new CommonToken(origin, type,
                 Token.DEFAULT_CHANNEL, whole.getStartIndex() + skip, whole.getStartIndex() + skip + length - 1);
         token.setLine(whole.getLine());
@@ -295,15 +331,15 @@ public final class StateGraphReader implements TlcDotParser.Statements {
             throw error(labelToken, "expected a quoted state label, found " + labelToken.getText());
         }
         try {
-            if (chars == null) {
+            if (bytes == null) {
                 return labels.state(DotLabel.unescape(labelToken.getText()));
             }
             int start = labelToken.getStartIndex();
             int end = labelToken.getStopIndex() + 1;
             if (label.length < end - start) {
-                label = new char[Math.max(end - start, 2 * label.length)];
+                label = new byte[Math.max(end - start, 2 * label.length)];
             }
-            return labels.state(label, DotLabel.unescape(chars, start, end, label));
+            return labels.state(label, DotLabel.unescape(bytes, start, end, label));
         } catch (ParseException inner) {
             throw error(labelToken, "in state label (its line " + inner.line() + ", column " + inner.column() + "): "
                     + inner.detail());
@@ -312,7 +348,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
 
     /** An edge's action name; the few distinct names are kept, not built again for each edge. */
     private Optional<String> action(Token label) {
-        return chars != null && label.getType() == TlcDotLexer.STRING
+        return bytes != null && label.getType() == TlcDotLexer.STRING
                 ? action(label.getStartIndex(), label.getStopIndex() + 1)
                 : action(unquote(label));
     }
@@ -364,9 +400,9 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     }
 
     private long fingerprint(Token t) {
-        if (chars != null && t.getType() == TlcDotLexer.NUMERAL) {
-            long id = CharRanges.parseLong(chars, t.getStartIndex(), t.getStopIndex() + 1);
-            if (id != CharRanges.NOT_A_LONG) {
+        if (bytes != null && t.getType() == TlcDotLexer.NUMERAL) {
+            long id = AsciiRanges.parseLong(bytes, t.getStartIndex(), t.getStopIndex() + 1);
+            if (id != AsciiRanges.NOT_A_LONG) {
                 return id;
             }
         }
@@ -389,7 +425,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
 
     /** Whether the id {@code t} reads {@code text}, without making a string of it where it can. */
     private boolean textEquals(Token t, String text) {
-        if (chars == null) {
+        if (bytes == null) {
             return unquote(t).equals(text);
         }
         int start = t.getStartIndex();
@@ -398,12 +434,12 @@ public final class StateGraphReader implements TlcDotParser.Statements {
             start++;
             stop--;
             for (int i = start; i <= stop; i++) {
-                if (chars[i] == '\\') {
+                if (bytes[i] == '\\') {
                     return unquote(t).equals(text);
                 }
             }
         }
-        return stop - start + 1 == text.length() && CharRanges.regionEquals(chars, start, text);
+        return stop - start + 1 == text.length() && AsciiRanges.regionEquals(bytes, start, text);
     }
 
     private static String unquote(Token id) {

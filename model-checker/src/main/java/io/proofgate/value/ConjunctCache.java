@@ -10,27 +10,27 @@ import java.util.SequencedMap;
  * texts. Values are immutable, so states may share them.
  *
  * <p>An open-addressing table keyed by the text itself (never by a hash alone). It stops taking
- * new texts once it holds {@link #CAPACITY} of them or {@link #MAX_CHARS} chars in all; a text
+ * new texts once it holds {@link #CAPACITY} of them or {@link #MAX_BYTES} bytes in all; a text
  * it does not hold is simply parsed again, so the limits bound memory, not correctness.
  */
 final class ConjunctCache {
     /** The most texts kept; the table has twice as many slots, so probes stay short. */
     static final int CAPACITY = 1 << 14;
-    /** The most chars kept in all texts together. */
-    static final int MAX_CHARS = 1 << 22;
+    /** The most bytes kept in all texts together. */
+    static final int MAX_BYTES = 1 << 22;
 
-    private final char[][] texts = new char[2 * CAPACITY][];
+    private final byte[][] texts = new byte[2 * CAPACITY][];
     private final int[] hashes = new int[2 * CAPACITY];
     private final SequencedMap<String, TlaValue>[] vars = newVars(2 * CAPACITY);
     private int size;
-    private int chars;
+    private int bytes;
     /** The slot the last {@link #find} ended on: the text's, or the empty one it would take. */
     private int slot;
     private int hash;
 
     /** The slot holding {@code text[from..to)}, or -1 (then {@link #put} may add it). */
-    int find(char[] text, int from, int to) {
-        // String.hashCode's polynomial, four chars a step so that the multiplications overlap
+    int find(byte[] text, int from, int to) {
+        // String.hashCode's polynomial, four bytes a step so that the multiplications overlap
         int h = 0;
         int i = from;
         for (; i + 3 < to; i += 4) {
@@ -42,7 +42,7 @@ final class ConjunctCache {
         h ^= h >>> 16;
         int mask = texts.length - 1;
         int s = h & mask;
-        for (char[] known; (known = texts[s]) != null; s = (s + 1) & mask) {
+        for (byte[] known; (known = texts[s]) != null; s = (s + 1) & mask) {
             if (hashes[s] == h && Arrays.equals(known, 0, known.length, text, from, to)) {
                 return s;
             }
@@ -58,15 +58,15 @@ final class ConjunctCache {
     }
 
     /** Keeps the text the last {@link #find} did not find, unless the cache is full. */
-    void put(char[] text, int from, int to, SequencedMap<String, TlaValue> read) {
-        if (size == CAPACITY || chars + (to - from) > MAX_CHARS) {
+    void put(byte[] text, int from, int to, SequencedMap<String, TlaValue> read) {
+        if (size == CAPACITY || bytes + (to - from) > MAX_BYTES) {
             return;
         }
         texts[slot] = Arrays.copyOfRange(text, from, to);
         hashes[slot] = hash;
         vars[slot] = read;
         size++;
-        chars += to - from;
+        bytes += to - from;
     }
 
     @SuppressWarnings("unchecked")

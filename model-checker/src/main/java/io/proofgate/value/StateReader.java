@@ -1,10 +1,11 @@
 package io.proofgate.value;
 
-import io.proofgate.tlc.CharArrayStream;
+import io.proofgate.tlc.AsciiStream;
 import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
 import io.proofgate.tlc.TokenPool;
 import io.proofgate.tlc.WindowTokenStream;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SequencedMap;
@@ -32,16 +33,16 @@ public final class StateReader {
     private final TlaValueLexer lexer = new TlaValueLexer(null);
     private final WindowTokenStream tokens = new WindowTokenStream(lexer);
     private final TlaValueParser parser = new TlaValueParser(tokens);
-    private final CharArrayStream chars;
+    private final AsciiStream chars;
     private final ValueStack values = new ValueStack();
     private final TokenPool pool = new TokenPool();
     private final ConjunctCache cache = new ConjunctCache();
-    private char[] conjunct = new char[256];
+    private byte[] conjunct = new byte[256];
 
     /** @param source the file name errors carry; lines and columns count within each state's text */
     public StateReader(String source) {
         this.source = source;
-        this.chars = new CharArrayStream(source);
+        this.chars = new AsciiStream(source);
         // the fast pass only: no tree, no recovery, values from the parser's actions
         lexer.removeErrorListeners();
         lexer.addErrorListener(TlaValueReader.errors(source, 0));
@@ -54,10 +55,10 @@ public final class StateReader {
     }
 
     /**
-     * The state in {@code text[0..length)}, e.g. {@code /\ x = 1 /\ y = "a"}, which must hold no
-     * surrogate pair ({@link CharArrayStream#isBmpOnly}); else use {@link #state(String)}.
+     * The state in the ASCII text {@code text[0..length)}, e.g. {@code /\ x = 1 /\ y = "a"};
+     * use {@link #state(String)} for any other text.
      */
-    public TlaState state(char[] text, int length) {
+    public TlaState state(byte[] text, int length) {
         TlaState byConjuncts = byConjuncts(text, length);
         if (byConjuncts != null) {
             return byConjuncts;
@@ -67,7 +68,7 @@ public final class StateReader {
             fastPass(chars.reset(text, length));
             return values.state();
         } catch (RuntimeException rejected) {
-            return TlaValueReader.state(source, new String(text, 0, length));
+            return TlaValueReader.state(source, new String(text, 0, length, StandardCharsets.US_ASCII));
         }
     }
 
@@ -94,7 +95,7 @@ public final class StateReader {
      * conjunct a line; a part may hold more), parsed by the {@code state} rule, and the parts in
      * order read the same variables and values as the whole.
      */
-    private TlaState byConjuncts(char[] text, int length) {
+    private TlaState byConjuncts(byte[] text, int length) {
         if (length < 2 || text[0] != '/' || text[1] != '\\') {
             return null;
         }
@@ -127,9 +128,9 @@ public final class StateReader {
     }
 
     /** The variables and values of the conjuncts in {@code text[from..to)}, or null if they do not read. */
-    private SequencedMap<String, TlaValue> conjuncts(char[] text, int from, int to) {
+    private SequencedMap<String, TlaValue> conjuncts(byte[] text, int from, int to) {
         if (conjunct.length < to - from) {
-            conjunct = new char[Math.max(to - from, 2 * conjunct.length)];
+            conjunct = new byte[Math.max(to - from, 2 * conjunct.length)];
         }
         System.arraycopy(text, from, conjunct, 0, to - from);
         try {

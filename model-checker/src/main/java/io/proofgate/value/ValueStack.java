@@ -1,6 +1,6 @@
 package io.proofgate.value;
 
-import io.proofgate.tlc.CharRanges;
+import io.proofgate.tlc.AsciiRanges;
 import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
 import io.proofgate.value.TlaValue.Field;
@@ -12,6 +12,7 @@ import io.proofgate.value.TlaValue.TlaRecord;
 import io.proofgate.value.TlaValue.TlaSeq;
 import io.proofgate.value.TlaValue.TlaSet;
 import io.proofgate.value.TlaValue.TlaString;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,7 @@ final class ValueStack implements TlaValueParser.Values {
     private int depth;
     private SequencedMap<String, TlaValue> vars;
     /** The state's text when tokens index into it; null to ask tokens for their text. */
-    private char[] text;
+    private byte[] text;
     /** Identifiers recur in every state (variables, field names, model values): one string each. */
     private final String[] names = new String[512];
     /**
@@ -48,7 +49,7 @@ final class ValueStack implements TlaValueParser.Values {
     private final TlaString[] strings = new TlaString[512];
     private final TlaModelValue[] modelValues = new TlaModelValue[64];
 
-    void reset(char[] text) {
+    void reset(byte[] text) {
         this.text = text;
         size = 0;
         depth = 0;
@@ -191,8 +192,8 @@ final class ValueStack implements TlaValueParser.Values {
 
     private long parseLong(Token t) {
         if (text != null) {
-            long n = CharRanges.parseLong(text, t.getStartIndex(), t.getStopIndex() + 1);
-            if (n != CharRanges.NOT_A_LONG) {
+            long n = AsciiRanges.parseLong(text, t.getStartIndex(), t.getStopIndex() + 1);
+            if (n != AsciiRanges.NOT_A_LONG) {
                 return n;
             }
         }
@@ -208,10 +209,10 @@ final class ValueStack implements TlaValueParser.Values {
     private String unquote(int start, int stop) {
         for (int i = start + 1; i < stop; i++) {
             if (text[i] == '\\') {
-                return TlaValueBuilder.unquote(new String(text, start, stop - start + 1));
+                return TlaValueBuilder.unquote(new String(text, start, stop - start + 1, StandardCharsets.US_ASCII));
             }
         }
-        return new String(text, start + 1, stop - start - 1);
+        return new String(text, start + 1, stop - start - 1, StandardCharsets.US_ASCII);
     }
 
     /** The identifier's text, the same string each time it recurs. */
@@ -227,10 +228,10 @@ final class ValueStack implements TlaValueParser.Values {
         }
         int slot = (hash ^ (hash >>> 16)) & (names.length - 1);
         String known = names[slot];
-        if (known != null && known.length() == length && CharRanges.regionEquals(text, start, known)) {
+        if (known != null && known.length() == length && AsciiRanges.regionEquals(text, start, known)) {
             return known;
         }
-        String name = new String(text, start, length);
+        String name = new String(text, start, length, StandardCharsets.US_ASCII);
         names[slot] = name;
         return name;
     }

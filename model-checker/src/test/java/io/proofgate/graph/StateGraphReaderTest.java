@@ -7,6 +7,8 @@ import io.proofgate.tlc.ParseException;
 import io.proofgate.tlc.Samples;
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValueReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +47,30 @@ class StateGraphReaderTest {
                 graph.outgoing(init).stream().map(e -> e.action().orElseThrow()).toList());
         assertEquals(Optional.of(v("[who |-> a, msg |-> \"took\"]")),
                 graph.state(graph.outgoing(init).getFirst().to()).get("last"));
+    }
+
+    /**
+     * TLC writes ASCII, which is read from the bytes as they are; other UTF-8 is decoded first
+     * and must read the same, and bytes that are not UTF-8 are refused, not guessed at.
+     */
+    @Test
+    void utf8Bytes_readAsTheirText_andOtherBytesAreRefused() throws Exception {
+        for (String s : List.of("plain", "\u00e9\u2192\u03bb", "\ud83d\ude00 astral")) {
+            String dot = """
+                    strict digraph DiskGraph {
+                    -1 [label="/\\\\ s = \\"%s\\"\\n/\\\\ n = 1",style = filled]
+                    -1 -> -2 [label="Next",color="black",fontcolor="black"];
+                    -2 [label="/\\\\ s = \\"%s\\"\\n/\\\\ n = 2"];
+                    }
+                    """.formatted(s, s);
+            StateGraph fromBytes = StateGraphReader.read("utf8.dot", dot.getBytes(StandardCharsets.UTF_8));
+            StateGraph fromText = StateGraphReader.read("utf8.dot", dot);
+            assertEquals(new TlaValue.TlaString(s), fromBytes.state(-2).get("s").orElseThrow(), s);
+            assertEquals(fromText.states(), fromBytes.states(), s);
+            assertEquals(fromText.edges(), fromBytes.edges(), s);
+        }
+        byte[] notUtf8 = "strict digraph DiskGraph { -1 [label=\"/\\\\ s = \\\"\u00e9\\\"\"] }".getBytes(StandardCharsets.ISO_8859_1);
+        assertThrows(CharacterCodingException.class, () -> StateGraphReader.read("latin1.dot", notUtf8));
     }
 
     @Test

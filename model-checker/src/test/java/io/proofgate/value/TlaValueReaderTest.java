@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.proofgate.tlc.ParseException;
 import io.proofgate.value.TlaValue.TlaInt;
 import io.proofgate.value.TlaValue.TlaSet;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,10 +26,10 @@ class TlaValueReaderTest {
         TlaState expected = TlaValueReader.state("v", top);
         assertEquals(new TlaSet(List.of(new TlaInt(Long.MAX_VALUE - 1), new TlaInt(Long.MAX_VALUE))),
                 expected.get("v").orElseThrow());
-        assertEquals(expected, new StateReader("v").state(top.toCharArray(), top.length()));
+        assertEquals(expected, new StateReader("v").state(ascii(top), top.length()));
         String wide = "/\\ v = -9000000000000000000..9000000000000000000";
         for (var read : List.<java.util.function.Supplier<TlaState>>of(() -> TlaValueReader.state("v", wide),
-                () -> new StateReader("v").state(wide.toCharArray(), wide.length()))) {
+                () -> new StateReader("v").state(ascii(wide), wide.length()))) {
             ParseException e = assertThrows(ParseException.class, read::get);
             assertEquals("v:1:7: interval -9000000000000000000..9000000000000000000 is too large to enumerate",
                     e.getMessage());
@@ -84,11 +85,11 @@ class TlaValueReaderTest {
     void stateReader_readsAsTheTreeWalk() {
         String text = "/\\ a = -1..1\n/\\ b = 3..2\n/\\ c = << 7, 1..2 >>";
         StateReader reader = new StateReader("s");
-        TlaState state = reader.state(text.toCharArray(), text.length());
+        TlaState state = reader.state(ascii(text), text.length());
         assertEquals(TlaValueReader.state("s", text), state);
         assertEquals(new TlaSet(List.of()), state.get("b").orElseThrow());
         String cut = "/\\ a = 1..\n";
-        ParseException e = assertThrows(ParseException.class, () -> reader.state(cut.toCharArray(), cut.length()));
+        ParseException e = assertThrows(ParseException.class, () -> reader.state(ascii(cut), cut.length()));
         assertEquals("s:2:0: expected an integer after \"..\", found end of input", e.getMessage());
     }
     /**
@@ -103,10 +104,10 @@ class TlaValueReaderTest {
         }
         String crowded = text.append(">>").toString();
         StateReader reader = new StateReader("s");
-        assertEquals(TlaValueReader.state("s", crowded), reader.state(crowded.toCharArray(), crowded.length()));
+        assertEquals(TlaValueReader.state("s", crowded), reader.state(ascii(crowded), crowded.length()));
         String small = "/\\ k = 7 /\\ s = \"x\" /\\ m = M";
-        TlaState first = reader.state(small.toCharArray(), small.length());
-        TlaState second = reader.state(small.toCharArray(), small.length());
+        TlaState first = reader.state(ascii(small), small.length());
+        TlaState second = reader.state(ascii(small), small.length());
         for (String variable : List.of("k", "s", "m")) {
             assertSame(first.get(variable).orElseThrow(), second.get(variable).orElseThrow(), variable);
         }
@@ -141,6 +142,10 @@ class TlaValueReaderTest {
     }
 
     private static TlaState read(StateReader reader, String text) {
-        return reader.state(text.toCharArray(), text.length());
+        return reader.state(ascii(text), text.length());
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -5,17 +5,18 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 import static org.quicktheories.generators.SourceDSL.strings;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link CharRanges#parseLong} reads what {@code Long.parseLong} reads, or declines. */
-class CharRangesTest {
+/** {@link AsciiRanges#parseLong} reads what {@code Long.parseLong} reads, or declines. */
+class AsciiRangesTest {
 
     @Test
     void everyLong_readsBack() {
         qt().withExamples(20_000).forAll(longs().all()).checkAssert(n -> {
             String text = Long.toString(n);
-            assertEquals(n == Long.MIN_VALUE ? CharRanges.NOT_A_LONG : n, parse(text), text);
+            assertEquals(n == Long.MIN_VALUE ? AsciiRanges.NOT_A_LONG : n, parse(text), text);
         });
     }
 
@@ -38,19 +39,19 @@ class CharRangesTest {
     }
 
     private static long parse(String text) {
-        char[] padded = ("<" + text + ">").toCharArray();
-        return CharRanges.parseLong(padded, 1, padded.length - 1);
+        byte[] padded = ("<" + text + ">").getBytes(StandardCharsets.US_ASCII);
+        return AsciiRanges.parseLong(padded, 1, padded.length - 1);
     }
 
     /** Long.parseLong's answer, or NOT_A_LONG where it throws (and for Long.MIN_VALUE, the marker itself). */
     private static long expected(String text) {
         if (text.startsWith("+")) {
-            return CharRanges.NOT_A_LONG;
+            return AsciiRanges.NOT_A_LONG;
         }
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            return CharRanges.NOT_A_LONG;
+            return AsciiRanges.NOT_A_LONG;
         }
     }
 }
