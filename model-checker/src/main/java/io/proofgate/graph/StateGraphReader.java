@@ -264,7 +264,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
      */
     private boolean tlcEdgeFromBytes(Token edge) {
         int start = edge.getStartIndex();
-        // the lexer has checked the shape: END " -> " END " [" ATTR ("," ATTR)* "];"
+        // the lexer has checked the shape: END " -> " END " [" ATTR ("," ATTR)* "];" and a line break
         int arrow = start;
         while (bytes[arrow] != ' ') {
             arrow++;

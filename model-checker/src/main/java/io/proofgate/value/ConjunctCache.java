@@ -10,8 +10,9 @@ import java.util.SequencedMap;
  * texts. Values are immutable, so states may share them.
  *
  * <p>An open-addressing table keyed by the text itself (never by a hash alone). It stops taking
- * new texts once it holds {@link #CAPACITY} of them or {@link #MAX_BYTES} bytes in all; a text
- * it does not hold is simply parsed again, so the limits bound memory, not correctness.
+ * new texts once it holds {@link #CAPACITY} of them or {@link #MAX_BYTES} bytes in all, and is
+ * then {@link #full}: the limits bound memory, not correctness, since a text it does not hold
+ * is simply parsed again.
  */
 final class ConjunctCache {
     /** The most texts kept; the table has twice as many slots, so probes stay short. */
@@ -23,6 +24,7 @@ final class ConjunctCache {
     private final int[] hashes = new int[2 * CAPACITY];
     private final SequencedMap<String, TlaValue>[] vars = newVars(2 * CAPACITY);
     private int size;
+    private boolean full;
     private int bytes;
     /** The slot the last {@link #find} ended on: the text's, or the empty one it would take. */
     private int slot;
@@ -52,6 +54,11 @@ final class ConjunctCache {
         return -1;
     }
 
+    /** Whether it has refused a text for want of room; it takes none after that. */
+    boolean full() {
+        return full;
+    }
+
     /** What the text in {@code slot} reads, which no one may change. */
     SequencedMap<String, TlaValue> vars(int slot) {
         return vars[slot];
@@ -59,7 +66,8 @@ final class ConjunctCache {
 
     /** Keeps the text the last {@link #find} did not find, unless the cache is full. */
     void put(byte[] text, int from, int to, SequencedMap<String, TlaValue> read) {
-        if (size == CAPACITY || bytes + (to - from) > MAX_BYTES) {
+        if (full || size == CAPACITY || bytes + (to - from) > MAX_BYTES) {
+            full = true;
             return;
         }
         texts[slot] = Arrays.copyOfRange(text, from, to);

@@ -85,8 +85,8 @@ public final class StateReader {
 
     /**
      * The state in {@code text[0..length)} read a line at a time, or null if it does not start
-     * with {@code /\}, or a line does not read on its own, or a variable comes twice: the whole
-     * text is then read as before, which words any error.
+     * with {@code /\}, or a line does not read on its own, or a variable comes twice, or a line
+     * is new and the cache full: the whole text is then read as before, which words any error.
      *
      * <p>Cutting the text before each line that starts with {@code /\} cuts it between two of
      * the grammar's conjuncts: in a state that parses, a line break followed by {@code /\} can
@@ -110,6 +110,10 @@ public final class StateReader {
             SequencedMap<String, TlaValue> read;
             if (slot >= 0) {
                 read = cache.vars(slot);
+            } else if (cache.full()) {
+                // a model whose lines rarely recur: parsing lines one by one would cost more
+                // than parsing the whole state once
+                return null;
             } else {
                 read = conjuncts(text, start, end);
                 if (read == null) {

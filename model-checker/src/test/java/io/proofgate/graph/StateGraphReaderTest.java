@@ -73,6 +73,60 @@ class StateGraphReaderTest {
         assertThrows(CharacterCodingException.class, () -> StateGraphReader.read("latin1.dot", notUtf8));
     }
 
+    /**
+     * The two ways through the reader give the same graphs and the same errors: TLC's ASCII read
+     * from bytes, and any other text read from its tokens (a comment with one non-ASCII
+     * character, at the end so that no position moves, sends a file that way).
+     */
+    @Test
+    void asciiBytesAndTokenText_readTheSame() throws Exception {
+        for (String sample : List.of("graph.dot", "graph_colorize.dot")) {
+            String ascii = Samples.text(sample);
+            StateGraph fromBytes = StateGraphReader.read(sample, ascii.getBytes(StandardCharsets.US_ASCII));
+            StateGraph fromTokens = StateGraphReader.read(sample, (ascii + "\n// \u00e9\n").getBytes(StandardCharsets.UTF_8));
+            assertEquals(fromTokens.states(), fromBytes.states(), sample);
+            assertEquals(fromTokens.edges(), fromBytes.edges(), sample);
+            assertEquals(fromTokens.initialStates(), fromBytes.initialStates(), sample);
+        }
+        for (String bad : List.of(
+                "strict digraph G {\n1 [label=\"/\\\\ x = 1\\n/\\\\ y = [a |-> ]\",style = filled]\n}",
+                "strict digraph G {\n1 [label=\"/\\\\ x = 1\\n/\\\\ x = 2\"];\n}",
+                "strict digraph G {\n1 [label=\"x = 1\"];\n1 -> 2 [label=\"Inc\",color=\"black\",fontcolor=\"black\"];\n}",
+                "strict digraph G {\n1 [label=\"x = 1\"];\n1 [label=\"x = 1\"];\n}",
+                "strict digraph G {\n99999999999999999999 [label=\"x = 1\"];\n}",
+                "strict digraph G {\n1 [label=\"x = 1\"] ->\n}")) {
+            ParseException fromBytes = assertThrows(ParseException.class,
+                    () -> StateGraphReader.read("bad.dot", bad.getBytes(StandardCharsets.US_ASCII)), bad);
+            ParseException fromTokens = assertThrows(ParseException.class,
+                    () -> StateGraphReader.read("bad.dot", (bad + "\n// \u00e9").getBytes(StandardCharsets.UTF_8)), bad);
+            assertEquals(fromTokens.getMessage(), fromBytes.getMessage(), bad);
+        }
+    }
+
+    /**
+     * The ASCII check reads eight bytes a step and the rest one by one: a non-ASCII character at
+     * any position, in a file of any length, sends the file the decoding way, never to be read
+     * as ASCII.
+     */
+    @Test
+    void nonAsciiCharacter_anywhere_isDecoded() throws Exception {
+        for (int at = 0; at < 16; at++) {
+            for (int pad = 0; pad < 8; pad++) {
+                String text = "a".repeat(at) + "\u00e9" + "b".repeat(15 - at);
+                String dot = "strict digraph G {\n1 [label=\"/\\\\ s = \\\"" + text + "\\\"\\n/\\\\ n = 1\",style = filled]\n}"
+                        + " ".repeat(pad);
+                StateGraph graph = StateGraphReader.read("utf8.dot", dot.getBytes(StandardCharsets.UTF_8));
+                assertEquals(new TlaValue.TlaString(text), graph.state(1).get("s").orElseThrow(), at + "/" + pad);
+            }
+        }
+        // and at the very end of a file, in the tail the eight-byte steps leave
+        for (int pad = 0; pad < 8; pad++) {
+            String dot = "strict digraph G {\n1 [label=\"x = 1\",style = filled]\n}" + " ".repeat(pad) + "\n// \u00e9";
+            assertEquals(new TlaValue.TlaInt(1), StateGraphReader.read("tail.dot", dot.getBytes(StandardCharsets.UTF_8))
+                    .state(1).get("x").orElseThrow());
+        }
+    }
+
     @Test
     void colorizedDump_skipsTheLegend() {
         StateGraph plain = StateGraphReader.read("graph.dot", Samples.text("graph.dot"));

@@ -1,6 +1,7 @@
 package io.proofgate.value;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -139,6 +140,33 @@ class TlaValueReaderTest {
             ParseException read = assertThrows(ParseException.class, () -> read(reader, bad), bad);
             assertEquals(exact.getMessage(), read.getMessage(), bad);
         }
+    }
+
+    /**
+     * Past the cache's capacity of distinct lines, states still read right: lines cached before
+     * keep their shared values, and new lines are read with their whole state.
+     */
+    @Test
+    void stateReader_pastTheCacheCapacity_readsEveryStateRight() {
+        StateReader reader = new StateReader("s");
+        TlaValue shared = TlaValueReader.value("p", "[a |-> <<1, 2>>]");
+        TlaValue first = null;
+        for (int i = 0; i < ConjunctCache.CAPACITY + 500; i++) {
+            TlaState state = read(reader, "/\\ p = [a |-> <<1, 2>>]\n/\\ n = " + i);
+            assertEquals(List.of("p", "n"), List.copyOf(state.vars().keySet()), "state " + i);
+            assertEquals(shared, state.get("p").orElseThrow(), "state " + i);
+            assertEquals(new TlaInt(i), state.get("n").orElseThrow(), "state " + i);
+            if (i == 0) {
+                first = state.get("p").orElseThrow();
+            } else if (i < ConjunctCache.CAPACITY - 1) {
+                assertSame(first, state.get("p").orElseThrow(), "state " + i);
+            } else if (i > ConjunctCache.CAPACITY) {
+                assertNotSame(first, state.get("p").orElseThrow(), "state " + i + ", read whole");
+            }
+        }
+        // a line cached before the cache filled is still read from it
+        assertEquals(new TlaInt(7), read(reader, "/\\ p = [a |-> <<1, 2>>]\n/\\ n = 7").get("n").orElseThrow());
+        assertSame(first, read(reader, "/\\ p = [a |-> <<1, 2>>]\n/\\ n = 7").get("p").orElseThrow());
     }
 
     private static TlaState read(StateReader reader, String text) {
