@@ -10,10 +10,7 @@ import io.proofgate.tlc.WindowTokenStream;
 import io.proofgate.value.StateReader;
 import io.proofgate.value.TlaState;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +47,6 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     private static final String LEGEND = "cluster_legend";
     /** Distinct action names to keep one {@code Optional} of each for; a model has a handful. */
     private static final int ACTIONS_KEPT = 64;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final String source;
     /**
@@ -100,7 +96,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
      * @throws CharacterCodingException if the bytes are not UTF-8
      */
     public static StateGraph read(String source, byte[] utf8) throws CharacterCodingException {
-        if (isAscii(utf8)) {
+        if (AsciiRanges.isAscii(utf8, utf8.length)) {
             return read(source, null, utf8);
         }
         return read(source, StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(utf8)).toString(), null);
@@ -125,19 +121,6 @@ public final class StateGraphReader implements TlcDotParser.Statements {
             reader = parse(source, text, ascii, false);
         }
         return reader.graph();
-    }
-
-    private static boolean isAscii(byte[] bytes) {
-        // eight bytes a step, no early exit: a byte-at-a-time loop took 4% of reading a dump
-        long all = 0;
-        int i = 0;
-        for (; i + Long.BYTES <= bytes.length; i += Long.BYTES) {
-            all |= (long) LONGS.get(bytes, i);
-        }
-        for (; i < bytes.length; i++) {
-            all |= bytes[i]; // sign-extended: a byte above 0x7f sets bit 7 too
-        }
-        return (all & 0x8080808080808080L) == 0;
     }
 
     /**

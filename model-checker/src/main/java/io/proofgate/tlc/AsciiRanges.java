@@ -1,14 +1,35 @@
 package io.proofgate.tlc;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
- * Reading a range of ASCII bytes without making a string of it: the state-graph reader does this
- * for hundreds of thousands of ids and attribute names.
+ * Telling ASCII from other bytes, and reading a range of ASCII bytes without making a string of
+ * it: the state-graph reader does this for a whole dump, and for hundreds of thousands of ids and
+ * attribute names.
  */
 public final class AsciiRanges {
     /** Returned by {@link #parseLong} for text it leaves to {@code Long.parseLong} (Long.MIN_VALUE too). */
     public static final long NOT_A_LONG = Long.MIN_VALUE;
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private AsciiRanges() {
+    }
+
+    /** Whether {@code bytes[0..length)} are all ASCII. */
+    public static boolean isAscii(byte[] bytes, int length) {
+        // eight bytes a step, no early exit: a byte-at-a-time loop took 4% of reading a dump
+        long all = 0;
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES) {
+            all |= (long) LONGS.get(bytes, i);
+        }
+        for (; i < length; i++) {
+            all |= bytes[i]; // sign-extended: a byte above 0x7f sets bit 7 too
+        }
+        return (all & 0x8080808080808080L) == 0;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.proofgate.value;
 
+import io.proofgate.tlc.AsciiRanges;
 import io.proofgate.tlc.AsciiStream;
 import io.proofgate.tlc.TlaValueLexer;
 import io.proofgate.tlc.TlaValueParser;
@@ -57,8 +58,13 @@ public final class StateReader {
     /**
      * The state in the ASCII text {@code text[0..length)}, e.g. {@code /\ x = 1 /\ y = "a"};
      * use {@link #state(String)} for any other text.
+     *
+     * @throws IllegalArgumentException if the text is not ASCII
      */
     public TlaState state(byte[] text, int length) {
+        if (!AsciiRanges.isAscii(text, length)) {
+            throw new IllegalArgumentException("not ASCII; read it with state(String)");
+        }
         TlaState byConjuncts = byConjuncts(text, length);
         if (byConjuncts != null) {
             return byConjuncts;

@@ -1,6 +1,8 @@
 package io.proofgate.tlc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 import static org.quicktheories.generators.SourceDSL.strings;
@@ -36,6 +38,25 @@ class AsciiRangesTest {
     void digitStrings_readAsLongParseLongReadsThem() {
         qt().withExamples(20_000).forAll(strings().betweenCodePoints('-', '9').ofLengthBetween(0, 24))
                 .checkAssert(text -> assertEquals(expected(text), parse(text), text));
+    }
+
+    /** Eight bytes a step, then one by one: one byte above 0x7f anywhere, in any length, is found. */
+    @Test
+    void isAscii_findsAByteAbove0x7fAnywhere() {
+        for (int length = 0; length < 40; length++) {
+            byte[] bytes = "x".repeat(length + 3).getBytes(StandardCharsets.US_ASCII);
+            assertTrue(AsciiRanges.isAscii(bytes, length), "length " + length);
+            for (int at = 0; at < length; at++) {
+                for (int high : new int[] {0x80, 0xc3, 0xff}) {
+                    byte[] copy = bytes.clone();
+                    copy[at] = (byte) high;
+                    assertFalse(AsciiRanges.isAscii(copy, length), "length " + length + ", at " + at);
+                }
+            }
+            // beyond length does not count
+            bytes[length] = (byte) 0xff;
+            assertTrue(AsciiRanges.isAscii(bytes, length), "length " + length + ", 0xff after it");
+        }
     }
 
     private static long parse(String text) {

@@ -169,6 +169,16 @@ class TlaValueReaderTest {
         assertSame(first, read(reader, "/\\ p = [a |-> <<1, 2>>]\n/\\ n = 7").get("p").orElseThrow());
     }
 
+    /** The byte reader takes ASCII only; other text goes through {@code state(String)}, never misread. */
+    @Test
+    void stateReader_refusesBytesThatAreNotAscii() {
+        StateReader reader = new StateReader("s");
+        String text = "/\\ s = \"\u00e9\"\n/\\ n = 1";
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        assertThrows(IllegalArgumentException.class, () -> reader.state(utf8, utf8.length));
+        assertEquals(TlaValueReader.state("s", text), reader.state(text));
+    }
+
     private static TlaState read(StateReader reader, String text) {
         return reader.state(ascii(text), text.length());
     }
