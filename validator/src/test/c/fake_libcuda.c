@@ -55,12 +55,30 @@ __attribute__((constructor)) static void read_environment(void) {
     skip_copies = skip != NULL && strcmp(skip, "1") == 0;
 }
 
-static const char *names[][2] = {
-    {"CUDA_SUCCESS", "no error"},
-    {"CUDA_ERROR_INVALID_VALUE", "invalid argument"},
-    {"CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
-    {"CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+/* Every code this stand-in returns, with the driver's name and text for it. */
+static const struct {
+    CUresult code;
+    const char *name;
+    const char *text;
+} errors[] = {
+    {SUCCESS, "CUDA_SUCCESS", "no error"},
+    {INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
 };
+
+/* The entry for a code, or -1 for one the stand-in never returns. */
+static int error_entry(CUresult code) {
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
+        if (errors[i].code == code) {
+            return (int) i;
+        }
+    }
+    return -1;
+}
 
 static CUresult fail(CUresult code, const char *why) {
     fprintf(stderr, "fake libcuda: %s\n", why);
@@ -417,27 +435,13 @@ CUresult cuLaunchKernel(void *function, unsigned int gridX, unsigned int gridY, 
 }
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
-    if (error >= 0 && error < 4) {
-        *name = names[error][0];
-        return SUCCESS;
-    }
-    switch (error) {
-        case INVALID_DEVICE: *name = "CUDA_ERROR_INVALID_DEVICE"; return SUCCESS;
-        case INVALID_CONTEXT: *name = "CUDA_ERROR_INVALID_CONTEXT"; return SUCCESS;
-        case INVALID_HANDLE: *name = "CUDA_ERROR_INVALID_HANDLE"; return SUCCESS;
-        default: *name = NULL; return INVALID_VALUE;
-    }
+    int entry = error_entry(error);
+    *name = entry < 0 ? NULL : errors[entry].name;
+    return entry < 0 ? INVALID_VALUE : SUCCESS;
 }
 
 CUresult cuGetErrorString(CUresult error, const char **text) {
-    if (error >= 0 && error < 4) {
-        *text = names[error][1];
-        return SUCCESS;
-    }
-    switch (error) {
-        case INVALID_DEVICE: *text = "invalid device ordinal"; return SUCCESS;
-        case INVALID_CONTEXT: *text = "invalid device context"; return SUCCESS;
-        case INVALID_HANDLE: *text = "invalid resource handle"; return SUCCESS;
-        default: *text = NULL; return INVALID_VALUE;
-    }
+    int entry = error_entry(error);
+    *text = entry < 0 ? NULL : errors[entry].text;
+    return entry < 0 ? INVALID_VALUE : SUCCESS;
 }

@@ -144,7 +144,9 @@ public class PageStoreBenchmark {
     /**
      * The kernel's chunk size (the longest copy one thread block takes) swept at three page sizes.
      * Its setup checks on the GPU that each chunk size gathers the same bytes as one copy call per
-     * page. Baseline: {@code cudaBulkCopy}, which does not depend on the page size.
+     * page. Not a claim in {@code Ratios} (its parameters differ from the baseline's); its scores
+     * are read against {@code cudaBulkCopy} of the same run, which does not depend on the page
+     * size (docs/performance.md, the chunk-size sweep).
      */
     @State(Scope.Benchmark)
     public static class CudaChunks {

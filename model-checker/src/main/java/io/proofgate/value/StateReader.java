@@ -65,17 +65,11 @@ public final class StateReader {
         if (!AsciiRanges.isAscii(text, length)) {
             throw new IllegalArgumentException("not ASCII; read it with state(String)");
         }
-        TlaState byConjuncts = byConjuncts(text, length);
-        if (byConjuncts != null) {
-            return byConjuncts;
+        TlaState read = byConjuncts(text, length);
+        if (read == null) {
+            read = fastState(text, length);
         }
-        try {
-            values.reset(text);
-            fastPass(chars.reset(text, length));
-            return values.state();
-        } catch (RuntimeException rejected) {
-            return TlaValueReader.state(source, new String(text, 0, length, StandardCharsets.US_ASCII));
-        }
+        return read != null ? read : TlaValueReader.state(source, new String(text, 0, length, StandardCharsets.US_ASCII));
     }
 
     /** The state in {@code text}. */
@@ -143,10 +137,16 @@ public final class StateReader {
             conjunct = new byte[Math.max(to - from, 2 * conjunct.length)];
         }
         System.arraycopy(text, from, conjunct, 0, to - from);
+        TlaState read = fastState(conjunct, to - from);
+        return read == null ? null : read.vars();
+    }
+
+    /** The state in {@code text[0..length)} by the fast pass alone, or null if it rejects the text. */
+    private TlaState fastState(byte[] text, int length) {
         try {
-            values.reset(conjunct);
-            fastPass(chars.reset(conjunct, to - from));
-            return values.state().vars();
+            values.reset(text);
+            fastPass(chars.reset(text, length));
+            return values.state();
         } catch (RuntimeException rejected) {
             return null;
         }

@@ -388,9 +388,8 @@ public final class CudaPageStore implements PageStore {
         if (count == 0) {
             return;
         }
-        String work = (gather ? "gathering " : "scattering ") + count + " copies (" + offset + " bytes) on device " + ordinal;
         switch (copies) {
-            case KERNEL -> launchCopyKernel(count, work);
+            case KERNEL -> launchCopyKernel(count, gather, offset);
             case BATCHED -> {
                 long arrays = batch.address();
                 long attributes = arrays + 3 * batchCapacity * Long.BYTES;
@@ -398,19 +397,24 @@ public final class CudaPageStore implements PageStore {
                 int result = driver.cuMemcpyBatchAsync(arrays, arrays + batchCapacity * Long.BYTES,
                         arrays + 2 * batchCapacity * Long.BYTES, count, attributes, attributeIndex, 1, stream);
                 if (result != CudaDriver.CUDA_SUCCESS) {
-                    throw driver.error(result, "cuMemcpyBatchAsync_v2", work + " in one batch");
+                    throw driver.error(result, "cuMemcpyBatchAsync_v2", work(gather, count, offset) + " in one batch");
                 }
             }
             case ONE_BY_ONE -> { }
         }
     }
 
+    /** What a failed gather or scatter was doing; built only when one fails, not on every call. */
+    private String work(boolean gather, long count, long bytes) {
+        return (gather ? "gathering " : "scattering ") + count + " copies (" + bytes + " bytes) on device " + ordinal;
+    }
+
     /** Copies the list to the device and launches the kernel on it, both queued on the store's stream. */
-    private void launchCopyKernel(long count, String work) {
+    private void launchCopyKernel(long count, boolean gather, long bytes) {
         MemorySegment.copy(list, 0, listHost, JAVA_LONG, 0, (int) (3 * count));
         int result = driver.cuMemcpyHtoDAsync(listDevice, listHostAddress, count * DESCRIPTOR_BYTES, stream);
         if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuMemcpyHtoDAsync_v2", "copying the copy list for " + work);
+            throw driver.error(result, "cuMemcpyHtoDAsync_v2", "copying the copy list for " + work(gather, count, bytes));
         }
         launch.set(JAVA_LONG, 0, listDevice);
         launch.set(JAVA_LONG, Long.BYTES, count);
@@ -418,7 +422,7 @@ public final class CudaPageStore implements PageStore {
         result = driver.cuLaunchKernel(primary.copyFunction(), blocks, 1, 1, KERNEL_THREADS, 1, 1, 0, stream,
                 launch.address() + 2 * Long.BYTES, 0);
         if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuLaunchKernel", work);
+            throw driver.error(result, "cuLaunchKernel", work(gather, count, bytes));
         }
     }
 

@@ -132,12 +132,7 @@ abstract class PageStoreContract {
             fill(store, 5);
             store.gather(source, snapshot);
             store.scatter(snapshot, fresh);
-            for (int g = 0; g < 3; g++) {
-                for (int i = 0; i < source[g].length; i++) {
-                    assertArrayEquals(content(LAYOUT, g, source[g][i], 5), read(store, g, fresh[g][i]),
-                            "group " + g + " block " + fresh[g][i] + " restored from " + source[g][i]);
-                }
-            }
+            assertRestored(store, LAYOUT, source, fresh, 5);
             assertArrayEquals(content(LAYOUT, 0, 59, 5), read(store, 0, 59), "an unselected block was written");
         }
     }
@@ -236,12 +231,7 @@ abstract class PageStoreContract {
             store.gather(source, snapshot);
             assertArrayEquals(expectedSnapshot(layout, source, 8), out(store, snapshot));
             store.scatter(snapshot, fresh);
-            for (int g = 0; g < 3; g++) {
-                for (int i = 0; i < source[g].length; i++) {
-                    assertArrayEquals(content(layout, g, source[g][i], 8), read(store, g, fresh[g][i]),
-                            "group " + g + " block " + fresh[g][i] + " restored from " + source[g][i]);
-                }
-            }
+            assertRestored(store, layout, source, fresh, 8);
             assertArrayEquals(content(layout, 2, 9, 8), read(store, 2, 9), "an unselected block was written");
         }
     }
@@ -259,12 +249,7 @@ abstract class PageStoreContract {
             assertArrayEquals(expectedSnapshot(LAYOUT, many, 12), out(store, snapshot));
             long[][] fresh = {{10, 11, 12, 13, 14, 15, 16, 18, 19, 20}, {1, 2, 4, 5, 6, 8}, {1, 2, 3, 5}};
             store.scatter(snapshot, fresh);
-            for (int g = 0; g < 3; g++) {
-                for (int i = 0; i < many[g].length; i++) {
-                    assertArrayEquals(content(LAYOUT, g, many[g][i], 12), read(store, g, fresh[g][i]),
-                            "group " + g + " block " + fresh[g][i] + " restored from " + many[g][i]);
-                }
-            }
+            assertRestored(store, LAYOUT, many, fresh, 12);
         }
     }
 
@@ -302,5 +287,15 @@ abstract class PageStoreContract {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> store.read(0, 0, MemorySegment.ofArray(new byte[8192])));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    /** Each block {@code fresh[g][i]} holds what block {@code source[g][i]} held when filled with {@code salt}. */
+    static void assertRestored(PageStore store, StoreLayout layout, long[][] source, long[][] fresh, int salt) {
+        for (int g = 0; g < source.length; g++) {
+            for (int i = 0; i < source[g].length; i++) {
+                assertArrayEquals(content(layout, g, source[g][i], salt), read(store, g, fresh[g][i]),
+                        "group " + g + " block " + fresh[g][i] + " restored from " + source[g][i]);
+            }
+        }
     }
 }

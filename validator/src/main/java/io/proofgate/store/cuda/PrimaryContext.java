@@ -26,7 +26,7 @@ import java.util.Map;
  * <p>{@code copyFunction} is 0 where the driver could not JIT-compile the kernel; {@code kernelError}
  * then says why, with the JIT's log, and stores that need the kernel refuse to open.
  */
-public record PrimaryContext(int ordinal, int device, String name, long context, long copyFunction, String kernelError) {
+public record PrimaryContext(int ordinal, String name, long context, long copyFunction, String kernelError) {
 
     /** The kernel's entry point in {@code copy.ptx}. */
     public static final String COPY_KERNEL = "proofgate_copy";
@@ -67,7 +67,7 @@ public record PrimaryContext(int ordinal, int device, String name, long context,
             } catch (CudaException | IllegalStateException | UncheckedIOException e) {
                 kernelError = e.getMessage();
             }
-            return new PrimaryContext(ordinal, device, name.getString(0), context, function, kernelError);
+            return new PrimaryContext(ordinal, name.getString(0), context, function, kernelError);
         }
     }
 
