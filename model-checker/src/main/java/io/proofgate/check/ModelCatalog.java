@@ -3,17 +3,16 @@ package io.proofgate.check;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
- * Finds the models of {@code spec/}: {@code ci} and {@code deep} by name, any other config by
- * path. A config's module is the {@code .tla} of the same name beside it, else
- * {@code MCPublication.tla} in its folder, else the only {@code MC*.tla} there (the mutants share
- * one). Expectations come from
- * {@code spec/models.json} where it lists the config; otherwise the model must pass.
+ * The models of {@code spec/}: each one {@code spec/models.json} lists, by its name, and any other
+ * config by path. A listed model's module is the one its entry names; an unlisted config's is the
+ * {@code .tla} of the same name beside it, else {@code MCPublication.tla} in its folder, else the
+ * only {@code MC*.tla} there, and it must pass.
  */
 public final class ModelCatalog {
 
@@ -32,56 +31,83 @@ public final class ModelCatalog {
         if (!Files.isRegularFile(specDir.resolve("Publication.tla"))) {
             throw new IOException(specDir + " holds no Publication.tla (is this a proofgate checkout?)");
         }
-        return new ModelCatalog(specDir, ModelsFile.read(specDir.resolve("models.json")));
+        ModelCatalog catalog = new ModelCatalog(specDir, ModelsFile.read(specDir.resolve("models.json")));
+        for (ModelsFile.Entry entry : catalog.models.entries()) {
+            catalog.model(entry); // every listed file exists
+        }
+        return catalog;
     }
 
-    /** {@code ci}, {@code deep}, or the path of a .cfg file. */
+    /** A listed model's name, or the path of a .cfg file. */
     public Model resolve(String nameOrPath) throws IOException {
-        Path config = switch (nameOrPath) {
-            case CI -> specDir.resolve("MCPublication.cfg");
-            case DEEP -> specDir.resolve("MCPublicationDeep.cfg");
-            default -> Path.of(nameOrPath);
-        };
+        for (ModelsFile.Entry entry : models.entries()) {
+            if (entry.name().equals(nameOrPath)) {
+                return model(entry);
+            }
+        }
+        Path config = Path.of(nameOrPath);
         if (!Files.isRegularFile(config)) {
-            throw new IOException(nameOrPath.equals(CI) || nameOrPath.equals(DEEP)
-                    ? "model " + nameOrPath + ": " + config + " is missing"
-                    : "model " + nameOrPath + ": no such config file (expected ci, deep or the path of a .cfg)");
+            throw new IOException("model " + nameOrPath + ": no such model in spec/models.json and no such config file"
+                    + " (names: " + String.join(", ", models.entries().stream().map(ModelsFile.Entry::name).toList()) + ")");
         }
         if (!config.getFileName().toString().endsWith(".cfg")) {
             throw new IOException("model " + nameOrPath + ": not a .cfg file");
         }
-        Path module = moduleOf(config);
-        String name = nameOrPath.equals(CI) || nameOrPath.equals(DEEP) ? nameOrPath
-                : config.getFileName().toString().replaceFirst("\\.cfg$", "");
-        Optional<ModelsFile.Entry> entry = models.entryFor(specDir, config);
-        Model.Expected expected = entry.map(ModelsFile.Entry::expected).orElse(new Model.Expected.Ok());
-        OptionalLong distinct = entry.map(ModelsFile.Entry::distinctStates).orElse(OptionalLong.empty());
-        return new Model(name, module, config, expected, distinct, entry.map(ModelsFile.Entry::description).orElse(""),
-                specDir);
+        Path wanted = config.toAbsolutePath().normalize();
+        for (ModelsFile.Entry entry : models.entries()) {
+            if (specDir.resolve(entry.cfg()).toAbsolutePath().normalize().equals(wanted)) {
+                return model(entry);
+            }
+        }
+        return new Model(config.getFileName().toString().replaceFirst("\\.cfg$", ""), moduleOf(config), config,
+                new Model.Expected.Ok(), OptionalLong.empty(), "", specDir);
     }
 
-    /** Every config that spec/models.json lists, in its order. */
+    /** Every model spec/models.json lists, in its order. */
     public List<Model> listed() throws IOException {
-        List<Model> all = new java.util.ArrayList<>();
+        List<Model> all = new ArrayList<>();
         for (ModelsFile.Entry entry : models.entries()) {
-            all.add(resolve(specDir.resolve(entry.config()).toString()));
+            all.add(model(entry));
+        }
+        return all;
+    }
+
+    /** The listed models CI checks: all but those marked {@code "inCi": false}. */
+    public List<Model> checkedInCi() throws IOException {
+        List<Model> all = new ArrayList<>();
+        for (ModelsFile.Entry entry : models.entries()) {
+            if (entry.inCi()) {
+                all.add(model(entry));
+            }
         }
         return all;
     }
 
     /** The models whose edges {@code proofgate generate} covers, in models.json's order. */
     public List<Model> generationModels() throws IOException {
-        List<Model> all = new java.util.ArrayList<>();
+        List<Model> all = new ArrayList<>();
         for (ModelsFile.Entry entry : models.entries()) {
             if (entry.generate()) {
-                Path config = specDir.resolve(entry.config());
-                all.add(config.getFileName().toString().equals("MCPublication.cfg") ? resolve(CI) : resolve(config.toString()));
+                all.add(model(entry));
             }
         }
         if (all.isEmpty()) {
-            all.add(resolve(CI));
+            throw new IOException(specDir.resolve("models.json") + ": no model is marked \"generate\": true");
         }
         return all;
+    }
+
+    private Model model(ModelsFile.Entry entry) throws IOException {
+        Path config = specDir.resolve(entry.cfg());
+        Path module = specDir.resolve(entry.module());
+        for (Path file : List.of(config, module)) {
+            if (!Files.isRegularFile(file)) {
+                throw new IOException(specDir.resolve("models.json") + ": model \"" + entry.name() + "\": " + file
+                        + " is missing");
+            }
+        }
+        return new Model(entry.name(), module, config, entry.expected(), entry.distinctStates(), entry.description(),
+                specDir);
     }
 
     private static Path moduleOf(Path config) throws IOException {

@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** Runs TLC on a model in a child JVM, reporting progress as TLC prints it. */
@@ -27,18 +29,69 @@ public final class ModelCheck {
     }
 
     /**
+     * Checks a model whose invariants must each be violated: one TLC run per invariant, on a copy
+     * of the config that keeps only that invariant (TLC stops at the first violation, so one run
+     * of all of them would confirm one). Each report expects a violation of its invariant.
+     */
+    public static List<CheckReport> runEach(Model model, CheckOptions options, PrintStream progress)
+            throws IOException, InterruptedException {
+        if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
+            throw new IllegalArgumentException(model.name() + " does not expect each of a list of invariants violated");
+        }
+        String config = Files.readString(model.config());
+        List<CheckReport> reports = new ArrayList<>();
+        for (String invariant : each.invariants()) {
+            Path dir = options.outputDir().resolve(invariant);
+            Files.createDirectories(dir);
+            Path only = dir.resolve(model.config().getFileName());
+            Files.writeString(only, withOnlyInvariant(config, invariant));
+            Model one = new Model(model.name() + "/" + invariant, model.module(), only,
+                    new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir());
+            progress.println("  " + invariant + ":");
+            reports.add(run(one, new CheckOptions(options.workers(), options.maxHeap(), dir, options.timeout()), progress));
+        }
+        return reports;
+    }
+
+    /** The config with its INVARIANT(S) sections replaced by one naming {@code invariant}. */
+    static String withOnlyInvariant(String config, String invariant) {
+        StringBuilder kept = new StringBuilder();
+        boolean inInvariants = false;
+        for (String line : config.lines().toList()) {
+            String word = line.strip().split("\\s+", 2)[0];
+            if (CONFIG_KEYWORDS.contains(word)) {
+                inInvariants = word.equals("INVARIANT") || word.equals("INVARIANTS");
+                if (inInvariants) {
+                    continue;
+                }
+            }
+            if (!inInvariants) {
+                kept.append(line).append('\n');
+            }
+        }
+        if (!config.contains(invariant)) {
+            throw new IllegalArgumentException("the config names no invariant " + invariant);
+        }
+        return kept.append("INVARIANT\n    ").append(invariant).append('\n').toString();
+    }
+
+    private static final java.util.Set<String> CONFIG_KEYWORDS = java.util.Set.of("CONSTANT", "CONSTANTS", "INIT", "NEXT",
+            "SPECIFICATION", "INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES", "CONSTRAINT", "CONSTRAINTS",
+            "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS", "SYMMETRY", "VIEW", "CHECK_DEADLOCK", "POSTCONDITION", "ALIAS");
+
+    /**
      * The TLC run of a model under the options: its module and config, the spec folder as module
-     * library (mutants extend the real module from a subfolder), no deadlock check (behaviours
-     * end), files under the options' folder, which is created.
+     * library (mutants extend the real module from a subfolder), files under the options'
+     * folder, which is created. Whether deadlock is checked is the config's to say
+     * ({@code CHECK_DEADLOCK FALSE} where behaviours end).
      */
     public static TlcCommand command(Model model, CheckOptions options) throws IOException {
         Files.createDirectories(options.outputDir());
         return TlcCommand.of(model.module(), options.outputDir())
                 .withConfig(model.config())
-                .withLibraries(java.util.List.of(model.specDir()))
+                .withLibraries(List.of(model.specDir()))
                 .withWorkers(options.workers())
                 .withMaxHeap(options.maxHeap())
-                .withoutDeadlockCheck()
                 .withTimeout(options.timeout());
     }
 

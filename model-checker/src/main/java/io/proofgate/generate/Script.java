@@ -2,20 +2,34 @@ package io.proofgate.generate;
 
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
+import io.proofgate.value.TlaValue;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * One path of the state graph as a conformance script: the topology from the initial state's
- * {@code lastEvent}, then per edge the event it records and the state the model says follows.
+ * One path of the state graph as a conformance scenario: per edge the replay line of the event it
+ * records and the state the model says follows, after a narrative of the edge it was built to
+ * cover (its last).
  *
- * @param name content-derived, so unrelated changes to the model do not rename the test
- * @param category the last verdict on the path ("plan", "rejected conflict", ...), or "none"
+ * @param id a hash of the topology and event lines: the scenario's identity, from its events alone
+ * @param name readable and unique: the topic, the covered event's requests, and the id
+ * @param topic what the covered event exercises; it decides the file the scenario is written to
+ * @param topology the topology line every scenario of the model shares
+ * @param text the scenario's block, from its {@code scenario} line to its last expectation
  */
-public record Script(String name, String category, String text) {
+public record Script(String id, String name, Topic topic, String topology, String text) {
+
+    private static final int ID_HEX_DIGITS = 10;
+
+    /** The label of an edge: its event's replay line without a step number (the spec has none). */
+    static String label(StateGraph graph, Edge edge) {
+        return EventJson.line(new ModelState(graph.state(edge.to())).lastEvent(), 0);
+    }
 
     static Script of(StateGraph graph, List<Edge> path) {
         ModelState initial = new ModelState(graph.state(path.getFirst().from()));
@@ -23,36 +37,89 @@ public record Script(String name, String category, String text) {
             throw new IllegalArgumentException("the initial state's lastEvent must be the topology line, found kind \""
                     + initial.eventKind() + "\"");
         }
+        String topology = EventJson.line(initial.lastEvent(), 0);
+        Topic.Context context = new Topic.Context(initial.lastEvent());
+        StringBuilder identity = new StringBuilder(topology).append('\n');
         StringBuilder body = new StringBuilder();
-        body.append("topology ").append(EventJson.line(initial.lastEvent(), 0)).append('\n');
-        String category = "none";
         long step = 0;
-        for (Edge edge : path) {
+        Topic topic = null;
+        String words = "";
+        for (int i = 0; i < path.size(); i++) {
+            Edge edge = path.get(i);
             ModelState state = new ModelState(graph.state(edge.to()));
+            TlaValue.TlaRecord event = state.lastEvent();
             String kind = state.eventKind();
             if (kind.equals("step")) {
                 step++;
             }
-            body.append('\n').append("event ").append(EventJson.line(state.lastEvent(), kind.equals("step") ? step : 0))
-                    .append('\n').append("----\n");
-            for (String line : state.expectedLines()) {
-                body.append(line).append('\n');
+            if (i == path.size() - 1) {
+                topic = Topic.of(context, event);
+                words = eventWords(event);
+                body.insert(0, "# covers event " + (i + 1) + " (" + edge.action().orElse("an unnamed action") + ", "
+                        + words + "): " + topic.meaning + " -> " + verdictWords(state) + "\n");
             }
-            List<String> verdicts = state.verdictLines();
-            if (!verdicts.isEmpty()) {
-                String last = verdicts.getLast();
-                String[] words = last.split(" ");
-                category = words[0].equals("plan") ? "plan" : words[0] + " " + words[2].substring(words[2].indexOf('=') + 1);
+            context.remember(event);
+            String line = EventJson.line(event, kind.equals("step") ? step : 0);
+            identity.append(line).append('\n');
+            body.append("event ").append(line).append('\n').append("----\n");
+            for (String expected : state.expectedLines()) {
+                body.append(expected).append('\n');
+            }
+            if (i < path.size() - 1) {
+                body.append('\n');
             }
         }
-        String header = "# " + path.size() + " events\n";
-        return new Script("path_" + digest(body.toString()), category, header + body);
+        String id = digest(identity.toString());
+        String name = topic.slug.replace('-', '_') + "__" + slug(words) + "__" + id;
+        return new Script(id, name, topic, topology, "scenario " + name + "\n" + body);
+    }
+
+    /** The covered event in words: "cached r1", "new r2, preempted r1", "finished r1", "rank 0 holds d1". */
+    private static String eventWords(TlaValue.TlaRecord event) {
+        String kind = ModelState.string(event.get("kind").orElseThrow());
+        return switch (kind) {
+            case "finished" -> "finished " + ModelState.string(event.get("id").orElseThrow());
+            case "held" -> "rank " + ModelState.integer(event.get("rank").orElseThrow()) + " holds "
+                    + ModelState.string(event.get("digest").orElseThrow());
+            default -> {
+                List<String> parts = new ArrayList<>();
+                for (TlaValue request : event.get("new").map(ModelState::sequence).orElse(List.of())) {
+                    parts.add("new " + ModelState.string(ModelState.record(request, "request").get("id").orElseThrow()));
+                }
+                for (TlaValue request : event.get("cached").map(ModelState::sequence).orElse(List.of())) {
+                    TlaValue.TlaRecord cached = ModelState.record(request, "request");
+                    boolean resumed = cached.get("resumed").orElse(null) instanceof TlaValue.TlaBool(boolean b) && b;
+                    parts.add((resumed ? "resumed " : "cached ") + ModelState.string(cached.get("id").orElseThrow()));
+                }
+                for (TlaValue id : event.get("preempted").map(ModelState::sequence).orElse(List.of())) {
+                    parts.add("preempted " + ModelState.string(id));
+                }
+                yield parts.isEmpty() ? "empty step" : String.join(", ", parts);
+            }
+        };
+    }
+
+    /** The covered state's verdicts without their facts: "rejected r1 conflict", "plan r1", "no verdict". */
+    private static String verdictWords(ModelState state) {
+        List<String> verdicts = new ArrayList<>();
+        for (String line : state.verdictLines()) {
+            String[] words = line.split(" ");
+            verdicts.add(switch (words[0]) {
+                case "plan" -> "plan " + words[1];
+                default -> words[0] + " " + words[1] + " " + words[2].substring(words[2].indexOf('=') + 1);
+            });
+        }
+        return verdicts.isEmpty() ? "no verdict" : String.join(", ", verdicts);
+    }
+
+    private static String slug(String words) {
+        return words.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
     }
 
     private static String digest(String text) {
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash, 0, 6);
+            return HexFormat.of().formatHex(hash).substring(0, ID_HEX_DIGITS);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
