@@ -72,8 +72,11 @@ public final class Generation {
         }
     }
 
-    /** The files of a generation: scenario files by path relative to the scenario folder, and the summary. */
-    public record Output(Map<String, String> files, Summary summary) {}
+    /**
+     * The files of a generation (scenario files by path relative to the scenario folder), the
+     * summary, and the state graph of each model by name.
+     */
+    public record Output(Map<String, String> files, Summary summary, Map<String, StateGraph> graphs) {}
 
     /**
      * A model to generate from: {@code name} names its folder of scenarios, {@code description}
@@ -87,6 +90,7 @@ public final class Generation {
     public static Output build(List<Source> sources, PrintStream progress) throws IOException, InterruptedException {
         Map<String, String> files = new TreeMap<>();
         List<ModelSummary> rows = new ArrayList<>();
+        Map<String, StateGraph> graphs = new TreeMap<>();
         for (Source source : sources) {
             StateGraph graph = dumpGraph(source.model(), source.description(), source.options(), progress);
             Output one = fromGraph(graph, source.name(), source.description());
@@ -96,8 +100,9 @@ public final class Generation {
                 }
             }
             rows.addAll(one.summary().models());
+            graphs.putAll(one.graphs());
         }
-        return new Output(files, new Summary(rows));
+        return new Output(files, new Summary(rows), graphs);
     }
 
     private static StateGraph dumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
@@ -135,7 +140,7 @@ public final class Generation {
         PathCover.Result minimum = PathCover.cover(graph);
         ModelSummary summary = new ModelSummary(modelName, modelDescription, cover.states(), cover.edges(),
                 written.edges(), written.scenarios(), written.steps(), minimum.paths().size(), minimum.steps());
-        return new Output(files, new Summary(List.of(summary)));
+        return new Output(files, new Summary(List.of(summary)), Map.of(modelName, graph));
     }
 
     /**

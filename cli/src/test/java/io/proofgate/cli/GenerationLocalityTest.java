@@ -1,0 +1,120 @@
+package io.proofgate.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.proofgate.check.ModelCatalog;
+import io.proofgate.generate.Generation;
+import io.proofgate.generate.Locality;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Measured locality of the generated scenarios: reference edits applied to a copy of the spec,
+ * each regenerated and compared with the scenarios of the spec as it is (docs/generation.md,
+ * "Locality"). The report goes to target/proofgate/locality/report.md and to standard output:
+ * {@code mvn -pl cli test -Dtest=GenerationLocalityTest} (after an install) reproduces it.
+ */
+class GenerationLocalityTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final PrintStream QUIET = new PrintStream(PrintStream.nullOutputStream());
+
+    /** One edit of spec/Publication.tla: {@code find} must occur exactly once. */
+    record Edit(String name, String meaning, String find, String replace) {}
+
+    static final List<Edit> EDITS = List.of(
+            new Edit("refactor", "Ceil written with IF instead of arithmetic (no behaviour change)",
+                    "Ceil(a, b) == (a + b - 1) \\div b",
+                    "Ceil(a, b) == IF a % b = 0 THEN a \\div b ELSE a \\div b + 1"),
+            new Edit("fact", "future_boundary reasons no longer state the entry index (one reason fact)",
+                    "ELSE [observed |-> e[3], group |-> e[1], block |-> e[2], entry |-> i - 1] @@",
+                    "ELSE [observed |-> e[3], group |-> e[1], block |-> e[2]]"
+                            + " @@ (IF c = \"future_boundary\" THEN <<>> ELSE [entry |-> i - 1]) @@"),
+            new Edit("rule", "a null block below the target is ignored instead of poisoning (one decision rule)",
+                    "ELSE IF e[2] <= 0 THEN \"null_block\"",
+                    "ELSE IF e[2] <= 0 /\\ ~IsIntermediate(e[3], S) THEN \"null_block\""));
+
+    @Test
+    void referenceEditsChangeOnlyTheScenariosTheyAffect() throws Exception {
+        Path work = ROOT.resolve("target/proofgate/locality");
+        deleteTree(work);
+        Generation.Output base = generate(ROOT, work.resolve("base-run"));
+        StringBuilder report = new StringBuilder("""
+                | edit | scenarios crossing a change | scenarios changed (kept / added / removed) | needless | renamed or moved | lines changed (+/-) | files |
+                |---|---|---|---|---|---|---|
+                """);
+        List<String> failures = new ArrayList<>();
+        for (Edit edit : EDITS) {
+            Path copy = work.resolve(edit.name());
+            copySpec(ROOT.resolve("spec"), copy.resolve("spec"));
+            Path tla = copy.resolve("spec/Publication.tla");
+            String text = Files.readString(tla);
+            int at = text.indexOf(edit.find());
+            assertTrue(at >= 0 && text.indexOf(edit.find(), at + 1) < 0,
+                    () -> "edit " + edit.name() + " no longer applies to spec/Publication.tla: update GenerationLocalityTest");
+            Files.writeString(tla, text.replace(edit.find(), edit.replace()));
+            Locality l = Locality.compare(base, generate(copy, copy.resolve("run")));
+            report.append(String.format(Locale.ROOT, "| %s: %s | %d | %d / %d / %d | %d | %d | %d (+%d/-%d) | %d |%n",
+                    edit.name(), edit.meaning(), l.crossing(), l.keptChanged(), l.added(), l.removed(), l.needless(),
+                    l.renamed() + l.moved(), l.linesChanged(), l.linesAdded(), l.linesRemoved(), l.filesChanged()));
+            if (l.renamed() + l.moved() > 0) {
+                failures.add(edit.name() + ": " + l.renamed() + " scenarios renamed, " + l.moved() + " moved");
+            }
+            switch (edit.name()) {
+                case "refactor" -> {
+                    if (l.linesChanged() != 0) {
+                        failures.add("refactor: " + l.linesChanged() + " lines changed, expected none");
+                    }
+                }
+                case "fact" -> {
+                    if (l.needless() != 0 || l.added() + l.removed() != 0 || l.linesChanged() > 2 * l.crossing()
+                            || l.linesChanged() > 100) {
+                        failures.add("fact: " + l + " (goal: only the crossing scenarios, at most two lines each, at most 100)");
+                    }
+                }
+                default -> { }
+            }
+        }
+        Files.createDirectories(work);
+        Files.writeString(work.resolve("report.md"), report.toString());
+        System.out.print(report);
+        assertEquals(List.of(), failures, report.toString());
+    }
+
+    private static Generation.Output generate(Path root, Path runDir) throws IOException, InterruptedException {
+        ModelCatalog catalog = ModelCatalog.of(root.resolve("spec"));
+        return Generation.build(GenerateCommand.sources(catalog.generationModels(), root, runDir, 2), QUIET);
+    }
+
+    private static void copySpec(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path path : walk.filter(p -> !from.relativize(p).toString().startsWith("states")).toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (Files.exists(root)) {
+            try (Stream<Path> walk = Files.walk(root)) {
+                for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+}

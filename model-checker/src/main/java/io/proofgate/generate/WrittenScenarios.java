@@ -1,0 +1,104 @@
+package io.proofgate.generate;
+
+import io.proofgate.graph.Edge;
+import io.proofgate.graph.StateGraph;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Scenario files read back: each scenario's file, name, id, text and event labels, and walks of
+ * its events on a state graph. Used to count what the written files cover, and to compare the
+ * scenarios of two revisions of a spec ({@link Locality}).
+ */
+final class WrittenScenarios {
+
+    private static final Pattern STEP_NUMBER = Pattern.compile("^\\{\"kind\":\"step\",\"step\":\\d+,");
+
+    /** One written scenario; {@code labels} are its events without step numbers, as edges are labelled. */
+    record Written(String file, String name, String id, String text, List<String> labels, List<Integer> eventLines) {}
+
+    private WrittenScenarios() {}
+
+    static List<Written> read(Map<String, String> files) {
+        List<Written> all = new ArrayList<>();
+        for (var file : files.entrySet()) {
+            List<String> lines = file.getValue().lines().toList();
+            String name = null;
+            StringBuilder text = new StringBuilder();
+            List<String> labels = new ArrayList<>();
+            List<Integer> at = new ArrayList<>();
+            for (int i = 0; i <= lines.size(); i++) {
+                String line = i < lines.size() ? lines.get(i) : null;
+                if (line == null || line.startsWith("scenario ")) {
+                    if (name != null) {
+                        all.add(new Written(file.getKey(), name, name.substring(name.lastIndexOf("__") + 2),
+                                text.toString(), List.copyOf(labels), List.copyOf(at)));
+                    }
+                    if (line != null) {
+                        name = line.substring("scenario ".length());
+                        text.setLength(0);
+                        labels.clear();
+                        at.clear();
+                    }
+                }
+                if (line == null) {
+                    break;
+                }
+                if (name != null) {
+                    text.append(line).append('\n');
+                }
+                if (line.startsWith("event ")) {
+                    if (name == null) {
+                        throw new GenerationException(file.getKey() + ":" + (i + 1) + ": an event before any scenario line");
+                    }
+                    labels.add(STEP_NUMBER.matcher(line.substring("event ".length())).replaceFirst("{\"kind\":\"step\","));
+                    at.add(i + 1);
+                }
+            }
+        }
+        return all;
+    }
+
+    /** Labels of the edges leaving each state, computed once per state. */
+    static final class Walker {
+        private final StateGraph graph;
+        private final Map<Long, Map<String, Edge>> byLabel = new HashMap<>();
+
+        Walker(StateGraph graph) {
+            this.graph = graph;
+        }
+
+        /** The edges the labels take from the initial state, or empty where one is not an edge. */
+        Optional<List<Edge>> walk(List<String> labels) {
+            long at = graph.initialStates().getFirst();
+            List<Edge> path = new ArrayList<>();
+            for (String label : labels) {
+                Edge edge = byLabel.computeIfAbsent(at, this::labels).get(label);
+                if (edge == null) {
+                    return Optional.empty();
+                }
+                path.add(edge);
+                at = edge.to();
+            }
+            return Optional.of(path);
+        }
+
+        /** What the model says after each event of the labels, or empty where they are not a path. */
+        Optional<List<List<String>>> expectations(List<String> labels) {
+            return walk(labels).map(path -> path.stream()
+                    .map(edge -> new ModelState(graph.state(edge.to())).expectedLines()).toList());
+        }
+
+        private Map<String, Edge> labels(long state) {
+            Map<String, Edge> out = new HashMap<>();
+            for (Edge e : graph.outgoing(state)) {
+                out.putIfAbsent(Script.label(graph, e), e);
+            }
+            return out;
+        }
+    }
+}
