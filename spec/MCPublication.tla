@@ -28,6 +28,8 @@ Prompt2 == "r1" :> 6992 @@ "r2" :> 8256
 Prompt3 == "r1" :> 6992 @@ "r2" :> 8256 @@ "r3" :> 1000
 PromptAligned == "r1" :> 6992 @@ "r2" :> 6992
 
+\* MCValidateUntracked: r3 is untracked; every request gets exact proofs only.
+UntrackedEvidence == "r1" :> {"exact"} @@ "r2" :> {"exact"} @@ "r3" :> {"exact"}
 AllKinds == {"null", "notalist", "empty", "malformed", "malformed_bool", "malformed_text",
              "unknown", "nonrecurrent", "nullblock", "future", "intermediate", "exact",
              "exact_alt", "incomplete", "duplicate", "chunked"}
@@ -54,6 +56,10 @@ Sequential == \A i \in 2..Len(Requests) :
 GenTwoRecEvidence == "r1" :> {"exact", "exact_mixed", "incomplete", "incomplete_last", "duplicate",
                               "malformed_bool", "malformed_text"}
                      @@ "r2" :> {"exact"}
+\* Generation model gen-untracked: r1 (prompt 1000, target 768) below min_span_tokens and r2
+\* (target 8192) above max_span_tokens 6912, so neither is ever tracked; vLLM may send each an
+\* exact proof or an empty list (SentKinds), which the connector must not read.
+PromptUntracked == "r1" :> 1000 @@ "r2" :> 8256
 AbsentOnly == {"absent"}
 LiveFields == {"absent", "mapping"}
 AllFields == {"absent", "null", "text", "mapping"}

@@ -238,16 +238,20 @@ ProofOf(r, e, kd) ==
     IF kd = "exact_mixed" THEN {<<x[1], x[2]>> : x \in Range(MixedEntries(r, e))}
     ELSE ProofSet(r, e, IF kd = "exact_alt" THEN 6 ELSE 5)
 
-\* State-space reduction: DESIGN section 3 says the connector reads evidence only
-\* for a tracked request that is scheduled and whose digest is not at full
-\* quorum.  For any other scheduled request vLLM sends no key or a complete exact
-\* proof (so a connector that did read it would still be caught), never the
-\* other kinds, which would only add copies of the same transition.
+\* State-space reduction: protocol section 3 says the connector reads evidence only
+\* for a tracked request that is scheduled and whose digest is not at full quorum.
+\* For any other scheduled request vLLM sends no key, a complete exact proof, or an
+\* empty list (which poisons wherever it is read), never the other kinds, which
+\* would only add copies of the same transition.  A connector that read such a
+\* request's evidence would reject it: QuorumSkipsValidation and
+\* UntrackedGetsNoVerdict catch that (mutants MCValidateBeforeQuorum and
+\* MCValidateUntracked).
 Examined(r) ==
     /\ ~FullQuorum(DigestOf[r])
     /\ \/ status[r] = "waiting" /\ Tracked(r)
        \/ r \in DOMAIN pending
-SentKinds(r) == IF Examined(r) THEN EvidenceKinds[r] ELSE EvidenceKinds[r] \cap {"exact"}
+UnexaminedKinds == {"exact", "empty"}
+SentKinds(r) == IF Examined(r) THEN EvidenceKinds[r] ELSE UnexaminedKinds
 
 \* Another request's key: the first request not scheduled, with its own exact proof.
 OtherId(B) == InOrder(Req \ B)[1]
@@ -415,30 +419,44 @@ TryPublish(r, p, mayPublish) ==
          ELSE Out(<<>>, <<RejectedVerdict(r, "invalid_selection", facts)>>, 0, 1, 0, 0)
     ELSE Out(<<p>>, <<>>, 0, 0, 0, 0)
 
-\* New request (first scheduled step).
-NewOutcome(r, field, entry) ==
-    IF ~Tracked(r) THEN Nothing                                      \* span out of range
-    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1, 0)
-    ELSE LET v == IF HasRecurrent THEN Validate(field, r, {}) ELSE Keep IN
-      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0, 0)
+\* Validation of r's evidence against latch L; a topology without recurrent groups never
+\* looks at the evidence.
+Validation(field, r, L) == IF HasRecurrent THEN Validate(field, r, L) ELSE Keep
+Rejection(r, v) == Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0, 0)
+
+\* A tracked new request below full quorum: validate, then create the pending store.
+NewTracked(r, field, entry) ==
+    LET v == Validation(field, r, {}) IN
+      IF v.kind = "poison" THEN Rejection(r, v)
       ELSE TryPublish(r, [digest |-> DigestOf[r], span |-> Span(r),
                           done |-> entry.computed + entry.scheduled,
                           table |-> entry.block_ids,
                           latch |-> IF v.kind = "latch" THEN v.latch ELSE {}],
                       PublishesOnNewStep)
 
-\* Cached step of a pending request, steps (1) to (5).
-CachedOutcome(r, field, entry, p) ==
-    IF ConnectorSeesQuorum(p.digest)
-    THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1, 0)
-    ELSE LET v == IF HasRecurrent THEN Validate(field, r, p.latch) ELSE Keep IN
-      IF v.kind = "poison" THEN Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0, 0)
+\* New request (first scheduled step): a span out of range or a digest at full quorum is
+\* neither tracked nor validated.
+NewOutcome(r, field, entry) ==
+    IF ~Tracked(r) THEN Nothing                                      \* span out of range
+    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1, 0)
+    ELSE NewTracked(r, field, entry)
+
+\* Cached step, steps (2) to (5): validate, extend or replace the table, progress, publish.
+CachedBelowQuorum(r, field, entry, p) ==
+    LET v == Validation(field, r, p.latch) IN
+      IF v.kind = "poison" THEN Rejection(r, v)
       ELSE TryPublish(r,
              [p EXCEPT !.latch = IF v.kind = "latch" THEN v.latch ELSE p.latch,
                        !.table = IF entry.resumed THEN entry.new_block_ids
                                  ELSE [i \in 1..NG |-> p.table[i] \o entry.new_block_ids[i]],
                        !.done = entry.computed + entry.scheduled],
              TRUE)
+
+\* Cached step of a pending request: (1) full quorum retires it without looking at the evidence.
+CachedOutcome(r, field, entry, p) ==
+    IF ConnectorSeesQuorum(p.digest)
+    THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1, 0)
+    ELSE CachedBelowQuorum(r, field, entry, p)
 
 RECURSIVE CatVerdicts(_, _)
 CatVerdicts(outs, ids) ==
@@ -534,7 +552,7 @@ SchedulerSendsStep(B, P) ==
                      /\ (fk # "absent" => \E x \in B : Examined(x))
                      /\ StepWith(B, P, st, fk, [x \in B |-> "other"])
             \/ /\ B # {} /\ HasRecurrent /\ "mapping" \in FieldKinds
-               /\ \E lab \in [B -> UNION {EvidenceKinds[x] : x \in B} \cup {"other"}] :
+               /\ \E lab \in [B -> UNION {SentKinds(x) : x \in B} \cup {"other"}] :
                      /\ \A x \in B : lab[x] = "other"
                                     \/ (lab[x] \in SentKinds(x) /\ Available(x, st[x], lab[x]))
                      /\ StepWith(B, P, st, "mapping", lab)
@@ -683,6 +701,17 @@ QuorumRetiresScheduledStore ==
       \A r \in {lastEvent.new[i].id : i \in DOMAIN lastEvent.new}
                \cup {lastEvent.cached[i].id : i \in DOMAIN lastEvent.cached} :
          FullQuorum(DigestOf[r]) => r \notin DOMAIN pending /\ \A p \in Plans : p.id # r
+
+\* Protocol section 3, cached step (1) and new request: at full quorum the evidence is not
+\* looked at, so a request scheduled while its digest is at full quorum is never rejected.
+QuorumSkipsValidation ==
+    lastEvent.kind = "step" =>
+      \A i \in DOMAIN lastVerdicts :
+         lastVerdicts[i].kind = "rejected" => ~FullQuorum(DigestOf[lastVerdicts[i].id])
+
+\* Protocol section 3: a request whose span is outside [min_span_tokens, max_span_tokens] is
+\* neither tracked nor validated, so no verdict ever names it.
+UntrackedGetsNoVerdict == \A i \in DOMAIN lastVerdicts : Tracked(lastVerdicts[i].id)
 
 -----------------------------------------------------------------------------
 (* Liveness: a request that keeps being scheduled and holds a complete      *)

@@ -25,4 +25,20 @@ MutantCoversRecurrent(gs) == gs # {}
 
 \* Quorum ignored: the connector never sees a digest at full quorum.
 MutantConnectorSeesQuorum(d) == FALSE
+\* Evidence validated before the quorum check of a cached step: a pending store whose digest
+\* reached full quorum is poisoned by malformed evidence instead of retired.
+MutantValidateBeforeQuorum(r, field, entry, p) ==
+    LET v == Validation(field, r, p.latch) IN
+    IF v.kind = "poison" THEN Rejection(r, v)
+    ELSE IF ConnectorSeesQuorum(p.digest)
+         THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1, 0)
+         ELSE CachedBelowQuorum(r, field, entry, p)
+
+\* Evidence of a new request validated before the span bounds and the quorum are checked.
+MutantValidateUntracked(r, field, entry) ==
+    LET v == Validation(field, r, {}) IN
+    IF v.kind = "poison" THEN Rejection(r, v)
+    ELSE IF ~Tracked(r) THEN Nothing
+    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1, 0)
+    ELSE NewTracked(r, field, entry)
 =============================================================================

@@ -1,0 +1,87 @@
+package io.proofgate.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** spec/models.json is read strictly: every mistake that would silently weaken a check is an error. */
+class ModelsFileTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String OK = "{\"name\": \"ci\", \"cfg\": \"A.cfg\", \"module\": \"A.tla\", \"mode\": \"safety\", \"expected\": \"ok\"";
+
+    private ModelsFile read(String models) throws IOException {
+        Path file = dir.resolve("models.json");
+        Files.writeString(file, "{\"models\": [" + models + "]}");
+        return ModelsFile.read(file);
+    }
+
+    private String error(String models) {
+        return assertThrows(IOException.class, () -> read(models)).getMessage();
+    }
+
+    @Test
+    void aWellFormedEntryIsRead() throws IOException {
+        ModelsFile file = read(OK + ", \"distinctStates\": 12, \"generate\": true, \"inCi\": false}");
+        ModelsFile.Entry entry = file.entries().getFirst();
+        assertEquals("ci", entry.name());
+        assertEquals("A.tla", entry.module());
+        assertEquals(12, entry.distinctStates().getAsLong());
+        assertTrue(entry.generate());
+        assertTrue(!entry.inCi());
+    }
+
+    @Test
+    void unknownAndAliasKeysAreErrorsNamingTheKey() {
+        assertTrue(error(OK + ", \"invarient\": \"X\"}").contains("unknown key \"invarient\""));
+        assertTrue(error("{\"name\": \"ci\", \"config\": \"A.cfg\", \"module\": \"A.tla\", \"mode\": \"safety\", \"expected\": \"ok\"}")
+                .contains("unknown key \"config\""));
+        assertTrue(error(OK + ", \"distinct_states\": 3}").contains("unknown key \"distinct_states\""));
+    }
+
+    @Test
+    void anExpectedViolationMustNameItsInvariant() {
+        String noName = OK.replace("\"expected\": \"ok\"", "\"expected\": \"violation\"") + "}";
+        assertTrue(error(noName).contains("names its \"invariant\""), error(noName));
+        String aliasResult = OK.replace("\"expected\": \"ok\"", "\"expected\": \"pass\"") + "}";
+        assertTrue(error(aliasResult).contains("\"expected\" is \"ok\", \"violation\" or \"each-violated\""));
+    }
+
+    @Test
+    void eachViolatedNeedsItsInvariants() throws IOException {
+        String empty = OK.replace("\"expected\": \"ok\"", "\"expected\": \"each-violated\"") + ", \"invariants\": []}";
+        assertTrue(error(empty).contains("non-empty list"));
+        ModelsFile file = read(OK.replace("\"expected\": \"ok\"", "\"expected\": \"each-violated\"")
+                + ", \"invariants\": [\"DebugA\", \"DebugB\"]}");
+        assertEquals(new Model.Expected.EachViolated(List.of("DebugA", "DebugB")), file.entries().getFirst().expected());
+    }
+
+    @Test
+    void namesAreRequiredAndUnique() {
+        assertTrue(error(OK.replace("\"name\": \"ci\", ", "") + "}").contains("\"name\" is missing"));
+        assertTrue(error(OK + "}, " + OK + "}").contains("two models are named \"ci\""));
+    }
+
+    @Test
+    void duplicateKeysAndBadJsonAreLocated() {
+        assertTrue(error(OK + ", \"mode\": \"safety\"}").matches(".*models.json:1:\\d+: not valid JSON: Duplicate field 'mode'.*"),
+                error(OK + ", \"mode\": \"safety\"}"));
+    }
+
+    @Test
+    void onlyOneInvariantIsKeptForAReachabilityRun() {
+        String config = "CONSTANTS\n    N = 1\nINIT Init\nNEXT Next\nINVARIANTS\n    DebugA\n    DebugB\nCHECK_DEADLOCK FALSE\n";
+        String one = ModelCheck.withOnlyInvariant(config, "DebugB");
+        assertEquals("CONSTANTS\n    N = 1\nINIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\nINVARIANT\n    DebugB\n", one);
+        assertThrows(IllegalArgumentException.class, () -> ModelCheck.withOnlyInvariant(config, "DebugC"));
+    }
+}
