@@ -3,7 +3,7 @@
 (* module; a cfg picks one definition per constant with `Const <- Def`.     *)
 EXTENDS Publication
 
-\* Seed topology (DESIGN section 3): full + recurrent_align, 2304-token blocks.
+\* Seed topology (protocol section 3): full + recurrent_align, 2304-token blocks.
 TopoSeed == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],
                [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0] >>
 \* Seed topology with a second recurrent group (incomplete proof is reachable).

@@ -1,7 +1,7 @@
 ---------------------------- MODULE Publication ----------------------------
 (***************************************************************************)
 (* Recurrent-state publication protocol of the proofgate connector         *)
-(* (DESIGN.md section 3).                                                  *)
+(* (docs/protocol.md section 3).                                                  *)
 (*                                                                         *)
 (* Modelled:                                                               *)
 (*  - vLLM as an environment that, per step, admits (new), schedules       *)
@@ -14,7 +14,7 @@
 (*    (intermediate then exact).  vLLM also finishes requests.             *)
 (*  - worker ranks reporting that they hold a digest (quorum).             *)
 (*  - the connector: latch, poison, pending store, quorum retirement,      *)
-(*    publication and block selection, exactly in DESIGN section 3 order.  *)
+(*    publication and block selection, exactly in protocol section 3 order.  *)
 (*  - block contents as state versions (tokens of recurrent state a block  *)
 (*    holds): the table's recurrent slot always holds the running state    *)
 (*    (it advances every step), a pinned proof block holds the state at    *)
@@ -30,7 +30,7 @@
 (*  - step numbers are not modelled (they would make every path distinct); *)
 (*    a generator numbers the steps of a path 1, 2, 3, ...                 *)
 (*                                                                         *)
-(* One TLA+ step = one whole replay event (DESIGN section 5) processed     *)
+(* One TLA+ step = one whole replay event (protocol section 5) processed     *)
 (* atomically, as Connector.apply(event) does: a scheduler step (with any  *)
 (* number of new, cached and preempted requests), a finished event, or a   *)
 (* held event.  Because TLC labels state-graph edges with action names     *)
@@ -88,7 +88,7 @@ KindOf(x) == CASE x = JsonNull -> "null" [] x = JsonText -> "string" [] x = Json
                [] x = JsonObject -> "mapping"
 Min(S) == CHOOSE m \in S : \A x \in S : m <= x
 
-\* DESIGN section 2: target = floor((prompt_tokens - 1) / 256) * 256.
+\* protocol section 2: target = floor((prompt_tokens - 1) / 256) * 256.
 SpanOf == [r \in Req |-> ((PromptOf[r] - 1) \div HashBlock) * HashBlock]
 Span(r) == SpanOf[r]
 Tracked(r) == MinSpan <= Span(r) /\ Span(r) <= MaxSpan
@@ -272,7 +272,7 @@ FieldValue(B, fk, lab) ==
             ELSE [x \in keyed |-> EvidenceValue(x, lab[x])]
 
 -----------------------------------------------------------------------------
-(* Connector: DESIGN section 3 validation, in table order.                  *)
+(* Connector: protocol section 3 validation, in table order.                  *)
 
 Keep == [kind |-> "keep"]
 LatchThem(s) == [kind |-> "latch", latch |-> s]
@@ -341,7 +341,7 @@ ConflictFacts(X, L, S) ==
     ELSE [observed |-> S, group |-> Min(differ), block |-> BlockOf(X, Min(differ)),
           latched |-> BlockOf(L, Min(differ))]
 
-\* DESIGN section 3 decision table for request r with latch L.
+\* protocol section 3 decision table for request r with latch L.
 Validate(field, r, L) ==
     LET S == Span(r) IN
     IF field = Absent \/ field = JsonNull THEN Keep                 \* field absent or null
@@ -363,7 +363,7 @@ Validate(field, r, L) ==
           ELSE IF X = L THEN Keep                                   \* same set
           ELSE Poison("conflict", ConflictFacts(X, L, S))           \* different set
 
-\* Plan block selection (DESIGN section 3).
+\* Plan block selection (protocol section 3).
 \* A full or sliding group takes table entries From..To (1-based); a table shorter than To
 \* cannot be selected from (short_table).
 SelFrom(g, p) == IF Policy(g) = "sliding"
@@ -662,12 +662,12 @@ BlockContent(r, b) ==
        ELSE IF k = 8 THEN FutureBoundary(r)
        ELSE -1
 
-\* DESIGN section 1: every published recurrent block holds the state at the target.
+\* protocol section 1: every published recurrent block holds the state at the target.
 PublishedBlockHoldsTargetState ==
     \A p \in Plans : \A i \in DOMAIN p.recurrent :
         BlockContent(p.id, p.recurrent[i][2]) = p.span
 
-\* DESIGN section 3: a plan's recurrent blocks come from the latch, never from the table.
+\* protocol section 3: a plan's recurrent blocks come from the latch, never from the table.
 PlanNeverTakesTableSlot ==
     \A p \in Plans : \A i \in DOMAIN p.recurrent : p.recurrent[i][2] % 10 \notin 1..4
 
@@ -680,21 +680,21 @@ PlanProvenSinceLastPreemption ==
 LatchProvenSinceLastPreemption ==
     \A r \in DOMAIN pending : pending[r].latch # {} => pending[r].latch \in proven[r]
 
-\* DESIGN section 2: a poisoned request is never retried, so never publishes.
+\* protocol section 2: a poisoned request is never retried, so never publishes.
 PoisonedNeverPublishes == \A r \in poisoned : planCount[r] = 0 /\ r \notin DOMAIN pending
 
-\* DESIGN section 3: a topology with recurrent groups never publishes on the new-request step.
+\* protocol section 3: a topology with recurrent groups never publishes on the new-request step.
 NoPlanOnNewRequestStep ==
     HasRecurrent /\ lastEvent.kind = "step" =>
         \A p \in Plans : \A i \in DOMAIN lastEvent.new : lastEvent.new[i].id # p.id
 
-\* DESIGN section 3: at most one plan per request.
+\* protocol section 3: at most one plan per request.
 AtMostOnePlanPerRequest == \A r \in Req : planCount[r] <= 1
 
-\* DESIGN section 3: finished requests hold no pending state.
+\* protocol section 3: finished requests hold no pending state.
 FinishedHoldsNoPending == \A r \in Req : status[r] = "finished" => r \notin DOMAIN pending
 
-\* DESIGN section 3: a request scheduled while its digest is at full quorum ends the
+\* protocol section 3: a request scheduled while its digest is at full quorum ends the
 \* step with no pending state and no plan (retired, or skipped at admission).
 QuorumRetiresScheduledStore ==
     lastEvent.kind = "step" =>

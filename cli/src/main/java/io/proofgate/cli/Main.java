@@ -71,7 +71,7 @@ public final class Main {
     private static String help(Map<String, Command> commands) {
         StringBuilder text = new StringBuilder("""
                 proofgate: a formal-model-backed validator for the recurrent-state publication protocol
-                of a vLLM prefix-cache connector (DESIGN §3).
+                of a vLLM prefix-cache connector. The protocol: docs/protocol.md.
 
                 Usage: proofgate <command> [options]
                        proofgate --version

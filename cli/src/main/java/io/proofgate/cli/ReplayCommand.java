@@ -18,7 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code proofgate replay FILE|-}: DESIGN §5. */
+/** {@code proofgate replay FILE|-}: protocol §5. */
 final class ReplayCommand implements Command {
 
     @Override
@@ -44,6 +44,7 @@ final class ReplayCommand implements Command {
                 A structural error (invalid JSON, an unknown kind or field, a missing or mistyped field)
                 stops the run with FILE:LINE:COLUMN: PROBLEM on stderr and no summary line. Anything
                 inside recurrent_boundary_blocks is evidence: it yields verdicts, never an error.
+                The log format, the decision rules and the verdicts: docs/protocol.md (§3, §5, §6).
 
                 --store host|cuda  also check every plan on bytes: simulate vLLM's block contents
                                    from the events in that page store (cuda: device memory through

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -65,34 +66,29 @@ public final class ModelCatalog {
 
     /** Every model spec/models.json lists, in its order. */
     public List<Model> listed() throws IOException {
-        List<Model> all = new ArrayList<>();
-        for (ModelsFile.Entry entry : models.entries()) {
-            all.add(model(entry));
-        }
-        return all;
+        return select(entry -> true);
     }
 
     /** The listed models CI checks: all but those marked {@code "inCi": false}. */
     public List<Model> checkedInCi() throws IOException {
-        List<Model> all = new ArrayList<>();
-        for (ModelsFile.Entry entry : models.entries()) {
-            if (entry.inCi()) {
-                all.add(model(entry));
-            }
-        }
-        return all;
+        return select(ModelsFile.Entry::inCi);
     }
 
     /** The models whose edges {@code proofgate generate} covers, in models.json's order. */
     public List<Model> generationModels() throws IOException {
-        List<Model> all = new ArrayList<>();
-        for (ModelsFile.Entry entry : models.entries()) {
-            if (entry.generate()) {
-                all.add(model(entry));
-            }
-        }
+        List<Model> all = select(ModelsFile.Entry::generate);
         if (all.isEmpty()) {
             throw new IOException(specDir.resolve("models.json") + ": no model is marked \"generate\": true");
+        }
+        return all;
+    }
+
+    private List<Model> select(Predicate<ModelsFile.Entry> wanted) throws IOException {
+        List<Model> all = new ArrayList<>();
+        for (ModelsFile.Entry entry : models.entries()) {
+            if (wanted.test(entry)) {
+                all.add(model(entry));
+            }
         }
         return all;
     }

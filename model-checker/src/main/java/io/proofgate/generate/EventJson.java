@@ -5,7 +5,7 @@ import io.proofgate.value.TlaValuePrinter;
 import java.util.List;
 
 /**
- * Writes the spec's {@code lastEvent} records as replay lines (DESIGN §5). The encoding table is
+ * Writes the spec's {@code lastEvent} records as replay lines (protocol §5). The encoding table is
  * docs/spec.md's: TLA+ sequences are JSON lists, records and functions on strings are objects,
  * and model values stand for JSON that TLA+ has no literal for, or that would be compared with
  * strings: {@code Absent} (the field is omitted), {@code JsonNull}, {@code JsonText} (the string
@@ -14,7 +14,7 @@ import java.util.List;
  */
 final class EventJson {
 
-    /** Field order of each event and request object, DESIGN §5's. */
+    /** Field order of each event and request object, protocol §5's. */
     private static final List<String> ORDER = List.of("kind", "schema", "step", "tp_degree", "hash_block_size",
             "min_span_tokens", "max_span_tokens", "groups", "policy", "block_tokens", "window_tokens", "id", "rank",
             "digest", "prompt_tokens", "computed", "scheduled", "block_ids", "new_block_ids", "resumed", "new", "cached",
@@ -49,7 +49,7 @@ final class EventJson {
         return json.append('}').toString();
     }
 
-    /** Absent evidence is no field at all; empty request lists may be omitted (DESIGN §5), and are. */
+    /** Absent evidence is no field at all; empty request lists may be omitted (protocol §5), and are. */
     private static boolean omitted(String name, TlaValue value) {
         if (value instanceof TlaValue.TlaModelValue(String model) && model.equals("Absent")) {
             return true;

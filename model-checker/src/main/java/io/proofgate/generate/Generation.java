@@ -12,8 +12,11 @@ import io.proofgate.tlc.TlcResult;
 import io.proofgate.tlc.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -149,6 +152,19 @@ public final class Generation {
      * previous scenarios in place; staging folders of an interrupted run are removed.
      */
     public static void write(Output output, Path moduleDir) throws IOException {
+        // One writer at a time: under the lock, a staging folder that exists is an interrupted run's.
+        try (FileChannel lock = FileChannel.open(moduleDir.resolve(STAGING_PREFIX + "lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock held = lock.tryLock()) {
+            if (held == null) {
+                throw new GenerationException("another proofgate generate is writing " + moduleDir
+                        + " now; run again when it is done");
+            }
+            writeLocked(output, moduleDir);
+        }
+    }
+
+    private static void writeLocked(Output output, Path moduleDir) throws IOException {
         Path target = moduleDir.resolve(SCENARIO_DIR);
         removeStaleStaging(moduleDir);
         Path staging = Files.createTempDirectory(moduleDir, STAGING_PREFIX);
@@ -172,7 +188,8 @@ public final class Generation {
 
     private static void removeStaleStaging(Path moduleDir) throws IOException {
         try (Stream<Path> entries = Files.list(moduleDir)) {
-            for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)).toList()) {
+            for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)
+                    && Files.isDirectory(p)).toList()) {
                 deleteTree(entry);
             }
         }

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The publication protocol of DESIGN §3 as a deterministic state machine: one instance per
+ * The publication protocol of protocol §3 as a deterministic state machine: one instance per
  * topology, single-threaded, no I/O. {@link #apply} is the only mutator; it returns the verdicts
  * of the event in processing order (new requests in list order, then cached requests in list
  * order).
@@ -52,7 +52,7 @@ public final class Connector {
         };
     }
 
-    /** DESIGN §3 "Step processing", in its order. */
+    /** protocol §3 "Step processing", in its order. */
     private List<Verdict> step(Event.SchedulerStep step) {
         checkStep(step);
         lastStep = step.step();
@@ -86,7 +86,7 @@ public final class Connector {
     private void admit(long step, Event.NewRequest request, RawValue evidence, List<Verdict> verdicts) {
         long span = topology.spanOf(request.promptTokens());
         if (!topology.tracks(span)) {
-            return; // DESIGN §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
+            return; // protocol §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
         }
         if (atFullQuorum(request.digest())) {
             storeSkippedQuorum++;

@@ -2,7 +2,7 @@ package io.proofgate.protocol;
 
 import java.util.List;
 
-/** One input to the connector: the replay event kinds of DESIGN §5 (after the topology line). */
+/** One input to the connector: the replay event kinds of protocol §5 (after the topology line). */
 public sealed interface Event {
 
     /**

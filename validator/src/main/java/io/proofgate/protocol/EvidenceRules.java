@@ -3,7 +3,7 @@ package io.proofgate.protocol;
 import java.util.List;
 
 /**
- * DESIGN §3 "Evidence validation", rows 1 to 13: judges one request's evidence in one step.
+ * protocol §3 "Evidence validation", rows 1 to 14: judges one request's evidence in one step.
  * Stateless; the comparison with the latch (the last three rows) is {@link Connector}'s.
  *
  * <p>A poison's facts ({@code entry=}, {@code found=}, ...) are the ones the spec's verdicts state
@@ -71,7 +71,7 @@ final class EvidenceRules {
                 return new Finding.Poison(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
                         + groups.get(group).policy().wireName(), boundary, group, block);
             }
-            // DESIGN §3: the block is checked before the boundary, so a below-target entry with block 0 still poisons.
+            // protocol §3: the block is checked before the boundary, so a below-target entry with block 0 still poisons.
             if (block <= 0) {
                 return new Finding.Poison(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, group, block);
             }

@@ -1,6 +1,6 @@
 package io.proofgate.protocol;
 
-/** How a KV-cache group stores its state (DESIGN §2 "Topology"). */
+/** How a KV-cache group stores its state (protocol §2 "Topology"). */
 public enum GroupPolicy {
     FULL("full"),
     SLIDING("sliding"),

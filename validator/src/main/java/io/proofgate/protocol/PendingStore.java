@@ -3,7 +3,7 @@ package io.proofgate.protocol;
 import java.util.Arrays;
 
 /**
- * DESIGN §2 "Pending store": one tracked request's progress, accumulated table and latch.
+ * protocol §2 "Pending store": one tracked request's progress, accumulated table and latch.
  * Mutable and owned by {@link Connector}; the outside sees {@link PendingSnapshot}s.
  */
 final class PendingStore {

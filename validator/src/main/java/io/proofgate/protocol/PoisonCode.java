@@ -1,6 +1,6 @@
 package io.proofgate.protocol;
 
-/** Why an attempt was rejected: the stable codes of DESIGN §3 and §5. */
+/** Why an attempt was rejected: the stable codes of protocol §3 and §5. */
 public enum PoisonCode {
     NOT_A_MAPPING("not_a_mapping", "recurrent_boundary_blocks is not a mapping"),
     NOT_A_LIST("not_a_list", "the evidence for the request is not a list"),
@@ -28,7 +28,7 @@ public enum PoisonCode {
         return code;
     }
 
-    /** DESIGN's sentence for the rule; reasons start with it. */
+    /** the protocol's sentence for the rule; reasons start with it. */
     public String sentence() {
         return sentence;
     }

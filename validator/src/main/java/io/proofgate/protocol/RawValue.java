@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * A JSON value exactly as it arrived, so that malformed evidence can be judged rather than
- * rejected at parse time (DESIGN §5: {@code recurrent_boundary_blocks} is passed as it stands).
+ * rejected at parse time (protocol §5: {@code recurrent_boundary_blocks} is passed as it stands).
  */
 public sealed interface RawValue {
 
@@ -23,7 +23,7 @@ public sealed interface RawValue {
 
     record Bool(boolean value) implements RawValue {}
 
-    /** A JSON number with a fraction or exponent; never an integer for DESIGN §3, even 1.0. */
+    /** A JSON number with a fraction or exponent; never an integer for protocol §3, even 1.0. */
     record Real(double value) implements RawValue {}
 
     record Text(String value) implements RawValue {}

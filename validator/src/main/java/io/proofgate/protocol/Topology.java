@@ -3,7 +3,7 @@ package io.proofgate.protocol;
 import java.util.List;
 
 /**
- * The KV-cache groups in index order plus the store geometry (DESIGN §2). Immutable.
+ * The KV-cache groups in index order plus the store geometry (protocol §2). Immutable.
  *
  * @param maxSpanTokens {@link Long#MAX_VALUE} when unbounded
  */
@@ -35,17 +35,17 @@ public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, lon
         }
     }
 
-    /** A topology with DESIGN's defaults for everything but the groups. */
+    /** A topology with the protocol's defaults for everything but the groups. */
     public static Topology of(Group... groups) {
         return new Topology(List.of(groups), 1, DEFAULT_HASH_BLOCK_SIZE, DEFAULT_MIN_SPAN_TOKENS, Long.MAX_VALUE);
     }
 
-    /** DESIGN §2: the largest multiple of the hash block size strictly below the prompt end. */
+    /** protocol §2: the largest multiple of the hash block size strictly below the prompt end. */
     public long spanOf(long promptTokens) {
         return Math.floorDiv(promptTokens - 1, hashBlockSize) * hashBlockSize;
     }
 
-    /** DESIGN §2: only spans within [min_span_tokens, max_span_tokens] are tracked for storing. */
+    /** protocol §2: only spans within [min_span_tokens, max_span_tokens] are tracked for storing. */
     public boolean tracks(long span) {
         return span >= minSpanTokens && span <= maxSpanTokens;
     }

@@ -2,7 +2,7 @@ package io.proofgate.protocol;
 
 import java.util.List;
 
-/** What the connector decided about one request in one event (DESIGN §5 output lines). */
+/** What the connector decided about one request in one event (protocol §5 output lines). */
 public sealed interface Verdict {
 
     long step();

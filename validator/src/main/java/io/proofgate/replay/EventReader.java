@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Reads a {@code proofgate-events/v1} log (DESIGN §5) one event at a time with Jackson's streaming
+ * Reads a {@code proofgate-events/v1} log (protocol §5) one event at a time with Jackson's streaming
  * parser, so memory does not grow with the log. Every structural problem (invalid JSON, an object
  * that is not alone on its line, an unknown kind or field, a missing or mistyped field) is a
  * {@link ReplayException} naming line and column. {@code recurrent_boundary_blocks} is never

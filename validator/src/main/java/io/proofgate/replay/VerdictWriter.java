@@ -13,7 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 
-/** Writes verdicts and the summary as JSON Lines in DESIGN §5's field order. */
+/** Writes verdicts and the summary as JSON Lines in protocol §5's field order. */
 public final class VerdictWriter implements Closeable {
 
     private static final JsonFactory FACTORY = new JsonFactory();

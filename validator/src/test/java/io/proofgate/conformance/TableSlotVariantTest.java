@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /**
- * A harness variant that publishes the table slot instead of the latch (DESIGN §1: "its block id
+ * A harness variant that publishes the table slot instead of the latch (protocol §1: "its block id
  * is never proof") must be caught by the byte check, with the request, group, block and step.
  */
 class TableSlotVariantTest {
@@ -46,7 +46,7 @@ class TableSlotVariantTest {
     /**
      * The check is on bytes, not ids: in scenario 09 the plan is published in the very step that
      * reaches the target, so the resumed table slot 81 happens to hold the state at 6912 and the
-     * variant's pages are right. (The validator still never takes the slot: DESIGN §3.)
+     * variant's pages are right. (The validator still never takes the slot: protocol §3.)
      */
     @Test
     void preemptThenResume_tableSlotAtTheTargetHoldsTheRightBytes() throws Exception {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** One test per row of DESIGN §3's decision table and per step rule. */
+/** One test per row of protocol §3's decision table and per step rule. */
 class ConnectorTest {
 
     private static final RawValue NO_EVIDENCE = RawValue.ABSENT;
@@ -147,7 +147,7 @@ class ConnectorTest {
 
         @Test
         void nullBlockBelowTarget_stillPoisons() {
-            // DESIGN §3: the block is checked before the boundary.
+            // protocol §3: the block is checked before the boundary.
             onlyRejection(admit(evidence("r1", ids(1, 0, 2304))), PoisonCode.NULL_BLOCK);
         }
 

@@ -9,9 +9,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A second, naive statement of DESIGN §3 written straight from the text with lists and sets and no
+ * A second, naive statement of protocol §3 written straight from the text with lists and sets and no
  * attention to cost, to check {@link Connector} against on random events. Verdicts are reduced to
- * what DESIGN fixes (kind, step, id, code, target, plan contents, retire cause).
+ * what the protocol fixes (kind, step, id, code, target, plan contents, retire cause).
  */
 final class ReferenceRules {
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Replays every {@code scenarios/**.jsonl} and compares stdout with the {@code .expected} beside it.
- * The expected files were checked by hand against DESIGN §3; {@code -Dproofgate.rewrite=true}
+ * The expected files were checked by hand against protocol §3; {@code -Dproofgate.rewrite=true}
  * rewrites them (commit the diff only if you understand it).
  */
 class ScenarioFilesTest {
