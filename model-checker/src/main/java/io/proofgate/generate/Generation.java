@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -186,7 +187,21 @@ public final class Generation {
         }
     }
 
+    /**
+     * Cleans up after a run that was killed: if it died between moving the old scenarios aside
+     * and moving the new ones in, the old ones go back; every staging folder is removed.
+     */
     private static void removeStaleStaging(Path moduleDir) throws IOException {
+        Path target = moduleDir.resolve(SCENARIO_DIR);
+        if (!Files.exists(target)) {
+            try (Stream<Path> entries = Files.list(moduleDir)) {
+                Optional<Path> aside = entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)
+                        && p.getFileName().toString().endsWith("-old") && Files.isDirectory(p)).findFirst();
+                if (aside.isPresent()) {
+                    Files.move(aside.get(), target);
+                }
+            }
+        }
         try (Stream<Path> entries = Files.list(moduleDir)) {
             for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)
                     && Files.isDirectory(p)).toList()) {
@@ -199,7 +214,7 @@ public final class Generation {
     public static List<String> staleness(Output output, Path moduleDir) throws IOException {
         Map<String, String> committed = read(moduleDir.resolve(SCENARIO_DIR));
         List<String> differences = new ArrayList<>();
-        for (var file : output.files().entrySet()) {
+        for (var file : new TreeMap<>(output.files()).entrySet()) {
             String old = committed.remove(file.getKey());
             if (old == null) {
                 differences.add("added    " + file.getKey());

@@ -1,0 +1,61 @@
+package io.proofgate.generate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scenario folder is replaced whole, an interrupted run is cleaned up, and staleness is exact. */
+class GenerationWriteTest {
+
+    @TempDir
+    Path module;
+
+    private static Generation.Output output(Map<String, String> files) {
+        return new Generation.Output(files, new Generation.Summary(List.of()), Map.of());
+    }
+
+    private List<String> entries() throws IOException {
+        try (Stream<Path> list = Files.list(module)) {
+            return list.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void writingReplacesTheWholeFolder() throws IOException {
+        Generation.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
+        Generation.write(output(Map.of("ci/a.scenarios", "one\n")), module);
+        assertEquals(Map.of("ci/a.scenarios", "one\n"), Generation.read(module.resolve("scenarios")));
+        assertEquals(List.of(), Generation.staleness(output(Map.of("ci/a.scenarios", "one\n")), module));
+        assertEquals(List.of(".generate-lock", "COVERAGE.md", "scenarios"), entries());
+    }
+
+    @Test
+    void stalenessNamesAddedChangedAndRemovedFiles() throws IOException {
+        Generation.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
+        List<String> stale = Generation.staleness(output(Map.of("ci/a.scenarios", "uno\n", "ci/c.scenarios", "x\n")), module);
+        assertEquals(3, stale.size(), stale.toString());
+        assertEquals(List.of("changed  ci/a.scenarios (line 1: committed \"one\", generated \"uno\")",
+                "added    ci/c.scenarios", "removed  ci/b.scenarios"), stale);
+    }
+
+    @Test
+    void aRunKilledBetweenTheTwoMovesIsRolledBackThenReplaced() throws IOException {
+        Generation.write(output(Map.of("ci/a.scenarios", "one\n")), module);
+        // as a kill between "move the old folder aside" and "move the new one in" leaves it
+        Files.move(module.resolve("scenarios"), module.resolve(".generate-123-old"));
+        Files.createDirectories(module.resolve(".generate-123/ci"));
+        Files.writeString(module.resolve(".generate-123/ci/a.scenarios"), "half");
+        Generation.write(output(Map.of("ci/a.scenarios", "two\n")), module);
+        assertEquals(Map.of("ci/a.scenarios", "two\n"), Generation.read(module.resolve("scenarios")));
+        assertFalse(entries().stream().anyMatch(name -> name.startsWith(".generate-1")), entries().toString());
+    }
+}
