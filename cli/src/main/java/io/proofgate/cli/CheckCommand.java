@@ -11,6 +11,7 @@ import io.proofgate.tlc.TlcStatistics;
 import io.proofgate.tlc.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ final class CheckCommand implements Command {
                 and reports progress (distinct states, queue, rate) while it runs, then a summary: verdict,
                 distinct and generated states, depth, time. On a violation it prints the counterexample
                 action by action with only the variables that changed; TLC's raw output is kept under
-                target/proofgate/check/.
+                target/proofgate/check/MODEL/run-*/, a folder of the run's own, so that runs at the same
+                time never share a file and each verdict is read from its own run's output.
 
                   --model M      a model named in spec/models.json (ci, the default; deep; reachability;
                                  mutant-quorum-ignored; ...) or the path of any .cfg
@@ -80,7 +82,8 @@ final class CheckCommand implements Command {
             List<String> table = new ArrayList<>();
             for (Model m : models) {
                 CheckOptions options = new CheckOptions(workers, heap,
-                        root.resolve("target/proofgate/check").resolve(m.name()), Duration.ofMinutes(timeoutMinutes));
+                        runFolder(root.resolve("target/proofgate/check").resolve(m.name().replace('/', '-'))),
+                        Duration.ofMinutes(timeoutMinutes));
                 out.println("proofgate check: model " + m.name() + ": " + root.relativize(m.config().toAbsolutePath())
                         + " (module " + m.module().getFileName() + "), " + workers + " workers, heap " + heap);
                 List<CheckReport> reports = m.expected() instanceof Model.Expected.EachViolated
@@ -176,5 +179,11 @@ final class CheckCommand implements Command {
             throw new UsageException("--heap expects a size like 2g or 512m, got \"" + value + "\"");
         }
         return value;
+    }
+
+    /** A new folder for one run under {@code base}: concurrent runs of one model never share files. */
+    private static Path runFolder(Path base) throws IOException {
+        Files.createDirectories(base);
+        return Files.createTempDirectory(base, "run-");
     }
 }

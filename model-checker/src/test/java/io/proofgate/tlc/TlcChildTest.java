@@ -1,0 +1,69 @@
+package io.proofgate.tlc;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** TLC never outlives proofgate: not on SIGTERM (shutdown hook), not on SIGKILL (TlcChild watches its parent). */
+class TlcChildTest {
+
+    @TempDir
+    Path work;
+
+    private Process parent() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        return new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
+                TlcParentForTest.class.getName(), Samples.path("Forever.tla").toString(), work.toString(),
+                Samples.path("Forever.cfg").toString()))
+                .redirectErrorStream(true).redirectOutput(work.resolve("parent.out").toFile()).start();
+    }
+
+    /** The TLC child of {@code parent}, once it runs (at most 60 s). */
+    private static ProcessHandle child(Process parent) throws InterruptedException {
+        for (int i = 0; i < 600; i++) {
+            Optional<ProcessHandle> child = parent.children()
+                    .filter(p -> p.info().commandLine().orElse("").contains(TlcChild.class.getName())).findFirst();
+            if (child.isPresent()) {
+                Thread.sleep(500); // let TLC get going
+                return child.get();
+            }
+            assertTrue(parent.isAlive(), "the parent ended before starting TLC");
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no TLC child after 60 s");
+    }
+
+    private static void assertEnds(ProcessHandle child) throws Exception {
+        try {
+            child.onExit().get(20, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            child.destroyForcibly();
+            throw new AssertionError("TLC still ran 20 s after its parent was killed");
+        }
+        assertFalse(child.isAlive());
+    }
+
+    @Test
+    void sigkillOfTheParentEndsTlc() throws Exception {
+        Process parent = parent();
+        ProcessHandle child = child(parent);
+        parent.destroyForcibly(); // SIGKILL: no shutdown hook runs
+        parent.waitFor();
+        assertEnds(child);
+    }
+
+    @Test
+    void sigtermOfTheParentEndsTlc() throws Exception {
+        Process parent = parent();
+        ProcessHandle child = child(parent);
+        parent.destroy(); // SIGTERM: the shutdown hook kills TLC
+        parent.waitFor();
+        assertEnds(child);
+    }
+}
