@@ -74,7 +74,7 @@ final class ModelState {
      * a spec verdict but kind, id and code must be one of them.
      */
     private static final List<String> FACT_ORDER = List.of("observed", "target", "group", "block", "entry", "length",
-            "element", "found", "policy", "first", "latched", "problem", "duplicate_key");
+            "element", "found", "policy", "first", "latched", "problem");
 
     private static final List<String> VERDICT_HEAD = List.of("kind", "id", "code");
 

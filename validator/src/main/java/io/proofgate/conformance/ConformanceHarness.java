@@ -213,7 +213,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
             }
             compute(request, c.computed(), c.scheduled());
         }
-        if (topology.recurrentGroupCount() > 0 && s.evidence() instanceof RawValue.MapOf map && map.duplicateKey() == null) {
+        if (topology.recurrentGroupCount() > 0 && s.evidence() instanceof RawValue.MapOf map) {
             for (String id : scheduled) {
                 if (map.entries().get(id) instanceof RawValue.ListOf entries) {
                     pin(requests.get(id), entries);

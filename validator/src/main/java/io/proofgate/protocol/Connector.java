@@ -314,6 +314,12 @@ public final class Connector {
     }
 
     /** Events that no scheduler produces: reported, never silently absorbed. */
+    private static void tokensFit(long computed, long scheduled, String id) {
+        if (computed > Long.MAX_VALUE - scheduled) {
+            throw new InvalidEventException("request \"" + id + "\": computed + scheduled is beyond 2^63-1 tokens");
+        }
+    }
+
     private void checkStep(Event.SchedulerStep step) {
         if (stepped && step.step() <= lastStep) {
             throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
@@ -325,6 +331,7 @@ public final class Connector {
             if (!seen.add(request.id())) {
                 throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
             }
+            tokensFit(request.computed(), request.scheduled(), request.id());
             if (pending.containsKey(request.id())) {
                 throw new InvalidEventException("new request \"" + request.id() + "\" is already pending");
             }
@@ -337,6 +344,7 @@ public final class Connector {
             if (!seen.add(request.id())) {
                 throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
             }
+            tokensFit(request.computed(), request.scheduled(), request.id());
             if (request.newBlockIds().groupCount() != groups) {
                 throw new InvalidEventException("new_block_ids of \"" + request.id() + "\" has "
                         + request.newBlockIds().groupCount() + " groups, the topology has " + groups);

@@ -19,13 +19,7 @@ final class EvidenceRules {
             // Row 1: field absent or null keeps the latch.
             case RawValue.Absent a -> { return Finding.NO_PROOF; }
             case RawValue.Null n -> { return Finding.NO_PROOF; }
-            case RawValue.MapOf map -> {
-                if (map.duplicateKey() != null) {
-                    // Two values for one key have no single meaning; fail closed as row 2.
-                    return Finding.Poison.of(PoisonCode.NOT_A_MAPPING, " duplicate_key=" + map.duplicateKey());
-                }
-                value = map.entries().get(requestId);
-            }
+            case RawValue.MapOf map -> value = map.entries().get(requestId);
             // Row 2: the whole field is not a mapping.
             case RawValue.Int i -> { return notAMapping(field); }
             case RawValue.Bool b -> { return notAMapping(field); }

@@ -34,17 +34,10 @@ public sealed interface RawValue {
         }
     }
 
-    /**
-     * A JSON object. {@code duplicateKey} is the first key that occurred twice, or null: such an
-     * object has no single meaning, so validation treats it as not a mapping (fail closed).
-     */
-    record MapOf(Map<String, RawValue> entries, String duplicateKey) implements RawValue {
+    /** A JSON object; its keys are distinct (a repeated key is a structural error of the log, protocol §5). */
+    record MapOf(Map<String, RawValue> entries) implements RawValue {
         public MapOf {
             entries = java.util.Collections.unmodifiableMap(entries);
-        }
-
-        public MapOf(Map<String, RawValue> entries) {
-            this(entries, null);
         }
     }
 

@@ -105,6 +105,10 @@ public final class EventReader implements Closeable {
     }
 
     private static final long[] NO_BLOCKS = new long[0];
+    private static final List<String> GROUP_FIELDS = List.of("policy", "block_tokens", "window_tokens");
+    private static final List<String> NEW_FIELDS = List.of("id", "digest", "prompt_tokens", "computed", "scheduled",
+            "block_ids");
+    private static final List<String> CACHED_FIELDS = List.of("id", "computed", "scheduled", "new_block_ids", "resumed");
 
     private final JsonParser parser;
     private long[] scratch = new long[64];
@@ -129,7 +133,7 @@ public final class EventReader implements Closeable {
         Line line = readLine();
         if (!"topology".equals(line.kind)) {
             throw error(line.startLine, line.startColumn,
-                    "the first line must be the topology (kind \"topology\"), found kind \"" + line.kind + "\"");
+                    "the first line must be the topology (kind \"topology\"), found kind " + Quoted.of(line.kind));
         }
         topology = line.toTopology();
         groupCount = topology.groups().size();
@@ -152,7 +156,7 @@ public final class EventReader implements Closeable {
             case "topology" -> throw error(line.startLine, line.startColumn,
                     "a second topology line (only the first line describes the topology)");
             default -> throw error(line.kindLine, line.kindColumn,
-                    "unknown event kind \"" + line.kind + "\" (expected step, finished, held)");
+                    "unknown event kind " + Quoted.of(line.kind) + " (expected step, finished, held)");
         };
         return new ReplayLine(event, line.startLine, line.startColumn);
     }
@@ -184,7 +188,7 @@ public final class EventReader implements Closeable {
             String name = parser.currentName();
             Field field = Field.of(name);
             if (field == null) {
-                throw errorHere("unknown field \"" + name + "\"");
+                throw errorHere("unknown field " + Quoted.of(name));
             }
             line.mark(field);
             JsonToken value = nextToken();
@@ -235,13 +239,15 @@ public final class EventReader implements Closeable {
             String policyName = null;
             Long blockTokens = null;
             Long window = null;
+            int seen = 0;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
+                seen = once(seen, name, GROUP_FIELDS, where);
                 switch (name) {
                     case "policy" -> policyName = text(nextToken(), name);
                     case "block_tokens" -> blockTokens = integer(nextToken(), name);
                     case "window_tokens" -> window = integer(nextToken(), name);
-                    default -> throw errorHere("unknown field \"" + name + "\" in " + where);
+                    default -> throw errorHere("unknown field " + Quoted.of(name) + " in " + where);
                 }
             }
             if (policyName == null || blockTokens == null) {
@@ -249,7 +255,7 @@ public final class EventReader implements Closeable {
             }
             GroupPolicy policy = GroupPolicy.fromWireName(policyName);
             if (policy == null) {
-                throw error(line, column, "unknown policy \"" + policyName + "\" in " + where
+                throw error(line, column, "unknown policy " + Quoted.of(policyName) + " in " + where
                         + " (expected full, sliding, recurrent_align)");
             }
             try {
@@ -275,8 +281,10 @@ public final class EventReader implements Closeable {
             long computed = -1;
             long scheduled = -1;
             BlockIds blocks = null;
+            int seen = 0;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
+                seen = once(seen, name, NEW_FIELDS, "new[" + requests.size() + "]");
                 switch (name) {
                     case "id" -> id = text(nextToken(), name);
                     case "digest" -> digest = text(nextToken(), name);
@@ -284,7 +292,7 @@ public final class EventReader implements Closeable {
                     case "computed" -> computed = atLeast(integer(nextToken(), name), 0, name);
                     case "scheduled" -> scheduled = atLeast(integer(nextToken(), name), 0, name);
                     case "block_ids" -> blocks = blockIds(nextToken(), name);
-                    default -> throw errorHere("unknown field \"" + name + "\" in new[" + requests.size() + "]");
+                    default -> throw errorHere("unknown field " + Quoted.of(name) + " in new[" + requests.size() + "]");
                 }
             }
             String missing = id == null ? "id" : digest == null ? "digest" : prompt < 0 ? "prompt_tokens"
@@ -293,6 +301,7 @@ public final class EventReader implements Closeable {
                 // located at the object's closing brace: the hot path takes no position per object
                 throw errorHere("missing field \"" + missing + "\" in new[" + requests.size() + "]");
             }
+            tokensFit(computed, scheduled, "new[" + requests.size() + "]");
             requests.add(new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks));
         }
         return requests;
@@ -311,15 +320,17 @@ public final class EventReader implements Closeable {
             long scheduled = -1;
             BlockIds blocks = null;
             boolean resumed = false;
+            int seen = 0;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
+                seen = once(seen, name, CACHED_FIELDS, "cached[" + requests.size() + "]");
                 switch (name) {
                     case "id" -> id = text(nextToken(), name);
                     case "computed" -> computed = atLeast(integer(nextToken(), name), 0, name);
                     case "scheduled" -> scheduled = atLeast(integer(nextToken(), name), 0, name);
                     case "new_block_ids" -> blocks = blockIds(nextToken(), name);
                     case "resumed" -> resumed = bool(nextToken(), name);
-                    default -> throw errorHere("unknown field \"" + name + "\" in cached[" + requests.size() + "]");
+                    default -> throw errorHere("unknown field " + Quoted.of(name) + " in cached[" + requests.size() + "]");
                 }
             }
             String missing = id == null ? "id" : computed < 0 ? "computed" : scheduled < 0 ? "scheduled"
@@ -327,6 +338,7 @@ public final class EventReader implements Closeable {
             if (missing != null) {
                 throw errorHere("missing field \"" + missing + "\" in cached[" + requests.size() + "]");
             }
+            tokensFit(computed, scheduled, "cached[" + requests.size() + "]");
             requests.add(new Event.CachedRequest(id, computed, scheduled, blocks, resumed));
         }
         return requests;
@@ -396,15 +408,16 @@ public final class EventReader implements Closeable {
             }
             case START_OBJECT -> {
                 Map<String, RawValue> entries = new LinkedHashMap<>();
-                String duplicate = null;
                 while (nextToken() == JsonToken.FIELD_NAME) {
                     String key = parser.currentName();
-                    RawValue value = raw(nextToken());
-                    if (entries.putIfAbsent(key, value) != null && duplicate == null) {
-                        duplicate = key;
+                    if (entries.containsKey(key)) {
+                        // protocol §5: a key appears at most once in every object; two values for
+                        // one request have no single meaning, and the real connector keeps the last
+                        throw errorHere("key " + Quoted.of(key) + " appears twice in an object of recurrent_boundary_blocks");
                     }
+                    entries.put(key, raw(nextToken()));
                 }
-                yield new RawValue.MapOf(entries, duplicate);
+                yield new RawValue.MapOf(entries);
             }
             default -> throw errorHere("unexpected " + describe(token));
         };
@@ -415,6 +428,21 @@ public final class EventReader implements Closeable {
             case INT, LONG -> parser.getLongValue();
             default -> parser.getBigIntegerValue().signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
         };
+    }
+
+    /**
+     * Marks {@code name} seen in an object whose known fields are {@code fields}; a known field
+     * seen twice is an error here (protocol §5), an unknown one is reported by the caller.
+     */
+    private int once(int seen, String name, List<String> fields, String where) throws ReplayException {
+        int index = fields.indexOf(name);
+        if (index < 0) {
+            return seen;
+        }
+        if ((seen & (1 << index)) != 0) {
+            throw errorHere("field \"" + name + "\" appears twice in " + where);
+        }
+        return seen | (1 << index);
     }
 
     private JsonToken nextToken() throws ReplayException, IOException {
@@ -454,6 +482,14 @@ public final class EventReader implements Closeable {
             return token == JsonToken.VALUE_TRUE;
         }
         throw mistyped(name, "a boolean", token);
+    }
+
+    /** done = computed + scheduled must be a token count (regression: it overflowed and left the request pending). */
+    private void tokensFit(long computed, long scheduled, String where) throws ReplayException {
+        if (computed > Long.MAX_VALUE - scheduled) {
+            throw errorHere("\"computed\" + \"scheduled\" is beyond 2^63-1 tokens in " + where + " ("
+                    + computed + " + " + scheduled + ")");
+        }
     }
 
     private long atLeast(long value, long minimum, String name) throws ReplayException {
@@ -595,7 +631,7 @@ public final class EventReader implements Closeable {
                 throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + SCHEMA + "\")");
             }
             if (!schema.equals(SCHEMA)) {
-                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema \"" + schema + "\" (expected \"" + SCHEMA + "\")");
+                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Quoted.of(schema) + " (expected \"" + SCHEMA + "\")");
             }
             if (groups == null) {
                 throw error(startLine, startColumn, "missing field \"groups\" in the topology");

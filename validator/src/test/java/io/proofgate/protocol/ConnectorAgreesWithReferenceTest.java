@@ -189,7 +189,7 @@ class ConnectorAgreesWithReferenceTest {
                     map.put(id, value(targets.getOrDefault(id, 6912L)));
                 }
             }
-            return new RawValue.MapOf(map, chance(3) && !map.isEmpty() ? map.keySet().iterator().next() : null);
+            return new RawValue.MapOf(map);
         }
 
         RawValue value(long target) {

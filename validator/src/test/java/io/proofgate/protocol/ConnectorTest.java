@@ -86,13 +86,6 @@ class ConnectorTest {
         }
 
         @Test
-        void mappingWithDuplicateKey_failsClosedAsNotAMapping() {
-            Map<String, RawValue> entries = new LinkedHashMap<>();
-            entries.put("r1", list(list(integer(1), integer(42), integer(6912))));
-            onlyRejection(admit(new RawValue.MapOf(entries, "r1")), PoisonCode.NOT_A_MAPPING);
-        }
-
-        @Test
         void noKeyOrNullValue_keepsLatch() {
             admit(evidence("r1", ids(1, 42, 6912)));
             assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())),
@@ -499,6 +492,14 @@ class ConnectorTest {
 
     @Nested
     class InvalidEvents {
+
+        /** Regression: computed + scheduled overflowed silently and the request stayed pending. */
+        @Test
+        void tokenCountsMustNotOverflow() {
+            assertThrows(InvalidEventException.class, () -> connector.apply(step(1,
+                    List.of(newRequest("r1", "d1", 6992, Long.MAX_VALUE, 1, blocks(ids(1), ids(0)))),
+                    List.of(), List.of(), RawValue.ABSENT)));
+        }
 
         @Test
         void stepNumbersMustIncrease() {

@@ -169,7 +169,7 @@ final class ReferenceRules {
         if (field instanceof RawValue.Absent || field instanceof RawValue.Null) {
             return null;
         }
-        if (!(field instanceof RawValue.MapOf map) || map.duplicateKey() != null) {
+        if (!(field instanceof RawValue.MapOf map)) {
             return "not_a_mapping";
         }
         RawValue value = map.entries().get(id);
