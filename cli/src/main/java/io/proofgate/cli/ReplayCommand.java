@@ -110,6 +110,9 @@ final class ReplayCommand implements Command {
                     + " (pending requests and held digests); no summary written; raise the heap with"
                     + " PROOFGATE_JVM_OPTS=-Xmx...");
             return Main.USAGE;
+        } catch (NonClosing.OutputFailed e) {
+            err.println("proofgate replay: " + e.getMessage());
+            return Main.USAGE;
         } catch (NoSuchFileException e) {
             err.println("proofgate replay: " + file + ": no such file");
             return Main.USAGE;

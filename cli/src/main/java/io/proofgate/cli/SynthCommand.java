@@ -51,6 +51,9 @@ final class SynthCommand implements Command {
         Path file = options.containsKey("--out") ? Path.of(options.get("--out")) : null;
         try (OutputStream sink = new BufferedOutputStream(file == null ? new NonClosing(out) : Files.newOutputStream(file), 1 << 16)) {
             new SyntheticLog(seed, batch).write(sink, bytes);
+        } catch (NonClosing.OutputFailed e) {
+            err.println("proofgate synth: " + e.getMessage());
+            return Main.USAGE;
         } catch (IOException e) {
             err.println("proofgate synth: " + (file == null ? "stdout" : file) + ": " + e.getMessage());
             return Main.USAGE;

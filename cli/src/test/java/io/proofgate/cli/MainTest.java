@@ -31,6 +31,24 @@ class MainTest {
         return err.toString(StandardCharsets.UTF_8);
     }
 
+    /** Regression: `replay > /dev/full` and `synth > /dev/full` exited 0 with nothing written and nothing said. */
+    @Test
+    void aFailingStdoutIsAnErrorNotASilentSuccess() {
+        PrintStream full = new PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("No space left on device");
+            }
+        }, true, StandardCharsets.UTF_8);
+        PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(2, Main.run(new String[] {"replay", "../examples/hybrid-session.jsonl"}, full, errors));
+        assertEquals(2, Main.run(new String[] {"synth", "--bytes", "1K"}, full, errors));
+        assertEquals("""
+                proofgate replay: cannot write to standard output (closed, or the disk is full); the output is incomplete
+                proofgate synth: cannot write to standard output (closed, or the disk is full); the output is incomplete
+                """, stderr());
+    }
+
     @Test
     void replay_shippedExample_printsThePlanAndSummaryWithExitZero() {
         assertEquals(0, run("replay", "../examples/seed-aligned.jsonl"), stderr());
