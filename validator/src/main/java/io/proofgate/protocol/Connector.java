@@ -31,6 +31,7 @@ public final class Connector {
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
+    private long ignoredHeld;
     private long retiredFinished;
     private long lastStep;
     private boolean stepped;
@@ -173,8 +174,10 @@ public final class Connector {
 
     private List<Verdict> hold(int rank, String digest) {
         if (rank < 0 || rank >= topology.tpDegree()) {
-            throw new InvalidEventException("rank " + rank + " is outside 0.." + (topology.tpDegree() - 1)
-                    + " (tp_degree " + topology.tpDegree() + ")");
+            // protocol §6: the real connector skips a report from a rank it does not have and goes
+            // on; stopping here would lose the rest of a production log to one misconfigured worker.
+            ignoredHeld++;
+            return List.of();
         }
         heldRanks.computeIfAbsent(digest, d -> new BitSet(topology.tpDegree())).set(rank);
         return List.of();
@@ -353,7 +356,7 @@ public final class Connector {
     }
 
     public Counters counters() {
-        return new Counters(plans, rejected, storeSkippedQuorum, retiredFinished);
+        return new Counters(plans, rejected, storeSkippedQuorum, retiredFinished, ignoredHeld);
     }
 
     public ConnectorState state() {

@@ -75,6 +75,10 @@ public final class VerdictWriter implements Closeable {
         out.writeNumberField("rejected", counters.rejected());
         out.writeNumberField("store_skipped_quorum", counters.storeSkippedQuorum());
         out.writeNumberField("retired_finished", counters.retiredFinished());
+        if (counters.ignoredHeld() > 0) {
+            // only when it happened, so that the summaries of well-formed logs keep their v1 shape
+            out.writeNumberField("ignored_held", counters.ignoredHeld());
+        }
         out.writeArrayFieldStart("pending");
         for (String id : state.pending().keySet()) {
             out.writeString(id);

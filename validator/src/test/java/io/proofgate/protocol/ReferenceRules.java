@@ -24,6 +24,7 @@ final class ReferenceRules {
     long rejected;
     long skippedQuorum;
     long retiredFinished;
+    long ignoredHeld;
     private long lastStep;
 
     ReferenceRules(Topology topology) {
@@ -38,7 +39,11 @@ final class ReferenceRules {
                 out.add("retired " + lastStep + " " + finished.id() + " finished");
             }
         } else if (event instanceof Event.Held h) {
-            held.computeIfAbsent(h.digest(), d -> new TreeSet<>()).add(h.rank());
+            if (h.rank() < 0 || h.rank() >= topology.tpDegree()) {
+                ignoredHeld++;
+            } else {
+                held.computeIfAbsent(h.digest(), d -> new TreeSet<>()).add(h.rank());
+            }
         } else if (event instanceof Event.SchedulerStep s) {
             lastStep = s.step();
             for (String id : s.preempted()) {
