@@ -111,6 +111,7 @@ public final class EventReader implements Closeable {
     private static final List<String> CACHED_FIELDS = List.of("id", "computed", "scheduled", "new_block_ids", "resumed");
 
     private final JsonParser parser;
+    private final Utf8Check.Malformed startFailure;
     private long[] scratch = new long[64];
     private final String source;
     private long previousEndLine;
@@ -118,12 +119,41 @@ public final class EventReader implements Closeable {
     private int groupCount;
 
     public EventReader(InputStream in, String source) throws IOException {
-        this.parser = FACTORY.createParser(in);
         this.source = source;
+        JsonParser created = null;
+        Utf8Check.Malformed early = null;
+        try {
+            created = FACTORY.createParser(new Utf8Check(in));
+        } catch (Utf8Check.Malformed e) {
+            early = e; // the parser reads ahead as it is made; reported, located, by readTopology
+        }
+        this.parser = created;
+        this.startFailure = early;
     }
 
     /** Reads the first line, which must describe the topology. */
     public Topology readTopology() throws ReplayException, IOException {
+        try {
+            return readTopologyLine();
+        } catch (Utf8Check.Malformed e) {
+            throw error(e.line, e.column, e.getMessage());
+        }
+    }
+
+    /** The next event, or null at the end of the log. */
+    public ReplayLine next() throws ReplayException, IOException {
+        try {
+            return nextLine();
+        } catch (Utf8Check.Malformed e) {
+            // the bytes are checked as the parser reads them, so this is where it reads
+            throw error(e.line, e.column, e.getMessage());
+        }
+    }
+
+    private Topology readTopologyLine() throws ReplayException, IOException {
+        if (startFailure != null) {
+            throw startFailure;
+        }
         if (topology != null) {
             throw new IllegalStateException("topology already read");
         }
@@ -140,8 +170,7 @@ public final class EventReader implements Closeable {
         return topology;
     }
 
-    /** The next event, or null at the end of the log. */
-    public ReplayLine next() throws ReplayException, IOException {
+    private ReplayLine nextLine() throws ReplayException, IOException {
         if (topology == null) {
             throw new IllegalStateException("read the topology first");
         }
@@ -163,7 +192,9 @@ public final class EventReader implements Closeable {
 
     @Override
     public void close() throws IOException {
-        parser.close();
+        if (parser != null) {
+            parser.close();
+        }
     }
 
     /** Moves to the next top-level object, which must begin a new line; false at the end. */

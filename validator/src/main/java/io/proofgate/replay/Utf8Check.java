@@ -1,0 +1,119 @@
+package io.proofgate.replay;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Passes bytes through while checking that they are UTF-8 as RFC 3629 defines it: no overlong
+ * forms, no surrogates, nothing beyond U+10FFFF, no truncated sequence. The JSON parser decodes
+ * an overlong {@code "r\xc0\xb1"} as {@code "r1"}, so without this check a digest spelt that way
+ * counted toward another digest's quorum.
+ */
+final class Utf8Check extends FilterInputStream {
+
+    /** Bytes that are not UTF-8, at a line and column (both from 1; the column counts bytes). */
+    static final class Malformed extends IOException {
+        final long line;
+        final long column;
+
+        Malformed(long line, long column, String problem) {
+            super(problem);
+            this.line = line;
+            this.column = column;
+        }
+    }
+
+    private long line = 1;
+    private long column = 0;
+    /** Continuation bytes still expected, and the range the next one must be in. */
+    private int need;
+    private int low = 0x80;
+    private int high = 0xBF;
+    private long sequenceLine;
+    private long sequenceColumn;
+
+    Utf8Check(InputStream in) {
+        super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+        int b = in.read();
+        if (b < 0) {
+            atEnd();
+        } else {
+            check((byte) b);
+        }
+        return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        int n = in.read(buffer, offset, length);
+        if (n < 0) {
+            atEnd();
+            return n;
+        }
+        for (int i = offset; i < offset + n; i++) {
+            byte b = buffer[i];
+            if (b >= 0 && need == 0) {
+                // ASCII, the common case
+                if (b == '\n') {
+                    line++;
+                    column = 0;
+                } else {
+                    column++;
+                }
+            } else {
+                check(b);
+            }
+        }
+        return n;
+    }
+
+    private void check(byte value) throws Malformed {
+        int b = value & 0xFF;
+        column++;
+        if (need > 0) {
+            if (b < low || b > high) {
+                throw new Malformed(sequenceLine, sequenceColumn, "invalid UTF-8: a multi-byte sequence is broken at byte "
+                        + String.format("0x%02x", b) + " (line " + line + ", column " + column + ")");
+            }
+            need--;
+            low = 0x80;
+            high = 0xBF;
+            return;
+        }
+        if (b < 0x80) {
+            if (b == '\n') {
+                line++;
+                column = 0;
+            }
+            return;
+        }
+        sequenceLine = line;
+        sequenceColumn = column;
+        if (b >= 0xC2 && b <= 0xDF) {
+            need = 1;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            need = 2;
+            low = b == 0xE0 ? 0xA0 : 0x80;   // E0 80..9F would be overlong
+            high = b == 0xED ? 0x9F : 0xBF;  // ED A0..BF would be a surrogate
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            need = 3;
+            low = b == 0xF0 ? 0x90 : 0x80;   // F0 80..8F would be overlong
+            high = b == 0xF4 ? 0x8F : 0xBF;  // F4 90.. would be beyond U+10FFFF
+        } else {
+            throw new Malformed(line, column, "invalid UTF-8: byte " + String.format("0x%02x", b)
+                    + (b == 0xC0 || b == 0xC1 ? " starts an overlong form" : b >= 0xF5 ? " is never UTF-8"
+                    : " is a continuation byte without a start"));
+        }
+    }
+
+    private void atEnd() throws Malformed {
+        if (need > 0) {
+            throw new Malformed(sequenceLine, sequenceColumn, "invalid UTF-8: the input ends inside a multi-byte sequence");
+        }
+    }
+}
