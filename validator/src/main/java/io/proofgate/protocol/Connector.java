@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -238,7 +239,8 @@ public final class Connector {
 
     private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, String problem) {
         return reject(step, store.id, store.span,
-                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem, null, group, block));
+                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem, null, group,
+                        block == null ? null : BigInteger.valueOf(block)));
     }
 
     /** Table entries [from, to) of a group, or null when the table is shorter than that. */
@@ -291,7 +293,7 @@ public final class Connector {
         for (Group group : topology.groups()) {
             int g = group.index();
             if (group.isRecurrent() && proof[g] != store.latchedBlock(g)) {
-                return new Finding.Poison(PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g),
+                return Finding.Poison.of(PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g),
                         store.span, g, proof[g]);
             }
         }

@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import java.math.BigInteger;
 import java.util.List;
 
 /**
@@ -22,6 +23,7 @@ final class EvidenceRules {
             case RawValue.MapOf map -> value = map.entries().get(requestId);
             // Row 2: the whole field is not a mapping.
             case RawValue.Int i -> { return notAMapping(field); }
+            case RawValue.Big i -> { return notAMapping(field); }
             case RawValue.Bool b -> { return notAMapping(field); }
             case RawValue.Real r -> { return notAMapping(field); }
             case RawValue.Text t -> { return notAMapping(field); }
@@ -43,46 +45,51 @@ final class EvidenceRules {
         for (int index = 0; index < entries.size(); index++) {
             // Per-entry rows in table order; the first failing entry decides.
             RawValue entry = entries.get(index);
-            // Type patterns rather than record patterns: a record pattern adds a branch (its
-            // MatchException path) that no input can take.
-            if (!(entry instanceof RawValue.ListOf list)
-                    || list.items().size() != 3
-                    || !(list.items().get(0) instanceof RawValue.Int first)
-                    || !(list.items().get(1) instanceof RawValue.Int second)
-                    || !(list.items().get(2) instanceof RawValue.Int third)) {
+            if (!(entry instanceof RawValue.ListOf list) || list.items().size() != 3
+                    || !isInteger(list.items().get(0)) || !isInteger(list.items().get(1)) || !isInteger(list.items().get(2))) {
                 return Finding.Poison.of(PoisonCode.MALFORMED_ENTRY, " entry=" + index + malformation(entry));
             }
-            long groupValue = first.value();
-            long block = second.value();
-            long boundary = third.value();
-            if (groupValue < 0 || groupValue >= groups.size()) {
-                // A group beyond 32 bits is not repeated as a number: the reason says it was out of range.
-                Integer named = groupValue == (int) groupValue ? (int) groupValue : null;
-                return new Finding.Poison(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
+            RawValue first = list.items().get(0);
+            RawValue second = list.items().get(1);
+            RawValue third = list.items().get(2);
+            if (first instanceof RawValue.Int(long groupValue) && second instanceof RawValue.Int(long block)
+                    && third instanceof RawValue.Int(long boundary)) {
+                // The common case: every value fits in 64 bits.
+                if (groupValue < 0 || groupValue >= groups.size()) {
+                    // A group beyond 32 bits is not repeated as a number: the reason says it was out of range.
+                    Integer named = groupValue == (int) groupValue ? (int) groupValue : null;
+                    return Finding.Poison.of(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
+                }
+                int group = (int) groupValue;
+                if (!groups.get(group).isRecurrent()) {
+                    return Finding.Poison.of(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
+                            + groups.get(group).policy().wireName(), boundary, group, block);
+                }
+                // protocol §3: the block is checked before the boundary, so a below-target entry with block 0 still poisons.
+                if (block <= 0) {
+                    return Finding.Poison.of(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, group, block);
+                }
+                if (boundary > target) {
+                    return Finding.Poison.of(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, group, block);
+                }
+                if (boundary < target) {
+                    continue; // intermediate evidence: an older aligned checkpoint, neither proof nor poison
+                }
+                if (exact == null) {
+                    exact = new long[groups.size()];
+                }
+                if (exact[group] != 0) {
+                    return Finding.Poison.of(PoisonCode.DUPLICATE_GROUP, " entry=" + index + " first=" + exact[group],
+                            boundary, group, block);
+                }
+                exact[group] = block;
+                continue;
             }
-            int group = (int) groupValue;
-            if (!groups.get(group).isRecurrent()) {
-                return new Finding.Poison(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
-                        + groups.get(group).policy().wireName(), boundary, group, block);
+            // An integer beyond 64 bits, compared and stated exactly (protocol §6).
+            Finding.Poison poison = beyondLong(index, exact(first), exact(second), exact(third), target, groups);
+            if (poison != null) {
+                return poison;
             }
-            // protocol §3: the block is checked before the boundary, so a below-target entry with block 0 still poisons.
-            if (block <= 0) {
-                return new Finding.Poison(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, group, block);
-            }
-            if (boundary > target) {
-                return new Finding.Poison(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, group, block);
-            }
-            if (boundary < target) {
-                continue; // intermediate evidence: an older aligned checkpoint, neither proof nor poison
-            }
-            if (exact == null) {
-                exact = new long[groups.size()];
-            }
-            if (exact[group] != 0) {
-                return new Finding.Poison(PoisonCode.DUPLICATE_GROUP, " entry=" + index + " first=" + exact[group],
-                        boundary, group, block);
-            }
-            exact[group] = block;
         }
         if (exact == null) {
             return Finding.NO_PROOF;
@@ -96,6 +103,49 @@ final class EvidenceRules {
         return new Finding.Proof(exact);
     }
 
+    /**
+     * The rows for an entry holding an integer beyond 64 bits, in table order; null when it is
+     * intermediate evidence (a boundary below the target), which is ignored as any other is. Such
+     * a group is outside the topology; such a boundary is past or below any target; a block id
+     * beyond 64 bits is one vLLM can never hand over, so at or past the null-block row it fails
+     * closed as {@code malformed_entry} with {@code problem=out_of_range} rather than be latched.
+     */
+    private static Finding.Poison beyondLong(int index, BigInteger group, BigInteger block, BigInteger boundary,
+                                             long target, List<Group> groups) {
+        if (group.signum() < 0 || group.compareTo(BigInteger.valueOf(groups.size())) >= 0) {
+            Integer named = group.bitLength() < 32 ? group.intValue() : null;
+            return new Finding.Poison(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
+        }
+        int g = group.intValue();
+        if (!groups.get(g).isRecurrent()) {
+            return new Finding.Poison(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
+                    + groups.get(g).policy().wireName(), boundary, g, block);
+        }
+        if (block.signum() <= 0) {
+            return new Finding.Poison(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, g, block);
+        }
+        if (block.bitLength() >= 64) {
+            return new Finding.Poison(PoisonCode.MALFORMED_ENTRY, " entry=" + index + " element=1 found=integer"
+                    + " problem=out_of_range", boundary, g, block);
+        }
+        if (boundary.compareTo(BigInteger.valueOf(target)) > 0) {
+            return new Finding.Poison(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, g, block);
+        }
+        return null; // the only value beyond 64 bits is a boundary far below the target: intermediate
+    }
+
+    private static boolean isInteger(RawValue value) {
+        return value instanceof RawValue.Int || value instanceof RawValue.Big;
+    }
+
+    private static BigInteger exact(RawValue integer) {
+        return switch (integer) {
+            case RawValue.Int(long value) -> BigInteger.valueOf(value);
+            case RawValue.Big(BigInteger value) -> value;
+            default -> throw new IllegalArgumentException("not an integer: " + integer);
+        };
+    }
+
     private static Finding notAMapping(RawValue field) {
         return Finding.Poison.of(PoisonCode.NOT_A_MAPPING, " found=" + kindOf(field));
     }
@@ -106,6 +156,7 @@ final class EvidenceRules {
             case RawValue.Absent a -> "absent";
             case RawValue.Null n -> "null";
             case RawValue.Int i -> "integer";
+            case RawValue.Big i -> "integer";
             case RawValue.Bool b -> "boolean";
             case RawValue.Real r -> "number";
             case RawValue.Text t -> "string";
@@ -123,7 +174,7 @@ final class EvidenceRules {
             return " length=" + items.size();
         }
         int element = 0;
-        while (items.get(element) instanceof RawValue.Int) {
+        while (isInteger(items.get(element))) {
             element++;
         }
         return " element=" + element + " found=" + kindOf(items.get(element));

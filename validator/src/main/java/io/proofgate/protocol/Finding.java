@@ -1,5 +1,7 @@
 package io.proofgate.protocol;
 
+import java.math.BigInteger;
+
 /** What one request's evidence in one step says, before it is compared with the latch. */
 sealed interface Finding {
 
@@ -11,11 +13,16 @@ sealed interface Finding {
 
     /**
      * {@code facts}: the reason's words after block, each {@code " key=value"} (empty when none);
-     * {@code observed}, {@code group} and {@code block} are null where they do not apply.
+     * {@code observed}, {@code group} and {@code block} are null where they do not apply, and
+     * exact: a log's integer beyond 64 bits is stated as the log wrote it.
      */
-    record Poison(PoisonCode code, String facts, Long observed, Integer group, Long block) implements Finding {
+    record Poison(PoisonCode code, String facts, BigInteger observed, Integer group, BigInteger block) implements Finding {
         static Poison of(PoisonCode code, String facts) {
             return new Poison(code, facts, null, null, null);
+        }
+
+        static Poison of(PoisonCode code, String facts, long observed, Integer group, long block) {
+            return new Poison(code, facts, BigInteger.valueOf(observed), group, BigInteger.valueOf(block));
         }
     }
 

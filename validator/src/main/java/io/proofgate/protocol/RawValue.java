@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
 
@@ -14,12 +15,14 @@ public sealed interface RawValue {
 
     record Null() implements RawValue {}
 
-    /**
-     * A JSON integer. Integers outside the range of {@code long} are saturated to
-     * {@link Long#MIN_VALUE}/{@link Long#MAX_VALUE}: every rule compares them with bounds that fit
-     * in a long, so the verdict is the same as with the exact value.
-     */
+    /** A JSON integer that fits in 64 bits. */
     record Int(long value) implements RawValue {}
+
+    /**
+     * A JSON integer beyond 64 bits, exactly as the log wrote it: rules compare it exactly and
+     * verdicts state it exactly (two such block ids that differ in the last digit are two blocks).
+     */
+    record Big(BigInteger value) implements RawValue {}
 
     record Bool(boolean value) implements RawValue {}
 

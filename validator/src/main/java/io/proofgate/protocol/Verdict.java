@@ -1,5 +1,7 @@
 package io.proofgate.protocol;
 
+import java.math.BigInteger;
+
 import java.util.List;
 
 /** What the connector decided about one request in one event (protocol §5 output lines). */
@@ -21,8 +23,8 @@ public sealed interface Verdict {
      * A poisoned attempt. {@code observed}, {@code group} and {@code block} are null where they do
      * not apply; {@code target} is the request's span.
      */
-    record Rejected(long step, String id, PoisonCode code, String reason, Long observed, long target,
-                    Integer group, Long block) implements Verdict {}
+    record Rejected(long step, String id, PoisonCode code, String reason, BigInteger observed, long target,
+                    Integer group, BigInteger block) implements Verdict {}
 
     /** Pending state dropped without a plan. */
     record Retired(long step, String id, RetireCause cause) implements Verdict {}

@@ -428,7 +428,10 @@ public final class EventReader implements Closeable {
             case VALUE_FALSE -> new RawValue.Bool(false);
             case VALUE_STRING -> new RawValue.Text(parser.getText());
             case VALUE_NUMBER_FLOAT -> new RawValue.Real(parser.getDoubleValue());
-            case VALUE_NUMBER_INT -> new RawValue.Int(saturatedLong());
+            case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
+                case INT, LONG -> new RawValue.Int(parser.getLongValue());
+                default -> new RawValue.Big(parser.getBigIntegerValue());
+            };
             case START_ARRAY -> {
                 List<RawValue> items = new ArrayList<>(4);
                 JsonToken next;
@@ -451,13 +454,6 @@ public final class EventReader implements Closeable {
                 yield new RawValue.MapOf(entries);
             }
             default -> throw errorHere("unexpected " + describe(token));
-        };
-    }
-
-    private long saturatedLong() throws IOException {
-        return switch (parser.getNumberType()) {
-            case INT, LONG -> parser.getLongValue();
-            default -> parser.getBigIntegerValue().signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
         };
     }
 

@@ -151,10 +151,10 @@ class ConnectorTest {
             Verdict.Rejected rejected = onlyRejection(connector.apply(cachedStep(2, cached("r1", 8192, 64,
                     blocks(ids(), ids())), evidence("r1", ids(1, 142, 8448)))), PoisonCode.FUTURE_BOUNDARY);
             assertTrue(rejected.reason().contains("observed=8448 target=8192 group=1 block=142"), rejected.reason());
-            assertEquals(8448L, rejected.observed());
+            assertEquals(java.math.BigInteger.valueOf(8448), rejected.observed());
             assertEquals(8192L, rejected.target());
             assertEquals(1, rejected.group());
-            assertEquals(142L, rejected.block());
+            assertEquals(java.math.BigInteger.valueOf(142), rejected.block());
         }
 
         @Test
@@ -206,7 +206,7 @@ class ConnectorTest {
         void differentSetThanLatch_poisonsConflict() {
             admit(evidence("r1", ids(1, 42, 6912)));
             Verdict.Rejected rejected = onlyRejection(reachTarget(2, evidence("r1", ids(1, 43, 6912))), PoisonCode.CONFLICT);
-            assertEquals(43L, rejected.block());
+            assertEquals(java.math.BigInteger.valueOf(43), rejected.block());
             assertTrue(connector.state().pending().isEmpty());
             assertEquals(0, connector.counters().plans());
         }
@@ -453,7 +453,7 @@ class ConnectorTest {
             Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80,
                     blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
             assertEquals(0, rejected.group());
-            assertEquals(0L, rejected.block());
+            assertEquals(java.math.BigInteger.valueOf(0), rejected.block());
             assertEquals(new Counters(0, 1, 0, 0), c.counters());
             assertTrue(c.state().pending().isEmpty());
         }
@@ -465,7 +465,7 @@ class ConnectorTest {
                     evidence("r1", ids(1, 42, 6912))));
             Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80,
                     blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
-            assertEquals(11L, rejected.block());
+            assertEquals(java.math.BigInteger.valueOf(11), rejected.block());
         }
 
         @Test
@@ -476,7 +476,7 @@ class ConnectorTest {
                     evidence("r1", ids(1, 42, 6912))));
             Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80,
                     blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
-            assertEquals(42L, rejected.block());
+            assertEquals(java.math.BigInteger.valueOf(42), rejected.block());
             assertEquals(1, rejected.group());
         }
 
