@@ -13,7 +13,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +76,11 @@ final class ReplayCommand implements Command {
         }
         String file = files.getFirst();
         OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16);
-        try (InputStream in = file.equals("-") ? System.in : Files.newInputStream(Path.of(file))) {
+        // stdin is never closed: the JVM may hold files on descriptor 0 when the shell closed it
+        try (InputStream in = file.equals("-") ? new java.io.FilterInputStream(System.in) {
+                @Override
+                public void close() { }
+            } : Files.newInputStream(Path.of(file))) {
             String source = file.equals("-") ? "<stdin>" : file;
             if (store == null) {
                 Replay.run(in, source, sink);
@@ -113,12 +116,9 @@ final class ReplayCommand implements Command {
         } catch (NonClosing.OutputFailed e) {
             err.println("proofgate replay: " + e.getMessage());
             return Main.USAGE;
-        } catch (NoSuchFileException e) {
-            err.println("proofgate replay: " + file + ": no such file");
-            return Main.USAGE;
         } catch (IOException e) {
             flushQuietly(sink);
-            err.println("proofgate replay: " + file + ": " + e.getMessage());
+            err.println("proofgate replay: " + file + ": " + FileProblems.words(e));
             return Main.USAGE;
         }
     }

@@ -55,7 +55,7 @@ final class SynthCommand implements Command {
             err.println("proofgate synth: " + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {
-            err.println("proofgate synth: " + (file == null ? "stdout" : file) + ": " + e.getMessage());
+            err.println("proofgate synth: " + (file == null ? "stdout" : file) + ": " + FileProblems.words(e));
             return Main.USAGE;
         }
         return Main.OK;

@@ -20,7 +20,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Reads a {@code proofgate-events/v1} log (protocol §5) one event at a time with Jackson's streaming
@@ -47,8 +46,6 @@ public final class EventReader implements Closeable {
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
             .build();
-    /** Jackson names the source in nested locations; the error already names the file. */
-    private static final Pattern SOURCE_MARKER = Pattern.compile("\\[Source: [^;]*; line: (\\d+), column: (\\d+)\\]");
 
     /** Top-level fields, one bit each; a kind allows a subset. */
     private enum Field {
@@ -135,6 +132,9 @@ public final class EventReader implements Closeable {
     public Topology readTopology() throws ReplayException, IOException {
         try {
             return readTopologyLine();
+        } catch (JsonProcessingException e) {
+            // the parser decodes a string's text only when it is read, outside nextToken
+            throw invalidJson(e);
         } catch (Utf8Check.Malformed e) {
             throw error(e.line, e.column, e.getMessage());
         }
@@ -144,6 +144,9 @@ public final class EventReader implements Closeable {
     public ReplayLine next() throws ReplayException, IOException {
         try {
             return nextLine();
+        } catch (JsonProcessingException e) {
+            // the parser decodes a string's text only when it is read, outside nextToken
+            throw invalidJson(e);
         } catch (Utf8Check.Malformed e) {
             // the bytes are checked as the parser reads them, so this is where it reads
             throw error(e.line, e.column, e.getMessage());
@@ -476,10 +479,13 @@ public final class EventReader implements Closeable {
         try {
             return parser.nextToken();
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-            throw error(at.getLineNr(), at.getColumnNr(), "invalid JSON: "
-                    + SOURCE_MARKER.matcher(e.getOriginalMessage().replace('\n', ' ')).replaceAll("line $1, column $2"));
+            throw invalidJson(e);
         }
+    }
+
+    private ReplayException invalidJson(JsonProcessingException e) {
+        JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
+        return error(at.getLineNr(), at.getColumnNr(), "invalid JSON: " + JsonProblems.words(e.getOriginalMessage()));
     }
 
     private String text(JsonToken token, String name) throws ReplayException, IOException {
