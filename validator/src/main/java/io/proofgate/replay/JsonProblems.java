@@ -32,14 +32,18 @@ final class JsonProblems {
                     "the input ends inside the list that starts at line $1, column $2"),
             new Rewrite(Pattern.compile("^Unexpected end-of-input.*"), "the input ends inside a JSON value"));
 
-    private static final Pattern SOURCE = Pattern.compile("\\s*at \\[Source: [^\\]]*\\]");
+    /** The parser names its source in locations; the error already names the file. */
+    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)\\]");
+    /** The location the parser appends; the error's own FILE:LINE:COLUMN says it. */
+    private static final Pattern TRAILING_LOCATION = Pattern.compile("\\s+at line \\d+, column \\d+$");
     private static final Pattern ADVICE = Pattern.compile("[:;,]?\\s*(\\(|)?\\s*(enable|disable)\\s+`[^`]*`[^)]*\\)?");
     private static final Pattern BACKTICKED = Pattern.compile("\\s*\\(?[^()]*`[^`]*`[^()]*\\)?");
 
     private JsonProblems() {}
 
     static String words(String parserMessage) {
-        String text = SOURCE.matcher(parserMessage.replace('\n', ' ')).replaceAll("").strip();
+        String text = SOURCE.matcher(parserMessage.replace('\n', ' ')).replaceAll("line $1, column $2").strip();
+        text = TRAILING_LOCATION.matcher(text).replaceAll("");
         for (Rewrite rewrite : REWRITES) {
             Matcher m = rewrite.pattern().matcher(text);
             if (m.matches()) {
