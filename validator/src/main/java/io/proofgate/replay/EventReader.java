@@ -6,12 +6,14 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
 import io.proofgate.protocol.GroupPolicy;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
+import java.io.CharConversionException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -121,11 +123,21 @@ public final class EventReader implements Closeable {
         Utf8Check.Malformed early = null;
         try {
             created = FACTORY.createParser(new Utf8Check(in));
+            if (!(created instanceof UTF8StreamJsonParser)) {
+                // the parser guesses UTF-16 and UTF-32 from the first bytes; a log is UTF-8
+                early = notUtf8();
+            }
         } catch (Utf8Check.Malformed e) {
             early = e; // the parser reads ahead as it is made; reported, located, by readTopology
+        } catch (CharConversionException e) {
+            early = notUtf8(); // found by fuzzing: the guess failed, and its exception named no place
         }
         this.parser = created;
         this.startFailure = early;
+    }
+
+    private static Utf8Check.Malformed notUtf8() {
+        return new Utf8Check.Malformed(1, 1, "the log is not UTF-8 (its first bytes read as UTF-16 or UTF-32)");
     }
 
     /** Reads the first line, which must describe the topology. */

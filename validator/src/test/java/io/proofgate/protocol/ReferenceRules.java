@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -190,31 +191,35 @@ final class ReferenceRules {
         List<GroupBlock> exact = new ArrayList<>();
         for (RawValue entry : list.items()) {
             if (!(entry instanceof RawValue.ListOf triple) || triple.items().size() != 3
-                    || !triple.items().stream().allMatch(item -> item instanceof RawValue.Int)) {
+                    || !triple.items().stream().allMatch(item -> item instanceof RawValue.Int || item instanceof RawValue.Big)) {
                 return "malformed_entry";
             }
-            long group = ((RawValue.Int) triple.items().get(0)).value();
-            long block = ((RawValue.Int) triple.items().get(1)).value();
-            long boundary = ((RawValue.Int) triple.items().get(2)).value();
-            if (group < 0 || group >= topology.groups().size()) {
+            // every comparison on exact integers, as the log wrote them
+            BigInteger group = exact(triple.items().get(0));
+            BigInteger block = exact(triple.items().get(1));
+            BigInteger boundary = exact(triple.items().get(2));
+            if (group.signum() < 0 || group.compareTo(BigInteger.valueOf(topology.groups().size())) >= 0) {
                 return "unknown_group";
             }
-            if (topology.groups().get((int) group).policy() != GroupPolicy.RECURRENT_ALIGN) {
+            if (topology.groups().get(group.intValue()).policy() != GroupPolicy.RECURRENT_ALIGN) {
                 return "non_recurrent_group";
             }
-            if (block <= 0) {
+            if (block.signum() <= 0) {
                 return "null_block";
             }
-            if (boundary > target) {
+            if (block.compareTo(BigInteger.valueOf(Long.MAX_VALUE)) > 0) {
+                return "malformed_entry"; // a block id vLLM can never hand over
+            }
+            if (boundary.compareTo(BigInteger.valueOf(target)) > 0) {
                 return "future_boundary";
             }
-            if (boundary < target) {
+            if (boundary.compareTo(BigInteger.valueOf(target)) < 0) {
                 continue;
             }
-            if (exact.stream().anyMatch(e -> e.group() == group)) {
+            if (exact.stream().anyMatch(e -> e.group() == group.intValue())) {
                 return "duplicate_group";
             }
-            exact.add(new GroupBlock((int) group, block));
+            exact.add(new GroupBlock(group.intValue(), block.longValue()));
         }
         if (exact.isEmpty()) {
             return null;
@@ -227,6 +232,10 @@ final class ReferenceRules {
             return "incomplete";
         }
         return Events.sorted(exact);
+    }
+
+    private static BigInteger exact(RawValue integer) {
+        return integer instanceof RawValue.Big(BigInteger big) ? big : BigInteger.valueOf(((RawValue.Int) integer).value());
     }
 
     private boolean hasRecurrent() {
