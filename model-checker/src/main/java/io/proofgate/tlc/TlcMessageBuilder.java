@@ -27,7 +27,7 @@ final class TlcMessageBuilder {
                         m.start.getLine(), Optional.empty());
             }
             case TlcToolParser.TraceMessageContext m -> {
-                int code = Integer.parseInt(m.TRACE_CODE().getText());
+                int code = number(m.TRACE_CODE().getSymbol()); // found by fuzzing: a huge code escaped unlocated
                 checkFooter(code, m.footer());
                 TraceState state = traceState(m.stateLabel(), m.stateBody());
                 String text = (text(m.stateLabel()) + text(m.stateBody())).stripTrailing();
@@ -90,7 +90,7 @@ final class TlcMessageBuilder {
     }
 
     private Severity severity(Token token) {
-        int level = Integer.parseInt(token.getText());
+        int level = number(token);
         return Severity.of(level).orElseThrow(() -> new ParseException(source, token.getLine(),
                 token.getCharPositionInLine(), "unknown severity " + level + " (expected 0 to 4)"));
     }

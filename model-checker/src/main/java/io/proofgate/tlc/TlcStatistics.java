@@ -35,7 +35,7 @@ public record TlcStatistics(OptionalLong generatedStates, OptionalLong distinctS
         OptionalLong depth = last(messages, SEARCH_DEPTH)
                 .map(m -> DEPTH.matcher(m.text()))
                 .filter(Matcher::find)
-                .map(m -> OptionalLong.of(number(m.group(1))))
+                .map(m -> fits(m.group(1)) ? OptionalLong.of(number(m.group(1))) : OptionalLong.empty())
                 .orElse(OptionalLong.empty());
         Optional<Duration> elapsed = last(messages, FINISHED).flatMap(m -> elapsed(m.text()));
         return new TlcStatistics(
@@ -48,7 +48,7 @@ public record TlcStatistics(OptionalLong generatedStates, OptionalLong distinctS
     /** The counts of a 2199 or 2200 message ("Progress(5) at ...: 6 states generated, ..."). */
     public static Optional<Progress> counts(TlcMessage message) {
         Matcher m = COUNTS.matcher(message.text());
-        if (!m.find()) {
+        if (!m.find() || !fits(m.group(1)) || !fits(m.group(2)) || !fits(m.group(3))) {
             return Optional.empty();
         }
         return Optional.of(new Progress(number(m.group(1)), number(m.group(2)), number(m.group(3))));
@@ -65,6 +65,9 @@ public record TlcStatistics(OptionalLong generatedStates, OptionalLong distinctS
         boolean any = false;
         while (part.find()) {
             any = true;
+            if (!fits(part.group(1)) || part.group(1).length() > 12) {
+                return Optional.empty(); // no run of TLC lasts that long
+            }
             long n = Long.parseLong(part.group(1));
             total = total.plus(switch (part.group(2)) {
                 case "ms" -> Duration.ofMillis(n);
@@ -83,6 +86,19 @@ public record TlcStatistics(OptionalLong generatedStates, OptionalLong distinctS
 
     private static long number(String digits) {
         return Long.parseLong(digits.replace(",", ""));
+    }
+
+    /**
+     * Whether TLC's figure fits in a long. A figure that does not (only garbage output has one) is
+     * reported as unknown, never as a number, so a check comparing it fails closed.
+     */
+    private static boolean fits(String digits) {
+        try {
+            number(digits);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** One progress report: states generated, distinct states found, states left on queue. */
