@@ -1,10 +1,11 @@
 package io.proofgate.check;
 
-import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,14 +43,21 @@ record ModelsFile(List<Entry> entries) {
         if (!Files.exists(file)) {
             throw new IOException(file + ": missing (it lists the models and what checking each must show)");
         }
+        String text;
+        try {
+            text = Files.readString(file); // UTF-8, strictly: the parser would guess UTF-16 and UTF-32 from the bytes
+        } catch (CharacterCodingException e) {
+            throw new IOException(file + ": not UTF-8 text", e);
+        }
         JsonNode root;
         try {
             ObjectMapper mapper = new ObjectMapper();
             mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            root = mapper.readTree(file.toFile());
-        } catch (JsonParseException e) {
+            root = mapper.readTree(text);
+        } catch (JsonProcessingException e) {
             var at = e.getLocation();
-            throw new IOException(file + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": not valid JSON: "
+            String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
+            throw new IOException(file + where + ": not valid JSON: "
                     + e.getOriginalMessage().lines().findFirst().orElse(""), e);
         }
         if (root == null || !root.isObject()) {
