@@ -142,25 +142,31 @@ public final class EventReader implements Closeable {
 
     /** Reads the first line, which must describe the topology. */
     public Topology readTopology() throws ReplayException, IOException {
-        try {
-            return readTopologyLine();
-        } catch (JsonProcessingException e) {
-            // the parser decodes a string's text only when it is read, outside nextToken
-            throw invalidJson(e);
-        } catch (Utf8Check.Malformed e) {
-            throw error(e.line, e.column, e.getMessage());
-        }
+        return located(this::readTopologyLine);
     }
 
     /** The next event, or null at the end of the log. */
     public ReplayLine next() throws ReplayException, IOException {
+        return located(this::nextLine);
+    }
+
+    /** A read of the parser that may fail outside {@link #nextToken}. */
+    @FunctionalInterface
+    private interface Read<T> {
+        T run() throws ReplayException, IOException;
+    }
+
+    /**
+     * Runs a read, turning the two failures that surface away from {@link #nextToken} into located
+     * errors: the parser decodes a string's text only when it is read, and the bytes are checked
+     * for UTF-8 as the parser pulls them in.
+     */
+    private <T> T located(Read<T> read) throws ReplayException, IOException {
         try {
-            return nextLine();
+            return read.run();
         } catch (JsonProcessingException e) {
-            // the parser decodes a string's text only when it is read, outside nextToken
             throw invalidJson(e);
         } catch (Utf8Check.Malformed e) {
-            // the bytes are checked as the parser reads them, so this is where it reads
             throw error(e.line, e.column, e.getMessage());
         }
     }
