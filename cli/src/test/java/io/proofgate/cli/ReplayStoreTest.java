@@ -33,6 +33,22 @@ class ReplayStoreTest {
         return err.toString(StandardCharsets.UTF_8);
     }
 
+    /** Regression: 10,000 groups took about 18 MB each outside the heap and woke the out-of-memory killer. */
+    @Test
+    void storeHost_refusesATopologyWhosePoolsExceedTheLimitBeforeAllocating(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws java.io.IOException {
+        StringBuilder groups = new StringBuilder();
+        for (int g = 0; g < 10_000; g++) {
+            groups.append(g == 0 ? "" : ",").append("{\"policy\":\"full\",\"block_tokens\":2304}");
+        }
+        Path log = dir.resolve("wide.jsonl");
+        java.nio.file.Files.writeString(log, "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"groups\":["
+                + groups + "]}\n");
+        assertEquals(2, run("replay", "--store", "host", log.toString()));
+        assertTrue(stderr().startsWith("proofgate replay: --store host: the topology's 10000 groups need 178257920000 bytes"
+                + " of page pools (65536 blocks a group), more than the limit of 4294967296 bytes"), stderr());
+    }
+
     @Test
     void storeHost_writesExactlyWhatPlainReplayWritesAndPasses() {
         assertEquals(0, run("replay", "../examples/seed-aligned.jsonl"));

@@ -59,6 +59,8 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     public static final int DEFAULT_BLOCKS = Integer.getInteger("proofgate.conformance.blocks", 1 << 16);
     /** Fresh blocks per group reserved for restores: the most blocks one plan may select in a group. */
     public static final int RESTORE_BLOCKS = 4096;
+    /** The most page-pool memory a harness allocates unless told otherwise: 4 GiB. */
+    public static final long MAX_POOL_BYTES = Long.getLong("proofgate.store.maxBytes", 4L << 30);
 
     private static final int FINDINGS_KEPT = 100;
 
@@ -147,7 +149,17 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
      */
     public static ConformanceHarness open(Topology topology, StoreKind kind, Publication publication, int blocks)
             throws CudaUnavailableException {
-        PageStore store = kind.open(layoutFor(topology, blocks));
+        StoreLayout layout = layoutFor(topology, blocks);
+        long bytes = layout.poolBytes();
+        // Checked before anything is allocated: pools are committed memory (about 18 MB a group at
+        // the default room), and a topology of 10,000 groups woke the kernel's out-of-memory killer.
+        if (bytes > MAX_POOL_BYTES) {
+            throw new IllegalStateException("the topology's " + topology.groups().size() + " groups need "
+                    + bytes + " bytes of page pools (" + blocks + " blocks a group), more than the limit of "
+                    + MAX_POOL_BYTES + " bytes; raise it with PROOFGATE_JVM_OPTS=-Dproofgate.store.maxBytes=N,"
+                    + " or lower the room with -Dproofgate.conformance.blocks=N");
+        }
+        PageStore store = kind.open(layout);
         try {
             return new ConformanceHarness(topology, store, publication);
         } catch (Throwable e) {
