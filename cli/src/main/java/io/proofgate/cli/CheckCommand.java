@@ -82,7 +82,7 @@ final class CheckCommand implements Command {
             List<String> table = new ArrayList<>();
             for (Model m : models) {
                 CheckOptions options = new CheckOptions(workers, heap,
-                        runFolder(root.resolve("target/proofgate/check").resolve(m.name().replace('/', '-'))),
+                        runFolder(root.resolve("target/proofgate/check").resolve(m.name())),
                         Duration.ofMinutes(timeoutMinutes));
                 out.println("proofgate check: model " + m.name() + ": " + root.relativize(m.config().toAbsolutePath())
                         + " (module " + m.module().getFileName() + "), " + workers + " workers, heap " + heap);

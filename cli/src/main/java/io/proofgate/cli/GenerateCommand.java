@@ -1,6 +1,7 @@
 package io.proofgate.cli;
 
 import io.proofgate.check.CheckOptions;
+import io.proofgate.check.FileTree;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.generate.Generation;
@@ -71,7 +72,7 @@ final class GenerateCommand implements Command {
             Files.createDirectories(runs);
             Path runDir = Files.createTempDirectory(runs, "run-");
             Generation.Output output = Generation.build(sources(models, root, runDir, workers), err);
-            deleteTree(runDir); // kept only when TLC failed, for the raw output the error names
+            FileTree.delete(runDir); // kept only when TLC failed, for the raw output the error names
             Path module = root.resolve("generated-tests");
             if (check) {
                 List<String> stale = Generation.staleness(output, module);
@@ -97,14 +98,6 @@ final class GenerateCommand implements Command {
             Thread.currentThread().interrupt();
             err.println("proofgate generate: interrupted");
             return Main.USAGE;
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (var walk = Files.walk(root)) {
-            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
         }
     }
 }

@@ -25,7 +25,7 @@ public final class ModelCheck {
         TlcResult result = TlcProcess.run(command, message -> TlcStatistics.counts(message)
                 .filter(p -> message.code() == TlcStatistics.PROGRESS)
                 .ifPresent(p -> progress.println(progressLine(p, Duration.ofNanos(System.nanoTime() - start)))));
-        deleteTree(command.metaDir()); // TLC's fingerprints and queue; the raw output stays
+        FileTree.delete(command.metaDir()); // TLC's fingerprints and queue; the raw output stays
         return new CheckReport(model, result, Duration.ofNanos(System.nanoTime() - start));
     }
 
@@ -100,15 +100,5 @@ public final class ModelCheck {
         double seconds = Math.max(1e-3, elapsed.toMillis() / 1000.0);
         return String.format(Locale.ROOT, "  %6.0f s  %,d distinct states, %,d generated, queue %,d, %,.0f states/s",
                 seconds, p.distinctStates(), p.generatedStates(), p.queueSize(), p.generatedStates() / seconds);
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (Files.exists(root)) {
-            try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
-                for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
-        }
     }
 }

@@ -50,6 +50,7 @@ public final class CanonicalCover {
         Map<Long, Integer> rank = new HashMap<>();
         Map<Long, Edge> parent = new HashMap<>();
         Map<Edge, String> labels = new HashMap<>();
+        Map<Long, List<Edge>> sortedOut = new HashMap<>(); // each state's edges, sorted once
         rank.put(initial, 0);
         List<Long> layer = List.of(initial);
         List<Long> order = new ArrayList<>(List.of(initial));
@@ -59,7 +60,7 @@ public final class CanonicalCover {
             Map<Long, Edge> offers = new HashMap<>();
             List<Long> next = new ArrayList<>();
             for (long u : layer) {
-                for (Edge e : outgoing(graph, u, label, labels)) {
+                for (Edge e : sortedOut.computeIfAbsent(u, id -> outgoing(graph, id, label, labels))) {
                     if (!rank.containsKey(e.to()) && !offers.containsKey(e.to())) {
                         offers.put(e.to(), e);
                         next.add(e.to());
@@ -84,11 +85,11 @@ public final class CanonicalCover {
         long steps = 0;
         int edgeCount = 0;
         for (long u : order) {
-            List<Edge> out = outgoing(graph, u, label, labels);
+            List<Edge> out = sortedOut.get(u); // every state was a layer's, so its edges are sorted
             edgeCount += out.size();
             for (Edge e : out) {
                 boolean treeEdge = e.equals(parent.get(e.to()));
-                if (treeEdge && !graph.outgoing(e.to()).isEmpty()) {
+                if (treeEdge && !sortedOut.get(e.to()).isEmpty()) {
                     continue; // a prefix of the paths through the successor's edges
                 }
                 List<Edge> path = new ArrayList<>();

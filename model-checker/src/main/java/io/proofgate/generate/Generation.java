@@ -1,6 +1,7 @@
 package io.proofgate.generate;
 
 import io.proofgate.check.CheckOptions;
+import io.proofgate.check.FileTree;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCheck;
 import io.proofgate.graph.StateGraph;
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -182,8 +182,8 @@ public final class Generation {
             Files.move(staging, target);
             Files.writeString(moduleDir.resolve(SUMMARY_FILE), output.summary().text());
         } finally {
-            deleteTree(staging);
-            deleteTree(old);
+            FileTree.delete(staging);
+            FileTree.delete(old);
         }
     }
 
@@ -205,7 +205,7 @@ public final class Generation {
         try (Stream<Path> entries = Files.list(moduleDir)) {
             for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)
                     && Files.isDirectory(p)).toList()) {
-                deleteTree(entry);
+                FileTree.delete(entry);
             }
         }
     }
@@ -259,16 +259,5 @@ public final class Generation {
     private static String abbreviate(String line) {
         String trimmed = line.strip();
         return trimmed.length() > 100 ? trimmed.substring(0, 97) + "..." : trimmed;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path path : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }

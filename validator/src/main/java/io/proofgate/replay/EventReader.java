@@ -294,7 +294,7 @@ public final class EventReader implements Closeable {
             int seen = 0;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                seen = once(seen, name, GROUP_FIELDS, where);
+                seen = once(seen, name, GROUP_FIELDS, "groups", groups.size());
                 switch (name) {
                     case "policy" -> policyName = text(nextToken(), name);
                     case "block_tokens" -> blockTokens = integer(nextToken(), name);
@@ -336,7 +336,7 @@ public final class EventReader implements Closeable {
             int seen = 0;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                seen = once(seen, name, NEW_FIELDS, "new[" + requests.size() + "]");
+                seen = once(seen, name, NEW_FIELDS, "new", requests.size());
                 switch (name) {
                     case "id" -> id = text(nextToken(), name);
                     case "digest" -> digest = text(nextToken(), name);
@@ -375,7 +375,7 @@ public final class EventReader implements Closeable {
             int seen = 0;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                seen = once(seen, name, CACHED_FIELDS, "cached[" + requests.size() + "]");
+                seen = once(seen, name, CACHED_FIELDS, "cached", requests.size());
                 switch (name) {
                     case "id" -> id = text(nextToken(), name);
                     case "computed" -> computed = atLeast(integer(nextToken(), name), 0, name);
@@ -479,16 +479,18 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * Marks {@code name} seen in an object whose known fields are {@code fields}; a known field
-     * seen twice is an error here (protocol §5), an unknown one is reported by the caller.
+     * Marks {@code name} seen in element {@code element} of {@code list}, an object whose known
+     * fields are {@code fields}; a known field seen twice is an error here (protocol §5), an
+     * unknown one is reported by the caller.
      */
-    private int once(int seen, String name, List<String> fields, String where) throws ReplayException {
+    private int once(int seen, String name, List<String> fields, String list, int element) throws ReplayException {
         int index = fields.indexOf(name);
         if (index < 0) {
             return seen;
         }
         if ((seen & (1 << index)) != 0) {
-            throw errorHere("field \"" + name + "\" appears twice in " + where);
+            // worded only here: this runs for every field of every request
+            throw errorHere("field \"" + name + "\" appears twice in " + list + "[" + element + "]");
         }
         return seen | (1 << index);
     }
