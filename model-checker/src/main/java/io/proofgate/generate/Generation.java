@@ -219,7 +219,8 @@ public final class Generation {
             if (old == null) {
                 differences.add("added    " + file.getKey());
             } else if (!old.equals(file.getValue())) {
-                differences.add("changed  " + file.getKey() + firstDifference(old, file.getValue()));
+                differences.add("changed  " + file.getKey() + scenarioChanges(file.getKey(), old, file.getValue())
+                        + firstDifference(old, file.getValue()));
             }
         }
         committed.keySet().forEach(name -> differences.add("removed  " + name));
@@ -241,6 +242,27 @@ public final class Generation {
             }
         }
         return files;
+    }
+
+    /**
+     * What changed in a scenario file, by scenario: how many kept their events but changed
+     * expectations, and how many are new or gone, so that a reviewer sees the size of a change
+     * in scenarios rather than in lines.
+     */
+    private static String scenarioChanges(String file, String old, String fresh) {
+        Map<String, String> before = new TreeMap<>();
+        WrittenScenarios.read(Map.of(file, old)).forEach(s -> before.put(s.name(), s.text()));
+        int changed = 0;
+        int added = 0;
+        for (WrittenScenarios.Written s : WrittenScenarios.read(Map.of(file, fresh))) {
+            String was = before.remove(s.name());
+            if (was == null) {
+                added++;
+            } else if (!was.equals(s.text())) {
+                changed++;
+            }
+        }
+        return ": scenarios " + changed + " changed, " + added + " added, " + before.size() + " removed";
     }
 
     private static String firstDifference(String old, String fresh) {

@@ -43,8 +43,18 @@ class GenerationWriteTest {
         Generation.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
         List<String> stale = Generation.staleness(output(Map.of("ci/a.scenarios", "uno\n", "ci/c.scenarios", "x\n")), module);
         assertEquals(3, stale.size(), stale.toString());
-        assertEquals(List.of("changed  ci/a.scenarios (line 1: committed \"one\", generated \"uno\")",
+        assertEquals(List.of("changed  ci/a.scenarios: scenarios 0 changed, 0 added, 0 removed"
+                        + " (line 1: committed \"one\", generated \"uno\")",
                 "added    ci/c.scenarios", "removed  ci/b.scenarios"), stale);
+    }
+
+    @Test
+    void stalenessCountsScenariosKeptChangedAddedAndRemoved() throws IOException {
+        String before = "topology {}\n\nscenario a__x__1\nevent {}\n----\npending none\n\nscenario b__x__2\nevent {}\n----\n";
+        String after = "topology {}\n\nscenario a__x__1\nevent {}\n----\nrejected r1\n\nscenario c__x__3\nevent {}\n----\n";
+        Generation.write(output(Map.of("ci/t.scenarios", before)), module);
+        List<String> stale = Generation.staleness(output(Map.of("ci/t.scenarios", after)), module);
+        assertTrue(stale.getFirst().startsWith("changed  ci/t.scenarios: scenarios 1 changed, 1 added, 1 removed"), stale.getFirst());
     }
 
     @Test
