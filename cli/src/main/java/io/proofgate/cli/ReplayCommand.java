@@ -107,11 +107,12 @@ final class ReplayCommand implements Command {
             err.println("proofgate replay: " + e.getMessage());
             return Main.USAGE;
         } catch (OutOfMemoryError e) {
-            // The connector's state (pending requests, digests reported held) outgrew the heap.
+            // The connector's state (pending requests, digests reported held) outgrew the heap, or
+            // the reader thread ran out while parsing (a huge line, or nothing left to hand over).
             flushQuietly(sink);
-            err.println("proofgate replay: " + file + ": out of memory holding the connector's state"
-                    + " (pending requests and held digests); no summary written; raise the heap with"
-                    + " PROOFGATE_JVM_OPTS=-Xmx...");
+            err.println("proofgate replay: " + file + ": out of memory (reading the log, or holding the"
+                    + " connector's state: pending requests and held digests); no summary written;"
+                    + " raise the heap with PROOFGATE_JVM_OPTS=-Xmx...");
             return Main.USAGE;
         } catch (NonClosing.OutputFailed e) {
             err.println("proofgate replay: " + e.getMessage());

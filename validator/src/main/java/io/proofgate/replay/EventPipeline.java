@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Parses the log on a second thread while the caller validates, in batches through a small
@@ -13,6 +14,15 @@ import java.util.concurrent.BlockingQueue;
  * parse error come out in log order, exactly as {@link EventReader#next()} would give them.
  */
 final class EventPipeline implements AutoCloseable {
+
+    /** Where the lines come from: {@link EventReader#next()}, or a stand-in in tests. */
+    @FunctionalInterface
+    interface Lines {
+        ReplayLine next() throws ReplayException, IOException;
+    }
+
+    /** How often the consumer looks whether the reader thread is still alive while it waits. */
+    private static final long WATCH_MILLIS = 50;
 
     private static final int BATCH = 64;
     private static final int CAPACITY = 8;
@@ -26,11 +36,15 @@ final class EventPipeline implements AutoCloseable {
     private Batch current = new Batch(List.of(), null, false);
     private int position;
 
-    private EventPipeline(EventReader reader) {
-        producer = Thread.ofPlatform().name("proofgate-replay-reader").daemon(true).unstarted(() -> produce(reader));
+    private EventPipeline(Lines reader) {
+        // A thread that dies with nothing handed over is reported by the consumer (take()), in one
+        // line; the JVM's default handler would print a stack trace first.
+        producer = Thread.ofPlatform().name("proofgate-replay-reader").daemon(true)
+                .uncaughtExceptionHandler((thread, failure) -> { })
+                .unstarted(() -> produce(reader));
     }
 
-    static EventPipeline start(EventReader reader) {
+    static EventPipeline start(Lines reader) {
         EventPipeline pipeline = new EventPipeline(reader);
         pipeline.producer.start();
         return pipeline;
@@ -52,7 +66,7 @@ final class EventPipeline implements AutoCloseable {
                 return null;
             }
             try {
-                current = queue.take();
+                current = take();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while reading the log", e);
@@ -62,7 +76,28 @@ final class EventPipeline implements AutoCloseable {
         return current.lines().get(position++);
     }
 
-    private void produce(EventReader reader) {
+    /**
+     * The next batch. The reader thread hands over its own failure, an out-of-memory error
+     * included; but when even that hand-over cannot be allocated the thread dies with nothing in
+     * the queue, and a plain take() would wait for ever. So the consumer watches the thread.
+     */
+    private Batch take() throws InterruptedException {
+        while (true) {
+            Batch batch = queue.poll(WATCH_MILLIS, TimeUnit.MILLISECONDS);
+            if (batch != null) {
+                return batch;
+            }
+            if (!producer.isAlive()) {
+                batch = queue.poll(); // it may have put its last batch just before it ended
+                if (batch != null) {
+                    return batch;
+                }
+                throw new OutOfMemoryError("the log reader stopped without handing over its failure");
+            }
+        }
+    }
+
+    private void produce(Lines reader) {
         List<ReplayLine> lines = new ArrayList<>(BATCH);
         Batch last;
         try {
@@ -91,7 +126,7 @@ final class EventPipeline implements AutoCloseable {
 
     private void put(Batch batch) throws InterruptedException {
         while (!closed) {
-            if (queue.offer(batch, 50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (queue.offer(batch, WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
                 return;
             }
         }

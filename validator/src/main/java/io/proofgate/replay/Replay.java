@@ -44,7 +44,7 @@ public final class Replay {
         try (EventReader reader = new EventReader(in, source); VerdictWriter writer = new VerdictWriter(out)) {
             Connector connector = new Connector(reader.readTopology());
             Observer observer = observers.open(connector.topology());
-            try (EventPipeline lines = EventPipeline.start(reader)) {
+            try (EventPipeline lines = EventPipeline.start(reader::next)) {
                 ReplayLine line;
                 while ((line = lines.next()) != null) {
                     try {
