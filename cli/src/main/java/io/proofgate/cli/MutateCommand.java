@@ -1,0 +1,239 @@
+package io.proofgate.cli;
+
+import io.proofgate.check.Model;
+import io.proofgate.check.ModelCatalog;
+import io.proofgate.mutate.Definition;
+import io.proofgate.mutate.Equivalents;
+import io.proofgate.mutate.MutantResult;
+import io.proofgate.mutate.Mutation;
+import io.proofgate.mutate.MutationException;
+import io.proofgate.mutate.MutationReport;
+import io.proofgate.mutate.MutationRun;
+import io.proofgate.mutate.Mutator;
+import io.proofgate.mutate.TlaModule;
+import io.proofgate.tlc.ParseException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** {@code proofgate mutate}: mutation testing of the spec: can its properties tell a wrong rule from a right one? */
+final class MutateCommand implements Command {
+
+    static final String DEFAULT_MODULE = "spec/Publication.tla";
+    static final String DEFAULT_PART = "Connector";
+    static final String DEFAULT_EQUIVALENTS = "spec/mutants-equivalent.json";
+    /** The models a mutant is checked on unless --models says otherwise, cheapest first. */
+    static final List<String> DEFAULT_MODELS = List.of("gen-untracked", "gen-attention", "gen-bounds",
+            "gen-two-recurrent", "gen-shapes", "ci");
+
+    @Override
+    public String name() {
+        return "mutate";
+    }
+
+    @Override
+    public String summary() {
+        return "mutation testing of the spec: which one-token mistakes in the connector its properties catch";
+    }
+
+    @Override
+    public String help() {
+        return """
+                Usage: proofgate mutate [--module FILE] [--part NAME | --operators A,B,...] [--models M,...]
+                                        [--jobs N] [--timeout SECONDS] [--equivalent FILE] [--only ID,...]
+                                        [--shard K/N]
+                                        [--format text|json|markdown] [--check] [--list]
+
+                Writes one mutant at a time of the definitions in a part of a TLA+ module and checks each on
+                the models with TLC, to measure what the spec's invariants and properties can refute. Kinds:
+                relational (< and <=, > and >=, = and #), boundary (an integer +1 or -1), constant (TRUE and
+                FALSE; a string replaced by another of the definition), arithmetic (+ and -), logical (infix
+                /\\ and \\/), set (\\cup and \\cap, \\in and \\notin), drop-conjunct and drop-disjunct (one
+                bulleted item), swap-if (an IF's condition negated), skip-if (an IF's condition FALSE),
+                drop-negation. Each mutant is killed (by the invariant or property TLC names), survives every
+                model, times out, or is not compilable (outside the score). Score: killed / (killed +
+                survived + timed out), over the mutants not judged equivalent. Survivors are printed with
+                their diff; a reviewer who finds one equivalent records its id and the reason in the
+                equivalents file.
+
+                  --module FILE    the module to mutate (default spec/Publication.tla)
+                  --part NAME      the definitions between the comments "mutate-begin: NAME" and
+                                   "mutate-end: NAME" (default Connector)
+                  --operators L    these definitions instead of a part
+                  --models L       models of spec/models.json, checked in this order, stopping at the first
+                                   that kills (default gen-untracked, gen-attention, gen-bounds,
+                                   gen-two-recurrent, gen-shapes, ci: cheapest first)
+                  --jobs N         TLC runs at a time, one worker each (default: all cores)
+                  --timeout S      seconds a TLC run may take before the mutant counts as timed out (default 120)
+                  --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
+                  --only L         only the mutants with these ids
+                  --shard K/N      only the mutants whose id, read as a number, is K modulo N (0 <= K < N):
+                                   N runs with K = 0..N-1 check every mutant once, on as many machines
+                  --format F       text (default), json or markdown (a PR comment)
+                  --check          exit 1 when a mutant survives or times out without a judgement, or a
+                                   judgement no longer holds (its mutant is killed or gone)
+                  --list           print the mutants (id, operator, line, kind, change) and run nothing
+
+                Progress goes to stderr, the report to stdout. Working files: target/proofgate/mutate/run-*/.
+                Exit codes: 0 done (with --check: nothing left to judge), 1 --check found survivors or stale
+                judgements, 2 usage error, or the models fail on the module as it is.
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        var parsed = Options.parse(args, Set.of("--check", "--list"), Set.of("--module", "--part", "--operators",
+                "--models", "--jobs", "--timeout", "--equivalent", "--only", "--format", "--shard"));
+        if (parsed.containsKey("--part") && parsed.containsKey("--operators")) {
+            throw new UsageException("--part and --operators name the definitions two ways; give one");
+        }
+        String format = parsed.getOrDefault("--format", "text");
+        if (!Set.of("text", "json", "markdown").contains(format)) {
+            throw new UsageException("--format must be text, json or markdown, not \"" + format + "\"");
+        }
+        int jobs = (int) Options.integer(parsed, "--jobs", 1, 256, Runtime.getRuntime().availableProcessors());
+        long timeout = Options.integer(parsed, "--timeout", 1, 24 * 3600, 120);
+        Path root = ProjectRoot.find();
+        Path moduleFile = root.resolve(parsed.getOrDefault("--module", DEFAULT_MODULE));
+        try {
+            String text = read(moduleFile);
+            String source = root.relativize(moduleFile.toAbsolutePath()).toString();
+            TlaModule module = TlaModule.parse(text, source);
+            String part = parsed.containsKey("--operators") ? "operators " + parsed.get("--operators")
+                    : parsed.getOrDefault("--part", DEFAULT_PART);
+            List<Definition> definitions = definitions(module, parsed.get("--operators"),
+                    parsed.getOrDefault("--part", DEFAULT_PART), source);
+            List<Mutation> mutations = new ArrayList<>();
+            for (Definition d : definitions) {
+                mutations.addAll(Mutator.mutations(d, text));
+            }
+            // every mutant of every definition of the module: a judgement naming none is of a mutant gone
+            Set<String> allIds = new LinkedHashSet<>();
+            for (Definition d : module.definitions()) {
+                Mutator.mutations(d, text).forEach(m -> allIds.add(m.id()));
+            }
+            if (parsed.containsKey("--shard")) {
+                int[] shard = shard(parsed.get("--shard"));
+                mutations = mutations.stream()
+                        .filter(m -> Long.parseLong(m.id().substring(0, 8), 16) % shard[1] == shard[0]).toList();
+                part = part + ", shard " + shard[0] + "/" + shard[1];
+            }
+            if (parsed.containsKey("--only")) {
+                Set<String> only = new LinkedHashSet<>(Arrays.asList(parsed.get("--only").split(",")));
+                Set<String> known = new LinkedHashSet<>(mutations.stream().map(Mutation::id).toList());
+                for (String id : only) {
+                    if (!known.contains(id)) {
+                        throw new UsageException("--only: no mutant " + id + " in " + part + " of " + source);
+                    }
+                }
+                mutations = mutations.stream().filter(m -> only.contains(m.id())).toList();
+            }
+            if (parsed.containsKey("--list")) {
+                for (Mutation m : mutations) {
+                    out.println(m.id() + "  " + m.operator() + "  line " + m.line() + "  " + m.kind().word() + "  "
+                            + m.change());
+                }
+                err.println("proofgate mutate: " + mutations.size() + " mutants of " + definitions.size()
+                        + " definitions in " + part + " of " + source);
+                return Main.OK;
+            }
+            Path equivalentsFile = root.resolve(parsed.getOrDefault("--equivalent", DEFAULT_EQUIVALENTS));
+            Equivalents equivalents = parsed.containsKey("--equivalent") || Files.exists(equivalentsFile)
+                    ? Equivalents.read(equivalentsFile) : Equivalents.none();
+            ModelCatalog catalog = ModelCatalog.of(moduleFile.toAbsolutePath().getParent());
+            List<Model> models = new ArrayList<>();
+            List<String> names = parsed.containsKey("--models")
+                    ? Arrays.asList(parsed.get("--models").split(",")) : DEFAULT_MODELS;
+            for (String name : names) {
+                models.add(catalog.resolve(name));
+            }
+            Path base = root.resolve("target/proofgate/mutate");
+            Files.createDirectories(base);
+            Path work = Files.createTempDirectory(base, "run-");
+            MutationRun run = new MutationRun(moduleFile.toAbsolutePath().getParent(),
+                    moduleFile.getFileName().toString(), models, jobs, Duration.ofSeconds(timeout), work);
+            err.println("proofgate mutate: " + mutations.size() + " mutants of " + definitions.size() + " definitions in "
+                    + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
+            long start = System.nanoTime();
+            run.checkBaseline(text, err);
+            List<MutantResult> results = run.run(text, mutations, err);
+            MutationReport report = new MutationReport(source, part, names, text, results, equivalents,
+                    Duration.ofNanos(System.nanoTime() - start), allIds);
+            io.proofgate.check.FileTree.delete(work);
+            out.print(switch (format) {
+                case "json" -> report.toJson();
+                case "markdown" -> report.toMarkdown();
+                default -> report.toText();
+            });
+            out.flush();
+            if (out.checkError()) {
+                err.println("proofgate mutate: cannot write to standard output; the report is incomplete");
+                return Main.USAGE;
+            }
+            if (parsed.containsKey("--check") && !report.passesCheck()) {
+                err.println("proofgate mutate --check: " + report.unjudged().size() + " mutants survive without a"
+                        + " judgement, " + report.staleJudgements().size() + " judgements no longer hold");
+                return Main.FINDINGS;
+            }
+            return Main.OK;
+        } catch (MutationException e) {
+            err.println("proofgate mutate: " + e.getMessage());
+            return Main.USAGE;
+        } catch (IOException | ParseException e) {
+            err.println("proofgate mutate: " + e.getMessage());
+            return Main.USAGE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("proofgate mutate: interrupted");
+            return Main.USAGE;
+        }
+    }
+
+    private static int[] shard(String value) throws UsageException {
+        var m = java.util.regex.Pattern.compile("([0-9]{1,4})/([0-9]{1,4})").matcher(value);
+        if (!m.matches() || Integer.parseInt(m.group(2)) == 0 || Integer.parseInt(m.group(1)) >= Integer.parseInt(m.group(2))) {
+            throw new UsageException("--shard must be K/N with 0 <= K < N, not \"" + value + "\"");
+        }
+        return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+    }
+
+    private static String read(Path file) throws MutationException {
+        try {
+            return Files.readString(file);
+        } catch (CharacterCodingException e) {
+            throw new MutationException(file + ": not UTF-8 text");
+        } catch (IOException e) {
+            throw new MutationException(file + ": " + FileProblems.words(e));
+        }
+    }
+
+    private static List<Definition> definitions(TlaModule module, String operators, String part, String source)
+            throws MutationException {
+        if (operators != null) {
+            List<Definition> out = new ArrayList<>();
+            for (String name : operators.split(",")) {
+                out.add(module.definitions().stream().filter(d -> d.name().equals(name)).findFirst()
+                        .orElseThrow(() -> new MutationException(source + ": no definition named \"" + name + "\"")));
+            }
+            return out;
+        }
+        List<Definition> inPart = module.part(part);
+        if (inPart == null) {
+            throw new MutationException(source + ": no part \"" + part + "\": mark it with the comments"
+                    + " \"\\* mutate-begin: " + part + "\" and \"\\* mutate-end: " + part + "\""
+                    + (module.parts().isEmpty() ? "" : " (marked: " + String.join(", ", module.parts()) + ")"));
+        }
+        if (inPart.isEmpty()) {
+            throw new MutationException(source + ": the part \"" + part + "\" holds no definition");
+        }
+        return inPart;
+    }
+}

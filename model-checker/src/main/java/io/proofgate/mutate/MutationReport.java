@@ -1,0 +1,228 @@
+package io.proofgate.mutate;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.github.difflib.DiffUtils;
+import com.github.difflib.UnifiedDiffUtils;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The outcome of a mutation run: counts, the score, who killed what, and what is left for a
+ * reviewer (survivors not judged equivalent, judgements that no longer hold).
+ *
+ * <p>score = killed / (killed + survived + timed out), over the mutants not judged equivalent;
+ * mutants that do not compile are not mutants of the spec and count nowhere.
+ */
+public record MutationReport(String module, String part, List<String> models, String text,
+                             List<MutantResult> results, Equivalents equivalents, Duration time,
+                             Set<String> allMutants) {
+
+    /**
+     * @param allMutants the ids of every mutant of the definitions, run or not (a shard or
+     *     {@code --only} runs some): a judgement naming none of them is of a mutant that is gone
+     */
+    public MutationReport {
+        models = List.copyOf(models);
+        results = List.copyOf(results);
+        allMutants = Set.copyOf(allMutants);
+    }
+
+    /** A report of a run of every mutant. */
+    public MutationReport(String module, String part, List<String> models, String text,
+                          List<MutantResult> results, Equivalents equivalents, Duration time) {
+        this(module, part, models, text, results, equivalents, time,
+                results.stream().map(r -> r.mutation().id()).collect(Collectors.toSet()));
+    }
+
+    public long count(Class<? extends Outcome> kind) {
+        return results.stream().filter(r -> kind.isInstance(r.outcome())).count();
+    }
+
+    private boolean judged(MutantResult r) {
+        return equivalents.byId().containsKey(r.mutation().id());
+    }
+
+    /** Survivors and timeouts that nobody judged equivalent: each fails {@code --check}. */
+    public List<MutantResult> unjudged() {
+        return results.stream().filter(r -> r.outcome() instanceof Outcome.Survived
+                || r.outcome() instanceof Outcome.TimedOut).filter(r -> !judged(r)).toList();
+    }
+
+    public List<MutantResult> judgedEquivalent() {
+        return results.stream().filter(r -> r.outcome() instanceof Outcome.Survived && judged(r)).toList();
+    }
+
+    /** Judgements that no longer hold: the mutant is gone (its definition changed) or is now killed. */
+    public List<String> staleJudgements() {
+        Map<String, MutantResult> byId = results.stream()
+                .collect(Collectors.toMap(r -> r.mutation().id(), r -> r, (a, b) -> a, LinkedHashMap::new));
+        List<String> out = new ArrayList<>();
+        for (Equivalents.Entry e : equivalents.byId().values().stream()
+                .sorted(java.util.Comparator.comparing(Equivalents.Entry::id)).toList()) {
+            MutantResult r = byId.get(e.id());
+            if (r == null && allMutants.contains(e.id())) {
+                continue; // not run this time (another shard)
+            }
+            if (r == null) {
+                out.add(e.id() + " (" + e.operator() + ": " + e.change() + "): no such mutant now; its definition changed");
+            } else if (!(r.outcome() instanceof Outcome.Survived)) {
+                out.add(e.id() + " (" + e.operator() + ": " + e.change() + "): judged equivalent, but "
+                        + MutationRun.describe(r.outcome()));
+            }
+        }
+        return out;
+    }
+
+    /** Killed among mutants that compile and are not judged equivalent, in percent. */
+    public double score() {
+        long killed = count(Outcome.Killed.class);
+        long considered = killed + unjudged().size();
+        return considered == 0 ? 100.0 : 100.0 * killed / considered;
+    }
+
+    public boolean passesCheck() {
+        return unjudged().isEmpty() && staleJudgements().isEmpty();
+    }
+
+    /** Which property killed how many mutants, most first. */
+    public Map<String, Long> killers() {
+        Map<String, Long> counts = new TreeMap<>();
+        for (MutantResult r : results) {
+            if (r.outcome() instanceof Outcome.Killed k) {
+                counts.merge(k.by(), 1L, Long::sum);
+            }
+        }
+        return counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
+    }
+
+    /** A unified diff of the mutant against the module, one line of context. */
+    public String diff(Mutation m) {
+        List<String> a = text.lines().toList();
+        List<String> b = m.apply(text).lines().toList();
+        return String.join("\n", UnifiedDiffUtils.generateUnifiedDiff(module, module + " (mutant " + m.id() + ")",
+                a, DiffUtils.diff(a, b), 1));
+    }
+
+    private String headline() {
+        return String.format(Locale.ROOT, "%s, part %s, on %s: %d mutants, %d killed, %d survived (%d judged"
+                        + " equivalent), %d timed out, %d not compilable; score %.1f%% in %d s",
+                module, part, String.join(", ", models), results.size(), count(Outcome.Killed.class),
+                count(Outcome.Survived.class), judgedEquivalent().size(), count(Outcome.TimedOut.class),
+                count(Outcome.NotCompilable.class), score(), time.toSeconds());
+    }
+
+    public String toText() {
+        StringBuilder s = new StringBuilder("proofgate mutate: ").append(headline()).append('\n');
+        s.append("killed by:\n");
+        killers().forEach((k, v) -> s.append(String.format(Locale.ROOT, "  %5d  %s%n", v, k)));
+        for (MutantResult r : unjudged()) {
+            s.append('\n').append(r.outcome() instanceof Outcome.TimedOut ? "TIMED OUT " : "SURVIVED ")
+                    .append(r.mutation().id()).append("  ").append(r.mutation().operator()).append(", line ")
+                    .append(r.mutation().line()).append(", ").append(r.mutation().kind().word()).append(": ")
+                    .append(r.mutation().change()).append('\n').append(diff(r.mutation())).append('\n');
+        }
+        for (String stale : staleJudgements()) {
+            s.append("\nSTALE JUDGEMENT ").append(stale).append('\n');
+        }
+        return s.toString();
+    }
+
+    public String toMarkdown() {
+        StringBuilder s = new StringBuilder("## proofgate mutate: ").append(module).append(", part ").append(part)
+                .append("\n\n").append(headline()).append("\n\n| outcome | mutants |\n|---|---|\n");
+        s.append("| killed | ").append(count(Outcome.Killed.class)).append(" |\n");
+        s.append("| survived, judged equivalent | ").append(judgedEquivalent().size()).append(" |\n");
+        s.append("| survived, not judged | ").append(unjudged().stream()
+                .filter(r -> r.outcome() instanceof Outcome.Survived).count()).append(" |\n");
+        s.append("| timed out | ").append(count(Outcome.TimedOut.class)).append(" |\n");
+        s.append("| not compilable | ").append(count(Outcome.NotCompilable.class)).append(" |\n\n");
+        s.append("| killed by | mutants |\n|---|---|\n");
+        killers().forEach((k, v) -> s.append("| `").append(k).append("` | ").append(v).append(" |\n"));
+        if (!unjudged().isEmpty()) {
+            s.append("\n### Survivors to judge\n");
+            for (MutantResult r : unjudged()) {
+                s.append("\n<details><summary><code>").append(r.mutation().id()).append("</code> ")
+                        .append(r.mutation().operator()).append(", line ").append(r.mutation().line()).append(", ")
+                        .append(r.mutation().kind().word()).append("</summary>\n\n```diff\n")
+                        .append(diff(r.mutation())).append("\n```\n</details>\n");
+            }
+        }
+        if (!judgedEquivalent().isEmpty()) {
+            s.append("\n### Judged equivalent\n\n| mutant | operator | change | reason |\n|---|---|---|---|\n");
+            for (MutantResult r : judgedEquivalent()) {
+                s.append("| `").append(r.mutation().id()).append("` | ").append(r.mutation().operator()).append(" | `")
+                        .append(r.mutation().change().replace("|", "\\|")).append("` | ")
+                        .append(equivalents.byId().get(r.mutation().id()).reason().replace("|", "\\|")).append(" |\n");
+            }
+        }
+        for (String stale : staleJudgements()) {
+            s.append("\n- stale judgement: ").append(stale);
+        }
+        return s.append('\n').toString();
+    }
+
+    public String toJson() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("schema", "proofgate-mutate/v1");
+        root.put("module", module);
+        root.put("part", part);
+        root.put("models", models);
+        root.put("mutants", results.size());
+        root.put("killed", count(Outcome.Killed.class));
+        root.put("survived", count(Outcome.Survived.class));
+        root.put("judged_equivalent", judgedEquivalent().size());
+        root.put("timed_out", count(Outcome.TimedOut.class));
+        root.put("not_compilable", count(Outcome.NotCompilable.class));
+        root.put("score", Math.round(score() * 10) / 10.0);
+        root.put("seconds", time.toSeconds());
+        root.put("passes_check", passesCheck());
+        root.put("killed_by", killers());
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (MutantResult r : results) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            Mutation mu = r.mutation();
+            m.put("id", mu.id());
+            m.put("operator", mu.operator());
+            m.put("kind", mu.kind().word());
+            m.put("line", mu.line());
+            m.put("column", mu.column());
+            m.put("original", Mutation.oneLine(mu.original()));
+            m.put("replacement", Mutation.oneLine(mu.replacement()));
+            m.put("outcome", r.outcome().word());
+            switch (r.outcome()) {
+                case Outcome.Killed k -> {
+                    m.put("model", k.model());
+                    m.put("by", k.by());
+                }
+                case Outcome.TimedOut t -> m.put("model", t.model());
+                case Outcome.NotCompilable n -> m.put("problem", n.problem());
+                case Outcome.Survived sv -> {
+                    if (judged(r)) {
+                        m.put("equivalent", equivalents.byId().get(mu.id()).reason());
+                    }
+                }
+            }
+            m.put("millis", r.time().toMillis());
+            list.add(m);
+        }
+        root.put("results", list);
+        root.put("stale_judgements", staleJudgements());
+        try {
+            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("maps of strings and numbers always serialise", e);
+        }
+    }
+
+    static final Set<String> FORMATS = Set.of("text", "json", "markdown");
+}

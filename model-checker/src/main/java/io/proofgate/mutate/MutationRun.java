@@ -1,0 +1,195 @@
+package io.proofgate.mutate;
+
+import io.proofgate.check.CheckOptions;
+import io.proofgate.check.FileTree;
+import io.proofgate.check.Model;
+import io.proofgate.check.ModelCheck;
+import io.proofgate.tlc.TlcCommand;
+import io.proofgate.tlc.TlcMessage;
+import io.proofgate.tlc.TlcProcess;
+import io.proofgate.tlc.TlcResult;
+import io.proofgate.tlc.Verdict;
+import io.proofgate.tlc.Violation;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * Checks mutants of one module on a list of models, {@code jobs} TLC runs at a time, each mutant
+ * in a folder of its own (a copy of the spec folder's modules with the one module mutated), so
+ * that runs never share a file. A mutant's models run in the order given and stop at the first
+ * that kills it: put the cheapest first.
+ */
+public final class MutationRun {
+
+    /**
+     * TLC's "Computing initial states..." (2189): before it, a failure is the module's or the
+     * config's (SANY's parse and semantic errors), not the model's. ("Starting...", 2185, comes
+     * even after a parse error.)
+     */
+    private static final int TLC_COMPUTING_INIT = 2189;
+
+    private final Path specDir;
+    private final String moduleFile;
+    private final List<Model> models;
+    private final int jobs;
+    private final Duration timeout;
+    private final Path workDir;
+
+    /**
+     * @param specDir the folder of the module and of the models' modules
+     * @param moduleFile the mutated module's file name in {@code specDir}
+     * @param workDir a folder of this run's own
+     */
+    public MutationRun(Path specDir, String moduleFile, List<Model> models, int jobs, Duration timeout, Path workDir) {
+        this.specDir = specDir;
+        this.moduleFile = moduleFile;
+        this.models = List.copyOf(models);
+        this.jobs = jobs;
+        this.timeout = timeout;
+        this.workDir = workDir;
+    }
+
+    /**
+     * Checks the unmutated module first: a model that fails without a mutation would kill every
+     * mutant and make the score meaningless.
+     *
+     * @throws MutationException when a model does not pass on the module as it is
+     */
+    public void checkBaseline(String text, PrintStream progress) throws MutationException, IOException, InterruptedException {
+        Path dir = workDir.resolve("baseline");
+        Outcome outcome = check(text, dir);
+        if (!(outcome instanceof Outcome.Survived)) {
+            throw new MutationException(moduleFile + ": the models must pass before mutation, but "
+                    + switch (outcome) {
+                        case Outcome.Killed k -> "model " + k.model() + " fails: " + k.by();
+                        case Outcome.TimedOut t -> "model " + t.model() + " ran past " + timeout.toSeconds() + " s";
+                        case Outcome.NotCompilable n -> "it does not compile: " + n.problem();
+                        case Outcome.Survived s -> throw new IllegalStateException();
+                    });
+        }
+        progress.println("proofgate mutate: the models pass on " + moduleFile + " as it is");
+    }
+
+    public List<MutantResult> run(String text, List<Mutation> mutations, PrintStream progress)
+            throws IOException, InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
+            Thread t = new Thread(r, "proofgate-mutant");
+            t.setDaemon(true);
+            return t;
+        });
+        AtomicInteger finished = new AtomicInteger();
+        try {
+            List<Future<MutantResult>> futures = new ArrayList<>();
+            for (Mutation m : mutations) {
+                futures.add(pool.submit(() -> {
+                    long start = System.nanoTime();
+                    Outcome outcome = check(m.apply(text), workDir.resolve(m.id()));
+                    MutantResult result = new MutantResult(m, outcome, Duration.ofNanos(System.nanoTime() - start));
+                    synchronized (progress) {
+                        progress.printf("  [%d/%d] %s %s %s: %s%n", finished.incrementAndGet(), mutations.size(),
+                                m.id(), m.operator(), m.kind().word(), describe(outcome));
+                    }
+                    return result;
+                }));
+            }
+            List<MutantResult> results = new ArrayList<>();
+            for (Future<MutantResult> f : futures) {
+                try {
+                    results.add(f.get());
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof IOException io) {
+                        throw io;
+                    }
+                    throw new IllegalStateException(e.getCause());
+                }
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static String describe(Outcome o) {
+        return switch (o) {
+            case Outcome.Killed k -> "killed on " + k.model() + " by " + k.by();
+            case Outcome.Survived s -> "SURVIVED";
+            case Outcome.TimedOut t -> "timed out on " + t.model();
+            case Outcome.NotCompilable n -> "not compilable: " + n.problem();
+        };
+    }
+
+    /** Checks {@code text} as the module on each model in turn, in {@code dir}. */
+    private Outcome check(String text, Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        try (Stream<Path> modules = Files.list(specDir)) {
+            for (Path p : modules.filter(p -> p.getFileName().toString().endsWith(".tla")).toList()) {
+                Files.copy(p, dir.resolve(p.getFileName()));
+            }
+        }
+        Files.writeString(dir.resolve(moduleFile), text);
+        try {
+            for (Model model : models) {
+                Path module = dir.resolve(model.module().getFileName());
+                if (!Files.exists(module)) {
+                    Files.copy(model.module(), module); // a model module kept outside the spec folder
+                }
+                Model mutant = new Model(model.name(), module, model.config(), model.expected(),
+                        model.distinctStates(), model.description(), dir);
+                Path out = dir.resolve("tlc-" + model.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
+                TlcCommand command = ModelCheck.command(mutant, new CheckOptions(1, "1g", out, timeout));
+                TlcResult result = TlcProcess.run(command, message -> { });
+                Outcome outcome = outcome(model.name(), result);
+                if (!(outcome instanceof Outcome.Survived)) {
+                    return outcome;
+                }
+            }
+            return new Outcome.Survived();
+        } finally {
+            FileTree.delete(dir);
+        }
+    }
+
+    static Outcome outcome(String model, TlcResult result) {
+        if (result.timedOut()) {
+            return new Outcome.TimedOut(model);
+        }
+        var run = result.run();
+        if (run.verdict() == Verdict.OK) {
+            return new Outcome.Survived();
+        }
+        if (run.verdict() == Verdict.VIOLATION) {
+            Violation v = run.violation().orElseThrow();
+            return new Outcome.Killed(model, v.name().orElse(switch (v.kind()) {
+                case TEMPORAL_PROPERTY -> "a temporal property";
+                case DEADLOCK -> "deadlock";
+                case INVARIANT -> "an invariant";
+                case PROPERTY -> "a property";
+                case ACTION_PROPERTY -> "an action property";
+            }));
+        }
+        boolean started = result.output().messages().stream().anyMatch(m -> m.code() == TLC_COMPUTING_INIT);
+        // SANY's own words ("Encountered ... at line 7, column 32", "Unknown operator: ...") come
+        // outside TLC's frames; its frame only says that parsing failed
+        String problem = run.freeText().stream().map(String::strip)
+                .filter(s -> s.startsWith("Encountered") || s.contains("Unknown operator") || s.contains("rror")
+                        && !s.startsWith("***Parse Error") && !s.startsWith("Fatal errors"))
+                .findFirst()
+                .orElse(run.errors().stream().map(TlcMessage::text).map(Mutation::oneLine).findFirst()
+                        .orElse("TLC stopped without a verdict"));
+        if (!started) {
+            return new Outcome.NotCompilable(problem.length() > 300 ? problem.substring(0, 300) + "…" : problem);
+        }
+        return new Outcome.Killed(model, "evaluation error");
+    }
+}

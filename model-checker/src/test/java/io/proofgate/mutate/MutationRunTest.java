@@ -1,0 +1,127 @@
+package io.proofgate.mutate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.proofgate.check.Model;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Mutants of a toy counter checked with TLC: killed, survived, not compilable, and the report. */
+class MutationRunTest {
+
+    private static final Path TOY = Path.of("src/test/resources/mutate").toAbsolutePath();
+
+    @TempDir
+    Path work;
+
+    private static Model model(String cfg) {
+        return new Model(cfg, TOY.resolve("Toy.tla"), TOY.resolve(cfg + ".cfg"), new Model.Expected.Ok(),
+                OptionalLong.empty(), "", TOY);
+    }
+
+    private List<MutantResult> run(String cfg, String text) throws Exception {
+        TlaModule module = TlaModule.parse(text, "Toy.tla");
+        List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 2, Duration.ofSeconds(60),
+                work.resolve(cfg));
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+        run.checkBaseline(text, quiet);
+        return run.run(text, ms, quiet);
+    }
+
+    private static Map<String, String> byChange(List<MutantResult> results) {
+        return results.stream().collect(Collectors.toMap(r -> r.mutation().kind().word() + " " + r.mutation().change(),
+                r -> MutationRun.describe(r.outcome()), (a, b) -> a + "; " + b));
+    }
+
+    @Test
+    void anInvariantAloneLetsTheRuleChangeAndTheActionPropertyCatchesIt() throws Exception {
+        String text = Files.readString(TOY.resolve("Toy.tla"));
+        Map<String, String> safety = byChange(run("Safety", text));
+        assertEquals("killed on Safety by Bounded", safety.get("relational < → <="), safety.toString());
+        assertEquals("killed on Safety by Bounded", safety.get("boundary 3 → 4"), safety.toString());
+        assertEquals("SURVIVED", safety.get("boundary 3 → 2"), safety.toString()); // stops at 2: still <= 3
+        assertEquals("SURVIVED", safety.get("arithmetic + → -"), safety.toString()); // counts down
+        assertEquals("SURVIVED", safety.get("skip-if v < 3 → FALSE"), safety.toString());
+
+        Map<String, String> rules = byChange(run("Rules", text));
+        assertEquals("killed on Rules by StepProp", rules.get("boundary 3 → 2"), rules.toString());
+        assertEquals("killed on Rules by StepProp", rules.get("arithmetic + → -"), rules.toString());
+        assertFalse(rules.containsValue("SURVIVED"), rules.toString());
+    }
+
+    @Test
+    void aMutantThatDoesNotParseIsNotCompilableAndOutsideTheScore() throws Exception {
+        String text = Files.readString(TOY.resolve("Toy.tla"));
+        Mutation broken = new Mutation("0000000000", "Step", Mutation.Kind.CONSTANT, text.indexOf("v + 1"),
+                text.indexOf("v + 1") + 5, "v + 1", "v + + 1", 7, 30);
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, Duration.ofSeconds(60), work);
+        List<MutantResult> results = run.run(text, List.of(broken), new PrintStream(new ByteArrayOutputStream()));
+        assertTrue(results.getFirst().outcome() instanceof Outcome.NotCompilable n
+                && n.problem().startsWith("Encountered \"1\" at line 7"), results.toString());
+        MutationReport report = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results,
+                Equivalents.none(), Duration.ZERO);
+        assertEquals(100.0, report.score());
+        assertTrue(report.passesCheck());
+    }
+
+    @Test
+    void modelsThatFailWithoutAMutationStopTheRun() {
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, Duration.ofSeconds(60), work);
+        String broken = readToy().replace("x <= 3", "x <= 2");
+        var e = assertThrows(MutationException.class, () -> run.checkBaseline(broken, new PrintStream(new ByteArrayOutputStream())));
+        assertEquals("Toy.tla: the models must pass before mutation, but model Safety fails: Bounded", e.getMessage());
+    }
+
+    /** Judgements: a survivor judged equivalent passes --check; a judgement of a killed mutant is stale. */
+    @Test
+    void judgementsSilenceSurvivorsAndGoStaleWhenTheirMutantIsKilled() throws Exception {
+        String text = readToy();
+        List<MutantResult> results = run("Safety", text);
+        List<MutantResult> survivors = results.stream().filter(r -> r.outcome() instanceof Outcome.Survived).toList();
+        MutantResult killed = results.stream().filter(r -> r.outcome() instanceof Outcome.Killed).findFirst().orElseThrow();
+        MutationReport none = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results, Equivalents.none(),
+                Duration.ZERO);
+        assertFalse(none.passesCheck());
+        assertEquals(survivors.size(), none.unjudged().size());
+        assertTrue(none.toText().contains("SURVIVED " + survivors.getFirst().mutation().id()), none.toText());
+        assertTrue(none.toText().contains("-Step(v) == IF v < 3 THEN v + 1 ELSE v"), none.toText());
+
+        Map<String, Equivalents.Entry> all = survivors.stream().collect(Collectors.toMap(r -> r.mutation().id(),
+                r -> new Equivalents.Entry(r.mutation().id(), "Step", r.mutation().change(), "for the test")));
+        MutationReport judged = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results,
+                new Equivalents(all), Duration.ZERO);
+        assertTrue(judged.passesCheck(), judged.toText());
+        assertEquals(100.0, judged.score());
+
+        Map<String, Equivalents.Entry> wrong = new java.util.HashMap<>(all);
+        wrong.put(killed.mutation().id(), new Equivalents.Entry(killed.mutation().id(), "Step", "", "wrong"));
+        MutationReport stale = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results,
+                new Equivalents(wrong), Duration.ZERO);
+        assertFalse(stale.passesCheck());
+        assertEquals(1, stale.staleJudgements().size(), stale.staleJudgements().toString());
+        String json = stale.toJson();
+        assertTrue(json.contains("\"schema\" : \"proofgate-mutate/v1\""), json);
+        assertTrue(stale.toMarkdown().contains("| killed |"), stale.toMarkdown());
+    }
+
+    private static String readToy() {
+        try {
+            return Files.readString(TOY.resolve("Toy.tla"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
