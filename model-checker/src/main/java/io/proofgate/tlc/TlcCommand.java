@@ -84,12 +84,21 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
      * The child's command line: {@code mainClass} (TLC's {@code tlc2.TLC}, or a class that runs
      * it) on {@code classPath}. Paths are absolute, since the child runs in the spec's folder.
      */
+    /** The child's java.io.tmpdir: a folder of this run's own (TlcProcess creates it). */
+    public Path javaTmpDir() {
+        return metaDir.resolve("java-tmp");
+    }
+
     public List<String> commandLine(Path java, List<Path> classPath, String mainClass) {
         List<String> args = new ArrayList<>();
         args.add(java.toString());
         // TLC asks for the parallel collector (message 2401) and runs slower without it.
         args.add("-XX:+UseParallelGC");
         maxHeap.ifPresent(xmx -> args.add("-Xmx" + xmx));
+        // TLC writes the standard modules (Naturals.tla, ...) into java.io.tmpdir before parsing
+        // them: with a shared /tmp, one run read another's half-written Naturals.tla ("Lexical
+        // error ... Encountered: <EOF>"). Each run gets its own, inside its metadir.
+        args.add("-Djava.io.tmpdir=" + javaTmpDir().toAbsolutePath());
         if (!libraries.isEmpty()) {
             args.add("-DTLA-Library=" + String.join(File.pathSeparator,
                     libraries.stream().map(p -> p.toAbsolutePath().toString()).toList()));

