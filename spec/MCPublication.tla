@@ -84,4 +84,26 @@ BoundsFaults == [NoFaults EXCEPT !["r1"] = "shared", !["r4"] = "short"]
 \* Two chunk stops, so that a cached step ends below the target.
 TwoChunkStops == {2304, 4608}
 Unbounded == 1000000
+\* Generation model gen-edges: the values where a rule's boundary is, each once.  Topology full +
+\* sliding (window 6912) + recurrent_align; r1 (prompt 6992, target 6912 = the window) gets a
+\* duplicate after an intermediate entry and an intermediate entry naming block 1; r2 (prompt
+\* 1500, target 1280: one full block, not aligned) has block 1 first in its table; the whole
+\* field may be the empty mapping {}.
+TopoWindow == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],
+                 [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 6912],
+                 [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0] >>
+PromptEdges == "r1" :> 6992 @@ "r2" :> 1500
+EdgesEvidence == "r1" :> {"exact", "duplicate_late", "intermediate_block1"} @@ "r2" :> {"exact"}
+EdgesFields == {"absent", "object", "mapping"}
+LowIdR2 == [NoFaults EXCEPT !["r2"] = "lowid"]
+\* Generation model gen-batch: two requests in one step (new and cached together), pending at
+\* once, two ranks reporting in any order (rank 1 alone is not full quorum);
+\* one digest; r3 is never scheduled (ThirdWaits): it is there so that a step of two leaves a
+\* request out (another request's key).
+BatchEvidence == "r1" :> {"exact"} @@ "r2" :> {"exact"} @@ "r3" :> {"exact"}
+DigestBatch == "r1" :> "d1" @@ "r2" :> "d1" @@ "r3" :> "d1"
+PromptBatch == "r1" :> 6992 @@ "r2" :> 6992 @@ "r3" :> 1000
+MappingOnly == {"mapping"}
+ThirdWaits == status["r3"] = "waiting"
+AnyOrder == TRUE
 =============================================================================

@@ -53,7 +53,7 @@ CONSTANTS
     TableFault,      \* [request id -> "none", "null", "repeat", "short" or "shared"] (see Table)
     EvidenceKinds,   \* [request id -> evidence labels vLLM may send for it] (see EvidenceValue)
     FieldKinds,      \* whole-field shapes vLLM may send: "absent", "null", "text", "true",
-                     \* "int", "number", "list", "mapping"
+                     \* "int", "number", "list", "object" (the empty mapping {}), "mapping"
     Absent,          \* model value: the field is omitted from the step
     JsonNull,        \* model value: JSON null
     JsonText,        \* model value: the JSON string "text"
@@ -125,7 +125,8 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 \* The request table of group g at epoch e covering d tokens (vLLM block_ids).  A faulty
 \* vLLM (TableFault) sends a null first group-0 block ("null"), repeats the first group-0
 \* block in slot 2 ("repeat"), sends one group-0 block fewer than d needs ("short"), or
-\* gives group 1 the ids of group 0 ("shared": one block in two groups).
+\* gives group 1 the ids of group 0 ("shared": one block in two groups); "lowid" is no fault:
+\* the first group-0 block is 1, the smallest block that is not null.
 \* (Tables are built for every candidate step, so the fault-free case takes the short way.)
 TableLen(r, g, d) ==
     IF TableFault[r] = "short" /\ g = 0 /\ NBlocks(g, d) > 0 THEN NBlocks(g, d) - 1 ELSE NBlocks(g, d)
@@ -135,6 +136,7 @@ Table(r, e, g, d) ==
             CASE TableFault[r] = "null" /\ g = 0 /\ k = 1 -> 0
               [] TableFault[r] = "repeat" /\ g = 0 /\ k = 2 -> BlockId(r, e, 0, 1)
               [] TableFault[r] = "shared" /\ g = 1 -> BlockId(r, e, 0, k)
+              [] TableFault[r] = "lowid" /\ g = 0 /\ k = 1 -> 1
               [] OTHER -> BlockId(r, e, g, k)]
 FullTable(r, e, d) == [i \in 1..NG |-> Table(r, e, i - 1, d)]
 NewBlocks(r, e, d0, d1) ==
@@ -214,6 +216,12 @@ EvidenceValue(r, kd) ==
                                      <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r), Span(r)>> >>
       [] kd = "duplicate"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
                                      <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
+      \* the duplicate after an intermediate entry of the same group: first names the exact one
+      [] kd = "duplicate_late" -> << <<FirstRec, BlockId(r, e, FirstRec, 7), IntermediateBoundary>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
+      \* an intermediate entry naming block 1, the smallest block that is not null
+      [] kd = "intermediate_block1" -> << <<FirstRec, 1, IntermediateBoundary>> >>
       [] kd = "chunked"        -> PerGroup(r, e, 7, IntermediateBoundary) \o ExactEntries(r, e, 5)
 
 \* Honest vLLM: pinned blocks name states that exist.  Exact-target proof
@@ -221,7 +229,7 @@ EvidenceValue(r, kd) ==
 \* reaching a non-aligned target (copy-on-write); fresh after every resume.
 ProofReady(r, d1) == IF Aligned(r) THEN d1 >= Span(r) ELSE reached[r]
 Available(r, d1, kd) ==
-    CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "chunked", "incomplete",
+    CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "duplicate_late", "chunked", "incomplete",
                  "incomplete_last"} ->
               /\ ProofReady(r, d1)
               /\ (kd \in {"incomplete", "incomplete_last"} => Cardinality(RecGroups) >= 2)
@@ -229,6 +237,7 @@ Available(r, d1, kd) ==
               \* a second pinned copy only after a first proof of this epoch was sent
               /\ (kd \in {"exact_alt", "exact_mixed"} => proven[r] # {})
       [] kd = "intermediate" -> ChunkTokens > 0 /\ d1 >= ChunkTokens
+      [] kd = "intermediate_block1" -> d1 >= IntermediateBoundary
       [] kd \in {"future", "future_second"} -> d1 > Span(r)
       [] kd = "nonrecurrent" -> RecGroups # Groups
       [] OTHER -> TRUE
@@ -265,6 +274,7 @@ FieldValue(B, fk, lab) ==
       [] fk = "int"    -> JsonInt
       [] fk = "number" -> JsonNumber
       [] fk = "list"   -> JsonList
+      [] fk = "object" -> JsonObject
       [] fk = "mapping" ->
             LET keyed == {x \in B : lab[x] # "other"} IN
             IF keyed = {}
@@ -311,11 +321,11 @@ CodeAt(v, i, S) ==
         THEN "duplicate_group"
     ELSE ""
 \* Why entry e is not a list of three integers.
-\* (JsonInt and JsonList stand for 7 and [] only as a whole field or a request's value; inside
+\* (JsonInt stands for 7 only as a whole field or a request's value, JsonList for [] only as a
+\* whole field (a request's empty list is <<>>); inside
 \* an entry TLA+ integers and tuples are used, so a marker there is never an integer.)
 Malformation(e) ==
-    IF e = JsonList THEN [length |-> 0]
-    ELSE IF e \in Markers THEN [found |-> KindOf(e)]
+    IF e \in Markers THEN [found |-> KindOf(e)]
     ELSE IF Len(e) # 3 THEN [length |-> Len(e)]
     ELSE LET j == Min({j \in 1..3 : e[j] \in Markers}) IN [element |-> j - 1, found |-> KindOf(e[j])]
 \* The facts of failing entry i (1-based; reasons count entries from 0).
@@ -339,9 +349,8 @@ BlockOf(X, g) == IF \E x \in X : x[1] = g THEN (CHOOSE x \in X : x[1] = g)[2] EL
 \* A conflict names the first recurrent group whose block differs from the latch.
 ConflictFacts(X, L, S) ==
     LET differ == {g \in RecGroups : BlockOf(X, g) # BlockOf(L, g)} IN
-    IF differ = {} THEN [observed |-> S]      \* only under a mutant rule: X # L over other groups
-    ELSE [observed |-> S, group |-> Min(differ), block |-> BlockOf(X, Min(differ)),
-          latched |-> BlockOf(L, Min(differ))]
+    [observed |-> S, group |-> Min(differ), block |-> BlockOf(X, Min(differ)),
+     latched |-> BlockOf(L, Min(differ))]
 
 \* protocol section 3 decision table for request r with latch L.
 Validate(field, r, L) ==
@@ -352,7 +361,6 @@ Validate(field, r, L) ==
     ELSE IF r \notin DOMAIN field THEN Keep                         \* no key for r
     ELSE LET v == field[r] IN
       IF v = JsonNull THEN Keep                                     \* value null
-      ELSE IF v = JsonList THEN Poison("empty", <<>>)               \* [] as a marker
       ELSE IF v \in Markers THEN Poison("not_a_list", [found |-> KindOf(v)])
       ELSE IF v = <<>> THEN Poison("empty", <<>>)                   \* empty list
       ELSE LET i == FirstFailing(v, 1, S) IN
@@ -402,10 +410,9 @@ RecurrentPairs(sel) ==
               LAMBDA x : x # <<>>)
 
 \* Outcome of one request: pend is <<record>> when it stays pending, <<>> otherwise.
-Out(pend, verdicts, dp, dr, dq, df) ==
-    [pend |-> pend, verdicts |-> verdicts, plans |-> dp, rejected |-> dr,
-     skipped |-> dq, finished |-> df]
-Nothing == Out(<<>>, <<>>, 0, 0, 0, 0)
+Out(pend, verdicts, dp, dr, dq) ==
+    [pend |-> pend, verdicts |-> verdicts, plans |-> dp, rejected |-> dr, skipped |-> dq]
+Nothing == Out(<<>>, <<>>, 0, 0, 0)
 RejectedVerdict(r, code, facts) == [kind |-> "rejected", id |-> r, code |-> code, target |-> Span(r)] @@ facts
 
 \* Publish step (5): done >= span and (no recurrent groups, or the latch is complete).
@@ -417,14 +424,14 @@ TryPublish(r, p, mayPublish) ==
          THEN LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
               Out(<<>>, <<[kind |-> "plan", id |-> r, digest |-> p.digest, span |-> p.span,
                            blocks_by_group |-> sel, recurrent |-> RecurrentPairs(sel)]>>,
-                  1, 0, 0, 0)
-         ELSE Out(<<>>, <<RejectedVerdict(r, "invalid_selection", facts)>>, 0, 1, 0, 0)
-    ELSE Out(<<p>>, <<>>, 0, 0, 0, 0)
+                  1, 0, 0)
+         ELSE Out(<<>>, <<RejectedVerdict(r, "invalid_selection", facts)>>, 0, 1, 0)
+    ELSE Out(<<p>>, <<>>, 0, 0, 0)
 
 \* Validation of r's evidence against latch L; a topology without recurrent groups never
 \* looks at the evidence.
 Validation(field, r, L) == IF HasRecurrent THEN Validate(field, r, L) ELSE Keep
-Rejection(r, v) == Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0, 0)
+Rejection(r, v) == Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0)
 
 \* A tracked new request below full quorum: validate, then create the pending store.
 NewTracked(r, field, entry) ==
@@ -440,7 +447,7 @@ NewTracked(r, field, entry) ==
 \* neither tracked nor validated.
 NewOutcome(r, field, entry) ==
     IF ~Tracked(r) THEN Nothing                                      \* span out of range
-    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1, 0)
+    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1)
     ELSE NewTracked(r, field, entry)
 
 \* Cached step, steps (2) to (5): validate, extend or replace the table, progress, publish.
@@ -457,7 +464,7 @@ CachedBelowQuorum(r, field, entry, p) ==
 \* Cached step of a pending request: (1) full quorum retires it without looking at the evidence.
 CachedOutcome(r, field, entry, p) ==
     IF ConnectorSeesQuorum(p.digest)
-    THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1, 0)
+    THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1)
     ELSE CachedBelowQuorum(r, field, entry, p)
 
 RECURSIVE CatVerdicts(_, _)
@@ -491,9 +498,14 @@ ConnectorAppliesStep(ev) ==
        /\ rejected' = rejected + SumField(outs, ids, "rejected")
        /\ skippedQuorum' = skippedQuorum + SumField(outs, ids, "skipped")
        /\ retiredFinished' = retiredFinished
-       /\ poisoned' = poisoned \cup {x \in B : outs[x].rejected > 0}
-       /\ planCount' = [x \in Req |-> planCount[x] + IF x \in B THEN outs[x].plans ELSE 0]
 \* mutate-end: Connector
+
+\* The ghosts follow from the verdicts, outside the Connector part (they are the spec's own
+\* bookkeeping, which mutating the connector must not change).
+GhostsFollowVerdicts ==
+    /\ poisoned' = poisoned \cup {lastVerdicts'[i].id : i \in {i \in DOMAIN lastVerdicts' : lastVerdicts'[i].kind = "rejected"}}
+    /\ planCount' = [x \in Req |-> planCount[x]
+                        + Cardinality({i \in DOMAIN lastVerdicts' : lastVerdicts'[i].kind = "plan" /\ lastVerdicts'[i].id = x})]
 
 -----------------------------------------------------------------------------
 (* Environment actions; each one is one replay event.                       *)
@@ -544,6 +556,7 @@ StepWith(B, P, st, fk, lab) ==
                        ELSE proven[x]]
        /\ UNCHANGED held
        /\ ConnectorAppliesStep(ev)
+       /\ GhostsFollowVerdicts
 
 SchedulerSendsStep(B, P) ==
     /\ \E st \in [B -> UNION {NextStops(x) : x \in B}] :
@@ -594,11 +607,14 @@ SchedulerFinishes ==
         /\ UNCHANGED <<held, plans, rejected, skippedQuorum, poisoned, planCount>>
 
 \* A worker rank reports holding a digest (quorum); no verdict.  Ranks report
-\* in rank order (ranks are symmetric; this keeps one order of each set).
+\* in rank order (ranks are symmetric; this keeps one order of each set), unless a model
+\* overrides RanksInAnyOrder (then a higher rank may hold a digest alone, which a connector
+\* that took quorum from one rank would mistake for full quorum).
+RanksInAnyOrder == FALSE
 RankHolds ==
     \E k \in Ranks, d \in Digests :
         /\ k \notin held[d]
-        /\ \A j \in 0..(k - 1) : j \in held[d]
+        /\ RanksInAnyOrder \/ \A j \in 0..(k - 1) : j \in held[d]
         /\ held' = [held EXCEPT ![d] = @ \cup {k}]
         /\ lastEvent' = [kind |-> "held", rank |-> k, digest |-> d]
         /\ lastVerdicts' = <<>>
@@ -779,15 +795,14 @@ Judgement(x, L) ==
     IN IF ~HasRecurrent \/ f \in {Absent, JsonNull, JsonObject} THEN Judged("none", <<>>)
        ELSE IF f \in Markers THEN Judged("not_a_mapping", [found |-> KindOf(f)])
        ELSE IF x \notin DOMAIN f \/ f[x] = JsonNull THEN Judged("none", <<>>)
-       ELSE IF f[x] \in {JsonList, <<>>} THEN Judged("empty", <<>>)
+       ELSE IF f[x] = <<>> THEN Judged("empty", <<>>)
        ELSE IF f[x] \in Markers THEN Judged("not_a_list", [found |-> KindOf(f[x])])
        ELSE LET v == f[x]
                 i == Failing(v, S)
                 e == v[i]
             IN IF i > 0 /\ FailCode(v, i, S) = "malformed_entry"
                THEN Judged("malformed_entry", [entry |-> i - 1] @@
-                      (IF e = JsonList THEN [length |-> 0]
-                       ELSE IF e \in Markers THEN [found |-> KindOf(e)]
+                      (IF e \in Markers THEN [found |-> KindOf(e)]
                        ELSE IF Len(e) # 3 THEN [length |-> Len(e)]
                        ELSE LET j == Least({j \in 1..3 : e[j] \in Markers})
                             IN [element |-> j - 1, found |-> KindOf(e[j])]))

@@ -31,7 +31,7 @@ MutantValidateBeforeQuorum(r, field, entry, p) ==
     LET v == Validation(field, r, p.latch) IN
     IF v.kind = "poison" THEN Rejection(r, v)
     ELSE IF ConnectorSeesQuorum(p.digest)
-         THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1, 0)
+         THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1)
          ELSE CachedBelowQuorum(r, field, entry, p)
 
 \* Evidence of a new request validated before the span bounds and the quorum are checked.
@@ -39,6 +39,6 @@ MutantValidateUntracked(r, field, entry) ==
     LET v == Validation(field, r, {}) IN
     IF v.kind = "poison" THEN Rejection(r, v)
     ELSE IF ~Tracked(r) THEN Nothing
-    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1, 0)
+    ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1)
     ELSE NewTracked(r, field, entry)
 =============================================================================

@@ -30,9 +30,12 @@ final class MutateCommand implements Command {
     static final String DEFAULT_MODULE = "spec/Publication.tla";
     static final String DEFAULT_PART = "Connector";
     static final String DEFAULT_EQUIVALENTS = "spec/mutants-equivalent.json";
-    /** The models a mutant is checked on unless --models says otherwise, cheapest first. */
-    static final List<String> DEFAULT_MODELS = List.of("gen-untracked", "gen-attention", "gen-bounds",
-            "gen-two-recurrent", "gen-shapes", "ci");
+    /**
+     * The models a mutant is checked on unless --models says otherwise, in the order that kills
+     * soonest (measured: gen-two-recurrent, 3 s a run, kills most mutants of the Connector part).
+     */
+    static final List<String> DEFAULT_MODELS = List.of("gen-two-recurrent", "gen-shapes", "ci", "gen-bounds",
+            "gen-attention", "gen-untracked", "gen-edges", "gen-batch");
 
     @Override
     public String name() {
@@ -69,8 +72,9 @@ final class MutateCommand implements Command {
                                    "mutate-end: NAME" (default Connector)
                   --operators L    these definitions instead of a part
                   --models L       models of spec/models.json, checked in this order, stopping at the first
-                                   that kills (default gen-untracked, gen-attention, gen-bounds,
-                                   gen-two-recurrent, gen-shapes, ci: cheapest first)
+                                   that kills (default: the eight generation models, ci among them, in
+                                   the order that kills soonest: gen-two-recurrent, gen-shapes, ci,
+                                   gen-bounds, gen-attention, gen-untracked, gen-edges, gen-batch)
                   --jobs N         TLC runs at a time, one worker each (default: all cores)
                   --timeout S      seconds a TLC run may take before the mutant counts as timed out (default 120)
                   --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
