@@ -216,6 +216,9 @@ EvidenceValue(r, kd) ==
                                      <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r), Span(r)>> >>
       [] kd = "duplicate"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
                                      <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
+      \* the same exact-target entry twice: still a duplicate (row duplicate_group)
+      [] kd = "duplicate_same" -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>> >>
       \* the duplicate after an intermediate entry of the same group: first names the exact one
       [] kd = "duplicate_late" -> << <<FirstRec, BlockId(r, e, FirstRec, 7), IntermediateBoundary>>,
                                      <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
@@ -229,7 +232,8 @@ EvidenceValue(r, kd) ==
 \* reaching a non-aligned target (copy-on-write); fresh after every resume.
 ProofReady(r, d1) == IF Aligned(r) THEN d1 >= Span(r) ELSE reached[r]
 Available(r, d1, kd) ==
-    CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "duplicate_late", "chunked", "incomplete",
+    CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "duplicate_same", "duplicate_late", "chunked",
+                 "incomplete",
                  "incomplete_last"} ->
               /\ ProofReady(r, d1)
               /\ (kd \in {"incomplete", "incomplete_last"} => Cardinality(RecGroups) >= 2)

@@ -4,6 +4,7 @@ import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.mutate.Definition;
 import io.proofgate.mutate.Equivalents;
+import io.proofgate.mutate.Mistakes;
 import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.Mutation;
 import io.proofgate.mutate.MutationException;
@@ -30,6 +31,7 @@ final class MutateCommand implements Command {
     static final String DEFAULT_MODULE = "spec/Publication.tla";
     static final String DEFAULT_PART = "Connector";
     static final String DEFAULT_EQUIVALENTS = "spec/mutants-equivalent.json";
+    static final String DEFAULT_MISTAKES = "spec/mistakes.json";
     /**
      * The models a mutant is checked on unless --models says otherwise, in the order that kills
      * soonest (measured: gen-two-recurrent, 3 s a run, kills most mutants of the Connector part).
@@ -52,7 +54,7 @@ final class MutateCommand implements Command {
         return """
                 Usage: proofgate mutate [--module FILE] [--part NAME | --operators A,B,...] [--models M,...]
                                         [--jobs N] [--timeout SECONDS] [--equivalent FILE] [--only ID,...]
-                                        [--shard K/N]
+                                        [--shard K/N] [--mistakes FILE]
                                         [--format text|json|markdown] [--check] [--list]
 
                 Writes one mutant at a time of the definitions in a part of a TLA+ module and checks each on
@@ -78,6 +80,8 @@ final class MutateCommand implements Command {
                   --jobs N         TLC runs at a time, one worker each (default: all cores)
                   --timeout S      seconds a TLC run may take before the mutant counts as timed out (default 120)
                   --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
+                  --mistakes F     named mistakes, edits of the module that must each be killed (default
+                                   spec/mistakes.json when the module is the default one)
                   --only L         only the mutants with these ids
                   --shard K/N      only the mutants whose id, read as a number, is K modulo N (0 <= K < N):
                                    N runs with K = 0..N-1 check every mutant once, on as many machines
@@ -95,7 +99,7 @@ final class MutateCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         var parsed = Options.parse(args, Set.of("--check", "--list"), Set.of("--module", "--part", "--operators",
-                "--models", "--jobs", "--timeout", "--equivalent", "--only", "--format", "--shard"));
+                "--models", "--jobs", "--timeout", "--equivalent", "--only", "--format", "--shard", "--mistakes"));
         if (parsed.containsKey("--part") && parsed.containsKey("--operators")) {
             throw new UsageException("--part and --operators name the definitions two ways; give one");
         }
@@ -116,11 +120,16 @@ final class MutateCommand implements Command {
             List<Definition> definitions = definitions(module, parsed.get("--operators"),
                     parsed.getOrDefault("--part", DEFAULT_PART), source);
             List<Mutation> mutations = new ArrayList<>();
+            Path mistakesFile = root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES));
+            if (parsed.containsKey("--mistakes")
+                    || (!parsed.containsKey("--module") && Files.exists(mistakesFile))) {
+                mutations.addAll(Mistakes.read(mistakesFile, text, source));
+            }
             for (Definition d : definitions) {
                 mutations.addAll(Mutator.mutations(d, text));
             }
             // every mutant of every definition of the module: a judgement naming none is of a mutant gone
-            Set<String> allIds = new LinkedHashSet<>();
+            Set<String> allIds = new LinkedHashSet<>(mutations.stream().map(Mutation::id).toList());
             for (Definition d : module.definitions()) {
                 Mutator.mutations(d, text).forEach(m -> allIds.add(m.id()));
             }
@@ -184,7 +193,8 @@ final class MutateCommand implements Command {
             }
             if (parsed.containsKey("--check") && !report.passesCheck()) {
                 err.println("proofgate mutate --check: " + report.unjudged().size() + " mutants survive without a"
-                        + " judgement, " + report.staleJudgements().size() + " judgements no longer hold");
+                        + " judgement, " + report.staleJudgements().size() + " judgements no longer hold, "
+                        + report.namedNotKilled().size() + " named mistakes not killed");
                 return Main.FINDINGS;
             }
             return Main.OK;

@@ -43,7 +43,9 @@ public record Mutation(String id, String operator, Kind kind, int start, int end
         /** an IF's condition made FALSE: the row it guards never applies */
         SKIP_IF("skip-if"),
         /** a {@code ~} dropped */
-        DROP_NEGATION("drop-negation");
+        DROP_NEGATION("drop-negation"),
+        /** a mistake a reviewer wrote down by name (spec/mistakes.json): it must be killed */
+        NAMED("named");
 
         private final String word;
 

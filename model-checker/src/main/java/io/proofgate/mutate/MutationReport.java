@@ -42,8 +42,10 @@ public record MutationReport(String module, String part, List<String> models, St
                 results.stream().map(r -> r.mutation().id()).collect(Collectors.toSet()));
     }
 
+    /** Generated mutants (named mistakes apart) with this outcome. */
     public long count(Class<? extends Outcome> kind) {
-        return results.stream().filter(r -> kind.isInstance(r.outcome())).count();
+        return results.stream().filter(r -> r.mutation().kind() != Mutation.Kind.NAMED)
+                .filter(r -> kind.isInstance(r.outcome())).count();
     }
 
     private boolean judged(MutantResult r) {
@@ -52,12 +54,24 @@ public record MutationReport(String module, String part, List<String> models, St
 
     /** Survivors and timeouts that nobody judged equivalent: each fails {@code --check}. */
     public List<MutantResult> unjudged() {
-        return results.stream().filter(r -> r.outcome() instanceof Outcome.Survived
+        return results.stream().filter(r -> r.mutation().kind() != Mutation.Kind.NAMED)
+                .filter(r -> r.outcome() instanceof Outcome.Survived
                 || r.outcome() instanceof Outcome.TimedOut).filter(r -> !judged(r)).toList();
     }
 
+    /** The named mistakes, each of which must be killed. */
+    public List<MutantResult> named() {
+        return results.stream().filter(r -> r.mutation().kind() == Mutation.Kind.NAMED).toList();
+    }
+
+    /** Named mistakes not killed (survived, timed out, or not even compilable): each fails {@code --check}. */
+    public List<MutantResult> namedNotKilled() {
+        return named().stream().filter(r -> !(r.outcome() instanceof Outcome.Killed)).toList();
+    }
+
     public List<MutantResult> judgedEquivalent() {
-        return results.stream().filter(r -> r.outcome() instanceof Outcome.Survived && judged(r)).toList();
+        return results.stream().filter(r -> r.mutation().kind() != Mutation.Kind.NAMED)
+                .filter(r -> r.outcome() instanceof Outcome.Survived && judged(r)).toList();
     }
 
     /** Judgements that no longer hold: the mutant is gone (its definition changed) or is now killed. */
@@ -89,14 +103,14 @@ public record MutationReport(String module, String part, List<String> models, St
     }
 
     public boolean passesCheck() {
-        return unjudged().isEmpty() && staleJudgements().isEmpty();
+        return unjudged().isEmpty() && staleJudgements().isEmpty() && namedNotKilled().isEmpty();
     }
 
     /** Which property killed how many mutants, most first. */
     public Map<String, Long> killers() {
         Map<String, Long> counts = new TreeMap<>();
         for (MutantResult r : results) {
-            if (r.outcome() instanceof Outcome.Killed k) {
+            if (r.mutation().kind() != Mutation.Kind.NAMED && r.outcome() instanceof Outcome.Killed k) {
                 counts.merge(k.by(), 1L, Long::sum);
             }
         }
@@ -115,14 +129,25 @@ public record MutationReport(String module, String part, List<String> models, St
 
     private String headline() {
         return String.format(Locale.ROOT, "%s, part %s, on %s: %d mutants, %d killed, %d survived (%d judged"
-                        + " equivalent), %d timed out, %d not compilable; score %.1f%% in %d s",
-                module, part, String.join(", ", models), results.size(), count(Outcome.Killed.class),
+                        + " equivalent), %d timed out, %d not compilable; score %.1f%%; named mistakes %d of %d"
+                        + " killed; in %d s",
+                module, part, String.join(", ", models), results.size() - named().size(), count(Outcome.Killed.class),
                 count(Outcome.Survived.class), judgedEquivalent().size(), count(Outcome.TimedOut.class),
-                count(Outcome.NotCompilable.class), score(), time.toSeconds());
+                count(Outcome.NotCompilable.class), score(), named().size() - namedNotKilled().size(), named().size(),
+                time.toSeconds());
+    }
+
+    private static String namedLine(MutantResult r) {
+        return r.mutation().operator() + ": " + MutationRun.describe(r.outcome());
     }
 
     public String toText() {
         StringBuilder s = new StringBuilder("proofgate mutate: ").append(headline()).append('\n');
+        if (!named().isEmpty()) {
+            s.append("named mistakes:\n");
+            named().forEach(r -> s.append(r.outcome() instanceof Outcome.Killed ? "  " : "  NOT KILLED ")
+                    .append(namedLine(r)).append('\n'));
+        }
         s.append("killed by:\n");
         killers().forEach((k, v) -> s.append(String.format(Locale.ROOT, "  %5d  %s%n", v, k)));
         for (MutantResult r : unjudged()) {
@@ -146,6 +171,13 @@ public record MutationReport(String module, String part, List<String> models, St
                 .filter(r -> r.outcome() instanceof Outcome.Survived).count()).append(" |\n");
         s.append("| timed out | ").append(count(Outcome.TimedOut.class)).append(" |\n");
         s.append("| not compilable | ").append(count(Outcome.NotCompilable.class)).append(" |\n\n");
+        if (!named().isEmpty()) {
+            s.append("| named mistake | outcome |\n|---|---|\n");
+            named().forEach(r -> s.append("| `").append(r.mutation().operator()).append("` | ")
+                    .append(r.outcome() instanceof Outcome.Killed ? "" : "**not killed**: ")
+                    .append(MutationRun.describe(r.outcome()).replace("|", "\\|")).append(" |\n"));
+            s.append('\n');
+        }
         s.append("| killed by | mutants |\n|---|---|\n");
         killers().forEach((k, v) -> s.append("| `").append(k).append("` | ").append(v).append(" |\n"));
         if (!unjudged().isEmpty()) {
@@ -177,7 +209,9 @@ public record MutationReport(String module, String part, List<String> models, St
         root.put("module", module);
         root.put("part", part);
         root.put("models", models);
-        root.put("mutants", results.size());
+        root.put("mutants", results.size() - named().size());
+        root.put("named_mistakes", named().size());
+        root.put("named_mistakes_killed", named().size() - namedNotKilled().size());
         root.put("killed", count(Outcome.Killed.class));
         root.put("survived", count(Outcome.Survived.class));
         root.put("judged_equivalent", judgedEquivalent().size());

@@ -1,0 +1,141 @@
+package io.proofgate.mutate;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Named mistakes: plausible one-rule errors a reviewer wrote down as edits of the module
+ * ({@code spec/mistakes.json}), run beside the generated mutants. Unlike a generated mutant, a
+ * named mistake must be killed: it is a mistake by its author's word, so it is never judged
+ * equivalent.
+ * <pre>{"schema": "proofgate-mistakes/v1",
+ *  "mistakes": [{"name": "conflict-ignored", "meaning": "...", "find": "...", "replace": "..."}]}</pre>
+ */
+public final class Mistakes {
+
+    public static final String SCHEMA = "proofgate-mistakes/v1";
+    private static final Set<String> TOP = Set.of("schema", "note", "mistakes");
+    private static final Set<String> ENTRY = Set.of("name", "meaning", "find", "replace");
+
+    private Mistakes() {
+    }
+
+    /** The mistakes of {@code file} as mutations of {@code text}; each find must occur exactly once. */
+    public static List<Mutation> read(Path file, String text, String source) throws MutationException {
+        String json;
+        try {
+            json = Files.readString(file);
+        } catch (CharacterCodingException e) {
+            throw new MutationException(file + ": not UTF-8 text");
+        } catch (NoSuchFileException e) {
+            throw new MutationException(file + ": cannot read it: no such file");
+        } catch (IOException e) {
+            throw new MutationException(file + ": cannot read it: " + e.getMessage());
+        }
+        JsonNode root;
+        try {
+            ObjectMapper mapper = new ObjectMapper();
+            mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            root = mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            var at = e.getLocation();
+            throw new MutationException(file + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
+                    + ": not valid JSON");
+        }
+        if (root == null || !root.isObject()) {
+            throw new MutationException(file + ": expected an object with \"schema\" and \"mistakes\"");
+        }
+        keys(file, "the top level", root, TOP);
+        if (!SCHEMA.equals(root.path("schema").asText(null))) {
+            throw new MutationException(file + ": \"schema\" must be \"" + SCHEMA + "\"");
+        }
+        JsonNode list = root.path("mistakes");
+        if (!list.isArray()) {
+            throw new MutationException(file + ": \"mistakes\" must be a list");
+        }
+        List<Mutation> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        int index = 0;
+        for (JsonNode node : list) {
+            String where = "mistakes[" + index++ + "]";
+            if (!node.isObject()) {
+                throw new MutationException(file + ": " + where + " must be an object");
+            }
+            keys(file, where, node, ENTRY);
+            String name = string(file, where, node, "name");
+            if (!name.matches("[a-z0-9][a-z0-9-]*")) {
+                throw new MutationException(file + ": " + where + ": a name is lower-case letters, digits and '-', found \""
+                        + name + "\"");
+            }
+            if (!names.add(name)) {
+                throw new MutationException(file + ": " + where + ": the mistake \"" + name + "\" is listed twice");
+            }
+            string(file, where, node, "meaning");
+            String find = string(file, where, node, "find");
+            String replace = string(file, where, node, "replace");
+            int at = find.isEmpty() ? -1 : text.indexOf(find);
+            if (at < 0) {
+                throw new MutationException(file + ": mistake \"" + name + "\": its find text is not in " + source);
+            }
+            if (text.indexOf(find, at + 1) >= 0) {
+                throw new MutationException(file + ": mistake \"" + name + "\": its find text occurs more than once in "
+                        + source + "; make it longer");
+            }
+            int line = 1;
+            int lineStart = 0;
+            for (int i = 0; i < at; i++) {
+                if (text.charAt(i) == '\n') {
+                    line++;
+                    lineStart = i + 1;
+                }
+            }
+            out.add(new Mutation(id(name, find, replace), name, Mutation.Kind.NAMED, at, at + find.length(), find,
+                    replace, line, at - lineStart + 1));
+        }
+        return out;
+    }
+
+    private static String id(String name, String find, String replace) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(("mistake\n" + name + "\n" + find + "\n" + replace)
+                    .getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(h).substring(0, 10);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java platform", e);
+        }
+    }
+
+    private static void keys(Path file, String where, JsonNode node, Set<String> allowed) throws MutationException {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!allowed.contains(k)) {
+                throw new MutationException(file + ": " + where + ": unknown key \"" + k + "\" (known: "
+                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
+            }
+        }
+    }
+
+    private static String string(Path file, String where, JsonNode node, String key) throws MutationException {
+        JsonNode v = node.get(key);
+        if (v == null || !v.isTextual() || v.asText().isBlank()) {
+            throw new MutationException(file + ": " + where + ": \"" + key + "\" must be a non-empty string");
+        }
+        return v.asText();
+    }
+}
