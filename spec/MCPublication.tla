@@ -61,6 +61,8 @@ GenTwoRecEvidence == "r1" :> {"exact", "exact_mixed", "incomplete", "incomplete_
 \* exact proof or an empty list (SentKinds), which the connector must not read.
 PromptUntracked == "r1" :> 1000 @@ "r2" :> 8256
 AbsentOnly == {"absent"}
+\* gen-attention: the field may also be a string, which a topology without recurrent groups never reads.
+AbsentOrText == {"absent", "text"}
 LiveFields == {"absent", "mapping"}
 AllFields == {"absent", "null", "text", "mapping"}
 NoFaults == "r1" :> "none" @@ "r2" :> "none" @@ "r3" :> "none" @@ "r4" :> "none"
@@ -85,22 +87,24 @@ BoundsFaults == [NoFaults EXCEPT !["r1"] = "shared", !["r4"] = "short"]
 TwoChunkStops == {2304, 4608}
 Unbounded == 1000000
 \* Generation model gen-edges: the values where a rule's boundary is, each once.  Topology full +
-\* sliding (window 6912) + recurrent_align; r1 (prompt 6992, target 6912 = the window) gets a
-\* duplicate after an intermediate entry and an intermediate entry naming block 1; r2 (prompt
-\* 1500, target 1280: one full block, not aligned) has block 1 first in its table; the whole
-\* field may be the empty mapping {}.
+\* recurrent_align + sliding (window 6912; after the recurrent group, whose one selected block
+\* is fewer than group 0's); r1 (prompt 6992, target 6912 = the window) gets a
+\* duplicate after an intermediate entry, the same exact entry twice and an intermediate entry
+\* naming block 1, and its group-0 table holds block 1 then a null block; r2 (prompt 1500,
+\* target 1280: one full block, not aligned) has block 1 first in its table; the whole field
+\* may be the empty mapping {}.
 TopoWindow == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],
-                 [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 6912],
-                 [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0] >>
+                 [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0],
+                 [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 6912] >>
 PromptEdges == "r1" :> 6992 @@ "r2" :> 1500
-EdgesEvidence == "r1" :> {"exact", "duplicate_late", "intermediate_block1"} @@ "r2" :> {"exact"}
+EdgesEvidence == "r1" :> {"exact", "duplicate_same", "duplicate_late", "intermediate_block1"} @@ "r2" :> {"exact"}
 EdgesFields == {"absent", "object", "mapping"}
-LowIdR2 == [NoFaults EXCEPT !["r2"] = "lowid"]
+EdgesFaults == [NoFaults EXCEPT !["r1"] = "lownull", !["r2"] = "lowid"]
 \* Generation model gen-batch: two requests in one step (new and cached together), pending at
 \* once, two ranks reporting in any order (rank 1 alone is not full quorum);
 \* one digest; r3 is never scheduled (ThirdWaits): it is there so that a step of two leaves a
 \* request out (another request's key).
-BatchEvidence == "r1" :> {"exact"} @@ "r2" :> {"exact"} @@ "r3" :> {"exact"}
+BatchEvidence == "r1" :> {"exact"} @@ "r2" :> {"exact", "empty"} @@ "r3" :> {"exact"}
 DigestBatch == "r1" :> "d1" @@ "r2" :> "d1" @@ "r3" :> "d1"
 PromptBatch == "r1" :> 6992 @@ "r2" :> 6992 @@ "r3" :> 1000
 MappingOnly == {"mapping"}

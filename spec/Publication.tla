@@ -126,7 +126,8 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 \* vLLM (TableFault) sends a null first group-0 block ("null"), repeats the first group-0
 \* block in slot 2 ("repeat"), sends one group-0 block fewer than d needs ("short"), or
 \* gives group 1 the ids of group 0 ("shared": one block in two groups); "lowid" is no fault:
-\* the first group-0 block is 1, the smallest block that is not null.
+\* the first group-0 block is 1, the smallest block that is not null; "lownull" is block 1
+\* and then a null block.
 \* (Tables are built for every candidate step, so the fault-free case takes the short way.)
 TableLen(r, g, d) ==
     IF TableFault[r] = "short" /\ g = 0 /\ NBlocks(g, d) > 0 THEN NBlocks(g, d) - 1 ELSE NBlocks(g, d)
@@ -136,7 +137,8 @@ Table(r, e, g, d) ==
             CASE TableFault[r] = "null" /\ g = 0 /\ k = 1 -> 0
               [] TableFault[r] = "repeat" /\ g = 0 /\ k = 2 -> BlockId(r, e, 0, 1)
               [] TableFault[r] = "shared" /\ g = 1 -> BlockId(r, e, 0, k)
-              [] TableFault[r] = "lowid" /\ g = 0 /\ k = 1 -> 1
+              [] TableFault[r] \in {"lowid", "lownull"} /\ g = 0 /\ k = 1 -> 1
+              [] TableFault[r] = "lownull" /\ g = 0 /\ k = 2 -> 0
               [] OTHER -> BlockId(r, e, g, k)]
 FullTable(r, e, d) == [i \in 1..NG |-> Table(r, e, i - 1, d)]
 NewBlocks(r, e, d0, d1) ==
@@ -567,6 +569,10 @@ SchedulerSendsStep(B, P) ==
          /\ \A x \in B : st[x] \in NextStops(x)
          /\ \/ /\ B = {} \/ ~HasRecurrent
                /\ StepWith(B, P, st, "absent", [x \in B |-> "other"])
+            \* without recurrent groups the field is never read: a model may send it anyway, as a
+            \* whole-field shape (a mapping would need a recurrent group to name)
+            \/ /\ B # {} /\ ~HasRecurrent
+               /\ \E fk \in FieldKinds \ {"mapping", "absent"} : StepWith(B, P, st, fk, [x \in B |-> "other"])
             \/ /\ B # {} /\ HasRecurrent
                /\ \E fk \in FieldKinds \ {"mapping"} :
                      /\ (fk # "absent" => \E x \in B : Examined(x))

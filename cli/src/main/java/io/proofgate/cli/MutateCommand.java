@@ -83,8 +83,9 @@ final class MutateCommand implements Command {
                   --mistakes F     named mistakes, edits of the module that must each be killed (default
                                    spec/mistakes.json when the module is the default one)
                   --only L         only the mutants with these ids
-                  --shard K/N      only the mutants whose id, read as a number, is K modulo N (0 <= K < N):
-                                   N runs with K = 0..N-1 check every mutant once, on as many machines
+                  --shard K/N      only the generated mutants whose id, read as a number, is K modulo N
+                                   (0 <= K < N), and every named mistake: N runs with K = 0..N-1 check
+                                   every mutant once, on as many machines
                   --format F       text (default), json or markdown (a PR comment)
                   --check          exit 1 when a mutant survives or times out without a judgement, or a
                                    judgement no longer holds (its mutant is killed or gone)
@@ -135,8 +136,8 @@ final class MutateCommand implements Command {
             }
             if (parsed.containsKey("--shard")) {
                 int[] shard = shard(parsed.get("--shard"));
-                mutations = mutations.stream()
-                        .filter(m -> Long.parseLong(m.id().substring(0, 8), 16) % shard[1] == shard[0]).toList();
+                mutations = mutations.stream().filter(m -> m.kind() == Mutation.Kind.NAMED
+                        || Long.parseLong(m.id().substring(0, 8), 16) % shard[1] == shard[0]).toList();
                 part = part + ", shard " + shard[0] + "/" + shard[1];
             }
             if (parsed.containsKey("--only")) {

@@ -136,4 +136,39 @@ class MainTest {
         assertEquals(0, run("--help"));
         assertTrue(stdout().contains("replay"));
     }
+
+    /** mutate: the mutants are listed without TLC; bad parts, shards and files are one-line errors, exit 2. */
+    @Test
+    void mutateListsItsMutantsAndRefusesBadInput() {
+        String before = System.getProperty("proofgate.root");
+        System.setProperty("proofgate.root", Path.of("..").toAbsolutePath().normalize().toString());
+        try {
+            mutateOnTheCheckout();
+        } finally {
+            if (before == null) {
+                System.clearProperty("proofgate.root");
+            } else {
+                System.setProperty("proofgate.root", before);
+            }
+        }
+    }
+
+    private void mutateOnTheCheckout() {
+        assertEquals(0, run("mutate", "--list"));
+        assertTrue(stdout().lines().anyMatch(l -> l.matches("[0-9a-f]{10}  conflict-ignored  line [0-9]+  named  .*")), stdout());
+        assertTrue(stdout().lines().anyMatch(l -> l.matches("[0-9a-f]{10}  Validate  line [0-9]+  relational  .*")), stdout());
+        assertTrue(stderr().matches("proofgate mutate: [0-9]+ mutants of [0-9]+ definitions in Connector of spec/Publication.tla\\s*"),
+                stderr());
+        err.reset();
+        assertEquals(2, run("mutate", "--part", "Nope", "--list"));
+        assertEquals("proofgate mutate: spec/Publication.tla: no part \"Nope\": mark it with the comments"
+                + " \"\\* mutate-begin: Nope\" and \"\\* mutate-end: Nope\" (marked: Connector)", stderr().strip());
+        err.reset();
+        assertEquals(2, run("mutate", "--shard", "8/8", "--list"));
+        assertEquals("proofgate mutate: --shard must be K/N with 0 <= K < N, not \"8/8\" (see proofgate mutate --help)",
+                stderr().strip());
+        err.reset();
+        assertEquals(2, run("mutate", "--operators", "NoSuchOp", "--list"));
+        assertEquals("proofgate mutate: spec/Publication.tla: no definition named \"NoSuchOp\"", stderr().strip());
+    }
 }

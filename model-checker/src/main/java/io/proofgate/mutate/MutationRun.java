@@ -38,6 +38,8 @@ public final class MutationRun {
      * even after a parse error.)
      */
     private static final int TLC_COMPUTING_INIT = 2189;
+    private static final java.util.regex.Pattern CONSTANT_INVARIANT =
+            java.util.regex.Pattern.compile("The invariant of (\\S+) is equal to FALSE");
 
     private final Path specDir;
     private final String moduleFile;
@@ -193,6 +195,14 @@ public final class MutationRun {
                 case PROPERTY -> "a property";
                 case ACTION_PROPERTY -> "an action property";
             }));
+        }
+        // an invariant that does not depend on the state (SpanRule) is evaluated before the
+        // initial states, and TLC reports it false as an error, not as a violation
+        for (TlcMessage m : run.errors()) {
+            java.util.regex.Matcher constant = CONSTANT_INVARIANT.matcher(m.text());
+            if (constant.find()) {
+                return new Outcome.Killed(model, constant.group(1));
+            }
         }
         boolean started = result.output().messages().stream().anyMatch(m -> m.code() == TLC_COMPUTING_INIT);
         String problem = sanyProblem(run.freeText())
