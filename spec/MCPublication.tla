@@ -109,5 +109,7 @@ DigestBatch == "r1" :> "d1" @@ "r2" :> "d1" @@ "r3" :> "d1"
 PromptBatch == "r1" :> 6992 @@ "r2" :> 6992 @@ "r3" :> 1000
 MappingOnly == {"mapping"}
 ThirdWaits == status["r3"] = "waiting"
+\* gen-batch's fields: also an empty list keyed by a request the step does not schedule.
+BatchFields == {"mapping", "other_empty"}
 AnyOrder == TRUE
 =============================================================================

@@ -53,7 +53,8 @@ CONSTANTS
     TableFault,      \* [request id -> "none", "null", "repeat", "short" or "shared"] (see Table)
     EvidenceKinds,   \* [request id -> evidence labels vLLM may send for it] (see EvidenceValue)
     FieldKinds,      \* whole-field shapes vLLM may send: "absent", "null", "text", "true",
-                     \* "int", "number", "list", "object" (the empty mapping {}), "mapping"
+                     \* "int", "number", "list", "object" (the empty mapping {}), "other_empty"
+                     \* (an empty list for a request not scheduled), "mapping"
     Absent,          \* model value: the field is omitted from the step
     JsonNull,        \* model value: JSON null
     JsonText,        \* model value: the JSON string "text"
@@ -281,6 +282,9 @@ FieldValue(B, fk, lab) ==
       [] fk = "number" -> JsonNumber
       [] fk = "list"   -> JsonList
       [] fk = "object" -> JsonObject
+      \* an empty list keyed by a request the step does not schedule: a connector that read it
+      \* would poison a pending store that is not even scheduled
+      [] fk = "other_empty" -> OtherId(B) :> <<>>
       [] fk = "mapping" ->
             LET keyed == {x \in B : lab[x] # "other"} IN
             IF keyed = {}

@@ -1,14 +1,7 @@
 package io.proofgate.mutate;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -34,32 +27,7 @@ public record Equivalents(Map<String, Entry> byId) {
     }
 
     public static Equivalents read(Path file) throws MutationException {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (CharacterCodingException e) {
-            throw new MutationException(file + ": not UTF-8 text");
-        } catch (IOException e) {
-            throw new MutationException(file + ": cannot read it: "
-                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
-        }
-        JsonNode root;
-        try {
-            ObjectMapper mapper = new ObjectMapper();
-            mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            root = mapper.readTree(text);
-        } catch (JsonProcessingException e) {
-            var at = e.getLocation();
-            throw new MutationException(file + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
-                    + ": not valid JSON");
-        }
-        if (root == null || !root.isObject()) {
-            throw new MutationException(file + ": expected an object with \"schema\" and \"equivalent\"");
-        }
-        keys(file, "the top level", root, TOP);
-        if (!SCHEMA.equals(root.path("schema").asText(null))) {
-            throw new MutationException(file + ": \"schema\" must be \"" + SCHEMA + "\"");
-        }
+        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"equivalent\"");
         JsonNode list = root.path("equivalent");
         if (!list.isArray()) {
             throw new MutationException(file + ": \"equivalent\" must be a list");
@@ -71,13 +39,13 @@ public record Equivalents(Map<String, Entry> byId) {
             if (!node.isObject()) {
                 throw new MutationException(file + ": " + where + " must be an object");
             }
-            keys(file, where, node, ENTRY);
-            String id = text(file, where, node, "id");
+            StrictJson.keys(file, where, node, ENTRY);
+            String id = StrictJson.text(file, where, node, "id");
             if (!id.matches("[0-9a-f]{10}")) {
                 throw new MutationException(file + ": " + where + ": \"id\" must be 10 lower-case hex digits, found \""
                         + id + "\"");
             }
-            String reason = text(file, where, node, "reason");
+            String reason = StrictJson.text(file, where, node, "reason");
             if (reason.isBlank()) {
                 throw new MutationException(file + ": " + where + ": \"reason\" must say why the mutant is equivalent");
             }
@@ -86,23 +54,5 @@ public record Equivalents(Map<String, Entry> byId) {
             }
         }
         return new Equivalents(Map.copyOf(out));
-    }
-
-    private static void keys(Path file, String where, JsonNode node, Set<String> allowed) throws MutationException {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            if (!allowed.contains(k)) {
-                throw new MutationException(file + ": " + where + ": unknown key \"" + k + "\" (known: "
-                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
-            }
-        }
-    }
-
-    private static String text(Path file, String where, JsonNode node, String key) throws MutationException {
-        JsonNode v = node.get(key);
-        if (v == null || !v.isTextual()) {
-            throw new MutationException(file + ": " + where + ": \"" + key + "\" must be a string");
-        }
-        return v.asText();
     }
 }

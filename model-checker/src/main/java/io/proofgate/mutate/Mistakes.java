@@ -1,21 +1,13 @@
 package io.proofgate.mutate;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -38,33 +30,7 @@ public final class Mistakes {
 
     /** The mistakes of {@code file} as mutations of {@code text}; each find must occur exactly once. */
     public static List<Mutation> read(Path file, String text, String source) throws MutationException {
-        String json;
-        try {
-            json = Files.readString(file);
-        } catch (CharacterCodingException e) {
-            throw new MutationException(file + ": not UTF-8 text");
-        } catch (NoSuchFileException e) {
-            throw new MutationException(file + ": cannot read it: no such file");
-        } catch (IOException e) {
-            throw new MutationException(file + ": cannot read it: " + e.getMessage());
-        }
-        JsonNode root;
-        try {
-            ObjectMapper mapper = new ObjectMapper();
-            mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            root = mapper.readTree(json);
-        } catch (JsonProcessingException e) {
-            var at = e.getLocation();
-            throw new MutationException(file + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
-                    + ": not valid JSON");
-        }
-        if (root == null || !root.isObject()) {
-            throw new MutationException(file + ": expected an object with \"schema\" and \"mistakes\"");
-        }
-        keys(file, "the top level", root, TOP);
-        if (!SCHEMA.equals(root.path("schema").asText(null))) {
-            throw new MutationException(file + ": \"schema\" must be \"" + SCHEMA + "\"");
-        }
+        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"");
         JsonNode list = root.path("mistakes");
         if (!list.isArray()) {
             throw new MutationException(file + ": \"mistakes\" must be a list");
@@ -77,7 +43,7 @@ public final class Mistakes {
             if (!node.isObject()) {
                 throw new MutationException(file + ": " + where + " must be an object");
             }
-            keys(file, where, node, ENTRY);
+            StrictJson.keys(file, where, node, ENTRY);
             String name = string(file, where, node, "name");
             if (!name.matches("[a-z0-9][a-z0-9-]*")) {
                 throw new MutationException(file + ": " + where + ": a name is lower-case letters, digits and '-', found \""
@@ -121,21 +87,11 @@ public final class Mistakes {
         }
     }
 
-    private static void keys(Path file, String where, JsonNode node, Set<String> allowed) throws MutationException {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            if (!allowed.contains(k)) {
-                throw new MutationException(file + ": " + where + ": unknown key \"" + k + "\" (known: "
-                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
-            }
-        }
-    }
-
     private static String string(Path file, String where, JsonNode node, String key) throws MutationException {
-        JsonNode v = node.get(key);
-        if (v == null || !v.isTextual() || v.asText().isBlank()) {
+        String v = StrictJson.text(file, where, node, key);
+        if (v.isBlank()) {
             throw new MutationException(file + ": " + where + ": \"" + key + "\" must be a non-empty string");
         }
-        return v.asText();
+        return v;
     }
 }
