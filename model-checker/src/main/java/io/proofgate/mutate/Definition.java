@@ -18,14 +18,6 @@ public record Definition(String name, List<TlaToken> tokens) {
         return tokens.getFirst().start();
     }
 
-    public int end() {
-        return tokens.getLast().end();
-    }
-
-    public int line() {
-        return tokens.getFirst().line();
-    }
-
     /** The definition's text with its layout reduced to single spaces: what its mutants' identities hash. */
     public String normalized() {
         StringBuilder s = new StringBuilder();

@@ -42,10 +42,14 @@ public record MutationReport(String module, String part, List<String> models, St
                 results.stream().map(r -> r.mutation().id()).collect(Collectors.toSet()));
     }
 
-    /** Generated mutants (named mistakes apart) with this outcome. */
+    /** The generated mutants: the results but the named mistakes. */
+    private java.util.stream.Stream<MutantResult> generated() {
+        return results.stream().filter(r -> r.mutation().kind() != Mutation.Kind.NAMED);
+    }
+
+    /** Generated mutants with this outcome. */
     public long count(Class<? extends Outcome> kind) {
-        return results.stream().filter(r -> r.mutation().kind() != Mutation.Kind.NAMED)
-                .filter(r -> kind.isInstance(r.outcome())).count();
+        return generated().filter(r -> kind.isInstance(r.outcome())).count();
     }
 
     private boolean judged(MutantResult r) {
@@ -54,8 +58,7 @@ public record MutationReport(String module, String part, List<String> models, St
 
     /** Survivors and timeouts that nobody judged equivalent: each fails {@code --check}. */
     public List<MutantResult> unjudged() {
-        return results.stream().filter(r -> r.mutation().kind() != Mutation.Kind.NAMED)
-                .filter(r -> r.outcome() instanceof Outcome.Survived
+        return generated().filter(r -> r.outcome() instanceof Outcome.Survived
                 || r.outcome() instanceof Outcome.TimedOut).filter(r -> !judged(r)).toList();
     }
 
@@ -70,8 +73,7 @@ public record MutationReport(String module, String part, List<String> models, St
     }
 
     public List<MutantResult> judgedEquivalent() {
-        return results.stream().filter(r -> r.mutation().kind() != Mutation.Kind.NAMED)
-                .filter(r -> r.outcome() instanceof Outcome.Survived && judged(r)).toList();
+        return generated().filter(r -> r.outcome() instanceof Outcome.Survived && judged(r)).toList();
     }
 
     /** Judgements that no longer hold: the mutant is gone (its definition changed) or is now killed. */
@@ -109,11 +111,11 @@ public record MutationReport(String module, String part, List<String> models, St
     /** Which property killed how many mutants, most first. */
     public Map<String, Long> killers() {
         Map<String, Long> counts = new TreeMap<>();
-        for (MutantResult r : results) {
-            if (r.mutation().kind() != Mutation.Kind.NAMED && r.outcome() instanceof Outcome.Killed k) {
+        generated().forEach(r -> {
+            if (r.outcome() instanceof Outcome.Killed k) {
                 counts.merge(k.by(), 1L, Long::sum);
             }
-        }
+        });
         return counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()
                         .thenComparing(Map.Entry.comparingByKey()))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
@@ -257,6 +259,4 @@ public record MutationReport(String module, String part, List<String> models, St
             throw new IllegalStateException("maps of strings and numbers always serialise", e);
         }
     }
-
-    static final Set<String> FORMATS = Set.of("text", "json", "markdown");
 }
