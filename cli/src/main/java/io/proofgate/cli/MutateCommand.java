@@ -37,7 +37,7 @@ final class MutateCommand implements Command {
      * soonest (measured: gen-two-recurrent, 3 s a run, kills most mutants of the Connector part).
      */
     static final List<String> DEFAULT_MODELS = List.of("gen-two-recurrent", "gen-shapes", "ci", "gen-bounds",
-            "gen-attention", "gen-untracked", "gen-edges", "gen-batch");
+            "gen-attention", "gen-untracked", "gen-edges", "gen-batch", "gen-attention-field");
 
     @Override
     public String name() {
@@ -74,9 +74,10 @@ final class MutateCommand implements Command {
                                    "mutate-end: NAME" (default Connector)
                   --operators L    these definitions instead of a part
                   --models L       models of spec/models.json, checked in this order, stopping at the first
-                                   that kills (default: the eight generation models, ci among them, in
+                                   that kills (default: the nine generation models, ci among them, in
                                    the order that kills soonest: gen-two-recurrent, gen-shapes, ci,
-                                   gen-bounds, gen-attention, gen-untracked, gen-edges, gen-batch)
+                                   gen-bounds, gen-attention, gen-untracked, gen-edges, gen-batch,
+                                   gen-attention-field)
                   --jobs N         TLC runs at a time, one worker each (default: all cores)
                   --timeout S      seconds a TLC run may take before the mutant counts as timed out (default 120)
                   --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
