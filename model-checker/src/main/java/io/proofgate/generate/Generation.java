@@ -109,13 +109,14 @@ public final class Generation {
         return new Output(files, new Summary(rows), graphs);
     }
 
-    private static StateGraph dumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
+    /** Runs TLC on one model with its state graph dumped; a model that does not pass is a {@link GenerationException}. */
+    public static StateGraph dumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
         TlcCommand command = ModelCheck.command(model, options);
         Path dot = options.outputDir().resolve("states.dot");
         Files.deleteIfExists(dot);
         command = command.withDumpDot(dot);
-        progress.println("proofgate generate: running TLC on " + modelDescription + " with the state graph dumped");
+        progress.println("proofgate: running TLC on " + modelDescription + " with the state graph dumped");
         TlcResult result = TlcProcess.run(command, TlcListener.NONE);
         if (result.timedOut() || result.run().verdict() != Verdict.OK) {
             String why = result.timedOut() ? "timed out"
@@ -123,7 +124,7 @@ public final class Generation {
                       .orElseGet(() -> result.run().errors().stream().map(m -> m.text().strip()).findFirst()
                               .orElse(result.run().verdict().toString().toLowerCase(Locale.ROOT)));
             throw new GenerationException("TLC did not pass on " + modelDescription + " (" + why
-                    + "); run `proofgate check --model " + model.config() + "` for details; raw output: " + result.rawOutput());
+                    + "); run `proofgate check --model " + model.config() + "` for details; raw output: " + result.rawOutput(), why);
         }
         return StateGraphReader.read(dot);
     }

@@ -47,6 +47,25 @@ final class ModelState {
         return lines;
     }
 
+    /**
+     * What replay's summary line states, in comparable words: the four counters, the pending
+     * request ids in String order, and the non-empty latches.
+     */
+    String summaryLine() {
+        Map<String, TlaValue.TlaRecord> pending = pending();
+        StringBuilder latched = new StringBuilder("{");
+        pending.forEach((id, store) -> {
+            String latch = pairs(field(store, "latch"));
+            if (!latch.equals("[]")) {
+                latched.append(latched.length() > 1 ? "," : "").append(id).append(':').append(latch);
+            }
+        });
+        return "summary plans=" + integer(variable("plans")) + " rejected=" + integer(variable("rejected"))
+                + " store_skipped_quorum=" + integer(variable("skippedQuorum"))
+                + " retired_finished=" + integer(variable("retiredFinished"))
+                + " pending=" + String.join(",", pending.keySet()) + " latched=" + latched.append('}');
+    }
+
     /** The verdict lines only, for naming and grouping tests. */
     List<String> verdictLines() {
         List<String> lines = new ArrayList<>();

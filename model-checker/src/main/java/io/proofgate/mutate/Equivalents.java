@@ -1,6 +1,7 @@
 package io.proofgate.mutate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.proofgate.check.StrictJson;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,7 +28,7 @@ public record Equivalents(Map<String, Entry> byId) {
     }
 
     public static Equivalents read(Path file) throws MutationException {
-        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"equivalent\"");
+        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"equivalent\"", MutationException::new);
         JsonNode list = root.path("equivalent");
         if (!list.isArray()) {
             throw new MutationException(file + ": \"equivalent\" must be a list");
@@ -39,13 +40,13 @@ public record Equivalents(Map<String, Entry> byId) {
             if (!node.isObject()) {
                 throw new MutationException(file + ": " + where + " must be an object");
             }
-            StrictJson.keys(file, where, node, ENTRY);
-            String id = StrictJson.text(file, where, node, "id");
+            StrictJson.keys(file, where, node, ENTRY, MutationException::new);
+            String id = StrictJson.text(file, where, node, "id", MutationException::new);
             if (!id.matches("[0-9a-f]{10}")) {
                 throw new MutationException(file + ": " + where + ": \"id\" must be 10 lower-case hex digits, found \""
                         + id + "\"");
             }
-            String reason = StrictJson.text(file, where, node, "reason");
+            String reason = StrictJson.text(file, where, node, "reason", MutationException::new);
             if (reason.isBlank()) {
                 throw new MutationException(file + ": " + where + ": \"reason\" must say why the mutant is equivalent");
             }

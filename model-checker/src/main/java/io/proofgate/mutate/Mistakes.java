@@ -1,6 +1,7 @@
 package io.proofgate.mutate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.proofgate.check.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -30,7 +31,7 @@ public final class Mistakes {
 
     /** The mistakes of {@code file} as mutations of {@code text}; each find must occur exactly once. */
     public static List<Mutation> read(Path file, String text, String source) throws MutationException {
-        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"");
+        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"", MutationException::new);
         JsonNode list = root.path("mistakes");
         if (!list.isArray()) {
             throw new MutationException(file + ": \"mistakes\" must be a list");
@@ -43,7 +44,7 @@ public final class Mistakes {
             if (!node.isObject()) {
                 throw new MutationException(file + ": " + where + " must be an object");
             }
-            StrictJson.keys(file, where, node, ENTRY);
+            StrictJson.keys(file, where, node, ENTRY, MutationException::new);
             String name = string(file, where, node, "name");
             if (!name.matches("[a-z0-9][a-z0-9-]*")) {
                 throw new MutationException(file + ": " + where + ": a name is lower-case letters, digits and '-', found \""
@@ -88,7 +89,7 @@ public final class Mistakes {
     }
 
     private static String string(Path file, String where, JsonNode node, String key) throws MutationException {
-        String v = StrictJson.text(file, where, node, key);
+        String v = StrictJson.text(file, where, node, key, MutationException::new);
         if (v.isBlank()) {
             throw new MutationException(file + ": " + where + ": \"" + key + "\" must be a non-empty string");
         }

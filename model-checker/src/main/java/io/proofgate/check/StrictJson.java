@@ -1,4 +1,4 @@
-package io.proofgate.mutate;
+package io.proofgate.check;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -11,28 +11,31 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * The reviewers' files of mutation testing, read strictly: UTF-8, one JSON object, a key at most
- * once, only known keys, and errors that name the file (and the line and column where JSON
- * itself is broken).
+ * The reviewers' files (mutation judgements, named mistakes, accepted audit findings), read
+ * strictly: UTF-8, one JSON object, a key at most once, only known keys, and errors that name the
+ * file (and the line and column where JSON itself is broken). Each caller's errors are of its
+ * own exception type, made by {@code error} from the message.
  */
-final class StrictJson {
+public final class StrictJson {
 
     private StrictJson() {
     }
 
     /** The file's top-level object, with only the keys {@code allowed} and {@code "schema"} equal to {@code schema}. */
-    static JsonNode read(Path file, String schema, Set<String> allowed, String expected) throws MutationException {
+    public static <E extends Exception> JsonNode read(Path file, String schema, Set<String> allowed, String expected,
+                                                     Function<String, E> error) throws E {
         String json;
         try {
             json = Files.readString(file);
         } catch (CharacterCodingException e) {
-            throw new MutationException(file + ": not UTF-8 text");
+            throw error.apply(file + ": not UTF-8 text");
         } catch (NoSuchFileException e) {
-            throw new MutationException(file + ": cannot read it: no such file");
+            throw error.apply(file + ": cannot read it: no such file");
         } catch (IOException e) {
-            throw new MutationException(file + ": cannot read it: " + e.getMessage());
+            throw error.apply(file + ": cannot read it: " + e.getMessage());
         }
         JsonNode root;
         try {
@@ -41,34 +44,36 @@ final class StrictJson {
             root = mapper.readTree(json);
         } catch (JsonProcessingException e) {
             var at = e.getLocation();
-            throw new MutationException(file + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
+            throw error.apply(file + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
                     + ": not valid JSON");
         }
         if (root == null || !root.isObject()) {
-            throw new MutationException(file + ": expected an object with " + expected);
+            throw error.apply(file + ": expected an object with " + expected);
         }
-        keys(file, "the top level", root, allowed);
+        keys(file, "the top level", root, allowed, error);
         if (!schema.equals(root.path("schema").asText(null))) {
-            throw new MutationException(file + ": \"schema\" must be \"" + schema + "\"");
+            throw error.apply(file + ": \"schema\" must be \"" + schema + "\"");
         }
         return root;
     }
 
-    static void keys(Path file, String where, JsonNode node, Set<String> allowed) throws MutationException {
+    public static <E extends Exception> void keys(Path file, String where, JsonNode node, Set<String> allowed,
+                                                 Function<String, E> error) throws E {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!allowed.contains(k)) {
-                throw new MutationException(file + ": " + where + ": unknown key \"" + k + "\" (known: "
+                throw error.apply(file + ": " + where + ": unknown key \"" + k + "\" (known: "
                         + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
         }
     }
 
     /** The string at {@code key}, which must be there (empty allowed; callers say when not). */
-    static String text(Path file, String where, JsonNode node, String key) throws MutationException {
+    public static <E extends Exception> String text(Path file, String where, JsonNode node, String key,
+                                                   Function<String, E> error) throws E {
         JsonNode v = node.get(key);
         if (v == null || !v.isTextual()) {
-            throw new MutationException(file + ": " + where + ": \"" + key + "\" must be a string");
+            throw error.apply(file + ": " + where + ": \"" + key + "\" must be a string");
         }
         return v.asText();
     }

@@ -1,0 +1,77 @@
+package io.proofgate.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.proofgate.check.StrictJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The findings reviewers approved, by fingerprint, each with the reason they gave, from
+ * {@code audit-accepted.json} at the head revision (so a change carries its own approvals):
+ *
+ * <pre>{"schema": "proofgate-audit-accepted/v1",
+ *  "accepted": [{"fingerprint": "3f2a...", "justification": "entries below the plan are ignored (seed commit 2)"}]}</pre>
+ *
+ * An accepted finding is reported but does not make the audit fail; an entry whose finding no
+ * longer occurs is reported as stale.
+ */
+public record Accepted(Map<String, String> byFingerprint) {
+
+    public static final String FILE = "audit-accepted.json";
+    static final String SCHEMA = "proofgate-audit-accepted/v1";
+    private static final Set<String> TOP = Set.of("schema", "note", "accepted");
+    private static final Set<String> ENTRY = Set.of("fingerprint", "justification", "class");
+
+    public static final Accepted NONE = new Accepted(Map.of());
+
+    public Accepted {
+        byFingerprint = Map.copyOf(byFingerprint);
+    }
+
+    /** The file, or {@link #NONE} where the revision has none. */
+    public static Accepted read(Path file) {
+        if (!Files.exists(file)) {
+            return NONE;
+        }
+        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"accepted\"", AuditException::new);
+        JsonNode entries = root.get("accepted");
+        if (entries == null || !entries.isArray()) {
+            throw new AuditException(file + ": \"accepted\" must be a list");
+        }
+        Map<String, String> accepted = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            JsonNode node = entries.get(i);
+            String where = "accepted[" + i + "]";
+            if (!node.isObject()) {
+                throw new AuditException(file + ": " + where + " must be an object");
+            }
+            StrictJson.keys(file, where, node, ENTRY, AuditException::new);
+            String fingerprint = StrictJson.text(file, where, node, "fingerprint", AuditException::new);
+            String justification = StrictJson.text(file, where, node, "justification", AuditException::new);
+            if (!fingerprint.matches("[0-9a-f]{16}")) {
+                throw new AuditException(file + ": " + where + ": \"fingerprint\" must be the 16 hex digits a report gives");
+            }
+            if (justification.isBlank()) {
+                throw new AuditException(file + ": " + where + ": a justification is required (why the change is intended)");
+            }
+            if (accepted.put(fingerprint, justification) != null) {
+                throw new AuditException(file + ": " + where + ": fingerprint " + fingerprint + " is accepted twice");
+            }
+        }
+        return new Accepted(accepted);
+    }
+
+    /** The reviewers' reason, or null when the finding is not accepted. */
+    public String justification(String fingerprint) {
+        return byFingerprint.get(fingerprint);
+    }
+
+    /** Entries no finding of {@code fingerprints} has. */
+    public List<String> stale(Set<String> fingerprints) {
+        return byFingerprint.keySet().stream().filter(f -> !fingerprints.contains(f)).sorted().toList();
+    }
+}

@@ -1,0 +1,172 @@
+package io.proofgate.audit;
+
+import io.proofgate.check.FileTree;
+import io.proofgate.check.Model;
+import io.proofgate.graph.StateGraph;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SequencedMap;
+
+/**
+ * {@code proofgate audit}: what a change between two revisions does to the protocol. Both
+ * revisions are materialised into a folder of this run's own under the repository's
+ * {@code target/}, their specs run on the base's models, and the report answers four questions:
+ * how the spec's behaviour changed (with witnesses), whether the validator followed, whether
+ * anything that decides what a published prefix is changed, and how the model sizes moved.
+ */
+public final class Audit {
+
+    /**
+     * What to audit.
+     *
+     * @param head null for the working tree
+     * @param models model names of the base's spec/models.json; empty for every generation model
+     * @param maxPairs how many state pairs the behaviour search may visit per model
+     */
+    public record Request(Path repository, String base, String head, List<String> models, int workers, long maxPairs) {
+        public Request {
+            models = List.copyOf(models);
+        }
+    }
+
+    /** Distinct states of a model at both revisions (a tripwire for changed bounds or bookkeeping). */
+    public record ModelCount(String name, int baseStates, int headStates) {}
+
+    /** One namespace surface compared: its vectors and how many differ, with the first that does. */
+    public record SurfaceChange(String name, int vectors, int changed, String firstBase, String firstHead) {
+        /** A changed surface's identity, from the surface and its first changed vector. */
+        public String fingerprint() {
+            return Fingerprints.of("namespace", name, String.valueOf(firstBase), String.valueOf(firstHead));
+        }
+    }
+
+    public record Report(Revision base, Revision head, List<String> models, List<String> modelFilesDiffer,
+                         List<BehaviourDiff.Result> behaviour, List<ImplementationCheck.Result> implementation,
+                         List<SurfaceChange> namespace, List<ModelCount> counts, Accepted accepted,
+                         List<ChangedCode.Location> specChanges, List<ChangedCode.Location> validatorChanges) {
+
+        /** Whether a reviewer accepted the finding of this fingerprint. */
+        public boolean accepted(String fingerprint) {
+            return accepted.justification(fingerprint) != null;
+        }
+
+        /**
+         * Unaccepted semantic changes: behaviour differences, validator changes the spec does not
+         * explain or that do not follow it, and namespace impact. Explained validator changes are
+         * the other side of a behaviour difference and do not count twice.
+         */
+        public List<String> unaccepted() {
+            List<String> open = new ArrayList<>();
+            differences().stream().map(Difference::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
+            implementationFindings().stream().filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED)
+                    .map(ImplementationCheck.Finding::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
+            namespace.stream().filter(s -> s.changed() > 0).map(SurfaceChange::fingerprint).filter(f -> !accepted(f))
+                    .forEach(open::add);
+            return open;
+        }
+
+        /** Accepted entries whose finding did not occur. */
+        public List<String> staleAcceptances() {
+            java.util.Set<String> all = new java.util.HashSet<>();
+            differences().forEach(d -> all.add(d.fingerprint()));
+            implementationFindings().forEach(f -> all.add(f.fingerprint()));
+            namespace.stream().filter(s -> s.changed() > 0).forEach(s -> all.add(s.fingerprint()));
+            return accepted.stale(all);
+        }
+
+        public List<Difference> differences() {
+            return behaviour.stream().flatMap(r -> r.differences().stream()).toList();
+        }
+
+        public List<ImplementationCheck.Finding> implementationFindings() {
+            return implementation.stream().flatMap(r -> r.findings().stream()).toList();
+        }
+
+        public boolean namespaceImpact() {
+            return namespace.stream().anyMatch(s -> s.changed() > 0);
+        }
+    }
+
+    private Audit() {}
+
+    public static Report run(Request request, PrintStream progress) throws IOException, InterruptedException {
+        GitRepository repository = GitRepository.at(request.repository());
+        String baseCommit = repository.commit(request.base());
+        if (request.head() != null) {
+            repository.commit(request.head());
+        }
+        Path runs = repository.root().resolve("target/proofgate/audit");
+        Files.createDirectories(runs);
+        Path run = Files.createTempDirectory(runs, "run-");
+        try {
+            progress.println("proofgate audit: reading " + request.base() + " and "
+                    + (request.head() == null ? "the working tree" : request.head()) + " into " + repository.root().relativize(run));
+            Revision base = Revision.materialise(repository, baseCommit, run.resolve("base"));
+            Revision head = Revision.materialise(repository, request.head(), run.resolve("head"));
+            List<Model> models = SpecGraphs.models(base, request.models());
+            List<String> names = models.stream().map(Model::name).toList();
+            List<String> differ = SpecGraphs.headOnBaseModels(base, head, models, run.resolve("head-on-base"));
+            SequencedMap<String, StateGraph> baseGraphs = SpecGraphs.run(base.spec(), names, "base " + base.shortName(),
+                    run.resolve("tlc/base"), request.workers(), progress);
+            SequencedMap<String, StateGraph> headGraphs = SpecGraphs.run(run.resolve("head-on-base/spec"), names,
+                    "head " + head.shortName(), run.resolve("tlc/head"), request.workers(), progress);
+
+            List<BehaviourDiff.Result> behaviour = new ArrayList<>();
+            List<ModelCount> counts = new ArrayList<>();
+            for (String name : names) {
+                progress.println("proofgate audit: comparing the behaviour of both specs on " + name);
+                behaviour.add(BehaviourDiff.compare(name, baseGraphs.get(name), headGraphs.get(name), request.maxPairs()));
+                counts.add(new ModelCount(name, baseGraphs.get(name).states().size(), headGraphs.get(name).states().size()));
+            }
+
+            Path cache = runs.resolve("validators");
+            List<ImplementationCheck.Result> implementation = new ArrayList<>();
+            List<SurfaceChange> namespace = new ArrayList<>();
+            progress.println("proofgate audit: compiling both validators");
+            try (RevisionValidator baseValidator = RevisionValidator.load(base.validatorSources(), cache, "base");
+                 RevisionValidator headValidator = RevisionValidator.load(head.validatorSources(), cache, "head")) {
+                for (int i = 0; i < names.size(); i++) {
+                    String name = names.get(i);
+                    progress.println("proofgate audit: both validators on the scenarios and witnesses of " + name);
+                    implementation.add(ImplementationCheck.run(name, baseGraphs.get(name), headGraphs.get(name),
+                            behaviour.get(i).differences(), baseValidator, headValidator));
+                }
+                progress.println("proofgate audit: namespace vectors of both validators");
+                namespace.addAll(compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
+            }
+            return new Report(base, head, names, differ, behaviour, implementation, namespace, counts,
+                    Accepted.read(head.accepted()), ChangedCode.specDefinitions(base, head),
+                    ChangedCode.validatorSources(base, head));
+        } finally {
+            FileTree.delete(run);
+        }
+    }
+
+    private static List<SurfaceChange> compare(List<NamespaceVectors.Surface> base, List<NamespaceVectors.Surface> head) {
+        List<SurfaceChange> changes = new ArrayList<>();
+        for (int s = 0; s < base.size(); s++) {
+            List<String> b = base.get(s).vectors();
+            List<String> h = head.get(s).vectors();
+            int changed = 0;
+            String firstBase = null;
+            String firstHead = null;
+            for (int i = 0; i < Math.max(b.size(), h.size()); i++) {
+                String left = i < b.size() ? b.get(i) : "<none>";
+                String right = i < h.size() ? h.get(i) : "<none>";
+                if (!left.equals(right)) {
+                    changed++;
+                    if (firstBase == null) {
+                        firstBase = left;
+                        firstHead = right;
+                    }
+                }
+            }
+            changes.add(new SurfaceChange(base.get(s).name(), b.size(), changed, firstBase, firstHead));
+        }
+        return changes;
+    }
+}

@@ -1,0 +1,118 @@
+package io.proofgate.audit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * The audit report as JSON ({@code proofgate-audit/v1}). Witnesses are lists of replay lines as
+ * JSON objects, topology first; a witness's verdicts are the spec's, in replay's shape (the spec
+ * states a rejection's facts, not the validator's sentence, so there is no {@code reason}).
+ */
+public final class AuditJson {
+
+    public static final String SCHEMA = "proofgate-audit/v1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private AuditJson() {}
+
+    public static String write(Audit.Report report) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("base", report.base().name());
+        root.put("head", report.head().name());
+        root.put("head_commit", report.head().commit());
+        strings(root.putArray("uncommitted"), report.head().uncommitted());
+        root.put("semantic_change", !report.unaccepted().isEmpty());
+        strings(root.putArray("models_compared"), report.models());
+        strings(root.putArray("model_files_differ"), report.modelFilesDiffer());
+        ArrayNode behaviour = root.putArray("behaviour");
+        for (Difference d : report.differences()) {
+            ObjectNode node = behaviour.addObject();
+            node.put("fingerprint", d.fingerprint());
+            node.put("model", d.model());
+            node.put("class", d.className());
+            node.put("kind", d.kind().wireName);
+            strings(node.putArray("seen_in"), d.seenIn());
+            node.put("occurrences", d.occurrences());
+            ArrayNode witness = node.putArray("witness");
+            d.witness().forEach(line -> witness.add(parse(line)));
+            long step = d.witness().stream().filter(l -> l.startsWith("{\"kind\":\"step\"")).count();
+            verdicts(node.putArray("base"), d.baseVerdicts(), step);
+            verdicts(node.putArray("head"), d.headVerdicts(), step);
+            node.put("base_takes_event", d.baseTakes());
+            node.put("head_takes_event", d.headTakes());
+            accepted(node, report, d.fingerprint());
+        }
+        ArrayNode searches = root.putArray("behaviour_search");
+        for (BehaviourDiff.Result r : report.behaviour()) {
+            searches.addObject().put("model", r.model()).put("state_pairs", r.pairs()).put("complete", r.complete());
+        }
+        ArrayNode implementation = root.putArray("implementation");
+        for (ImplementationCheck.Finding f : report.implementationFindings()) {
+            ObjectNode node = implementation.addObject();
+            node.put("fingerprint", f.fingerprint());
+            node.put("class", f.kind().wireName);
+            node.put("model", f.model());
+            node.put("difference", f.difference());
+            node.put("logs", f.logs());
+            ArrayNode log = node.putArray("log");
+            f.log().forEach(line -> log.add(parse(line)));
+            strings(node.putArray("base_validator"), f.baseValidator());
+            strings(node.putArray("head_validator"), f.headValidator());
+            strings(node.putArray("base_spec"), f.baseSpec());
+            strings(node.putArray("head_spec"), f.headSpec());
+            accepted(node, report, f.fingerprint());
+        }
+        ArrayNode runs = root.putArray("implementation_runs");
+        for (ImplementationCheck.Result r : report.implementation()) {
+            runs.addObject().put("model", r.model()).put("logs", r.logs()).put("logs_one_spec_only", r.oneSidedLogs());
+        }
+        ObjectNode namespace = root.putObject("namespace");
+        namespace.put("impact", report.namespaceImpact());
+        ArrayNode surfaces = namespace.putArray("surfaces");
+        for (Audit.SurfaceChange s : report.namespace()) {
+            ObjectNode node = surfaces.addObject().put("name", s.name()).put("vectors", s.vectors()).put("changed", s.changed());
+            if (s.changed() > 0) {
+                node.put("fingerprint", s.fingerprint()).put("first_base", s.firstBase()).put("first_head", s.firstHead());
+                accepted(node, report, s.fingerprint());
+            }
+        }
+        ArrayNode models = root.putArray("models");
+        for (Audit.ModelCount m : report.counts()) {
+            models.addObject().put("name", m.name()).put("base_states", m.baseStates()).put("head_states", m.headStates());
+        }
+        strings(root.putArray("stale_acceptances"), report.staleAcceptances());
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of plain values always serialises", e);
+        }
+    }
+
+    private static void accepted(ObjectNode node, Audit.Report report, String fingerprint) {
+        String why = report.accepted().justification(fingerprint);
+        if (why != null) {
+            node.put("accepted", why);
+        }
+    }
+
+    private static void strings(ArrayNode array, List<String> values) {
+        values.forEach(array::add);
+    }
+
+    private static void verdicts(ArrayNode array, List<String> lines, long step) {
+        lines.forEach(line -> array.add(VerdictJson.of(line, step)));
+    }
+
+    static JsonNode parse(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a replay line the audit wrote is not JSON: " + line, e);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.proofgate.audit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * The audit report as SARIF 2.1.0, for code scanning: one result per finding, located at the
+ * TLA+ definitions that changed (behaviour) or the validator sources that changed
+ * (implementation), with the finding's fingerprint as its partial fingerprint so that a result
+ * keeps its identity across pushes. Accepted findings carry an external suppression with the
+ * reviewers' justification.
+ */
+public final class AuditSarif {
+
+    static final String FINGERPRINT_KEY = "proofgateFinding/v1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[][] RULES = {
+        {"behaviour-verdict", "The spec's verdicts changed", "error"},
+        {"behaviour-reason", "The spec's rejection reasons changed (verdicts kept)", "warning"},
+        {"implementation-not_followed", "The spec changed and the validator does not follow it", "error"},
+        {"implementation-unexplained", "The validator changed where the spec did not", "error"},
+        {"implementation-explained", "The validator follows a spec change", "note"},
+        {"namespace-impact", "What decides a published prefix's span or blocks changed", "error"},
+    };
+
+    private AuditSarif() {}
+
+    public static String write(Audit.Report report) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+        root.put("version", "2.1.0");
+        ObjectNode run = root.putArray("runs").addObject();
+        ObjectNode driver = run.putObject("tool").putObject("driver");
+        driver.put("name", "proofgate audit");
+        driver.put("informationUri", "https://github.com/proofgate/proofgate/blob/main/docs/audit.md");
+        ArrayNode rules = driver.putArray("rules");
+        for (String[] rule : RULES) {
+            ObjectNode node = rules.addObject().put("id", rule[0]);
+            node.putObject("shortDescription").put("text", rule[1]);
+            node.putObject("defaultConfiguration").put("level", rule[2]);
+        }
+        ArrayNode results = run.putArray("results");
+        for (Difference d : report.differences()) {
+            String rule = d.kind() == Difference.Kind.VERDICT ? "behaviour-verdict" : "behaviour-reason";
+            ObjectNode result = result(results, rule, d.model() + ": " + d.className() + " (witness of "
+                    + AuditText.count(d.events(), "event") + "; base: " + AuditText.verdicts(d.baseTakes(), d.baseVerdicts())
+                    + "; head: " + AuditText.verdicts(d.headTakes(), d.headVerdicts()) + ")", d.fingerprint(), report);
+            locate(result, report.specChanges(), "spec/Publication.tla");
+        }
+        for (ImplementationCheck.Finding f : report.implementationFindings()) {
+            ObjectNode result = result(results, "implementation-" + f.kind().wireName, f.model() + ": " + f.difference()
+                    + " (" + AuditText.count(f.logs(), "log") + ")", f.fingerprint(), report);
+            locate(result, report.validatorChanges().isEmpty() ? report.specChanges() : report.validatorChanges(),
+                    "validator/src/main/java/io/proofgate/protocol/Connector.java");
+        }
+        for (Audit.SurfaceChange s : report.namespace()) {
+            if (s.changed() > 0) {
+                ObjectNode result = result(results, "namespace-impact", s.name() + ": " + s.changed() + " of " + s.vectors()
+                        + " vectors changed; first: base " + s.firstBase() + ", head " + s.firstHead(), s.fingerprint(), report);
+                locate(result, report.validatorChanges(), "validator/src/main/java/io/proofgate/protocol/Topology.java");
+            }
+        }
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of plain values always serialises", e);
+        }
+    }
+
+    private static ObjectNode result(ArrayNode results, String rule, String message, String fingerprint, Audit.Report report) {
+        ObjectNode result = results.addObject();
+        result.put("ruleId", rule);
+        String level = java.util.Arrays.stream(RULES).filter(r -> r[0].equals(rule)).findFirst().orElseThrow()[2];
+        String why = report.accepted().justification(fingerprint);
+        result.put("level", why != null ? "note" : level);
+        result.putObject("message").put("text", message);
+        result.putObject("partialFingerprints").put(FINGERPRINT_KEY, fingerprint);
+        if (why != null) {
+            result.putArray("suppressions").addObject().put("kind", "external").put("justification", why);
+        }
+        return result;
+    }
+
+    /** The finding's locations: where the code changed, or the file it is about when nothing there changed. */
+    private static void locate(ObjectNode result, List<ChangedCode.Location> changes, String fallback) {
+        ArrayNode locations = result.putArray("locations");
+        if (changes.isEmpty()) {
+            locations.addObject().putObject("physicalLocation").putObject("artifactLocation").put("uri", fallback);
+            return;
+        }
+        for (ChangedCode.Location change : changes) {
+            ObjectNode location = locations.addObject();
+            ObjectNode physical = location.putObject("physicalLocation");
+            physical.putObject("artifactLocation").put("uri", change.path());
+            physical.putObject("region").put("startLine", change.line()).put("startColumn", change.column());
+            location.putObject("message").put("text", change.what());
+        }
+    }
+}

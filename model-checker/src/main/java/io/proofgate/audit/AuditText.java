@@ -1,0 +1,113 @@
+package io.proofgate.audit;
+
+import java.util.List;
+
+/** The audit report for a terminal: the verdict last, after what it rests on. */
+public final class AuditText {
+
+    private AuditText() {}
+
+    public static String write(Audit.Report report) {
+        StringBuilder out = new StringBuilder();
+        out.append("proofgate audit: base ").append(report.base().shortName()).append(", head ").append(side(report.head()))
+                .append('\n');
+        out.append("models: ").append(String.join(", ", report.models()))
+                .append(report.modelFilesDiffer().isEmpty() ? " (the same model files at both revisions)"
+                        : " (compared on the base's; the head's differ: " + String.join(", ", report.modelFilesDiffer()) + ")")
+                .append("\n\n");
+
+        List<Difference> differences = report.differences();
+        long reasons = differences.stream().filter(d -> d.kind() == Difference.Kind.REASON).count();
+        out.append("Behaviour of the spec: ").append(count(differences.size(), "difference"))
+                .append(differences.isEmpty() ? "" : " (" + (differences.size() - reasons) + " of verdicts, " + reasons
+                        + " of reasons only)").append('\n');
+        for (BehaviourDiff.Result r : report.behaviour()) {
+            if (!r.complete()) {
+                out.append("  ").append(r.model()).append(": search stopped at ").append(r.pairs())
+                        .append(" state pairs (--max-pairs); differences beyond them are not known\n");
+            }
+        }
+        for (Difference d : differences) {
+            out.append("  ").append(mark(report, d.fingerprint())).append(d.model()).append("  ").append(d.className())
+                    .append("  (").append(d.kind().wireName).append(")\n");
+            out.append("      seen at ").append(count(d.occurrences(), "transition")).append(" of the product: ")
+                    .append(String.join("; ", d.seenIn())).append('\n');
+            out.append("      shortest witness, ").append(count(d.events(), "event")).append(" after the topology:\n");
+            d.witness().forEach(line -> out.append("        ").append(line).append('\n'));
+            out.append("      base: ").append(verdicts(d.baseTakes(), d.baseVerdicts())).append('\n');
+            out.append("      head: ").append(verdicts(d.headTakes(), d.headVerdicts())).append('\n');
+        }
+
+        List<ImplementationCheck.Finding> findings = report.implementationFindings();
+        out.append("\nImplementation: ");
+        for (ImplementationCheck.Class kind : ImplementationCheck.Class.values()) {
+            out.append(findings.stream().filter(f -> f.kind() == kind).count()).append(' ').append(kind.wireName)
+                    .append(kind.ordinal() < 2 ? ", " : "");
+        }
+        int logs = report.implementation().stream().mapToInt(ImplementationCheck.Result::logs).sum();
+        int oneSided = report.implementation().stream().mapToInt(ImplementationCheck.Result::oneSidedLogs).sum();
+        out.append(" (").append(logs).append(" logs through both validators");
+        out.append(oneSided > 0 ? "; " + oneSided + " only one spec's environment sends, not compared" : "").append(")\n");
+        for (ImplementationCheck.Finding f : findings) {
+            out.append("  ").append(mark(report, f.fingerprint())).append(f.kind().wireName).append(' ').append(f.model())
+                    .append(" (").append(count(f.logs(), "log")).append("): ").append(f.difference()).append('\n');
+            out.append("      shortest log:\n");
+            f.log().forEach(line -> out.append("        ").append(line).append('\n'));
+        }
+
+        out.append("\nNamespace impact: ");
+        if (!report.namespaceImpact()) {
+            out.append("none (");
+            out.append(String.join(", ", report.namespace().stream().map(s -> s.name() + " " + s.vectors() + " vectors").toList()));
+            out.append(", all byte-identical)\n");
+        } else {
+            out.append("CHANGED\n");
+            for (Audit.SurfaceChange s : report.namespace()) {
+                out.append("  ").append(s.changed() > 0 ? mark(report, s.fingerprint()) : "").append(s.name()).append(": ")
+                        .append(s.changed()).append(" of ").append(s.vectors()).append(" vectors changed\n");
+                if (s.changed() > 0) {
+                    out.append("      base: ").append(s.firstBase()).append("\n      head: ").append(s.firstHead()).append('\n');
+                }
+            }
+        }
+
+        out.append("\nModel bounds (distinct states, base -> head):");
+        for (Audit.ModelCount m : report.counts()) {
+            out.append(' ').append(m.name()).append(' ').append(m.baseStates()).append(" -> ").append(m.headStates())
+                    .append(m.baseStates() != m.headStates() && differences.stream().noneMatch(d -> d.model().equals(m.name()))
+                            ? " (changed with no behaviour difference: bounds or bookkeeping changed)" : "").append(';');
+        }
+        out.setLength(out.length() - 1);
+        out.append('\n');
+        for (String stale : report.staleAcceptances()) {
+            out.append("\nstale acceptance: ").append(stale).append(" in ").append(Accepted.FILE)
+                    .append(" matches no finding of this audit; remove it\n");
+        }
+        List<String> open = report.unaccepted();
+        out.append('\n').append(open.isEmpty()
+                ? "Verdict: no unaccepted semantic change\n"
+                : "Verdict: " + count(open.size(), "unaccepted semantic change") + " (accept one by adding its fingerprint"
+                  + " with a justification to " + Accepted.FILE + ")\n");
+        return out.toString();
+    }
+
+    static String side(Revision revision) {
+        return revision.name().equals(Revision.WORKTREE)
+                ? "the working tree (on " + revision.commit().substring(0, 7) + ", "
+                  + count(revision.uncommitted().size(), "uncommitted file") + ")"
+                : revision.shortName();
+    }
+
+    private static String mark(Audit.Report report, String fingerprint) {
+        return "[" + fingerprint + (report.accepted(fingerprint) ? ", accepted" : "") + "] ";
+    }
+
+    static String verdicts(boolean takes, List<String> verdicts) {
+        return !takes ? "does not take the last event (its environment never sends it)"
+                : verdicts.isEmpty() ? "no verdict" : String.join("; ", verdicts);
+    }
+
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+}

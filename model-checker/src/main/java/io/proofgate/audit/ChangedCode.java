@@ -1,0 +1,83 @@
+package io.proofgate.audit;
+
+import com.github.difflib.DiffUtils;
+import com.github.difflib.patch.AbstractDelta;
+import io.proofgate.mutate.Definition;
+import io.proofgate.mutate.MutationException;
+import io.proofgate.mutate.TlaModule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Where the two revisions' code differs, for locating findings: the TLA+ definitions of the spec
+ * whose text changed (layout and comments aside), and the first changed line of each validator
+ * source file. Locations are in the head's files, as a pull request shows them.
+ */
+final class ChangedCode {
+
+    /** One place: a path relative to the repository, a 1-based line and column, and what is there. */
+    public record Location(String path, int line, int column, String what) {}
+
+    private ChangedCode() {}
+
+    /** Definitions of the spec's modules that are new or changed at the head (removed ones have no head location). */
+    static List<Location> specDefinitions(Revision base, Revision head) throws IOException {
+        List<Location> changed = new ArrayList<>();
+        for (Path file : files(head.spec(), ".tla")) {
+            String relative = head.spec().relativize(file).toString();
+            Path before = base.spec().resolve(relative);
+            Map<String, String> old = new HashMap<>();
+            if (Files.isRegularFile(before)) {
+                definitions(before).forEach(d -> old.put(d.name(), d.normalized()));
+            }
+            for (Definition d : definitions(file)) {
+                if (!d.normalized().equals(old.get(d.name()))) {
+                    var first = d.tokens().getFirst();
+                    changed.add(new Location("spec/" + relative, first.line(), first.column(), "definition " + d.name()));
+                }
+            }
+        }
+        return changed;
+    }
+
+    /** The first changed line of each validator source that differs (or is new) at the head. */
+    static List<Location> validatorSources(Revision base, Revision head) throws IOException {
+        List<Location> changed = new ArrayList<>();
+        for (Path file : files(head.validatorSources(), ".java")) {
+            String relative = head.validatorSources().relativize(file).toString();
+            Path before = base.validatorSources().resolve(relative);
+            List<String> now = Files.readAllLines(file);
+            List<String> was = Files.isRegularFile(before) ? Files.readAllLines(before) : List.of();
+            List<AbstractDelta<String>> deltas = DiffUtils.diff(was, now).getDeltas();
+            if (!deltas.isEmpty()) {
+                int line = Math.min(now.size(), deltas.getFirst().getTarget().getPosition() + 1);
+                changed.add(new Location("validator/src/main/java/" + relative, Math.max(1, line), 1,
+                        was.isEmpty() ? "new file" : deltas.size() + " changed hunks"));
+            }
+        }
+        return changed;
+    }
+
+    private static List<Definition> definitions(Path file) throws IOException {
+        try {
+            return TlaModule.parse(Files.readString(file), file.getFileName().toString()).definitions();
+        } catch (MutationException e) {
+            return List.of(); // a module the lexer cannot read has no locatable definitions; TLC has judged it already
+        }
+    }
+
+    private static List<Path> files(Path root, String suffix) throws IOException {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(p -> p.toString().endsWith(suffix) && Files.isRegularFile(p)).sorted().toList();
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package io.proofgate.audit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The revisions of a git repository, read with the {@code git} executable's plumbing (no shell,
+ * no checkout): nothing here writes to the repository, its index or its working tree.
+ */
+public final class GitRepository {
+
+    private static final long TIMEOUT_SECONDS = 120;
+    private final Path root;
+
+    private GitRepository(Path root) {
+        this.root = root;
+    }
+
+    /** The repository whose working tree holds {@code dir}. */
+    public static GitRepository at(Path dir) throws IOException, InterruptedException {
+        Result top = git(dir, null, "rev-parse", "--show-toplevel");
+        if (top.exit() != 0) {
+            throw new AuditException(dir + " is not inside a git repository (" + top.firstErrorLine() + ")");
+        }
+        return new GitRepository(Path.of(top.text().strip()));
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** The commit a revision names (a branch, tag, hash, {@code HEAD~2}...). */
+    public String commit(String revision) throws IOException, InterruptedException {
+        if (revision.isEmpty() || revision.startsWith("-")) {
+            throw new AuditException("\"" + revision + "\" is not a revision");
+        }
+        Result result = git(root, null, "rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}");
+        if (result.exit() != 0) {
+            throw new AuditException("unknown revision \"" + revision + "\" (no commit of that name in " + root + ")");
+        }
+        return result.text().strip();
+    }
+
+    /** Writes the files under {@code paths} at {@code commit} into {@code into}; the file names written, sorted. */
+    public List<String> export(String commit, List<String> paths, Path into) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("ls-tree", "-r", "-z", "--full-tree", commit, "--"));
+        args.addAll(paths);
+        Result tree = git(root, null, args.toArray(String[]::new));
+        if (tree.exit() != 0) {
+            throw new AuditException("cannot list " + commit + ": " + tree.firstErrorLine());
+        }
+        List<String> names = new ArrayList<>();
+        StringBuilder batch = new StringBuilder();
+        for (String entry : tree.text().split("\0")) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            int tab = entry.indexOf('\t');
+            String[] meta = entry.substring(0, tab).split(" ");
+            if (!meta[1].equals("blob")) {
+                continue; // submodules are not part of a spec or a validator
+            }
+            names.add(entry.substring(tab + 1));
+            batch.append(meta[2]).append('\n');
+        }
+        if (names.isEmpty()) {
+            return names;
+        }
+        byte[] blobs = git(root, batch.toString().getBytes(StandardCharsets.UTF_8), "cat-file", "--batch").bytes();
+        int at = 0;
+        for (String name : names) {
+            int newline = indexOf(blobs, (byte) '\n', at);
+            String header = new String(blobs, at, newline - at, StandardCharsets.UTF_8);
+            String[] parts = header.split(" ");
+            if (parts.length != 3 || !parts[1].equals("blob")) {
+                throw new AuditException("git cat-file gave \"" + header + "\" for " + name);
+            }
+            int size = Integer.parseInt(parts[2]);
+            Path file = into.resolve(name).normalize();
+            if (!file.startsWith(into)) {
+                throw new AuditException("the revision names a file outside its tree: " + name);
+            }
+            Files.createDirectories(file.getParent());
+            try (OutputStream out = Files.newOutputStream(file)) {
+                out.write(blobs, newline + 1, size);
+            }
+            at = newline + 1 + size + 1;
+        }
+        return names;
+    }
+
+    /** The working tree's files under {@code paths} that git would commit (tracked or not ignored), copied into {@code into}. */
+    public List<String> exportWorkingTree(List<String> paths, Path into) throws IOException, InterruptedException {
+        Result unmerged = git(root, null, "ls-files", "-u");
+        if (unmerged.exit() != 0 || !unmerged.text().isBlank()) {
+            throw new AuditException("the working tree has unmerged files (a merge, rebase or cherry-pick is under way);"
+                    + " resolve them, or audit a commit with --head REV");
+        }
+        List<String> args = new ArrayList<>(List.of("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"));
+        args.addAll(paths);
+        Result files = git(root, null, args.toArray(String[]::new));
+        if (files.exit() != 0) {
+            throw new AuditException("cannot list the working tree: " + files.firstErrorLine());
+        }
+        List<String> names = new ArrayList<>();
+        for (String name : files.text().split("\0")) {
+            Path source = root.resolve(name);
+            if (name.isEmpty() || !Files.isRegularFile(source)) {
+                continue; // deleted in the working tree
+            }
+            Path file = into.resolve(name).normalize();
+            Files.createDirectories(file.getParent());
+            Files.copy(source, file);
+            names.add(name);
+        }
+        return names.stream().distinct().sorted().toList();
+    }
+
+    /** Files under {@code paths} that differ between HEAD and the working tree (uncommitted changes), sorted. */
+    public List<String> uncommitted(List<String> paths) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("status", "--porcelain=v1", "-z", "--untracked-files=all", "--"));
+        args.addAll(paths);
+        Result status = git(root, null, args.toArray(String[]::new));
+        if (status.exit() != 0) {
+            throw new AuditException("git status failed: " + status.firstErrorLine());
+        }
+        List<String> names = new ArrayList<>();
+        for (String entry : status.text().split("\0")) {
+            if (entry.length() > 3) {
+                names.add(entry.substring(3));
+            }
+        }
+        return names.stream().sorted().toList();
+    }
+
+    private static int indexOf(byte[] bytes, byte b, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        throw new AuditException("git cat-file output ended early");
+    }
+
+    private record Result(int exit, byte[] bytes, String errors) {
+        String text() {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+
+        String firstErrorLine() {
+            return errors.lines().findFirst().orElse("exit " + exit);
+        }
+    }
+
+    private static Result git(Path dir, byte[] input, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        command.addAll(List.of(args));
+        Process process;
+        try {
+            process = new ProcessBuilder(command).start();
+        } catch (IOException e) {
+            throw new AuditException("cannot run git (" + e.getMessage() + "); the audit reads revisions with it");
+        }
+        Path errors = Files.createTempFile("proofgate-git-", ".err");
+        try {
+            // stderr to a thread of its own so that neither pipe can fill and stall git
+            Thread drain = Thread.ofVirtual().start(() -> {
+                try (InputStream err = process.getErrorStream()) {
+                    Files.write(errors, err.readAllBytes());
+                } catch (IOException ignored) {
+                    // the exit code still says whether git failed
+                }
+            });
+            if (input != null) {
+                Thread.ofVirtual().start(() -> {
+                    try (OutputStream in = process.getOutputStream()) {
+                        in.write(input);
+                    } catch (IOException ignored) {
+                        // git exited early; its exit code says why
+                    }
+                });
+            } else {
+                process.getOutputStream().close();
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (InputStream stdout = process.getInputStream()) {
+                stdout.transferTo(out);
+            }
+            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AuditException("git " + args[0] + " did not finish in " + TIMEOUT_SECONDS + " s");
+            }
+            drain.join();
+            return new Result(process.exitValue(), out.toByteArray(), Files.readString(errors));
+        } finally {
+            Files.deleteIfExists(errors);
+        }
+    }
+}

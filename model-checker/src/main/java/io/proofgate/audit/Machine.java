@@ -1,0 +1,77 @@
+package io.proofgate.audit;
+
+import io.proofgate.generate.GraphPaths;
+import io.proofgate.graph.Edge;
+import io.proofgate.graph.StateGraph;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A state graph read as a machine over input events: from each state, at most one successor per
+ * event label ({@link GraphPaths#label}); a spec whose graph has two is not a function of its
+ * input and cannot be audited.
+ */
+final class Machine {
+
+    private final StateGraph graph;
+    private final long start;
+    private final Map<Long, Map<String, Long>> byState = new HashMap<>();
+
+    Machine(StateGraph graph, String side) {
+        if (graph.initialStates().size() != 1) {
+            throw new AuditException("the " + side + " state graph has " + graph.initialStates().size()
+                    + " initial states; the audit compares specs with one (the topology line)");
+        }
+        this.graph = graph;
+        this.start = graph.initialStates().getFirst();
+    }
+
+    StateGraph graph() {
+        return graph;
+    }
+
+    long start() {
+        return start;
+    }
+
+    /** The successors of {@code state} by event label, in label order. */
+    Map<String, Long> successors(long state) {
+        return byState.computeIfAbsent(state, id -> {
+            Map<String, Long> out = new TreeMap<>();
+            for (Edge edge : graph.outgoing(id)) {
+                Long other = out.put(GraphPaths.label(graph, edge), edge.to());
+                if (other != null && other != edge.to()) {
+                    throw new AuditException("two edges leave one state with the same event, so the spec is not a"
+                            + " function of its input: " + GraphPaths.label(graph, edge));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** The path that takes these events from the start, if the machine takes every one of them. */
+    Optional<List<Edge>> walk(List<String> labels) {
+        List<Edge> path = new ArrayList<>();
+        long at = start;
+        for (String label : labels) {
+            Long next = successors(at).get(label);
+            if (next == null) {
+                return Optional.empty();
+            }
+            long from = at;
+            Edge edge = graph.outgoing(from).stream().filter(e -> e.to() == next).findFirst().orElseThrow();
+            path.add(edge);
+            at = next;
+        }
+        return Optional.of(path);
+    }
+
+    /** The labels of a path. */
+    List<String> labels(List<Edge> path) {
+        return path.stream().map(edge -> GraphPaths.label(graph, edge)).toList();
+    }
+}

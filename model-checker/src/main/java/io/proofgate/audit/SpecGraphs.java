@@ -1,0 +1,118 @@
+package io.proofgate.audit;
+
+import io.proofgate.check.CheckOptions;
+import io.proofgate.check.Model;
+import io.proofgate.check.ModelCatalog;
+import io.proofgate.generate.Generation;
+import io.proofgate.generate.GenerationException;
+import io.proofgate.graph.StateGraph;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.SequencedMap;
+import java.util.TreeSet;
+
+/**
+ * The state graphs of one revision's spec on the audited models, by TLC. Both revisions run on
+ * the base's models: the head's spec gets the base's model modules, configs and models.json, so
+ * that a difference is one of the spec and not of the bounds; where the head's own model files
+ * differ, the report says so.
+ */
+final class SpecGraphs {
+
+    private SpecGraphs() {}
+
+    /** The models to audit from the base's catalog: those named, or every generation model. */
+    static List<Model> models(Revision base, List<String> names) throws IOException {
+        ModelCatalog catalog = catalog(base);
+        if (names.isEmpty()) {
+            return catalog.generationModels();
+        }
+        List<Model> models = new ArrayList<>();
+        for (String name : names) {
+            try {
+                models.add(catalog.resolve(name));
+            } catch (IOException e) {
+                throw new AuditException("the base has no model \"" + name + "\" in spec/models.json");
+            }
+        }
+        return models;
+    }
+
+    /**
+     * A copy of the head's spec with the base's model files over it, in {@code dir}; returns the
+     * model files (relative to spec/) whose head version differs from the base's or is missing.
+     */
+    static List<String> headOnBaseModels(Revision base, Revision head, List<Model> models, Path dir) throws IOException {
+        Path spec = dir.resolve("spec");
+        copyTree(head.spec(), spec);
+        TreeSet<String> files = new TreeSet<>(List.of("models.json"));
+        for (Model model : models) {
+            files.add(base.spec().relativize(model.module()).toString());
+            files.add(base.spec().relativize(model.config()).toString());
+        }
+        List<String> differ = new ArrayList<>();
+        for (String file : files) {
+            Path theirs = head.spec().resolve(file);
+            Path ours = base.spec().resolve(file);
+            if (!Files.isRegularFile(theirs) || !Arrays.equals(Files.readAllBytes(theirs), Files.readAllBytes(ours))) {
+                differ.add(file);
+            }
+            Files.createDirectories(spec.resolve(file).getParent());
+            Files.copy(ours, spec.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+        }
+        return differ;
+    }
+
+    /** TLC with the state graph dumped, one model after the other; a model that fails is an {@link AuditException}. */
+    static SequencedMap<String, StateGraph> run(Path specDir, List<String> models, String side, Path tlcDir, int workers,
+                                                PrintStream progress) throws IOException, InterruptedException {
+        ModelCatalog catalog;
+        try {
+            catalog = ModelCatalog.of(specDir);
+        } catch (IOException | RuntimeException e) {
+            throw new AuditException("the " + side + " spec's models cannot be read: " + e.getMessage());
+        }
+        SequencedMap<String, StateGraph> graphs = new LinkedHashMap<>();
+        for (String name : models) {
+            Model model = catalog.resolve(name);
+            Path out = tlcDir.resolve(name);
+            Files.createDirectories(out);
+            try {
+                graphs.put(name, Generation.dumpGraph(model, name + " (" + side + ")",
+                        CheckOptions.defaults(workers, out), progress));
+            } catch (GenerationException e) {
+                throw new AuditException("the " + side + " spec does not pass TLC on model " + name + ": " + e.why()
+                        + " (the audit compares specs that pass their own checks)");
+            }
+        }
+        return graphs;
+    }
+
+    private static ModelCatalog catalog(Revision base) {
+        try {
+            return ModelCatalog.of(base.spec());
+        } catch (IOException | RuntimeException e) {
+            throw new AuditException("the base's spec/models.json cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var walk = Files.walk(from)) {
+            for (Path source : walk.sorted().toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}

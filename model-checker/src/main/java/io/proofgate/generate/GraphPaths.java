@@ -1,0 +1,122 @@
+package io.proofgate.generate;
+
+import io.proofgate.graph.Edge;
+import io.proofgate.graph.StateGraph;
+import io.proofgate.value.TlaValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A path of a model's state graph read as the scenarios read it, for tools that compare two
+ * graphs (audit): the replay lines of its events, the covered event's topic, and what the model
+ * says each event produces, in the words the conformance scripts use. The one public door into
+ * the generator's reading of the spec's states.
+ */
+public final class GraphPaths {
+
+    private GraphPaths() {}
+
+    /** What a path's last event exercises: the topic's file slug and its meaning in the protocol's words. */
+    public record Topic(String slug, String meaning) {}
+
+    /** The label of an edge: its event's replay line without a step number. Labels of one state's edges differ. */
+    public static String label(StateGraph graph, Edge edge) {
+        return Script.label(graph, edge);
+    }
+
+    /** The topology line of the graph's initial state, as a replay log's first line. */
+    public static String topology(StateGraph graph, long initial) {
+        ModelState state = new ModelState(graph.state(initial));
+        if (!state.eventKind().equals("topology")) {
+            throw new IllegalArgumentException("the initial state's lastEvent must be the topology line, found kind \""
+                    + state.eventKind() + "\"");
+        }
+        return EventJson.line(state.lastEvent(), 0);
+    }
+
+    /** The replay lines of a path from an initial state: the topology, then one line per edge with step numbers. */
+    public static List<String> replayLines(StateGraph graph, List<Edge> path) {
+        List<String> lines = new ArrayList<>();
+        lines.add(topology(graph, path.getFirst().from()));
+        long step = 0;
+        for (Edge edge : path) {
+            ModelState state = new ModelState(graph.state(edge.to()));
+            if (state.eventKind().equals("step")) {
+                step++;
+            }
+            lines.add(EventJson.line(state.lastEvent(), state.eventKind().equals("step") ? step : 0));
+        }
+        return lines;
+    }
+
+    /** The topic of the path's last event, read from the path's events alone, as the generator files scenarios. */
+    public static Topic topic(StateGraph graph, List<Edge> path) {
+        io.proofgate.generate.Topic.Context context =
+                new io.proofgate.generate.Topic.Context(new ModelState(graph.state(path.getFirst().from())).lastEvent());
+        for (int i = 0; i < path.size() - 1; i++) {
+            context.remember(new ModelState(graph.state(path.get(i).to())).lastEvent());
+        }
+        io.proofgate.generate.Topic topic =
+                io.proofgate.generate.Topic.of(context, new ModelState(graph.state(path.getLast().to())).lastEvent());
+        return new Topic(topic.slug, topic.meaning);
+    }
+
+    /**
+     * The last event of the path in words: "new request", "cached request", "resumed request",
+     * "preemption", "finished", "held" (the first scheduled request names a step).
+     */
+    public static String eventKind(StateGraph graph, List<Edge> path) {
+        TlaValue.TlaRecord event = new ModelState(graph.state(path.getLast().to())).lastEvent();
+        String kind = ModelState.string(event.get("kind").orElseThrow());
+        if (!kind.equals("step")) {
+            return kind;
+        }
+        if (event.get("new").map(ModelState::sequence).filter(l -> !l.isEmpty()).isPresent()) {
+            return "new request";
+        }
+        List<TlaValue> cached = event.get("cached").map(ModelState::sequence).orElse(List.of());
+        if (!cached.isEmpty()) {
+            boolean resumed = ModelState.record(cached.getFirst(), "request").get("resumed").orElse(null)
+                    instanceof TlaValue.TlaBool(boolean b) && b;
+            return resumed ? "resumed request" : "cached request";
+        }
+        return "preemption";
+    }
+
+    /** The verdicts the event that led to {@code state} produced, as script lines ("rejected r1 code=empty"). */
+    public static List<String> verdictLines(StateGraph graph, long state) {
+        return new ModelState(graph.state(state)).verdictLines();
+    }
+
+    /**
+     * What replay prints for a log whose events are the path's, in comparable words: each verdict
+     * as "step=N" and its script line, then the summary line of the last state. A validator's
+     * replay output normalised the same way must be equal when it follows the model.
+     */
+    public static List<String> replayOutcome(StateGraph graph, List<Edge> path) {
+        List<String> lines = new ArrayList<>();
+        long step = 0;
+        for (Edge edge : path) {
+            ModelState state = new ModelState(graph.state(edge.to()));
+            if (state.eventKind().equals("step")) {
+                step++;
+            }
+            for (String verdict : state.verdictLines()) {
+                lines.add("step=" + step + " " + verdict);
+            }
+        }
+        lines.add(new ModelState(graph.state(path.isEmpty() ? graph.initialStates().getFirst() : path.getLast().to()))
+                .summaryLine());
+        return lines;
+    }
+
+    /** The paths {@code proofgate generate} writes as scenarios: the canonical shortest path through every edge. */
+    public static List<List<Edge>> scenarioPaths(StateGraph graph) {
+        return CanonicalCover.cover(graph, edge -> Script.label(graph, edge)).paths();
+    }
+
+    /** The event record that led to {@code state}. */
+    public static TlaValue.TlaRecord event(StateGraph graph, long state) {
+        return new ModelState(graph.state(state)).lastEvent();
+    }
+}
