@@ -93,7 +93,8 @@ public final class Audit {
 
     private Audit() {}
 
-    public static Report run(Request request, PrintStream progress) throws IOException, InterruptedException {
+    public static Report run(Request request, PrintStream stderr) throws IOException, InterruptedException {
+        Progress progress = new Progress(stderr);
         GitRepository repository = GitRepository.at(request.repository());
         String baseCommit = repository.commit(request.base());
         if (request.head() != null) {
@@ -103,22 +104,34 @@ public final class Audit {
         Files.createDirectories(runs);
         Path run = Files.createTempDirectory(runs, "run-");
         try {
-            progress.println("proofgate audit: reading " + request.base() + " and "
+            progress.say("reading " + request.base() + " and "
                     + (request.head() == null ? "the working tree" : request.head()) + " into " + repository.root().relativize(run));
             Revision base = Revision.materialise(repository, baseCommit, run.resolve("base"));
             Revision head = Revision.materialise(repository, request.head(), run.resolve("head"));
             List<Model> models = SpecGraphs.models(base, request.models());
             List<String> names = models.stream().map(Model::name).toList();
             List<String> differ = SpecGraphs.headOnBaseModels(base, head, models, run.resolve("head-on-base"));
-            SequencedMap<String, StateGraph> baseGraphs = SpecGraphs.run(base.spec(), names, "base " + base.shortName(),
-                    run.resolve("tlc/base"), request.workers(), progress);
-            SequencedMap<String, StateGraph> headGraphs = SpecGraphs.run(run.resolve("head-on-base/spec"), names,
-                    "head " + head.shortName(), run.resolve("tlc/head"), request.workers(), progress);
+            // the two TLC runs are independent: side by side, each with half the workers
+            progress.say("TLC on both specs (the head's on the base's models), state graphs dumped");
+            int half = Math.max(1, request.workers() / 2);
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            SequencedMap<String, StateGraph> baseGraphs;
+            SequencedMap<String, StateGraph> headGraphs;
+            try {
+                var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), names, "base " + base.shortName(),
+                        run.resolve("tlc/base"), half, stderr));
+                var headRun = pool.submit(() -> SpecGraphs.run(run.resolve("head-on-base/spec"), names,
+                        "head " + head.shortName(), run.resolve("tlc/head"), half, stderr));
+                baseGraphs = result(baseRun);
+                headGraphs = result(headRun);
+            } finally {
+                pool.shutdownNow();
+            }
 
             List<BehaviourDiff.Result> behaviour = new ArrayList<>();
             List<ModelCount> counts = new ArrayList<>();
             for (String name : names) {
-                progress.println("proofgate audit: comparing the behaviour of both specs on " + name);
+                progress.say("comparing the behaviour of both specs on " + name);
                 behaviour.add(BehaviourDiff.compare(name, baseGraphs.get(name), headGraphs.get(name), request.maxPairs()));
                 counts.add(new ModelCount(name, baseGraphs.get(name).states().size(), headGraphs.get(name).states().size()));
             }
@@ -126,23 +139,53 @@ public final class Audit {
             Path cache = runs.resolve("validators");
             List<ImplementationCheck.Result> implementation = new ArrayList<>();
             List<SurfaceChange> namespace = new ArrayList<>();
-            progress.println("proofgate audit: compiling both validators");
+            progress.say("compiling both validators");
             try (RevisionValidator baseValidator = RevisionValidator.load(base.validatorSources(), cache, "base");
                  RevisionValidator headValidator = RevisionValidator.load(head.validatorSources(), cache, "head")) {
                 for (int i = 0; i < names.size(); i++) {
                     String name = names.get(i);
-                    progress.println("proofgate audit: both validators on the scenarios and witnesses of " + name);
+                    progress.say("both validators on the scenarios and witnesses of " + name);
                     implementation.add(ImplementationCheck.run(name, baseGraphs.get(name), headGraphs.get(name),
                             behaviour.get(i).differences(), baseValidator, headValidator));
                 }
-                progress.println("proofgate audit: namespace vectors of both validators");
+                progress.say("namespace vectors of both validators");
                 namespace.addAll(compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
             }
+            progress.say("done");
             return new Report(base, head, names, differ, behaviour, implementation, namespace, counts,
                     Accepted.read(head.accepted()), ChangedCode.specDefinitions(base, head),
                     ChangedCode.validatorSources(base, head));
         } finally {
             FileTree.delete(run);
+        }
+    }
+
+    /** The value of a finished task, with its failure rethrown as what it was. */
+    private static <T> T result(java.util.concurrent.Future<T> task) throws IOException, InterruptedException {
+        try {
+            return task.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case InterruptedException interrupted -> throw interrupted;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /** Progress lines on stderr, each with the seconds since the audit started, so that a run shows where its time goes. */
+    private static final class Progress {
+        private final PrintStream out;
+        private final long start = System.nanoTime();
+
+        Progress(PrintStream out) {
+            this.out = out;
+        }
+
+        void say(String what) {
+            out.printf(java.util.Locale.ROOT, "proofgate audit: [%5.1f s] %s%n", (System.nanoTime() - start) / 1e9, what);
         }
     }
 

@@ -70,33 +70,33 @@ public final class ImplementationCheck {
                     new Case(witness.witness(), taker.labels(p))));
         }
         boolean sameValidator = baseValidator.sourceHash().equals(headValidator.sourceHash());
+        List<Case> all = List.copyOf(cases.values());
+        // the validators are pure, so the logs run in parallel; classification below keeps the cases' order
+        List<Outcome> outcomes = all.parallelStream().map(c -> outcome(c, base, head, baseMachine, headMachine,
+                baseValidator, headValidator, sameValidator)).toList();
         Map<String, List<Finding>> groups = new TreeMap<>();
         int oneSided = 0;
-        for (Case c : cases.values()) {
-            Optional<List<Edge>> onBase = baseMachine.walk(c.labels());
-            Optional<List<Edge>> onHead = headMachine.walk(c.labels());
-            if (onBase.isEmpty() || onHead.isEmpty()) {
+        for (int n = 0; n < all.size(); n++) {
+            Case c = all.get(n);
+            Outcome o = outcomes.get(n);
+            if (o == null) {
                 oneSided++;
                 continue;
             }
-            List<String> baseSpec = GraphPaths.replayOutcome(base, onBase.get());
-            List<String> headSpec = GraphPaths.replayOutcome(head, onHead.get());
-            String log = String.join("\n", c.lines()) + "\n";
-            List<String> baseOut = ReplayWords.of(baseValidator.replay(log));
-            List<String> headOut = sameValidator ? baseOut : ReplayWords.of(headValidator.replay(log));
-            boolean specChanged = !baseSpec.equals(headSpec);
+            boolean specChanged = !o.baseSpec().equals(o.headSpec());
             Class kind;
             String difference;
-            if (!baseOut.equals(headOut)) {
-                kind = !specChanged ? Class.UNEXPLAINED : headOut.equals(headSpec) ? Class.EXPLAINED : Class.NOT_FOLLOWED;
-                difference = firstDifference(baseOut, headOut, kind == Class.NOT_FOLLOWED ? headSpec : null);
-            } else if (specChanged && !headOut.equals(headSpec)) {
+            if (!o.baseOut().equals(o.headOut())) {
+                kind = !specChanged ? Class.UNEXPLAINED : o.headOut().equals(o.headSpec()) ? Class.EXPLAINED : Class.NOT_FOLLOWED;
+                difference = firstDifference(o.baseOut(), o.headOut(), kind == Class.NOT_FOLLOWED ? o.headSpec() : null);
+            } else if (specChanged && !o.headOut().equals(o.headSpec())) {
                 kind = Class.NOT_FOLLOWED;
-                difference = firstDifference(headSpec, headOut, null);
+                difference = firstDifference(o.headSpec(), o.headOut(), null);
             } else {
                 continue;
             }
-            Finding finding = new Finding("", kind, model, difference, c.lines(), baseOut, headOut, baseSpec, headSpec, 1);
+            Finding finding = new Finding("", kind, model, difference, c.lines(), o.baseOut(), o.headOut(), o.baseSpec(),
+                    o.headSpec(), 1);
             groups.computeIfAbsent(kind.wireName + "\n" + shape(difference), k -> new ArrayList<>()).add(finding);
         }
         List<Finding> findings = new ArrayList<>();
@@ -111,6 +111,23 @@ public final class ImplementationCheck {
         findings.sort(Comparator.comparing((Finding f) -> f.kind().ordinal()).reversed()
                 .thenComparing(Finding::difference));
         return new Result(model, findings, cases.size(), oneSided);
+    }
+
+    /** What both specs and both validators say of one log; null when one spec's environment never sends it. */
+    private record Outcome(List<String> baseSpec, List<String> headSpec, List<String> baseOut, List<String> headOut) {}
+
+    private static Outcome outcome(Case c, StateGraph base, StateGraph head, Machine baseMachine, Machine headMachine,
+                                   RevisionValidator baseValidator, RevisionValidator headValidator, boolean sameValidator) {
+        Optional<List<Edge>> onBase = baseMachine.walk(c.labels());
+        Optional<List<Edge>> onHead = headMachine.walk(c.labels());
+        if (onBase.isEmpty() || onHead.isEmpty()) {
+            return null;
+        }
+        String log = String.join("\n", c.lines()) + "\n";
+        List<String> baseOut = ReplayWords.of(baseValidator.replay(log));
+        List<String> headOut = sameValidator ? baseOut : ReplayWords.of(headValidator.replay(log));
+        return new Outcome(GraphPaths.replayOutcome(base, onBase.get()), GraphPaths.replayOutcome(head, onHead.get()),
+                baseOut, headOut);
     }
 
     /** A witness's event labels: its replay lines without the topology and without step numbers. */

@@ -4,7 +4,6 @@ import io.proofgate.generate.GraphPaths;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +18,7 @@ final class Machine {
 
     private final StateGraph graph;
     private final long start;
-    private final Map<Long, Map<String, Long>> byState = new HashMap<>();
+    private final Map<Long, Map<String, Long>> byState = new java.util.concurrent.ConcurrentHashMap<>();
 
     Machine(StateGraph graph, String side) {
         if (graph.initialStates().size() != 1) {

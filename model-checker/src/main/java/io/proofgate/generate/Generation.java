@@ -121,6 +121,7 @@ public final class Generation {
         if (result.timedOut() || result.run().verdict() != Verdict.OK) {
             String why = result.timedOut() ? "timed out"
                     : result.run().violatedName().map(name -> "violates " + name)
+                      .or(() -> result.run().parseProblem().map(problem -> "does not parse: " + problem))
                       .orElseGet(() -> result.run().errors().stream().map(m -> m.text().strip()).findFirst()
                               .orElse(result.run().verdict().toString().toLowerCase(Locale.ROOT)));
             throw new GenerationException("TLC did not pass on " + modelDescription + " (" + why

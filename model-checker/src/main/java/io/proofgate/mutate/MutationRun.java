@@ -162,22 +162,6 @@ public final class MutationRun {
         }
     }
 
-    /**
-     * SANY's own words for a module it refused ("Precedence conflict between ops ...",
-     * "Encountered ... at line 7, column 32", "Unknown operator: ..."): they come outside TLC's
-     * frames, whose own message only says that parsing failed.
-     */
-    static java.util.Optional<String> sanyProblem(List<String> freeText) {
-        List<String> lines = freeText.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).startsWith("***Parse Error***") && i + 1 < lines.size()) {
-                return java.util.Optional.of(lines.get(i + 1));
-            }
-        }
-        return lines.stream().filter(s -> s.startsWith("Lexical error") || s.startsWith("Encountered")
-                || s.contains("Unknown operator") || s.startsWith("Semantic error")).findFirst();
-    }
-
     static Outcome outcome(String model, TlcResult result) {
         if (result.timedOut()) {
             return new Outcome.TimedOut(model);
@@ -205,7 +189,7 @@ public final class MutationRun {
             }
         }
         boolean started = result.output().messages().stream().anyMatch(m -> m.code() == TLC_COMPUTING_INIT);
-        String problem = sanyProblem(run.freeText())
+        String problem = run.parseProblem()
                 .orElse(run.errors().stream().map(TlcMessage::text).map(Mutation::oneLine).findFirst()
                         .orElse("TLC stopped without a verdict"));
         if (!started) {

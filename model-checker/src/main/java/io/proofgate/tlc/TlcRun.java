@@ -57,6 +57,38 @@ public record TlcRun(Verdict verdict, Optional<Violation> violation, List<TraceS
                 output.freeText());
     }
 
+    private static final Pattern AT = Pattern.compile("at line (\\d+), column (\\d+)");
+    private static final Pattern MODULE = Pattern.compile("^(?:In module|Could not parse module) (\\w+)");
+
+    /**
+     * SANY's own words for a module it refused ("Encountered ... at line 7, column 32", "Unknown
+     * operator: ...", "Precedence conflict ..."), from the frames and the free text, with the
+     * module's file and the place in front ({@code Publication.tla:7:32: ...}) when SANY names them.
+     */
+    public Optional<String> parseProblem() {
+        List<String> lines = new ArrayList<>();
+        errors.forEach(m -> m.text().lines().forEach(lines::add));
+        lines.addAll(freeText);
+        lines.replaceAll(String::strip);
+        lines.removeIf(String::isEmpty);
+        Optional<String> problem = Optional.empty();
+        for (int i = 0; i < lines.size() && problem.isEmpty(); i++) {
+            if (lines.get(i).startsWith("***Parse Error***") && i + 1 < lines.size()) {
+                problem = Optional.of(lines.get(i + 1));
+            }
+        }
+        if (problem.isEmpty()) {
+            problem = lines.stream().filter(s -> s.startsWith("Lexical error") || s.startsWith("Encountered")
+                    || s.contains("Unknown operator") || s.startsWith("Semantic error")).findFirst();
+        }
+        return problem.map(text -> {
+            Matcher at = AT.matcher(text);
+            String module = lines.stream().map(MODULE::matcher).filter(Matcher::find).map(m -> m.group(1)).findFirst()
+                    .orElse(null);
+            return module != null && at.find() ? module + ".tla:" + at.group(1) + ":" + at.group(2) + ": " + text : text;
+        });
+    }
+
     /** The name of the violated invariant or property, when TLC names it. */
     public Optional<String> violatedName() {
         return violation.flatMap(Violation::name);

@@ -70,7 +70,7 @@ class MutationRunTest {
         MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, Duration.ofSeconds(60), work);
         List<MutantResult> results = run.run(text, List.of(broken), new PrintStream(new ByteArrayOutputStream()));
         assertTrue(results.getFirst().outcome() instanceof Outcome.NotCompilable n
-                && n.problem().startsWith("Encountered \"1\" at line 7"), results.toString());
+                && n.problem().startsWith("Toy.tla:7:32: Encountered \"1\" at line 7"), results.toString());
         MutationReport report = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results,
                 Equivalents.none(), Duration.ZERO);
         assertEquals(100.0, report.score());

@@ -1,0 +1,202 @@
+package io.proofgate.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * {@code proofgate audit} on the six reference changes of issue 14, each a commit of a repository
+ * the test builds ({@link AuditFixtures}), on small models: a refactor, the seed's below-target
+ * change, the seed's reason change, a validator change alone, a spec change the validator does not
+ * follow, and a change of the span rule. Each asserts what a reviewer must be told, and that
+ * nothing else is reported.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AuditTest {
+
+    private static final long MAX_PAIRS = 1_000_000;
+    private AuditFixtures repo;
+    private String current;
+
+    @BeforeAll
+    void buildRepository() throws Exception {
+        repo = AuditFixtures.create("audit-test");
+        current = repo.head();
+    }
+
+    private Audit.Report audit(String base, String head, String model) throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        Audit.Report report = Audit.run(new Audit.Request(repo.dir(), base, head, List.of(model), 2, MAX_PAIRS),
+                new PrintStream(progress, true, StandardCharsets.UTF_8));
+        assertTrue(progress.toString(StandardCharsets.UTF_8).contains("proofgate audit: ["), "progress goes to stderr");
+        return report;
+    }
+
+    @Test
+    void aRefactorOfTheSpecIsNoSemanticChange() throws Exception {
+        String refactor = repo.commitOn(current, "refactor", AuditFixtures.REFACTOR);
+        Audit.Report report = audit(current, refactor, "gen-edges");
+        assertEquals(List.of(), report.differences(), AuditText.write(report));
+        assertEquals(List.of(), report.implementationFindings());
+        assertFalse(report.namespaceImpact());
+        assertEquals(List.of(), report.unaccepted());
+        assertEquals(report.counts().getFirst().baseStates(), report.counts().getFirst().headStates());
+        assertTrue(report.behaviour().getFirst().complete());
+        assertFalse(new ObjectMapper().readTree(AuditJson.write(report)).path("semantic_change").asBoolean());
+    }
+
+    @Test
+    void theSeedsBelowTargetChangeIsOneVerdictClassWithAShortWitnessThatReplays() throws Exception {
+        String before = repo.commitOn(current, "entries below the target rejected", AuditFixtures.BELOW_TARGET_REJECTED);
+        Audit.Report report = audit(before, current, "ci");
+        List<Difference> differences = report.differences();
+        assertEquals(1, differences.size(), AuditText.write(report));
+        Difference d = differences.getFirst();
+        assertEquals(Difference.Kind.VERDICT, d.kind());
+        assertEquals("rejected future_boundary -> not rejected", d.className());
+        assertTrue(d.events() <= 3, "witness of " + d.events() + " events");
+        assertTrue(d.baseVerdicts().getFirst().startsWith("rejected r1 code=future_boundary observed=2304"), d.baseVerdicts()::toString);
+        assertEquals(List.of(), d.headVerdicts());
+        // the head's validator follows the head's spec: replaying the witness prints no rejection
+        repo.git("checkout", "-q", "--detach", current);
+        try (RevisionValidator head = RevisionValidator.load(repo.dir().resolve("validator/src/main/java"),
+                repo.dir().resolve("target/validators"), "head")) {
+            List<String> printed = ReplayWords.of(head.replay(String.join("\n", d.witness()) + "\n"));
+            assertTrue(printed.stream().noneMatch(line -> line.contains(" rejected ")), printed::toString);
+            assertTrue(printed.getLast().startsWith("summary plans=0 rejected=0"), printed::toString);
+        }
+        assertTrue(report.implementationFindings().stream().allMatch(f -> f.kind() == ImplementationCheck.Class.EXPLAINED),
+                AuditText.write(report));
+        assertEquals(List.of(d.fingerprint()), report.unaccepted());
+        JsonNode json = new ObjectMapper().readTree(AuditJson.write(report));
+        assertEquals(AuditJson.SCHEMA, json.path("schema").asText());
+        assertTrue(json.path("semantic_change").asBoolean());
+        assertEquals("topology", json.path("behaviour").path(0).path("witness").path(0).path("kind").asText());
+        assertEquals("future_boundary", json.path("behaviour").path(0).path("base").path(0).path("code").asText());
+    }
+
+    @Test
+    void theSeedsReasonChangeIsAReasonOnlyFinding() throws Exception {
+        String before = repo.commitOn(current, "future_boundary without group and block", AuditFixtures.FUTURE_REASON_WITHOUT_GROUP);
+        Audit.Report report = audit(before, current, "gen-shapes");
+        assertEquals(1, report.differences().size(), AuditText.write(report));
+        Difference d = report.differences().getFirst();
+        assertEquals(Difference.Kind.REASON, d.kind());
+        assertEquals("future_boundary reason: stating observed,target,entry -> stating observed,target,group,block,entry",
+                d.className());
+    }
+
+    @Test
+    void aValidatorChangeWithoutASpecChangeIsUnexplained() throws Exception {
+        String changed = repo.commitOn(current, "same-block duplicate accepted", AuditFixtures.SAME_BLOCK_DUPLICATE_ACCEPTED);
+        Audit.Report report = audit(current, changed, "gen-edges");
+        assertEquals(List.of(), report.differences());
+        List<ImplementationCheck.Finding> findings = report.implementationFindings();
+        assertFalse(findings.isEmpty(), AuditText.write(report));
+        assertTrue(findings.stream().allMatch(f -> f.kind() == ImplementationCheck.Class.UNEXPLAINED), AuditText.write(report));
+        assertTrue(findings.getFirst().difference().contains("duplicate_group"), findings.getFirst()::difference);
+        assertFalse(report.unaccepted().isEmpty());
+        assertTrue(report.validatorChanges().stream().anyMatch(l -> l.path().endsWith("EvidenceRules.java")));
+    }
+
+    @Test
+    void aSpecChangeTheValidatorDoesNotFollowIsNotFollowedAndCanBeAccepted() throws Exception {
+        String changed = repo.commitOn(current, "below-target entries rejected again", AuditFixtures.BELOW_TARGET_REJECTED);
+        Audit.Report report = audit(current, changed, "gen-edges");
+        assertFalse(report.differences().isEmpty());
+        List<ImplementationCheck.Finding> findings = report.implementationFindings();
+        assertTrue(findings.stream().anyMatch(f -> f.kind() == ImplementationCheck.Class.NOT_FOLLOWED), AuditText.write(report));
+        assertTrue(findings.stream().noneMatch(f -> f.kind() == ImplementationCheck.Class.UNEXPLAINED), AuditText.write(report));
+
+        // reviewers accept every finding, and one that does not occur: the audit passes and names the stale one
+        StringBuilder accepted = new StringBuilder("{\"schema\": \"" + Accepted.SCHEMA + "\", \"accepted\": [");
+        for (String fingerprint : report.unaccepted()) {
+            accepted.append("{\"fingerprint\": \"").append(fingerprint).append("\", \"justification\": \"intended\"},");
+        }
+        accepted.append("{\"fingerprint\": \"0000000000000000\", \"justification\": \"an old one\"}]}");
+        String approved = repo.commitFile(changed, Accepted.FILE, accepted.toString(), "accept");
+        Audit.Report again = audit(current, approved, "gen-edges");
+        assertEquals(List.of(), again.unaccepted(), AuditText.write(again));
+        assertEquals(List.of("0000000000000000"), again.staleAcceptances());
+        assertEquals(report.unaccepted().size(), again.differences().size() + again.implementationFindings().stream()
+                .filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED).count(), "the same findings, by fingerprint");
+    }
+
+    @Test
+    void aChangeOfTheSpanRuleHasNamespaceImpact() throws Exception {
+        String changed = repo.commitOn(current, "span at or below the prompt end", AuditFixtures.SPAN_AT_OR_BELOW);
+        Audit.Report report = audit(current, changed, "gen-edges");
+        assertTrue(report.namespaceImpact(), AuditText.write(report));
+        Audit.SurfaceChange span = report.namespace().stream().filter(s -> s.name().equals("span")).findFirst().orElseThrow();
+        assertTrue(span.changed() > 0 && span.changed() < span.vectors(), span::toString);
+        assertTrue(span.firstBase().startsWith("hash_block_size=1 prompt_tokens=1 -> "), span::firstBase);
+        assertTrue(report.unaccepted().contains(span.fingerprint()));
+        assertTrue(AuditText.write(report).contains("Namespace impact: CHANGED"));
+    }
+
+    @Test
+    void noChangeHasNoImpactOnAnySurface() throws Exception {
+        Audit.Report report = audit(current, current, "gen-attention");
+        assertFalse(report.namespaceImpact());
+        assertTrue(report.namespace().stream().allMatch(s -> s.vectors() > 0 && s.changed() == 0));
+        assertTrue(AuditText.write(report).contains("Namespace impact: none (span "));
+    }
+
+    @Test
+    void anUnknownRevisionIsAnError() {
+        AuditException e = assertThrows(AuditException.class, () -> audit("no-such-branch", current, "ci"));
+        assertEquals("unknown revision \"no-such-branch\" (no commit of that name in " + repo.dir() + ")", e.getMessage());
+    }
+
+    @Test
+    void aRevisionWithoutASpecIsAnError() throws Exception {
+        String bare = repo.commitWithout(current, "spec", "no spec");
+        AuditException e = assertThrows(AuditException.class, () -> audit(bare, current, "ci"));
+        assertTrue(e.getMessage().contains("has no spec"), e.getMessage());
+    }
+
+    @Test
+    void aSpecThatDoesNotParseIsAnError() throws Exception {
+        String broken = repo.commitOn(current, "broken", List.of(new AuditFixtures.Change(AuditFixtures.SPEC,
+                "IsFuture(bd, S) == bd > S", "IsFuture(bd, S) == bd >")));
+        AuditException e = assertThrows(AuditException.class, () -> audit(current, broken, "gen-attention"));
+        assertTrue(e.getMessage().startsWith("the head "), e.getMessage());
+        assertTrue(e.getMessage().contains("does not pass TLC on model gen-attention"), e.getMessage());
+    }
+
+    @Test
+    void aSpecThatViolatesItsOwnRulesIsAnError() throws Exception {
+        // the connector changed without the rule that states it: RejectionCodeProp is violated
+        String violating = repo.commitOn(current, "connector alone", AuditFixtures.BELOW_TARGET_REJECTED.subList(0, 1));
+        AuditException e = assertThrows(AuditException.class, () -> audit(violating, current, "gen-edges"));
+        assertTrue(e.getMessage().startsWith("the base "), e.getMessage());
+        assertTrue(e.getMessage().contains("violates"), e.getMessage());
+    }
+
+    @Test
+    void aWorkingTreeWithUnmergedFilesIsAnError() throws Exception {
+        AuditFixtures conflict = AuditFixtures.create("audit-conflict");
+        String start = conflict.head();
+        String ours = conflict.commitOn(start, "ours", AuditFixtures.REFACTOR);
+        String theirs = conflict.commitOn(start, "theirs", List.of(new AuditFixtures.Change(AuditFixtures.SPEC,
+                "IsFuture(bd, S) == bd > S", "IsFuture(bd, S) == S < bd")));
+        conflict.git("checkout", "-q", "--detach", ours);
+        conflict.git("merge", "-q", theirs);
+        assertTrue(Files.readString(conflict.dir().resolve(AuditFixtures.SPEC)).contains("<<<<<<<"), "a conflict is under way");
+        AuditException e = assertThrows(AuditException.class, () -> Audit.run(new Audit.Request(conflict.dir(), start, null,
+                List.of("ci"), 2, MAX_PAIRS), new PrintStream(PrintStream.nullOutputStream())));
+        assertTrue(e.getMessage().startsWith("the working tree has unmerged files"), e.getMessage());
+    }
+}
