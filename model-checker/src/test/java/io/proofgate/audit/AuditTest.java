@@ -36,6 +36,26 @@ class AuditTest {
         current = repo.head();
     }
 
+    /** The SARIF report is valid SARIF 2.1.0 and has one result per finding, each with its fingerprint. */
+    private static void assertValidSarif(Audit.Report report) throws Exception {
+        String sarif = AuditSarif.write(report);
+        com.networknt.schema.Schema schema;
+        try (var in = AuditTest.class.getResourceAsStream("/sarif/sarif-schema-2.1.0.json")) {
+            schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_4)
+                    .getSchema(in);
+        }
+        var errors = schema.validate(sarif, com.networknt.schema.InputFormat.JSON);
+        assertEquals(List.of(), errors, sarif);
+        JsonNode results = new ObjectMapper().readTree(sarif).path("runs").path(0).path("results");
+        long findings = report.differences().size() + report.implementationFindings().size()
+                + report.namespace().stream().filter(s -> s.changed() > 0).count();
+        assertEquals(findings, results.size(), sarif);
+        for (JsonNode result : results) {
+            assertTrue(result.path("partialFingerprints").path(AuditSarif.FINGERPRINT_KEY).asText().matches("[0-9a-f]{16}"));
+            assertTrue(result.path("locations").size() > 0);
+        }
+    }
+
     private Audit.Report audit(String base, String head, String model) throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         Audit.Report report = Audit.run(new Audit.Request(repo.dir(), base, head, List.of(model), 2, MAX_PAIRS),
@@ -109,6 +129,9 @@ class AuditTest {
         assertTrue(findings.getFirst().difference().contains("duplicate_group"), findings.getFirst()::difference);
         assertFalse(report.unaccepted().isEmpty());
         assertTrue(report.validatorChanges().stream().anyMatch(l -> l.path().endsWith("EvidenceRules.java")));
+        assertValidSarif(report);
+        String sarif = AuditSarif.write(report);
+        assertTrue(sarif.contains("validator/src/main/java/io/proofgate/protocol/EvidenceRules.java"), sarif);
     }
 
     @Test
@@ -119,6 +142,11 @@ class AuditTest {
         List<ImplementationCheck.Finding> findings = report.implementationFindings();
         assertTrue(findings.stream().anyMatch(f -> f.kind() == ImplementationCheck.Class.NOT_FOLLOWED), AuditText.write(report));
         assertTrue(findings.stream().noneMatch(f -> f.kind() == ImplementationCheck.Class.UNEXPLAINED), AuditText.write(report));
+        assertValidSarif(report);
+        assertTrue(report.specChanges().stream().anyMatch(l -> l.what().equals("definition EntryCode")), report.specChanges()::toString);
+        String markdown = AuditMarkdown.write(report);
+        assertTrue(markdown.startsWith("## proofgate audit: "), markdown);
+        assertTrue(markdown.contains("<details>") && markdown.length() < AuditMarkdown.LIMIT + 2000, markdown);
 
         // reviewers accept every finding, and one that does not occur: the audit passes and names the stale one
         StringBuilder accepted = new StringBuilder("{\"schema\": \"" + Accepted.SCHEMA + "\", \"accepted\": [");
@@ -129,6 +157,8 @@ class AuditTest {
         String approved = repo.commitFile(changed, Accepted.FILE, accepted.toString(), "accept");
         Audit.Report again = audit(current, approved, "gen-edges");
         assertEquals(List.of(), again.unaccepted(), AuditText.write(again));
+        assertValidSarif(again);
+        assertTrue(AuditSarif.write(again).contains("\"justification\" : \"intended\""));
         assertEquals(List.of("0000000000000000"), again.staleAcceptances());
         assertEquals(report.unaccepted().size(), again.differences().size() + again.implementationFindings().stream()
                 .filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED).count(), "the same findings, by fingerprint");
