@@ -85,19 +85,22 @@ public final class ImplementationCheck {
             }
             boolean specChanged = !o.baseSpec().equals(o.headSpec());
             Class kind;
-            String difference;
             if (!o.baseOut().equals(o.headOut())) {
                 kind = !specChanged ? Class.UNEXPLAINED : o.headOut().equals(o.headSpec()) ? Class.EXPLAINED : Class.NOT_FOLLOWED;
-                difference = firstDifference(o.baseOut(), o.headOut(), kind == Class.NOT_FOLLOWED ? o.headSpec() : null);
             } else if (specChanged && !o.headOut().equals(o.headSpec())) {
                 kind = Class.NOT_FOLLOWED;
-                difference = firstDifference(o.headSpec(), o.headOut(), null);
             } else {
                 continue;
             }
+            // what the head validator should have said: the head spec's words where it did not follow, else the
+            // base validator's (what it said before it changed); a finding is grouped by that expectation
+            Divergence divergence = kind == Class.NOT_FOLLOWED
+                    ? Divergence.of("head spec", o.headSpec(), o.headOut())
+                    : Divergence.of("base validator", o.baseOut(), o.headOut());
+            String difference = divergence.text();
             Finding finding = new Finding("", kind, model, difference, c.lines(), o.baseOut(), o.headOut(), o.baseSpec(),
                     o.headSpec(), 1);
-            groups.computeIfAbsent(kind.wireName + "\n" + shape(difference), k -> new ArrayList<>()).add(finding);
+            groups.computeIfAbsent(kind.wireName + "\n" + shape(divergence.expected()), k -> new ArrayList<>()).add(finding);
         }
         List<Finding> findings = new ArrayList<>();
         for (List<Finding> group : groups.values()) {
@@ -139,22 +142,24 @@ public final class ImplementationCheck {
         return labels;
     }
 
-    /** "base: X / head: Y" at the first line where the two lists differ (the spec's line too, where given). */
-    private static String firstDifference(List<String> base, List<String> head, List<String> spec) {
-        int i = 0;
-        while (i < base.size() && i < head.size() && base.get(i).equals(head.get(i))) {
-            i++;
+    /** Where the head validator's output first departs from what it is compared with. */
+    private record Divergence(String against, String expected, String actual) {
+        static Divergence of(String against, List<String> expected, List<String> actual) {
+            int i = 0;
+            while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
+                i++;
+            }
+            return new Divergence(against, i < expected.size() ? expected.get(i) : "<nothing>",
+                    i < actual.size() ? actual.get(i) : "<nothing>");
         }
-        String text = "base validator: " + (i < base.size() ? base.get(i) : "<nothing>") + " / head validator: "
-                + (i < head.size() ? head.get(i) : "<nothing>");
-        if (spec != null) {
-            text += " / head spec: " + (i < spec.size() ? spec.get(i) : "<nothing>");
+
+        String text() {
+            return against + ": " + expected + " / head validator: " + actual;
         }
-        return text;
     }
 
-    /** A difference without request ids, step numbers and values, so that one change is one finding. */
-    private static String shape(String difference) {
-        return difference.replaceAll("step=\\d+ ", "").replaceAll("=[^ /]*", "=").replaceAll(" r\\d+ ", " ");
+    /** A line without its step number, request id and values, so that one change is one finding. */
+    private static String shape(String line) {
+        return line.replaceAll("^step=\\d+ ", "").replaceAll("=[^ ]*", "=").replaceAll("^(\\w+) \\S+ ", "$1 ");
     }
 }
