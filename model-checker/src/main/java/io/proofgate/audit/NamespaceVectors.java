@@ -25,7 +25,65 @@ final class NamespaceVectors {
     private NamespaceVectors() {}
 
     static List<Surface> of(RevisionValidator validator) {
-        return List.of(span(validator), selection(validator));
+        return List.of(span(validator), selection(validator), snapshot(validator));
+    }
+
+    /** Fixed plans of the snapshot surface: block ids by group over a three-group layout. */
+    private static final long[][][] PLANS = {
+        {{0}, {0}, {0}},
+        {{1, 2, 3}, {7}, {4}},
+        {{3, 2, 1}, {}, {9}},
+        {{5, 6, 9, 10}, {11, 12}, {15}},
+        {{15}, {14, 13}, {0, 15}},
+    };
+
+    /**
+     * The snapshot byte layout: the revision's host page store (three groups of two layers of
+     * 64-byte pages, 16 blocks each) filled with the same bytes at every revision (byte i of
+     * group g, block b is {@code (g * 131 + b * 31 + i) mod 251}), then each fixed plan gathered
+     * into a snapshot: its size and SHA-256. A store whose API the audit cannot drive gives one
+     * vector saying so, which differs from any computed one (fail closed).
+     */
+    private static Surface snapshot(RevisionValidator validator) {
+        List<String> vectors = new ArrayList<>();
+        try {
+            Class<?> layoutType = validator.type("io.proofgate.store.StoreLayout");
+            Class<?> storeType = validator.type("io.proofgate.store.HostPageStore");
+            Class<?> snapshotType = validator.type("io.proofgate.store.Snapshot");
+            Object layout = layoutType.getMethod("uniform", int.class, int.class, long.class, long.class)
+                    .invoke(null, 3, 2, 64L, 16L);
+            try (AutoCloseable store = (AutoCloseable) storeType.getConstructor(layoutType).newInstance(layout);
+                 java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                var write = storeType.getMethod("write", int.class, long.class, java.lang.foreign.MemorySegment.class);
+                for (int g = 0; g < 3; g++) {
+                    for (long b = 0; b < 16; b++) {
+                        java.lang.foreign.MemorySegment page = arena.allocate(128);
+                        for (int i = 0; i < 128; i++) {
+                            page.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) ((g * 131 + b * 31 + i) % 251));
+                        }
+                        write.invoke(store, g, b, page);
+                    }
+                }
+                var bytesOf = layoutType.getMethod("snapshotBytes", long[][].class);
+                var newSnapshot = storeType.getMethod("newSnapshot", long.class);
+                var gather = storeType.getMethod("gather", long[][].class, snapshotType);
+                var sha256 = storeType.getMethod("sha256", snapshotType);
+                for (long[][] plan : PLANS) {
+                    long bytes = (long) bytesOf.invoke(layout, (Object) plan);
+                    Object snapshot = newSnapshot.invoke(store, bytes);
+                    gather.invoke(store, plan, snapshot);
+                    byte[] digest = (byte[]) sha256.invoke(store, snapshot);
+                    vectors.add("plan " + java.util.Arrays.deepToString(plan) + " -> bytes=" + bytes + " sha256="
+                            + java.util.HexFormat.of().formatHex(digest));
+                }
+            }
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            vectors.add("the store refused a fixed plan: " + e.getCause());
+        } catch (Exception e) {
+            vectors.add("the store's API is not the one the audit drives (StoreLayout.uniform, HostPageStore write, "
+                    + "newSnapshot, gather, sha256): " + e);
+        }
+        return new Surface("snapshot", vectors);
     }
 
     /**
@@ -47,7 +105,9 @@ final class NamespaceVectors {
                         .append(",\"computed\":0,\"scheduled\":").append(prompt).append(",\"block_ids\":[")
                         .append(blocks(1, Math.ceilDiv(prompt, BLOCK_TOKENS) + 1)).append("]}]}\n");
             }
-            vectors.addAll(read(validator.replay(log.toString()), inputs, "span"));
+            // only the span: the blocks are plan selection's surface
+            vectors.addAll(read(validator.replay(log.toString()), inputs, "span").stream()
+                    .map(v -> v.replaceAll(" -> plan digest=\\S+ span=(\\d+) .*", " -> span=$1")).toList());
         }
         return new Surface("span", vectors);
     }

@@ -99,6 +99,11 @@ final class RevisionValidator implements AutoCloseable {
         }
     }
 
+    /** A class of this revision's validator, for surfaces that are not replay's (the page store). */
+    Class<?> type(String name) throws ClassNotFoundException {
+        return Class.forName(name, true, loader);
+    }
+
     @Override
     public void close() throws IOException {
         loader.close();

@@ -65,6 +65,18 @@ final class AuditFixtures {
             new Change(TOPOLOGY, "return Math.floorDiv(promptTokens - 1, hashBlockSize) * hashBlockSize;",
                     "return Math.floorDiv(promptTokens, hashBlockSize) * hashBlockSize;"));
 
+    static final String HOST_STORE = "validator/src/main/java/io/proofgate/store/HostPageStore.java";
+
+    /**
+     * The snapshot's byte layout changed: layers in reverse order. Gather and scatter change
+     * together, so every round trip of the store still holds; only the bytes of a published
+     * snapshot (what a later request restores) differ.
+     */
+    static final List<Change> SNAPSHOT_LAYERS_REVERSED = List.of(
+            new Change(HOST_STORE,
+                    "MemorySegment pool = pools[g];\n            for (int layer = 0; layer < geometry.layers(); layer++) {",
+                    "MemorySegment pool = pools[g];\n            for (int layer = geometry.layers() - 1; layer >= 0; layer--) {"));
+
     private final Path dir;
 
     private AuditFixtures(Path dir) {

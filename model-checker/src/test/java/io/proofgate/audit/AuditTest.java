@@ -177,11 +177,37 @@ class AuditTest {
     }
 
     @Test
+    void aChangeOfTheSnapshotLayoutHasNamespaceImpactThatNoRoundTripShows() throws Exception {
+        String changed = repo.commitOn(current, "snapshot layers reversed", AuditFixtures.SNAPSHOT_LAYERS_REVERSED);
+        Audit.Report report = audit(current, changed, "gen-attention");
+        assertEquals(List.of(), report.differences());
+        assertEquals(List.of(), report.implementationFindings(), "replay does not see page bytes");
+        Audit.SurfaceChange snapshot = report.namespace().stream().filter(s -> s.name().equals("snapshot")).findFirst()
+                .orElseThrow();
+        assertTrue(snapshot.changed() > 0, snapshot::toString);
+        assertTrue(report.namespace().stream().filter(s -> !s.name().equals("snapshot")).allMatch(s -> s.changed() == 0));
+        assertTrue(snapshot.firstBase().contains(" sha256=") && snapshot.firstHead().contains(" sha256="), snapshot::toString);
+    }
+
+    @Test
     void noChangeHasNoImpactOnAnySurface() throws Exception {
         Audit.Report report = audit(current, current, "gen-attention");
         assertFalse(report.namespaceImpact());
         assertTrue(report.namespace().stream().allMatch(s -> s.vectors() > 0 && s.changed() == 0));
         assertTrue(AuditText.write(report).contains("Namespace impact: none (span "));
+        // the vectors are computed, not errors: spans and plans read from replay, snapshots hashed by the store
+        try (RevisionValidator validator = RevisionValidator.load(AuditFixtures.ROOT.resolve("validator/src/main/java"),
+                repo.dir().resolve("target/validators"), "project")) {
+            List<NamespaceVectors.Surface> surfaces = NamespaceVectors.of(validator);
+            assertTrue(surfaces.get(0).vectors().contains("hash_block_size=256 prompt_tokens=6912 -> span=6656"),
+                    () -> surfaces.get(0).vectors().subList(0, 5).toString());
+            assertTrue(surfaces.get(0).vectors().contains("hash_block_size=257 prompt_tokens=1024 -> span=771"),
+                    () -> surfaces.get(0).vectors().subList(0, 5).toString());
+            assertTrue(surfaces.get(1).vectors().stream().allMatch(v -> v.contains(" -> plan ")), () -> surfaces.get(1).toString());
+            assertTrue(surfaces.get(2).vectors().stream().allMatch(v -> v.matches("plan .* -> bytes=\\d+ sha256=[0-9a-f]{64}")),
+                    () -> surfaces.get(2).toString());
+            assertEquals(5, surfaces.get(2).vectors().size());
+        }
     }
 
     @Test
