@@ -1,0 +1,65 @@
+package io.proofgate.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code proofgate audit} as a user runs it, on this repository: exit codes and where output goes.
+ * The audit's findings are tested on fixture changes in model-checker's AuditTest.
+ */
+class AuditCommandTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aRevisionAgainstItselfIsNoChangeWithExitZeroAndTheJsonOnStdout() throws Exception {
+        int exit = run("audit", "--repo", ROOT.toString(), "--base", "HEAD", "--head", "HEAD", "--model", "gen-attention",
+                "--format", "json");
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.OK, exit, stderr);
+        JsonNode report = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        assertEquals("proofgate-audit/v1", report.path("schema").asText());
+        assertEquals(false, report.path("semantic_change").asBoolean(true));
+        assertEquals(report.path("base").asText(), report.path("head").asText());
+        assertTrue(stderr.contains("proofgate audit: [") && stderr.endsWith("proofgate audit: no unaccepted semantic change\n"),
+                stderr);
+    }
+
+    @Test
+    void anUnknownRevisionIsExitTwoWithOneLine() {
+        assertEquals(Main.USAGE, run("audit", "--repo", ROOT.toString(), "--base", "no-such-revision-here"));
+        assertEquals("proofgate audit: unknown revision \"no-such-revision-here\" (no commit of that name in " + ROOT + ")\n",
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void usageErrorsAreExitTwo() {
+        assertEquals(Main.USAGE, run("audit"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--base REV is required"));
+        assertEquals(Main.USAGE, run("audit", "--base", "HEAD", "--format", "yaml"));
+        assertEquals(Main.USAGE, run("audit", "--base", "HEAD", "--max-pairs", "0"));
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFolderOutsideGitIsExitTwo(@org.junit.jupiter.api.io.TempDir Path dir) {
+        assertEquals(Main.USAGE, run("audit", "--repo", dir.toString(), "--base", "HEAD"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("proofgate audit: " + dir + " is not inside a git repository"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+}
