@@ -152,7 +152,9 @@ public final class BehaviourDiff {
             String baseCode = rejection(b);
             String headCode = rejection(h);
             if (baseCode != null && baseCode.equals(headCode) && shape(b).equals(shape(h))) {
-                return baseCode + " reason: stating " + facts(b) + " -> stating " + facts(h);
+                return facts(b).equals(facts(h))
+                        ? baseCode + " reason: the same facts with other values (" + differing(b, h) + ")"
+                        : baseCode + " reason: stating " + facts(b) + " -> stating " + facts(h);
             }
             if (baseCode != null || headCode != null) {
                 return (baseCode == null ? "not rejected" : "rejected " + baseCode) + " -> "
@@ -189,6 +191,19 @@ public final class BehaviourDiff {
             }
         }
         return "no facts";
+    }
+
+    /** The facts whose values differ between two rejections that state the same facts. */
+    private static String differing(List<String> base, List<String> head) {
+        String[] b = base.stream().filter(l -> l.startsWith("rejected ")).findFirst().orElseThrow().split(" ");
+        String[] h = head.stream().filter(l -> l.startsWith("rejected ")).findFirst().orElseThrow().split(" ");
+        List<String> names = new ArrayList<>();
+        for (int w = 3; w < b.length && w < h.length; w++) {
+            if (!b[w].equals(h[w])) {
+                names.add(b[w].substring(0, Math.max(0, b[w].indexOf('='))));
+            }
+        }
+        return String.join(",", names);
     }
 
     private static String outcome(List<String> verdicts) {
