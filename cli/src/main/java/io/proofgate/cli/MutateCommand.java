@@ -122,10 +122,12 @@ final class MutateCommand implements Command {
             List<Definition> definitions = definitions(module, parsed.get("--operators"),
                     parsed.getOrDefault("--part", DEFAULT_PART), source);
             List<Mutation> mutations = new ArrayList<>();
+            java.util.Map<String, String> firstModels = java.util.Map.of();
             Path mistakesFile = root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES));
             if (parsed.containsKey("--mistakes")
                     || (!parsed.containsKey("--module") && Files.exists(mistakesFile))) {
                 mutations.addAll(Mistakes.read(mistakesFile, text, source));
+                firstModels = Mistakes.firstModels(mistakesFile, text, source);
             }
             for (Definition d : definitions) {
                 mutations.addAll(Mutator.mutations(d, text));
@@ -179,7 +181,7 @@ final class MutateCommand implements Command {
                     + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
             long start = System.nanoTime();
             run.checkBaseline(text, err);
-            List<MutantResult> results = run.run(text, mutations, err);
+            List<MutantResult> results = run.run(text, mutations, firstModels, err);
             MutationReport report = new MutationReport(source, part, names, text, results, equivalents,
                     Duration.ofNanos(System.nanoTime() - start), allIds);
             io.proofgate.check.FileTree.delete(work);

@@ -35,7 +35,6 @@ public final class AuditSarif {
         ObjectNode run = root.putArray("runs").addObject();
         ObjectNode driver = run.putObject("tool").putObject("driver");
         driver.put("name", "proofgate audit");
-        driver.put("informationUri", "https://github.com/proofgate/proofgate/blob/main/docs/audit.md");
         ArrayNode rules = driver.putArray("rules");
         for (String[] rule : RULES) {
             ObjectNode node = rules.addObject().put("id", rule[0]);

@@ -1,5 +1,7 @@
 package io.proofgate.audit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -9,6 +11,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * fields in its order, numbers and lists as JSON.
  */
 final class VerdictJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private VerdictJson() {}
 
@@ -24,7 +28,11 @@ final class VerdictJson {
             String value = words[i].substring(equals + 1);
             String field = name.equals("blocks") ? "blocks_by_group" : name;
             if (value.startsWith("[")) {
-                node.set(field, AuditJson.parse(value));
+                try {
+                    node.set(field, JSON.readTree(value));
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException("a list in a verdict line is not JSON: " + line, e);
+                }
             } else if (value.matches("-?\\d{1,18}")) {
                 node.put(field, Long.parseLong(value));
             } else {

@@ -18,19 +18,36 @@ import java.util.Set;
  * named mistake must be killed: it is a mistake by its author's word, so it is never judged
  * equivalent.
  * <pre>{"schema": "proofgate-mistakes/v1",
- *  "mistakes": [{"name": "conflict-ignored", "meaning": "...", "find": "...", "replace": "..."}]}</pre>
+ *  "mistakes": [{"name": "conflict-ignored", "meaning": "...", "find": "...", "replace": "...",
+ *                "model": "gen-two-recurrent"}]}</pre>
  */
 public final class Mistakes {
 
     public static final String SCHEMA = "proofgate-mistakes/v1";
     private static final Set<String> TOP = Set.of("schema", "note", "mistakes");
-    private static final Set<String> ENTRY = Set.of("name", "meaning", "find", "replace");
+    private static final Set<String> ENTRY = Set.of("name", "meaning", "find", "replace", "model");
 
     private Mistakes() {
     }
 
     /** The mistakes of {@code file} as mutations of {@code text}; each find must occur exactly once. */
     public static List<Mutation> read(Path file, String text, String source) throws MutationException {
+        return parse(file, text, source, new java.util.HashMap<>());
+    }
+
+    /**
+     * The model each mistake names in its optional {@code "model"} (the one that killed it when the
+     * whole run was last measured), by the mistake's mutant id: {@link MutationRun} checks it
+     * there first. Only an order: a stale one costs time, never a verdict.
+     */
+    public static java.util.Map<String, String> firstModels(Path file, String text, String source) throws MutationException {
+        java.util.Map<String, String> first = new java.util.HashMap<>();
+        parse(file, text, source, first);
+        return first;
+    }
+
+    private static List<Mutation> parse(Path file, String text, String source, java.util.Map<String, String> firstModels)
+            throws MutationException {
         JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"", MutationException::new);
         JsonNode list = root.path("mistakes");
         if (!list.isArray()) {
@@ -72,8 +89,12 @@ public final class Mistakes {
                     lineStart = i + 1;
                 }
             }
-            out.add(new Mutation(id(name, find, replace), name, Mutation.Kind.NAMED, at, at + find.length(), find,
-                    replace, line, at - lineStart + 1));
+            Mutation mutation = new Mutation(id(name, find, replace), name, Mutation.Kind.NAMED, at, at + find.length(),
+                    find, replace, line, at - lineStart + 1);
+            out.add(mutation);
+            if (node.has("model")) {
+                firstModels.put(mutation.id(), string(file, where, node, "model"));
+            }
         }
         return out;
     }

@@ -70,7 +70,7 @@ public final class MutationRun {
      */
     public void checkBaseline(String text, PrintStream progress) throws MutationException, IOException, InterruptedException {
         Path dir = workDir.resolve("baseline");
-        Outcome outcome = check(text, dir);
+        Outcome outcome = check(text, dir, null);
         if (!(outcome instanceof Outcome.Survived)) {
             throw new MutationException(moduleFile + ": the models must pass before mutation, but "
                     + switch (outcome) {
@@ -85,6 +85,18 @@ public final class MutationRun {
 
     public List<MutantResult> run(String text, List<Mutation> mutations, PrintStream progress)
             throws IOException, InterruptedException {
+        return run(text, mutations, java.util.Map.of(), progress);
+    }
+
+    /**
+     * As {@link #run(String, List, PrintStream)}, each mutant whose id {@code firstModels} maps to
+     * one of the models checked on that model first, then on the others in their order: only the
+     * order (and so the time) changes, and which model is named as killing it; a mutant that
+     * model does not kill is checked on the rest as any other.
+     */
+    public List<MutantResult> run(String text, List<Mutation> mutations, java.util.Map<String, String> firstModels,
+                                  PrintStream progress)
+            throws IOException, InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
             Thread t = new Thread(r, "proofgate-mutant");
             t.setDaemon(true);
@@ -96,7 +108,7 @@ public final class MutationRun {
             for (Mutation m : mutations) {
                 futures.add(pool.submit(() -> {
                     long start = System.nanoTime();
-                    Outcome outcome = check(m.apply(text), workDir.resolve(m.id()));
+                    Outcome outcome = check(m.apply(text), workDir.resolve(m.id()), firstModels.get(m.id()));
                     MutantResult result = new MutantResult(m, outcome, Duration.ofNanos(System.nanoTime() - start));
                     synchronized (progress) {
                         progress.printf("  [%d/%d] %s %s %s: %s%n", finished.incrementAndGet(), mutations.size(),
@@ -132,7 +144,9 @@ public final class MutationRun {
     }
 
     /** Checks {@code text} as the module on each model in turn, in {@code dir}. */
-    private Outcome check(String text, Path dir) throws IOException, InterruptedException {
+    private Outcome check(String text, Path dir, String firstModel) throws IOException, InterruptedException {
+        List<Model> order = new ArrayList<>(models);
+        order.sort(java.util.Comparator.comparing(model -> !model.name().equals(firstModel)));
         Files.createDirectories(dir);
         try (Stream<Path> modules = Files.list(specDir)) {
             for (Path p : modules.filter(p -> p.getFileName().toString().endsWith(".tla")).toList()) {
@@ -141,7 +155,7 @@ public final class MutationRun {
         }
         Files.writeString(dir.resolve(moduleFile), text);
         try {
-            for (Model model : models) {
+            for (Model model : order) {
                 Path module = dir.resolve(model.module().getFileName());
                 if (!Files.exists(module)) {
                     Files.copy(model.module(), module); // a model module kept outside the spec folder

@@ -37,6 +37,15 @@ class MistakesTest {
     }
 
     @Test
+    void aMistakeMayNameTheModelToCheckFirst() throws Exception {
+        Path f = file("{\"name\": \"b-off\", \"meaning\": \"m\", \"find\": \"B == A + 1\", \"replace\": \"B == A\","
+                + " \"model\": \"gen-batch\"}, {\"name\": \"c-off\", \"meaning\": \"m\", \"find\": \"C == A + 1\","
+                + " \"replace\": \"C == A\"}");
+        List<Mutation> ms = Mistakes.read(f, TEXT, "M.tla");
+        assertEquals(java.util.Map.of(ms.getFirst().id(), "gen-batch"), Mistakes.firstModels(f, TEXT, "M.tla"));
+    }
+
+    @Test
     void aFindThatIsMissingOrAmbiguousIsAnError() throws Exception {
         Path f = file("{\"name\": \"x\", \"meaning\": \"m\", \"find\": \"A + 1\", \"replace\": \"A\"}");
         assertEquals(f + ": mistake \"x\": its find text occurs more than once in M.tla; make it longer",
@@ -46,7 +55,7 @@ class MistakesTest {
                 assertThrows(MutationException.class, () -> Mistakes.read(g, TEXT, "M.tla")).getMessage());
         Path h = file("{\"name\": \"x\", \"meaning\": \"m\", \"find\": \"B ==\", \"replace\": \"A\", \"why\": 1}");
         assertTrue(assertThrows(MutationException.class, () -> Mistakes.read(h, TEXT, "M.tla")).getMessage()
-                .endsWith("mistakes[0]: unknown key \"why\" (known: find, meaning, name, replace)"));
+                .endsWith("mistakes[0]: unknown key \"why\" (known: find, meaning, model, name, replace)"));
     }
 
     /** A named mistake that survives fails the check, and cannot be judged away. */

@@ -63,6 +63,22 @@ class MutationRunTest {
     }
 
     @Test
+    void aFirstModelIsCheckedFirstAndOnlyChangesWhichModelNamesTheKill() throws Exception {
+        String text = Files.readString(TOY.resolve("Toy.tla"));
+        List<Mutation> ms = TlaModule.parse(text, "Toy.tla").part("Impl").stream()
+                .flatMap(d -> Mutator.mutations(d, text).stream()).filter(m -> m.change().equals("< → <=")).toList();
+        assertEquals(1, ms.size());
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety"), model("Rules")), 1, Duration.ofSeconds(60),
+                work.resolve("order"));
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+        assertEquals("killed on Safety by Bounded", MutationRun.describe(run.run(text, ms, quiet).getFirst().outcome()));
+        Outcome hinted = run.run(text, ms, Map.of(ms.getFirst().id(), "Rules"), quiet).getFirst().outcome();
+        assertTrue(hinted instanceof Outcome.Killed k && k.model().equals("Rules"), hinted.toString());
+        Outcome stale = run.run(text, ms, Map.of(ms.getFirst().id(), "NoSuchModel"), quiet).getFirst().outcome();
+        assertEquals("killed on Safety by Bounded", MutationRun.describe(stale));
+    }
+
+    @Test
     void aMutantThatDoesNotParseIsNotCompilableAndOutsideTheScore() throws Exception {
         String text = Files.readString(TOY.resolve("Toy.tla"));
         Mutation broken = new Mutation("0000000000", "Step", Mutation.Kind.CONSTANT, text.indexOf("v + 1"),
