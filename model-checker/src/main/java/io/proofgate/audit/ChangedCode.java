@@ -58,10 +58,25 @@ final class ChangedCode {
             if (!deltas.isEmpty()) {
                 int line = Math.min(now.size(), deltas.getFirst().getTarget().getPosition() + 1);
                 changed.add(new Location("validator/src/main/java/" + relative, Math.max(1, line), 1,
-                        was.isEmpty() ? "new file" : deltas.size() + " changed hunks"));
+                        was.isEmpty() ? "new file" : enclosing(now, line) + ", " + deltas.size() + " changed hunks in the file"));
             }
         }
         return changed;
+    }
+
+    private static final java.util.regex.Pattern METHOD = java.util.regex.Pattern.compile(
+            "^\\s+(?:(?:public|protected|private|static|final|synchronized|abstract|default)\\s+)*"
+                    + "(?:<[^>]+>\\s+)?[\\w.<>\\[\\], ?]+\\s+(\\w+)\\s*\\([^;]*$");
+
+    /** The method whose declaration is the nearest above the 1-based line (a scan, not a parse), or the file. */
+    private static String enclosing(List<String> lines, int line) {
+        for (int i = Math.min(line, lines.size()) - 1; i >= 0; i--) {
+            java.util.regex.Matcher m = METHOD.matcher(lines.get(i));
+            if (m.find() && !List.of("if", "for", "while", "switch", "catch", "return", "new").contains(m.group(1))) {
+                return "method " + m.group(1);
+            }
+        }
+        return "the file's declarations";
     }
 
     private static List<Definition> definitions(Path file) throws IOException {
