@@ -58,7 +58,8 @@ final class ChangedCode {
             if (!deltas.isEmpty()) {
                 int line = Math.min(now.size(), deltas.getFirst().getTarget().getPosition() + 1);
                 changed.add(new Location("validator/src/main/java/" + relative, Math.max(1, line), 1,
-                        was.isEmpty() ? "new file" : enclosing(now, line) + ", " + deltas.size() + " changed hunks in the file"));
+                        was.isEmpty() ? "new file" : enclosing(now, line) + ", " + deltas.size()
+                                + (deltas.size() == 1 ? " changed hunk" : " changed hunks") + " in the file"));
             }
         }
         return changed;
