@@ -132,7 +132,8 @@ public final class Audit {
             List<ModelCount> counts = new ArrayList<>();
             for (String name : names) {
                 progress.say("comparing the behaviour of both specs on " + name);
-                behaviour.add(BehaviourDiff.compare(name, baseGraphs.get(name), headGraphs.get(name), request.maxPairs()));
+                behaviour.add(readable(name, () -> BehaviourDiff.compare(name, baseGraphs.get(name), headGraphs.get(name),
+                        request.maxPairs())));
                 counts.add(new ModelCount(name, baseGraphs.get(name).states().size(), headGraphs.get(name).states().size()));
             }
 
@@ -145,8 +146,9 @@ public final class Audit {
                 for (int i = 0; i < names.size(); i++) {
                     String name = names.get(i);
                     progress.say("both validators on the scenarios and witnesses of " + name);
-                    implementation.add(ImplementationCheck.run(name, baseGraphs.get(name), headGraphs.get(name),
-                            behaviour.get(i).differences(), baseValidator, headValidator));
+                    int at = i;
+                    implementation.add(readable(name, () -> ImplementationCheck.run(name, baseGraphs.get(name),
+                            headGraphs.get(name), behaviour.get(at).differences(), baseValidator, headValidator)));
                 }
                 progress.say("namespace vectors of both validators");
                 namespace.addAll(compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
@@ -157,6 +159,19 @@ public final class Audit {
                     ChangedCode.validatorSources(base, head));
         } finally {
             FileTree.delete(run);
+        }
+    }
+
+    /**
+     * A step that reads the specs' states as proofgate's spec writes them ({@code lastEvent},
+     * {@code lastVerdicts}, the connector's variables): a state it cannot read is a spec the audit
+     * does not understand, said in one line, not a stack trace.
+     */
+    private static <T> T readable(String model, java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException | io.proofgate.generate.GenerationException e) {
+            throw new AuditException("the state graphs of model " + model + " are not ones the audit reads: " + e.getMessage());
         }
     }
 

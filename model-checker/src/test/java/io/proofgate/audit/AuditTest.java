@@ -243,6 +243,19 @@ class AuditTest {
     }
 
     @Test
+    void aSpecWhoseStatesAreNotProofgatesIsAnErrorNotAStackTrace() throws Exception {
+        // the spec still passes TLC, but its states no longer hold lastVerdicts, which the audit reads
+        String text = Files.readString(repo.dir().resolve(AuditFixtures.SPEC));
+        int times = text.split("lastVerdicts", -1).length - 1;
+        String renamed = repo.commitOn(current, "outputs renamed", List.of(new AuditFixtures.Change(AuditFixtures.SPEC,
+                "lastVerdicts", "lastOutputs", times)));
+        AuditException e = assertThrows(AuditException.class, () -> audit(current, renamed, "gen-attention"));
+        assertTrue(e.getMessage().startsWith("the state graphs of model gen-attention are not ones the audit reads: "),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("lastVerdicts"), e.getMessage());
+    }
+
+    @Test
     void aWorkingTreeWithUnmergedFilesIsAnError() throws Exception {
         AuditFixtures conflict = AuditFixtures.create("audit-conflict");
         String start = conflict.head();
