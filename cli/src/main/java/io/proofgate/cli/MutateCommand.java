@@ -126,8 +126,9 @@ final class MutateCommand implements Command {
             Path mistakesFile = root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES));
             if (parsed.containsKey("--mistakes")
                     || (!parsed.containsKey("--module") && Files.exists(mistakesFile))) {
-                mutations.addAll(Mistakes.read(mistakesFile, text, source));
-                firstModels = Mistakes.firstModels(mistakesFile, text, source);
+                Mistakes.Named named = Mistakes.read(mistakesFile, text, source);
+                mutations.addAll(named.mutations());
+                firstModels = named.firstModels();
             }
             for (Definition d : definitions) {
                 mutations.addAll(Mutator.mutations(d, text));

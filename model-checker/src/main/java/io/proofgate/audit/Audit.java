@@ -130,10 +130,16 @@ public final class Audit {
 
             List<BehaviourDiff.Result> behaviour = new ArrayList<>();
             List<ModelCount> counts = new ArrayList<>();
+            // one machine per graph, so that each state's successors by event are computed once for both uses
+            List<Machine> baseMachines = new ArrayList<>();
+            List<Machine> headMachines = new ArrayList<>();
             for (String name : names) {
                 progress.say("comparing the behaviour of both specs on " + name);
-                behaviour.add(readable(name, () -> BehaviourDiff.compare(name, baseGraphs.get(name), headGraphs.get(name),
-                        request.maxPairs())));
+                Machine baseMachine = new Machine(baseGraphs.get(name), "base");
+                Machine headMachine = new Machine(headGraphs.get(name), "head");
+                baseMachines.add(baseMachine);
+                headMachines.add(headMachine);
+                behaviour.add(readable(name, () -> BehaviourDiff.compare(name, baseMachine, headMachine, request.maxPairs())));
                 counts.add(new ModelCount(name, baseGraphs.get(name).states().size(), headGraphs.get(name).states().size()));
             }
 
@@ -147,8 +153,8 @@ public final class Audit {
                     String name = names.get(i);
                     progress.say("both validators on the scenarios and witnesses of " + name);
                     int at = i;
-                    implementation.add(readable(name, () -> ImplementationCheck.run(name, baseGraphs.get(name),
-                            headGraphs.get(name), behaviour.get(at).differences(), baseValidator, headValidator)));
+                    implementation.add(readable(name, () -> ImplementationCheck.run(name, baseMachines.get(at),
+                            headMachines.get(at), behaviour.get(at).differences(), baseValidator, headValidator)));
                 }
                 progress.say("namespace vectors of both validators");
                 namespace.addAll(compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));

@@ -40,10 +40,10 @@ public final class BehaviourDiff {
 
     private BehaviourDiff() {}
 
-    public static Result compare(String model, StateGraph base, StateGraph head, long maxPairs) {
+    static Result compare(String model, Machine baseMachine, Machine headMachine, long maxPairs) {
         Objects.requireNonNull(model);
-        Machine baseMachine = new Machine(base, "base");
-        Machine headMachine = new Machine(head, "head");
+        StateGraph base = baseMachine.graph();
+        StateGraph head = headMachine.graph();
         long baseStart = baseMachine.start();
         long headStart = headMachine.start();
         String baseTopology = GraphPaths.topology(base, baseStart);

@@ -51,15 +51,9 @@ public final class GitRepository {
 
     /** Writes the files under {@code paths} at {@code commit} into {@code into}; the file names written, sorted. */
     public List<String> export(String commit, List<String> paths, Path into) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("ls-tree", "-r", "-z", "--full-tree", commit, "--"));
-        args.addAll(paths);
-        Result tree = git(root, null, args.toArray(String[]::new));
-        if (tree.exit() != 0) {
-            throw new AuditException("cannot list " + commit + ": " + tree.firstErrorLine());
-        }
         List<String> names = new ArrayList<>();
         StringBuilder batch = new StringBuilder();
-        for (String entry : tree.text().split("\0")) {
+        for (String entry : listing("cannot list " + commit, paths, "ls-tree", "-r", "-z", "--full-tree", commit, "--")) {
             if (entry.isEmpty()) {
                 continue;
             }
@@ -104,14 +98,9 @@ public final class GitRepository {
             throw new AuditException("the working tree has unmerged files (a merge, rebase or cherry-pick is under way);"
                     + " resolve them, or audit a commit with --head REV");
         }
-        List<String> args = new ArrayList<>(List.of("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"));
-        args.addAll(paths);
-        Result files = git(root, null, args.toArray(String[]::new));
-        if (files.exit() != 0) {
-            throw new AuditException("cannot list the working tree: " + files.firstErrorLine());
-        }
         List<String> names = new ArrayList<>();
-        for (String name : files.text().split("\0")) {
+        for (String name : listing("cannot list the working tree", paths,
+                "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--")) {
             Path source = root.resolve(name);
             if (name.isEmpty() || !Files.isRegularFile(source)) {
                 continue; // deleted in the working tree
@@ -126,19 +115,25 @@ public final class GitRepository {
 
     /** Files under {@code paths} that differ between HEAD and the working tree (uncommitted changes), sorted. */
     public List<String> uncommitted(List<String> paths) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("status", "--porcelain=v1", "-z", "--untracked-files=all", "--"));
-        args.addAll(paths);
-        Result status = git(root, null, args.toArray(String[]::new));
-        if (status.exit() != 0) {
-            throw new AuditException("git status failed: " + status.firstErrorLine());
-        }
         List<String> names = new ArrayList<>();
-        for (String entry : status.text().split("\0")) {
+        for (String entry : listing("git status failed", paths, "status", "--porcelain=v1", "-z", "--untracked-files=all",
+                "--")) {
             if (entry.length() > 3) {
                 names.add(entry.substring(3));
             }
         }
         return names.stream().sorted().toList();
+    }
+
+    /** The NUL-separated entries git prints for {@code command} followed by {@code paths}; failing is {@code problem}. */
+    private String[] listing(String problem, List<String> paths, String... command) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of(command));
+        args.addAll(paths);
+        Result result = git(root, null, args.toArray(String[]::new));
+        if (result.exit() != 0) {
+            throw new AuditException(problem + ": " + result.firstErrorLine());
+        }
+        return result.text().split("\0");
     }
 
     private static int indexOf(byte[] bytes, byte b, int from) {

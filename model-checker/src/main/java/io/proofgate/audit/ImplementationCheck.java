@@ -52,10 +52,10 @@ public final class ImplementationCheck {
 
     private ImplementationCheck() {}
 
-    static Result run(String model, StateGraph base, StateGraph head, List<Difference> witnesses,
+    static Result run(String model, Machine baseMachine, Machine headMachine, List<Difference> witnesses,
                       RevisionValidator baseValidator, RevisionValidator headValidator) {
-        Machine baseMachine = new Machine(base, "base");
-        Machine headMachine = new Machine(head, "head");
+        StateGraph base = baseMachine.graph();
+        StateGraph head = headMachine.graph();
         SequencedMap<String, Case> cases = new LinkedHashMap<>();
         for (Machine machine : List.of(baseMachine, headMachine)) {
             for (List<Edge> path : GraphPaths.scenarioPaths(machine.graph())) {

@@ -39,7 +39,7 @@ final class ReplayWords {
             words.add(switch (kind) {
                 case "plan" -> "step=" + node.path("step").asLong() + " plan " + node.path("id").asText() + " digest="
                         + node.path("digest").asText() + " span=" + node.path("span").asText() + " blocks="
-                        + compact(node.path("blocks_by_group")) + " recurrent=" + pairs(node.path("recurrent"));
+                        + node.path("blocks_by_group") + " recurrent=" + pairs(node.path("recurrent"));
                 case "rejected" -> "step=" + node.path("step").asLong() + " rejected " + node.path("id").asText() + " code="
                         + node.path("code").asText() + facts(node.path("reason").asText());
                 case "retired" -> "step=" + node.path("step").asLong() + " retired " + node.path("id").asText() + " cause="
@@ -76,10 +76,6 @@ final class ReplayWords {
             facts.append(' ').append(words[i]);
         }
         return facts.toString();
-    }
-
-    private static String compact(JsonNode node) {
-        return node.toString();
     }
 
     private static String pairs(JsonNode node) {

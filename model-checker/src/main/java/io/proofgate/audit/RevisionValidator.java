@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -121,16 +120,11 @@ final class RevisionValidator implements AutoCloseable {
                     "--release", Integer.toString(Runtime.version().feature()),
                     "-classpath", libraries()));
             files.forEach(f -> args.add(f.toString()));
-            StringWriter errors = new StringWriter();
-            ByteArrayOutputStream ignored = new ByteArrayOutputStream();
-            int exit = compiler.run(null, ignored, new java.io.PrintStream(new OutputStream() {
-                @Override
-                public void write(int b) {
-                    errors.write(b);
-                }
-            }, true, StandardCharsets.UTF_8), args.toArray(String[]::new));
+            ByteArrayOutputStream errors = new ByteArrayOutputStream();
+            int exit = compiler.run(null, OutputStream.nullOutputStream(), errors, args.toArray(String[]::new));
             if (exit != 0) {
-                String first = errors.toString().lines().filter(l -> l.contains("error:")).findFirst().orElse("exit " + exit);
+                String first = errors.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("error:")).findFirst()
+                        .orElse("exit " + exit);
                 throw new AuditException("the " + side + " validator does not compile with proofgate's libraries: " + first);
             }
             try {

@@ -30,20 +30,24 @@ public final class Mistakes {
     private Mistakes() {
     }
 
-    /** The mistakes of {@code file} as mutations of {@code text}; each find must occur exactly once. */
-    public static List<Mutation> read(Path file, String text, String source) throws MutationException {
-        return parse(file, text, source, new java.util.HashMap<>());
+    /**
+     * The mistakes of a file as mutations, and the model each names in its optional
+     * {@code "model"} (the one that killed it when the whole run was last measured), by mutant id:
+     * {@link MutationRun} checks it there first. That is only an order: a stale one costs time,
+     * never a verdict.
+     */
+    public record Named(List<Mutation> mutations, java.util.Map<String, String> firstModels) {
+        public Named {
+            mutations = List.copyOf(mutations);
+            firstModels = java.util.Map.copyOf(firstModels);
+        }
     }
 
-    /**
-     * The model each mistake names in its optional {@code "model"} (the one that killed it when the
-     * whole run was last measured), by the mistake's mutant id: {@link MutationRun} checks it
-     * there first. Only an order: a stale one costs time, never a verdict.
-     */
-    public static java.util.Map<String, String> firstModels(Path file, String text, String source) throws MutationException {
-        java.util.Map<String, String> first = new java.util.HashMap<>();
-        parse(file, text, source, first);
-        return first;
+    /** The mistakes of {@code file} as mutations of {@code text}; each find must occur exactly once. */
+    public static Named read(Path file, String text, String source) throws MutationException {
+        java.util.Map<String, String> firstModels = new java.util.HashMap<>();
+        List<Mutation> mutations = parse(file, text, source, firstModels);
+        return new Named(mutations, firstModels);
     }
 
     private static List<Mutation> parse(Path file, String text, String source, java.util.Map<String, String> firstModels)

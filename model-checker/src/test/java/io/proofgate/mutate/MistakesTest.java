@@ -27,7 +27,7 @@ class MistakesTest {
     @Test
     void aMistakeIsOneEditAtItsPlace() throws Exception {
         List<Mutation> ms = Mistakes.read(file("{\"name\": \"b-off\", \"meaning\": \"m\", \"find\": \"B == A + 1\","
-                + " \"replace\": \"B == A\"}"), TEXT, "M.tla");
+                + " \"replace\": \"B == A\"}"), TEXT, "M.tla").mutations();
         assertEquals(1, ms.size());
         Mutation m = ms.getFirst();
         assertEquals(Mutation.Kind.NAMED, m.kind());
@@ -41,8 +41,8 @@ class MistakesTest {
         Path f = file("{\"name\": \"b-off\", \"meaning\": \"m\", \"find\": \"B == A + 1\", \"replace\": \"B == A\","
                 + " \"model\": \"gen-batch\"}, {\"name\": \"c-off\", \"meaning\": \"m\", \"find\": \"C == A + 1\","
                 + " \"replace\": \"C == A\"}");
-        List<Mutation> ms = Mistakes.read(f, TEXT, "M.tla");
-        assertEquals(java.util.Map.of(ms.getFirst().id(), "gen-batch"), Mistakes.firstModels(f, TEXT, "M.tla"));
+        Mistakes.Named named = Mistakes.read(f, TEXT, "M.tla");
+        assertEquals(java.util.Map.of(named.mutations().getFirst().id(), "gen-batch"), named.firstModels());
     }
 
     @Test
@@ -62,7 +62,7 @@ class MistakesTest {
     @Test
     void aSurvivingMistakeFailsTheCheckEvenWhenJudged() throws Exception {
         Mutation m = Mistakes.read(file("{\"name\": \"b-off\", \"meaning\": \"m\", \"find\": \"B == A + 1\","
-                + " \"replace\": \"B == A\"}"), TEXT, "M.tla").getFirst();
+                + " \"replace\": \"B == A\"}"), TEXT, "M.tla").mutations().getFirst();
         List<MutantResult> survived = List.of(new MutantResult(m, new Outcome.Survived(), Duration.ZERO));
         var judged = new Equivalents(java.util.Map.of(m.id(), new Equivalents.Entry(m.id(), "b-off", "", "no")));
         MutationReport report = new MutationReport("M.tla", "p", List.of("x"), TEXT, survived, judged, Duration.ZERO);
