@@ -1,0 +1,183 @@
+package io.proofgate.cli;
+
+import io.proofgate.conform.Conform;
+import io.proofgate.conform.ConformException;
+import io.proofgate.conform.ConformText;
+import io.proofgate.conform.InProcessAdapter;
+import io.proofgate.conform.JunitXml;
+import io.proofgate.conform.ProcessAdapter;
+import io.proofgate.conform.Result;
+import io.proofgate.conform.Scenario;
+import io.proofgate.conform.ScenarioReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** {@code proofgate conform}: the conformance scenarios against any implementation, through an adapter. */
+final class ConformCommand implements Command {
+
+    static final String GENERATED = "generated-tests/scenarios";
+    static final String HAND_WRITTEN = "validator/src/test/resources/scenarios";
+
+    @Override
+    public String name() {
+        return "conform";
+    }
+
+    @Override
+    public String summary() {
+        return "run the conformance scenarios against any implementation through an adapter (proofgate-adapter/v1)";
+    }
+
+    @Override
+    public String help() {
+        return """
+                Usage: proofgate conform (--exec CMD | --in-process) [--scenarios DIR|generated|hand-written|all]
+                                         [--jobs N] [--timeout SECONDS] [--junit FILE] [--baseline] [--no-shrink]
+                                         [--max-errors N]
+
+                Runs the conformance scenarios against an implementation. CMD (run with /bin/sh -c, once per
+                job) is its adapter: it reads proofgate-adapter/v1 messages on stdin (a greeting, each
+                scenario's topology and events as proofgate-events/v1 lines, a summary request) and answers
+                each with lines as `proofgate replay` prints them, then {"kind":"end"}. The capabilities it
+                declares decide what is compared; the report says what was not. The protocol and the
+                scenario files: docs/conformance.md.
+
+                  --exec CMD       the adapter command, e.g. "python3 examples/conform/toy_connector.py"
+                  --in-process     proofgate's own validator in this JVM (the throughput baseline)
+                  --scenarios S    a folder of *.scenarios files and NAME.jsonl + NAME.expected logs, or
+                                   generated (generated-tests/scenarios), hand-written
+                                   (validator/src/test/resources/scenarios) or all (default)
+                  --jobs N         adapters run side by side (default: cores, at most 4)
+                  --timeout S      seconds an answer may take (default 10)
+                  --junit FILE     also write JUnit XML, a testcase per scenario
+                  --baseline       then run the same scenarios in process and print both throughputs
+                  --no-shrink      do not shrink failing scenarios to their shortest failing prefix
+                  --max-errors N   stop after N adapter errors (default 10)
+
+                Exit codes: 0 every scenario run passed; 1 some failed; 2 the run could not be judged (the
+                adapter broke the protocol, hung or exited; unreadable scenarios; no scenario run).
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        var options = Options.parse(args, Set.of("--in-process", "--baseline", "--no-shrink"),
+                Set.of("--exec", "--scenarios", "--jobs", "--timeout", "--junit", "--max-errors"));
+        String command = options.get("--exec");
+        boolean inProcess = options.containsKey("--in-process");
+        if ((command == null) == !inProcess) {
+            throw new UsageException("give the adapter with --exec CMD, or --in-process for proofgate's own validator");
+        }
+        if (command != null && command.isBlank()) {
+            throw new UsageException("--exec needs a command");
+        }
+        int jobs = (int) Options.integer(options, "--jobs", 1, 256, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        long timeout = Options.integer(options, "--timeout", 1, 3600, 10);
+        int maxErrors = (int) Options.integer(options, "--max-errors", 1, 1_000_000, 10);
+        List<Path> folders = folders(options.getOrDefault("--scenarios", "all"));
+        Path junit = options.containsKey("--junit") ? Path.of(options.get("--junit")) : null;
+        Path directory = Path.of("").toAbsolutePath();
+        String adapter = inProcess ? "in process" : command;
+        try {
+            List<Scenario> scenarios = new ArrayList<>();
+            for (Path folder : folders) {
+                scenarios.addAll(ScenarioReader.read(folder));
+            }
+            if (scenarios.isEmpty()) {
+                err.println("proofgate conform: no scenarios under " + folders);
+                return Main.USAGE;
+            }
+            err.println("proofgate conform: " + String.format("%,d", scenarios.size()) + " scenarios from "
+                    + String.join(", ", folders.stream().map(Path::toString).toList()) + ", adapter: " + adapter);
+            Conform.Settings settings = new Conform.Settings(jobs, Duration.ofSeconds(timeout),
+                    !options.containsKey("--no-shrink"), maxErrors);
+            Conform.Adapters adapters = inProcess ? InProcessAdapter::new : () -> new ProcessAdapter(command, directory);
+            Conform.Report report = Conform.run(scenarios, adapters, settings, line -> err.println("proofgate conform: " + line));
+            out.print(ConformText.of(report, adapter));
+            if (options.containsKey("--baseline")) {
+                List<Scenario> ran = report.results().stream().filter(r -> !(r instanceof Result.NotRun))
+                        .map(Result::scenario).toList();
+                Conform.Report baseline = Conform.run(ran, InProcessAdapter::new, settings, line -> { });
+                double adapterRate = ran.size() / report.seconds();
+                double inProcessRate = ran.size() / baseline.seconds();
+                out.printf("baseline: the same %,d scenarios in process: %.1f s, %,.0f scenarios/s (%d jobs); the adapter's"
+                                + " throughput is %.3f of it%n", ran.size(), baseline.seconds(), inProcessRate, baseline.jobs(),
+                        adapterRate / inProcessRate);
+            }
+            out.flush();
+            if (out.checkError()) {
+                err.println("proofgate conform: cannot write to standard output; the report is incomplete");
+                return Main.USAGE;
+            }
+            if (junit != null) {
+                writeAtomically(junit, report);
+            }
+            long failed = report.count(Result.Failed.class);
+            long errors = report.count(Result.Errored.class);
+            long passed = report.count(Result.Passed.class);
+            if (errors > 0) {
+                err.println("proofgate conform: " + errors + " scenario" + (errors == 1 ? "" : "s")
+                        + " could not be judged: the adapter broke the protocol (see ERROR above)");
+                return Main.USAGE;
+            }
+            if (failed > 0) {
+                return Main.FINDINGS;
+            }
+            if (passed == 0) {
+                err.println("proofgate conform: no scenario ran (every one needs a capability the adapter does not declare)");
+                return Main.USAGE;
+            }
+            return Main.OK;
+        } catch (ConformException e) {
+            err.println("proofgate conform: " + e.getMessage());
+            return Main.USAGE;
+        } catch (IOException e) {
+            err.println("proofgate conform: " + junit + ": " + FileProblems.words(e));
+            return Main.USAGE;
+        }
+    }
+
+    private static List<Path> folders(String scenarios) throws UsageException {
+        return switch (scenarios) {
+            case "generated" -> List.of(ProjectRoot.find().resolve(GENERATED));
+            case "hand-written" -> List.of(ProjectRoot.find().resolve(HAND_WRITTEN));
+            case "all" -> List.of(ProjectRoot.find().resolve(GENERATED), ProjectRoot.find().resolve(HAND_WRITTEN));
+            default -> {
+                Path folder = Path.of(scenarios);
+                if (!Files.isDirectory(folder)) {
+                    throw new UsageException("--scenarios " + scenarios + " is not a folder (nor generated, hand-written or all)");
+                }
+                yield List.of(folder);
+            }
+        };
+    }
+
+    /** The JUnit file appears whole or not at all: a CI reading a half-written one would see fewer tests. */
+    private static void writeAtomically(Path file, Conform.Report report) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path temporary = Files.createTempFile(parent, file.getFileName().toString(), ".part");
+        try {
+            try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+                JunitXml.write(report, writer);
+            }
+            try {
+                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.proofgate.conform;
+
+import java.time.Duration;
+
+/**
+ * Where the kit's messages go and the answer lines come from: an external process
+ * ({@link ProcessAdapter}) or, for the throughput baseline, proofgate's validator in process
+ * ({@link InProcessAdapter}). The protocol itself is {@link AdapterClient}'s.
+ */
+public interface Adapter extends AutoCloseable {
+
+    /** Writes one message line. */
+    void send(String message) throws AdapterException;
+
+    /** The next line of the answer, or null when none came within {@code patience}. */
+    String receive(Duration patience) throws AdapterException;
+
+    /** What the adapter said on the side (its stderr's last lines), for an error message; may be empty. */
+    default String diagnostics() {
+        return "";
+    }
+
+    /** Nanoseconds spent waiting in {@link #receive}: the adapter's share of a run. */
+    long waitedNanos();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,105 @@
+package io.proofgate.conform;
+
+import io.proofgate.adapter.AdapterSession;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The kit's side of {@code proofgate-adapter/v1}: the greeting, then one message at a time, each
+ * answered by lines up to the end marker. Every line is read strictly ({@link AnswerReader}).
+ */
+public final class AdapterClient implements AutoCloseable {
+
+    static final String HELLO = "{\"kind\":\"hello\",\"protocol\":\"" + AdapterSession.PROTOCOL + "\"}";
+    static final String SUMMARY = "{\"kind\":\"summary\"}";
+
+    private final Adapter adapter;
+    private final Duration patience;
+    private final Line.Hello hello;
+
+    private AdapterClient(Adapter adapter, Duration patience, Line.Hello hello) {
+        this.adapter = adapter;
+        this.patience = patience;
+        this.hello = hello;
+    }
+
+    /** Greets the adapter; its answer must be one hello line in the kit's protocol. */
+    public static AdapterClient open(Adapter adapter, Duration patience) throws AdapterException {
+        List<Line> answer;
+        try {
+            answer = exchange(adapter, patience, HELLO);
+        } catch (AdapterException e) {
+            adapter.close();
+            throw new AdapterException("did not answer the greeting: it " + e.getMessage());
+        }
+        if (answer.size() != 1 || !(answer.getFirst() instanceof Line.Hello hello)) {
+            adapter.close();
+            throw new AdapterException("answered the greeting without exactly one hello line");
+        }
+        if (!hello.protocol().equals(AdapterSession.PROTOCOL)) {
+            adapter.close();
+            throw new AdapterException("speaks " + Json.quote(hello.protocol()) + "; the kit speaks " + AdapterSession.PROTOCOL);
+        }
+        return new AdapterClient(adapter, patience, hello);
+    }
+
+    public Line.Hello hello() {
+        return hello;
+    }
+
+    public Set<Capability> capabilities() {
+        return hello.capabilities();
+    }
+
+    /** Sends one message and reads its answer, the end marker left out. */
+    List<Line> exchange(String message) throws AdapterException {
+        return exchange(adapter, patience, message);
+    }
+
+    private static List<Line> exchange(Adapter adapter, Duration patience, String message) throws AdapterException {
+        adapter.send(message);
+        List<Line> answer = new ArrayList<>();
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (true) {
+            long left = Math.max(0, deadline - System.nanoTime());
+            String text;
+            try {
+                text = adapter.receive(Duration.ofNanos(left));
+            } catch (AdapterException e) {
+                throw answer.isEmpty() ? e : new AdapterException(e.getMessage() + ", after " + lines(answer.size()) + " of its answer");
+            }
+            if (text == null) {
+                throw new AdapterException((answer.isEmpty() ? "gave no answer within " + seconds(patience) + " (it hangs)"
+                        : "printed " + lines(answer.size()) + " but no end marker {\"kind\":\"end\"} within " + seconds(patience)
+                        ) + adapter.diagnostics());
+            }
+            if (text.isBlank()) {
+                continue;
+            }
+            Line line = AnswerReader.read(text);
+            if (line instanceof Line.End) {
+                return answer;
+            }
+            answer.add(line);
+        }
+    }
+
+    private static String lines(int count) {
+        return count + " line" + (count == 1 ? "" : "s");
+    }
+
+    private static String seconds(Duration patience) {
+        return patience.toMillis() % 1000 == 0 ? patience.toSeconds() + " s" : patience.toMillis() + " ms";
+    }
+
+    long waitedNanos() {
+        return adapter.waitedNanos();
+    }
+
+    @Override
+    public void close() {
+        adapter.close();
+    }
+}

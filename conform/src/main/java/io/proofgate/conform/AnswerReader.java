@@ -1,0 +1,226 @@
+package io.proofgate.conform;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads one line an adapter printed (or one line of a hand-written scenario's {@code .expected}
+ * file, which is {@code replay}'s output) into a {@link Line}. Anything that is not a well-formed
+ * answer is an {@link AdapterException} naming what is wrong; fields the protocol does not name
+ * are ignored, fields it names must have their types.
+ */
+final class AnswerReader {
+
+    private AnswerReader() {}
+
+    static Line read(String text) throws AdapterException {
+        JsonNode node;
+        try {
+            node = Json.tree(text);
+        } catch (JsonProcessingException e) {
+            throw new AdapterException("printed a line that is not JSON: " + Json.excerpt(text));
+        }
+        if (node == null || !node.isObject()) {
+            throw new AdapterException("printed a line that is not a JSON object: " + Json.excerpt(text));
+        }
+        JsonNode kind = node.get("kind");
+        if (kind == null || !kind.isTextual()) {
+            throw new AdapterException("printed an object without a string \"kind\": " + Json.excerpt(text));
+        }
+        return switch (kind.asText()) {
+            case "plan" -> new Line.Plan(string(node, "id", text), integer(node, "step", text), string(node, "digest", text),
+                    integer(node, "span", text), integerLists(node, "blocks_by_group", -1, text),
+                    integerLists(node, "recurrent", 2, text));
+            case "rejected" -> rejected(node, text);
+            case "retired" -> new Line.Retired(string(node, "id", text), integer(node, "step", text),
+                    string(node, "cause", text));
+            case "state" -> state(node, text);
+            case "summary" -> summary(node, text);
+            case "error" -> new Line.Refused(string(node, "message", text));
+            case "end" -> new Line.End();
+            case "hello" -> hello(node, text);
+            default -> throw new AdapterException("printed a line of unknown kind " + Json.quote(kind.asText())
+                    + " (an answer holds plan, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
+        };
+    }
+
+    private static Line.Rejected rejected(JsonNode node, String text) throws AdapterException {
+        String reason = node.has("reason") ? string(node, "reason", text) : "";
+        List<String> facts = facts(reason);
+        StringBuilder disagreement = new StringBuilder();
+        for (String field : List.of("observed", "target", "group", "block")) {
+            String value = node.has(field) ? integer(node, field, text) : null;
+            String fact = null;
+            for (String word : facts) {
+                if (word.startsWith(field + "=")) {
+                    fact = word.substring(field.length() + 1);
+                }
+            }
+            if (!java.util.Objects.equals(value, fact)) {
+                disagreement.append(" field-").append(field).append('=').append(value);
+            }
+        }
+        return new Line.Rejected(string(node, "id", text), integer(node, "step", text), string(node, "code", text),
+                facts, disagreement.toString(), reason);
+    }
+
+    /** The trailing {@code name=value} words of a reason: the facts, after the code's sentence. */
+    static List<String> facts(String reason) {
+        String[] words = reason.split(" ");
+        int first = words.length;
+        while (first > 0 && words[first - 1].matches("[a-z_]+=\\S*")) {
+            first--;
+        }
+        return List.of(words).subList(first, words.length);
+    }
+
+    private static Line.State state(JsonNode node, String text) throws AdapterException {
+        List<String> lines = new ArrayList<>();
+        JsonNode pending = array(node, "pending", text);
+        Map<String, String> stores = new TreeMap<>();
+        for (JsonNode store : pending) {
+            if (!store.isObject()) {
+                throw new AdapterException("printed a state whose \"pending\" holds a non-object: " + Json.excerpt(text));
+            }
+            String id = string(store, "id", text);
+            stores.put(id, "pending " + id + " done=" + integer(store, "done", text) + " table="
+                    + integerLists(store, "table", -1, text) + " latch=" + sortedPairs(store, "latch", text));
+        }
+        if (stores.isEmpty()) {
+            lines.add("pending none");
+        }
+        lines.addAll(stores.values());
+        JsonNode held = node.get("held");
+        if (held == null || !held.isObject()) {
+            throw new AdapterException("printed a state without a \"held\" object: " + Json.excerpt(text));
+        }
+        Map<String, String> digests = new TreeMap<>();
+        for (var entry : held.properties()) {
+            List<Long> ranks = new ArrayList<>();
+            if (!entry.getValue().isArray()) {
+                throw new AdapterException("printed a state whose held digest is not a list of ranks: " + Json.excerpt(text));
+            }
+            for (JsonNode rank : entry.getValue()) {
+                if (!rank.canConvertToLong() || !rank.isIntegralNumber()) {
+                    throw new AdapterException("printed a state with a rank that is not an integer: " + Json.excerpt(text));
+                }
+                ranks.add(rank.asLong());
+            }
+            ranks.sort(null);
+            if (!ranks.isEmpty()) {
+                digests.put(entry.getKey(), "held " + entry.getKey() + "="
+                        + ranks.toString().replace(" ", ""));
+            }
+        }
+        lines.addAll(digests.values());
+        JsonNode counters = node.get("counters");
+        if (counters == null || !counters.isObject()) {
+            throw new AdapterException("printed a state without a \"counters\" object: " + Json.excerpt(text));
+        }
+        lines.add("counters plans=" + integer(counters, "plans", text) + " rejected=" + integer(counters, "rejected", text)
+                + " store_skipped_quorum=" + integer(counters, "store_skipped_quorum", text) + " retired_finished="
+                + integer(counters, "retired_finished", text));
+        return new Line.State(List.copyOf(lines));
+    }
+
+    private static Line.Summary summary(JsonNode node, String text) throws AdapterException {
+        List<String> pending = new ArrayList<>();
+        for (JsonNode id : array(node, "pending", text)) {
+            if (!id.isTextual()) {
+                throw new AdapterException("printed a summary whose \"pending\" holds a non-string: " + Json.excerpt(text));
+            }
+            pending.add(id.asText());
+        }
+        pending.sort(null);
+        JsonNode latched = node.get("latched");
+        if (latched == null || !latched.isObject()) {
+            throw new AdapterException("printed a summary without a \"latched\" object: " + Json.excerpt(text));
+        }
+        TreeMap<String, String> latches = new TreeMap<>();
+        for (var entry : latched.properties()) {
+            latches.put(entry.getKey(), sortedPairs(latched, entry.getKey(), text));
+        }
+        return new Line.Summary(integer(node, "plans", text), integer(node, "rejected", text),
+                integer(node, "store_skipped_quorum", text), integer(node, "retired_finished", text),
+                node.has("ignored_held") ? integer(node, "ignored_held", text) : "0", List.copyOf(pending), latches);
+    }
+
+    private static Line.Hello hello(JsonNode node, String text) throws AdapterException {
+        Set<Capability> capabilities = EnumSet.noneOf(Capability.class);
+        for (JsonNode capability : array(node, "capabilities", text)) {
+            if (!capability.isTextual()) {
+                throw new AdapterException("declared a capability that is not a string: " + Json.excerpt(text));
+            }
+            capabilities.add(Capability.of(capability.asText()).orElseThrow(() -> new AdapterException(
+                    "declared an unknown capability " + Json.quote(capability.asText()) + " (known: reason_facts, state, sliding, wide_integers)")));
+        }
+        String implementation = node.has("implementation") ? string(node, "implementation", text) : "unnamed";
+        return new Line.Hello(string(node, "protocol", text), implementation, capabilities);
+    }
+
+    private static String string(JsonNode node, String field, String text) throws AdapterException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isTextual()) {
+            throw new AdapterException("printed a " + node.path("kind").asText("line") + " line without a string \"" + field + "\": "
+                    + Json.excerpt(text));
+        }
+        return value.asText();
+    }
+
+    private static String integer(JsonNode node, String field, String text) throws AdapterException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isIntegralNumber()) {
+            throw new AdapterException("printed a " + node.path("kind").asText("line") + " line without an integer \"" + field + "\": "
+                    + Json.excerpt(text));
+        }
+        return value.asText();
+    }
+
+    private static JsonNode array(JsonNode node, String field, String text) throws AdapterException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isArray()) {
+            throw new AdapterException("printed a " + node.path("kind").asText("line") + " line without a list \"" + field + "\": "
+                    + Json.excerpt(text));
+        }
+        return value;
+    }
+
+    /** A list of lists of integers, each {@code width} long unless it is -1, as compact JSON. */
+    private static String integerLists(JsonNode node, String field, int width, String text) throws AdapterException {
+        JsonNode lists = array(node, field, text);
+        for (JsonNode list : lists) {
+            boolean ok = list.isArray() && (width < 0 || list.size() == width);
+            for (JsonNode element : list) {
+                ok &= element.isIntegralNumber();
+            }
+            if (!ok) {
+                throw new AdapterException("printed a " + node.path("kind").asText("line") + " line whose \"" + field
+                        + "\" is not a list of " + (width < 0 ? "lists of integers" : "[group, block] pairs") + ": "
+                        + Json.excerpt(text));
+            }
+        }
+        return lists.toString();
+    }
+
+    /** [group, block] pairs in order of group then block: a latch is a set. */
+    private static String sortedPairs(JsonNode node, String field, String text) throws AdapterException {
+        integerLists(node, field, 2, text);
+        List<JsonNode> pairs = new ArrayList<>();
+        node.get(field).forEach(pairs::add);
+        pairs.sort((a, b) -> {
+            int byGroup = a.get(0).bigIntegerValue().compareTo(b.get(0).bigIntegerValue());
+            return byGroup != 0 ? byGroup : a.get(1).bigIntegerValue().compareTo(b.get(1).bigIntegerValue());
+        });
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < pairs.size(); i++) {
+            out.append(i == 0 ? "" : ",").append(pairs.get(i).toString());
+        }
+        return out.append(']').toString();
+    }
+}

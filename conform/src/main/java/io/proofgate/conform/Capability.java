@@ -1,0 +1,46 @@
+package io.proofgate.conform;
+
+import java.util.Optional;
+
+/**
+ * What an adapter declares it can do (docs/conformance.md, "Capabilities"). Each decides which
+ * expectations are compared or which scenarios are run; the report names what a missing one left
+ * out.
+ */
+public enum Capability {
+    REASON_FACTS("reason_facts", "the facts of each rejection's reason (observed, target, group, block, entry, ...)"),
+    STATE("state", "the connector's state after each event (pending stores with done, table and latch; held digests; counters)"),
+    SLIDING("sliding", "scenarios whose topology has a sliding group"),
+    WIDE_INTEGERS("wide_integers", "scenarios whose evidence holds integers beyond 64 bits");
+
+    private final String wireName;
+    private final String what;
+
+    Capability(String wireName, String what) {
+        this.wireName = wireName;
+        this.what = what;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    /** What it covers, in the report's words. */
+    public String what() {
+        return what;
+    }
+
+    /** Whether a missing capability skips scenarios (rather than leaving an expectation uncompared). */
+    public boolean gatesScenarios() {
+        return this == SLIDING || this == WIDE_INTEGERS;
+    }
+
+    static Optional<Capability> of(String wireName) {
+        for (Capability capability : values()) {
+            if (capability.wireName.equals(wireName)) {
+                return Optional.of(capability);
+            }
+        }
+        return Optional.empty();
+    }
+}

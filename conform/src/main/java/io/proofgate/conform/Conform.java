@@ -1,0 +1,167 @@
+package io.proofgate.conform;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * {@code proofgate conform}: the scenarios against an implementation. Each of {@code jobs}
+ * workers holds one adapter (started once, not once per scenario: a JVM adapter takes about half
+ * a second to start, a scenario a fraction of a millisecond) and takes scenarios in order; a
+ * topology line gives the adapter a fresh connector. A failing scenario is shrunk to its shortest
+ * failing prefix. An adapter that breaks the protocol is an error of that scenario: the worker
+ * starts a fresh adapter and goes on, and after {@code maxErrors} errors the run stops. Results
+ * come out in scenario order whatever the jobs.
+ */
+public final class Conform {
+
+    /** Starts one adapter process (or the in-process validator). */
+    @FunctionalInterface
+    public interface Adapters {
+        Adapter start() throws AdapterException;
+    }
+
+    /** Lines on stderr while a long run goes. */
+    @FunctionalInterface
+    public interface Progress {
+        void line(String text);
+    }
+
+    public record Settings(int jobs, Duration patience, boolean shrink, int maxErrors) {}
+
+    /** A whole run: the greeting, the results in scenario order, the times. */
+    public record Report(Line.Hello hello, List<Result> results, double seconds, double waitedSeconds, int jobs,
+                         boolean stopped) {
+        public long count(Class<? extends Result> kind) {
+            return results.stream().filter(kind::isInstance).count();
+        }
+    }
+
+    private Conform() {}
+
+    public static Report run(List<Scenario> scenarios, Adapters adapters, Settings settings, Progress progress)
+            throws ConformException {
+        long start = System.nanoTime();
+        AdapterClient first;
+        try {
+            first = AdapterClient.open(adapters.start(), settings.patience());
+        } catch (AdapterException e) {
+            throw new ConformException("the adapter " + e.getMessage());
+        }
+        Line.Hello hello = first.hello();
+        AtomicReferenceArray<Result> results = new AtomicReferenceArray<>(scenarios.size());
+        List<Integer> runnable = new ArrayList<>();
+        for (int i = 0; i < scenarios.size(); i++) {
+            Set<Capability> missing = EnumSet.noneOf(Capability.class);
+            missing.addAll(scenarios.get(i).needs());
+            missing.removeAll(hello.capabilities());
+            if (missing.isEmpty()) {
+                runnable.add(i);
+            } else {
+                results.set(i, new Result.NotRun(scenarios.get(i), Set.copyOf(missing), 0));
+            }
+        }
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong waited = new AtomicLong();
+        int jobs = Math.max(1, Math.min(settings.jobs(), runnable.size()));
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < jobs; w++) {
+            AdapterClient own = w == 0 ? first : null;
+            workers.add(Thread.ofPlatform().name("proofgate-conform-" + w).start(() -> {
+                AdapterClient client = own;
+                try {
+                    while (!stop.get()) {
+                        int position = next.getAndIncrement();
+                        if (position >= runnable.size()) {
+                            break;
+                        }
+                        int index = runnable.get(position);
+                        Scenario scenario = scenarios.get(index);
+                        long began = System.nanoTime();
+                        try {
+                            if (client == null) {
+                                client = AdapterClient.open(adapters.start(), settings.patience());
+                            }
+                            results.set(index, judge(client, scenario, settings.shrink(), began));
+                        } catch (AdapterException e) {
+                            String message = e.getMessage().startsWith("scenario ") ? e.getMessage()
+                                    : "scenario " + scenario.id() + ": the adapter " + e.getMessage();
+                            results.set(index, new Result.Errored(scenario, message, seconds(began)));
+                            if (client != null) {
+                                waited.addAndGet(client.waitedNanos());
+                                client.close();
+                                client = null;
+                            }
+                            if (errors.incrementAndGet() >= settings.maxErrors()) {
+                                stop.set(true);
+                            }
+                        }
+                        int finished = done.incrementAndGet();
+                        if (finished % 2000 == 0) {
+                            progress.line(String.format("%,d of %,d scenarios, %.1f s", finished, runnable.size(), seconds(start)));
+                        }
+                    }
+                } finally {
+                    if (client != null) {
+                        waited.addAndGet(client.waitedNanos());
+                        client.close();
+                    }
+                }
+            }));
+        }
+        for (Thread worker : workers) {
+            try {
+                worker.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConformException("interrupted");
+            }
+        }
+        List<Result> ordered = new ArrayList<>();
+        for (int i = 0; i < scenarios.size(); i++) {
+            if (results.get(i) != null) {
+                ordered.add(results.get(i));
+            }
+        }
+        return new Report(hello, List.copyOf(ordered), seconds(start), waited.get() / 1e9, jobs, stop.get());
+    }
+
+    private static Result judge(AdapterClient client, Scenario scenario, boolean shrink, long began) throws AdapterException {
+        ScenarioRun run = new ScenarioRun(client);
+        int events = scenario.events().size();
+        Optional<Result.Mismatch> mismatch = run.run(scenario, events);
+        if (mismatch.isEmpty()) {
+            return new Result.Passed(scenario, seconds(began));
+        }
+        Result.Mismatch full = mismatch.get();
+        int length = events;
+        Result.Mismatch shortest = full;
+        if (shrink) {
+            int upTo = Math.min(events, Math.max(1, full.event()));
+            int from = scenario.expected() instanceof Scenario.WholeLog ? upTo : 1;
+            for (int prefix = from; prefix < events && prefix <= upTo; prefix++) {
+                Optional<Result.Mismatch> shorter = run.run(scenario, prefix);
+                if (shorter.isPresent()) {
+                    length = prefix;
+                    shortest = shorter.get();
+                    break;
+                }
+            }
+        }
+        return new Result.Failed(scenario, full, length, shortest, seconds(began));
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+}

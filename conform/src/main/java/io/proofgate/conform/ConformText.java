@@ -1,0 +1,127 @@
+package io.proofgate.conform;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** The report of a conformance run for a terminal or a CI log. */
+public final class ConformText {
+
+    /** Failing scenarios listed one per line before the groups; every one is in the JUnit file. */
+    static final int LISTED = 50;
+
+    private ConformText() {}
+
+    public static String of(Conform.Report report, String adapter) {
+        StringBuilder out = new StringBuilder();
+        Line.Hello hello = report.hello();
+        Set<Capability> capabilities = hello.capabilities();
+        out.append("adapter: ").append(adapter).append(" (").append(hello.implementation()).append(", ")
+                .append(hello.protocol()).append("), capabilities: ")
+                .append(capabilities.isEmpty() ? "none" : String.join(", ", capabilities.stream().map(Capability::wireName).toList()))
+                .append('\n');
+        List<String> compared = new ArrayList<>(List.of("the verdicts after each event", "the summary"));
+        List<String> notCompared = new ArrayList<>();
+        for (Capability capability : List.of(Capability.REASON_FACTS, Capability.STATE)) {
+            (capabilities.contains(capability) ? compared : notCompared).add(capability.what()
+                    + (capabilities.contains(capability) ? "" : " (no " + capability.wireName() + ")"));
+        }
+        out.append("compared: ").append(String.join("; ", compared)).append('\n');
+        if (!notCompared.isEmpty()) {
+            out.append("not compared: ").append(String.join("; ", notCompared)).append('\n');
+        }
+        Map<Capability, Integer> skipped = new TreeMap<>();
+        for (Result result : report.results()) {
+            if (result instanceof Result.NotRun notRun) {
+                notRun.missing().forEach(c -> skipped.merge(c, 1, Integer::sum));
+            }
+        }
+        skipped.forEach((capability, count) -> out.append("not run: ").append(String.format("%,d", count)).append(' ')
+                .append(capability.what()).append(" (no ").append(capability.wireName()).append(")\n"));
+        List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
+                .map(Result.Failed.class::cast).toList();
+        if (!failed.isEmpty() || report.count(Result.Errored.class) > 0) {
+            out.append('\n');
+        }
+        int listed = 0;
+        for (Result.Failed failure : failed) {
+            if (listed++ == LISTED) {
+                out.append("... and ").append(String.format("%,d", failed.size() - LISTED))
+                        .append(" more failing scenarios (--junit FILE lists every scenario)\n");
+                break;
+            }
+            out.append("FAIL ").append(failure.scenario().id()).append(": ")
+                    .append(where(failure.scenario(), failure.mismatch(), failure.scenario().events().size()))
+                    .append(": ").append(failure.mismatch().rule()).append('\n');
+        }
+        for (Result result : report.results()) {
+            if (result instanceof Result.Errored errored) {
+                out.append("ERROR ").append(errored.message()).append('\n');
+            }
+        }
+        if (report.stopped()) {
+            out.append("stopped after ").append(report.count(Result.Errored.class)).append(" adapter errors\n");
+        }
+        if (!failed.isEmpty()) {
+            out.append("\nfailures by rule (the first difference of each failing scenario):\n");
+            Map<String, List<Result.Failed>> groups = new LinkedHashMap<>();
+            failed.stream().sorted(Comparator.comparing((Result.Failed f) -> f.mismatch().rule()))
+                    .forEach(f -> groups.computeIfAbsent(f.mismatch().rule(), k -> new ArrayList<>()).add(f));
+            groups.entrySet().stream()
+                    .sorted(Comparator.comparing((Map.Entry<String, List<Result.Failed>> e) -> -e.getValue().size())
+                            .thenComparing(Map.Entry::getKey))
+                    .forEach(group -> group(out, group.getKey(), group.getValue()));
+        }
+        long passed = report.count(Result.Passed.class);
+        long notRun = report.count(Result.NotRun.class);
+        long errors = report.count(Result.Errored.class);
+        long ran = passed + failed.size() + errors;
+        out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d failed, %,d not run, %,d errors", report.results().size(),
+                passed, failed.size(), notRun, errors));
+        out.append(String.format("; %.1f s, %,.0f scenarios/s (%d job%s; %.1f s waiting for the adapter)%n", report.seconds(),
+                ran / Math.max(report.seconds(), 1e-9), report.jobs(), report.jobs() == 1 ? "" : "s", report.waitedSeconds()));
+        return out.toString();
+    }
+
+    private static void group(StringBuilder out, String rule, List<Result.Failed> failures) {
+        Map<String, Integer> suites = new TreeMap<>();
+        failures.forEach(f -> suites.merge(f.scenario().suite(), 1, Integer::sum));
+        List<String> seen = new ArrayList<>();
+        suites.forEach((suite, count) -> seen.add(suite + " " + count));
+        out.append("  ").append(rule).append(": ").append(String.format("%,d", failures.size())).append(" scenario")
+                .append(failures.size() == 1 ? "" : "s").append(" (").append(String.join(", ", seen.subList(0, Math.min(8, seen.size()))))
+                .append(seen.size() > 8 ? ", and " + (seen.size() - 8) + " more files" : "").append(")\n");
+        Result.Failed shortest = failures.stream()
+                .min(Comparator.comparingInt(Result.Failed::events).thenComparing(f -> f.scenario().id())).orElseThrow();
+        Scenario scenario = shortest.scenario();
+        out.append("    shortest: ").append(scenario.id()).append(" (").append(scenario.file()).append(':').append(scenario.line())
+                .append("), shrunk to ").append(shortest.events()).append(" event").append(shortest.events() == 1 ? "" : "s")
+                .append(" after the topology:\n");
+        out.append("      ").append(scenario.topology()).append('\n');
+        for (Scenario.Event event : scenario.events().subList(0, shortest.events())) {
+            out.append("      ").append(event.line()).append('\n');
+        }
+        Result.Mismatch mismatch = shortest.shortest();
+        out.append("    expected ").append(where(scenario, mismatch, shortest.events())).append(":\n");
+        mismatch.expected().forEach(line -> out.append("      ").append(line).append('\n'));
+        out.append("    adapter:\n");
+        mismatch.actual().forEach(line -> out.append("      ").append(line).append('\n'));
+    }
+
+    /** Where a difference is: after which event of a run of {@code events} events. */
+    static String where(Scenario scenario, Result.Mismatch mismatch, int events) {
+        if (mismatch.event() == 0) {
+            return "at the topology";
+        }
+        if (mismatch.event() > events) {
+            return "in the summary after event " + events;
+        }
+        return "after event " + mismatch.event() + " (line " + scenario.events().get(mismatch.event() - 1).fileLine() + ")";
+    }
+
+}

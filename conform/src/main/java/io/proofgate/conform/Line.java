@@ -1,0 +1,154 @@
+package io.proofgate.conform;
+
+import java.util.List;
+import java.util.Set;
+import java.util.SortedMap;
+
+/**
+ * One line an implementation says, or the kit expects, in the adapter protocol: a verdict as
+ * {@code proofgate replay} prints it, the connector's state, the summary, a refusal, the end
+ * marker or the greeting. Numbers are kept as their decimal digits, so integers beyond 64 bits
+ * compare exactly.
+ *
+ * <p>{@link Compared#words} is what is compared: the same words for both sides, with what the
+ * adapter's capabilities leave out left out.
+ */
+public sealed interface Line {
+
+    /** A line that is compared with an expectation. */
+    sealed interface Compared extends Line {
+        String words(Set<Capability> capabilities);
+    }
+
+    /** A decision about one request: what {@code replay} prints per verdict. */
+    sealed interface Verdict extends Compared {
+        String id();
+
+        String step();
+
+        /** The verdict as {@code replay} prints it (the expected side of a report). */
+        String json();
+    }
+
+    record Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent)
+            implements Verdict {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            return "plan " + id + " step=" + step + " digest=" + digest + " span=" + span + " blocks=" + blocksByGroup
+                    + " recurrent=" + recurrent;
+        }
+
+        @Override
+        public String json() {
+            return "{\"kind\":\"plan\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
+                    + ",\"span\":" + span + ",\"blocks_by_group\":" + blocksByGroup + ",\"recurrent\":" + recurrent + "}";
+        }
+    }
+
+    /**
+     * A rejection. {@code facts} are the {@code name=value} words that end its reason
+     * (docs/protocol.md §6, "Reasons"); {@code disagreement} names a field (observed, target,
+     * group, block) whose value differs from the fact of the same name, empty when they agree.
+     */
+    record Rejected(String id, String step, String code, List<String> facts, String disagreement, String reason)
+            implements Verdict {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            String words = "rejected " + id + " step=" + step + " code=" + code;
+            return capabilities.contains(Capability.REASON_FACTS)
+                    ? words + (facts.isEmpty() ? "" : " " + String.join(" ", facts)) + disagreement
+                    : words;
+        }
+
+        @Override
+        public String json() {
+            StringBuilder json = new StringBuilder("{\"kind\":\"rejected\",\"step\":").append(step).append(",\"id\":")
+                    .append(Json.quote(id)).append(",\"code\":").append(Json.quote(code));
+            for (String field : List.of("observed", "target", "group", "block")) {
+                String value = fact(field);
+                if (value != null) {
+                    json.append(",\"").append(field).append("\":").append(value);
+                }
+            }
+            return json.append(",\"reason\":").append(Json.quote(reason)).append('}').toString();
+        }
+
+        String fact(String name) {
+            for (String fact : facts) {
+                if (fact.startsWith(name + "=")) {
+                    return fact.substring(name.length() + 1);
+                }
+            }
+            return null;
+        }
+    }
+
+    record Retired(String id, String step, String cause) implements Verdict {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            return "retired " + id + " step=" + step + " cause=" + cause;
+        }
+
+        @Override
+        public String json() {
+            return "{\"kind\":\"retired\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"cause\":" + Json.quote(cause) + "}";
+        }
+    }
+
+    /**
+     * The connector's state after an event, in the generated scenarios' words (docs/generation.md):
+     * {@code pending none} or a {@code pending} line per store by id, a {@code held} line per
+     * digest, the {@code counters} line.
+     */
+    record State(List<String> lines) implements Compared {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            return String.join("\n", lines);
+        }
+    }
+
+    /** The summary {@code replay} prints at the end of a log; pending ids sorted, latches by id. */
+    record Summary(String plans, String rejected, String storeSkippedQuorum, String retiredFinished, String ignoredHeld,
+                   List<String> pending, SortedMap<String, String> latched) implements Compared {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            return "summary plans=" + plans + " rejected=" + rejected + " store_skipped_quorum=" + storeSkippedQuorum
+                    + " retired_finished=" + retiredFinished + " ignored_held=" + ignoredHeld + " pending=" + pending
+                    + " latched=" + latched;
+        }
+
+        public String json() {
+            StringBuilder json = new StringBuilder("{\"kind\":\"summary\",\"plans\":").append(plans).append(",\"rejected\":")
+                    .append(rejected).append(",\"store_skipped_quorum\":").append(storeSkippedQuorum)
+                    .append(",\"retired_finished\":").append(retiredFinished);
+            if (!ignoredHeld.equals("0")) {
+                json.append(",\"ignored_held\":").append(ignoredHeld);
+            }
+            json.append(",\"pending\":[");
+            for (int i = 0; i < pending.size(); i++) {
+                json.append(i == 0 ? "" : ",").append(Json.quote(pending.get(i)));
+            }
+            json.append("],\"latched\":{");
+            boolean first = true;
+            for (var latch : latched.entrySet()) {
+                json.append(first ? "" : ",").append(Json.quote(latch.getKey())).append(':').append(latch.getValue());
+                first = false;
+            }
+            return json.append("}}").toString();
+        }
+    }
+
+    /** The implementation refused a message (an {@code error} line): a failure, with its words shown. */
+    record Refused(String message) implements Compared {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            return "refused: " + message;
+        }
+    }
+
+    /** The end of an answer. */
+    record End() implements Line {}
+
+    /** The adapter's greeting: its protocol, name and capabilities. */
+    record Hello(String protocol, String implementation, Set<Capability> capabilities) implements Line {}
+}

@@ -1,0 +1,216 @@
+package io.proofgate.conform;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An implementation's adapter as a child process: {@code /bin/sh -c CMD}, messages on its stdin,
+ * answers read from its stdout by a thread of their own so that a silent adapter is a timeout,
+ * never a hang of the kit. Its stderr is kept (the last few kilobytes) for the error message when
+ * it breaks. Closing kills the process and everything it started.
+ */
+public final class ProcessAdapter implements Adapter {
+
+    /** A line longer than this is not an answer; reading on would only fill memory. */
+    static final int MAX_LINE_BYTES = 1 << 20;
+    private static final int STDERR_TAIL = 2048;
+
+    private sealed interface Item {}
+
+    private record Text(String line) implements Item {}
+
+    private record Broken(String problem) implements Item {}
+
+    private record Ended() implements Item {}
+
+    private final String command;
+    private final Process process;
+    private final OutputStream stdin;
+    private final BlockingQueue<Item> lines = new LinkedBlockingQueue<>();
+    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    private final Thread stderrReader;
+    private long waited;
+    private boolean ended;
+
+    public ProcessAdapter(String command, Path directory) throws AdapterException {
+        this.command = command;
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(directory.toFile());
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new AdapterException("could not be started: " + e.getMessage());
+        }
+        stdin = process.getOutputStream();
+        Thread.ofPlatform().daemon(true).name("proofgate-conform-stdout").start(() -> readLines(process.getInputStream()));
+        stderrReader = Thread.ofPlatform().daemon(true).name("proofgate-conform-stderr")
+                .start(() -> keepTail(process.getErrorStream()));
+    }
+
+    public String command() {
+        return command;
+    }
+
+    @Override
+    public void send(String message) throws AdapterException {
+        try {
+            stdin.write(message.getBytes(StandardCharsets.UTF_8));
+            stdin.write('\n');
+            stdin.flush();
+        } catch (IOException e) {
+            throw new AdapterException("stopped reading its input" + exit());
+        }
+    }
+
+    @Override
+    public String receive(Duration patience) throws AdapterException {
+        if (ended) {
+            throw new AdapterException("closed its output" + exit());
+        }
+        long start = System.nanoTime();
+        Item item;
+        try {
+            item = lines.poll(patience.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AdapterException("was abandoned: the run was interrupted");
+        } finally {
+            waited += System.nanoTime() - start;
+        }
+        return switch (item) {
+            case null -> null;
+            case Text text -> text.line();
+            case Broken broken -> throw new AdapterException(broken.problem());
+            case Ended ended -> {
+                this.ended = true;
+                throw new AdapterException("closed its output" + exit());
+            }
+        };
+    }
+
+    @Override
+    public long waitedNanos() {
+        return waited;
+    }
+
+    @Override
+    public void close() {
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            // it is gone already
+        }
+        try {
+            if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                kill();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill();
+        }
+    }
+
+    private void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    /** How the process ended, with its last stderr lines, for a message. */
+    private String exit() {
+        try {
+            if (process.waitFor(1, TimeUnit.SECONDS)) {
+                stderrReader.join(500);
+                return " (it exited with status " + process.exitValue() + ")" + stderrTail();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return " (it is still running)" + stderrTail();
+    }
+
+    @Override
+    public String diagnostics() {
+        return stderrTail();
+    }
+
+    private String stderrTail() {
+        String tail;
+        synchronized (stderr) {
+            tail = stderr.toString(StandardCharsets.UTF_8).strip();
+        }
+        if (tail.isEmpty()) {
+            return "";
+        }
+        List<String> last = tail.lines().toList();
+        last = last.subList(Math.max(0, last.size() - 5), last.size());
+        return "; its stderr ends: " + String.join(" | ", last.stream().map(Json::excerpt).toList());
+    }
+
+    private void readLines(InputStream out) {
+        ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+        byte[] buffer = new byte[1 << 16];
+        try (out) {
+            int read;
+            while ((read = out.read(buffer)) >= 0) {
+                for (int i = 0; i < read; i++) {
+                    if (buffer[i] == '\n') {
+                        lines.put(decode(line.toByteArray()));
+                        line.reset();
+                    } else if (line.size() >= MAX_LINE_BYTES) {
+                        lines.put(new Broken("printed a line longer than " + (MAX_LINE_BYTES >> 20) + " MiB"));
+                        return;
+                    } else {
+                        line.write(buffer[i]);
+                    }
+                }
+            }
+            if (line.size() > 0) {
+                lines.put(new Broken("ended its output in the middle of a line: " + Json.excerpt(
+                        new String(line.toByteArray(), StandardCharsets.UTF_8))));
+            }
+            lines.put(new Ended());
+        } catch (IOException e) {
+            lines.offer(new Ended());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Item decode(byte[] bytes) {
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            return new Text(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
+        } catch (CharacterCodingException e) {
+            return new Broken("printed a line that is not UTF-8: " + Json.excerpt(new String(bytes, StandardCharsets.UTF_8)));
+        }
+    }
+
+    private void keepTail(InputStream err) {
+        byte[] buffer = new byte[4096];
+        try (err) {
+            int read;
+            while ((read = err.read(buffer)) >= 0) {
+                synchronized (stderr) {
+                    stderr.write(buffer, 0, read);
+                    if (stderr.size() > 4 * STDERR_TAIL) {
+                        byte[] all = stderr.toByteArray();
+                        stderr.reset();
+                        stderr.write(all, all.length - STDERR_TAIL, STDERR_TAIL);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the process is gone
+        }
+    }
+}

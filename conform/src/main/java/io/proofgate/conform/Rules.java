@@ -1,0 +1,109 @@
+package io.proofgate.conform;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Names a first difference by the rule it breaks, in words that do not depend on the scenario's
+ * request ids or numbers, so that failures of one mistake group together:
+ * {@code rejected future_boundary -> no verdict}, {@code plan: recurrent differs},
+ * {@code state: pending latch differs}, {@code summary: store_skipped_quorum differs}.
+ */
+final class Rules {
+
+    private Rules() {}
+
+    static String ofVerdicts(List<Line.Verdict> expected, List<Line.Verdict> actual, Set<Capability> capabilities) {
+        int i = 0;
+        while (i < expected.size() && i < actual.size()
+                && expected.get(i).words(capabilities).equals(actual.get(i).words(capabilities))) {
+            i++;
+        }
+        Line.Verdict want = i < expected.size() ? expected.get(i) : null;
+        Line.Verdict got = i < actual.size() ? actual.get(i) : null;
+        if (want != null && got != null && want.id().equals(got.id())) {
+            switch (want) {
+                case Line.Plan plan when got instanceof Line.Plan other -> {
+                    return "plan: " + differing(List.of("step", plan.step(), other.step(), "digest", plan.digest(), other.digest(),
+                            "span", plan.span(), other.span(), "blocks_by_group", plan.blocksByGroup(), other.blocksByGroup(),
+                            "recurrent", plan.recurrent(), other.recurrent())) + " differs";
+                }
+                case Line.Rejected rejected when got instanceof Line.Rejected other -> {
+                    if (rejected.code().equals(other.code())) {
+                        return "rejected " + rejected.code() + (rejected.step().equals(other.step()) ? ": reason facts differ"
+                                : ": step differs");
+                    }
+                    return "rejected " + rejected.code() + " -> rejected " + other.code();
+                }
+                case Line.Retired retired when got instanceof Line.Retired other -> {
+                    return "retired " + retired.cause() + (retired.cause().equals(other.cause()) ? ": step differs"
+                            : " -> retired " + other.cause());
+                }
+                default -> { }
+            }
+        }
+        String rule = outcome(want) + " -> " + outcome(got);
+        return want != null && got != null && !want.id().equals(got.id()) ? rule + " (another request first)" : rule;
+    }
+
+    private static String outcome(Line.Verdict verdict) {
+        return switch (verdict) {
+            case null -> "no verdict";
+            case Line.Plan plan -> "plan";
+            case Line.Rejected rejected -> "rejected " + rejected.code();
+            case Line.Retired retired -> "retired " + retired.cause();
+        };
+    }
+
+    /** The first name of (name, expected, actual) triples whose values differ. */
+    private static String differing(List<String> triples) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < triples.size(); i += 3) {
+            if (!triples.get(i + 1).equals(triples.get(i + 2))) {
+                names.add(triples.get(i));
+            }
+        }
+        return names.isEmpty() ? "nothing" : names.getFirst();
+    }
+
+    static String ofState(Line.State expected, Line.State actual) {
+        List<String> want = expected.lines();
+        List<String> got = actual.lines();
+        int i = 0;
+        while (i < want.size() && i < got.size() && want.get(i).equals(got.get(i))) {
+            i++;
+        }
+        String line = i < want.size() ? want.get(i) : got.get(i);
+        String[] words = line.split(" ");
+        if (words[0].equals("pending") && i < want.size() && i < got.size()) {
+            String[] other = got.get(i).split(" ");
+            if (words.length == 5 && other.length == 5 && words[1].equals(other[1])) {
+                for (int k = 2; k < 5; k++) {
+                    if (!words[k].equals(other[k])) {
+                        return "state: pending " + words[k].substring(0, words[k].indexOf('=')) + " differs";
+                    }
+                }
+            }
+            return "state: pending requests differ";
+        }
+        if (words[0].equals("counters") && i < want.size() && i < got.size()) {
+            String[] other = got.get(i).split(" ");
+            for (int k = 1; k < Math.min(words.length, other.length); k++) {
+                if (!words[k].equals(other[k])) {
+                    return "state: counter " + words[k].substring(0, words[k].indexOf('=')) + " differs";
+                }
+            }
+        }
+        return "state: " + words[0] + " differs";
+    }
+
+    static String ofSummary(Line.Summary expected, Line.Summary actual) {
+        return "summary: " + differing(List.of("plans", expected.plans(), actual.plans(), "rejected", expected.rejected(),
+                actual.rejected(), "store_skipped_quorum", expected.storeSkippedQuorum(), actual.storeSkippedQuorum(),
+                "retired_finished", expected.retiredFinished(), actual.retiredFinished(), "ignored_held",
+                expected.ignoredHeld(), actual.ignoredHeld(), "pending", expected.pending().toString(),
+                actual.pending().toString(), "latched", expected.latched().toString(), actual.latched().toString()))
+                + " differs";
+    }
+}

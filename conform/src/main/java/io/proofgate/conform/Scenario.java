@@ -1,0 +1,39 @@
+package io.proofgate.conform;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One conformance scenario: a topology, events, and what must follow them. A generated scenario
+ * (docs/generation.md) states the verdicts and the state after every event ({@link PerEvent}); a
+ * hand-written one is a replay log with {@code replay}'s whole output ({@link WholeLog}), so its
+ * verdicts are known in order but not event by event.
+ *
+ * @param suite the file's path under its scenarios folder, without extension (a generated file)
+ *              or the folder (hand-written logs)
+ * @param needs the capabilities without which it is not run
+ */
+public record Scenario(String suite, String name, Path file, int line, String topology, List<Event> events,
+                       Expected expected, Set<Capability> needs) {
+
+    public String id() {
+        return suite + "/" + name;
+    }
+
+    /**
+     * One event line; {@code ids} are the requests the scenario's events named up to and
+     * including this one, {@code step} the step number its verdicts carry (the last step seen).
+     */
+    public record Event(String line, int fileLine, Set<String> ids, String step) {}
+
+    public sealed interface Expected {}
+
+    /** What must hold after each event, so a prefix of the scenario has its own summary. */
+    public record PerEvent(List<After> after) implements Expected {}
+
+    public record After(List<Line.Verdict> verdicts, Line.State state, Line.Summary summary) {}
+
+    /** Every verdict of the log in order, and the summary at its end. */
+    public record WholeLog(List<Line.Verdict> verdicts, Line.Summary summary) implements Expected {}
+}

@@ -1,0 +1,368 @@
+package io.proofgate.conform;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.proofgate.protocol.PoisonCode;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Reads the scenarios under a folder: generated {@code *.scenarios} files (docs/generation.md,
+ * "Scenario files") and hand-written {@code NAME.jsonl} logs with {@code NAME.expected} beside
+ * them ({@code replay}'s output). Files are read in path order, so a run's order is the same on
+ * every machine. A malformed file is a {@link ConformException} at {@code FILE:LINE:COLUMN}.
+ */
+public final class ScenarioReader {
+
+    private static final String SEPARATOR = "----";
+
+    private ScenarioReader() {}
+
+    public static List<Scenario> read(Path root) throws ConformException {
+        if (!Files.isDirectory(root)) {
+            throw new ConformException(root + ": not a folder of scenarios");
+        }
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(Files::isRegularFile).sorted().toList();
+        } catch (IOException e) {
+            throw new ConformException(root + ": cannot be read: " + e.getMessage());
+        }
+        List<Scenario> scenarios = new ArrayList<>();
+        for (Path file : files) {
+            String name = file.getFileName().toString();
+            if (name.endsWith(".scenarios")) {
+                scenarios.addAll(generated(root, file));
+            } else if (name.endsWith(".jsonl")) {
+                scenarios.add(handWritten(root, file));
+            } else if (name.endsWith(".expected")
+                    && !Files.exists(file.resolveSibling(name.substring(0, name.length() - ".expected".length()) + ".jsonl"))) {
+                throw new ConformException(file + ":1:1: an expected output without its log "
+                        + name.substring(0, name.length() - ".expected".length()) + ".jsonl beside it");
+            }
+        }
+        return scenarios;
+    }
+
+    private static List<String> lines(Path file) throws ConformException {
+        try {
+            return List.of(StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
+                    .toString().split("\n", -1));
+        } catch (NoSuchFileException e) {
+            throw new ConformException(file + ": no such file");
+        } catch (CharacterCodingException e) {
+            throw new ConformException(file + ":1:1: not UTF-8");
+        } catch (IOException e) {
+            throw new ConformException(file + ": cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static String suite(Path root, Path file, boolean folder) {
+        Path relative = root.relativize(folder ? file.getParent() : file);
+        String text = relative.toString().replace('\\', '/');
+        if (!folder) {
+            text = text.substring(0, text.lastIndexOf('.'));
+        }
+        return text.isEmpty() ? root.toAbsolutePath().normalize().getFileName().toString() : text;
+    }
+
+    // ---- generated files
+
+    private static List<Scenario> generated(Path root, Path file) throws ConformException {
+        List<String> lines = lines(file);
+        String suite = suite(root, file, false);
+        String topology = null;
+        JsonNode topologyNode = null;
+        List<Scenario> scenarios = new ArrayList<>();
+        int i = 0;
+        while (i < lines.size()) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#")) {
+                i++;
+            } else if (line.startsWith("topology ")) {
+                if (topology != null) {
+                    throw new ConformException(file + ":" + (i + 1) + ":1: a second topology line");
+                }
+                topology = line.substring("topology ".length());
+                topologyNode = json(file, i + 1, "topology ".length() + 1, topology);
+                i++;
+            } else if (line.startsWith("scenario ")) {
+                if (topology == null) {
+                    throw new ConformException(file + ":" + (i + 1) + ":1: a scenario before the topology line");
+                }
+                int start = i;
+                String name = line.substring("scenario ".length()).strip();
+                if (!name.matches("[a-z0-9_]+")) {
+                    throw new ConformException(file + ":" + (i + 1) + ":10: a scenario name is [a-z0-9_]+, found "
+                            + Json.excerpt(name));
+                }
+                i++;
+                Events events = new Events(file, topologyNode);
+                List<Scenario.After> after = new ArrayList<>();
+                while (i < lines.size() && !lines.get(i).startsWith("scenario ")) {
+                    String body = lines.get(i);
+                    if (body.isBlank() || body.startsWith("#")) {
+                        i++;
+                        continue;
+                    }
+                    if (!body.startsWith("event ")) {
+                        throw new ConformException(file + ":" + (i + 1) + ":1: expected an event line, a comment or a scenario line");
+                    }
+                    Scenario.Event event = events.add(body.substring("event ".length()), i + 1, "event ".length() + 1);
+                    if (i + 1 >= lines.size() || !lines.get(i + 1).equals(SEPARATOR)) {
+                        throw new ConformException(file + ":" + (i + 2) + ":1: an event line must be followed by " + SEPARATOR);
+                    }
+                    i += 2;
+                    List<String> expected = new ArrayList<>();
+                    int first = i;
+                    while (i < lines.size() && !lines.get(i).isBlank()) {
+                        expected.add(lines.get(i));
+                        i++;
+                    }
+                    after.add(after(file, first, expected, event.step()));
+                }
+                if (after.isEmpty()) {
+                    throw new ConformException(file + ":" + (start + 1) + ":1: scenario " + name + " has no events");
+                }
+                scenarios.add(new Scenario(suite, name, file, start + 1, topology, events.list(),
+                        new Scenario.PerEvent(List.copyOf(after)), events.needs()));
+            } else {
+                throw new ConformException(file + ":" + (i + 1) + ":1: expected a comment, the topology line or a scenario line");
+            }
+        }
+        if (scenarios.isEmpty()) {
+            throw new ConformException(file + ":1:1: no scenarios");
+        }
+        return scenarios;
+    }
+
+    /** The lines after one event: verdicts in the scenario words, then the state lines. */
+    private static Scenario.After after(Path file, int first, List<String> expected, String step) throws ConformException {
+        List<Line.Verdict> verdicts = new ArrayList<>();
+        List<String> state = new ArrayList<>();
+        List<String> pending = new ArrayList<>();
+        TreeMap<String, String> latched = new TreeMap<>();
+        String[] counters = null;
+        for (int k = 0; k < expected.size(); k++) {
+            String line = expected.get(k);
+            String where = file + ":" + (first + k + 1) + ":1: ";
+            String[] words = line.split(" ");
+            switch (words[0]) {
+                case "plan", "rejected", "retired" -> {
+                    if (!state.isEmpty()) {
+                        throw new ConformException(where + "a verdict after the state lines");
+                    }
+                    verdicts.add(verdict(where, words, step));
+                }
+                case "pending" -> {
+                    state.add(line);
+                    if (!line.equals("pending none")) {
+                        pending.add(words[1]);
+                        String latch = value(where, words, 4, "latch");
+                        if (!latch.equals("[]")) {
+                            latched.put(words[1], latch);
+                        }
+                    }
+                }
+                case "held" -> state.add(line);
+                case "counters" -> {
+                    state.add(line);
+                    counters = new String[] {value(where, words, 1, "plans"), value(where, words, 2, "rejected"),
+                            value(where, words, 3, "store_skipped_quorum"), value(where, words, 4, "retired_finished")};
+                }
+                default -> throw new ConformException(where + "expected a plan, rejected, retired, pending, held or counters line");
+            }
+        }
+        if (counters == null) {
+            throw new ConformException(file + ":" + first + ":1: the lines after an event end with a counters line");
+        }
+        pending.sort(null);
+        Line.Summary summary = new Line.Summary(counters[0], counters[1], counters[2], counters[3], "0",
+                List.copyOf(pending), latched);
+        return new Scenario.After(List.copyOf(verdicts), new Line.State(List.copyOf(state)), summary);
+    }
+
+    private static Line.Verdict verdict(String where, String[] words, String step) throws ConformException {
+        if (words.length < 3) {
+            throw new ConformException(where + "a verdict line names its request and its fields");
+        }
+        String id = words[1];
+        return switch (words[0]) {
+            case "plan" -> new Line.Plan(id, step, value(where, words, 2, "digest"), value(where, words, 3, "span"),
+                    value(where, words, 4, "blocks"), value(where, words, 5, "recurrent"));
+            case "retired" -> new Line.Retired(id, step, value(where, words, 2, "cause"));
+            default -> {
+                String code = value(where, words, 2, "code");
+                PoisonCode poison = null;
+                for (PoisonCode candidate : PoisonCode.values()) {
+                    if (candidate.code().equals(code)) {
+                        poison = candidate;
+                    }
+                }
+                if (poison == null) {
+                    throw new ConformException(where + "unknown rejection code " + Json.quote(code));
+                }
+                List<String> facts = List.of(words).subList(3, words.length);
+                yield new Line.Rejected(id, step, code, facts, "",
+                        poison.sentence() + (facts.isEmpty() ? "" : " " + String.join(" ", facts)));
+            }
+        };
+    }
+
+    private static String value(String where, String[] words, int index, String name) throws ConformException {
+        if (index >= words.length || !words[index].startsWith(name + "=")) {
+            throw new ConformException(where + "expected " + name + "=... as word " + (index + 1));
+        }
+        return words[index].substring(name.length() + 1);
+    }
+
+    // ---- hand-written logs
+
+    private static Scenario handWritten(Path root, Path file) throws ConformException {
+        String name = file.getFileName().toString();
+        String stem = name.substring(0, name.length() - ".jsonl".length());
+        Path expectedFile = file.resolveSibling(stem + ".expected");
+        if (!Files.exists(expectedFile)) {
+            throw new ConformException(file + ":1:1: a log without its expected output " + stem + ".expected beside it");
+        }
+        List<String> log = lines(file);
+        String topology = null;
+        Events events = null;
+        for (int i = 0; i < log.size(); i++) {
+            String line = log.get(i);
+            if (line.isBlank()) {
+                continue;
+            }
+            if (topology == null) {
+                topology = line;
+                events = new Events(file, json(file, i + 1, 1, topology));
+            } else {
+                events.add(line, i + 1, 1);
+            }
+        }
+        if (events == null || events.list().isEmpty()) {
+            throw new ConformException(file + ":1:1: a scenario log holds a topology line and at least one event");
+        }
+        List<String> output = lines(expectedFile);
+        List<Line.Verdict> verdicts = new ArrayList<>();
+        Line.Summary summary = null;
+        for (int i = 0; i < output.size(); i++) {
+            if (output.get(i).isBlank()) {
+                continue;
+            }
+            String where = expectedFile + ":" + (i + 1) + ":1: ";
+            if (summary != null) {
+                throw new ConformException(where + "a line after the summary");
+            }
+            Line line;
+            try {
+                line = AnswerReader.read(output.get(i));
+            } catch (AdapterException e) {
+                throw new ConformException(where + e.getMessage().replaceFirst("^printed ", ""));
+            }
+            switch (line) {
+                case Line.Verdict verdict -> verdicts.add(verdict);
+                case Line.Summary last -> summary = last;
+                default -> throw new ConformException(where + "an expected output holds verdicts and one summary");
+            }
+        }
+        if (summary == null) {
+            throw new ConformException(expectedFile + ":1:1: no summary line: the expected output is incomplete");
+        }
+        return new Scenario(suite(root, file, true), stem, file, 1, topology, events.list(),
+                new Scenario.WholeLog(List.copyOf(verdicts), summary), events.needs());
+    }
+
+    // ---- events
+
+    private static JsonNode json(Path file, int line, int column, String text) throws ConformException {
+        try {
+            JsonNode node = Json.tree(text);
+            if (node == null || !node.isObject()) {
+                throw new ConformException(file + ":" + line + ":" + column + ": not a JSON object");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            long offset = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getColumnNr());
+            throw new ConformException(file + ":" + line + ":" + (column + offset - 1) + ": not JSON: "
+                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    /** A scenario's events as they are read: the ids named so far, the step, what they need. */
+    private static final class Events {
+        private final Path file;
+        private final List<Scenario.Event> list = new ArrayList<>();
+        private final Set<String> ids = new LinkedHashSet<>();
+        private final Set<Capability> needs = EnumSet.noneOf(Capability.class);
+        private String step = "0";
+
+        Events(Path file, JsonNode topology) {
+            this.file = file;
+            for (JsonNode group : topology.path("groups")) {
+                if ("sliding".equals(group.path("policy").asText())) {
+                    needs.add(Capability.SLIDING);
+                }
+            }
+        }
+
+        Scenario.Event add(String line, int lineNumber, int column) throws ConformException {
+            JsonNode node = json(file, lineNumber, column, line);
+            for (String field : List.of("new", "cached")) {
+                for (JsonNode request : node.path(field)) {
+                    if (request.path("id").isTextual()) {
+                        ids.add(request.path("id").asText());
+                    }
+                }
+            }
+            for (JsonNode id : node.path("preempted")) {
+                if (id.isTextual()) {
+                    ids.add(id.asText());
+                }
+            }
+            if ("finished".equals(node.path("kind").asText()) && node.path("id").isTextual()) {
+                ids.add(node.path("id").asText());
+            }
+            if ("step".equals(node.path("kind").asText()) && node.path("step").isIntegralNumber()) {
+                step = node.path("step").asText();
+            }
+            if (wide(node)) {
+                needs.add(Capability.WIDE_INTEGERS);
+            }
+            Scenario.Event event = new Scenario.Event(line, lineNumber, Set.copyOf(ids), step);
+            list.add(event);
+            return event;
+        }
+
+        private static boolean wide(JsonNode node) {
+            if (node.isIntegralNumber()) {
+                return node.bigIntegerValue().bitLength() > 63;
+            }
+            for (JsonNode child : node) {
+                if (wide(child)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        List<Scenario.Event> list() {
+            return List.copyOf(list);
+        }
+
+        Set<Capability> needs() {
+            return needs.isEmpty() ? Set.of() : EnumSet.copyOf(needs);
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.proofgate.adapter;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.proofgate.protocol.ConnectorState;
+import io.proofgate.protocol.Connector;
+import io.proofgate.protocol.Counters;
+import io.proofgate.protocol.GroupBlock;
+import io.proofgate.protocol.InvalidEventException;
+import io.proofgate.protocol.PendingSnapshot;
+import io.proofgate.protocol.Verdict;
+import io.proofgate.replay.EventReader;
+import io.proofgate.replay.ReplayException;
+import io.proofgate.replay.ReplayLine;
+import io.proofgate.replay.VerdictWriter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * proofgate's own validator behind the adapter protocol {@code proofgate-adapter/v1}
+ * (docs/conformance.md): one message line in, the answer's lines out, the last always the end
+ * marker. The conformance kit drives it as an external process ({@link ReferenceAdapter}) and, for
+ * its throughput baseline, in process: both see the same lines.
+ *
+ * <p>Each event goes through the replay parser, so the events a conformance run sends are read
+ * exactly as {@code proofgate replay} reads them; a topology line starts a fresh connector.
+ */
+public final class AdapterSession {
+
+    public static final String PROTOCOL = "proofgate-adapter/v1";
+    public static final String END = "{\"kind\":\"end\"}";
+    /** Everything the kit can compare: the reference declares it all. */
+    public static final List<String> CAPABILITIES = List.of("reason_facts", "state", "sliding", "wide_integers");
+
+    private static final Set<String> EVENT_KINDS = Set.of("step", "finished", "held");
+
+    private byte[] topologyLine;
+    private Connector connector;
+
+    /** The answer to one message, each line without its newline, ending with {@link #END}. */
+    public List<String> answer(String message) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        String kind;
+        try {
+            kind = kindOf(message);
+        } catch (IOException e) {
+            return List.of(error("not a JSON object with a string \"kind\": " + firstLine(e)), END);
+        }
+        try {
+            switch (kind) {
+                case "hello" -> {
+                    return List.of(hello(), END);
+                }
+                case "topology" -> {
+                    topologyLine = message.getBytes(StandardCharsets.UTF_8);
+                    try (EventReader reader = reader(new byte[0])) {
+                        connector = new Connector(reader.readTopology());
+                    }
+                    return List.of(END);
+                }
+                case "summary" -> {
+                    if (connector == null) {
+                        return List.of(error("a summary before any topology"), END);
+                    }
+                    try (VerdictWriter writer = new VerdictWriter(out)) {
+                        writer.writeSummary(connector.state());
+                    }
+                    return lines(out);
+                }
+                default -> {
+                    if (!EVENT_KINDS.contains(kind)) {
+                        return List.of(error("unknown message kind \"" + kind + "\""), END);
+                    }
+                    if (connector == null) {
+                        return List.of(error("an event before any topology"), END);
+                    }
+                    ReplayLine line;
+                    try (EventReader reader = reader(message.getBytes(StandardCharsets.UTF_8))) {
+                        reader.readTopology();
+                        line = reader.next();
+                    }
+                    try (VerdictWriter writer = new VerdictWriter(out)) {
+                        for (Verdict verdict : connector.apply(line.event())) {
+                            writer.write(verdict);
+                        }
+                    }
+                    writeState(connector.state(), out);
+                    return lines(out);
+                }
+            }
+        } catch (ReplayException e) {
+            return List.of(error("column " + e.column() + ": " + e.problem()), END);
+        } catch (InvalidEventException e) {
+            return List.of(error(e.getMessage()), END);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in-memory streams only
+        }
+    }
+
+    private EventReader reader(byte[] event) throws IOException {
+        byte[] log = new byte[topologyLine.length + 1 + event.length];
+        System.arraycopy(topologyLine, 0, log, 0, topologyLine.length);
+        log[topologyLine.length] = '\n';
+        System.arraycopy(event, 0, log, topologyLine.length + 1, event.length);
+        return new EventReader(new ByteArrayInputStream(log), "event");
+    }
+
+    private static String kindOf(String message) throws IOException {
+        try (JsonParser parser = EventReader.FACTORY.createParser(message)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("not an object");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (name.equals("kind") && value == JsonToken.VALUE_STRING) {
+                    return parser.getText();
+                }
+                parser.skipChildren();
+            }
+            throw new IOException("no \"kind\"");
+        }
+    }
+
+    private static String hello() {
+        return json(out -> {
+            out.writeStringField("kind", "hello");
+            out.writeStringField("protocol", PROTOCOL);
+            out.writeStringField("implementation", "proofgate validator (reference)");
+            out.writeArrayFieldStart("capabilities");
+            for (String capability : CAPABILITIES) {
+                out.writeString(capability);
+            }
+            out.writeEndArray();
+        });
+    }
+
+    static String error(String message) {
+        return json(out -> {
+            out.writeStringField("kind", "error");
+            out.writeStringField("message", message);
+        });
+    }
+
+    /** The {@code state} line: what the scenarios' state lines state, as JSON. */
+    private static void writeState(ConnectorState state, ByteArrayOutputStream sink) throws IOException {
+        sink.write(json(out -> {
+            out.writeStringField("kind", "state");
+            out.writeArrayFieldStart("pending");
+            for (PendingSnapshot store : state.pending().values()) {
+                out.writeStartObject();
+                out.writeStringField("id", store.id());
+                out.writeNumberField("done", store.done());
+                out.writeFieldName("table");
+                out.writeStartArray();
+                for (long[] group : store.table().byGroup()) {
+                    out.writeArray(group, 0, group.length);
+                }
+                out.writeEndArray();
+                out.writeFieldName("latch");
+                writePairs(out, store.latch());
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+            out.writeObjectFieldStart("held");
+            for (var held : state.held().entrySet()) {
+                out.writeFieldName(held.getKey());
+                out.writeStartArray();
+                for (int rank : held.getValue()) {
+                    out.writeNumber(rank);
+                }
+                out.writeEndArray();
+            }
+            out.writeEndObject();
+            Counters counters = state.counters();
+            out.writeObjectFieldStart("counters");
+            out.writeNumberField("plans", counters.plans());
+            out.writeNumberField("rejected", counters.rejected());
+            out.writeNumberField("store_skipped_quorum", counters.storeSkippedQuorum());
+            out.writeNumberField("retired_finished", counters.retiredFinished());
+            out.writeEndObject();
+        }).getBytes(StandardCharsets.UTF_8));
+        sink.write('\n');
+    }
+
+    private static void writePairs(JsonGenerator out, List<GroupBlock> pairs) throws IOException {
+        out.writeStartArray();
+        for (GroupBlock pair : pairs) {
+            out.writeStartArray();
+            out.writeNumber(pair.group());
+            out.writeNumber(pair.block());
+            out.writeEndArray();
+        }
+        out.writeEndArray();
+    }
+
+    @FunctionalInterface
+    private interface Fields {
+        void write(JsonGenerator out) throws IOException;
+    }
+
+    private static String json(Fields fields) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+        try (JsonGenerator out = EventReader.FACTORY.createGenerator(bytes)) {
+            out.writeStartObject();
+            fields.write(out);
+            out.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static List<String> lines(ByteArrayOutputStream out) {
+        List<String> lines = new java.util.ArrayList<>(out.toString(StandardCharsets.UTF_8).lines().toList());
+        lines.add(END);
+        return lines;
+    }
+
+    private static String firstLine(IOException e) {
+        String message = String.valueOf(e.getMessage());
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}
