@@ -70,7 +70,7 @@ public sealed interface Line {
                     json.append(",\"").append(field).append("\":").append(value);
                 }
             }
-            return json.append(",\"reason\":").append(Json.quote(reason)).append('}').toString();
+            return (reason.isEmpty() ? json : json.append(",\"reason\":").append(Json.quote(reason))).append('}').toString();
         }
 
         String fact(String name) {

@@ -27,7 +27,7 @@ final class Rules {
                 case Line.Plan plan when got instanceof Line.Plan other -> {
                     return "plan: " + differing(List.of("step", plan.step(), other.step(), "digest", plan.digest(), other.digest(),
                             "span", plan.span(), other.span(), "blocks_by_group", plan.blocksByGroup(), other.blocksByGroup(),
-                            "recurrent", plan.recurrent(), other.recurrent())) + " differs";
+                            "recurrent", plan.recurrent(), other.recurrent()));
                 }
                 case Line.Rejected rejected when got instanceof Line.Rejected other -> {
                     if (rejected.code().equals(other.code())) {
@@ -56,7 +56,7 @@ final class Rules {
         };
     }
 
-    /** The first name of (name, expected, actual) triples whose values differ. */
+    /** "a, b differ": the names of (name, expected, actual) triples whose values differ. */
     private static String differing(List<String> triples) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < triples.size(); i += 3) {
@@ -64,7 +64,7 @@ final class Rules {
                 names.add(triples.get(i));
             }
         }
-        return names.isEmpty() ? "nothing" : names.getFirst();
+        return String.join(", ", names) + (names.size() == 1 ? " differs" : " differ");
     }
 
     static String ofState(Line.State expected, Line.State actual) {
@@ -103,7 +103,6 @@ final class Rules {
                 actual.rejected(), "store_skipped_quorum", expected.storeSkippedQuorum(), actual.storeSkippedQuorum(),
                 "retired_finished", expected.retiredFinished(), actual.retiredFinished(), "ignored_held",
                 expected.ignoredHeld(), actual.ignoredHeld(), "pending", expected.pending().toString(),
-                actual.pending().toString(), "latched", expected.latched().toString(), actual.latched().toString()))
-                + " differs";
+                actual.pending().toString(), "latched", expected.latched().toString(), actual.latched().toString()));
     }
 }

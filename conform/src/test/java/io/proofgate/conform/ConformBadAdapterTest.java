@@ -1,0 +1,129 @@
+package io.proofgate.conform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Adapters that break the protocol: each is a specific error naming the scenario and the message
+ * it was answering, never a pass and never a failure (docs/conformance.md, "Errors").
+ */
+class ConformBadAdapterTest {
+
+    static final String ADAPTER = "python3 src/test/resources/adapters/bad_adapter.py ";
+    static final Conform.Settings SETTINGS = new Conform.Settings(1, Duration.ofSeconds(2), true, 10);
+
+    @TempDir
+    static Path folder;
+    static List<Scenario> scenarios;
+
+    @BeforeAll
+    static void scenario() throws IOException, ConformException {
+        Files.writeString(folder.resolve("one.scenarios"), """
+                # a scenario whose first event admits a request that then finishes
+                topology {"kind":"topology","schema":"proofgate-events/v1","groups":[{"policy":"full","block_tokens":2304}]}
+
+                scenario finished_r1
+                event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":2304,"block_ids":[[1]]}]}
+                ----
+                pending r1 done=2304 table=[[1]] latch=[]
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+
+                event {"kind":"finished","id":"r1"}
+                ----
+                retired r1 cause=finished
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1
+                """);
+        scenarios = ScenarioReader.read(folder);
+    }
+
+    private static String error(String mode) throws ConformException {
+        Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(ADAPTER + mode, Path.of("").toAbsolutePath()),
+                SETTINGS, line -> { });
+        assertEquals(1, report.results().size());
+        Result result = report.results().getFirst();
+        assertTrue(result instanceof Result.Errored, mode + ": " + result);
+        return ((Result.Errored) result).message();
+    }
+
+    private static String refused(String mode) {
+        return assertThrows(ConformException.class, () -> Conform.run(scenarios,
+                () -> new ProcessAdapter(ADAPTER + mode, Path.of("").toAbsolutePath()), SETTINGS, line -> { })).getMessage();
+    }
+
+    @Test
+    void theScenarioPassesWithTheReference() throws ConformException {
+        Conform.Report report = Conform.run(scenarios, InProcessAdapter::new, SETTINGS, line -> { });
+        assertEquals(1, report.count(Result.Passed.class), report.results().toString());
+    }
+
+    @Test
+    void anAdapterThatExitsAtOnce() {
+        assertEquals("the adapter did not answer the greeting: it stopped reading its input (it exited with status 3);"
+                + " its stderr ends: \"toy: cannot load the connector\"", refused("exit-at-start").replace(
+                "closed its output", "stopped reading its input"));
+    }
+
+    @Test
+    void anAdapterThatExitsInTheMiddle() throws ConformException {
+        assertEquals("scenario one/finished_r1, event 1 (" + folder.resolve("one.scenarios") + ":5): the adapter closed its output"
+                + " (it exited with status 4); its stderr ends: \"Traceback (most recent call last):\" | \"KeyError: 'new'\"",
+                error("exit-mid-run"));
+    }
+
+    @Test
+    void anAdapterThatHangs() throws ConformException {
+        assertEquals("scenario one/finished_r1, the topology: the adapter gave no answer within 2 s (it hangs)", error("hang"));
+    }
+
+    @Test
+    void anAdapterThatPrintsSomethingElseThanJson() throws ConformException {
+        assertEquals("scenario one/finished_r1, the topology: the adapter printed a line that is not JSON: \"connector ready\"",
+                error("not-json"));
+    }
+
+    @Test
+    void anAdapterThatNamesARequestNoEventHad() throws ConformException {
+        assertEquals("scenario one/finished_r1, event 1 (" + folder.resolve("one.scenarios") + ":5): the adapter printed a"
+                + " verdict for request \"nobody\", which no event of the scenario has named", error("unknown-request"));
+    }
+
+    @Test
+    void anAdapterThatNeverPrintsTheEndMarker() throws ConformException {
+        assertEquals("scenario one/finished_r1, event 1 (" + folder.resolve("one.scenarios") + ":5): the adapter printed 1 line"
+                + " but no end marker {\"kind\":\"end\"} within 2 s", error("no-end"));
+    }
+
+    @Test
+    void anAdapterWhoseVerdictHasAFieldOfTheWrongType() throws ConformException {
+        assertEquals("scenario one/finished_r1, event 1 (" + folder.resolve("one.scenarios") + ":5): the adapter printed a"
+                + " retired line without an integer \"step\": \"{\\\"kind\\\": \\\"retired\\\", \\\"step\\\": \\\"1\\\","
+                + " \\\"id\\\": \\\"r1\\\", \\\"cause\\\": \\\"finished\\\"}\"", error("bad-field"));
+    }
+
+    @Test
+    void anAdapterOfAnotherProtocolOrWithAnUnknownCapability() {
+        assertEquals("the adapter speaks \"proofgate-adapter/v0\"; the kit speaks proofgate-adapter/v1", refused("wrong-protocol"));
+        assertEquals("the adapter did not answer the greeting: it declared an unknown capability \"reason_fact\""
+                + " (known: reason_facts, state, sliding, wide_integers)", refused("unknown-capability"));
+    }
+
+    @Test
+    void aCommandThatDoesNotExist() {
+        String message = assertThrows(ConformException.class, () -> Conform.run(scenarios,
+                () -> new ProcessAdapter("no-such-adapter-command", Path.of("").toAbsolutePath()), SETTINGS, line -> { }))
+                .getMessage();
+        assertTrue(message.startsWith("the adapter did not answer the greeting: it ") && message.contains("(it exited with status 127)")
+                && message.contains("not found"), message);
+    }
+}

@@ -1,0 +1,138 @@
+package io.proofgate.conform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The kit end to end on the project's own scenarios: the reference adapter as an external
+ * process passes all of them, the Python example's planted bug is found and shrunk, and each
+ * expectation the kit compares is shown to fail when an adapter's answer is altered in it.
+ */
+class ConformTest {
+
+    static final Path GENERATED = Path.of("../generated-tests/scenarios");
+    static final Path HAND_WRITTEN = Path.of("../validator/src/test/resources/scenarios");
+    static final Conform.Settings SETTINGS = new Conform.Settings(2, Duration.ofSeconds(20), true, 10);
+
+    static List<Scenario> all;
+
+    @BeforeAll
+    static void read() throws ConformException {
+        all = new ArrayList<>(ScenarioReader.read(GENERATED));
+        all.addAll(ScenarioReader.read(HAND_WRITTEN));
+    }
+
+    static String javaCommand(String mainClass) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return "'" + java + "' -cp '" + System.getProperty("java.class.path") + "' " + mainClass;
+    }
+
+    @Test
+    void everyScenarioIsReadWithItsExpectations() {
+        long generated = all.stream().filter(s -> s.expected() instanceof Scenario.PerEvent).count();
+        long handWritten = all.stream().filter(s -> s.expected() instanceof Scenario.WholeLog).count();
+        assertEquals(13_732, generated, "the generated scenarios (generated-tests/COVERAGE.md)");
+        assertEquals(13, handWritten, "the hand-written logs with .expected beside them");
+        assertTrue(all.stream().anyMatch(s -> s.needs().contains(Capability.SLIDING)));
+        assertEquals(2, all.stream().filter(s -> s.needs().contains(Capability.WIDE_INTEGERS)).count());
+    }
+
+    @Test
+    void theReferenceAdapterAsAProcessPassesEveryScenario() throws ConformException {
+        Conform.Report report = Conform.run(all, () -> new ProcessAdapter(javaCommand("io.proofgate.adapter.ReferenceAdapter"),
+                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        assertEquals(List.of(), report.results().stream().filter(r -> !(r instanceof Result.Passed)).limit(3).toList());
+        assertEquals(all.size(), report.count(Result.Passed.class));
+    }
+
+    @Test
+    void thePythonExamplesPlantedBugIsFoundAndShrunkToAtMostThreeEvents() throws ConformException {
+        Conform.Report report = Conform.run(all, () -> new ProcessAdapter("python3 ../examples/conform/toy_connector.py",
+                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
+                .map(Result.Failed.class::cast).toList();
+        assertEquals(0, report.count(Result.Errored.class));
+        assertEquals(2, report.count(Result.NotRun.class), "the two wide-integer scenarios: it does not declare wide_integers");
+        assertTrue(failed.size() > 1000, "the bug is on every plan of a recurrent topology: " + failed.size());
+        Map<String, Integer> rules = new TreeMap<>();
+        failed.forEach(f -> rules.merge(f.mismatch().rule(), 1, Integer::sum));
+        assertTrue(rules.keySet().stream().allMatch(rule -> rule.equals("plan: blocks_by_group, recurrent differ")
+                || rule.equals("plan -> rejected invalid_selection")), rules.toString());
+        int shortest = failed.stream().mapToInt(Result.Failed::events).min().orElseThrow();
+        assertTrue(shortest <= 3, "shrunk to " + shortest + " events");
+        for (Result.Failed failure : failed) {
+            assertTrue(failure.events() <= failure.scenario().events().size());
+            assertTrue(failure.shortest().event() <= failure.events(), "the shrunk prefix fails at its own events");
+        }
+    }
+
+    @Test
+    void thePythonExampleWithoutItsBugPassesEveryScenarioItRuns() throws ConformException {
+        Conform.Report report = Conform.run(all, () -> new ProcessAdapter("python3 ../examples/conform/toy_connector.py --fixed",
+                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        assertEquals(all.size() - 2, report.count(Result.Passed.class));
+    }
+
+    /** The in-process validator with one kind of answer line rewritten. */
+    private static Conform.Report altered(String kind, UnaryOperator<String> change, List<Scenario> scenarios)
+            throws ConformException {
+        return Conform.run(scenarios, () -> new Altered(new InProcessAdapter(), kind, change), SETTINGS, line -> { });
+    }
+
+    private record Altered(InProcessAdapter inner, String kind, UnaryOperator<String> change) implements Adapter {
+        @Override
+        public void send(String message) {
+            inner.send(message);
+        }
+
+        @Override
+        public String receive(Duration patience) {
+            String line = inner.receive(patience);
+            return line != null && line.startsWith("{\"kind\":\"" + kind + "\"") ? change.apply(line) : line;
+        }
+
+        @Override
+        public long waitedNanos() {
+            return 0;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static List<String> rules(Conform.Report report) {
+        return report.results().stream().filter(Result.Failed.class::isInstance).map(r -> ((Result.Failed) r).mismatch().rule())
+                .distinct().sorted().toList();
+    }
+
+    @Test
+    void eachComparedExpectationFailsWhenTheAnswerDiffersInIt() throws ConformException {
+        List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
+        List<Scenario> ci = all.stream().filter(s -> s.suite().startsWith("ci/")).limit(400).toList();
+        // a fact of a reason
+        assertTrue(rules(altered("rejected", line -> line.replace("entry=0", "entry=1"), seed))
+                .contains("rejected future_boundary: reason facts differ"));
+        // a verdict left out
+        assertEquals(List.of("plan -> no verdict"), rules(altered("plan", line -> "", seed)));
+        // a verdict's step
+        assertTrue(rules(altered("retired", line -> line.replaceFirst("\"step\":\\d+", "\"step\":99"),
+                all.stream().filter(s -> s.suite().equals("ci/finished")).limit(50).toList()))
+                .contains("retired finished: step differs"));
+        // the state: a latch
+        assertTrue(rules(altered("state", line -> line.replace("\"latch\":[[1,", "\"latch\":[[2,"), ci))
+                .contains("state: pending latch differs"));
+        // the summary
+        assertTrue(rules(altered("summary", line -> line.replace("\"plans\":1", "\"plans\":2"), seed))
+                .contains("summary: plans differs"));
+    }
+}

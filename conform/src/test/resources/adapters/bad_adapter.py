@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Adapters that break proofgate-adapter/v1 one way each, for ConformBadAdapterTest.
+
+Usage: bad_adapter.py MODE. Until its mode's moment it answers as an adapter that declares no
+capabilities and gives no verdicts.
+"""
+
+import json
+import sys
+import time
+
+MODE = sys.argv[1]
+
+
+def say(*objects):
+    sys.stdout.write("".join(json.dumps(o) + "\n" for o in objects))
+    sys.stdout.flush()
+
+
+END = {"kind": "end"}
+
+if MODE == "exit-at-start":
+    sys.stderr.write("toy: cannot load the connector\n")
+    sys.exit(3)
+
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["kind"]
+    if kind == "hello":
+        if MODE == "wrong-protocol":
+            say({"kind": "hello", "protocol": "proofgate-adapter/v0", "capabilities": []}, END)
+        elif MODE == "unknown-capability":
+            say({"kind": "hello", "protocol": "proofgate-adapter/v1", "capabilities": ["reason_fact"]}, END)
+        else:
+            say({"kind": "hello", "protocol": "proofgate-adapter/v1", "capabilities": []}, END)
+    elif kind == "topology":
+        if MODE == "hang":
+            time.sleep(60)
+        elif MODE == "not-json":
+            sys.stdout.write("connector ready\n")
+            sys.stdout.flush()
+        else:
+            say(END)
+    elif kind == "summary":
+        say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 0,
+             "pending": [], "latched": {}}, END)
+    else:
+        if MODE == "exit-mid-run":
+            sys.stderr.write("Traceback (most recent call last):\nKeyError: 'new'\n")
+            sys.exit(4)
+        elif MODE == "unknown-request":
+            say({"kind": "retired", "step": 1, "id": "nobody", "cause": "finished"}, END)
+        elif MODE == "no-end":
+            say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"})
+        elif MODE == "bad-field":
+            say({"kind": "retired", "step": "1", "id": "r1", "cause": "finished"}, END)
+        else:
+            say(END)
