@@ -18,6 +18,7 @@ public final class AdapterClient implements AutoCloseable {
     private final Adapter adapter;
     private final Duration patience;
     private final Line.Hello hello;
+    private long answers;
 
     private AdapterClient(Adapter adapter, Duration patience, Line.Hello hello) {
         this.adapter = adapter;
@@ -53,13 +54,39 @@ public final class AdapterClient implements AutoCloseable {
         return hello.capabilities();
     }
 
-    /** Sends one message and reads its answer, the end marker left out. */
-    List<Line> exchange(String message) throws AdapterException {
-        return exchange(adapter, patience, message);
+    /**
+     * Sends messages without waiting for their answers: the protocol lets the kit send ahead, and
+     * one round trip per scenario instead of one per event is most of the throughput through a
+     * pipe. A write that fails (the adapter is gone) is kept; reading the answers then finds
+     * where it stopped.
+     */
+    void send(List<String> messages) {
+        for (String message : messages) {
+            try {
+                adapter.send(message);
+            } catch (AdapterException e) {
+                return;
+            }
+        }
+    }
+
+    /** The next answer, the end marker left out. */
+    List<Line> answer() throws AdapterException {
+        answers++;
+        return answer(adapter, patience);
+    }
+
+    /** Answers read so far. */
+    long answers() {
+        return answers;
     }
 
     private static List<Line> exchange(Adapter adapter, Duration patience, String message) throws AdapterException {
         adapter.send(message);
+        return answer(adapter, patience);
+    }
+
+    private static List<Line> answer(Adapter adapter, Duration patience) throws AdapterException {
         List<Line> answer = new ArrayList<>();
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {

@@ -37,7 +37,7 @@ public final class Conform {
     public record Settings(int jobs, Duration patience, boolean shrink, int maxErrors) {}
 
     /** A whole run: the greeting, the results in scenario order, the times. */
-    public record Report(Line.Hello hello, List<Result> results, double seconds, double waitedSeconds, int jobs,
+    public record Report(Line.Hello hello, List<Result> results, double seconds, double waitedSeconds, long answers, int jobs,
                          boolean stopped) {
         public long count(Class<? extends Result> kind) {
             return results.stream().filter(kind::isInstance).count();
@@ -73,6 +73,7 @@ public final class Conform {
         AtomicInteger done = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong waited = new AtomicLong();
+        AtomicLong answers = new AtomicLong();
         int jobs = Math.max(1, Math.min(settings.jobs(), runnable.size()));
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < jobs; w++) {
@@ -99,6 +100,7 @@ public final class Conform {
                             results.set(index, new Result.Errored(scenario, message, seconds(began)));
                             if (client != null) {
                                 waited.addAndGet(client.waitedNanos());
+                                answers.addAndGet(client.answers());
                                 client.close();
                                 client = null;
                             }
@@ -114,6 +116,7 @@ public final class Conform {
                 } finally {
                     if (client != null) {
                         waited.addAndGet(client.waitedNanos());
+                        answers.addAndGet(client.answers());
                         client.close();
                     }
                 }
@@ -133,7 +136,7 @@ public final class Conform {
                 ordered.add(results.get(i));
             }
         }
-        return new Report(hello, List.copyOf(ordered), seconds(start), waited.get() / 1e9, jobs, stop.get());
+        return new Report(hello, List.copyOf(ordered), seconds(start), waited.get() / 1e9, answers.get(), jobs, stop.get());
     }
 
     private static Result judge(AdapterClient client, Scenario scenario, boolean shrink, long began) throws AdapterException {

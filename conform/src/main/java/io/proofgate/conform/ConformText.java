@@ -83,8 +83,9 @@ public final class ConformText {
         long ran = passed + failed.size() + errors;
         out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d failed, %,d not run, %,d errors", report.results().size(),
                 passed, failed.size(), notRun, errors));
-        out.append(String.format("; %.1f s, %,.0f scenarios/s (%d job%s; %.1f s waiting for the adapter)%n", report.seconds(),
-                ran / Math.max(report.seconds(), 1e-9), report.jobs(), report.jobs() == 1 ? "" : "s", report.waitedSeconds()));
+        out.append(String.format("; %.1f s, %,.0f scenarios/s (%d job%s; %,d answers, %.1f s waiting for them)%n", report.seconds(),
+                ran / Math.max(report.seconds(), 1e-9), report.jobs(), report.jobs() == 1 ? "" : "s", report.answers(),
+                report.waitedSeconds()));
         return out.toString();
     }
 

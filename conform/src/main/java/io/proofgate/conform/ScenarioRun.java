@@ -23,9 +23,27 @@ final class ScenarioRun {
         this.capabilities = client.capabilities();
     }
 
+    /** Answers read of the messages sent for the current run. */
+    private int answered;
+
     /** The first difference of the scenario's first {@code prefix} events, if any. */
     Optional<Result.Mismatch> run(Scenario scenario, int prefix) throws AdapterException {
-        List<Line> topology = exchange(scenario, 0, scenario.topology());
+        List<String> messages = new ArrayList<>(prefix + 2);
+        messages.add(scenario.topology());
+        scenario.events().subList(0, prefix).forEach(event -> messages.add(event.line()));
+        messages.add(AdapterClient.SUMMARY);
+        answered = 0;
+        client.send(messages);
+        Optional<Result.Mismatch> mismatch = compare(scenario, prefix);
+        // the answers to what was sent after the difference, so that the next run reads its own
+        for (int k = answered; k < messages.size(); k++) {
+            answer(scenario, k == messages.size() - 1 ? SUMMARY_REQUEST : k);
+        }
+        return mismatch;
+    }
+
+    private Optional<Result.Mismatch> compare(Scenario scenario, int prefix) throws AdapterException {
+        List<Line> topology = answer(scenario, 0);
         for (Line line : topology) {
             if (line instanceof Line.Refused refused) {
                 return Optional.of(new Result.Mismatch(0, "refused the topology", List.of("(accepted)"),
@@ -36,7 +54,7 @@ final class ScenarioRun {
         List<Line.Verdict> printed = new ArrayList<>();
         for (int k = 0; k < prefix; k++) {
             Scenario.Event event = scenario.events().get(k);
-            List<Line> answer = exchange(scenario, k + 1, event.line());
+            List<Line> answer = answer(scenario, k + 1);
             List<Line.Verdict> verdicts = new ArrayList<>();
             Line.State state = null;
             for (Line line : answer) {
@@ -96,7 +114,7 @@ final class ScenarioRun {
                 }
             }
         }
-        List<Line> answer = exchange(scenario, SUMMARY_REQUEST, AdapterClient.SUMMARY);
+        List<Line> answer = answer(scenario, SUMMARY_REQUEST);
         if (answer.size() == 1 && answer.getFirst() instanceof Line.Refused refused) {
             return Optional.of(new Result.Mismatch(prefix + 1, "refused the summary request", List.of("(a summary)"),
                     List.of(refused.words(capabilities))));
@@ -135,9 +153,12 @@ final class ScenarioRun {
     /** The message number of the summary request in {@link #located}. */
     private static final int SUMMARY_REQUEST = -1;
 
-    private List<Line> exchange(Scenario scenario, int event, String message) throws AdapterException {
+
+    /** The answer to the message sent for {@code event} (0 the topology). */
+    private List<Line> answer(Scenario scenario, int event) throws AdapterException {
         try {
-            return client.exchange(message);
+            answered++;
+            return client.answer();
         } catch (AdapterException e) {
             throw located(scenario, event, e.getMessage());
         }
