@@ -49,7 +49,7 @@ final class ScenarioRun {
                 return Optional.of(new Result.Mismatch(0, "refused the topology", List.of("(accepted)"),
                         List.of(refused.words(capabilities))));
             }
-            throw located(scenario, 0, "answered the topology with a " + kind(line) + " line (only error lines may answer it)");
+            throw located(scenario, 0, "answered the topology with a " + kind(line) + " line (only an error line may answer it)");
         }
         List<Line.Verdict> printed = new ArrayList<>();
         for (int k = 0; k < prefix; k++) {
@@ -82,7 +82,8 @@ final class ScenarioRun {
                         }
                         state = s;
                     }
-                    default -> throw located(scenario, k + 1, "answered an event with a " + kind(line) + " line");
+                    default -> throw located(scenario, k + 1, "answered an event with a " + kind(line) + " line"
+                            + (line instanceof Line.Summary ? " (an answer ends with {\"kind\":\"end\"}: was one left out?)" : ""));
                 }
             }
             if (capabilities.contains(Capability.STATE) && state == null) {
