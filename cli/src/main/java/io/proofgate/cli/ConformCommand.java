@@ -148,7 +148,13 @@ final class ConformCommand implements Command {
         }
     }
 
+    /** The folders, relative to the working directory when they are under it (shorter file names in reports). */
     private static List<Path> folders(String scenarios) throws UsageException {
+        Path here = Path.of("").toAbsolutePath();
+        return named(scenarios).stream().map(f -> f.isAbsolute() && f.startsWith(here) ? here.relativize(f) : f).toList();
+    }
+
+    private static List<Path> named(String scenarios) throws UsageException {
         return switch (scenarios) {
             case "generated" -> List.of(ProjectRoot.find().resolve(GENERATED));
             case "hand-written" -> List.of(ProjectRoot.find().resolve(HAND_WRITTEN));
