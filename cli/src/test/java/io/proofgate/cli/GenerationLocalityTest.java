@@ -59,7 +59,7 @@ class GenerationLocalityTest {
     void referenceEditsChangeOnlyTheScenariosTheyAffect() throws Exception {
         Path work = ROOT.resolve("target/proofgate/locality");
         deleteTree(work);
-        Generation.Output base = generate(ROOT, work.resolve("base-run"));
+        Generation.Output base = CurrentGeneration.output();
         StringBuilder report = new StringBuilder("""
                 | edit | scenarios crossing a change | scenarios changed (kept / added / removed) | needless | renamed or moved | lines changed (+/-) | files |
                 |---|---|---|---|---|---|---|
