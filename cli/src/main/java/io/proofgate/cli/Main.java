@@ -24,7 +24,8 @@ public final class Main {
 
     static Map<String, Command> commands() {
         Map<String, Command> commands = new LinkedHashMap<>();
-        for (Command command : List.<Command>of(new AdapterCommand(), new AuditCommand(), new ConformCommand(), new CheckCommand(), new GenerateCommand(), new MutateCommand(), new ReplayCommand(), new SynthCommand())) {
+        for (Command command : List.<Command>of(new AdapterCommand(), new AuditCommand(), new CheckCommand(), new ConformCommand(),
+                new GenerateCommand(), new MergeCommand(), new MutateCommand(), new ReplayCommand(), new SynthCommand())) {
             commands.put(command.name(), command);
         }
         return commands;

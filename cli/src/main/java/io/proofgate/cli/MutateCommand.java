@@ -8,7 +8,9 @@ import io.proofgate.mutate.Mistakes;
 import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.Mutation;
 import io.proofgate.mutate.MutationException;
+import io.proofgate.mutate.MutationPlan;
 import io.proofgate.mutate.MutationReport;
+import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.MutationRun;
 import io.proofgate.mutate.Mutator;
 import io.proofgate.mutate.TlaModule;
@@ -101,7 +103,7 @@ final class MutateCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         var parsed = Options.parse(args, Set.of("--check", "--list"), Set.of("--module", "--part", "--operators",
-                "--models", "--jobs", "--timeout", "--equivalent", "--only", "--format", "--shard", "--mistakes"));
+                "--models", "--jobs", "--timeout", "--equivalent", "--only", "--format", "--shard", "--mistakes", "--out"));
         if (parsed.containsKey("--part") && parsed.containsKey("--operators")) {
             throw new UsageException("--part and --operators name the definitions two ways; give one");
         }
@@ -116,44 +118,17 @@ final class MutateCommand implements Command {
         try {
             String text = read(moduleFile);
             String source = root.relativize(moduleFile.toAbsolutePath()).toString();
-            TlaModule module = TlaModule.parse(text, source);
-            String part = parsed.containsKey("--operators") ? "operators " + parsed.get("--operators")
-                    : parsed.getOrDefault("--part", DEFAULT_PART);
-            List<Definition> definitions = definitions(module, parsed.get("--operators"),
-                    parsed.getOrDefault("--part", DEFAULT_PART), source);
-            List<Mutation> mutations = new ArrayList<>();
-            java.util.Map<String, String> firstModels = java.util.Map.of();
             Path mistakesFile = root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES));
-            if (parsed.containsKey("--mistakes")
-                    || (!parsed.containsKey("--module") && Files.exists(mistakesFile))) {
-                Mistakes.Named named = Mistakes.read(mistakesFile, text, source);
-                mutations.addAll(named.mutations());
-                firstModels = named.firstModels();
-            }
-            for (Definition d : definitions) {
-                mutations.addAll(Mutator.mutations(d, text));
-            }
-            // every mutant of every definition of the module: a judgement naming none is of a mutant gone
-            Set<String> allIds = new LinkedHashSet<>(mutations.stream().map(Mutation::id).toList());
-            for (Definition d : module.definitions()) {
-                Mutator.mutations(d, text).forEach(m -> allIds.add(m.id()));
-            }
-            if (parsed.containsKey("--shard")) {
-                int[] shard = shard(parsed.get("--shard"));
-                mutations = mutations.stream().filter(m -> m.kind() == Mutation.Kind.NAMED
-                        || Long.parseLong(m.id().substring(0, 8), 16) % shard[1] == shard[0]).toList();
-                part = part + ", shard " + shard[0] + "/" + shard[1];
-            }
-            if (parsed.containsKey("--only")) {
-                Set<String> only = new LinkedHashSet<>(Arrays.asList(parsed.get("--only").split(",")));
-                Set<String> known = new LinkedHashSet<>(mutations.stream().map(Mutation::id).toList());
-                for (String id : only) {
-                    if (!known.contains(id)) {
-                        throw new UsageException("--only: no mutant " + id + " in " + part + " of " + source);
-                    }
-                }
-                mutations = mutations.stream().filter(m -> only.contains(m.id())).toList();
-            }
+            boolean withMistakes = parsed.containsKey("--mistakes")
+                    || (!parsed.containsKey("--module") && Files.exists(mistakesFile));
+            MutationPlan.Selection selection = new MutationPlan.Selection(parsed.getOrDefault("--part", DEFAULT_PART),
+                    parsed.get("--operators"), withMistakes ? root.relativize(mistakesFile.toAbsolutePath()) : null,
+                    parsed.containsKey("--only") ? List.of(parsed.get("--only").split(",")) : null,
+                    parsed.containsKey("--shard") ? shard(parsed.get("--shard")) : null);
+            MutationPlan plan = MutationPlan.of(text, source, withRoot(selection, root));
+            List<Mutation> mutations = plan.mutations();
+            List<Definition> definitions = plan.definitions();
+            String part = plan.part();
             if (parsed.containsKey("--list")) {
                 for (Mutation m : mutations) {
                     out.println(m.id() + "  " + m.operator() + "  line " + m.line() + "  " + m.kind().word() + "  "
@@ -182,10 +157,18 @@ final class MutateCommand implements Command {
                     + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
             long start = System.nanoTime();
             run.checkBaseline(text, err);
-            List<MutantResult> results = run.run(text, mutations, firstModels, err);
-            MutationReport report = new MutationReport(source, part, names, text, results, equivalents,
-                    Duration.ofNanos(System.nanoTime() - start), allIds);
+            List<MutantResult> results = run.run(text, mutations, plan.firstModels(), err);
+            MutationReport report = new MutationReport(source, part, names, text, results, equivalents, plan.allIds());
             io.proofgate.check.FileTree.delete(work);
+            err.printf("proofgate mutate: %d mutants checked in %d s%n", results.size(),
+                    Duration.ofNanos(System.nanoTime() - start).toSeconds());
+            if (parsed.containsKey("--out")) {
+                Path file = Path.of(parsed.get("--out"));
+                Files.writeString(file, MutationShard.of(plan, selection, names, results).toJson());
+                err.println("proofgate mutate: results of " + (selection.shard() == null ? "the whole run"
+                        : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
+                        + " (proofgate merge combines shards)");
+            }
             out.print(switch (format) {
                 case "json" -> report.toJson();
                 case "markdown" -> report.toMarkdown();
@@ -216,12 +199,18 @@ final class MutateCommand implements Command {
         }
     }
 
-    private static int[] shard(String value) throws UsageException {
+    static MutationPlan.Shard shard(String value) throws UsageException {
         var m = java.util.regex.Pattern.compile("([0-9]{1,4})/([0-9]{1,4})").matcher(value);
         if (!m.matches() || Integer.parseInt(m.group(2)) == 0 || Integer.parseInt(m.group(1)) >= Integer.parseInt(m.group(2))) {
             throw new UsageException("--shard must be K/N with 0 <= K < N, not \"" + value + "\"");
         }
-        return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+        return new MutationPlan.Shard(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+
+    /** The selection with its mistakes file resolved against the root, for reading. */
+    static MutationPlan.Selection withRoot(MutationPlan.Selection selection, Path root) {
+        return new MutationPlan.Selection(selection.part(), selection.operators(),
+                selection.mistakes() == null ? null : root.resolve(selection.mistakes()), selection.only(), selection.shard());
     }
 
     private static String read(Path file) throws MutationException {
@@ -232,27 +221,5 @@ final class MutateCommand implements Command {
         } catch (IOException e) {
             throw new MutationException(file + ": " + FileProblems.words(e));
         }
-    }
-
-    private static List<Definition> definitions(TlaModule module, String operators, String part, String source)
-            throws MutationException {
-        if (operators != null) {
-            List<Definition> out = new ArrayList<>();
-            for (String name : operators.split(",")) {
-                out.add(module.definitions().stream().filter(d -> d.name().equals(name)).findFirst()
-                        .orElseThrow(() -> new MutationException(source + ": no definition named \"" + name + "\"")));
-            }
-            return out;
-        }
-        List<Definition> inPart = module.part(part);
-        if (inPart == null) {
-            throw new MutationException(source + ": no part \"" + part + "\": mark it with the comments"
-                    + " \"\\* mutate-begin: " + part + "\" and \"\\* mutate-end: " + part + "\""
-                    + (module.parts().isEmpty() ? "" : " (marked: " + String.join(", ", module.parts()) + ")"));
-        }
-        if (inPart.isEmpty()) {
-            throw new MutationException(source + ": the part \"" + part + "\" holds no definition");
-        }
-        return inPart;
     }
 }

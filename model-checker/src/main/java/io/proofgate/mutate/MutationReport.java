@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,10 +19,12 @@ import java.util.stream.Collectors;
  *
  * <p>score = killed / (killed + survived + timed out), over the mutants not judged equivalent;
  * mutants that do not compile are not mutants of the spec and count nowhere.
+ *
+ * <p>It states no times: the same mutants give the same report, byte for byte, however they were
+ * run (one run, or shards merged by {@code proofgate merge}); a run's time goes to stderr.
  */
 public record MutationReport(String module, String part, List<String> models, String text,
-                             List<MutantResult> results, Equivalents equivalents, Duration time,
-                             Set<String> allMutants) {
+                             List<MutantResult> results, Equivalents equivalents, Set<String> allMutants) {
 
     /**
      * @param allMutants the ids of every mutant of the definitions, run or not (a shard or
@@ -37,8 +38,8 @@ public record MutationReport(String module, String part, List<String> models, St
 
     /** A report of a run of every mutant. */
     public MutationReport(String module, String part, List<String> models, String text,
-                          List<MutantResult> results, Equivalents equivalents, Duration time) {
-        this(module, part, models, text, results, equivalents, time,
+                          List<MutantResult> results, Equivalents equivalents) {
+        this(module, part, models, text, results, equivalents,
                 results.stream().map(r -> r.mutation().id()).collect(Collectors.toSet()));
     }
 
@@ -132,11 +133,10 @@ public record MutationReport(String module, String part, List<String> models, St
     private String headline() {
         return String.format(Locale.ROOT, "%s, part %s, on %s: %d mutants, %d killed, %d survived (%d judged"
                         + " equivalent), %d timed out, %d not compilable; score %.1f%%; named mistakes %d of %d"
-                        + " killed; in %d s",
+                        + " killed",
                 module, part, String.join(", ", models), results.size() - named().size(), count(Outcome.Killed.class),
                 count(Outcome.Survived.class), judgedEquivalent().size(), count(Outcome.TimedOut.class),
-                count(Outcome.NotCompilable.class), score(), named().size() - namedNotKilled().size(), named().size(),
-                time.toSeconds());
+                count(Outcome.NotCompilable.class), score(), named().size() - namedNotKilled().size(), named().size());
     }
 
     private static String namedLine(MutantResult r) {
@@ -220,7 +220,6 @@ public record MutationReport(String module, String part, List<String> models, St
         root.put("timed_out", count(Outcome.TimedOut.class));
         root.put("not_compilable", count(Outcome.NotCompilable.class));
         root.put("score", Math.round(score() * 10) / 10.0);
-        root.put("seconds", time.toSeconds());
         root.put("passes_check", passesCheck());
         root.put("killed_by", killers());
         List<Map<String, Object>> list = new ArrayList<>();
@@ -248,7 +247,6 @@ public record MutationReport(String module, String part, List<String> models, St
                     }
                 }
             }
-            m.put("millis", r.time().toMillis());
             list.add(m);
         }
         root.put("results", list);

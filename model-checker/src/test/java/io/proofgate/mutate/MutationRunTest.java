@@ -88,7 +88,7 @@ class MutationRunTest {
         assertTrue(results.getFirst().outcome() instanceof Outcome.NotCompilable n
                 && n.problem().startsWith("Toy.tla:7:32: Encountered \"1\" at line 7"), results.toString());
         MutationReport report = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results,
-                Equivalents.none(), Duration.ZERO);
+                Equivalents.none());
         assertEquals(100.0, report.score());
         assertTrue(report.passesCheck());
     }
@@ -108,8 +108,7 @@ class MutationRunTest {
         List<MutantResult> results = run("Safety", text);
         List<MutantResult> survivors = results.stream().filter(r -> r.outcome() instanceof Outcome.Survived).toList();
         MutantResult killed = results.stream().filter(r -> r.outcome() instanceof Outcome.Killed).findFirst().orElseThrow();
-        MutationReport none = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results, Equivalents.none(),
-                Duration.ZERO);
+        MutationReport none = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results, Equivalents.none());
         assertFalse(none.passesCheck());
         assertEquals(survivors.size(), none.unjudged().size());
         assertTrue(none.toText().contains("SURVIVED " + survivors.getFirst().mutation().id()), none.toText());
@@ -118,14 +117,14 @@ class MutationRunTest {
         Map<String, Equivalents.Entry> all = survivors.stream().collect(Collectors.toMap(r -> r.mutation().id(),
                 r -> new Equivalents.Entry(r.mutation().id(), "Step", r.mutation().change(), "for the test")));
         MutationReport judged = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results,
-                new Equivalents(all), Duration.ZERO);
+                new Equivalents(all));
         assertTrue(judged.passesCheck(), judged.toText());
         assertEquals(100.0, judged.score());
 
         Map<String, Equivalents.Entry> wrong = new java.util.HashMap<>(all);
         wrong.put(killed.mutation().id(), new Equivalents.Entry(killed.mutation().id(), "Step", "", "wrong"));
         MutationReport stale = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results,
-                new Equivalents(wrong), Duration.ZERO);
+                new Equivalents(wrong));
         assertFalse(stale.passesCheck());
         assertEquals(1, stale.staleJudgements().size(), stale.staleJudgements().toString());
         String json = stale.toJson();

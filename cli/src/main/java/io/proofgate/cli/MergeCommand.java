@@ -1,0 +1,101 @@
+package io.proofgate.cli;
+
+import io.proofgate.mutate.Equivalents;
+import io.proofgate.mutate.MutantResult;
+import io.proofgate.mutate.MutationException;
+import io.proofgate.mutate.MutationMerge;
+import io.proofgate.mutate.MutationPlan;
+import io.proofgate.mutate.MutationReport;
+import io.proofgate.mutate.MutationShard;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** {@code proofgate merge}: the shards of a run, combined into the report one unsharded run prints. */
+final class MergeCommand implements Command {
+
+    @Override
+    public String name() {
+        return "merge";
+    }
+
+    @Override
+    public String summary() {
+        return "combine the result files of sharded runs (mutate --shard K/N --out FILE) into one report";
+    }
+
+    @Override
+    public String help() {
+        return """
+                Usage: proofgate merge [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
+
+                Reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
+                (K = 0..N-1, in any order, on any machines), checks that they are the N parts of one run
+                (the same module, byte for byte as it is here now, the same selection, models and N; each
+                K once) and prints the report one unsharded run prints: the same bytes. docs/scale.md runs
+                the shards as a Kubernetes Indexed Job or a GitHub Actions matrix.
+
+                  --format F       text (default), json or markdown
+                  --check          exit 1 as `mutate --check` would
+                  --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
+
+                Exit codes: 0 merged (with --check: nothing left to judge); 1 --check found survivors or
+                stale judgements; 2 the files are not the shards of one run, or cannot be read.
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+        List<String> files = new ArrayList<>();
+        var options = Options.parse(args, Set.of("--check"), Set.of("--format", "--equivalent"), files);
+        String format = options.getOrDefault("--format", "text");
+        if (!Set.of("text", "json", "markdown").contains(format)) {
+            throw new UsageException("--format must be text, json or markdown, not \"" + format + "\"");
+        }
+        if (files.isEmpty()) {
+            throw new UsageException("missing FILE: the result files of the shards");
+        }
+        Path root = ProjectRoot.find();
+        try {
+            List<MutationShard> shards = new ArrayList<>();
+            for (String file : files) {
+                shards.add(MutationShard.read(Path.of(file)));
+            }
+            Path moduleFile = root.resolve(shards.getFirst().module());
+            String text;
+            try {
+                text = Files.readString(moduleFile);
+            } catch (IOException e) {
+                err.println("proofgate merge: " + moduleFile + ": " + FileProblems.words(e));
+                return Main.USAGE;
+            }
+            MutationPlan plan = MutationMerge.plan(shards, text, root);
+            List<MutantResult> results = MutationMerge.results(plan, shards);
+            Path equivalentsFile = root.resolve(options.getOrDefault("--equivalent", MutateCommand.DEFAULT_EQUIVALENTS));
+            Equivalents equivalents = options.containsKey("--equivalent") || Files.exists(equivalentsFile)
+                    ? Equivalents.read(equivalentsFile) : Equivalents.none();
+            MutationReport report = new MutationReport(plan.source(), plan.part(), shards.getFirst().models(), text, results,
+                    equivalents, plan.allIds());
+            out.print(switch (format) {
+                case "json" -> report.toJson();
+                case "markdown" -> report.toMarkdown();
+                default -> report.toText();
+            });
+            out.flush();
+            if (out.checkError()) {
+                err.println("proofgate merge: cannot write to standard output; the report is incomplete");
+                return Main.USAGE;
+            }
+            err.println("proofgate merge: " + shards.size() + " shard" + (shards.size() == 1 ? "" : "s") + ", "
+                    + results.size() + " mutants");
+            return options.containsKey("--check") && !report.passesCheck() ? Main.FINDINGS : Main.OK;
+        } catch (MutationException e) {
+            err.println("proofgate merge: " + e.getMessage());
+            return Main.USAGE;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.proofgate.mutate;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one shard of a mutation run found ({@code proofgate mutate --shard K/N --out FILE}), as a
+ * file {@code proofgate merge} reads: the module's hash and the selection (so that a merge of
+ * shards of different specs or selections is refused), and the outcome of each mutant checked.
+ * Schema {@code proofgate-mutate-shard/v1}.
+ */
+public record MutationShard(String module, String moduleSha256, String part, String operators, String mistakes,
+                            List<String> only, List<String> models, int index, int count, Map<String, Outcome> outcomes) {
+
+    public static final String SCHEMA = "proofgate-mutate-shard/v1";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    public static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    public static MutationShard of(MutationPlan plan, MutationPlan.Selection selection, List<String> models,
+                                   List<MutantResult> results) {
+        Map<String, Outcome> outcomes = new LinkedHashMap<>();
+        results.forEach(r -> outcomes.put(r.mutation().id(), r.outcome()));
+        MutationPlan.Shard shard = selection.shard() == null ? new MutationPlan.Shard(0, 1) : selection.shard();
+        return new MutationShard(plan.source(), sha256(plan.text()), selection.part(), selection.operators(),
+                selection.mistakes() == null ? null : selection.mistakes().toString(), selection.only(), List.copyOf(models),
+                shard.index(), shard.count(), outcomes);
+    }
+
+    public String toJson() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("module", module);
+        root.put("module_sha256", moduleSha256);
+        root.put("part", part);
+        root.put("operators", operators);
+        root.put("mistakes", mistakes);
+        if (only == null) {
+            root.putNull("only");
+        } else {
+            ArrayNode list = root.putArray("only");
+            only.forEach(list::add);
+        }
+        ArrayNode modelList = root.putArray("models");
+        models.forEach(modelList::add);
+        root.put("shard", index);
+        root.put("of", count);
+        ArrayNode results = root.putArray("results");
+        outcomes.forEach((id, outcome) -> {
+            ObjectNode r = results.addObject();
+            r.put("id", id);
+            r.put("outcome", outcome.word());
+            switch (outcome) {
+                case Outcome.Killed k -> {
+                    r.put("model", k.model());
+                    r.put("by", k.by());
+                }
+                case Outcome.TimedOut t -> r.put("model", t.model());
+                case Outcome.NotCompilable n -> r.put("problem", n.problem());
+                case Outcome.Survived s -> { }
+            }
+        });
+        try {
+            return JSON.writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n";
+        } catch (IOException e) {
+            throw new IllegalStateException("a tree of strings always serialises", e);
+        }
+    }
+
+    /** Reads a shard file strictly; a file that is not one is a {@link MutationException} naming it. */
+    public static MutationShard read(Path file) throws MutationException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(file));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new MutationException(file + ": not a mutation shard file (not JSON"
+                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()) + ")");
+        } catch (IOException e) {
+            throw new MutationException(file + ": cannot be read");
+        }
+        if (root == null || !root.isObject() || !SCHEMA.equals(root.path("schema").asText())) {
+            throw new MutationException(file + ": not a mutation shard file (no \"schema\": \"" + SCHEMA + "\")");
+        }
+        List<String> models = strings(file, root, "models");
+        int index = integer(file, root, "shard");
+        int count = integer(file, root, "of");
+        if (count < 1 || index < 0 || index >= count) {
+            throw new MutationException(file + ": shard " + index + " of " + count + " is not a shard");
+        }
+        Map<String, Outcome> outcomes = new LinkedHashMap<>();
+        JsonNode results = root.path("results");
+        if (!results.isArray()) {
+            throw new MutationException(file + ": \"results\" is not a list");
+        }
+        for (JsonNode r : results) {
+            String id = text(file, r, "id");
+            Outcome outcome = switch (text(file, r, "outcome")) {
+                case "killed" -> new Outcome.Killed(text(file, r, "model"), text(file, r, "by"));
+                case "survived" -> new Outcome.Survived();
+                case "timed-out" -> new Outcome.TimedOut(text(file, r, "model"));
+                case "not-compilable" -> new Outcome.NotCompilable(text(file, r, "problem"));
+                default -> throw new MutationException(file + ": mutant " + id + " has an unknown outcome");
+            };
+            if (outcomes.put(id, outcome) != null) {
+                throw new MutationException(file + ": mutant " + id + " appears twice");
+            }
+        }
+        return new MutationShard(text(file, root, "module"), text(file, root, "module_sha256"), nullable(file, root, "part"),
+                nullable(file, root, "operators"), nullable(file, root, "mistakes"),
+                root.path("only").isNull() ? null : strings(file, root, "only"), models, index, count, outcomes);
+    }
+
+    /** The selection this shard was run with, without its shard. */
+    public MutationPlan.Selection selection() {
+        return new MutationPlan.Selection(part, operators, mistakes == null ? null : Path.of(mistakes), only, null);
+    }
+
+    /** Results as a run gives them, for a report: the plan's mutation with this shard's outcome. */
+    public static MutantResult result(Mutation mutation, Outcome outcome) {
+        return new MutantResult(mutation, outcome, Duration.ZERO);
+    }
+
+    private static String text(Path file, JsonNode node, String field) throws MutationException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isTextual()) {
+            throw new MutationException(file + ": \"" + field + "\" is missing or not a string");
+        }
+        return value.asText();
+    }
+
+    private static String nullable(Path file, JsonNode node, String field) throws MutationException {
+        return node.path(field).isNull() || node.path(field).isMissingNode() ? null : text(file, node, field);
+    }
+
+    private static int integer(Path file, JsonNode node, String field) throws MutationException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isInt()) {
+            throw new MutationException(file + ": \"" + field + "\" is missing or not an integer");
+        }
+        return value.asInt();
+    }
+
+    private static List<String> strings(Path file, JsonNode node, String field) throws MutationException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isArray()) {
+            throw new MutationException(file + ": \"" + field + "\" is not a list");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw new MutationException(file + ": \"" + field + "\" holds a non-string");
+            }
+            out.add(item.asText());
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,105 @@
+package io.proofgate.mutate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.proofgate.check.Model;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sharded mutation runs merged: N = 1, 2 and 3 shards of the toy module's mutants, each shard
+ * written to its result file and read back, merge into the report of one unsharded run, byte
+ * for byte; shards of different runs, a missing shard and a changed module are refused.
+ */
+class MutationShardTest {
+
+    private static final Path TOY = Path.of("src/test/resources/mutate").toAbsolutePath();
+    private static final List<String> MODELS = List.of("Rules");
+    private static final MutationPlan.Selection ALL = new MutationPlan.Selection("Impl", null, null, null, null);
+
+    @TempDir
+    static Path work;
+    static String text;
+    static String unsharded;
+
+    private static List<MutantResult> check(MutationPlan plan, String name) throws Exception {
+        Model rules = new Model("Rules", TOY.resolve("Toy.tla"), TOY.resolve("Rules.cfg"), new Model.Expected.Ok(),
+                OptionalLong.empty(), "", TOY);
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(rules), 2, Duration.ofSeconds(60), work.resolve(name));
+        return run.run(text, plan.mutations(), new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    private static MutationReport report(MutationPlan plan, List<MutantResult> results) {
+        return new MutationReport(plan.source(), plan.part(), MODELS, text, results, Equivalents.none(), plan.allIds());
+    }
+
+    @BeforeAll
+    static void runUnsharded() throws Exception {
+        text = Files.readString(TOY.resolve("Toy.tla"));
+        MutationPlan plan = MutationPlan.of(text, "Toy.tla", ALL);
+        assertTrue(plan.mutations().size() >= 4, "enough mutants to spread over three shards");
+        unsharded = report(plan, check(plan, "whole")).toText();
+    }
+
+    private static List<MutationShard> shards(int count) throws Exception {
+        List<MutationShard> shards = new ArrayList<>();
+        for (int k = count - 1; k >= 0; k--) { // in reverse: a merge does not depend on the order of its files
+            MutationPlan.Selection selection = new MutationPlan.Selection("Impl", null, null, null, new MutationPlan.Shard(k, count));
+            MutationPlan plan = MutationPlan.of(text, "Toy.tla", selection);
+            Path file = work.resolve("shard-" + k + "-of-" + count + ".json");
+            Files.writeString(file, MutationShard.of(plan, selection, MODELS, check(plan, k + "-of-" + count)).toJson());
+            shards.add(MutationShard.read(file));
+        }
+        return shards;
+    }
+
+    private static String merged(List<MutationShard> shards) throws MutationException {
+        MutationPlan plan = MutationMerge.plan(shards, text, TOY);
+        return report(plan, MutationMerge.results(plan, shards)).toText();
+    }
+
+    @Test
+    void oneTwoAndThreeShardsMergeIntoTheUnshardedReport() throws Exception {
+        for (int count = 1; count <= 3; count++) {
+            assertEquals(unsharded, merged(shards(count)), count + " shards");
+        }
+    }
+
+    @Test
+    void shardsThatAreNotThePartsOfOneRunAreRefused() throws Exception {
+        List<MutationShard> three = shards(3);
+        var missing = assertThrows(MutationException.class, () -> merged(three.subList(0, 2)));
+        assertEquals("shards missing: [0/3]; a merge needs all 3", missing.getMessage());
+        List<MutationShard> twice = new ArrayList<>(three);
+        twice.add(three.getFirst());
+        assertEquals("shard 2/3 is given twice", assertThrows(MutationException.class, () -> merged(twice)).getMessage());
+        List<MutationShard> mixed = new ArrayList<>(three.subList(0, 2));
+        mixed.add(shards(2).getFirst());
+        assertTrue(assertThrows(MutationException.class, () -> merged(mixed)).getMessage().contains("is of another run"));
+        var changed = assertThrows(MutationException.class,
+                () -> MutationMerge.plan(three, text.replace("x <= 3", "x <= 3 "), TOY));
+        assertEquals("Toy.tla is not the module the shards checked (its bytes changed since)", changed.getMessage());
+    }
+
+    @Test
+    void aFileThatIsNotAShardIsOneLine() throws Exception {
+        Path file = work.resolve("not-a-shard.json");
+        Files.writeString(file, "{\"schema\": \"something-else\"}");
+        assertEquals(file + ": not a mutation shard file (no \"schema\": \"proofgate-mutate-shard/v1\")",
+                assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
+        Files.writeString(file, "{not json");
+        assertEquals(file + ": not a mutation shard file (not JSON at line 1)",
+                assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
+    }
+}
