@@ -170,13 +170,13 @@ class Connector:
                 continue
             first = 0 if group["policy"] == "full" else max(0, span - group["window_tokens"]) // size
             last = -(-span // size)
-            if last > len(table):
-                self.reject(step, request_id, "invalid_selection", out)
+            if last > len(table) or any(b <= 0 for b in table[first:last]):
+                self.reject(step, request_id, "invalid_selection", out)  # short_table, then null_block, group by group
                 return
             selected.append(table[first:last])
         blocks = [b for group in selected for b in group]
         if any(b <= 0 for b in blocks) or len(set(blocks)) != len(blocks):
-            self.reject(step, request_id, "invalid_selection", out)
+            self.reject(step, request_id, "invalid_selection", out)  # repeated_block, once every group passed
             return
         self.counters["plans"] += 1
         out.append({"kind": "plan", "step": step, "id": request_id, "digest": store["digest"], "span": span,
@@ -225,6 +225,8 @@ def main():
                         "capabilities": ["state", "sliding"]})
         elif kind == "topology":
             connector = Connector(message)
+        elif connector is None and kind in ("summary", "step", "finished", "held"):
+            out.append({"kind": "error", "message": "a %s before any topology" % kind})
         elif kind == "summary":
             out.append(connector.summary())
         elif kind in ("step", "finished", "held"):

@@ -44,6 +44,9 @@ for line in sys.stdin:
     elif kind == "summary" and MODE == "no-end-at-all":
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
              "pending": [], "latched": {}})
+    elif kind == "summary" and MODE == "late-line":
+        say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
+             "pending": [], "latched": {}}, END, {"kind": "retired", "step": 1, "id": "r1", "cause": "finished"})
     elif kind == "summary":
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 0,
              "pending": [], "latched": {}}, END)
@@ -55,7 +58,7 @@ for line in sys.stdin:
             say({"kind": "retired", "step": 1, "id": "nobody", "cause": "finished"}, END)
         elif MODE == "no-end":
             say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"})
-        elif MODE == "no-end-at-all" and kind == "finished":
+        elif MODE in ("no-end-at-all", "late-line") and kind == "finished":
             say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"}, END)
         elif MODE == "bad-field":
             say({"kind": "retired", "step": "1", "id": "r1", "cause": "finished"}, END)

@@ -124,11 +124,15 @@ final class ConformCommand implements Command {
                 writeAtomically(junit, report);
             }
             long failed = report.count(Result.Failed.class);
-            long errors = report.count(Result.Errored.class);
+            long errors = report.count(Result.Errored.class) + report.late().size();
+            if (report.results().size() != scenarios.size()) {
+                err.println("proofgate conform: " + (scenarios.size() - report.results().size()) + " scenarios have no result");
+                return Main.USAGE;
+            }
             long passed = report.count(Result.Passed.class);
             if (errors > 0) {
-                err.println("proofgate conform: " + errors + " scenario" + (errors == 1 ? "" : "s")
-                        + " could not be judged: the adapter broke the protocol (see ERROR above)");
+                err.println("proofgate conform: " + errors + " error" + (errors == 1 ? "" : "s")
+                        + ": the run could not be judged (see ERROR in the report)");
                 return Main.USAGE;
             }
             if (failed > 0) {
@@ -143,7 +147,7 @@ final class ConformCommand implements Command {
             err.println("proofgate conform: " + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {
-            err.println("proofgate conform: " + junit + ": " + FileProblems.words(e));
+            err.println("proofgate conform: " + (junit == null ? "a scenario folder" : junit) + ": " + FileProblems.words(e));
             return Main.USAGE;
         }
     }

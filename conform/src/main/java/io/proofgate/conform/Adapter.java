@@ -20,6 +20,12 @@ public interface Adapter extends AutoCloseable {
         return "";
     }
 
+    /**
+     * Closes the adapter's input and returns the first non-blank line it printed after its last
+     * answer, or null when it printed none before it ended (or within {@code patience}).
+     */
+    String leftover(Duration patience);
+
     /** Nanoseconds spent waiting in {@link #receive}: the adapter's share of a run. */
     long waitedNanos();
 

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The kit's side of {@code proofgate-adapter/v1}: the greeting, then one message at a time, each
- * answered by lines up to the end marker. Every line is read strictly ({@link AnswerReader}).
+ * The kit's side of {@code proofgate-adapter/v1}: the greeting, then messages sent ahead of their
+ * answers, each answered by lines up to the end marker, in order. Every line is read strictly
+ * ({@link AnswerReader}).
  */
 public final class AdapterClient implements AutoCloseable {
 
@@ -123,6 +124,16 @@ public final class AdapterClient implements AutoCloseable {
 
     long waitedNanos() {
         return adapter.waitedNanos();
+    }
+
+    /**
+     * Ends the adapter: closes its input, looks whether it printed anything after its last
+     * answer (that would be output nothing compared), then stops it. Returns that problem, or null.
+     */
+    String finish() {
+        String line = adapter.leftover(Duration.ofMillis(Math.min(2000, patience.toMillis())));
+        adapter.close();
+        return line == null ? null : "printed after its last answer: " + Json.excerpt(line);
     }
 
     @Override

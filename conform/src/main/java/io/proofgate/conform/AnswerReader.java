@@ -24,6 +24,9 @@ final class AnswerReader {
         try {
             node = Json.tree(text);
         } catch (JsonProcessingException e) {
+            if (String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")) {
+                throw new AdapterException("printed an object with a key twice: " + Json.excerpt(text));
+            }
             throw new AdapterException("printed a line that is not JSON: " + Json.excerpt(text));
         }
         if (node == null || !node.isObject()) {
@@ -89,6 +92,10 @@ final class AnswerReader {
                 throw new AdapterException("printed a state whose \"pending\" holds a non-object: " + Json.excerpt(text));
             }
             String id = string(store, "id", text);
+            if (stores.containsKey(id)) {
+                throw new AdapterException("printed a state with two pending stores of request " + Json.quote(id) + ": "
+                        + Json.excerpt(text));
+            }
             stores.put(id, "pending " + id + " done=" + integer(store, "done", text) + " table="
                     + integerLists(store, "table", -1, text) + " latch=" + sortedPairs(store, "latch", text));
         }
@@ -102,15 +109,15 @@ final class AnswerReader {
         }
         Map<String, String> digests = new TreeMap<>();
         for (var entry : held.properties()) {
-            List<Long> ranks = new ArrayList<>();
+            List<java.math.BigInteger> ranks = new ArrayList<>();
             if (!entry.getValue().isArray()) {
                 throw new AdapterException("printed a state whose held digest is not a list of ranks: " + Json.excerpt(text));
             }
             for (JsonNode rank : entry.getValue()) {
-                if (!rank.canConvertToLong() || !rank.isIntegralNumber()) {
+                if (!rank.isIntegralNumber()) {
                     throw new AdapterException("printed a state with a rank that is not an integer: " + Json.excerpt(text));
                 }
-                ranks.add(rank.asLong());
+                ranks.add(rank.bigIntegerValue());
             }
             ranks.sort(null);
             if (!ranks.isEmpty()) {
@@ -126,7 +133,7 @@ final class AnswerReader {
         lines.add("counters plans=" + integer(counters, "plans", text) + " rejected=" + integer(counters, "rejected", text)
                 + " store_skipped_quorum=" + integer(counters, "store_skipped_quorum", text) + " retired_finished="
                 + integer(counters, "retired_finished", text));
-        return new Line.State(List.copyOf(lines));
+        return new Line.State(List.copyOf(lines), List.copyOf(stores.keySet()));
     }
 
     private static Line.Summary summary(JsonNode node, String text) throws AdapterException {
@@ -164,11 +171,18 @@ final class AnswerReader {
         return new Line.Hello(string(node, "protocol", text), implementation, capabilities);
     }
 
+    /** What a message calls the object a field is missing from: a line by its kind, or a part of a state line. */
+    private static String where(JsonNode node) {
+        if (node.has("kind")) {
+            return "a " + node.path("kind").asText() + " line";
+        }
+        return node.has("id") ? "a state line with a pending store" : "a state or summary line with an object";
+    }
+
     private static String string(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isTextual()) {
-            throw new AdapterException("printed a " + node.path("kind").asText("line") + " line without a string \"" + field + "\": "
-                    + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without a string \"" + field + "\": " + Json.excerpt(text));
         }
         return value.asText();
     }
@@ -176,8 +190,7 @@ final class AnswerReader {
     private static String integer(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isIntegralNumber()) {
-            throw new AdapterException("printed a " + node.path("kind").asText("line") + " line without an integer \"" + field + "\": "
-                    + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without an integer \"" + field + "\": " + Json.excerpt(text));
         }
         return value.asText();
     }
@@ -185,8 +198,7 @@ final class AnswerReader {
     private static JsonNode array(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
-            throw new AdapterException("printed a " + node.path("kind").asText("line") + " line without a list \"" + field + "\": "
-                    + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without a list \"" + field + "\": " + Json.excerpt(text));
         }
         return value;
     }
@@ -200,7 +212,7 @@ final class AnswerReader {
                 ok &= element.isIntegralNumber();
             }
             if (!ok) {
-                throw new AdapterException("printed a " + node.path("kind").asText("line") + " line whose \"" + field
+                throw new AdapterException("printed " + where(node) + " whose \"" + field
                         + "\" is not a list of " + (width < 0 ? "lists of integers" : "[group, block] pairs") + ": "
                         + Json.excerpt(text));
             }

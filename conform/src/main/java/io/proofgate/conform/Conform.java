@@ -37,8 +37,11 @@ public final class Conform {
     public record Settings(int jobs, Duration patience, boolean shrink, int maxErrors) {}
 
     /** A whole run: the greeting, the results in scenario order, the times. */
-    public record Report(Line.Hello hello, List<Result> results, double seconds, double waitedSeconds, long answers, int jobs,
-                         boolean stopped) {
+    /**
+     * @param late what adapters printed after their last answer (each an error of the run)
+     */
+    public record Report(Line.Hello hello, List<Result> results, List<String> late, double seconds, double waitedSeconds,
+                         long answers, int jobs, boolean stopped) {
         public long count(Class<? extends Result> kind) {
             return results.stream().filter(kind::isInstance).count();
         }
@@ -74,6 +77,7 @@ public final class Conform {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong waited = new AtomicLong();
         AtomicLong answers = new AtomicLong();
+        List<String> late = java.util.Collections.synchronizedList(new ArrayList<>());
         int jobs = Math.max(1, Math.min(settings.jobs(), runnable.size()));
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < jobs; w++) {
@@ -92,11 +96,19 @@ public final class Conform {
                         try {
                             if (client == null) {
                                 client = AdapterClient.open(adapters.start(), settings.patience());
+                                if (!client.hello().equals(hello)) {
+                                    throw new AdapterException("greeted differently than the first adapter of the run ("
+                                            + describe(client.hello()) + " after " + describe(hello) + ")");
+                                }
                             }
                             results.set(index, judge(client, scenario, settings.shrink(), began));
-                        } catch (AdapterException e) {
-                            String message = e.getMessage().startsWith("scenario ") ? e.getMessage()
-                                    : "scenario " + scenario.id() + ": the adapter " + e.getMessage();
+                        } catch (AdapterException | RuntimeException | Error e) {
+                            // anything, an error of the kit's own included: a scenario is judged, or it is an error
+                            String problem = e instanceof AdapterException ? e.getMessage()
+                                    : "could not be judged: " + e.getClass().getSimpleName() + (e.getMessage() == null ? ""
+                                    : ": " + e.getMessage());
+                            String message = problem.startsWith("scenario ") ? problem
+                                    : "scenario " + scenario.id() + ": " + (e instanceof AdapterException ? "the adapter " : "") + problem;
                             results.set(index, new Result.Errored(scenario, message, seconds(began)));
                             if (client != null) {
                                 waited.addAndGet(client.waitedNanos());
@@ -117,7 +129,10 @@ public final class Conform {
                     if (client != null) {
                         waited.addAndGet(client.waitedNanos());
                         answers.addAndGet(client.answers());
-                        client.close();
+                        String after = client.finish();
+                        if (after != null) {
+                            late.add("the adapter " + after);
+                        }
                     }
                 }
             }));
@@ -132,11 +147,16 @@ public final class Conform {
         }
         List<Result> ordered = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
-            if (results.get(i) != null) {
-                ordered.add(results.get(i));
-            }
+            // a scenario no worker judged (the run stopped) is in the report as such, never left out
+            ordered.add(results.get(i) != null ? results.get(i) : new Result.Errored(scenarios.get(i), "scenario "
+                    + scenarios.get(i).id() + ": not run, the run stopped after " + errors.get() + " adapter errors", 0));
         }
-        return new Report(hello, List.copyOf(ordered), seconds(start), waited.get() / 1e9, answers.get(), jobs, stop.get());
+        return new Report(hello, List.copyOf(ordered), List.copyOf(late), seconds(start), waited.get() / 1e9, answers.get(),
+                jobs, stop.get());
+    }
+
+    private static String describe(Line.Hello hello) {
+        return Json.excerpt(hello.implementation()) + " with " + hello.capabilities().stream().map(Capability::wireName).toList();
     }
 
     private static Result judge(AdapterClient client, Scenario scenario, boolean shrink, long began) throws AdapterException {

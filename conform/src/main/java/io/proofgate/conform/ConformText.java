@@ -21,7 +21,7 @@ public final class ConformText {
         StringBuilder out = new StringBuilder();
         Line.Hello hello = report.hello();
         Set<Capability> capabilities = hello.capabilities();
-        out.append("adapter: ").append(adapter).append(" (").append(hello.implementation()).append(", ")
+        out.append("adapter: ").append(adapter).append(" (").append(Json.excerpt(hello.implementation())).append(", ")
                 .append(hello.protocol()).append("), capabilities: ")
                 .append(capabilities.isEmpty() ? "none" : String.join(", ", capabilities.stream().map(Capability::wireName).toList()))
                 .append('\n');
@@ -64,6 +64,9 @@ public final class ConformText {
                 out.append("ERROR ").append(errored.message()).append('\n');
             }
         }
+        for (String late : report.late()) {
+            out.append("ERROR ").append(late).append('\n');
+        }
         if (report.stopped()) {
             out.append("stopped after ").append(report.count(Result.Errored.class)).append(" adapter errors\n");
         }
@@ -79,7 +82,7 @@ public final class ConformText {
         }
         long passed = report.count(Result.Passed.class);
         long notRun = report.count(Result.NotRun.class);
-        long errors = report.count(Result.Errored.class);
+        long errors = report.count(Result.Errored.class) + report.late().size();
         long ran = passed + failed.size() + errors;
         out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d failed, %,d not run, %,d errors", report.results().size(),
                 passed, failed.size(), notRun, errors));

@@ -28,6 +28,11 @@ public final class InProcessAdapter implements Adapter {
     }
 
     @Override
+    public String leftover(Duration patience) {
+        return answer.pollFirst();
+    }
+
+    @Override
     public long waitedNanos() {
         return waited;
     }

@@ -29,15 +29,15 @@ public final class JunitXml {
             xml.writeStartDocument("UTF-8", "1.0");
             xml.writeCharacters("\n");
             xml.writeStartElement("testsuites");
-            xml.writeAttribute("name", "proofgate conform");
+            attribute(xml, "name", "proofgate conform");
             counts(xml, report.results());
-            xml.writeAttribute("time", seconds(report.seconds()));
+            attribute(xml, "time", seconds(report.seconds()));
             xml.writeCharacters("\n");
             for (var suite : suites.entrySet()) {
                 xml.writeStartElement("testsuite");
-                xml.writeAttribute("name", suite.getKey());
+                attribute(xml, "name", suite.getKey());
                 counts(xml, suite.getValue());
-                xml.writeAttribute("time", seconds(suite.getValue().stream().mapToDouble(Result::seconds).sum()));
+                attribute(xml, "time", seconds(suite.getValue().stream().mapToDouble(Result::seconds).sum()));
                 xml.writeCharacters("\n");
                 for (Result result : suite.getValue()) {
                     testcase(xml, result);
@@ -55,52 +55,73 @@ public final class JunitXml {
     }
 
     private static void counts(XMLStreamWriter xml, List<Result> results) throws XMLStreamException {
-        xml.writeAttribute("tests", String.valueOf(results.size()));
-        xml.writeAttribute("failures", String.valueOf(results.stream().filter(Result.Failed.class::isInstance).count()));
-        xml.writeAttribute("errors", String.valueOf(results.stream().filter(Result.Errored.class::isInstance).count()));
-        xml.writeAttribute("skipped", String.valueOf(results.stream().filter(Result.NotRun.class::isInstance).count()));
+        attribute(xml, "tests", String.valueOf(results.size()));
+        attribute(xml, "failures", String.valueOf(results.stream().filter(Result.Failed.class::isInstance).count()));
+        attribute(xml, "errors", String.valueOf(results.stream().filter(Result.Errored.class::isInstance).count()));
+        attribute(xml, "skipped", String.valueOf(results.stream().filter(Result.NotRun.class::isInstance).count()));
     }
 
     private static void testcase(XMLStreamWriter xml, Result result) throws XMLStreamException {
         Scenario scenario = result.scenario();
         xml.writeCharacters("  ");
         xml.writeStartElement("testcase");
-        xml.writeAttribute("classname", scenario.suite().replace('/', '.'));
-        xml.writeAttribute("name", scenario.name());
-        xml.writeAttribute("file", scenario.file().toString());
-        xml.writeAttribute("line", String.valueOf(scenario.line()));
-        xml.writeAttribute("time", seconds(result.seconds()));
+        attribute(xml, "classname", scenario.suite().replace('/', '.'));
+        attribute(xml, "name", scenario.name());
+        attribute(xml, "file", scenario.file().toString());
+        attribute(xml, "line", String.valueOf(scenario.line()));
+        attribute(xml, "time", seconds(result.seconds()));
         switch (result) {
             case Result.Passed passed -> { }
             case Result.Failed failed -> {
                 xml.writeStartElement("failure");
-                xml.writeAttribute("type", failed.mismatch().rule());
-                xml.writeAttribute("message", ConformText.where(scenario, failed.mismatch(), scenario.events().size()) + ": "
+                attribute(xml, "type", failed.mismatch().rule());
+                attribute(xml, "message", ConformText.where(scenario, failed.mismatch(), scenario.events().size()) + ": "
                         + failed.mismatch().rule());
-                StringBuilder text = new StringBuilder("expected:\n");
-                failed.mismatch().expected().forEach(line -> text.append("  ").append(line).append('\n'));
-                text.append("adapter:\n");
-                failed.mismatch().actual().forEach(line -> text.append("  ").append(line).append('\n'));
-                text.append("shortest failing prefix: ").append(failed.events()).append(" events after the topology:\n  ")
-                        .append(scenario.topology()).append('\n');
+                // the body is the shortest failing prefix, whole: its events and its own first difference
+                Result.Mismatch shortest = failed.shortest();
+                StringBuilder text = new StringBuilder("shortest failing prefix, ").append(failed.events())
+                        .append(" events after the topology:\n  ").append(scenario.topology()).append('\n');
                 scenario.events().subList(0, failed.events()).forEach(e -> text.append("  ").append(e.line()).append('\n'));
-                xml.writeCharacters(text.toString());
+                text.append("expected ").append(ConformText.where(scenario, shortest, failed.events())).append(":\n");
+                shortest.expected().forEach(line -> text.append("  ").append(line).append('\n'));
+                text.append("adapter:\n");
+                shortest.actual().forEach(line -> text.append("  ").append(line).append('\n'));
+                xml.writeCharacters(clean(text.toString()));
                 xml.writeEndElement();
             }
             case Result.NotRun notRun -> {
                 xml.writeEmptyElement("skipped");
-                xml.writeAttribute("message", "needs " + String.join(", ", notRun.missing().stream().map(Capability::wireName).sorted().toList())
+                attribute(xml, "message", "needs " + String.join(", ", notRun.missing().stream().map(Capability::wireName).sorted().toList())
                         + ", which the adapter does not declare");
             }
             case Result.Errored errored -> {
                 xml.writeStartElement("error");
-                xml.writeAttribute("type", "adapter");
-                xml.writeAttribute("message", errored.message());
+                attribute(xml, "type", "adapter");
+                attribute(xml, "message", errored.message());
                 xml.writeEndElement();
             }
         }
         xml.writeEndElement();
         xml.writeCharacters("\n");
+    }
+
+    private static void attribute(XMLStreamWriter xml, String name, String value) throws XMLStreamException {
+        xml.writeAttribute(name, clean(value));
+    }
+
+    /** XML 1.0 cannot hold every character an adapter may print: the others are written as \\uXXXX. */
+    static String clean(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> {
+            boolean allowed = c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
+                    || c >= 0x10000;
+            if (allowed) {
+                out.appendCodePoint(c);
+            } else {
+                out.append(String.format("\\u%04x", c));
+            }
+        });
+        return out.toString();
     }
 
     private static String seconds(double seconds) {

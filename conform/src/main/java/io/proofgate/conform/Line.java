@@ -100,7 +100,7 @@ public sealed interface Line {
      * {@code pending none} or a {@code pending} line per store by id, a {@code held} line per
      * digest, the {@code counters} line.
      */
-    record State(List<String> lines) implements Compared {
+    record State(List<String> lines, List<String> pendingIds) implements Compared {
         @Override
         public String words(Set<Capability> capabilities) {
             return String.join("\n", lines);
@@ -112,9 +112,11 @@ public sealed interface Line {
                    List<String> pending, SortedMap<String, String> latched) implements Compared {
         @Override
         public String words(Set<Capability> capabilities) {
+            // ids quoted: the words of ["r1, r2"] and of ["r1", "r2"] must differ
             return "summary plans=" + plans + " rejected=" + rejected + " store_skipped_quorum=" + storeSkippedQuorum
-                    + " retired_finished=" + retiredFinished + " ignored_held=" + ignoredHeld + " pending=" + pending
-                    + " latched=" + latched;
+                    + " retired_finished=" + retiredFinished + " ignored_held=" + ignoredHeld + " pending="
+                    + pending.stream().map(Json::quote).toList() + " latched="
+                    + latched.entrySet().stream().map(e -> Json.quote(e.getKey()) + ":" + e.getValue()).toList();
         }
 
         public String json() {
@@ -142,7 +144,7 @@ public sealed interface Line {
     record Refused(String message) implements Compared {
         @Override
         public String words(Set<Capability> capabilities) {
-            return "refused: " + message;
+            return "refused: " + Json.excerpt(message); // the adapter's text, quoted, so it cannot write to a terminal
         }
     }
 

@@ -15,9 +15,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An implementation's adapter as a child process: {@code /bin/sh -c CMD}, messages on its stdin,
- * answers read from its stdout by a thread of their own so that a silent adapter is a timeout,
- * never a hang of the kit. Its stderr is kept (the last few kilobytes) for the error message when
+ * An implementation's adapter as a child process: {@code /bin/sh -c CMD}. Messages are written to
+ * its stdin and answers read from its stdout by threads of their own, so that a silent adapter,
+ * or one that stops reading, is a timeout, never a hang of the kit. Its stderr is kept (the last few kilobytes) for the error message when
  * it breaks. Closing kills the process and everything it started.
  */
 public final class ProcessAdapter implements Adapter {
@@ -37,7 +37,11 @@ public final class ProcessAdapter implements Adapter {
     private final String command;
     private final Process process;
     private final OutputStream stdin;
-    private final BlockingQueue<Item> lines = new LinkedBlockingQueue<>();
+    /** Bounded: an adapter that floods its output waits for the kit instead of filling its heap. */
+    private final BlockingQueue<Item> lines = new java.util.concurrent.ArrayBlockingQueue<>(1 << 16);
+    /** Messages for the writer thread: a write never blocks the kit, so a stuck adapter is a timeout. */
+    private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>();
+    private static final String CLOSE = new String("close");
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread stderrReader;
     private long waited;
@@ -52,6 +56,7 @@ public final class ProcessAdapter implements Adapter {
             throw new AdapterException("could not be started: " + e.getMessage());
         }
         stdin = process.getOutputStream();
+        Thread.ofPlatform().daemon(true).name("proofgate-conform-stdin").start(this::writeMessages);
         Thread.ofPlatform().daemon(true).name("proofgate-conform-stdout").start(() -> readLines(process.getInputStream()));
         stderrReader = Thread.ofPlatform().daemon(true).name("proofgate-conform-stderr")
                 .start(() -> keepTail(process.getErrorStream()));
@@ -62,13 +67,26 @@ public final class ProcessAdapter implements Adapter {
     }
 
     @Override
-    public void send(String message) throws AdapterException {
-        try {
-            stdin.write(message.getBytes(StandardCharsets.UTF_8));
-            stdin.write('\n');
-            stdin.flush();
-        } catch (IOException e) {
-            throw new AdapterException("stopped reading its input" + exit());
+    public void send(String message) {
+        outbox.add(message);
+    }
+
+    /** The writer thread: messages in order; when the adapter stops reading, the rest are dropped. */
+    private void writeMessages() {
+        try (OutputStream out = stdin) {
+            while (true) {
+                String message = outbox.take();
+                if (message == CLOSE) {
+                    return;
+                }
+                out.write(message.getBytes(StandardCharsets.UTF_8));
+                out.write('\n');
+                if (outbox.isEmpty()) {
+                    out.flush();
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            // the adapter is gone or stopped reading: reading its answers says where and how
         }
     }
 
@@ -104,25 +122,49 @@ public final class ProcessAdapter implements Adapter {
     }
 
     @Override
-    public void close() {
-        try {
-            stdin.close();
-        } catch (IOException e) {
-            // it is gone already
+    public String leftover(Duration patience) {
+        outbox.add(CLOSE);
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (!ended) {
+            Item item;
+            try {
+                item = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            switch (item) {
+                case null -> {
+                    return null; // still running: close() stops it
+                }
+                case Text text -> {
+                    if (!text.line().isBlank()) {
+                        return text.line();
+                    }
+                }
+                case Broken broken -> {
+                    return broken.problem();
+                }
+                case Ended e -> ended = true;
+            }
         }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        // what it started, taken before it exits: a shell's children outlive it otherwise
+        List<ProcessHandle> started = process.descendants().toList();
+        outbox.add(CLOSE);
         try {
             if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                kill();
+                process.destroyForcibly();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            kill();
+            process.destroyForcibly();
         }
-    }
-
-    private void kill() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        started.forEach(ProcessHandle::destroyForcibly);
     }
 
     /** How the process ended, with its last stderr lines, for a message. */

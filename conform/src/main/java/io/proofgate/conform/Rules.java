@@ -34,11 +34,11 @@ final class Rules {
                         return "rejected " + rejected.code() + (rejected.step().equals(other.step()) ? ": reason facts differ"
                                 : ": step differs");
                     }
-                    return "rejected " + rejected.code() + " -> rejected " + other.code();
+                    return "rejected " + rejected.code() + " -> rejected " + word(other.code());
                 }
                 case Line.Retired retired when got instanceof Line.Retired other -> {
                     return "retired " + retired.cause() + (retired.cause().equals(other.cause()) ? ": step differs"
-                            : " -> retired " + other.cause());
+                            : " -> retired " + word(other.cause()));
                 }
                 default -> { }
             }
@@ -51,9 +51,14 @@ final class Rules {
         return switch (verdict) {
             case null -> "no verdict";
             case Line.Plan plan -> "plan";
-            case Line.Rejected rejected -> "rejected " + rejected.code();
-            case Line.Retired retired -> "retired " + retired.cause();
+            case Line.Rejected rejected -> "rejected " + word(rejected.code());
+            case Line.Retired retired -> "retired " + word(retired.cause());
         };
+    }
+
+    /** A code or cause as the adapter gave it: as is when it is a word, quoted otherwise (it is outside text). */
+    private static String word(String text) {
+        return text.matches("[a-z_]{1,40}") ? text : Json.excerpt(text);
     }
 
     /** "a, b differ": the names of (name, expected, actual) triples whose values differ. */

@@ -36,8 +36,8 @@ public final class ScenarioReader {
         List<Path> files;
         try (Stream<Path> walk = Files.walk(root)) {
             files = walk.filter(Files::isRegularFile).sorted().toList();
-        } catch (IOException e) {
-            throw new ConformException(root + ": cannot be read: " + e.getMessage());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new ConformException(root + ": cannot be read (a file or folder under it is not readable)");
         }
         List<Scenario> scenarios = new ArrayList<>();
         for (Path file : files) {
@@ -190,7 +190,7 @@ public final class ScenarioReader {
         pending.sort(null);
         Line.Summary summary = new Line.Summary(counters[0], counters[1], counters[2], counters[3], "0",
                 List.copyOf(pending), latched);
-        return new Scenario.After(List.copyOf(verdicts), new Line.State(List.copyOf(state)), summary);
+        return new Scenario.After(List.copyOf(verdicts), new Line.State(List.copyOf(state), List.copyOf(pending)), summary);
     }
 
     private static Line.Verdict verdict(String where, String[] words, String step) throws ConformException {

@@ -69,7 +69,7 @@ final class ScenarioRun {
                         }
                         if (!event.ids().contains(verdict.id())) {
                             throw located(scenario, k + 1, "printed a verdict for request " + Json.quote(verdict.id())
-                                    + ", which no event of the scenario has named");
+                                    + ", which no event of the scenario has named so far");
                         }
                         verdicts.add(verdict);
                     }
@@ -79,6 +79,12 @@ final class ScenarioRun {
                         }
                         if (state != null) {
                             throw located(scenario, k + 1, "printed two state lines");
+                        }
+                        for (String id : s.pendingIds()) {
+                            if (!event.ids().contains(id)) {
+                                throw located(scenario, k + 1, "printed a state with a pending store of request "
+                                        + Json.quote(id) + ", which no event of the scenario has named so far");
+                            }
                         }
                         state = s;
                     }
@@ -122,6 +128,19 @@ final class ScenarioRun {
         }
         if (answer.size() != 1 || !(answer.getFirst() instanceof Line.Summary summary)) {
             throw located(scenario, SUMMARY_REQUEST, "answered the summary request without exactly one summary line");
+        }
+        Set<String> named = prefix == 0 ? Set.of() : scenario.events().get(prefix - 1).ids();
+        for (String id : summary.pending()) {
+            if (!named.contains(id)) {
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + Json.quote(id)
+                        + ", which no event of the scenario has named");
+            }
+        }
+        for (String id : summary.latched().keySet()) {
+            if (!named.contains(id)) {
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + Json.quote(id)
+                        + ", which no event of the scenario has named");
+            }
         }
         if (scenario.expected() instanceof Scenario.WholeLog whole && prefix == scenario.events().size()
                 && printed.size() < whole.verdicts().size()) {

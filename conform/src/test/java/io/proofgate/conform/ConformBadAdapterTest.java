@@ -69,9 +69,8 @@ class ConformBadAdapterTest {
 
     @Test
     void anAdapterThatExitsAtOnce() {
-        assertEquals("the adapter did not answer the greeting: it stopped reading its input (it exited with status 3);"
-                + " its stderr ends: \"toy: cannot load the connector\"", refused("exit-at-start").replace(
-                "closed its output", "stopped reading its input"));
+        assertEquals("the adapter did not answer the greeting: it closed its output (it exited with status 3);"
+                + " its stderr ends: \"toy: cannot load the connector\"", refused("exit-at-start"));
     }
 
     @Test
@@ -95,7 +94,7 @@ class ConformBadAdapterTest {
     @Test
     void anAdapterThatNamesARequestNoEventHad() throws ConformException {
         assertEquals("scenario one/finished_r1, event 1 (" + folder.resolve("one.scenarios") + ":5): the adapter printed a"
-                + " verdict for request \"nobody\", which no event of the scenario has named", error("unknown-request"));
+                + " verdict for request \"nobody\", which no event of the scenario has named so far", error("unknown-request"));
     }
 
     @Test
@@ -113,6 +112,54 @@ class ConformBadAdapterTest {
         assertEquals("scenario one/finished_r1, event 1 (" + folder.resolve("one.scenarios") + ":5): the adapter printed a"
                 + " retired line without an integer \"step\": \"{\\\"kind\\\": \\\"retired\\\", \\\"step\\\": \\\"1\\\","
                 + " \\\"id\\\": \\\"r1\\\", \\\"cause\\\": \\\"finished\\\"}\"", error("bad-field"));
+    }
+
+    @Test
+    void anAdapterThatPrintsAfterItsLastAnswerIsAnErrorOfTheRun() throws ConformException {
+        Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(ADAPTER + "late-line",
+                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        assertEquals(1, report.count(Result.Passed.class), report.results().toString());
+        assertEquals(List.of("the adapter printed after its last answer: \"{\\\"kind\\\": \\\"retired\\\", \\\"step\\\": 1,"
+                + " \\\"id\\\": \\\"r1\\\", \\\"cause\\\": \\\"finished\\\"}\""), report.late());
+        assertTrue(ConformText.of(report, "late-line").contains("0 failed, 0 not run, 1 errors"));
+    }
+
+    @Test
+    void anExceptionOfTheKitItselfIsAnErrorOfTheScenarioNeverADroppedOne() throws ConformException {
+        Conform.Report report = Conform.run(scenarios, () -> new Adapter() {
+            private final InProcessAdapter inner = new InProcessAdapter();
+            private int answers;
+
+            @Override
+            public void send(String message) {
+                inner.send(message);
+            }
+
+            @Override
+            public String receive(Duration patience) {
+                if (++answers > 3) {
+                    throw new IllegalStateException("boom");
+                }
+                return inner.receive(patience);
+            }
+
+            @Override
+            public String leftover(Duration patience) {
+                return null;
+            }
+
+            @Override
+            public long waitedNanos() {
+                return 0;
+            }
+
+            @Override
+            public void close() {}
+        }, SETTINGS, line -> { });
+        assertEquals(1, report.results().size());
+        assertTrue(report.results().getFirst() instanceof Result.Errored e
+                && e.message().equals("scenario one/finished_r1: could not be judged: IllegalStateException: boom"),
+                report.results().toString());
     }
 
     @Test

@@ -102,6 +102,11 @@ class ConformTest {
         }
 
         @Override
+        public String leftover(Duration patience) {
+            return inner.leftover(patience);
+        }
+
+        @Override
         public long waitedNanos() {
             return 0;
         }

@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * {@code proofgate adapter}: {@link AdapterSession} on standard input and output, the way any
- * implementation's adapter runs under {@code proofgate conform --exec}. Each answer is flushed as
- * a whole, because the kit waits for its end marker before it sends the next message.
+ * implementation's adapter runs under {@code proofgate conform --exec}. Answers are flushed once
+ * no more input is waiting, so a scenario the kit sent ahead is answered in one write.
  */
 public final class ReferenceAdapter {
 
@@ -37,7 +37,10 @@ public final class ReferenceAdapter {
                 answers.write(answer);
                 answers.write('\n');
             }
-            answers.flush();
+            if (!lines.ready()) {
+                answers.flush();
+            }
         }
+        answers.flush();
     }
 }
