@@ -56,7 +56,7 @@ final class MutateCommand implements Command {
         return """
                 Usage: proofgate mutate [--module FILE] [--part NAME | --operators A,B,...] [--models M,...]
                                         [--jobs N] [--timeout SECONDS] [--equivalent FILE] [--only ID,...]
-                                        [--shard K/N] [--mistakes FILE]
+                                        [--shard K/N [--out FILE]] [--mistakes FILE]
                                         [--format text|json|markdown] [--check] [--list]
 
                 Writes one mutant at a time of the definitions in a part of a TLA+ module and checks each on
@@ -88,7 +88,9 @@ final class MutateCommand implements Command {
                   --only L         only the mutants with these ids
                   --shard K/N      only the generated mutants whose id, read as a number, is K modulo N
                                    (0 <= K < N), and every named mistake: N runs with K = 0..N-1 check
-                                   every mutant once, on as many machines
+                                   every mutant once, on as many machines (docs/scale.md)
+                  --out FILE       also write the results to FILE (schema proofgate-mutate-shard/v1), for
+                                   `proofgate merge`: the shards' files merge into this run's report
                   --format F       text (default), json or markdown (a PR comment)
                   --check          exit 1 when a mutant survives or times out without a judgement, or a
                                    judgement no longer holds (its mutant is killed or gone)
