@@ -25,7 +25,7 @@ final class MergeCommand implements Command {
 
     @Override
     public String summary() {
-        return "combine the result files of sharded runs (mutate --shard K/N --out FILE) into one report";
+        return "combine the result files of sharded runs (mutate or replay --shard K/N --out FILE) into one report";
     }
 
     @Override
@@ -33,7 +33,10 @@ final class MergeCommand implements Command {
         return """
                 Usage: proofgate merge [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
 
-                Reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
+                Replay shards (`proofgate replay --shard K/N --out FILE LOG...`): prints what one replay over
+                all the logs prints, and exits as it would (2 when a log had a structural error).
+
+                Mutation shards: reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
                 (K = 0..N-1, in any order, on any machines), checks that they are the N parts of one run
                 (the same module, byte for byte as it is here now, the same selection, models and N; each
                 K once) and prints the report one unsharded run prints: the same bytes. docs/scale.md runs
@@ -48,6 +51,26 @@ final class MergeCommand implements Command {
                 """;
     }
 
+    /** Replay shards: their blocks in the logs' order, the logs' errors on stderr as one run prints them. */
+    private static int replay(List<String> files, PrintStream out, PrintStream err) {
+        java.io.OutputStream sink = new java.io.BufferedOutputStream(new NonClosing(out), 1 << 16);
+        try {
+            List<String> errors = LogSetMerge.merge(files.stream().map(Path::of).toList(), sink);
+            sink.flush();
+            errors.forEach(error -> err.println("proofgate replay: " + error));
+            return errors.isEmpty() ? Main.OK : Main.USAGE;
+        } catch (LogSetMerge.Refused e) {
+            err.println("proofgate merge: " + e.getMessage());
+            return Main.USAGE;
+        } catch (NonClosing.OutputFailed e) {
+            err.println("proofgate merge: " + e.getMessage());
+            return Main.USAGE;
+        } catch (IOException e) {
+            err.println("proofgate merge: " + FileProblems.words(e));
+            return Main.USAGE;
+        }
+    }
+
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         List<String> files = new ArrayList<>();
@@ -58,6 +81,14 @@ final class MergeCommand implements Command {
         }
         if (files.isEmpty()) {
             throw new UsageException("missing FILE: the result files of the shards");
+        }
+        try {
+            if (LogSetMerge.isShard(Path.of(files.getFirst()))) {
+                return replay(files, out, err);
+            }
+        } catch (IOException e) {
+            err.println("proofgate merge: " + files.getFirst() + ": " + FileProblems.words(e));
+            return Main.USAGE;
         }
         Path root = ProjectRoot.find();
         try {

@@ -34,6 +34,7 @@ final class ReplayCommand implements Command {
     public String help() {
         return """
                 Usage: proofgate replay [--store host|cuda] FILE|-
+                       proofgate replay [--shard K/N --out FILE] LOG LOG...
 
                 Replays a JSON Lines log of scheduler events (schema proofgate-events/v1: a topology
                 line, then step, finished and held events) through the validator and writes one JSON
@@ -51,6 +52,13 @@ final class ReplayCommand implements Command {
                                    the content at the target, restore into fresh blocks and compare
                                    again. stdout is unchanged; findings go to stderr, one a line.
 
+                Several logs are replayed each on its own, in argument order: a {"kind":"log","index":I,
+                "path":P} line, then its verdicts and summary, or an {"kind":"error","message":...} line for
+                a log with a structural error (the run goes on with the next; exit 2 at the end).
+                --shard K/N replays the logs whose position is K modulo N into the result file --out, and
+                `proofgate merge` combines the N files into what one run over all the logs prints
+                (docs/scale.md).
+
                 Exit codes: 0 the log was read to the end (rejections are verdicts, not errors);
                 1 the byte check found a published page that is not the target's content;
                 2 usage error, unreadable file, structural error in the log, or a store that
@@ -61,7 +69,7 @@ final class ReplayCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         List<String> files = new ArrayList<>();
-        var options = Options.parse(args, java.util.Set.of(), java.util.Set.of("--store"), files);
+        var options = Options.parse(args, java.util.Set.of(), java.util.Set.of("--store", "--shard", "--out"), files);
         StoreKind store = null;
         if (options.containsKey("--store")) {
             String name = options.get("--store");
@@ -71,8 +79,14 @@ final class ReplayCommand implements Command {
         if (files.isEmpty()) {
             throw new UsageException("missing FILE (a log path, or - for stdin)");
         }
-        if (files.size() > 1) {
-            throw new UsageException("unexpected argument \"" + files.get(1) + "\"");
+        if (files.size() > 1 || options.containsKey("--shard") || options.containsKey("--out")) {
+            if (store != null) {
+                throw new UsageException("--store checks one log; give one FILE");
+            }
+            if (files.contains("-")) {
+                throw new UsageException("- (stdin) is one log; several logs are files");
+            }
+            return several(files, options, out, err);
         }
         String file = files.getFirst();
         OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16);
@@ -122,6 +136,48 @@ final class ReplayCommand implements Command {
             err.println("proofgate replay: " + file + ": " + FileProblems.words(e));
             return Main.USAGE;
         }
+    }
+
+    /**
+     * Several logs, or a shard of them: each replayed on its own after a log line (docs/scale.md).
+     * A log with a structural error ends with an error line, its message on stderr too, and the
+     * run goes on with the next; the exit is 2 when any log had one.
+     */
+    private static int several(List<String> files, java.util.Map<String, String> options, PrintStream out, PrintStream err)
+            throws UsageException {
+        io.proofgate.mutate.MutationPlan.Shard shard = options.containsKey("--shard")
+                ? MutateCommand.shard(options.get("--shard")) : new io.proofgate.mutate.MutationPlan.Shard(0, 1);
+        String outFile = options.get("--out");
+        if (options.containsKey("--shard") && outFile == null) {
+            throw new UsageException("--shard K/N writes its result file: give --out FILE (proofgate merge combines them)");
+        }
+        List<String> errors;
+        try {
+            if (outFile == null) {
+                OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16);
+                errors = LogSet.replay(files, 0, 1, sink);
+                sink.flush();
+            } else {
+                Path target = Path.of(outFile).toAbsolutePath();
+                Path partial = target.resolveSibling(target.getFileName() + ".part");
+                try (OutputStream sink = new BufferedOutputStream(Files.newOutputStream(partial), 1 << 16)) {
+                    LogSet.line(sink, LogSet.header(files, shard.index(), shard.count()));
+                    errors = LogSet.replay(files, shard.index(), shard.count(), sink);
+                    LogSet.line(sink, LogSet.END);
+                }
+                // whole or not at all: a merge of a half-written shard would miss logs
+                Files.move(partial, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (NonClosing.OutputFailed e) {
+            err.println("proofgate replay: " + e.getMessage());
+            return Main.USAGE;
+        } catch (IOException e) {
+            err.println("proofgate replay: " + (outFile == null ? "stdout" : outFile) + ": " + FileProblems.words(e));
+            return Main.USAGE;
+        }
+        errors.forEach(error -> err.println("proofgate replay: " + error));
+        return errors.isEmpty() ? Main.OK : Main.USAGE;
     }
 
     /** Findings on stderr, one a line, exit 1; a passing check is one line on stderr, exit 0. */

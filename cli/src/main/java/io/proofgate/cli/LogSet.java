@@ -1,0 +1,74 @@
+package io.proofgate.cli;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.proofgate.replay.Replay;
+import io.proofgate.replay.ReplayException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code proofgate replay} over several logs: each replayed on its own, in argument order, its
+ * output after a {@code log} line that names it, ending with its summary or, for a log with a
+ * structural error, an {@code error} line instead. A shard ({@code --shard K/N}) replays the logs
+ * whose position is K modulo N and writes them to a result file between a {@code shard} header
+ * and an {@code end} line, so that {@code proofgate merge} can print what one run prints.
+ */
+final class LogSet {
+
+    static final String SHARD_SCHEMA = "proofgate-replay-shard/v1";
+
+    private LogSet() {}
+
+    /** Replays the logs of shard {@code index} of {@code count}; returns the error lines, in order. */
+    static List<String> replay(List<String> files, int index, int count, OutputStream sink) throws IOException {
+        List<String> errors = new ArrayList<>();
+        for (int i = index; i < files.size(); i += count) {
+            String file = files.get(i);
+            line(sink, "{\"kind\":\"log\",\"index\":" + i + ",\"path\":" + quote(file) + "}");
+            String error = null;
+            try (InputStream in = Files.newInputStream(Path.of(file))) {
+                Replay.run(in, file, sink);
+            } catch (ReplayException e) {
+                error = e.getMessage();
+            } catch (NonClosing.OutputFailed e) {
+                throw e;
+            } catch (IOException e) {
+                error = file + ": " + FileProblems.words(e);
+            } catch (OutOfMemoryError e) {
+                error = file + ": out of memory (reading the log, or holding the connector's state); no summary written;"
+                        + " raise the heap with PROOFGATE_JVM_OPTS=-Xmx...";
+            }
+            if (error != null) {
+                line(sink, "{\"kind\":\"error\",\"message\":" + quote(error) + "}");
+                errors.add(error);
+            }
+        }
+        return errors;
+    }
+
+    static String header(List<String> files, int index, int count) {
+        StringBuilder header = new StringBuilder("{\"kind\":\"shard\",\"schema\":\"" + SHARD_SCHEMA + "\",\"shard\":" + index
+                + ",\"of\":" + count + ",\"files\":[");
+        for (int i = 0; i < files.size(); i++) {
+            header.append(i == 0 ? "" : ",").append(quote(files.get(i)));
+        }
+        return header.append("]}").toString();
+    }
+
+    static final String END = "{\"kind\":\"end\"}";
+
+    static void line(OutputStream sink, String line) throws IOException {
+        sink.write(line.getBytes(StandardCharsets.UTF_8));
+        sink.write('\n');
+    }
+
+    static String quote(String text) {
+        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
+    }
+}

@@ -1,0 +1,97 @@
+package io.proofgate.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Replay over several logs, unsharded and in N = 1, 2 and 3 shards merged: the same stdout, the
+ * same stderr and the same exit code, a log with a structural error included; and what a merge
+ * refuses.
+ */
+class ReplayShardsTest {
+
+    private static final String S = "../validator/src/test/resources/scenarios/";
+    private static final List<String> LOGS = List.of("../examples/hybrid-session.jsonl", S + "seed/01-aligned-proof-then-absent.jsonl",
+            "../validator/src/test/resources/invalid/control-character-in-string.jsonl", S + "seed/06-each-poison.jsonl",
+            S + "seed/09-preempt-then-resume.jsonl", "../examples/seed-aligned.jsonl", S + "hostile/block-ids-beyond-64-bits.jsonl");
+
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    private static Run run(List<String> args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> args(String... first) {
+        List<String> args = new ArrayList<>(List.of(first));
+        args.addAll(LOGS);
+        return args;
+    }
+
+    private List<String> shards(int count) {
+        List<String> files = new ArrayList<>();
+        for (int k = count - 1; k >= 0; k--) {
+            String file = dir.resolve("shard-" + k + "-of-" + count + ".jsonl").toString();
+            run(args("replay", "--shard", k + "/" + count, "--out", file));
+            files.add(file);
+        }
+        return files;
+    }
+
+    @Test
+    void oneTwoAndThreeShardsMergeIntoWhatOneRunPrints() {
+        Run one = run(args("replay"));
+        assertEquals(Main.USAGE, one.exit(), "one log has a structural error");
+        assertTrue(one.out().startsWith("{\"kind\":\"log\",\"index\":0,\"path\":\"../examples/hybrid-session.jsonl\"}\n"), one.out());
+        assertTrue(one.out().contains("{\"kind\":\"error\",\"message\":\"../validator/src/test/resources/invalid/"
+                + "control-character-in-string.jsonl:2:27: invalid JSON: a control character (code 1) inside a string must be"
+                + " escaped\"}\n{\"kind\":\"log\",\"index\":3,"), one.out());
+        assertEquals(7, one.out().lines().filter(l -> l.startsWith("{\"kind\":\"log\"")).count());
+        assertEquals(6, one.out().lines().filter(l -> l.startsWith("{\"kind\":\"summary\"")).count());
+        for (int count = 1; count <= 3; count++) {
+            List<String> merge = new ArrayList<>(List.of("merge"));
+            merge.addAll(shards(count));
+            assertEquals(one, run(merge), count + " shards");
+        }
+    }
+
+    @Test
+    void aMergeRefusesShardsThatAreNotTheWholeOfOneRun() throws Exception {
+        List<String> three = shards(3);
+        Run missing = run(List.of("merge", three.get(0), three.get(1)));
+        assertEquals(new Run(Main.USAGE, "", "proofgate merge: shards missing: [0/3]; a merge needs all 3\n"), missing);
+        Path cut = dir.resolve("cut.jsonl");
+        List<String> lines = Files.readAllLines(Path.of(three.get(2)));
+        Files.write(cut, lines.subList(0, lines.size() - 1));
+        Run incomplete = run(List.of("merge", three.get(0), three.get(1), cut.toString()));
+        assertEquals(Main.USAGE, incomplete.exit());
+        assertTrue(incomplete.err().startsWith("proofgate merge: shard 0/3 is incomplete"), incomplete.err());
+        Path other = dir.resolve("other.jsonl");
+        run(List.of("replay", "--shard", "0/3", "--out", other.toString(), LOGS.get(0), LOGS.get(1)));
+        Run mixed = run(List.of("merge", other.toString(), three.get(0), three.get(1)));
+        assertTrue(mixed.err().contains("a shard of another run"), mixed.err());
+    }
+
+    @Test
+    void usageErrorsOfSeveralLogs() {
+        assertTrue(run(args("replay", "--shard", "0/2")).err().contains("give --out FILE"));
+        assertTrue(run(args("replay", "--store", "host")).err().contains("--store checks one log"));
+        assertTrue(run(List.of("replay", LOGS.get(0), "-")).err().contains("- (stdin) is one log"));
+    }
+}
