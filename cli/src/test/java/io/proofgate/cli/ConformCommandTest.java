@@ -86,6 +86,12 @@ class ConformCommandTest {
         assertEquals(Main.USAGE, run("conform", "--in-process", "--scenarios", dir.toString()));
         assertEquals("proofgate conform: " + dir.resolve("bad.scenarios") + ":5:1: an event line must be followed by ----\n",
                 stderr());
+        err.reset();
+        Files.writeString(dir.resolve("bad.scenarios"), "topology {\"kind\":\"topology\"}\n\nscenario x\nevent {\"kind\":\"held\"}\n"
+                + "----\nretired r1 cause=finished extra=1\ncounters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=1\n");
+        assertEquals(Main.USAGE, run("conform", "--in-process", "--scenarios", dir.toString()));
+        assertEquals("proofgate conform: " + dir.resolve("bad.scenarios") + ":6:1: a retired line has 3 words, this one 4\n",
+                stderr());
     }
 
     @Test

@@ -198,6 +198,14 @@ public final class ScenarioReader {
             throw new ConformException(where + "a verdict line names its request and its fields");
         }
         String id = words[1];
+        int expected = switch (words[0]) {
+            case "plan" -> 6;
+            case "retired" -> 3;
+            default -> -1; // a rejection's facts vary in number
+        };
+        if (expected > 0 && words.length != expected) {
+            throw new ConformException(where + "a " + words[0] + " line has " + expected + " words, this one " + words.length);
+        }
         return switch (words[0]) {
             case "plan" -> new Line.Plan(id, step, value(where, words, 2, "digest"), value(where, words, 3, "span"),
                     value(where, words, 4, "blocks"), value(where, words, 5, "recurrent"));
