@@ -202,11 +202,8 @@ final class MutateCommand implements Command {
     }
 
     static MutationPlan.Shard shard(String value) throws UsageException {
-        var m = java.util.regex.Pattern.compile("([0-9]{1,4})/([0-9]{1,4})").matcher(value);
-        if (!m.matches() || Integer.parseInt(m.group(2)) == 0 || Integer.parseInt(m.group(1)) >= Integer.parseInt(m.group(2))) {
-            throw new UsageException("--shard must be K/N with 0 <= K < N, not \"" + value + "\"");
-        }
-        return new MutationPlan.Shard(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+        ShardOption shard = ShardOption.parse(value);
+        return new MutationPlan.Shard(shard.index(), shard.count());
     }
 
     /** The selection with its mistakes file resolved against the root, for reading. */

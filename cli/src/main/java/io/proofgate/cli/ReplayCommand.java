@@ -145,8 +145,7 @@ final class ReplayCommand implements Command {
      */
     private static int several(List<String> files, java.util.Map<String, String> options, PrintStream out, PrintStream err)
             throws UsageException {
-        io.proofgate.mutate.MutationPlan.Shard shard = options.containsKey("--shard")
-                ? MutateCommand.shard(options.get("--shard")) : new io.proofgate.mutate.MutationPlan.Shard(0, 1);
+        ShardOption shard = options.containsKey("--shard") ? ShardOption.parse(options.get("--shard")) : ShardOption.WHOLE;
         String outFile = options.get("--out");
         if (options.containsKey("--shard") && outFile == null) {
             throw new UsageException("--shard K/N writes its result file: give --out FILE (proofgate merge combines them)");
