@@ -45,6 +45,7 @@ final class LogSetMerge {
         List<BufferedReader> readers = new ArrayList<>();
         try {
             BufferedReader[] byIndex = null;
+            Path[] fileOf = null;
             JsonNode logs = null;
             int count = -1;
             for (Path file : files) {
@@ -58,6 +59,7 @@ final class LogSetMerge {
                     count = header.path("of").asInt();
                     logs = header.path("files");
                     byIndex = new BufferedReader[Math.max(count, 1)];
+                    fileOf = new Path[byIndex.length];
                 } else if (header.path("of").asInt() != count || !header.path("files").equals(logs)) {
                     throw new Refused(file + ": a shard of another run (other logs, or another shard count)");
                 }
@@ -69,6 +71,7 @@ final class LogSetMerge {
                     throw new Refused(file + ": shard " + index + "/" + count + " is given twice");
                 }
                 byIndex[index] = reader;
+                fileOf[index] = file;
             }
             List<String> missing = new ArrayList<>();
             for (int k = 0; k < count; k++) {
@@ -87,7 +90,7 @@ final class LogSetMerge {
             for (int i = 0; i < logs.size(); i++) {
                 int k = i % count;
                 String log = pending[k];
-                JsonNode node = log == null ? null : parse(files.get(0), log);
+                JsonNode node = log == null ? null : parse(fileOf[k], log);
                 if (node == null || !"log".equals(node.path("kind").asText()) || node.path("index").asInt(-1) != i) {
                     throw new Refused("shard " + k + "/" + count + " is incomplete: it has no output for log " + i + " ("
                             + logs.get(i).asText() + ")");
@@ -98,7 +101,7 @@ final class LogSetMerge {
                         && !line.equals(LogSet.END)) {
                     LogSet.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
-                        errors.add(parse(files.get(0), line).path("message").asText());
+                        errors.add(parse(fileOf[k], line).path("message").asText());
                     }
                 }
                 pending[k] = line;

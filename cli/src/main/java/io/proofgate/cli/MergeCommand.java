@@ -106,16 +106,10 @@ final class MergeCommand implements Command {
             }
             MutationPlan plan = MutationMerge.plan(shards, text, root);
             List<MutantResult> results = MutationMerge.results(plan, shards);
-            Path equivalentsFile = root.resolve(options.getOrDefault("--equivalent", MutateCommand.DEFAULT_EQUIVALENTS));
-            Equivalents equivalents = options.containsKey("--equivalent") || Files.exists(equivalentsFile)
-                    ? Equivalents.read(equivalentsFile) : Equivalents.none();
+            Equivalents equivalents = MutateCommand.equivalents(options, root);
             MutationReport report = new MutationReport(plan.source(), plan.part(), shards.getFirst().models(), text, results,
                     equivalents, plan.allIds());
-            out.print(switch (format) {
-                case "json" -> report.toJson();
-                case "markdown" -> report.toMarkdown();
-                default -> report.toText();
-            });
+            out.print(report.render(format));
             out.flush();
             if (out.checkError()) {
                 err.println("proofgate merge: cannot write to standard output; the report is incomplete");

@@ -140,9 +140,7 @@ final class MutateCommand implements Command {
                         + " definitions in " + part + " of " + source);
                 return Main.OK;
             }
-            Path equivalentsFile = root.resolve(parsed.getOrDefault("--equivalent", DEFAULT_EQUIVALENTS));
-            Equivalents equivalents = parsed.containsKey("--equivalent") || Files.exists(equivalentsFile)
-                    ? Equivalents.read(equivalentsFile) : Equivalents.none();
+            Equivalents equivalents = equivalents(parsed, root);
             ModelCatalog catalog = ModelCatalog.of(moduleFile.toAbsolutePath().getParent());
             List<Model> models = new ArrayList<>();
             List<String> names = parsed.containsKey("--models")
@@ -171,11 +169,7 @@ final class MutateCommand implements Command {
                         : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
                         + " (proofgate merge combines shards)");
             }
-            out.print(switch (format) {
-                case "json" -> report.toJson();
-                case "markdown" -> report.toMarkdown();
-                default -> report.toText();
-            });
+            out.print(report.render(format));
             out.flush();
             if (out.checkError()) {
                 err.println("proofgate mutate: cannot write to standard output; the report is incomplete");
@@ -204,6 +198,12 @@ final class MutateCommand implements Command {
     static MutationPlan.Shard shard(String value) throws UsageException {
         ShardOption shard = ShardOption.parse(value);
         return new MutationPlan.Shard(shard.index(), shard.count());
+    }
+
+    /** The judgements of --equivalent, or of the default file when there is one. */
+    static Equivalents equivalents(java.util.Map<String, String> options, Path root) throws MutationException {
+        Path file = root.resolve(options.getOrDefault("--equivalent", DEFAULT_EQUIVALENTS));
+        return options.containsKey("--equivalent") || Files.exists(file) ? Equivalents.read(file) : Equivalents.none();
     }
 
     /** The selection with its mistakes file resolved against the root, for reading. */

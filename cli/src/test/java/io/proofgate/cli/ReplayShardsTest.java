@@ -3,9 +3,6 @@ package io.proofgate.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,14 +25,8 @@ class ReplayShardsTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {}
-
-    private static Run run(List<String> args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CliRun run(List<String> args) {
+        return CliRun.of(args.toArray(String[]::new));
     }
 
     private static List<String> args(String... first) {
@@ -56,7 +47,7 @@ class ReplayShardsTest {
 
     @Test
     void oneTwoAndThreeShardsMergeIntoWhatOneRunPrints() {
-        Run one = run(args("replay"));
+        CliRun one = run(args("replay"));
         assertEquals(Main.USAGE, one.exit(), "one log has a structural error");
         assertTrue(one.out().startsWith("{\"kind\":\"log\",\"index\":0,\"path\":\"../examples/hybrid-session.jsonl\"}\n"), one.out());
         assertTrue(one.out().contains("{\"kind\":\"error\",\"message\":\"../validator/src/test/resources/invalid/"
@@ -74,17 +65,17 @@ class ReplayShardsTest {
     @Test
     void aMergeRefusesShardsThatAreNotTheWholeOfOneRun() throws Exception {
         List<String> three = shards(3);
-        Run missing = run(List.of("merge", three.get(0), three.get(1)));
-        assertEquals(new Run(Main.USAGE, "", "proofgate merge: shards missing: [0/3]; a merge needs all 3\n"), missing);
+        CliRun missing = run(List.of("merge", three.get(0), three.get(1)));
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: shards missing: [0/3]; a merge needs all 3\n"), missing);
         Path cut = dir.resolve("cut.jsonl");
         List<String> lines = Files.readAllLines(Path.of(three.get(2)));
         Files.write(cut, lines.subList(0, lines.size() - 1));
-        Run incomplete = run(List.of("merge", three.get(0), three.get(1), cut.toString()));
+        CliRun incomplete = run(List.of("merge", three.get(0), three.get(1), cut.toString()));
         assertEquals(Main.USAGE, incomplete.exit());
         assertTrue(incomplete.err().startsWith("proofgate merge: shard 0/3 is incomplete"), incomplete.err());
         Path other = dir.resolve("other.jsonl");
         run(List.of("replay", "--shard", "0/3", "--out", other.toString(), LOGS.get(0), LOGS.get(1)));
-        Run mixed = run(List.of("merge", other.toString(), three.get(0), three.get(1)));
+        CliRun mixed = run(List.of("merge", other.toString(), three.get(0), three.get(1)));
         assertTrue(mixed.err().contains("a shard of another run"), mixed.err());
     }
 

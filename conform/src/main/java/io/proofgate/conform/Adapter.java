@@ -9,8 +9,11 @@ import java.time.Duration;
  */
 public interface Adapter extends AutoCloseable {
 
-    /** Writes one message line. */
-    void send(String message) throws AdapterException;
+    /**
+     * Queues one message line. It never fails: an adapter that is gone or stopped reading shows
+     * in {@link #receive}, at the answer that does not come.
+     */
+    void send(String message);
 
     /** The next line of the answer, or null when none came within {@code patience}. */
     String receive(Duration patience) throws AdapterException;

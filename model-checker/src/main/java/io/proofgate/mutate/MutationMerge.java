@@ -84,13 +84,13 @@ public final class MutationMerge {
                     }
                 }
             } else {
-                int index = (int) (Long.parseLong(mutation.id().substring(0, 8), 16) % count);
+                int index = MutationPlan.Shard.owner(mutation, count);
                 outcome = byIndex[index].outcomes().get(mutation.id());
                 if (outcome == null) {
                     throw new MutationException("shard " + index + "/" + count + " has no result for mutant " + mutation.id());
                 }
             }
-            results.add(MutationShard.result(mutation, outcome));
+            results.add(new MutantResult(mutation, outcome));
         }
         for (MutationShard shard : shards) {
             for (String id : shard.outcomes().keySet()) {

@@ -26,7 +26,12 @@ public record MutationPlan(String source, String text, String part, List<Definit
     /** Shard {@code index} of {@code count}: the generated mutants whose id, read as a number, is index modulo count. */
     public record Shard(int index, int count) {
         public boolean holds(Mutation mutation) {
-            return mutation.kind() == Mutation.Kind.NAMED || Long.parseLong(mutation.id().substring(0, 8), 16) % count == index;
+            return mutation.kind() == Mutation.Kind.NAMED || owner(mutation, count) == index;
+        }
+
+        /** The shard of {@code count} that checks a generated mutant. */
+        static int owner(Mutation mutation, int count) {
+            return (int) (Long.parseLong(mutation.id().substring(0, 8), 16) % count);
         }
     }
 

@@ -122,6 +122,15 @@ public record MutationReport(String module, String part, List<String> models, St
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
     }
 
+    /** The report in a format of {@code --format}: json, markdown, or text (anything else). */
+    public String render(String format) {
+        return switch (format) {
+            case "json" -> toJson();
+            case "markdown" -> toMarkdown();
+            default -> toText();
+        };
+    }
+
     /** A unified diff of the mutant against the module, one line of context. */
     public String diff(Mutation m) {
         List<String> a = text.lines().toList();

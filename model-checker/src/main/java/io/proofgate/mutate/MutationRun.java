@@ -107,9 +107,8 @@ public final class MutationRun {
             List<Future<MutantResult>> futures = new ArrayList<>();
             for (Mutation m : mutations) {
                 futures.add(pool.submit(() -> {
-                    long start = System.nanoTime();
                     Outcome outcome = check(m.apply(text), workDir.resolve(m.id()), firstModels.get(m.id()));
-                    MutantResult result = new MutantResult(m, outcome, Duration.ofNanos(System.nanoTime() - start));
+                    MutantResult result = new MutantResult(m, outcome);
                     synchronized (progress) {
                         progress.printf("  [%d/%d] %s %s %s: %s%n", finished.incrementAndGet(), mutations.size(),
                                 m.id(), m.operator(), m.kind().word(), describe(outcome));

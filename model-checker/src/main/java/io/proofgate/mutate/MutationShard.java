@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -135,11 +134,6 @@ public record MutationShard(String module, String moduleSha256, String part, Str
     /** The selection this shard was run with, without its shard. */
     public MutationPlan.Selection selection() {
         return new MutationPlan.Selection(part, operators, mistakes == null ? null : Path.of(mistakes), only, null);
-    }
-
-    /** Results as a run gives them, for a report: the plan's mutation with this shard's outcome. */
-    public static MutantResult result(Mutation mutation, Outcome outcome) {
-        return new MutantResult(mutation, outcome, Duration.ZERO);
     }
 
     private static String text(Path file, JsonNode node, String field) throws MutationException {
