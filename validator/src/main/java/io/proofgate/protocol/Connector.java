@@ -25,10 +25,24 @@ public final class Connector {
 
     private final Topology topology;
     private final boolean hasRecurrent;
-    /** Ids scheduled in the current step; a field so that checking a step allocates nothing new. */
+    /**
+     * Ids scheduled in the current step that are not pending (pending ones carry the check's
+     * serial instead); a field so that checking a step allocates nothing new.
+     */
     private final Set<String> scheduledThisStep = new HashSet<>(1024);
+    /** The pending store of each cached request of the step being applied (null: not pending), found by the check. */
+    private PendingStore[] cachedStores = new PendingStore[256];
+    /** Counts step checks, to mark what a check found on the stores themselves. */
+    private long check;
     private final Map<String, PendingStore> pending = new HashMap<>();
     private final Map<String, BitSet> heldRanks = new HashMap<>();
+    /**
+     * One bit per digest hash (folded to {@link #QUORUM_FILTER_BITS}) for the digests at full
+     * quorum: a clear bit answers "not at full quorum" for a scheduled request without a lookup.
+     * Full quorum is never undone, so bits are only ever set.
+     */
+    private final long[] fullQuorumFilter = new long[QUORUM_FILTER_BITS / 64];
+    private static final int QUORUM_FILTER_BITS = 1 << 16;
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
@@ -62,18 +76,35 @@ public final class Connector {
         for (String id : step.preempted()) {
             dropLatchOnPreemption(id);
         }
+        // Rows 1 and 2 judge the whole field, once for the step; a mapping's entries are handed to
+        // the pending stores they name, so a request is not looked up in the mapping as well.
+        Finding whole = hasRecurrent ? EvidenceRules.judgeField(step.evidence()) : null;
+        Map<String, RawValue> byRequest = null;
+        if (hasRecurrent && whole == null) {
+            byRequest = ((RawValue.MapOf) step.evidence()).entries();
+            byRequest.forEach(this::markEvidence);
+        }
         List<Verdict> verdicts = new ArrayList<>(2);
         for (Event.NewRequest request : step.newRequests()) {
-            admit(step.step(), request, step.evidence(), verdicts);
+            admit(step.step(), request, whole, byRequest, verdicts);
         }
-        for (Event.CachedRequest request : step.cachedRequests()) {
-            PendingStore store = pending.get(request.id());
+        List<Event.CachedRequest> cached = step.cachedRequests();
+        for (int i = 0; i < cached.size(); i++) {
+            PendingStore store = cachedStores[i];
             if (store != null) {
-                advance(step.step(), store, request, step.evidence(), verdicts);
+                cachedStores[i] = null;
+                advance(step.step(), store, cached.get(i), whole, verdicts);
             }
             // Not pending: never tracked, poisoned, published or retired; its evidence is not examined.
         }
         return verdicts;
+    }
+
+    private void markEvidence(String id, RawValue entry) {
+        PendingStore store = pending.get(id);
+        if (store != null) {
+            store.markEvidence(check, entry);
+        }
     }
 
     /** Rule "Preemptions first": vLLM unpins the blocks, so the proof is gone; progress and table stay. */
@@ -85,18 +116,19 @@ public final class Connector {
     }
 
     /** Rule "New request". */
-    private void admit(long step, Event.NewRequest request, RawValue evidence, List<Verdict> verdicts) {
+    private void admit(long step, Event.NewRequest request, Finding whole, Map<String, RawValue> byRequest,
+                       List<Verdict> verdicts) {
         long span = topology.spanOf(request.promptTokens());
         if (!topology.tracks(span)) {
             return; // protocol §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
         }
-        if (atFullQuorum(request.digest())) {
+        if (atFullQuorum(request.digest(), request.digest().hashCode())) {
             storeSkippedQuorum++;
             return;
         }
         long[] proof = null;
         if (hasRecurrent) {
-            Finding finding = EvidenceRules.judge(evidence, request.id(), span, topology);
+            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), span, topology);
             switch (finding) {
                 case Finding.NoProof none -> { }
                 case Finding.Proof found -> proof = found.blockByGroup();
@@ -120,10 +152,11 @@ public final class Connector {
     }
 
     /** Rule "Cached step", items (1) to (5). */
-    private void advance(long step, PendingStore store, Event.CachedRequest request, RawValue evidence,
+    private void advance(long step, PendingStore store, Event.CachedRequest request, Finding whole,
                          List<Verdict> verdicts) {
+        RawValue entry = store.takeEvidence(check);
         // (1) Full quorum retires the store without looking at the evidence.
-        if (atFullQuorum(store.digest)) {
+        if (atFullQuorum(store.digest, store.digestHash)) {
             pending.remove(store.id);
             storeSkippedQuorum++;
             verdicts.add(new Verdict.Retired(step, store.id, Verdict.RetireCause.QUORUM));
@@ -131,7 +164,7 @@ public final class Connector {
         }
         // (2) Validate: poison, latch, keep, or conflict.
         if (hasRecurrent) {
-            Finding finding = EvidenceRules.judge(evidence, store.id, store.span, topology);
+            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.span, topology);
             switch (finding) {
                 case Finding.NoProof none -> { }
                 case Finding.Proof found -> {
@@ -180,13 +213,26 @@ public final class Connector {
             ignoredHeld++;
             return List.of();
         }
-        heldRanks.computeIfAbsent(digest, d -> new BitSet(topology.tpDegree())).set(rank);
+        BitSet ranks = heldRanks.computeIfAbsent(digest, d -> new BitSet(topology.tpDegree()));
+        ranks.set(rank);
+        if (ranks.cardinality() == topology.tpDegree()) {
+            int bit = quorumFilterBit(digest.hashCode());
+            fullQuorumFilter[bit >>> 6] |= 1L << bit;
+        }
         return List.of();
     }
 
-    private boolean atFullQuorum(String digest) {
+    private boolean atFullQuorum(String digest, int digestHash) {
+        int bit = quorumFilterBit(digestHash);
+        if ((fullQuorumFilter[bit >>> 6] & (1L << bit)) == 0) {
+            return false;
+        }
         BitSet ranks = heldRanks.get(digest);
         return ranks != null && ranks.cardinality() == topology.tpDegree();
+    }
+
+    private static int quorumFilterBit(int hash) {
+        return (hash ^ (hash >>> 16)) & (QUORUM_FILTER_BITS - 1);
     }
 
     /**
@@ -330,6 +376,7 @@ public final class Connector {
             throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
         }
         int groups = topology.groups().size();
+        long serial = ++check;
         Set<String> seen = scheduledThisStep;
         seen.clear();
         for (Event.NewRequest request : step.newRequests()) {
@@ -345,10 +392,23 @@ public final class Connector {
                         + request.blockIds().groupCount() + " groups, the topology has " + groups);
             }
         }
-        for (Event.CachedRequest request : step.cachedRequests()) {
-            if (!seen.add(request.id())) {
+        List<Event.CachedRequest> cached = step.cachedRequests();
+        if (cachedStores.length < cached.size()) {
+            cachedStores = new PendingStore[Math.max(cached.size(), cachedStores.length * 2)];
+        }
+        for (int i = 0; i < cached.size(); i++) {
+            Event.CachedRequest request = cached.get(i);
+            // A pending id cannot also be a new request of this step (that fails above as already
+            // pending), so only another cached entry can repeat it, and its store's mark tells.
+            PendingStore store = pending.get(request.id());
+            boolean repeated = store != null ? store.scheduledIn == serial : !seen.add(request.id());
+            if (repeated) {
                 throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
             }
+            if (store != null) {
+                store.scheduledIn = serial;
+            }
+            cachedStores[i] = store;
             tokensFit(request.computed(), request.scheduled(), request.id());
             if (request.newBlockIds().groupCount() != groups) {
                 throw new InvalidEventException("new_block_ids of \"" + request.id() + "\" has "

@@ -4,7 +4,9 @@ import java.math.BigInteger;
 import java.util.List;
 
 /**
- * protocol §3 "Evidence validation", rows 1 to 14: judges one request's evidence in one step.
+ * protocol §3 "Evidence validation", rows 1 to 14: judges one request's evidence in one step, in
+ * two parts, the whole field ({@link #judgeField}) and then the request's entry of a mapping
+ * ({@link #judgeEntry}), so that a step's field is judged once, not once per request.
  * Stateless; the comparison with the latch (the last three rows) is {@link Connector}'s.
  *
  * <p>A poison's facts ({@code entry=}, {@code found=}, ...) are the ones the spec's verdicts state
@@ -14,21 +16,28 @@ final class EvidenceRules {
 
     private EvidenceRules() {}
 
-    static Finding judge(RawValue field, String requestId, long target, Topology topology) {
-        RawValue value;
-        switch (field) {
+    /**
+     * Rows 1 and 2, which look at the whole field and so decide for every request of the step
+     * alike: the finding, or null when the field is a mapping and each request's entry decides.
+     */
+    static Finding judgeField(RawValue field) {
+        return switch (field) {
             // Row 1: field absent or null keeps the latch.
-            case RawValue.Absent a -> { return Finding.NO_PROOF; }
-            case RawValue.Null n -> { return Finding.NO_PROOF; }
-            case RawValue.MapOf map -> value = map.entries().get(requestId);
+            case RawValue.Absent a -> Finding.NO_PROOF;
+            case RawValue.Null n -> Finding.NO_PROOF;
+            case RawValue.MapOf map -> null;
             // Row 2: the whole field is not a mapping.
-            case RawValue.Int i -> { return notAMapping(field); }
-            case RawValue.Big i -> { return notAMapping(field); }
-            case RawValue.Bool b -> { return notAMapping(field); }
-            case RawValue.Real r -> { return notAMapping(field); }
-            case RawValue.Text t -> { return notAMapping(field); }
-            case RawValue.ListOf l -> { return notAMapping(field); }
-        }
+            case RawValue.Int i -> notAMapping(field);
+            case RawValue.Big i -> notAMapping(field);
+            case RawValue.Bool b -> notAMapping(field);
+            case RawValue.Real r -> notAMapping(field);
+            case RawValue.Text t -> notAMapping(field);
+            case RawValue.ListOf l -> notAMapping(field);
+        };
+    }
+
+    /** Rows 3 to 14: one request's entry of a mapping ({@code null} when it has no key). */
+    static Finding judgeEntry(RawValue value, long target, Topology topology) {
         // Row 3: no key for this request, or null.
         if (value == null || value instanceof RawValue.Null) {
             return Finding.NO_PROOF;

@@ -9,16 +9,27 @@ import java.util.Arrays;
 final class PendingStore {
     final String id;
     final String digest;
+    /** {@code digest.hashCode()}, kept so that the quorum check of a step does not load the string. */
+    final int digestHash;
     final long span;
     long done;
     private final long[][] table;
     private final int[] tableLength;
     /** Latched block per group (0 where the group is not recurrent), or null when the latch is empty. */
     private long[] latch;
+    /**
+     * The step check ({@link Connector}'s serial) that last found this request scheduled: a second
+     * sighting in the same check is a request scheduled twice, found without a set of the step's ids.
+     */
+    long scheduledIn;
+    /** The step check whose evidence mapping has an entry for this request, and that entry. */
+    private long evidenceIn;
+    private RawValue evidence;
 
     PendingStore(String id, String digest, long span, BlockIds initialTable) {
         this.id = id;
         this.digest = digest;
+        this.digestHash = digest.hashCode();
         this.span = span;
         int groups = initialTable.groupCount();
         this.table = new long[groups][];
@@ -49,6 +60,18 @@ final class PendingStore {
             System.arraycopy(source, 0, table[g], tableLength[g], source.length);
             tableLength[g] = needed;
         }
+    }
+
+    void markEvidence(long check, RawValue entry) {
+        evidenceIn = check;
+        evidence = entry;
+    }
+
+    /** This request's entry in the mapping of step check {@code check}, or null when it has none. */
+    RawValue takeEvidence(long check) {
+        RawValue entry = evidenceIn == check ? evidence : null;
+        evidence = null; // the step's evidence is not kept beyond its step
+        return entry;
     }
 
     long tableBlock(int group, int index) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import io.proofgate.protocol.BlockIds;
@@ -105,11 +106,16 @@ public final class EventReader implements Closeable {
 
     private static final long[] NO_BLOCKS = new long[0];
     private static final List<String> GROUP_FIELDS = List.of("policy", "block_tokens", "window_tokens");
+    /** The fields of a new request and of a cached one, by index (the switches below name the indexes). */
     private static final List<String> NEW_FIELDS = List.of("id", "digest", "prompt_tokens", "computed", "scheduled",
             "block_ids");
     private static final List<String> CACHED_FIELDS = List.of("id", "computed", "scheduled", "new_block_ids", "resumed");
 
     private final JsonParser parser;
+    // per reader, not shared: they remember the parser's own name instances
+    private final FieldNames groupFields = new FieldNames(GROUP_FIELDS);
+    private final FieldNames newFields = new FieldNames(NEW_FIELDS);
+    private final FieldNames cachedFields = new FieldNames(CACHED_FIELDS);
     private final Utf8Check.Malformed startFailure;
     private long[] scratch = new long[64];
     private final String source;
@@ -294,11 +300,12 @@ public final class EventReader implements Closeable {
             int seen = 0;
             while (nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
-                seen = once(seen, name, GROUP_FIELDS, "groups", groups.size());
-                switch (name) {
-                    case "policy" -> policyName = text(nextToken(), name);
-                    case "block_tokens" -> blockTokens = integer(nextToken(), name);
-                    case "window_tokens" -> window = integer(nextToken(), name);
+                int field = groupFields.indexOf(name);
+                seen = once(seen, field, groupFields, "groups", groups.size());
+                switch (field) {
+                    case 0 -> policyName = text(nextToken(), name);
+                    case 1 -> blockTokens = integer(nextToken(), name);
+                    case 2 -> window = integer(nextToken(), name);
                     default -> throw errorHere("unknown field " + Quoted.of(name) + " in " + where);
                 }
             }
@@ -334,16 +341,17 @@ public final class EventReader implements Closeable {
             long scheduled = -1;
             BlockIds blocks = null;
             int seen = 0;
-            while (nextToken() == JsonToken.FIELD_NAME) {
-                String name = parser.currentName();
-                seen = once(seen, name, NEW_FIELDS, "new", requests.size());
-                switch (name) {
-                    case "id" -> id = text(nextToken(), name);
-                    case "digest" -> digest = text(nextToken(), name);
-                    case "prompt_tokens" -> prompt = atLeast(integer(nextToken(), name), 1, name);
-                    case "computed" -> computed = atLeast(integer(nextToken(), name), 0, name);
-                    case "scheduled" -> scheduled = atLeast(integer(nextToken(), name), 0, name);
-                    case "block_ids" -> blocks = blockIds(nextToken(), name);
+            int field = -1;
+            while ((field = nextField(newFields, field + 1)) != END_OF_OBJECT) {
+                String name = field >= 0 ? newFields.name(field) : parser.currentName();
+                seen = once(seen, field, newFields, "new", requests.size());
+                switch (field) {
+                    case 0 -> id = text(nextToken(), name);
+                    case 1 -> digest = text(nextToken(), name);
+                    case 2 -> prompt = atLeast(integer(nextToken(), name), 1, name);
+                    case 3 -> computed = atLeast(integer(nextToken(), name), 0, name);
+                    case 4 -> scheduled = atLeast(integer(nextToken(), name), 0, name);
+                    case 5 -> blocks = blockIds(nextToken(), name);
                     default -> throw errorHere("unknown field " + Quoted.of(name) + " in new[" + requests.size() + "]");
                 }
             }
@@ -373,15 +381,16 @@ public final class EventReader implements Closeable {
             BlockIds blocks = null;
             boolean resumed = false;
             int seen = 0;
-            while (nextToken() == JsonToken.FIELD_NAME) {
-                String name = parser.currentName();
-                seen = once(seen, name, CACHED_FIELDS, "cached", requests.size());
-                switch (name) {
-                    case "id" -> id = text(nextToken(), name);
-                    case "computed" -> computed = atLeast(integer(nextToken(), name), 0, name);
-                    case "scheduled" -> scheduled = atLeast(integer(nextToken(), name), 0, name);
-                    case "new_block_ids" -> blocks = blockIds(nextToken(), name);
-                    case "resumed" -> resumed = bool(nextToken(), name);
+            int field = -1;
+            while ((field = nextField(cachedFields, field + 1)) != END_OF_OBJECT) {
+                String name = field >= 0 ? cachedFields.name(field) : parser.currentName();
+                seen = once(seen, field, cachedFields, "cached", requests.size());
+                switch (field) {
+                    case 0 -> id = text(nextToken(), name);
+                    case 1 -> computed = atLeast(integer(nextToken(), name), 0, name);
+                    case 2 -> scheduled = atLeast(integer(nextToken(), name), 0, name);
+                    case 3 -> blocks = blockIds(nextToken(), name);
+                    case 4 -> resumed = bool(nextToken(), name);
                     default -> throw errorHere("unknown field " + Quoted.of(name) + " in cached[" + requests.size() + "]");
                 }
             }
@@ -479,20 +488,48 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * Marks {@code name} seen in element {@code element} of {@code list}, an object whose known
-     * fields are {@code fields}; a known field seen twice is an error here (protocol §5), an
-     * unknown one is reported by the caller.
+     * Marks field {@code index} of {@code fields} seen in element {@code element} of {@code list};
+     * a known field seen twice is an error here (protocol §5), an unknown one (index -1) is
+     * reported by the caller.
      */
-    private int once(int seen, String name, List<String> fields, String list, int element) throws ReplayException {
-        int index = fields.indexOf(name);
+    private int once(int seen, int index, FieldNames fields, String list, int element) throws ReplayException {
         if (index < 0) {
             return seen;
         }
         if ((seen & (1 << index)) != 0) {
             // worded only here: this runs for every field of every request
-            throw errorHere("field \"" + name + "\" appears twice in " + list + "[" + element + "]");
+            throw errorHere("field \"" + fields.name(index) + "\" appears twice in " + list + "[" + element + "]");
         }
         return seen | (1 << index);
+    }
+
+    /** What {@link #nextField} returns at the object's closing brace. */
+    private static final int END_OF_OBJECT = -2;
+
+    /**
+     * Moves to the next field of the current object: its index in {@code fields}, -1 for a field
+     * that is not one of them, or {@link #END_OF_OBJECT}. Field {@code expected} is tried first
+     * (logs write a request's fields in one order), its name compared as bytes where it stands;
+     * any other name is read and matched as usual, so the order is a fast path, not a rule.
+     */
+    private int nextField(FieldNames fields, int expected) throws ReplayException, IOException {
+        JsonToken token;
+        if (expected < fields.size()) {
+            try {
+                if (parser.nextFieldName(fields.serialized(expected))) {
+                    return expected;
+                }
+            } catch (JsonProcessingException e) {
+                throw invalidJson(e);
+            }
+            token = parser.currentToken();
+        } else {
+            token = nextToken();
+        }
+        if (token != JsonToken.FIELD_NAME) {
+            return END_OF_OBJECT; // inside an object the parser gives a name or the closing brace
+        }
+        return fields.indexOf(parser.currentName());
     }
 
     private JsonToken nextToken() throws ReplayException, IOException {
@@ -523,11 +560,12 @@ public final class EventReader implements Closeable {
     }
 
     private long longValue(String name) throws ReplayException, IOException {
-        JsonParser.NumberType type = parser.getNumberType();
-        if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
+        try {
+            return parser.getLongValue();
+        } catch (InputCoercionException e) {
+            // the parser's own words for this name the Java type; the log's reader needs the field
             throw errorHere("\"" + name + "\" is out of range: " + parser.getText());
         }
-        return parser.getLongValue();
     }
 
     private boolean bool(JsonToken token, String name) throws ReplayException {
@@ -632,6 +670,9 @@ public final class EventReader implements Closeable {
                 throw errorHere("field \"" + field.wireName + "\" appears twice");
             }
             seen |= field.bit;
+            if (field == Field.KIND) {
+                return; // allowed in every kind, and the first field of a line as logs are written
+            }
             if (kind == null) {
                 if (early == null) {
                     early = new ArrayList<>(2);

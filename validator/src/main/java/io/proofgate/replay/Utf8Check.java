@@ -3,6 +3,9 @@ package io.proofgate.replay;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Passes bytes through while checking that they are UTF-8 as RFC 3629 defines it: no overlong
@@ -24,8 +27,18 @@ final class Utf8Check extends FilterInputStream {
         }
     }
 
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+
+    /**
+     * Positions are kept as offsets and turned into a column only for an error: the line count,
+     * the offset of the last newline, and the offset of the next byte, all from the stream's start.
+     */
     private long line = 1;
-    private long column = 0;
+    private long lastNewline = -1;
+    private long offset;
     /** Continuation bytes still expected, and the range the next one must be in. */
     private int need;
     private int low = 0x80;
@@ -43,38 +56,52 @@ final class Utf8Check extends FilterInputStream {
         if (b < 0) {
             atEnd();
         } else {
-            check((byte) b);
+            check((byte) b, offset++);
         }
         return b;
     }
 
     @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-        int n = in.read(buffer, offset, length);
+    public int read(byte[] buffer, int from, int length) throws IOException {
+        int n = in.read(buffer, from, length);
         if (n < 0) {
             atEnd();
             return n;
         }
-        for (int i = offset; i < offset + n; i++) {
-            byte b = buffer[i];
-            if (b >= 0 && need == 0) {
-                // ASCII, the common case
-                if (b == '\n') {
-                    line++;
-                    column = 0;
-                } else {
-                    column++;
+        long base = offset - from; // the stream offset of buffer[i] is base + i
+        int end = from + n;
+        int i = from;
+        while (i < end) {
+            if (need == 0) {
+                // ASCII, the common case, eight bytes at a time: only the newlines are counted
+                for (; i + Long.BYTES <= end; i += Long.BYTES) {
+                    long word = (long) WORDS.get(buffer, i);
+                    if ((word & HIGH_BITS) != 0) {
+                        break;
+                    }
+                    // exactly the bytes equal to '\n' get their high bit (no carry crosses a byte)
+                    long x = word ^ NEWLINES;
+                    long newlines = ~(((x & LOW_BITS) + LOW_BITS) | x) & HIGH_BITS;
+                    if (newlines != 0) {
+                        line += Long.bitCount(newlines);
+                        lastNewline = base + i + ((63 - Long.numberOfLeadingZeros(newlines)) >>> 3);
+                    }
                 }
-            } else {
-                check(b);
+                if (i == end) {
+                    break;
+                }
             }
+            check(buffer[i], base + i);
+            i++;
         }
+        offset += n;
         return n;
     }
 
-    private void check(byte value) throws Malformed {
+    /** Checks the byte at stream offset {@code at}. */
+    private void check(byte value, long at) throws Malformed {
         int b = value & 0xFF;
-        column++;
+        long column = at - lastNewline;
         if (need > 0) {
             if (b < low || b > high) {
                 throw new Malformed(sequenceLine, sequenceColumn, "invalid UTF-8: a multi-byte sequence is broken at byte "
@@ -88,7 +115,7 @@ final class Utf8Check extends FilterInputStream {
         if (b < 0x80) {
             if (b == '\n') {
                 line++;
-                column = 0;
+                lastNewline = at;
             }
             return;
         }

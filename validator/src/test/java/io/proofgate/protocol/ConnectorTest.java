@@ -331,6 +331,21 @@ class ConnectorTest {
             assertTrue(connector.state().pending().isEmpty());
         }
 
+        /**
+         * The quorum check first asks a filter of the digests' hashes: two digests with one hash
+         * ("Aa" and "BB") share a bit, and the one that is not at full quorum must still be tracked.
+         */
+        @Test
+        void aDigestSharingItsHashWithOneAtFullQuorum_isStillTrackedAndPublished() {
+            assertEquals("Aa".hashCode(), "BB".hashCode());
+            connector.apply(new Event.Held(0, "Aa"));
+            connector.apply(newStep(1, newRequest("r1", "BB", 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))),
+                    evidence("r1", ids(1, 42, 6912))));
+            assertTrue(connector.state().pending().containsKey("r1"));
+            onlyPlan(reachTarget(2, NO_EVIDENCE));
+            assertEquals(new Counters(1, 0, 0, 0), connector.counters());
+        }
+
         @Test
         void partialQuorum_doesNotRetire() {
             Connector tp2 = new Connector(new Topology(seedTopology().groups(), 2, 256, 1024, Long.MAX_VALUE));
@@ -512,6 +527,39 @@ class ConnectorTest {
             assertThrows(InvalidEventException.class, () -> connector.apply(step(1,
                     List.of(newRequest("r1", "d1", 6992, 0, 10, blocks(ids(1), ids(0)))),
                     List.of(cached("r1", 0, 10, blocks(ids(), ids()))), List.of(), RawValue.ABSENT)));
+        }
+
+        /**
+         * The check marks a pending request's store instead of adding its id to a set: a pending
+         * request listed twice, a request not pending listed twice, and a check that failed part
+         * way (its marks stay behind) must all behave as with one set of the step's ids.
+         */
+        @Test
+        void aCachedRequestListedTwiceFailsWhetherOrNotItIsPending() {
+            admit(RawValue.ABSENT);
+            ConnectorState before = connector.state();
+            InvalidEventException pendingTwice = assertThrows(InvalidEventException.class, () -> connector.apply(step(2,
+                    List.of(), List.of(cached("r1", 4608, 1, blocks(ids(13), ids())), cached("r1", 4608, 1, blocks(ids(13), ids()))),
+                    List.of(), RawValue.ABSENT)));
+            assertEquals("request \"r1\" is scheduled twice in step 2", pendingTwice.getMessage());
+            InvalidEventException otherTwice = assertThrows(InvalidEventException.class, () -> connector.apply(step(2,
+                    List.of(), List.of(cached("r1", 4608, 1, blocks(ids(13), ids())), cached("x", 0, 1, blocks(ids(), ids())),
+                            cached("x", 0, 1, blocks(ids(), ids()))), List.of(), RawValue.ABSENT)));
+            assertEquals("request \"x\" is scheduled twice in step 2", otherTwice.getMessage());
+            assertEquals(before, connector.state(), "a step that fails its check changes nothing");
+            // r1 was marked by both failed checks; listed once now, it is scheduled once
+            assertEquals(List.of(), reachTarget(2, RawValue.ABSENT));
+            assertEquals(6912, connector.state().pending().get("r1").done());
+        }
+
+        /** A mapping's entry is handed to the store it names for its step only, not kept for the request's next step. */
+        @Test
+        void evidenceForAPendingRequestNotScheduledInItsStepIsNotUsedLater() {
+            admit(RawValue.ABSENT);
+            connector.apply(step(2, List.of(), List.of(), List.of(), evidence("r1", ids(1, 42, 6912))));
+            // step 3's mapping names another request only, so r1 has no entry in it
+            assertEquals(List.of(), reachTarget(3, evidence("r9", ids(1, 7, 6912))));
+            assertEquals(List.of(), latch(), "step 2's proof named r1, but r1 was not scheduled in step 2");
         }
 
         @Test

@@ -69,4 +69,50 @@ class Utf8CheckTest {
             assertEquals(true, checked(text.getBytes(StandardCharsets.UTF_8), 1), text);
         }
     }
+
+    private static final int[] CHUNKS = {0, 1, 2, 3, 5, 7, 8, 9, 16, 4096};
+    /** Text before the bad byte: ASCII runs long enough for the eight-byte path, newlines, and valid multi-byte characters. */
+    private static final String[] PIECES = {"a", "\n", "ä", "€", "request-0001", "\n\n", "𝄞"};
+    /** Bad bytes, each reported at its first byte: never UTF-8, an overlong start, a lone continuation, a broken sequence. */
+    private static final byte[][] BAD = {{(byte) 0xff}, {(byte) 0xc0, (byte) 0xb1}, {(byte) 0x80}, {(byte) 0xe2, 'x'}};
+
+    @Test
+    void namesTheLineAndColumnOfTheFirstBadByteHoweverTheBytesAreRead() {
+        qt().withExamples(5_000).forAll(lists().of(integers().between(0, PIECES.length - 1)).ofSizeBetween(0, 30),
+                integers().between(0, CHUNKS.length - 1), integers().between(0, BAD.length - 1)).checkAssert((picks, chunk, bad) -> {
+            StringBuilder prefix = new StringBuilder();
+            picks.forEach(p -> prefix.append(PIECES[p]));
+            byte[] head = prefix.toString().getBytes(StandardCharsets.UTF_8);
+            long line = 1;
+            long column = 1;
+            for (byte b : head) {
+                if (b == '\n') {
+                    line++;
+                    column = 1;
+                } else {
+                    column++;
+                }
+            }
+            byte[] bytes = java.util.Arrays.copyOf(head, head.length + BAD[bad].length + 9);
+            System.arraycopy(BAD[bad], 0, bytes, head.length, BAD[bad].length);
+            java.util.Arrays.fill(bytes, head.length + BAD[bad].length, bytes.length, (byte) 'z');
+            Utf8Check.Malformed found = malformed(bytes, CHUNKS[chunk]);
+            String where = prefix + " + " + java.util.HexFormat.of().formatHex(BAD[bad]) + " in chunks of " + CHUNKS[chunk];
+            assertEquals(line + ":" + column, found == null ? "passed" : found.line + ":" + found.column, where);
+        });
+    }
+
+    private static Utf8Check.Malformed malformed(byte[] bytes, int chunk) {
+        try (InputStream in = new Utf8Check(new ByteArrayInputStream(bytes))) {
+            byte[] buffer = new byte[Math.max(1, chunk)];
+            while ((chunk == 0 ? in.read() : in.read(buffer, 0, buffer.length)) >= 0) {
+                // read on
+            }
+            return null;
+        } catch (Utf8Check.Malformed e) {
+            return e;
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
 }

@@ -1,0 +1,51 @@
+package io.proofgate.replay;
+
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
+import java.util.List;
+
+/**
+ * The known field names of one kind of object, matched to their index. Jackson hands back one
+ * string instance per distinct name (its symbol table), so a name is first compared by identity
+ * with the instances already matched; only a name not seen before is compared as text. Identity
+ * is a shortcut, never the test: an instance is remembered only after its text matched. Each name
+ * is also kept as JSON bytes, for the parser to compare the name it expects next in place.
+ */
+final class FieldNames {
+
+    private final List<String> names;
+    private final String[] matched;
+    private final SerializableString[] serialized;
+
+    FieldNames(List<String> names) {
+        this.names = List.copyOf(names);
+        this.matched = new String[names.size()];
+        this.serialized = names.stream().map(SerializedString::new).toArray(SerializableString[]::new);
+    }
+
+    int size() {
+        return names.size();
+    }
+
+    SerializableString serialized(int index) {
+        return serialized[index];
+    }
+
+    /** The index of {@code name}, or -1 when it is not one of these fields. */
+    int indexOf(String name) {
+        for (int i = 0; i < matched.length; i++) {
+            if (matched[i] == name) {
+                return i;
+            }
+        }
+        int index = names.indexOf(name);
+        if (index >= 0) {
+            matched[index] = name;
+        }
+        return index;
+    }
+
+    String name(int index) {
+        return names.get(index);
+    }
+}
