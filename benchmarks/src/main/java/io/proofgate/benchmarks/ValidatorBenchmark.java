@@ -1,5 +1,6 @@
 package io.proofgate.benchmarks;
 
+import io.proofgate.protocol.CachedRequests;
 import io.proofgate.protocol.Connector;
 import io.proofgate.protocol.Event;
 import java.util.HashMap;
@@ -79,10 +80,12 @@ public class ValidatorBenchmark {
                 for (Event.NewRequest request : step.newRequests()) {
                     progress.put(request.id(), new long[] {request.computed() + request.scheduled()});
                 }
-                for (Event.CachedRequest request : step.cachedRequests()) {
-                    long[] done = progress.get(request.id());
+                // through the same flat arrays the connector reads, so the floor is not raised by records made here
+                CachedRequests cached = step.cachedRequests();
+                for (int i = 0; i < cached.size(); i++) {
+                    long[] done = progress.get(cached.id(i));
                     if (done != null) {
-                        done[0] = request.computed() + request.scheduled();
+                        done[0] = cached.computed(i) + cached.scheduled(i);
                     }
                 }
             } else if (event instanceof Event.Finished finished) {

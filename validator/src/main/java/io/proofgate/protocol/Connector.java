@@ -4,10 +4,8 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -29,7 +27,7 @@ public final class Connector {
      * Ids scheduled in the current step that are not pending (pending ones carry the check's
      * serial instead); a field so that checking a step allocates nothing new.
      */
-    private final Set<String> scheduledThisStep = new HashSet<>(1024);
+    private final StepIds scheduledThisStep = new StepIds();
     /** The pending store of each cached request of the step being applied (null: not pending), found by the check. */
     private PendingStore[] cachedStores = new PendingStore[256];
     /** Counts step checks, to mark what a check found on the stores themselves. */
@@ -88,12 +86,12 @@ public final class Connector {
         for (Event.NewRequest request : step.newRequests()) {
             admit(step.step(), request, whole, byRequest, verdicts);
         }
-        List<Event.CachedRequest> cached = step.cachedRequests();
+        CachedRequests cached = step.cachedRequests();
         for (int i = 0; i < cached.size(); i++) {
             PendingStore store = cachedStores[i];
             if (store != null) {
                 cachedStores[i] = null;
-                advance(step.step(), store, cached.get(i), whole, verdicts);
+                advance(step.step(), store, cached, i, whole, verdicts);
             }
             // Not pending: never tracked, poisoned, published or retired; its evidence is not examined.
         }
@@ -152,7 +150,7 @@ public final class Connector {
     }
 
     /** Rule "Cached step", items (1) to (5). */
-    private void advance(long step, PendingStore store, Event.CachedRequest request, Finding whole,
+    private void advance(long step, PendingStore store, CachedRequests cached, int request, Finding whole,
                          List<Verdict> verdicts) {
         RawValue entry = store.takeEvidence(check);
         // (1) Full quorum retires the store without looking at the evidence.
@@ -184,13 +182,13 @@ public final class Connector {
             }
         }
         // (3) Extend the table, or replace it when the request resumes after a preemption.
-        if (request.resumed()) {
-            store.replaceTable(request.newBlockIds());
+        if (cached.resumed(request)) {
+            store.replaceTable(cached, request);
         } else {
-            store.extendTable(request.newBlockIds());
+            store.extendTable(cached, request);
         }
         // (4) Progress.
-        store.done = request.computed() + request.scheduled();
+        store.done = cached.computed(request) + cached.scheduled(request);
         // (5) Publish once the target is computed and, with recurrent groups, proven.
         if (store.done >= store.span && (!hasRecurrent || store.latched())) {
             publish(step, store, verdicts);
@@ -377,7 +375,7 @@ public final class Connector {
         }
         int groups = topology.groups().size();
         long serial = ++check;
-        Set<String> seen = scheduledThisStep;
+        StepIds seen = scheduledThisStep;
         seen.clear();
         for (Event.NewRequest request : step.newRequests()) {
             if (!seen.add(request.id())) {
@@ -392,27 +390,27 @@ public final class Connector {
                         + request.blockIds().groupCount() + " groups, the topology has " + groups);
             }
         }
-        List<Event.CachedRequest> cached = step.cachedRequests();
+        CachedRequests cached = step.cachedRequests();
         if (cachedStores.length < cached.size()) {
             cachedStores = new PendingStore[Math.max(cached.size(), cachedStores.length * 2)];
         }
         for (int i = 0; i < cached.size(); i++) {
-            Event.CachedRequest request = cached.get(i);
+            String id = cached.id(i);
             // A pending id cannot also be a new request of this step (that fails above as already
             // pending), so only another cached entry can repeat it, and its store's mark tells.
-            PendingStore store = pending.get(request.id());
-            boolean repeated = store != null ? store.scheduledIn == serial : !seen.add(request.id());
+            PendingStore store = pending.get(id);
+            boolean repeated = store != null ? store.scheduledIn == serial : !seen.add(id);
             if (repeated) {
-                throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
+                throw new InvalidEventException("request \"" + id + "\" is scheduled twice in step " + step.step());
             }
             if (store != null) {
                 store.scheduledIn = serial;
             }
             cachedStores[i] = store;
-            tokensFit(request.computed(), request.scheduled(), request.id());
-            if (request.newBlockIds().groupCount() != groups) {
-                throw new InvalidEventException("new_block_ids of \"" + request.id() + "\" has "
-                        + request.newBlockIds().groupCount() + " groups, the topology has " + groups);
+            tokensFit(cached.computed(i), cached.scheduled(i), id);
+            if (cached.groupCount(i) != groups) {
+                throw new InvalidEventException("new_block_ids of \"" + id + "\" has "
+                        + cached.groupCount(i) + " groups, the topology has " + groups);
             }
         }
     }

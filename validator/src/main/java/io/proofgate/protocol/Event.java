@@ -7,14 +7,20 @@ public sealed interface Event {
 
     /**
      * One scheduler step. {@code evidence} is the {@code recurrent_boundary_blocks} field as it
-     * arrived ({@link RawValue.Absent} when the field was missing).
+     * arrived ({@link RawValue.Absent} when the field was missing). The cached requests are kept
+     * flat ({@link CachedRequests}), the form a reader builds and the connector reads.
      */
-    record SchedulerStep(long step, List<NewRequest> newRequests, List<CachedRequest> cachedRequests,
+    record SchedulerStep(long step, List<NewRequest> newRequests, CachedRequests cachedRequests,
                          List<String> preempted, RawValue evidence) implements Event {
         public SchedulerStep {
             newRequests = List.copyOf(newRequests);
-            cachedRequests = List.copyOf(cachedRequests);
+            java.util.Objects.requireNonNull(cachedRequests, "cachedRequests");
             preempted = List.copyOf(preempted);
+        }
+
+        public SchedulerStep(long step, List<NewRequest> newRequests, List<CachedRequest> cachedRequests,
+                             List<String> preempted, RawValue evidence) {
+            this(step, newRequests, CachedRequests.of(cachedRequests), preempted, evidence);
         }
     }
 

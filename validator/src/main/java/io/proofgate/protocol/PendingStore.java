@@ -34,10 +34,10 @@ final class PendingStore {
         int groups = initialTable.groupCount();
         this.table = new long[groups][];
         this.tableLength = new int[groups];
-        replaceTable(initialTable);
+        adoptTable(initialTable);
     }
 
-    void replaceTable(BlockIds blocks) {
+    private void adoptTable(BlockIds blocks) {
         for (int g = 0; g < table.length; g++) {
             // BlockIds never changes, so its array is kept, not copied: the table is full
             // (length == tableLength), so extendTable copies before it writes anything
@@ -47,17 +47,27 @@ final class PendingStore {
         }
     }
 
-    void extendTable(BlockIds blocks) {
+    /** The table of cached request {@code request} of a step, which resumes after a preemption: copied, the step's pool is not kept. */
+    void replaceTable(CachedRequests step, int request) {
         for (int g = 0; g < table.length; g++) {
-            long[] source = blocks.groupView(g);
-            if (source.length == 0) {
+            long[] copy = new long[step.blockCount(request, g)];
+            step.copyBlocks(request, g, copy, 0);
+            table[g] = copy;
+            tableLength[g] = copy.length;
+        }
+    }
+
+    void extendTable(CachedRequests step, int request) {
+        for (int g = 0; g < table.length; g++) {
+            int count = step.blockCount(request, g);
+            if (count == 0) {
                 continue;
             }
-            int needed = tableLength[g] + source.length;
+            int needed = tableLength[g] + count;
             if (needed > table[g].length) {
                 table[g] = Arrays.copyOf(table[g], Math.max(needed, table[g].length * 2));
             }
-            System.arraycopy(source, 0, table[g], tableLength[g], source.length);
+            step.copyBlocks(request, g, table[g], tableLength[g]);
             tableLength[g] = needed;
         }
     }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import io.proofgate.protocol.BlockIds;
+import io.proofgate.protocol.CachedRequests;
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
 import io.proofgate.protocol.GroupPolicy;
@@ -19,7 +20,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,7 +104,6 @@ public final class EventReader implements Closeable {
         }
     }
 
-    private static final long[] NO_BLOCKS = new long[0];
     private static final List<String> GROUP_FIELDS = List.of("policy", "block_tokens", "window_tokens");
     /** The fields of a new request and of a cached one, by index (the switches below name the indexes). */
     private static final List<String> NEW_FIELDS = List.of("id", "digest", "prompt_tokens", "computed", "scheduled",
@@ -113,11 +112,13 @@ public final class EventReader implements Closeable {
 
     private final JsonParser parser;
     // per reader, not shared: they remember the parser's own name instances
+    /** Where a step's cached requests are built, and a new request's block lists read; reused. */
+    private final CachedRequests.Builder cachedBuilder = new CachedRequests.Builder();
+    private final CachedRequests.Builder newBlocks = new CachedRequests.Builder();
     private final FieldNames groupFields = new FieldNames(GROUP_FIELDS);
     private final FieldNames newFields = new FieldNames(NEW_FIELDS);
     private final FieldNames cachedFields = new FieldNames(CACHED_FIELDS);
     private final Utf8Check.Malformed startFailure;
-    private long[] scratch = new long[64];
     private final String source;
     private long previousEndLine;
     private Topology topology;
@@ -367,9 +368,10 @@ public final class EventReader implements Closeable {
         return requests;
     }
 
-    private List<Event.CachedRequest> cachedRequests(JsonToken token) throws ReplayException, IOException {
+    private CachedRequests cachedRequests(JsonToken token) throws ReplayException, IOException {
         expect(token, JsonToken.START_ARRAY, "cached", "a list of requests");
-        List<Event.CachedRequest> requests = new ArrayList<>();
+        CachedRequests.Builder requests = cachedBuilder;
+        requests.reset();
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
             if (next != JsonToken.START_OBJECT) {
@@ -378,7 +380,7 @@ public final class EventReader implements Closeable {
             String id = null;
             long computed = -1;
             long scheduled = -1;
-            BlockIds blocks = null;
+            boolean blocks = false;
             boolean resumed = false;
             int seen = 0;
             int field = -1;
@@ -389,55 +391,58 @@ public final class EventReader implements Closeable {
                     case 0 -> id = text(nextToken(), name);
                     case 1 -> computed = atLeast(integer(nextToken(), name), 0, name);
                     case 2 -> scheduled = atLeast(integer(nextToken(), name), 0, name);
-                    case 3 -> blocks = blockIds(nextToken(), name);
+                    case 3 -> {
+                        blockLists(nextToken(), name, requests);
+                        blocks = true;
+                    }
                     case 4 -> resumed = bool(nextToken(), name);
                     default -> throw errorHere("unknown field " + Quoted.of(name) + " in cached[" + requests.size() + "]");
                 }
             }
             String missing = id == null ? "id" : computed < 0 ? "computed" : scheduled < 0 ? "scheduled"
-                    : blocks == null ? "new_block_ids" : null;
+                    : !blocks ? "new_block_ids" : null;
             if (missing != null) {
                 throw errorHere("missing field \"" + missing + "\" in cached[" + requests.size() + "]");
             }
             tokensFit(computed, scheduled, "cached[" + requests.size() + "]");
-            requests.add(new Event.CachedRequest(id, computed, scheduled, blocks, resumed));
+            requests.endRequest(id, computed, scheduled, resumed);
         }
-        return requests;
+        return requests.build();
     }
 
+    /** A new request's {@code block_ids}. */
     private BlockIds blockIds(JsonToken token, String name) throws ReplayException, IOException {
+        blockLists(token, name, newBlocks);
+        return newBlocks.takeOpenLists();
+    }
+
+    /** Reads a request's block lists, one per group, into {@code into} as its open lists. */
+    private void blockLists(JsonToken token, String name, CachedRequests.Builder into) throws ReplayException, IOException {
         if (topology == null) {
             throw errorHere("\"" + name + "\" does not belong to the topology line");
         }
         expect(token, JsonToken.START_ARRAY, name, "a list with one list of block ids per group");
-        long[][] byGroup = new long[groupCount][];
+        into.dropOpenLists();
         int group = 0;
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
             if (next != JsonToken.START_ARRAY) {
                 throw mistyped(name + "[" + group + "]", "a list of block ids", next);
             }
-            // ids go into one reused buffer and are copied once at their exact length
+            into.startList();
             int count = 0;
             while ((next = nextToken()) != JsonToken.END_ARRAY) {
                 if (next != JsonToken.VALUE_NUMBER_INT) {
                     throw mistyped(name + "[" + group + "][" + count + "]", "an integer", next);
                 }
-                long id = longValue(name);
-                if (count == scratch.length) {
-                    scratch = Arrays.copyOf(scratch, count * 2);
-                }
-                scratch[count++] = id;
-            }
-            if (group < groupCount) {
-                byGroup[group] = count == 0 ? NO_BLOCKS : Arrays.copyOf(scratch, count);
+                into.addBlock(longValue(name));
+                count++;
             }
             group++;
         }
         if (group != groupCount) {
             throw errorHere("\"" + name + "\" has " + group + " group lists, the topology has " + groupCount);
         }
-        return BlockIds.adopt(byGroup);
     }
 
     private List<String> strings(JsonToken token, String name) throws ReplayException, IOException {
@@ -652,7 +657,7 @@ public final class EventReader implements Closeable {
         List<Group> groups;
         Long step;
         List<Event.NewRequest> newRequests;
-        List<Event.CachedRequest> cached;
+        CachedRequests cached;
         List<String> preempted;
         RawValue evidence = RawValue.ABSENT;
         String id;
@@ -749,7 +754,7 @@ public final class EventReader implements Closeable {
                 throw error(startLine, startColumn, "missing field \"step\" in a step event");
             }
             return new Event.SchedulerStep(step, newRequests == null ? List.of() : newRequests,
-                    cached == null ? List.of() : cached, preempted == null ? List.of() : preempted, evidence);
+                    cached == null ? CachedRequests.of(List.of()) : cached, preempted == null ? List.of() : preempted, evidence);
         }
     }
 }

@@ -1,0 +1,101 @@
+package io.proofgate.protocol;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The ids of one step that are not pending, to find one scheduled twice: an open-addressing table
+ * reused from step to step, emptied by moving to the next generation rather than by clearing, and
+ * adding allocates nothing. Ids are compared by their text. Crafted ids can share one hash code
+ * ({@code "Aa"} and {@code "BB"}); after a long run of probes the step's ids go to a hash set,
+ * which stays fast on such keys, so a hostile log costs no more than an honest one of its size.
+ * Ids of earlier steps stay referenced until overwritten: at most the table's size.
+ */
+final class StepIds {
+
+    private static final int LONG_PROBE = 32;
+
+    private String[] ids = new String[1024];
+    private int[] generations = new int[1024];
+    private int generation = 1;
+    private int size;
+    /** Non-null once this step's ids probed too long; then it holds them all. */
+    private Set<String> overflow;
+
+    /** Empties the table for the next step. */
+    void clear() {
+        size = 0;
+        overflow = null;
+        if (++generation == 0) { // wrapped after 2^32 steps: entries of old generations could match
+            java.util.Arrays.fill(generations, 0);
+            generation = 1;
+        }
+    }
+
+    /** Whether this step's ids went to the hash set. */
+    boolean overflowed() {
+        return overflow != null;
+    }
+
+    /** Adds {@code id}; false when this step already has it. */
+    boolean add(String id) {
+        if (overflow != null) {
+            return overflow.add(id);
+        }
+        if (2 * (size + 1) > ids.length) {
+            grow();
+        }
+        int mask = ids.length - 1;
+        int slot = slot(id, mask);
+        for (int probes = 0; generations[slot] == generation; probes++) {
+            if (ids[slot].equals(id)) {
+                return false;
+            }
+            if (probes == LONG_PROBE) {
+                overflow = current();
+                return overflow.add(id);
+            }
+            slot = (slot + 1) & mask;
+        }
+        generations[slot] = generation;
+        ids[slot] = id;
+        size++;
+        return true;
+    }
+
+    /**
+     * Fibonacci hashing: ids such as {@code req-1}, {@code req-2} have consecutive hash codes,
+     * which would fill consecutive slots and make long runs of probes.
+     */
+    private static int slot(String id, int mask) {
+        return (id.hashCode() * 0x9E3779B9 >>> 16) & mask;
+    }
+
+    private Set<String> current() {
+        Set<String> all = new HashSet<>(2 * size);
+        for (int i = 0; i < ids.length; i++) {
+            if (generations[i] == generation) {
+                all.add(ids[i]);
+            }
+        }
+        return all;
+    }
+
+    private void grow() {
+        String[] oldIds = ids;
+        int[] oldGenerations = generations;
+        ids = new String[oldIds.length * 2];
+        generations = new int[oldIds.length * 2];
+        int mask = ids.length - 1;
+        for (int i = 0; i < oldIds.length; i++) {
+            if (oldGenerations[i] == generation) {
+                int slot = slot(oldIds[i], mask);
+                while (generations[slot] == generation) {
+                    slot = (slot + 1) & mask;
+                }
+                generations[slot] = generation;
+                ids[slot] = oldIds[i];
+            }
+        }
+    }
+}
