@@ -129,7 +129,7 @@ class AuditTest {
         assertTrue(findings.getFirst().difference().contains("duplicate_group"), findings.getFirst()::difference);
         assertFalse(report.unaccepted().isEmpty());
         assertTrue(report.validatorChanges().stream().anyMatch(l -> l.path().endsWith("EvidenceRules.java")
-                && l.what().startsWith("method judge, ")), report.validatorChanges()::toString);
+                && l.what().startsWith("method judgeEntry, ")), report.validatorChanges()::toString);
         assertValidSarif(report);
         String sarif = AuditSarif.write(report);
         assertTrue(sarif.contains("validator/src/main/java/io/proofgate/protocol/EvidenceRules.java"), sarif);
