@@ -13,18 +13,19 @@ import java.util.List;
  */
 final class FieldNames {
 
-    private final List<String> names;
+    /** Arrays, not lists: these run for every field of every request. */
+    private final String[] names;
     private final String[] matched;
     private final SerializableString[] serialized;
 
     FieldNames(List<String> names) {
-        this.names = List.copyOf(names);
+        this.names = names.toArray(String[]::new);
         this.matched = new String[names.size()];
         this.serialized = names.stream().map(SerializedString::new).toArray(SerializableString[]::new);
     }
 
     int size() {
-        return names.size();
+        return names.length;
     }
 
     SerializableString serialized(int index) {
@@ -38,14 +39,16 @@ final class FieldNames {
                 return i;
             }
         }
-        int index = names.indexOf(name);
-        if (index >= 0) {
-            matched[index] = name;
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                matched[i] = name;
+                return i;
+            }
         }
-        return index;
+        return -1;
     }
 
     String name(int index) {
-        return names.get(index);
+        return names[index];
     }
 }
