@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.CachedRequests;
@@ -154,8 +155,11 @@ public final class EventReader implements Closeable {
 
     /** The next event, or null at the end of the log. */
     public ReplayLine next() throws ReplayException, IOException {
-        return located(this::nextLine);
+        return located(readNextLine);
     }
+
+    /** Made once: a method reference made on every call is an allocation per line. */
+    private final Read<ReplayLine> readNextLine = this::nextLine;
 
     /** A read of the parser that may fail outside {@link #nextToken}. */
     @FunctionalInterface
@@ -234,7 +238,7 @@ public final class EventReader implements Closeable {
         if (token != JsonToken.START_OBJECT) {
             throw errorHere("expected a JSON object, found " + describe(token));
         }
-        if (tokenLine() <= previousEndLine) {
+        if (lineHere() <= previousEndLine) {
             throw errorHere("a second JSON value on one line (JSON Lines holds one object per line)");
         }
         return true;
@@ -272,7 +276,7 @@ public final class EventReader implements Closeable {
                 case DIGEST -> line.digest = text(value, name);
             }
         }
-        long endLine = parser.currentLocation().getLineNr();
+        long endLine = lineHere(); // the closing brace's line
         if (endLine != line.startLine) {
             throw error(line.startLine, line.startColumn, "the object spans lines " + line.startLine + " to " + endLine
                     + " (JSON Lines holds one object per line)");
@@ -467,14 +471,7 @@ public final class EventReader implements Closeable {
                 case INT, LONG -> new RawValue.Int(parser.getLongValue());
                 default -> new RawValue.Big(parser.getBigIntegerValue());
             };
-            case START_ARRAY -> {
-                List<RawValue> items = new ArrayList<>(4);
-                JsonToken next;
-                while ((next = nextToken()) != JsonToken.END_ARRAY) {
-                    items.add(raw(next));
-                }
-                yield new RawValue.ListOf(items);
-            }
+            case START_ARRAY -> new RawValue.ListOf(items());
             case START_OBJECT -> {
                 Map<String, RawValue> entries = new LinkedHashMap<>();
                 while (nextToken() == JsonToken.FIELD_NAME) {
@@ -490,6 +487,38 @@ public final class EventReader implements Closeable {
             }
             default -> throw errorHere("unexpected " + describe(token));
         };
+    }
+
+    /**
+     * The items of a list whose opening bracket was just read. Evidence is lists of one entry of
+     * three integers, so up to three items are held in locals and the list is made at its size,
+     * with no growing list to copy from; a longer list grows as usual.
+     */
+    private List<RawValue> items() throws ReplayException, IOException {
+        JsonToken next = nextToken();
+        if (next == JsonToken.END_ARRAY) {
+            return List.of();
+        }
+        RawValue first = raw(next);
+        if ((next = nextToken()) == JsonToken.END_ARRAY) {
+            return List.of(first);
+        }
+        RawValue second = raw(next);
+        if ((next = nextToken()) == JsonToken.END_ARRAY) {
+            return List.of(first, second);
+        }
+        RawValue third = raw(next);
+        if ((next = nextToken()) == JsonToken.END_ARRAY) {
+            return List.of(first, second, third);
+        }
+        List<RawValue> items = new ArrayList<>(8);
+        items.add(first);
+        items.add(second);
+        items.add(third);
+        do {
+            items.add(raw(next));
+        } while ((next = nextToken()) != JsonToken.END_ARRAY);
+        return items;
     }
 
     /**
@@ -609,6 +638,14 @@ public final class EventReader implements Closeable {
         return parser.currentTokenLocation().getLineNr();
     }
 
+    /**
+     * The line of the current token, which is not a field name, without building a location
+     * object (several per line otherwise); the same row {@link #tokenLine} reads.
+     */
+    private long lineHere() {
+        return ((ParserBase) parser).getTokenLineNr();
+    }
+
     private long tokenColumn() {
         return parser.currentTokenLocation().getColumnNr();
     }
@@ -690,9 +727,11 @@ public final class EventReader implements Closeable {
 
         void kind(String value) {
             kind = value;
-            kindLine = tokenLine();
-            kindColumn = tokenColumn();
             allowed = Field.allowed(value);
+            if (allowed == -1) { // only an unknown kind is reported at the kind's own place
+                kindLine = tokenLine();
+                kindColumn = tokenColumn();
+            }
         }
 
         void rejectEarlyForeignFields() throws ReplayException {
