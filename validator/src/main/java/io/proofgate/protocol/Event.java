@@ -1,6 +1,7 @@
 package io.proofgate.protocol;
 
 import java.util.List;
+import java.util.Objects;
 
 /** One input to the connector: the replay event kinds of protocol §5 (after the topology line). */
 public sealed interface Event {
@@ -14,7 +15,7 @@ public sealed interface Event {
                          List<String> preempted, RawValue evidence) implements Event {
         public SchedulerStep {
             newRequests = List.copyOf(newRequests);
-            java.util.Objects.requireNonNull(cachedRequests, "cachedRequests");
+            Objects.requireNonNull(cachedRequests, "cachedRequests");
             preempted = List.copyOf(preempted);
         }
 

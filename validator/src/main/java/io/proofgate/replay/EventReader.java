@@ -112,10 +112,10 @@ public final class EventReader implements Closeable {
     private static final List<String> CACHED_FIELDS = List.of("id", "computed", "scheduled", "new_block_ids", "resumed");
 
     private final JsonParser parser;
-    // per reader, not shared: they remember the parser's own name instances
     /** Where a step's cached requests are built, and a new request's block lists read; reused. */
     private final CachedRequests.Builder cachedBuilder = new CachedRequests.Builder();
     private final CachedRequests.Builder newBlocks = new CachedRequests.Builder();
+    // per reader, not shared: they remember the parser's own name instances
     private final FieldNames groupFields = new FieldNames(GROUP_FIELDS);
     private final FieldNames newFields = new FieldNames(NEW_FIELDS);
     private final FieldNames cachedFields = new FieldNames(CACHED_FIELDS);
