@@ -70,8 +70,9 @@ public final class MutationMerge {
             planned.add(mutation.id());
             Outcome outcome;
             if (mutation.kind() == Mutation.Kind.NAMED) {
+                // in shard order, so that shard 0, the one compared with, is checked first
                 outcome = byIndex[0].outcomes().get(mutation.id());
-                for (MutationShard shard : shards) {
+                for (MutationShard shard : byIndex) {
                     Outcome other = shard.outcomes().get(mutation.id());
                     if (other == null) {
                         throw new MutationException("shard " + shard.index() + "/" + count + " has no result for the named mistake "

@@ -101,6 +101,37 @@ class MutationShardTest {
         assertEquals("Toy.tla is not the module the shards checked (its bytes changed since)", changed.getMessage());
     }
 
+    /**
+     * Every shard checks every named mistake, and a merge takes shard 0's outcome if all agree.
+     * The shards are given in reverse, so a shard 0 without the mistake's result is met after one
+     * that has it (regression: that compared with null and failed with a NullPointerException).
+     */
+    @Test
+    void aNamedMistakeMustBeInEveryShardAndAgree() throws Exception {
+        Path mistakes = work.resolve("mistakes.json");
+        Files.writeString(mistakes, "{\"schema\": \"proofgate-mistakes/v1\", \"mistakes\": [{\"name\": \"looser\","
+                + " \"meaning\": \"m\", \"find\": \"Bounded == x <= 3\", \"replace\": \"Bounded == x <= 4\"}]}");
+        Mutation named = MutationPlan.of(text, "Toy.tla", new MutationPlan.Selection("Impl", null, mistakes, null, null))
+                .mutations().stream().filter(m -> m.kind() == Mutation.Kind.NAMED).findFirst().orElseThrow();
+        MutationPlan plan = MutationPlan.of(text, "Toy.tla",
+                new MutationPlan.Selection("Impl", null, mistakes, List.of(named.id()), null));
+        Outcome killed = new Outcome.Killed("Rules", "Inv");
+        java.util.function.BiFunction<Integer, java.util.Map<String, Outcome>, MutationShard> shard = (k, outcomes) ->
+                new MutationShard("Toy.tla", MutationShard.sha256(text), "Impl", null, "mistakes.json", List.of(named.id()), MODELS, k, 2,
+                        outcomes);
+        List<MutationShard> agree = List.of(shard.apply(1, java.util.Map.of(named.id(), killed)),
+                shard.apply(0, java.util.Map.of(named.id(), killed)));
+        assertEquals(List.of(new MutantResult(named, killed)), MutationMerge.results(plan, agree));
+        List<MutationShard> noneInZero = List.of(shard.apply(1, java.util.Map.of(named.id(), killed)),
+                shard.apply(0, java.util.Map.of()));
+        assertEquals("shard 0/2 has no result for the named mistake looser",
+                assertThrows(MutationException.class, () -> MutationMerge.results(plan, noneInZero)).getMessage());
+        List<MutationShard> disagree = List.of(shard.apply(1, java.util.Map.of(named.id(), new Outcome.Survived())),
+                shard.apply(0, java.util.Map.of(named.id(), killed)));
+        assertTrue(assertThrows(MutationException.class, () -> MutationMerge.results(plan, disagree)).getMessage()
+                .startsWith("the shards disagree on the named mistake looser: "));
+    }
+
     @Test
     void aFileThatIsNotAShardIsOneLine() throws Exception {
         Path file = work.resolve("not-a-shard.json");
