@@ -10,13 +10,12 @@ import io.proofgate.conform.Result;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioReader;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,7 +120,11 @@ final class ConformCommand implements Command {
                 return Main.USAGE;
             }
             if (junit != null) {
-                writeAtomically(junit, report);
+                AtomicFile.write(junit, stream -> {
+                    Writer writer = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
+                    JunitXml.write(report, writer);
+                    writer.flush();
+                });
             }
             long failed = report.count(Result.Failed.class);
             long errors = report.count(Result.Errored.class) + report.late().size();
@@ -171,24 +174,5 @@ final class ConformCommand implements Command {
                 yield List.of(folder);
             }
         };
-    }
-
-    /** The JUnit file appears whole or not at all: a CI reading a half-written one would see fewer tests. */
-    private static void writeAtomically(Path file, Conform.Report report) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path temporary = Files.createTempFile(parent, file.getFileName().toString(), ".part");
-        try {
-            try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-                JunitXml.write(report, writer);
-            }
-            try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
     }
 }

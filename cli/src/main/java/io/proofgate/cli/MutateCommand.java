@@ -4,7 +4,6 @@ import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.mutate.Definition;
 import io.proofgate.mutate.Equivalents;
-import io.proofgate.mutate.Mistakes;
 import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.Mutation;
 import io.proofgate.mutate.MutationException;
@@ -12,18 +11,16 @@ import io.proofgate.mutate.MutationPlan;
 import io.proofgate.mutate.MutationReport;
 import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.MutationRun;
-import io.proofgate.mutate.Mutator;
-import io.proofgate.mutate.TlaModule;
 import io.proofgate.tlc.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -162,18 +159,25 @@ final class MutateCommand implements Command {
             io.proofgate.check.FileTree.delete(work);
             err.printf("proofgate mutate: %d mutants checked in %d s%n", results.size(),
                     Duration.ofNanos(System.nanoTime() - start).toSeconds());
-            if (parsed.containsKey("--out")) {
-                Path file = Path.of(parsed.get("--out"));
-                Files.writeString(file, MutationShard.of(plan, selection, names, results).toJson());
-                err.println("proofgate mutate: results of " + (selection.shard() == null ? "the whole run"
-                        : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
-                        + " (proofgate merge combines shards)");
-            }
+            // the report first: a result file that cannot be written must not cost a long run its report
             out.print(report.render(format));
             out.flush();
             if (out.checkError()) {
                 err.println("proofgate mutate: cannot write to standard output; the report is incomplete");
                 return Main.USAGE;
+            }
+            if (parsed.containsKey("--out")) {
+                Path file = Path.of(parsed.get("--out"));
+                String json = MutationShard.of(plan, selection, names, results).toJson();
+                try {
+                    AtomicFile.write(file, stream -> stream.write(json.getBytes(StandardCharsets.UTF_8)));
+                } catch (IOException e) {
+                    err.println("proofgate mutate: " + file + ": " + FileProblems.words(e));
+                    return Main.USAGE;
+                }
+                err.println("proofgate mutate: results of " + (selection.shard() == null ? "the whole run"
+                        : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
+                        + " (proofgate merge combines shards)");
             }
             if (parsed.containsKey("--check") && !report.passesCheck()) {
                 err.println("proofgate mutate --check: " + report.unjudged().size() + " mutants survive without a"

@@ -154,19 +154,16 @@ final class ReplayCommand implements Command {
         try {
             if (outFile == null) {
                 OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16);
-                errors = LogSet.replay(files, 0, 1, sink);
+                errors = LogSet.replay(files, shard.index(), shard.count(), sink);
                 sink.flush();
             } else {
-                Path target = Path.of(outFile).toAbsolutePath();
-                Path partial = target.resolveSibling(target.getFileName() + ".part");
-                try (OutputStream sink = new BufferedOutputStream(Files.newOutputStream(partial), 1 << 16)) {
+                List<String> found = new ArrayList<>();
+                AtomicFile.write(Path.of(outFile), sink -> {
                     LogSet.line(sink, LogSet.header(files, shard.index(), shard.count()));
-                    errors = LogSet.replay(files, shard.index(), shard.count(), sink);
+                    found.addAll(LogSet.replay(files, shard.index(), shard.count(), sink));
                     LogSet.line(sink, LogSet.END);
-                }
-                // whole or not at all: a merge of a half-written shard would miss logs
-                Files.move(partial, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                });
+                errors = found;
             }
         } catch (NonClosing.OutputFailed e) {
             err.println("proofgate replay: " + e.getMessage());
