@@ -80,7 +80,9 @@ class MainTest {
         assertEquals(2, run("replay"));
         assertTrue(stderr().startsWith("proofgate replay: missing FILE"), stderr());
         assertEquals(2, run("replay", "--frobnicate"));
-        assertEquals(2, run("replay", "a", "b"));
+        // two logs are a run of several now; a shard of them without its result file is the usage error
+        assertEquals(2, run("replay", "--shard", "1/2", "a.jsonl", "b.jsonl"));
+        assertTrue(stderr().contains("--shard K/N writes its result file: give --out FILE"), stderr());
     }
 
     @Test
