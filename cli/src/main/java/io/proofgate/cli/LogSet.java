@@ -3,6 +3,7 @@ package io.proofgate.cli;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,7 +27,9 @@ final class LogSet {
     private LogSet() {}
 
     /** Replays the logs of shard {@code index} of {@code count}; returns the error lines, in order. */
-    static List<String> replay(List<String> files, int index, int count, OutputStream sink) throws IOException {
+    static List<String> replay(List<String> files, int index, int count, OutputStream output) throws IOException {
+        // a failure to write is the output's, never the log's being read: it stops the run
+        OutputStream sink = new OutputFailures(output);
         List<String> errors = new ArrayList<>();
         for (int i = index; i < files.size(); i += count) {
             String file = files.get(i);
@@ -62,6 +65,42 @@ final class LogSet {
     }
 
     static final String END = "{\"kind\":\"end\"}";
+
+    /** Marks every failure of the output as an {@link NonClosing.OutputFailed}. */
+    private static final class OutputFailures extends FilterOutputStream {
+        OutputFailures(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            marked(() -> out.write(b));
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            marked(() -> out.write(b, off, len));
+        }
+
+        @Override
+        public void flush() throws IOException {
+            marked(out::flush);
+        }
+
+        private interface Write {
+            void run() throws IOException;
+        }
+
+        private static void marked(Write write) throws IOException {
+            try {
+                write.run();
+            } catch (NonClosing.OutputFailed e) {
+                throw e;
+            } catch (IOException e) {
+                throw new NonClosing.OutputFailed(e);
+            }
+        }
+    }
 
     static void line(OutputStream sink, String line) throws IOException {
         sink.write(line.getBytes(StandardCharsets.UTF_8));

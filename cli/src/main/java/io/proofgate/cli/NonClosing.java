@@ -12,10 +12,15 @@ import java.io.PrintStream;
  */
 final class NonClosing extends FilterOutputStream {
 
-    /** Standard output failed: the output is incomplete. */
+    /** The output failed, standard output or a result file: the output is incomplete. */
     static final class OutputFailed extends IOException {
         OutputFailed() {
             super("cannot write to standard output (closed, or the disk is full); the output is incomplete");
+        }
+
+        /** A write to a result file failed; the message is the cause in the project's words. */
+        OutputFailed(IOException cause) {
+            super(FileProblems.words(cause) + "; the output is incomplete", cause);
         }
     }
 

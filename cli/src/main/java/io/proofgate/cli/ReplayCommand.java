@@ -166,7 +166,7 @@ final class ReplayCommand implements Command {
                 errors = found;
             }
         } catch (NonClosing.OutputFailed e) {
-            err.println("proofgate replay: " + e.getMessage());
+            err.println("proofgate replay: " + (outFile == null ? "" : outFile + ": ") + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {
             err.println("proofgate replay: " + (outFile == null ? "stdout" : outFile) + ": " + FileProblems.words(e));

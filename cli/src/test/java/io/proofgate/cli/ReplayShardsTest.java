@@ -85,4 +85,23 @@ class ReplayShardsTest {
         assertTrue(run(args("replay", "--store", "host")).err().contains("--store checks one log"));
         assertTrue(run(List.of("replay", LOGS.get(0), "-")).err().contains("- (stdin) is one log"));
     }
+
+    /** A full disk while writing a shard is the output's failure: it stops the run, never reads as an error of the log. */
+    @Test
+    void aFailingOutputStopsTheRunAndIsNotBlamedOnTheLog() {
+        // room for the log line, not for the verdicts the replay writes after it
+        java.io.OutputStream full = new java.io.OutputStream() {
+            private int room = 200;
+
+            @Override
+            public void write(int b) throws java.io.IOException {
+                if (room-- == 0) {
+                    throw new java.io.IOException("No space left on device");
+                }
+            }
+        };
+        NonClosing.OutputFailed failed = org.junit.jupiter.api.Assertions.assertThrows(NonClosing.OutputFailed.class,
+                () -> LogSet.replay(List.of(LOGS.getFirst()), 0, 1, full));
+        assertTrue(failed.getMessage().endsWith("; the output is incomplete"), failed.getMessage());
+    }
 }
