@@ -39,9 +39,11 @@ public final class Conform {
     /** A whole run: the greeting, the results in scenario order, the times. */
     /**
      * @param late what adapters printed after their last answer (each an error of the run)
+     * @param stoppedAfter the adapter errors after which the run stopped ({@code --max-errors}), or 0
+     *                     when it ran to the end; the scenarios it did not reach are errors too
      */
     public record Report(Line.Hello hello, List<Result> results, List<String> late, double seconds, double waitedSeconds,
-                         long answers, int jobs, boolean stopped) {
+                         long answers, int jobs, int stoppedAfter) {
         public long count(Class<? extends Result> kind) {
             return results.stream().filter(kind::isInstance).count();
         }
@@ -152,7 +154,7 @@ public final class Conform {
                     + scenarios.get(i).id() + ": not run, the run stopped after " + errors.get() + " adapter errors", 0));
         }
         return new Report(hello, List.copyOf(ordered), List.copyOf(late), seconds(start), waited.get() / 1e9, answers.get(),
-                jobs, stop.get());
+                jobs, stop.get() ? errors.get() : 0);
     }
 
     private static String describe(Line.Hello hello) {

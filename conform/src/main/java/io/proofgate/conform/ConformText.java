@@ -58,16 +58,22 @@ public final class ConformText {
                     .append(where(failure.scenario(), failure.mismatch(), failure.scenario().events().size()))
                     .append(": ").append(failure.mismatch().rule()).append('\n');
         }
-        for (Result result : report.results()) {
-            if (result instanceof Result.Errored errored) {
-                out.append("ERROR ").append(errored.message()).append('\n');
+        List<Result.Errored> errored = report.results().stream().filter(Result.Errored.class::isInstance)
+                .map(Result.Errored.class::cast).toList();
+        for (int i = 0; i < errored.size(); i++) {
+            if (i == LISTED) {
+                // a run stopped early has an error for each scenario it did not reach: thousands, alike
+                out.append("... and ").append(String.format("%,d", errored.size() - LISTED))
+                        .append(" more errors (--junit FILE lists every scenario)\n");
+                break;
             }
+            out.append("ERROR ").append(errored.get(i).message()).append('\n');
         }
         for (String late : report.late()) {
             out.append("ERROR ").append(late).append('\n');
         }
-        if (report.stopped()) {
-            out.append("stopped after ").append(report.count(Result.Errored.class)).append(" adapter errors\n");
+        if (report.stoppedAfter() > 0) {
+            out.append("stopped after ").append(report.stoppedAfter()).append(" adapter errors\n");
         }
         if (!failed.isEmpty()) {
             out.append("\nfailures by rule (the first difference of each failing scenario):\n");

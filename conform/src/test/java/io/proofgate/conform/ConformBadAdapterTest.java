@@ -67,6 +67,23 @@ class ConformBadAdapterTest {
         assertEquals(1, report.count(Result.Passed.class), report.results().toString());
     }
 
+    /**
+     * --max-errors stops the run; the scenarios it did not reach are errors of the report too,
+     * but the text says after how many adapter errors it stopped and lists only the first errors.
+     */
+    @Test
+    void aRunStoppedAfterMaxErrorsCountsTheAdapterErrorsAndListsTheFirst() throws ConformException {
+        List<Scenario> many = java.util.Collections.nCopies(ConformText.LISTED + 20, scenarios.getFirst());
+        Conform.Report report = Conform.run(many, () -> new ProcessAdapter(ADAPTER + "not-json", Path.of("").toAbsolutePath()),
+                new Conform.Settings(1, Duration.ofSeconds(2), false, 2), line -> { });
+        assertEquals(2, report.stoppedAfter());
+        assertEquals(many.size(), report.count(Result.Errored.class), "every scenario has a result, reached or not");
+        String text = ConformText.of(report, "bad");
+        assertTrue(text.contains("stopped after 2 adapter errors\n"), text);
+        assertEquals(ConformText.LISTED, text.lines().filter(l -> l.startsWith("ERROR ")).count(), text);
+        assertTrue(text.contains("... and 20 more errors (--junit FILE lists every scenario)"), text);
+    }
+
     @Test
     void anAdapterThatExitsAtOnce() {
         assertEquals("the adapter did not answer the greeting: it closed its output (it exited with status 3);"
