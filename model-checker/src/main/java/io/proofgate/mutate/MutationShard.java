@@ -1,6 +1,6 @@
 package io.proofgate.mutate;
 
-import com.fasterxml.jackson.core.JsonParser;
+import io.proofgate.check.StrictJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What one shard of a mutation run found ({@code proofgate mutate --shard K/N --out FILE}), as a
@@ -28,7 +29,7 @@ public record MutationShard(String module, String moduleSha256, String part, Str
                             List<String> only, List<String> models, int index, int count, Map<String, Outcome> outcomes) {
 
     public static final String SCHEMA = "proofgate-mutate-shard/v1";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public static String sha256(String text) {
         try {
@@ -88,20 +89,13 @@ public record MutationShard(String module, String moduleSha256, String part, Str
         }
     }
 
-    /** Reads a shard file strictly; a file that is not one is a {@link MutationException} naming it. */
+    private static final Set<String> TOP = Set.of("schema", "module", "module_sha256", "part", "operators", "mistakes", "only",
+            "models", "shard", "of", "results");
+    private static final Set<String> RESULT = Set.of("id", "outcome", "model", "by", "problem");
+
+    /** Reads a shard file strictly ({@link StrictJson}); a file that is not one is a {@link MutationException} naming it. */
     public static MutationShard read(Path file) throws MutationException {
-        JsonNode root;
-        try {
-            root = JSON.readTree(Files.readString(file));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new MutationException(file + ": not a mutation shard file (not JSON"
-                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()) + ")");
-        } catch (IOException e) {
-            throw new MutationException(file + ": cannot be read");
-        }
-        if (root == null || !root.isObject() || !SCHEMA.equals(root.path("schema").asText())) {
-            throw new MutationException(file + ": not a mutation shard file (no \"schema\": \"" + SCHEMA + "\")");
-        }
+        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "the keys of a mutation shard file", MutationException::new);
         List<String> models = strings(file, root, "models");
         int index = integer(file, root, "shard");
         int count = integer(file, root, "of");
@@ -114,19 +108,21 @@ public record MutationShard(String module, String moduleSha256, String part, Str
             throw new MutationException(file + ": \"results\" is not a list");
         }
         for (JsonNode r : results) {
-            String id = text(file, r, "id");
-            Outcome outcome = switch (text(file, r, "outcome")) {
-                case "killed" -> new Outcome.Killed(text(file, r, "model"), text(file, r, "by"));
+            StrictJson.keys(file, "a result", r, RESULT, MutationException::new);
+            String id = text(file, "a result", r, "id");
+            Outcome outcome = switch (text(file, "a result", r, "outcome")) {
+                case "killed" -> new Outcome.Killed(text(file, "a result", r, "model"), text(file, "a result", r, "by"));
                 case "survived" -> new Outcome.Survived();
-                case "timed-out" -> new Outcome.TimedOut(text(file, r, "model"));
-                case "not-compilable" -> new Outcome.NotCompilable(text(file, r, "problem"));
+                case "timed-out" -> new Outcome.TimedOut(text(file, "a result", r, "model"));
+                case "not-compilable" -> new Outcome.NotCompilable(text(file, "a result", r, "problem"));
                 default -> throw new MutationException(file + ": mutant " + id + " has an unknown outcome");
             };
             if (outcomes.put(id, outcome) != null) {
                 throw new MutationException(file + ": mutant " + id + " appears twice");
             }
         }
-        return new MutationShard(text(file, root, "module"), text(file, root, "module_sha256"), nullable(file, root, "part"),
+        return new MutationShard(text(file, "the top level", root, "module"), text(file, "the top level", root, "module_sha256"),
+                nullable(file, root, "part"),
                 nullable(file, root, "operators"), nullable(file, root, "mistakes"),
                 root.path("only").isNull() ? null : strings(file, root, "only"), models, index, count, outcomes);
     }
@@ -136,16 +132,12 @@ public record MutationShard(String module, String moduleSha256, String part, Str
         return new MutationPlan.Selection(part, operators, mistakes == null ? null : Path.of(mistakes), only, null);
     }
 
-    private static String text(Path file, JsonNode node, String field) throws MutationException {
-        JsonNode value = node.get(field);
-        if (value == null || !value.isTextual()) {
-            throw new MutationException(file + ": \"" + field + "\" is missing or not a string");
-        }
-        return value.asText();
+    private static String text(Path file, String where, JsonNode node, String field) throws MutationException {
+        return StrictJson.text(file, where, node, field, MutationException::new);
     }
 
     private static String nullable(Path file, JsonNode node, String field) throws MutationException {
-        return node.path(field).isNull() || node.path(field).isMissingNode() ? null : text(file, node, field);
+        return node.path(field).isNull() || node.path(field).isMissingNode() ? null : text(file, "the top level", node, field);
     }
 
     private static int integer(Path file, JsonNode node, String field) throws MutationException {

@@ -136,10 +136,13 @@ class MutationShardTest {
     void aFileThatIsNotAShardIsOneLine() throws Exception {
         Path file = work.resolve("not-a-shard.json");
         Files.writeString(file, "{\"schema\": \"something-else\"}");
-        assertEquals(file + ": not a mutation shard file (no \"schema\": \"proofgate-mutate-shard/v1\")",
+        assertEquals(file + ": \"schema\" must be \"proofgate-mutate-shard/v1\"",
                 assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
         Files.writeString(file, "{not json");
-        assertEquals(file + ": not a mutation shard file (not JSON at line 1)",
+        assertEquals(file + ":1:2: not valid JSON",
                 assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
+        Files.writeString(file, "{\"schema\": \"proofgate-mutate-shard/v1\", \"shards\": 2}");
+        assertTrue(assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage()
+                .startsWith(file + ": the top level: unknown key \"shards\" (known: "));
     }
 }
