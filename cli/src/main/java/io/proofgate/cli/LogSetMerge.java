@@ -5,15 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * {@code proofgate merge} for replay shards: checks that the files are the N shards of one run
- * over one list of logs, complete, then streams their blocks in the logs' order, so that the
+ * over one list of logs, each ending with its end line, then streams their blocks in the logs' order, so that the
  * output is what one unsharded {@code replay} over all the logs prints; memory does not grow
  * with the logs.
  */
@@ -55,10 +57,10 @@ final class LogSetMerge {
                 if (!LogSet.SHARD_SCHEMA.equals(header.path("schema").asText())) {
                     throw new Refused(file + ": not a replay shard file");
                 }
-                if (count < 0) {
+                if (byIndex == null) { // the first file sets the run that the others must be of
                     count = header.path("of").asInt();
                     logs = header.path("files");
-                    byIndex = new BufferedReader[Math.max(count, 1)];
+                    byIndex = new BufferedReader[Math.max(count, 0)];
                     fileOf = new Path[byIndex.length];
                 } else if (header.path("of").asInt() != count || !header.path("files").equals(logs)) {
                     throw new Refused(file + ": a shard of another run (other logs, or another shard count)");
@@ -69,6 +71,11 @@ final class LogSetMerge {
                 }
                 if (byIndex[index] != null) {
                     throw new Refused(file + ": shard " + index + "/" + count + " is given twice");
+                }
+                if (!endsWithEndLine(file)) {
+                    // refused before anything is streamed: a merge prints all of its output or none
+                    throw new Refused("shard " + index + "/" + count + " is incomplete: " + file
+                            + " does not end with its end line (cut short, or still being written)");
                 }
                 byIndex[index] = reader;
                 fileOf[index] = file;
@@ -117,6 +124,19 @@ final class LogSetMerge {
             for (BufferedReader reader : readers) {
                 reader.close();
             }
+        }
+    }
+
+    private static boolean endsWithEndLine(Path file) throws IOException {
+        byte[] end = (LogSet.END + "\n").getBytes(StandardCharsets.UTF_8);
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+            if (in.length() < end.length) {
+                return false;
+            }
+            byte[] last = new byte[end.length];
+            in.seek(in.length() - end.length);
+            in.readFully(last);
+            return Arrays.equals(last, end);
         }
     }
 

@@ -73,6 +73,7 @@ class ReplayShardsTest {
         CliRun incomplete = run(List.of("merge", three.get(0), three.get(1), cut.toString()));
         assertEquals(Main.USAGE, incomplete.exit());
         assertTrue(incomplete.err().startsWith("proofgate merge: shard 0/3 is incomplete"), incomplete.err());
+        assertEquals("", incomplete.out(), "refused before any of the merge is printed");
         Path other = dir.resolve("other.jsonl");
         run(List.of("replay", "--shard", "0/3", "--out", other.toString(), LOGS.get(0), LOGS.get(1)));
         CliRun mixed = run(List.of("merge", other.toString(), three.get(0), three.get(1)));
