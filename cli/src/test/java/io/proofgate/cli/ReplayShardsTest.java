@@ -73,7 +73,11 @@ class ReplayShardsTest {
         CliRun incomplete = run(List.of("merge", three.get(0), three.get(1), cut.toString()));
         assertEquals(Main.USAGE, incomplete.exit());
         assertTrue(incomplete.err().startsWith("proofgate merge: shard 0/3 is incomplete"), incomplete.err());
-        assertEquals("", incomplete.out(), "refused before any of the merge is printed");
+        // refused before anything is streamed (the command's buffer would hide that for logs this small)
+        java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
+        org.junit.jupiter.api.Assertions.assertThrows(LogSetMerge.Refused.class, () -> LogSetMerge.merge(
+                List.of(Path.of(three.get(0)), Path.of(three.get(1)), cut), streamed));
+        assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
         Path other = dir.resolve("other.jsonl");
         run(List.of("replay", "--shard", "0/3", "--out", other.toString(), LOGS.get(0), LOGS.get(1)));
         CliRun mixed = run(List.of("merge", other.toString(), three.get(0), three.get(1)));
