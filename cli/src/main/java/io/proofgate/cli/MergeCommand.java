@@ -84,6 +84,11 @@ final class MergeCommand implements Command {
         }
         try {
             if (LogSetMerge.isShard(Path.of(files.getFirst()))) {
+                if (!options.isEmpty()) {
+                    // these shape a mutation report; a replay merge prints the logs' own lines
+                    throw new UsageException(String.join(", ", options.keySet().stream().sorted().toList())
+                            + " apply to mutation shards only; " + files.getFirst() + " is a replay shard");
+                }
                 return replay(files, out, err);
             }
         } catch (IOException e) {

@@ -78,6 +78,9 @@ class ReplayShardsTest {
         org.junit.jupiter.api.Assertions.assertThrows(LogSetMerge.Refused.class, () -> LogSetMerge.merge(
                 List.of(Path.of(three.get(0)), Path.of(three.get(1)), cut), streamed));
         assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
+        CliRun formatted = run(List.of("merge", "--format", "json", three.get(0), three.get(1), three.get(2)));
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: --format apply to mutation shards only; " + three.get(0)
+                + " is a replay shard (see proofgate merge --help)\n"), formatted);
         Path other = dir.resolve("other.jsonl");
         run(List.of("replay", "--shard", "0/3", "--out", other.toString(), LOGS.get(0), LOGS.get(1)));
         CliRun mixed = run(List.of("merge", other.toString(), three.get(0), three.get(1)));
