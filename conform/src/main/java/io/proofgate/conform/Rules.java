@@ -103,6 +103,11 @@ final class Rules {
         return "state: " + words[0] + " differs";
     }
 
+    /** A refusal of {@code what} (an event, the summary request). */
+    static String ofRefusal(String what, Line.Refused refused) {
+        return "refused " + what;
+    }
+
     static String ofSummary(Line.Summary expected, Line.Summary actual) {
         return "summary: " + differing(List.of("plans", expected.plans(), actual.plans(), "rejected", expected.rejected(),
                 actual.rejected(), "store_skipped_quorum", expected.storeSkippedQuorum(), actual.storeSkippedQuorum(),

@@ -13,56 +13,59 @@ import java.util.Set;
  * a difference is still placed at the event after which the adapter printed it. Both sides of a
  * difference are shown as {@code replay} prints them.
  */
-final class ScenarioRun {
+public final class ScenarioRun {
 
     private final AdapterClient client;
     private final Set<Capability> capabilities;
 
-    ScenarioRun(AdapterClient client) {
+    public ScenarioRun(AdapterClient client) {
         this.client = client;
         this.capabilities = client.capabilities();
     }
 
-    /** Answers read of the messages sent for the current run. */
-    private int answered;
-
     /** The first difference of the scenario's first {@code prefix} events, if any. */
     Optional<Result.Mismatch> run(Scenario scenario, int prefix) throws AdapterException {
+        send(scenario, prefix);
+        return compare(scenario, prefix, receive(scenario, prefix));
+    }
+
+    /** Sends the scenario's first {@code prefix} events ahead of their answers, with the topology and the summary request. */
+    public void send(Scenario scenario, int prefix) {
         List<String> messages = new ArrayList<>(prefix + 2);
         messages.add(scenario.topology());
         scenario.events().subList(0, prefix).forEach(event -> messages.add(event.line()));
         messages.add(AdapterClient.SUMMARY);
-        answered = 0;
         client.send(messages);
-        Optional<Result.Mismatch> mismatch = compare(scenario, prefix);
-        // the answers to what was sent after the difference, so that the next run reads its own
-        for (int k = answered; k < messages.size(); k++) {
-            answer(scenario, k == messages.size() - 1 ? SUMMARY_REQUEST : k);
-        }
-        return mismatch;
     }
 
-    private Optional<Result.Mismatch> compare(Scenario scenario, int prefix) throws AdapterException {
+    /** Sends the scenario's first {@code prefix} events and reads every answer, strictly; nothing is judged. */
+    public Transcript record(Scenario scenario, int prefix) throws AdapterException {
+        send(scenario, prefix);
+        return receive(scenario, prefix);
+    }
+
+    /**
+     * Reads the answers to what {@link #send} sent, every one of them (so that the next run reads
+     * its own), each checked against the protocol: a refusal may answer anything; otherwise the
+     * topology gets nothing, an event its verdicts for requests the scenario has named and, with
+     * the {@code state} capability, one state line after them, the summary request one summary.
+     */
+    public Transcript receive(Scenario scenario, int prefix) throws AdapterException {
         List<Line> topology = answer(scenario, 0);
         for (Line line : topology) {
-            if (line instanceof Line.Refused refused) {
-                return Optional.of(new Result.Mismatch(0, "refused the topology", List.of("(accepted)"),
-                        List.of(refused.words(capabilities))));
+            if (!(line instanceof Line.Refused)) {
+                throw located(scenario, 0, "answered the topology with a " + kind(line) + " line (only an error line may answer it)");
             }
-            throw located(scenario, 0, "answered the topology with a " + kind(line) + " line (only an error line may answer it)");
         }
-        List<Line.Verdict> printed = new ArrayList<>();
+        List<List<Line>> events = new ArrayList<>(prefix);
         for (int k = 0; k < prefix; k++) {
             Scenario.Event event = scenario.events().get(k);
             List<Line> answer = answer(scenario, k + 1);
-            List<Line.Verdict> verdicts = new ArrayList<>();
             Line.State state = null;
+            boolean refused = false;
             for (Line line : answer) {
                 switch (line) {
-                    case Line.Refused refused -> {
-                        return Optional.of(new Result.Mismatch(k + 1, "refused an event", expectedAt(scenario, k, printed.size()),
-                                List.of(refused.words(capabilities))));
-                    }
+                    case Line.Refused r -> refused = true;
                     case Line.Verdict verdict -> {
                         if (state != null) {
                             throw located(scenario, k + 1, "printed a verdict after its state line");
@@ -71,7 +74,6 @@ final class ScenarioRun {
                             throw located(scenario, k + 1, "printed a verdict for request " + Json.quote(verdict.id())
                                     + ", which no event of the scenario has named so far");
                         }
-                        verdicts.add(verdict);
                     }
                     case Line.State s -> {
                         if (!capabilities.contains(Capability.STATE)) {
@@ -92,8 +94,56 @@ final class ScenarioRun {
                             + (line instanceof Line.Summary ? " (an answer ends with {\"kind\":\"end\"}: was one left out?)" : ""));
                 }
             }
-            if (capabilities.contains(Capability.STATE) && state == null) {
+            if (capabilities.contains(Capability.STATE) && state == null && !refused) {
                 throw located(scenario, k + 1, "declared the state capability but printed no state line");
+            }
+            events.add(answer);
+        }
+        List<Line> summaryAnswer = answer(scenario, SUMMARY_REQUEST);
+        if (summaryAnswer.size() == 1 && summaryAnswer.getFirst() instanceof Line.Refused) {
+            return new Transcript(topology, events, summaryAnswer);
+        }
+        if (summaryAnswer.size() != 1 || !(summaryAnswer.getFirst() instanceof Line.Summary summary)) {
+            throw located(scenario, SUMMARY_REQUEST, "answered the summary request without exactly one summary line");
+        }
+        Set<String> named = prefix == 0 ? Set.of() : scenario.events().get(prefix - 1).ids();
+        for (String id : summary.pending()) {
+            if (!named.contains(id)) {
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + Json.quote(id)
+                        + ", which no event of the scenario has named");
+            }
+        }
+        for (String id : summary.latched().keySet()) {
+            if (!named.contains(id)) {
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + Json.quote(id)
+                        + ", which no event of the scenario has named");
+            }
+        }
+        return new Transcript(topology, events, summaryAnswer);
+    }
+
+    /** The first difference between what the scenario expects of its first {@code prefix} events and {@code said}. */
+    public Optional<Result.Mismatch> compare(Scenario scenario, int prefix, Transcript said) {
+        for (Line line : said.topology()) {
+            if (line instanceof Line.Refused refused) {
+                return Optional.of(new Result.Mismatch(0, "refused the topology", List.of("(accepted)"),
+                        List.of(refused.words(capabilities))));
+            }
+        }
+        List<Line.Verdict> printed = new ArrayList<>();
+        for (int k = 0; k < prefix; k++) {
+            List<Line.Verdict> verdicts = new ArrayList<>();
+            Line.State state = null;
+            for (Line line : said.events().get(k)) {
+                switch (line) {
+                    case Line.Refused refused -> {
+                        return Optional.of(new Result.Mismatch(k + 1, Rules.ofRefusal("an event", refused),
+                                expectedAt(scenario, k, printed.size()), List.of(refused.words(capabilities))));
+                    }
+                    case Line.Verdict verdict -> verdicts.add(verdict);
+                    case Line.State s -> state = s;
+                    default -> throw new IllegalStateException("receive lets only verdicts, states and refusals through");
+                }
             }
             switch (scenario.expected()) {
                 case Scenario.PerEvent perEvent -> {
@@ -121,43 +171,32 @@ final class ScenarioRun {
                 }
             }
         }
-        List<Line> answer = answer(scenario, SUMMARY_REQUEST);
-        if (answer.size() == 1 && answer.getFirst() instanceof Line.Refused refused) {
-            return Optional.of(new Result.Mismatch(prefix + 1, "refused the summary request", List.of("(a summary)"),
-                    List.of(refused.words(capabilities))));
+        if (said.summary().getFirst() instanceof Line.Refused refused) {
+            return Optional.of(new Result.Mismatch(prefix + 1, Rules.ofRefusal("the summary request", refused),
+                    List.of("(a summary)"), List.of(refused.words(capabilities))));
         }
-        if (answer.size() != 1 || !(answer.getFirst() instanceof Line.Summary summary)) {
-            throw located(scenario, SUMMARY_REQUEST, "answered the summary request without exactly one summary line");
-        }
-        Set<String> named = prefix == 0 ? Set.of() : scenario.events().get(prefix - 1).ids();
-        for (String id : summary.pending()) {
-            if (!named.contains(id)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + Json.quote(id)
-                        + ", which no event of the scenario has named");
-            }
-        }
-        for (String id : summary.latched().keySet()) {
-            if (!named.contains(id)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + Json.quote(id)
-                        + ", which no event of the scenario has named");
-            }
-        }
+        Line.Summary summary = (Line.Summary) said.summary().getFirst();
         if (scenario.expected() instanceof Scenario.WholeLog whole && prefix == scenario.events().size()
                 && printed.size() < whole.verdicts().size()) {
             List<Line.Verdict> missing = whole.verdicts().subList(printed.size(), whole.verdicts().size());
             return Optional.of(new Result.Mismatch(prefix, Rules.ofVerdicts(missing, List.of(), capabilities),
                     json(missing), List.of("(no more verdicts by the end of the log)")));
         }
-        Line.Summary expected = switch (scenario.expected()) {
-            case Scenario.PerEvent perEvent -> perEvent.after().get(prefix - 1).summary();
-            // a hand-written log's summary is known only at its end
-            case Scenario.WholeLog whole -> prefix < scenario.events().size() ? null : whole.summary();
-        };
+        Line.Summary expected = expectedSummary(scenario, prefix);
         if (expected != null && !expected.words(capabilities).equals(summary.words(capabilities))) {
             return Optional.of(new Result.Mismatch(prefix + 1, Rules.ofSummary(expected, summary), List.of(expected.json()),
                     List.of(summary.json())));
         }
         return Optional.empty();
+    }
+
+    /** The summary expected after the scenario's first {@code prefix} events, or null where it is not known. */
+    public static Line.Summary expectedSummary(Scenario scenario, int prefix) {
+        return switch (scenario.expected()) {
+            case Scenario.PerEvent perEvent -> prefix == 0 ? null : perEvent.after().get(prefix - 1).summary();
+            // a hand-written log's summary is known only at its end
+            case Scenario.WholeLog whole -> prefix < scenario.events().size() ? null : whole.summary();
+        };
     }
 
     /** The expected verdicts at event {@code k} (0-based), for the report of a refusal. */
@@ -177,7 +216,6 @@ final class ScenarioRun {
     /** The answer to the message sent for {@code event} (0 the topology). */
     private List<Line> answer(Scenario scenario, int event) throws AdapterException {
         try {
-            answered++;
             return client.answer();
         } catch (AdapterException e) {
             throw located(scenario, event, e.getMessage());
