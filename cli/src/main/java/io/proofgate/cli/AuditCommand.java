@@ -35,6 +35,23 @@ final class AuditCommand implements Command {
         return """
                 Usage: proofgate audit --base REV [--head REV] [--model M[,M...]] [--format text|json|markdown|sarif]
                                        [--repo DIR] [--workers N] [--max-pairs N]
+                       proofgate audit --exec CMD --base REV [--head REV] [--repo DIR] [--scenarios DIR]
+                                       [--format text|json|markdown] [--jobs N] [--timeout S] [--max-errors N]
+                                       [--accept-from-head]
+                       proofgate audit --exec-base CMD --exec-head CMD [--scenarios DIR] [--format ...]
+
+                A change to a connector in any language (--exec): each revision is written whole into a
+                folder of the run's own, CMD (a proofgate-adapter/v1 adapter, docs/conformance.md) runs
+                there, and every scenario (generated, hand-written, and those under --scenarios DIR) goes
+                to both revisions. Each difference is classified by kind (verdict, reason only, order
+                only, state only) and against the model (fix, regression, both differ, model silent),
+                grouped into classes with a shortest witness. --exec-base and --exec-head give each
+                revision its own command (with --base), or compare two commands as they are (without).
+                Acceptances are read from the base's audit-accepted.json: what the head's adds is listed
+                as "accepted by this change, needs a reviewer" and counts as unaccepted unless
+                --accept-from-head. docs/audit.md, "Auditing a connector change".
+
+                The spec audit (without --exec), for a repository with proofgate's layout:
 
                 Compares two revisions of a repository with proofgate's layout (spec/, validator/): the base
                 and the head (default: the working tree, uncommitted changes included). Each revision's spec
@@ -73,8 +90,17 @@ final class AuditCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        var options = Options.parse(args, Set.of(), Set.of("--base", "--head", "--model", "--format", "--repo", "--workers",
-                "--max-pairs"));
+        var options = Options.parse(args, Set.of("--accept-from-head"), Set.of("--base", "--head", "--model", "--format",
+                "--repo", "--workers", "--max-pairs", "--exec", "--exec-base", "--exec-head", "--scenarios", "--jobs", "--timeout",
+                "--max-errors"));
+        if (options.containsKey("--exec") || options.containsKey("--exec-base") || options.containsKey("--exec-head")) {
+            return ConnectorAuditCommand.run(options, out, err);
+        }
+        for (String option : List.of("--scenarios", "--jobs", "--timeout", "--max-errors", "--accept-from-head")) {
+            if (options.containsKey(option)) {
+                throw new UsageException(option + " is an option of the connector audit (--exec CMD)");
+            }
+        }
         String base = options.get("--base");
         if (base == null) {
             throw new UsageException("--base REV is required");
