@@ -71,7 +71,9 @@ final class AuditCommand implements Command {
                   model bounds    distinct states per model at both revisions
 
                 Findings have stable fingerprints (from their class and witness, never line numbers);
-                audit-accepted.json at the head accepts them with a justification (docs/audit.md).
+                audit-accepted.json at the base accepts them with a justification (docs/audit.md); what
+                the head's file adds is listed as "accepted by this change, needs a reviewer" and still
+                counts, unless --accept-from-head.
 
                   --base REV       the revision the change is measured from (a branch, tag or commit)
                   --head REV       the revision to audit (default: the working tree)
@@ -80,10 +82,12 @@ final class AuditCommand implements Command {
                   --repo DIR       the repository (default: the current directory's)
                   --workers N      TLC worker threads (default: all cores)
                   --max-pairs N    state pairs the behaviour search may visit per model (default 2000000);
-                                   a search stopped by it is reported as incomplete
+                                   a search stopped by it is not judged (exit 2)
+                  --accept-from-head  take the head's own acceptances as reviewed
 
                 Exit codes: 0 no unaccepted semantic change; 1 unaccepted semantic changes; 2 the audit
-                could not run (unknown revision, no spec, a spec that fails TLC, bad options or files).
+                could not run or did not finish (unknown revision, no spec, a spec that fails TLC, a
+                search stopped at --max-pairs, an adapter error, bad options or files).
                 Progress goes to stderr.
                 """;
     }
@@ -96,7 +100,7 @@ final class AuditCommand implements Command {
         if (options.containsKey("--exec") || options.containsKey("--exec-base") || options.containsKey("--exec-head")) {
             return ConnectorAuditCommand.run(options, out, err);
         }
-        for (String option : List.of("--scenarios", "--jobs", "--timeout", "--max-errors", "--accept-from-head")) {
+        for (String option : List.of("--scenarios", "--jobs", "--timeout", "--max-errors")) {
             if (options.containsKey(option)) {
                 throw new UsageException(option + " is an option of the connector audit (--exec CMD)");
             }
@@ -119,7 +123,8 @@ final class AuditCommand implements Command {
             throw new UsageException("--repo " + repo + " is not a folder");
         }
         try {
-            Audit.Report report = Audit.run(new Audit.Request(repo, base, options.get("--head"), models, workers, maxPairs), err);
+            Audit.Report report = Audit.run(new Audit.Request(repo, base, options.get("--head"), models, workers, maxPairs,
+                    options.containsKey("--accept-from-head")), err);
             out.print(switch (format) {
                 case "json" -> AuditJson.write(report);
                 case "markdown" -> AuditMarkdown.write(report);
@@ -129,6 +134,12 @@ final class AuditCommand implements Command {
             out.flush();
             if (out.checkError()) {
                 err.println("proofgate audit: cannot write to standard output; the report is incomplete");
+                return Main.USAGE;
+            }
+            if (!report.incomplete().isEmpty()) {
+                // a search stopped by a limit has not answered the question: never a clean exit
+                err.println("proofgate audit: not judged: the behaviour search stopped at --max-pairs " + maxPairs + " on "
+                        + String.join(", ", report.incomplete()));
                 return Main.USAGE;
             }
             int open = report.unaccepted().size();

@@ -1,5 +1,6 @@
 package io.proofgate.review;
 
+import io.proofgate.audit.Approvals;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,5 +1,6 @@
 package io.proofgate.review;
 
+import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Json;
 
 /**

@@ -1,5 +1,6 @@
 package io.proofgate.review;
 
+import io.proofgate.audit.Approvals;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;

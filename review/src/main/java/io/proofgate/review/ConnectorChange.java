@@ -1,5 +1,6 @@
 package io.proofgate.review;
 
+import io.proofgate.audit.Approvals;
 import io.proofgate.audit.Accepted;
 import io.proofgate.audit.GitRepository;
 import io.proofgate.conform.Conform;

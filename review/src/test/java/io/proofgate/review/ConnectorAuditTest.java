@@ -1,5 +1,6 @@
 package io.proofgate.review;
 
+import io.proofgate.audit.Approvals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

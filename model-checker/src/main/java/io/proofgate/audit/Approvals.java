@@ -1,6 +1,5 @@
-package io.proofgate.review;
+package io.proofgate.audit;
 
-import io.proofgate.audit.Accepted;
 import java.util.List;
 import java.util.Set;
 
