@@ -83,16 +83,16 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
                 .count();
     }
 
-    /** "2 (no wide_integers)": scenarios not run and the capabilities they lacked. */
+    /** "2 not run (a revision lacks wide_integers)": scenarios not run and the capabilities they lacked. */
     public String notRun() {
         List<Outcome.NotRun> notRun = run.outcomes().stream().filter(Outcome.NotRun.class::isInstance)
                 .map(Outcome.NotRun.class::cast).toList();
         if (notRun.isEmpty()) {
-            return "0";
+            return "0 not run";
         }
         Set<String> missing = notRun.stream().flatMap(n -> n.missing().stream()).map(c -> c.wireName())
                 .collect(Collectors.toCollection(java.util.TreeSet::new));
-        return String.format("%,d", notRun.size()) + " (a revision lacks " + String.join(", ", missing) + ")";
+        return String.format("%,d", notRun.size()) + " not run (a revision lacks " + String.join(", ", missing) + ")";
     }
 
     public long count(ModelJudgement judgement) {

@@ -24,7 +24,7 @@ public final class ConnectorAuditText {
             out.append("uncommitted at head: ").append(String.join(", ", report.head().uncommitted().stream()
                     .map(Json::excerpt).toList())).append('\n');
         }
-        out.append(String.format("scenarios: %,d: %,d the same, %,d differ, %s not run, %,d errors%n", run.outcomes().size(),
+        out.append(String.format("scenarios: %,d: %,d the same, %,d differ, %s, %,d errors%n", run.outcomes().size(),
                 report.same(), report.differing(), report.notRun(), report.errors().size()));
         out.append('\n');
         List<DifferenceClass> classes = report.classes();
