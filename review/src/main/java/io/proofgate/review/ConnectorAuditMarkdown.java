@@ -64,7 +64,7 @@ public final class ConnectorAuditMarkdown {
             out.append("**Not judged.** ").append(report.errors().isEmpty() ? "" : "First error: `"
                     + code(report.errors().getFirst().message()) + "`").append('\n');
         }
-        out.append(ConnectorAuditText.namespace(report.run())).append('\n');
+        out.append("\n```\n").append(ConnectorAuditText.namespace(report)).append("\n```\n");
         return out.toString();
     }
 
