@@ -39,7 +39,6 @@ public final class Audit {
     }
 
     /** Distinct states of a model at both revisions (a tripwire for changed bounds or bookkeeping). */
-    public record ModelCount(String name, int baseStates, int headStates) {}
 
     /** One namespace name compared over the probes either validator answers: how many differ, with the first that does. */
     public record SurfaceChange(String name, int probes, int changed, String firstBase, String firstHead) {
@@ -51,7 +50,7 @@ public final class Audit {
 
     public record Report(Revision base, Revision head, List<String> models, List<String> modelFilesDiffer,
                          List<BehaviourDiff.Result> behaviour, List<ImplementationCheck.Result> implementation,
-                         List<SurfaceChange> namespace, List<ModelCount> counts, Approvals approvals,
+                         List<SurfaceChange> namespace, List<ModelSizes> counts, Approvals approvals,
                          List<ChangedCode.Location> specChanges, List<ChangedCode.Location> validatorChanges) {
 
         /** Whether the finding of this fingerprint needs no more review (accepted at the base, see {@link Approvals}). */
@@ -93,6 +92,7 @@ public final class Audit {
                     .map(ImplementationCheck.Finding::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
             namespace.stream().filter(s -> s.changed() > 0).map(SurfaceChange::fingerprint).filter(f -> !accepted(f))
                     .forEach(open::add);
+            modelFindings().stream().map(ModelSizes.Finding::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
             return open;
         }
 
@@ -106,7 +106,13 @@ public final class Audit {
             differences().forEach(d -> all.add(d.fingerprint()));
             implementationFindings().forEach(f -> all.add(f.fingerprint()));
             namespace.stream().filter(s -> s.changed() > 0).forEach(s -> all.add(s.fingerprint()));
+            modelFindings().forEach(f -> all.add(f.fingerprint()));
             return all;
+        }
+
+        /** The head's own models smaller than the base's, or not what its models.json records. */
+        public List<ModelSizes.Finding> modelFindings() {
+            return counts.stream().flatMap(m -> m.findings().stream()).toList();
         }
 
         public List<Difference> differences() {
@@ -159,8 +165,17 @@ public final class Audit {
                 pool.shutdownNow();
             }
 
+            // the head's own models: the same graphs unless its model files differ from the base's
+            SequencedMap<String, StateGraph> headOwn = headGraphs;
+            java.util.Map<String, Model> headCatalog = SpecGraphs.catalogOf(head, "head", names);
+            if (!differ.isEmpty()) {
+                progress.say("TLC on the head's own models (its model files differ from the base's)");
+                headOwn = SpecGraphs.run(head.spec(), names.stream().filter(headCatalog::containsKey).toList(),
+                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), stderr);
+            }
+
             List<BehaviourDiff.Result> behaviour = new ArrayList<>();
-            List<ModelCount> counts = new ArrayList<>();
+            List<ModelSizes> counts = new ArrayList<>();
             // one machine per graph, so that each state's successors by event are computed once for both uses
             List<Machine> baseMachines = new ArrayList<>();
             List<Machine> headMachines = new ArrayList<>();
@@ -171,7 +186,12 @@ public final class Audit {
                 baseMachines.add(baseMachine);
                 headMachines.add(headMachine);
                 behaviour.add(readable(name, () -> BehaviourDiff.compare(name, baseMachine, headMachine, request.maxPairs())));
-                counts.add(new ModelCount(name, baseGraphs.get(name).states().size(), headGraphs.get(name).states().size()));
+                StateGraph own = headOwn.get(name);
+                Model recorded = headCatalog.get(name);
+                counts.add(new ModelSizes(name, baseGraphs.get(name).states().size(), headGraphs.get(name).states().size(),
+                        own == null ? -1 : own.states().size(), baseGraphs.get(name).edges().size(),
+                        own == null ? -1 : own.edges().size(),
+                        recorded == null ? -1 : recorded.distinctStates().orElse(-1), base.scenarios(name), head.scenarios(name)));
             }
 
             Path cache = runs.resolve("validators");

@@ -82,8 +82,18 @@ public final class AuditJson {
             }
         }
         ArrayNode models = root.putArray("models");
-        for (Audit.ModelCount m : report.counts()) {
-            models.addObject().put("name", m.name()).put("base_states", m.baseStates()).put("head_states", m.headStates());
+        for (ModelSizes m : report.counts()) {
+            models.addObject().put("name", m.name()).put("base_states", m.baseStates())
+                    .put("head_states", m.headOnBaseStates()).put("head_own_states", m.headStates())
+                    .put("base_edges", m.baseEdges()).put("head_own_edges", m.headEdges())
+                    .put("head_recorded_states", m.headRecorded()).put("base_scenarios", m.baseScenarios())
+                    .put("head_scenarios", m.headScenarios());
+        }
+        ArrayNode modelFindings = root.putArray("model_findings");
+        for (ModelSizes.Finding f : report.modelFindings()) {
+            ObjectNode node = modelFindings.addObject().put("fingerprint", f.fingerprint()).put("model", f.model())
+                    .put("finding", f.what());
+            accepted(node, report, f.fingerprint());
         }
         strings(root.putArray("stale_acceptances"), report.staleAcceptances());
         strings(root.putArray("accepted_by_this_change"), report.acceptedByChange());

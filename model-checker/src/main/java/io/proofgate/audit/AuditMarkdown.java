@@ -46,9 +46,12 @@ public final class AuditMarkdown {
                         .map(s -> s.name() + " " + s.changed() + "/" + s.probes() + " probes changed").toList()))
                 .append(" | ").append(report.namespace().stream()
                         .filter(s -> s.changed() > 0 && !report.accepted(s.fingerprint())).count()).append(" |\n");
-        head.append("| model bounds (distinct states) | ").append(String.join(", ", report.counts().stream()
+        head.append("| model bounds (distinct states, the head's own) | ").append(String.join(", ", report.counts().stream()
                 .map(m -> m.name() + " " + m.baseStates() + (m.baseStates() == m.headStates() ? "" : " → " + m.headStates()))
-                .toList())).append(" | |\n\n");
+                .toList())).append(report.modelFindings().isEmpty() ? "" : "; " + String.join("; ", report.modelFindings().stream()
+                        .map(f -> "`" + f.fingerprint() + "` " + escape(f.model() + ": " + f.what())).toList()))
+                .append(" | ").append(report.modelFindings().stream().filter(f -> !report.accepted(f.fingerprint())).count())
+                .append(" |\n\n");
 
         List<String> blocks = new ArrayList<>();
         for (Difference d : differences) {

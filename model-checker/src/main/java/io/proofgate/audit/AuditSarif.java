@@ -24,6 +24,7 @@ public final class AuditSarif {
         {"implementation-unexplained", "The validator changed where the spec did not", "error"},
         {"implementation-explained", "The validator follows a spec change", "note"},
         {"namespace-impact", "What decides a published prefix's span or blocks changed", "error"},
+        {"model-shrunk", "A model of the head is smaller than the base's, or not what its models.json records", "error"},
     };
 
     private AuditSarif() {}
@@ -61,6 +62,10 @@ public final class AuditSarif {
                         + " probes changed; first: base " + s.firstBase() + ", head " + s.firstHead(), s.fingerprint(), report);
                 locate(result, report.validatorChanges(), "validator/src/main/java/io/proofgate/protocol/Topology.java");
             }
+        }
+        for (ModelSizes.Finding f : report.modelFindings()) {
+            ObjectNode result = result(results, "model-shrunk", f.model() + ": " + f.what(), f.fingerprint(), report);
+            locate(result, List.of(), "spec/models.json");
         }
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";

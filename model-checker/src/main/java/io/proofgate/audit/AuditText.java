@@ -71,14 +71,19 @@ public final class AuditText {
             }
         }
 
-        out.append("\nModel bounds (distinct states, base -> head):");
-        for (Audit.ModelCount m : report.counts()) {
-            out.append(' ').append(m.name()).append(' ').append(m.baseStates()).append(" -> ").append(m.headStates())
-                    .append(m.baseStates() != m.headStates() && differences.stream().noneMatch(d -> d.model().equals(m.name()))
-                            ? " (changed with no behaviour difference: bounds or bookkeeping changed)" : "").append(';');
+        out.append("\nModel bounds (distinct states, base -> head on the base's models; the head's own models, edges, scenarios):\n");
+        for (ModelSizes m : report.counts()) {
+            out.append("  ").append(m.name()).append(' ').append(m.baseStates()).append(" -> ").append(m.headOnBaseStates())
+                    .append(m.baseStates() != m.headOnBaseStates() && differences.stream().noneMatch(d -> d.model().equals(m.name()))
+                            ? " (changed with no behaviour difference: bounds or bookkeeping changed)" : "")
+                    .append("; own: ").append(m.headStates() < 0 ? "none" : m.baseStates() + " -> " + m.headStates() + " states, "
+                            + m.baseEdges() + " -> " + m.headEdges() + " edges, " + m.baseScenarios() + " -> " + m.headScenarios()
+                            + " scenarios").append('\n');
         }
-        out.setLength(out.length() - 1);
-        out.append('\n');
+        for (ModelSizes.Finding finding : report.modelFindings()) {
+            out.append("  ").append(mark(report, finding.fingerprint())).append(finding.model()).append(": ").append(finding.what())
+                    .append('\n');
+        }
         for (String stale : report.staleAcceptances()) {
             out.append("\nstale acceptance: ").append(stale).append(" in ").append(Accepted.FILE)
                     .append(" matches no finding of this audit; remove it\n");

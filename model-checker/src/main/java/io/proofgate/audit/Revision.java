@@ -17,7 +17,8 @@ import java.util.List;
 public record Revision(String name, String commit, List<String> uncommitted, Path dir) {
 
     /** What the audit reads of a revision. */
-    static final List<String> PATHS = List.of("spec", "validator/src/main/java", Accepted.FILE);
+    static final String SCENARIOS = "generated-tests/scenarios";
+    static final List<String> PATHS = List.of("spec", "validator/src/main/java", Accepted.FILE, SCENARIOS);
     static final String WORKTREE = "worktree";
 
     public Revision {
@@ -48,6 +49,23 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
     /** The reviewers' accepted findings this revision carries, if it has the file. */
     public Path accepted() {
         return dir.resolve(Accepted.FILE);
+    }
+
+    /** How many generated scenarios this revision commits for the model: its "scenario" lines. */
+    public int scenarios(String model) throws IOException {
+        Path folder = dir.resolve(SCENARIOS).resolve(model);
+        if (!Files.isDirectory(folder)) {
+            return 0;
+        }
+        int count = 0;
+        try (var files = Files.list(folder)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".scenarios")).sorted().toList()) {
+                try (var lines = Files.lines(file)) {
+                    count += (int) lines.filter(line -> line.startsWith("scenario ")).count();
+                }
+            }
+        }
+        return count;
     }
 
     public Path validatorSources() {

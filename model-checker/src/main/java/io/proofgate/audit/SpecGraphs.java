@@ -95,6 +95,25 @@ final class SpecGraphs {
         return graphs;
     }
 
+    /** A revision's models by name (its spec/models.json), for its own sizes and recorded counts. */
+    static java.util.Map<String, Model> catalogOf(Revision revision, String side, List<String> names) {
+        ModelCatalog catalog;
+        try {
+            catalog = ModelCatalog.of(revision.spec());
+        } catch (IOException | RuntimeException e) {
+            throw new AuditException("the " + side + "'s spec/models.json cannot be read: " + e.getMessage());
+        }
+        java.util.Map<String, Model> models = new LinkedHashMap<>();
+        for (String name : names) {
+            try {
+                models.put(name, catalog.resolve(name));
+            } catch (IOException | RuntimeException e) {
+                // not a model of this revision: its absence is the finding
+            }
+        }
+        return models;
+    }
+
     private static ModelCatalog catalog(Revision base) {
         try {
             return ModelCatalog.of(base.spec());

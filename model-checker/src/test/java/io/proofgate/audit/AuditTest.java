@@ -48,7 +48,7 @@ class AuditTest {
         assertEquals(List.of(), errors, sarif);
         JsonNode results = new ObjectMapper().readTree(sarif).path("runs").path(0).path("results");
         long findings = report.differences().size() + report.implementationFindings().size()
-                + report.namespace().stream().filter(s -> s.changed() > 0).count();
+                + report.namespace().stream().filter(s -> s.changed() > 0).count() + report.modelFindings().size();
         assertEquals(findings, results.size(), sarif);
         for (JsonNode result : results) {
             assertTrue(result.path("partialFingerprints").path(AuditSarif.FINGERPRINT_KEY).asText().matches("[0-9a-f]{16}"));
@@ -180,7 +180,28 @@ class AuditTest {
         assertTrue(AuditSarif.write(again).contains("\"justification\" : \"intended\""));
         assertEquals(List.of("0000000000000000"), again.staleAcceptances());
         assertEquals(report.unaccepted().size(), again.differences().size() + again.implementationFindings().stream()
-                .filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED).count(), "the same findings, by fingerprint");
+                .filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED).count() + again.modelFindings().size(),
+                "the same findings, by fingerprint");
+    }
+
+    @Test
+    void aModelTheHeadShrinksIsAFinding() throws Exception {
+        // the spec is unchanged, so on the base's model files nothing differs; the head's own model tracks no request
+        String shrunk = repo.commitOn(current, "gen-edges tracks nothing",
+                List.of(new AuditFixtures.Change("spec/MCGenEdges.cfg", "MinSpan = 1024", "MinSpan = 100000")));
+        Audit.Report report = audit(current, shrunk, "gen-edges");
+        assertEquals(List.of(), report.differences(), AuditText.write(report));
+        ModelSizes sizes = report.counts().getFirst();
+        assertEquals(sizes.baseStates(), sizes.headOnBaseStates());
+        assertTrue(sizes.headStates() < sizes.baseStates() && sizes.headEdges() < sizes.baseEdges(), sizes::toString);
+        List<String> findings = report.modelFindings().stream().map(ModelSizes.Finding::what).toList();
+        assertTrue(findings.contains("distinct states dropped: " + sizes.baseStates() + " -> " + sizes.headStates()),
+                findings::toString);
+        assertTrue(findings.contains("the head's spec/models.json records " + sizes.baseStates() + " distinct states; TLC finds "
+                + sizes.headStates()), findings::toString);
+        assertTrue(report.unaccepted().containsAll(report.modelFindings().stream().map(ModelSizes.Finding::fingerprint).toList()));
+        assertTrue(AuditText.write(report).contains("gen-edges: distinct states dropped: "), AuditText.write(report));
+        assertValidSarif(report);
     }
 
     @Test
