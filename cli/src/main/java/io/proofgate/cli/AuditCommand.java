@@ -36,7 +36,7 @@ final class AuditCommand implements Command {
                 Usage: proofgate audit --base REV [--head REV] [--model M[,M...]] [--format text|json|markdown|sarif]
                                        [--repo DIR] [--workers N] [--max-pairs N]
                        proofgate audit --exec CMD --base REV [--head REV] [--repo DIR] [--scenarios DIR]
-                                       [--format text|json|markdown] [--jobs N] [--timeout S] [--max-errors N]
+                                       [--format text|json|markdown|sarif] [--jobs N] [--timeout S] [--max-errors N]
                                        [--accept-from-head]
                        proofgate audit --exec-base CMD --exec-head CMD [--scenarios DIR] [--format ...]
 

@@ -8,6 +8,7 @@ import io.proofgate.review.ConnectorAudit;
 import io.proofgate.review.ConnectorAuditJson;
 import io.proofgate.review.ConnectorAuditMarkdown;
 import io.proofgate.review.ConnectorAuditReport;
+import io.proofgate.review.ConnectorAuditSarif;
 import io.proofgate.review.ConnectorAuditText;
 import io.proofgate.review.ConnectorChange;
 import java.io.IOException;
@@ -52,8 +53,8 @@ final class ConnectorAuditCommand {
             throw new UsageException("--head, --repo and --accept-from-head need --base REV");
         }
         String format = options.getOrDefault("--format", "text");
-        if (!Set.of("text", "json", "markdown").contains(format)) {
-            throw new UsageException("--format must be text, json or markdown for --exec, not \"" + format + "\"");
+        if (!Set.of("text", "json", "markdown", "sarif").contains(format)) {
+            throw new UsageException("--format must be text, json, markdown or sarif, not \"" + format + "\"");
         }
         int jobs = (int) Options.integer(options, "--jobs", 1, 256, Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2)));
         long timeout = Options.integer(options, "--timeout", 1, 3600, 10);
@@ -82,6 +83,7 @@ final class ConnectorAuditCommand {
             out.print(switch (format) {
                 case "json" -> ConnectorAuditJson.write(report);
                 case "markdown" -> ConnectorAuditMarkdown.write(report);
+                case "sarif" -> ConnectorAuditSarif.write(report);
                 default -> ConnectorAuditText.write(report);
             });
             out.flush();

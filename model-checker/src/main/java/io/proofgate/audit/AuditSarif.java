@@ -15,7 +15,7 @@ import java.util.List;
  */
 public final class AuditSarif {
 
-    static final String FINGERPRINT_KEY = "proofgateFinding/v1";
+    public static final String FINGERPRINT_KEY = "proofgateFinding/v1";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[][] RULES = {
         {"behaviour-verdict", "The spec's verdicts changed", "error"},

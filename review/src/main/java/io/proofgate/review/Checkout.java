@@ -43,6 +43,34 @@ public record Checkout(String name, String commit, List<String> uncommitted, Pat
         return name.equals(WORKTREE) ? WORKTREE : name.substring(0, Math.min(7, name.length()));
     }
 
+    /** Changed files a report locates findings at; a change touching more is located at its first ones. */
+    public static final int MAX_CHANGED = 20;
+
+    /** The files that differ between two written revisions (added, removed or changed), sorted, at most {@link #MAX_CHANGED}. */
+    public static List<String> changed(Path base, Path head) throws IOException {
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        names.addAll(files(base));
+        names.addAll(files(head));
+        List<String> changed = new java.util.ArrayList<>();
+        for (String name : names) {
+            Path a = base.resolve(name);
+            Path b = head.resolve(name);
+            if (!Files.isRegularFile(a) || !Files.isRegularFile(b) || Files.mismatch(a, b) != -1) {
+                changed.add(name);
+                if (changed.size() == MAX_CHANGED) {
+                    break;
+                }
+            }
+        }
+        return changed;
+    }
+
+    private static List<String> files(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            return paths.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString().replace('\\', '/')).toList();
+        }
+    }
+
     /** Removes a folder this audit made, and everything the adapters wrote into it. */
     public static void delete(Path dir) throws IOException {
         if (!Files.exists(dir)) {

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * commands, the run, its difference classes and where each stands with the reviewers.
  */
 public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run, List<DifferenceClass> classes,
-                                   NamespaceRun.Result namespace, Approvals approvals) {
+                                   NamespaceRun.Result namespace, Approvals approvals, List<String> changedFiles) {
 
     /** One revision: how the report names it, its commit where it has one, its adapter command, its uncommitted files. */
     public record Side(String name, String commit, String command, List<String> uncommitted) {
@@ -19,8 +19,13 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
         }
     }
 
+    /**
+     * @param changedFiles the files that differ between the two revisions (sorted, at most
+     *                     {@link Checkout#MAX_CHANGED}), where code scanning shows the findings
+     */
     public ConnectorAuditReport {
         classes = List.copyOf(classes);
+        changedFiles = List.copyOf(changedFiles);
     }
 
     /** Exit codes, as every proofgate command has them. */

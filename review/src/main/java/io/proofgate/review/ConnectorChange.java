@@ -35,7 +35,7 @@ public final class ConnectorChange {
             Path here = Path.of("").toAbsolutePath();
             return audit(request, new ConnectorAuditReport.Side("base", null, request.baseCommand(), List.of()),
                     new ConnectorAuditReport.Side("head", null, request.headCommand(), List.of()), here, here,
-                    Approvals.NONE, progress);
+                    Approvals.NONE, List.of(), progress);
         }
         GitRepository repository = GitRepository.at(request.repo());
         Path work = Files.createTempDirectory("proofgate-audit-");
@@ -49,14 +49,15 @@ public final class ConnectorChange {
                     Accepted.read(head.dir().resolve(Accepted.FILE)), request.acceptFromHead());
             return audit(request, new ConnectorAuditReport.Side(base.name(), base.commit(), request.baseCommand(), List.of()),
                     new ConnectorAuditReport.Side(head.name(), head.commit(), request.headCommand(), head.uncommitted()),
-                    base.dir(), head.dir(), approvals, progress);
+                    base.dir(), head.dir(), approvals, Checkout.changed(base.dir(), head.dir()), progress);
         } finally {
             Checkout.delete(work);
         }
     }
 
     private static ConnectorAuditReport audit(Request request, ConnectorAuditReport.Side base, ConnectorAuditReport.Side head,
-                                              Path baseDir, Path headDir, Approvals approvals, Conform.Progress progress)
+                                              Path baseDir, Path headDir, Approvals approvals, List<String> changed,
+                                              Conform.Progress progress)
             throws ConformException {
         Conform.Adapters baseAdapters = () -> new ProcessAdapter(request.baseCommand(), baseDir);
         Conform.Adapters headAdapters = () -> new ProcessAdapter(request.headCommand(), headDir);
@@ -68,6 +69,6 @@ public final class ConnectorChange {
         if (namespace.computed()) {
             progress.line(String.format("%,d namespace probes through both revisions", namespace.probes()));
         }
-        return new ConnectorAuditReport(base, head, run, classes, namespace, approvals);
+        return new ConnectorAuditReport(base, head, run, classes, namespace, approvals, changed);
     }
 }

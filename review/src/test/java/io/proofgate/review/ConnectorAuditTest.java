@@ -70,6 +70,35 @@ class ConnectorAuditTest {
         assertEquals("plan: blocks_by_group, recurrent differ", fix.first().rule());
         assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.FIX),
                 ConnectorAuditText.write(report));
+        assertEquals(List.of(TOY), report.changedFiles());
+        assertValidSarif(report);
+        String markdown = ConnectorAuditMarkdown.write(report);
+        assertTrue(markdown.startsWith("## proofgate audit: " + report.verdict() + "\n"), markdown);
+        assertTrue(markdown.contains("| `" + fix.fingerprint() + "` plan: blocks_by_group, recurrent differ | verdict | fix | "),
+                markdown);
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(ConnectorAuditJson.write(report));
+        assertEquals("fix", json.path("classes").path(0).path("model").asText());
+        assertEquals("verdict", json.path("classes").path(0).path("kind").asText());
+        assertEquals(fix.events() + 1, json.path("classes").path(0).path("witness").size());
+    }
+
+    /** The SARIF report is valid SARIF 2.1.0, one result per class and changed namespace name, each with its fingerprint. */
+    private static void assertValidSarif(ConnectorAuditReport report) throws Exception {
+        String sarif = ConnectorAuditSarif.write(report);
+        com.networknt.schema.Schema schema;
+        try (var in = Files.newInputStream(Path.of("..", "model-checker", "src", "test", "resources", "sarif",
+                "sarif-schema-2.1.0.json"))) {
+            schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_4)
+                    .getSchema(in);
+        }
+        assertEquals(List.of(), schema.validate(sarif, com.networknt.schema.InputFormat.JSON), sarif);
+        com.fasterxml.jackson.databind.JsonNode results = new com.fasterxml.jackson.databind.ObjectMapper().readTree(sarif)
+                .path("runs").path(0).path("results");
+        assertEquals(report.classes().size() + report.namespace().changed().size(), results.size(), sarif);
+        for (com.fasterxml.jackson.databind.JsonNode result : results) {
+            assertTrue(result.path("partialFingerprints").path("proofgateFinding/v1").asText().matches("[0-9a-f]{16}"), sarif);
+        }
     }
 
     @Test
