@@ -11,7 +11,9 @@ public enum Capability {
     REASON_FACTS("reason_facts", "the facts of each rejection's reason (observed, target, group, block, entry, ...)"),
     STATE("state", "the connector's state after each event (pending stores with done, table and latch; held digests; counters)"),
     SLIDING("sliding", "scenarios whose topology has a sliding group"),
-    WIDE_INTEGERS("wide_integers", "scenarios whose evidence holds integers beyond 64 bits");
+    WIDE_INTEGERS("wide_integers", "scenarios whose evidence holds integers beyond 64 bits"),
+    /** Answers namespace probes; only an audit of a connector change sends them (docs/conformance.md). */
+    NAMESPACE("namespace", "namespace probes (an audit's namespace impact)");
 
     private final String wireName;
     private final String what;
