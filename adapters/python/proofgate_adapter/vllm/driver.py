@@ -208,7 +208,7 @@ class VllmConnectorAdapter(Adapter):
 
     def plan(self, request_id: str, span: int, blocks_by_group, recurrent):
         """A plan of the current step; the digest is the request's label."""
-        return make_plan(self.last_step, request_id, self.labels[request_id], span, blocks_by_group, recurrent)
+        return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent)
 
     def rejected(self, request_id: str, code: str, **facts):
         """A rejection of the current step."""
@@ -256,15 +256,15 @@ class VllmConnectorAdapter(Adapter):
         self._captures = []
         self.topology_ = topology
         self.last_step = 0
-        self.requests = {}  # id -> Request, for requests scheduled and not finished
-        self.labels = {}  # id -> digest label
-        self.tables = {}  # id -> the block table per group, as the scheduler holds it
-        self.prefixes = {}  # label -> {span: a Request of that label and span}
-        self.reports = {}  # label -> ranks reported, in the order they came
-        self.delivered = set()  # (label, span, rank)
-        self.finished_ids = set()
-        self.counted = Counters()
-        self.ignored = 0
+        self._requests = {}  # id -> Request, for requests scheduled and not finished
+        self._labels = {}  # id -> digest label
+        self._tables = {}  # id -> the block table per group, as the scheduler holds it
+        self._prefixes = {}  # label -> {span: a Request of that label and span}
+        self._reports = {}  # label -> ranks reported, in the order they came
+        self._delivered = set()  # (label, span, rank)
+        self._finished_ids = set()
+        self._counted = Counters()
+        self._ignored = 0
         vllm_config, kv_cache_config = topology_config(topology, self.classes)
         self.connector = self.create_connector(vllm_config, kv_cache_config)
 
@@ -272,14 +272,14 @@ class VllmConnectorAdapter(Adapter):
         return {store.id for store in self.pending()}
 
     def _fan_out(self, label: str) -> None:
-        for span, request in sorted(self.prefixes.get(label, {}).items()):
-            for rank in self.reports.get(label, ()):
-                if (label, span, rank) not in self.delivered:
-                    self.delivered.add((label, span, rank))
+        for span, request in sorted(self._prefixes.get(label, {}).items()):
+            for rank in self._reports.get(label, ()):
+                if (label, span, rank) not in self._delivered:
+                    self._delivered.add((label, span, rank))
                     self.deliver_held(rank, request, span)
 
     def _full_quorum(self, label: str) -> bool:
-        return set(range(self.topology_.tp_degree)) <= set(self.reports.get(label, ()))
+        return set(range(self.topology_.tp_degree)) <= set(self._reports.get(label, ()))
 
     def step(self, step):
         c = self.classes
@@ -288,23 +288,23 @@ class VllmConnectorAdapter(Adapter):
         for r in step.new:
             request = c.request(r.id, prompt_token_ids(r.digest, r.prompt_tokens))
             request.num_computed_tokens = r.computed
-            self.requests[r.id], self.labels[r.id] = request, r.digest
-            self.tables[r.id] = [list(blocks) for blocks in r.block_ids]
-            self.prefixes.setdefault(r.digest, {}).setdefault(self.topology_.span(r.prompt_tokens), request)
+            self._requests[r.id], self._labels[r.id] = request, r.digest
+            self._tables[r.id] = [list(blocks) for blocks in r.block_ids]
+            self._prefixes.setdefault(r.digest, {}).setdefault(self.topology_.span(r.prompt_tokens), request)
             self._fan_out(r.digest)
             new_data.append(c.make(c.NewRequestData, req_id=r.id, prompt_token_ids=request.prompt_token_ids,
                                    mm_features=[], sampling_params=None, pooling_params=None,
                                    block_ids=tuple(list(b) for b in r.block_ids), num_computed_tokens=r.computed,
                                    lora_request=None))
         for r in step.cached:
-            table = self.tables.setdefault(r.id, [[] for _ in self.topology_.groups])
+            table = self._tables.setdefault(r.id, [[] for _ in self.topology_.groups])
             if r.resumed:
                 table[:] = [list(blocks) for blocks in r.new_block_ids]
             else:
                 for g, blocks in enumerate(r.new_block_ids):
                     table[g].extend(blocks)
-            if r.id in self.requests:
-                self.requests[r.id].num_computed_tokens = r.computed
+            if r.id in self._requests:
+                self._requests[r.id].num_computed_tokens = r.computed
         cached = c.make(c.CachedRequestData, req_ids=[r.id for r in step.cached],
                         resumed_req_ids={r.id for r in step.cached if r.resumed},
                         new_token_ids=[[] for _ in step.cached], all_token_ids={},
@@ -316,9 +316,9 @@ class VllmConnectorAdapter(Adapter):
                         num_scheduled_tokens=scheduled, total_num_scheduled_tokens=sum(scheduled.values()),
                         scheduled_spec_decode_tokens={}, scheduled_encoder_inputs={},
                         num_common_prefix_blocks=[0] * len(self.topology_.groups),
-                        finished_req_ids=set(self.finished_ids), free_encoder_mm_hashes=[],
+                        finished_req_ids=set(self._finished_ids), free_encoder_mm_hashes=[],
                         preempted_req_ids=set(step.preempted), recurrent_boundary_blocks=step.evidence)
-        self.finished_ids.clear()
+        self._finished_ids.clear()
         before = self._pending_ids()
         metadata = self.connector.build_connector_meta(output)
         verdicts = list(self.read_step(metadata, output) or ())
@@ -330,21 +330,21 @@ class VllmConnectorAdapter(Adapter):
         for r in step.new:  # a new request of a label at full quorum, not tracked: counted, no verdict
             if (self.topology_.tracked(self.topology_.span(r.prompt_tokens)) and r.id not in after
                     and r.id not in decided and self._full_quorum(r.digest)):
-                self.counted.store_skipped_quorum += 1
+                self._counted.store_skipped_quorum += 1
         order = step.order()
         verdicts.sort(key=lambda v: order.get(v.id, len(order)))
-        self.counted.count(verdicts)
+        self._counted.count(verdicts)
         return verdicts
 
     def _retired(self, request_id, cause):
         return make_retired(self.last_step, request_id, cause)
 
     def finished(self, event):
-        request = self.requests.pop(event.id, None)
+        request = self._requests.pop(event.id, None)
         if request is None:  # the scheduler frees only what it scheduled
             return []
-        table = tuple(self.tables.pop(event.id, ()))
-        self.finished_ids.add(event.id)
+        table = tuple(self._tables.pop(event.id, ()))
+        self._finished_ids.add(event.id)
         before = self._pending_ids()
         if hasattr(self.connector, "request_finished_all_groups"):  # SupportsHMA
             self.connector.request_finished_all_groups(request, table)
@@ -352,21 +352,21 @@ class VllmConnectorAdapter(Adapter):
             self.connector.request_finished(request, list(table[0]) if table else [])
         if event.id in before and event.id not in self._pending_ids():
             verdict = self._retired(event.id, "finished")
-            self.counted.count([verdict])
+            self._counted.count([verdict])
             return [verdict]
         return []
 
     def held(self, event):
-        reports = self.reports.setdefault(event.digest, [])
+        reports = self._reports.setdefault(event.digest, [])
         if event.rank not in reports:
             reports.append(event.rank)
         if not 0 <= event.rank < self.topology_.tp_degree:
-            self.ignored += 1
+            self._ignored += 1
         self._fan_out(event.digest)
 
     def state(self):
-        held = {label: [r for r in ranks if 0 <= r < self.topology_.tp_degree] for label, ranks in self.reports.items()}
+        held = {label: [r for r in ranks if 0 <= r < self.topology_.tp_degree] for label, ranks in self._reports.items()}
         counters = self.counters()
         ignored = self.ignored_held()
         return State(list(self.pending()), {k: v for k, v in held.items() if v},
-                     counters if counters is not None else self.counted, ignored if ignored is not None else self.ignored)
+                     counters if counters is not None else self._counted, ignored if ignored is not None else self._ignored)
