@@ -26,7 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "adapters", "python"))
 
-from proofgate_adapter import Adapter, PendingStore, State, Counters, main, plan, rejected, retired  # noqa: E402
+from proofgate_adapter import Adapter, Counters, PendingStore, State, main, plan, retired  # noqa: E402
 
 FIXED = "--fixed" in sys.argv[1:]
 DIGEST_SALT = b"toy-connector/v1"  # the namespace of the toy's prefix digests
@@ -99,10 +99,9 @@ class Connector:
 
     def reject(self, step, request_id, code, out):
         self.counters.rejected += 1
-        out.append(rejected(step, request_id, code))
+        out.append({"kind": "rejected", "step": step, "id": request_id, "code": code})
 
-    def step(self, event):
-        out = []
+    def step(self, event, out):
         step = self.last_step = event.step
         for request_id in event.preempted:
             if request_id in self.pending:
@@ -157,7 +156,15 @@ class Connector:
             store["done"] = request.computed + request.scheduled
             if store["done"] >= store["span"] and (not self.recurrent or store["latch"]):
                 self.publish(step, request.id, out)
-        return out
+
+    def publish(self, step, request_id, out):
+        store = self.pending.pop(request_id)
+        selection = self.select(store)
+        if selection is None:
+            self.reject(step, request_id, "invalid_selection", out)
+            return
+        self.counters.plans += 1
+        out.append(plan(step, request_id, store["digest"], store["span"], *selection))
 
     def select(self, store):
         """(blocks_by_group, recurrent) of the plan for a store, or None for an invalid selection."""
@@ -182,15 +189,6 @@ class Connector:
         if any(b <= 0 for b in blocks) or len(set(blocks)) != len(blocks):
             return None  # repeated_block, once every group passed
         return selected, recurrent
-
-    def publish(self, step, request_id, out):
-        store = self.pending.pop(request_id)
-        selection = self.select(store)
-        if selection is None:
-            self.reject(step, request_id, "invalid_selection", out)
-            return
-        self.counters.plans += 1
-        out.append(plan(step, request_id, store["digest"], store["span"], *selection))
 
     def finished(self, event):
         if self.pending.pop(event.id, None) is None:
@@ -217,7 +215,9 @@ class ToyAdapter(Adapter):
         self.connector = Connector(topology)
 
     def step(self, step):
-        return self.connector.step(step)
+        out = []
+        self.connector.step(step, out)
+        return out
 
     def finished(self, event):
         return self.connector.finished(event)

@@ -24,7 +24,7 @@ import traceback
 
 from .events import EVENTS, MessageError, Topology, object_pairs
 from .namespace import Probe, answer as namespace_answer
-from .verdicts import State, Verdict
+from .verdicts import State, Verdict, check_line
 
 PROTOCOL = "proofgate-adapter/v1"
 
@@ -42,7 +42,8 @@ class Adapter:
       what it really reports.
     - `topology(topology)`: start a fresh connector for this `Topology` (defaults applied).
     - `step(step)`, `finished(event)`, `held(event)`: the event's verdicts, in decision order, as
-      an iterable of `plan(...)`, `rejected(...)`, `retired(...)` (or None for none).
+      an iterable of `plan(...)`, `rejected(...)`, `retired(...)`, or dicts as `replay` prints
+      them (checked, then written as they are), or None for none.
     - `state()`: a `State` (pending stores, held digests, counters, ignored held reports). The
       library prints it after each event with the `state` capability, and derives the summary
       from it in any case.
@@ -167,9 +168,14 @@ class Session:
             verdicts = getattr(self.adapter, kind)(event)
             lines = []
             for verdict in verdicts or ():
-                if not isinstance(verdict, Verdict):
-                    raise TypeError("%s() gave %r, not a verdict (use plan(), rejected() or retired())" % (kind, verdict))
-                lines.append(json.dumps(verdict.to_json(), separators=(",", ":")))
+                if isinstance(verdict, dict):
+                    line = check_line(verdict)
+                elif isinstance(verdict, Verdict):
+                    line = verdict.to_json()
+                else:
+                    raise TypeError("%s() gave %r, not a verdict (plan(), rejected(), retired(), or a dict as replay "
+                                    "prints it)" % (kind, verdict))
+                lines.append(json.dumps(line, separators=(",", ":")))
             if self.state_capability:
                 lines.append(json.dumps(self._state().to_json(), separators=(",", ":")))
             return "".join(line + "\n" for line in lines) + END

@@ -165,6 +165,33 @@ def retired(step: int, request_id: str, cause: str) -> Retired:
     return Retired(_check_int(step, "a retirement's step"), _check_id(request_id), cause)
 
 
+def check_line(line: dict) -> dict:
+    """A verdict written as a dict, as `replay` prints it (`{"kind": "rejected", "step": 2, "id":
+    "r3", "code": "empty"}`), checked against the field rules; returned as it is, so that fields
+    such as `reason` reach the kit unchanged."""
+    kind = line.get("kind")
+    if kind not in ("plan", "rejected", "retired"):
+        raise VerdictError("a verdict's kind is plan, rejected or retired, not %r" % (kind,))
+    _check_int(line.get("step"), "a %s's step" % kind)
+    _check_id(line.get("id"))
+    if kind == "plan":
+        _check_id(line.get("digest"), "a plan's digest")
+        _check_int(line.get("span"), "a plan's span")
+        _blocks(line.get("blocks_by_group"), "a plan's blocks_by_group")
+        _pairs(line.get("recurrent"), "a plan's recurrent")
+    elif kind == "rejected":
+        if line.get("code") not in SENTENCES:
+            raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (line.get("code"), ", ".join(SENTENCES)))
+        for name in FIELDS:
+            if name in line:
+                _check_int(line[name], "the field %r" % name)
+        if "reason" in line and not isinstance(line["reason"], str):
+            raise VerdictError("a rejection's reason is not a string: %r" % (line["reason"],))
+    elif line.get("cause") not in CAUSES:
+        raise VerdictError("unknown retirement cause %r (quorum or finished)" % (line.get("cause"),))
+    return line
+
+
 @dataclass
 class Counters:
     """The connector's counters, as `replay` names them."""
@@ -178,12 +205,13 @@ class Counters:
         """Counts verdicts: a plan, a rejection, a retirement (for quorum in `store_skipped_quorum`).
         A new request skipped for quorum has no verdict: count it yourself."""
         for v in verdicts:
-            if v.kind == "plan":
+            kind = v["kind"] if isinstance(v, dict) else v.kind
+            if kind == "plan":
                 self.plans += 1
-            elif v.kind == "rejected":
+            elif kind == "rejected":
                 self.rejected += 1
-            elif v.kind == "retired":
-                if v.cause == "finished":
+            elif kind == "retired":
+                if (v["cause"] if isinstance(v, dict) else v.cause) == "finished":
                     self.retired_finished += 1
                 else:
                     self.store_skipped_quorum += 1

@@ -101,6 +101,18 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual("error", got[1][0]["kind"])
         self.assertIn("VerdictError: a plan's blocks_by_group block is not an integer: '12'", got[1][0]["message"])
 
+    def test_a_verdict_may_be_a_dict_as_replay_prints_it_and_is_checked(self):
+        class Dicts(Recorder):
+            def step(self, step):
+                return [{"kind": "rejected", "step": step.step, "id": "r1", "code": "empty", "reason": "rejected: empty"}]
+        self.assertEqual([{"kind": "rejected", "step": 1, "id": "r1", "code": "empty", "reason": "rejected: empty"}],
+                         answers(Dicts(), TOPOLOGY, NEW)[1][:1])
+
+        class BadDicts(Recorder):
+            def step(self, step):
+                return [{"kind": "rejected", "step": step.step, "id": "r1", "code": "poisoned"}]
+        self.assertIn("unknown rejection code 'poisoned'", answers(BadDicts(), TOPOLOGY, NEW)[1][0]["message"])
+
     def test_events_before_any_topology_and_unknown_kinds_are_refused(self):
         got = answers(Recorder(), NEW, SUMMARY, {"kind": "nonsense"}, "not json")
         self.assertEqual(["a step before any topology", "a summary before any topology", "unknown message kind 'nonsense'"],
