@@ -35,6 +35,23 @@ final class AuditCommand implements Command {
         return """
                 Usage: proofgate audit --base REV [--head REV] [--model M[,M...]] [--format text|json|markdown|sarif]
                                        [--repo DIR] [--workers N] [--max-pairs N]
+                       proofgate audit --exec CMD --base REV [--head REV] [--repo DIR] [--scenarios DIR]
+                                       [--format text|json|markdown] [--jobs N] [--timeout S] [--max-errors N]
+                                       [--accept-from-head]
+                       proofgate audit --exec-base CMD --exec-head CMD [--scenarios DIR] [--format ...]
+
+                A change to a connector in any language (--exec): each revision is written whole into a
+                folder of the run's own, CMD (a proofgate-adapter/v1 adapter, docs/conformance.md) runs
+                there, and every scenario (generated, hand-written, and those under --scenarios DIR) goes
+                to both revisions. Each difference is classified by kind (verdict, reason only, order
+                only, state only) and against the model (fix, regression, both differ, model silent),
+                grouped into classes with a shortest witness. --exec-base and --exec-head give each
+                revision its own command (with --base), or compare two commands as they are (without).
+                Acceptances are read from the base's audit-accepted.json: what the head's adds is listed
+                as "accepted by this change, needs a reviewer" and counts as unaccepted unless
+                --accept-from-head. docs/audit.md, "Auditing a connector change".
+
+                The spec audit (without --exec), for a repository with proofgate's layout:
 
                 Compares two revisions of a repository with proofgate's layout (spec/, validator/): the base
                 and the head (default: the working tree, uncommitted changes included). Each revision's spec
@@ -54,7 +71,9 @@ final class AuditCommand implements Command {
                   model bounds    distinct states per model at both revisions
 
                 Findings have stable fingerprints (from their class and witness, never line numbers);
-                audit-accepted.json at the head accepts them with a justification (docs/audit.md).
+                audit-accepted.json at the base accepts them with a justification (docs/audit.md); what
+                the head's file adds is listed as "accepted by this change, needs a reviewer" and still
+                counts, unless --accept-from-head.
 
                   --base REV       the revision the change is measured from (a branch, tag or commit)
                   --head REV       the revision to audit (default: the working tree)
@@ -63,18 +82,29 @@ final class AuditCommand implements Command {
                   --repo DIR       the repository (default: the current directory's)
                   --workers N      TLC worker threads (default: all cores)
                   --max-pairs N    state pairs the behaviour search may visit per model (default 2000000);
-                                   a search stopped by it is reported as incomplete
+                                   a search stopped by it is not judged (exit 2)
+                  --accept-from-head  take the head's own acceptances as reviewed
 
                 Exit codes: 0 no unaccepted semantic change; 1 unaccepted semantic changes; 2 the audit
-                could not run (unknown revision, no spec, a spec that fails TLC, bad options or files).
+                could not run or did not finish (unknown revision, no spec, a spec that fails TLC, a
+                search stopped at --max-pairs, an adapter error, bad options or files).
                 Progress goes to stderr.
                 """;
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-        var options = Options.parse(args, Set.of(), Set.of("--base", "--head", "--model", "--format", "--repo", "--workers",
-                "--max-pairs"));
+        var options = Options.parse(args, Set.of("--accept-from-head"), Set.of("--base", "--head", "--model", "--format",
+                "--repo", "--workers", "--max-pairs", "--exec", "--exec-base", "--exec-head", "--scenarios", "--jobs", "--timeout",
+                "--max-errors"));
+        if (options.containsKey("--exec") || options.containsKey("--exec-base") || options.containsKey("--exec-head")) {
+            return ConnectorAuditCommand.run(options, out, err);
+        }
+        for (String option : List.of("--scenarios", "--jobs", "--timeout", "--max-errors")) {
+            if (options.containsKey(option)) {
+                throw new UsageException(option + " is an option of the connector audit (--exec CMD)");
+            }
+        }
         String base = options.get("--base");
         if (base == null) {
             throw new UsageException("--base REV is required");
@@ -93,7 +123,8 @@ final class AuditCommand implements Command {
             throw new UsageException("--repo " + repo + " is not a folder");
         }
         try {
-            Audit.Report report = Audit.run(new Audit.Request(repo, base, options.get("--head"), models, workers, maxPairs), err);
+            Audit.Report report = Audit.run(new Audit.Request(repo, base, options.get("--head"), models, workers, maxPairs,
+                    options.containsKey("--accept-from-head")), err);
             out.print(switch (format) {
                 case "json" -> AuditJson.write(report);
                 case "markdown" -> AuditMarkdown.write(report);
@@ -103,6 +134,12 @@ final class AuditCommand implements Command {
             out.flush();
             if (out.checkError()) {
                 err.println("proofgate audit: cannot write to standard output; the report is incomplete");
+                return Main.USAGE;
+            }
+            if (!report.incomplete().isEmpty()) {
+                // a search stopped by a limit has not answered the question: never a clean exit
+                err.println("proofgate audit: not judged: the behaviour search stopped at --max-pairs " + maxPairs + " on "
+                        + String.join(", ", report.incomplete()));
                 return Main.USAGE;
             }
             int open = report.unaccepted().size();

@@ -156,7 +156,7 @@ final class ConformCommand implements Command {
     }
 
     /** The folders, relative to the working directory when they are under it (shorter file names in reports). */
-    private static List<Path> folders(String scenarios) throws UsageException {
+    static List<Path> folders(String scenarios) throws UsageException {
         Path here = Path.of("").toAbsolutePath();
         return named(scenarios).stream().map(f -> f.isAbsolute() && f.startsWith(here) ? here.relativize(f) : f).toList();
     }

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** JSON helpers of the kit: one strict reader, string quoting. */
-final class Json {
+public final class Json {
 
     /** A key twice in an object is an error: last-wins would silently pick one of two answers. */
     static final ObjectMapper READER = new ObjectMapper()
@@ -17,12 +17,12 @@ final class Json {
 
     private Json() {}
 
-    static String quote(String text) {
+    public static String quote(String text) {
         return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
     }
 
     /** A line of outside text for a message: quoted, escaped, at most 200 characters. */
-    static String excerpt(String line) {
+    public static String excerpt(String line) {
         String shown = line.length() > 200 ? line.substring(0, 200) + "..." : line;
         StringBuilder out = new StringBuilder("\"");
         shown.codePoints().forEach(c -> {

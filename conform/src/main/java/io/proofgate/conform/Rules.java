@@ -10,11 +10,11 @@ import java.util.Set;
  * {@code rejected future_boundary -> no verdict}, {@code plan: recurrent differs},
  * {@code state: pending latch differs}, {@code summary: store_skipped_quorum differs}.
  */
-final class Rules {
+public final class Rules {
 
     private Rules() {}
 
-    static String ofVerdicts(List<Line.Verdict> expected, List<Line.Verdict> actual, Set<Capability> capabilities) {
+    public static String ofVerdicts(List<Line.Verdict> expected, List<Line.Verdict> actual, Set<Capability> capabilities) {
         int i = 0;
         while (i < expected.size() && i < actual.size()
                 && expected.get(i).words(capabilities).equals(actual.get(i).words(capabilities))) {
@@ -72,7 +72,7 @@ final class Rules {
         return String.join(", ", names) + (names.size() == 1 ? " differs" : " differ");
     }
 
-    static String ofState(Line.State expected, Line.State actual) {
+    public static String ofState(Line.State expected, Line.State actual) {
         List<String> want = expected.lines();
         List<String> got = actual.lines();
         int i = 0;
@@ -104,11 +104,11 @@ final class Rules {
     }
 
     /** A refusal of {@code what} (an event, the summary request). */
-    static String ofRefusal(String what, Line.Refused refused) {
+    public static String ofRefusal(String what, Line.Refused refused) {
         return "refused " + what;
     }
 
-    static String ofSummary(Line.Summary expected, Line.Summary actual) {
+    public static String ofSummary(Line.Summary expected, Line.Summary actual) {
         return "summary: " + differing(List.of("plans", expected.plans(), actual.plans(), "rejected", expected.rejected(),
                 actual.rejected(), "store_skipped_quorum", expected.storeSkippedQuorum(), actual.storeSkippedQuorum(),
                 "retired_finished", expected.retiredFinished(), actual.retiredFinished(), "ignored_held",

@@ -27,7 +27,12 @@ public final class Audit {
      * @param models model names of the base's spec/models.json; empty for every generation model
      * @param maxPairs how many state pairs the behaviour search may visit per model
      */
-    public record Request(Path repository, String base, String head, List<String> models, int workers, long maxPairs) {
+    public record Request(Path repository, String base, String head, List<String> models, int workers, long maxPairs,
+                          boolean acceptFromHead) {
+        public Request(Path repository, String base, String head, List<String> models, int workers, long maxPairs) {
+            this(repository, base, head, models, workers, maxPairs, false);
+        }
+
         public Request {
             models = List.copyOf(models);
         }
@@ -46,12 +51,34 @@ public final class Audit {
 
     public record Report(Revision base, Revision head, List<String> models, List<String> modelFilesDiffer,
                          List<BehaviourDiff.Result> behaviour, List<ImplementationCheck.Result> implementation,
-                         List<SurfaceChange> namespace, List<ModelCount> counts, Accepted accepted,
+                         List<SurfaceChange> namespace, List<ModelCount> counts, Approvals approvals,
                          List<ChangedCode.Location> specChanges, List<ChangedCode.Location> validatorChanges) {
 
-        /** Whether a reviewer accepted the finding of this fingerprint. */
+        /** Whether the finding of this fingerprint needs no more review (accepted at the base, see {@link Approvals}). */
         public boolean accepted(String fingerprint) {
-            return accepted.justification(fingerprint) != null;
+            return !approvals.open(fingerprint);
+        }
+
+        /** The reviewers' reason for an accepted finding, or null (also for one only the change itself accepts). */
+        public String justification(String fingerprint) {
+            if (!accepted(fingerprint)) {
+                return null;
+            }
+            return switch (approvals.of(fingerprint)) {
+                case Approvals.ByBase b -> b.justification();
+                case Approvals.ByChange c -> c.justification();
+                case Approvals.Open o -> null;
+            };
+        }
+
+        /** Findings only the head's own acceptances name: a change cannot approve itself. */
+        public List<String> acceptedByChange() {
+            return all().stream().filter(f -> approvals.of(f) instanceof Approvals.ByChange).sorted().toList();
+        }
+
+        /** Models whose behaviour search stopped at --max-pairs: the audit did not finish there. */
+        public List<String> incomplete() {
+            return behaviour.stream().filter(r -> !r.complete()).map(BehaviourDiff.Result::model).toList();
         }
 
         /**
@@ -71,11 +98,15 @@ public final class Audit {
 
         /** Accepted entries whose finding did not occur. */
         public List<String> staleAcceptances() {
+            return approvals.stale(all());
+        }
+
+        private java.util.Set<String> all() {
             java.util.Set<String> all = new java.util.HashSet<>();
             differences().forEach(d -> all.add(d.fingerprint()));
             implementationFindings().forEach(f -> all.add(f.fingerprint()));
             namespace.stream().filter(s -> s.changed() > 0).forEach(s -> all.add(s.fingerprint()));
-            return accepted.stale(all);
+            return all;
         }
 
         public List<Difference> differences() {
@@ -161,7 +192,8 @@ public final class Audit {
             }
             progress.say("done");
             return new Report(base, head, names, differ, behaviour, implementation, namespace, counts,
-                    Accepted.read(head.accepted()), ChangedCode.specDefinitions(base, head),
+                    new Approvals(Accepted.read(base.accepted()), Accepted.read(head.accepted()), request.acceptFromHead()),
+                    ChangedCode.specDefinitions(base, head),
                     ChangedCode.validatorSources(base, head));
         } finally {
             FileTree.delete(run);

@@ -86,6 +86,8 @@ public final class AuditJson {
             models.addObject().put("name", m.name()).put("base_states", m.baseStates()).put("head_states", m.headStates());
         }
         strings(root.putArray("stale_acceptances"), report.staleAcceptances());
+        strings(root.putArray("accepted_by_this_change"), report.acceptedByChange());
+        strings(root.putArray("incomplete_models"), report.incomplete());
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
@@ -94,7 +96,7 @@ public final class AuditJson {
     }
 
     private static void accepted(ObjectNode node, Audit.Report report, String fingerprint) {
-        String why = report.accepted().justification(fingerprint);
+        String why = report.justification(fingerprint);
         if (why != null) {
             node.put("accepted", why);
         }

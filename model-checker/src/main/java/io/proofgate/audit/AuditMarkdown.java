@@ -98,6 +98,14 @@ public final class AuditMarkdown {
             out.append("\n").append(left).append(" more findings are not shown (comment size limit): run"
                     + " `proofgate audit --format json` for all of them.\n");
         }
+        if (!report.acceptedByChange().isEmpty()) {
+            out.append("\nAccepted by this change, needs a reviewer: `").append(String.join("`, `", report.acceptedByChange()))
+                    .append("` (acceptances are read from the base)\n");
+        }
+        if (!report.incomplete().isEmpty()) {
+            out.append("\n**Not judged**: the behaviour search stopped at `--max-pairs` on ")
+                    .append(String.join(", ", report.incomplete())).append(".\n");
+        }
         for (String stale : report.staleAcceptances()) {
             out.append("\nStale acceptance `").append(stale).append("` in `").append(Accepted.FILE)
                     .append("`: no finding has it; remove it.\n");
@@ -110,7 +118,7 @@ public final class AuditMarkdown {
     }
 
     private static void acceptance(Audit.Report report, String fingerprint, StringBuilder block) {
-        String why = report.accepted().justification(fingerprint);
+        String why = report.justification(fingerprint);
         if (why != null) {
             block.append("\n- accepted: ").append(escape(why));
         }

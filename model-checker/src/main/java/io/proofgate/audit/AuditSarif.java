@@ -73,7 +73,7 @@ public final class AuditSarif {
         ObjectNode result = results.addObject();
         result.put("ruleId", rule);
         String level = java.util.Arrays.stream(RULES).filter(r -> r[0].equals(rule)).findFirst().orElseThrow()[2];
-        String why = report.accepted().justification(fingerprint);
+        String why = report.justification(fingerprint);
         result.put("level", why != null ? "note" : level);
         result.putObject("message").put("text", message);
         result.putObject("partialFingerprints").put(FINGERPRINT_KEY, fingerprint);

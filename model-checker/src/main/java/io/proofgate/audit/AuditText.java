@@ -83,7 +83,17 @@ public final class AuditText {
             out.append("\nstale acceptance: ").append(stale).append(" in ").append(Accepted.FILE)
                     .append(" matches no finding of this audit; remove it\n");
         }
+        if (!report.acceptedByChange().isEmpty()) {
+            out.append("\naccepted by this change, needs a reviewer: ").append(String.join(", ", report.acceptedByChange()))
+                    .append(report.approvals().fromHead() ? " (taken as accepted: --accept-from-head)"
+                            : " (acceptances are read from the base: still unaccepted)").append('\n');
+        }
         List<String> open = report.unaccepted();
+        if (!report.incomplete().isEmpty()) {
+            out.append("\nVerdict: not judged: the behaviour search stopped at --max-pairs on ")
+                    .append(String.join(", ", report.incomplete())).append(" (raise --max-pairs, or audit fewer models)\n");
+            return out.toString();
+        }
         out.append('\n').append(open.isEmpty()
                 ? "Verdict: no unaccepted semantic change\n"
                 : "Verdict: " + count(open.size(), "unaccepted semantic change") + " (accept one by adding its fingerprint"

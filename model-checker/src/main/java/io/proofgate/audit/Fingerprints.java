@@ -6,13 +6,13 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** A finding's identity: SHA-256 over its parts, so it survives edits that do not change the finding. */
-final class Fingerprints {
+public final class Fingerprints {
 
     private static final int HEX_DIGITS = 16;
 
     private Fingerprints() {}
 
-    static String of(String... parts) {
+    public static String of(String... parts) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             for (String part : parts) {

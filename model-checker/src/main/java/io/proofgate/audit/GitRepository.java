@@ -52,6 +52,7 @@ public final class GitRepository {
     /** Writes the files under {@code paths} at {@code commit} into {@code into}; the file names written, sorted. */
     public List<String> export(String commit, List<String> paths, Path into) throws IOException, InterruptedException {
         List<String> names = new ArrayList<>();
+        java.util.Set<String> executable = new java.util.HashSet<>();
         StringBuilder batch = new StringBuilder();
         for (String entry : listing("cannot list " + commit, paths, "ls-tree", "-r", "-z", "--full-tree", commit, "--")) {
             if (entry.isEmpty()) {
@@ -63,6 +64,9 @@ public final class GitRepository {
                 continue; // submodules are not part of a spec or a validator
             }
             names.add(entry.substring(tab + 1));
+            if (meta[0].equals("100755")) {
+                executable.add(entry.substring(tab + 1));
+            }
             batch.append(meta[2]).append('\n');
         }
         if (names.isEmpty()) {
@@ -86,6 +90,9 @@ public final class GitRepository {
             try (OutputStream out = Files.newOutputStream(file)) {
                 out.write(blobs, newline + 1, size);
             }
+            if (executable.contains(name)) {
+                file.toFile().setExecutable(true); // an adapter may be a script run as it is
+            }
             at = newline + 1 + size + 1;
         }
         return names;
@@ -107,7 +114,7 @@ public final class GitRepository {
             }
             Path file = into.resolve(name).normalize();
             Files.createDirectories(file.getParent());
-            Files.copy(source, file);
+            Files.copy(source, file, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
             names.add(name);
         }
         return names.stream().distinct().sorted().toList();

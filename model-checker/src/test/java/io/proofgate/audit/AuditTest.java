@@ -75,6 +75,14 @@ class AuditTest {
         assertEquals(report.counts().getFirst().baseStates(), report.counts().getFirst().headStates());
         assertTrue(report.behaviour().getFirst().complete());
         assertFalse(new ObjectMapper().readTree(AuditJson.write(report)).path("semantic_change").asBoolean());
+        assertEquals(List.of(), report.incomplete());
+
+        // the same audit with a search stopped by --max-pairs has not answered: never "no change"
+        Audit.Report stopped = Audit.run(new Audit.Request(repo.dir(), current, refactor, List.of("gen-edges"), 2, 1),
+                new PrintStream(PrintStream.nullOutputStream()));
+        assertEquals(List.of("gen-edges"), stopped.incomplete());
+        assertTrue(AuditText.write(stopped).contains("Verdict: not judged: the behaviour search stopped at --max-pairs on gen-edges"),
+                AuditText.write(stopped));
     }
 
     @Test
@@ -149,14 +157,24 @@ class AuditTest {
         assertTrue(markdown.startsWith("## proofgate audit: "), markdown);
         assertTrue(markdown.contains("<details>") && markdown.length() < AuditMarkdown.LIMIT + 2000, markdown);
 
-        // reviewers accept every finding, and one that does not occur: the audit passes and names the stale one
+        // the change accepts its own findings: they are listed, and still unaccepted (acceptances are read from the base)
         StringBuilder accepted = new StringBuilder("{\"schema\": \"" + Accepted.SCHEMA + "\", \"accepted\": [");
         for (String fingerprint : report.unaccepted()) {
             accepted.append("{\"fingerprint\": \"").append(fingerprint).append("\", \"justification\": \"intended\"},");
         }
         accepted.append("{\"fingerprint\": \"0000000000000000\", \"justification\": \"an old one\"}]}");
-        String approved = repo.commitFile(changed, Accepted.FILE, accepted.toString(), "accept");
-        Audit.Report again = audit(current, approved, "gen-edges");
+        String selfApproved = repo.commitFile(changed, Accepted.FILE, accepted.toString(), "the change approves itself");
+        Audit.Report self = audit(current, selfApproved, "gen-edges");
+        assertEquals(report.unaccepted(), self.unaccepted(), AuditText.write(self));
+        assertEquals(report.unaccepted().stream().sorted().toList(), self.acceptedByChange());
+        assertTrue(AuditText.write(self).contains("accepted by this change, needs a reviewer: "), AuditText.write(self));
+        assertEquals(List.of(), Audit.run(new Audit.Request(repo.dir(), current, selfApproved, List.of("gen-edges"), 2, MAX_PAIRS,
+                true), new PrintStream(PrintStream.nullOutputStream())).unaccepted(), "--accept-from-head takes them");
+
+        // reviewers accept every finding at the base, and one that does not occur: the audit passes and names the stale one
+        String acceptingBase = repo.commitFile(current, Accepted.FILE, accepted.toString(), "accept ahead of the change");
+        String approved = repo.commitOn(acceptingBase, "below-target entries rejected again", AuditFixtures.BELOW_TARGET_REJECTED);
+        Audit.Report again = audit(acceptingBase, approved, "gen-edges");
         assertEquals(List.of(), again.unaccepted(), AuditText.write(again));
         assertValidSarif(again);
         assertTrue(AuditSarif.write(again).contains("\"justification\" : \"intended\""));

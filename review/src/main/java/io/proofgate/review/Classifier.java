@@ -1,0 +1,222 @@
+package io.proofgate.review;
+
+import io.proofgate.conform.Capability;
+import io.proofgate.conform.Line;
+import io.proofgate.conform.Rules;
+import io.proofgate.conform.Scenario;
+import io.proofgate.conform.ScenarioRun;
+import io.proofgate.conform.Transcript;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Compares two revisions' transcripts of one scenario, message by message, and classifies the
+ * first difference: by kind (a verdict, a reason only, an order only, the state only) and against
+ * the model's expectation for that part (fix, regression, both differ, model silent). Pure: the
+ * transcripts are the only input.
+ *
+ * <p>Two revisions are compared on everything they say (a rejection's reason text included), but
+ * only under the capabilities both declare: a state line one revision prints and the other does
+ * not is no difference of the connector's. The model is asked under the same capabilities.
+ */
+public final class Classifier {
+
+    private final Set<Capability> common;
+    /** The common capabilities without reason_facts: what names a verdict class by its identity. */
+    private final Set<Capability> identity;
+
+    public Classifier(Set<Capability> base, Set<Capability> head) {
+        Set<Capability> both = EnumSet.noneOf(Capability.class);
+        both.addAll(base);
+        both.retainAll(head);
+        this.common = Set.copyOf(both);
+        both.remove(Capability.REASON_FACTS);
+        this.identity = Set.copyOf(both);
+    }
+
+    public Comparison compare(Scenario scenario, int prefix, Transcript base, Transcript head) {
+        List<Line.Verdict> printedBefore = new ArrayList<>();
+        for (int k = 0; k < prefix + 2; k++) {
+            List<Line> a = base.answer(k);
+            List<Line> b = head.answer(k);
+            Line.Refused refusedA = refusal(a);
+            Line.Refused refusedB = refusal(b);
+            if (refusedA != null || refusedB != null) {
+                if (refusedA == null || refusedB == null) {
+                    // a refusal's message is prose; that both refuse is what counts
+                    return new Comparison.OneRefused(k, refusedA != null ? "base" : "head",
+                            (refusedA != null ? refusedA : refusedB).message());
+                }
+                continue;
+            }
+            if (k == 0) {
+                continue; // the topology's answer is empty or a refusal
+            }
+            if (k == prefix + 1) {
+                Line.Summary summaryA = (Line.Summary) a.getFirst();
+                Line.Summary summaryB = (Line.Summary) b.getFirst();
+                if (summaryA.json().equals(summaryB.json())) {
+                    return new Comparison.Same();
+                }
+                Line.Summary expected = ScenarioRun.expectedSummary(scenario, prefix);
+                ModelJudgement judgement = expected == null ? ModelJudgement.MODEL_SILENT
+                        : ModelJudgement.of(same(expected, summaryA), same(expected, summaryB));
+                return new Comparison.Differs(k, DifferenceKind.STATE_ONLY, judgement, Rules.ofSummary(summaryA, summaryB),
+                        List.of(summaryA.json()), List.of(summaryB.json()),
+                        expected == null ? List.of("(the model states no summary here: a hand-written log's is known at its end)")
+                                : List.of(expected.json()));
+            }
+            List<Line.Verdict> verdictsA = verdicts(a);
+            List<Line.Verdict> verdictsB = verdicts(b);
+            Line.State stateA = state(a);
+            Line.State stateB = state(b);
+            List<String> jsonA = verdictsA.stream().map(Line.Verdict::json).toList();
+            List<String> jsonB = verdictsB.stream().map(Line.Verdict::json).toList();
+            if (jsonA.equals(jsonB)) {
+                if (stateA == null || stateB == null || stateA.lines().equals(stateB.lines())) {
+                    printedBefore.addAll(verdictsA);
+                    continue;
+                }
+                return stateDifference(scenario, k, stateA, stateB);
+            }
+            DifferenceKind kind;
+            String rule;
+            if (jsonA.stream().sorted().toList().equals(jsonB.stream().sorted().toList())) {
+                kind = DifferenceKind.ORDER_ONLY;
+                rule = "order: " + outcomes(verdictsA) + " -> " + outcomes(verdictsB);
+            } else if (words(verdictsA, identity).equals(words(verdictsB, identity))) {
+                kind = DifferenceKind.REASON_ONLY;
+                rule = reasonRule(verdictsA, verdictsB);
+            } else {
+                kind = DifferenceKind.VERDICT;
+                rule = Rules.ofVerdicts(verdictsA, verdictsB, identity);
+            }
+            ModelJudgement judgement;
+            List<String> model;
+            switch (scenario.expected()) {
+                case Scenario.PerEvent perEvent -> {
+                    List<Line.Verdict> expected = perEvent.after().get(k - 1).verdicts();
+                    judgement = ModelJudgement.of(words(expected, common).equals(words(verdictsA, common)),
+                            words(expected, common).equals(words(verdictsB, common)));
+                    model = json(expected);
+                }
+                case Scenario.WholeLog whole -> {
+                    judgement = ModelJudgement.of(continues(whole.verdicts(), printedBefore, verdictsA),
+                            continues(whole.verdicts(), printedBefore, verdictsB));
+                    List<Line.Verdict> next = whole.verdicts().subList(Math.min(printedBefore.size(), whole.verdicts().size()),
+                            Math.min(whole.verdicts().size(), printedBefore.size() + Math.max(verdictsA.size(), verdictsB.size())));
+                    model = json(next);
+                }
+            }
+            return new Comparison.Differs(k, kind, judgement, rule, json(verdictsA), json(verdictsB), model);
+        }
+        return new Comparison.Same();
+    }
+
+    private Comparison.Differs stateDifference(Scenario scenario, int k, Line.State a, Line.State b) {
+        List<String> model;
+        ModelJudgement judgement;
+        if (scenario.expected() instanceof Scenario.PerEvent perEvent) {
+            Line.State expected = perEvent.after().get(k - 1).state();
+            judgement = ModelJudgement.of(expected.lines().equals(a.lines()), expected.lines().equals(b.lines()));
+            model = expected.lines();
+        } else {
+            judgement = ModelJudgement.MODEL_SILENT;
+            model = List.of("(the model states no state for a hand-written log)");
+        }
+        return new Comparison.Differs(k, DifferenceKind.STATE_ONLY, judgement, Rules.ofState(a, b), a.lines(), b.lines(), model);
+    }
+
+    /** Whether {@code said}, printed after {@code before}, keeps a hand-written log's verdicts a prefix of the expected ones. */
+    private boolean continues(List<Line.Verdict> expected, List<Line.Verdict> before, List<Line.Verdict> said) {
+        int end = before.size() + said.size();
+        if (end > expected.size()) {
+            return false;
+        }
+        return words(expected.subList(before.size(), end), common).equals(words(said, common));
+    }
+
+    /** "rejected C: reason facts F, G differ" or "rejected C: reason text differs": which part of the first differing reason changed. */
+    private static String reasonRule(List<Line.Verdict> a, List<Line.Verdict> b) {
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) instanceof Line.Rejected x && b.get(i) instanceof Line.Rejected y && !x.json().equals(y.json())) {
+                if (x.facts().equals(y.facts())) {
+                    return "rejected " + x.code() + ": reason text differs";
+                }
+                List<String> names = new ArrayList<>();
+                for (String fact : x.facts()) {
+                    String name = fact.substring(0, Math.max(0, fact.indexOf('=')));
+                    if (!y.facts().contains(fact) && !names.contains(name)) {
+                        names.add(name);
+                    }
+                }
+                for (String fact : y.facts()) {
+                    String name = fact.substring(0, Math.max(0, fact.indexOf('=')));
+                    if (!x.facts().contains(fact) && !names.contains(name)) {
+                        names.add(name);
+                    }
+                }
+                return "rejected " + x.code() + ": reason fact" + (names.size() == 1 ? " " : "s ") + String.join(", ", names)
+                        + (names.size() == 1 ? " differs" : " differ");
+            }
+        }
+        return "a reason differs";
+    }
+
+    private static String outcomes(List<Line.Verdict> verdicts) {
+        if (verdicts.isEmpty()) {
+            return "no verdict";
+        }
+        List<String> names = new ArrayList<>();
+        for (Line.Verdict verdict : verdicts) {
+            names.add(switch (verdict) {
+                case Line.Plan p -> "plan";
+                case Line.Rejected r -> "rejected " + r.code();
+                case Line.Retired r -> "retired " + r.cause();
+            });
+        }
+        return String.join(", ", names);
+    }
+
+    private static boolean same(Line.Summary expected, Line.Summary said) {
+        return expected.words(Set.of()).equals(said.words(Set.of()));
+    }
+
+    private static List<String> words(List<Line.Verdict> verdicts, Set<Capability> capabilities) {
+        return verdicts.stream().map(v -> v.words(capabilities)).toList();
+    }
+
+    private static List<String> json(List<Line.Verdict> verdicts) {
+        return verdicts.isEmpty() ? List.of("(no verdict)") : verdicts.stream().map(Line.Verdict::json).toList();
+    }
+
+    private static Line.Refused refusal(List<Line> answer) {
+        for (Line line : answer) {
+            if (line instanceof Line.Refused refused) {
+                return refused;
+            }
+        }
+        return null;
+    }
+
+    private static List<Line.Verdict> verdicts(List<Line> answer) {
+        List<Line.Verdict> verdicts = new ArrayList<>();
+        for (Line line : answer) {
+            if (line instanceof Line.Verdict verdict) {
+                verdicts.add(verdict);
+            }
+        }
+        return verdicts;
+    }
+
+    private static Line.State state(List<Line> answer) {
+        for (Line line : answer) {
+            if (line instanceof Line.State state) {
+                return state;
+            }
+        }
+        return null;
+    }
+}

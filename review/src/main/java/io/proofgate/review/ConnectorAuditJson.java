@@ -1,0 +1,118 @@
+package io.proofgate.review;
+
+import io.proofgate.audit.Approvals;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.proofgate.conform.Capability;
+import io.proofgate.conform.Line;
+import java.util.List;
+
+/** The connector audit as JSON ({@code proofgate-connector-audit/v1}, docs/audit.md): every field, every error. */
+public final class ConnectorAuditJson {
+
+    public static final String SCHEMA = "proofgate-connector-audit/v1";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private ConnectorAuditJson() {}
+
+    public static String write(ConnectorAuditReport report) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.set("base", side(report.base(), report.run().base()));
+        root.set("head", side(report.head(), report.run().head()));
+        root.put("verdict", report.verdict());
+        root.put("judged", report.judged());
+        root.put("unaccepted", report.open().size());
+        ObjectNode scenarios = root.putObject("scenarios");
+        scenarios.put("total", report.run().outcomes().size());
+        scenarios.put("same", report.same());
+        scenarios.put("differ", report.differing());
+        scenarios.put("not_run", report.run().count(Outcome.NotRun.class));
+        scenarios.put("errors", report.errors().size());
+        scenarios.put("refused_by_one", report.refusedByOne().size());
+        scenarios.put("stopped_after_errors", report.run().stoppedAfter());
+        ArrayNode classes = root.putArray("classes");
+        for (DifferenceClass c : report.classes()) {
+            ObjectNode node = classes.addObject();
+            node.put("fingerprint", c.fingerprint());
+            node.put("kind", c.first().kind().wireName());
+            node.put("model", c.first().judgement().wireName());
+            node.put("rule", c.first().rule());
+            node.put("scenarios", c.scenarios());
+            strings(node.putArray("seen_in"), c.seenIn());
+            node.put("witness_scenario", c.witness().id());
+            node.put("witness_file", c.witness().file().toString() + ":" + c.witness().line());
+            ArrayNode witness = node.putArray("witness");
+            for (String line : c.witnessLines()) {
+                witness.add(parse(line));
+            }
+            node.put("at", c.first().message() > c.events() ? "summary" : "event " + c.first().message());
+            lines(node.putArray("base_answer"), c.first().base());
+            lines(node.putArray("head_answer"), c.first().head());
+            lines(node.putArray("model_expects"), c.first().model());
+            switch (report.approvals().of(c.fingerprint())) {
+                case Approvals.ByBase b -> node.put("accepted", b.justification());
+                case Approvals.ByChange ch -> node.put("accepted_by_this_change", ch.justification());
+                case Approvals.Open o -> { }
+            }
+            node.put("unaccepted", report.approvals().open(c.fingerprint()));
+        }
+        ArrayNode errors = root.putArray("errors");
+        for (Outcome.Errored e : report.errors()) {
+            ObjectNode node = errors.addObject();
+            node.put("scenario", e.scenario().id());
+            node.put("side", e.side());
+            node.put("message", e.message());
+        }
+        ArrayNode refused = root.putArray("refused_by_one");
+        for (Outcome.Compared o : report.refusedByOne()) {
+            Comparison.OneRefused r = (Comparison.OneRefused) o.comparison();
+            ObjectNode node = refused.addObject();
+            node.put("scenario", o.scenario().id());
+            node.put("side", r.side());
+            node.put("message", r.message());
+            node.put("refusal", r.refusal());
+        }
+        strings(root.putArray("stale_acceptances"), report.stale());
+        root.put("namespace", ConnectorAuditText.namespace(report.run()));
+        try {
+            return MAPPER.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of plain nodes always writes", e);
+        }
+    }
+
+    private static ObjectNode side(ConnectorAuditReport.Side side, Line.Hello hello) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("revision", side.name());
+        if (side.commit() != null) {
+            node.put("commit", side.commit());
+        }
+        node.put("command", side.command());
+        node.put("implementation", hello.implementation());
+        strings(node.putArray("capabilities"), hello.capabilities().stream().map(Capability::wireName).toList());
+        strings(node.putArray("uncommitted"), side.uncommitted());
+        return node;
+    }
+
+    /** An answer line as a JSON value where it is one (verdicts, summaries), as text otherwise (state lines, notes). */
+    private static void lines(ArrayNode array, List<String> lines) {
+        for (String line : lines) {
+            array.add(line.startsWith("{") ? parse(line) : MAPPER.getNodeFactory().textNode(line));
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode parse(String line) {
+        try {
+            return MAPPER.readTree(line);
+        } catch (JsonProcessingException e) {
+            return MAPPER.getNodeFactory().textNode(line);
+        }
+    }
+
+    private static void strings(ArrayNode array, List<String> values) {
+        values.forEach(array::add);
+    }
+}

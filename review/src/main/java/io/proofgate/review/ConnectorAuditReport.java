@@ -1,0 +1,106 @@
+package io.proofgate.review;
+
+import io.proofgate.audit.Approvals;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * An audit of a connector change: the two revisions (a commit, or {@code worktree}), their adapter
+ * commands, the run, its difference classes and where each stands with the reviewers.
+ */
+public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run, List<DifferenceClass> classes,
+                                   Approvals approvals) {
+
+    /** One revision: how the report names it, its commit where it has one, its adapter command, its uncommitted files. */
+    public record Side(String name, String commit, String command, List<String> uncommitted) {
+        public Side {
+            uncommitted = List.copyOf(uncommitted);
+        }
+    }
+
+    public ConnectorAuditReport {
+        classes = List.copyOf(classes);
+    }
+
+    /** Exit codes, as every proofgate command has them. */
+    public static final int CLEAN = 0;
+    public static final int DIFFERENCES = 1;
+    public static final int NOT_JUDGED = 2;
+
+    public List<DifferenceClass> open() {
+        return classes.stream().filter(c -> approvals.open(c.fingerprint())).toList();
+    }
+
+    public List<Outcome.Errored> errors() {
+        return run.outcomes().stream().filter(Outcome.Errored.class::isInstance).map(Outcome.Errored.class::cast).toList();
+    }
+
+    /** Scenarios one revision refused where the other answered. */
+    public List<Outcome.Compared> refusedByOne() {
+        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.OneRefused)
+                .map(Outcome.Compared.class::cast).toList();
+    }
+
+    public boolean judged() {
+        return errors().isEmpty() && refusedByOne().isEmpty() && run.stoppedAfter() == 0;
+    }
+
+    public int exitCode() {
+        if (!judged()) {
+            return NOT_JUDGED;
+        }
+        return open().isEmpty() ? CLEAN : DIFFERENCES;
+    }
+
+    /** The one line a report leads with. */
+    public String verdict() {
+        if (!judged()) {
+            List<String> why = new java.util.ArrayList<>();
+            if (!errors().isEmpty()) {
+                why.add(errors().size() + " scenario" + (errors().size() == 1 ? "" : "s") + " with adapter errors");
+            }
+            if (!refusedByOne().isEmpty()) {
+                why.add(refusedByOne().size() + " scenario" + (refusedByOne().size() == 1 ? "" : "s")
+                        + " one revision refused and the other answered");
+            }
+            if (run.stoppedAfter() > 0) {
+                why.add("the run stopped after " + run.stoppedAfter() + " adapter errors (--max-errors)");
+            }
+            return "could not be judged: " + String.join("; ", why);
+        }
+        int open = open().size();
+        return open == 0 ? "no unaccepted difference" : open + " unaccepted difference class" + (open == 1 ? "" : "es");
+    }
+
+    public long differing() {
+        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.Differs)
+                .count();
+    }
+
+    public long same() {
+        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.Same)
+                .count();
+    }
+
+    /** "2 (no wide_integers)": scenarios not run and the capabilities they lacked. */
+    public String notRun() {
+        List<Outcome.NotRun> notRun = run.outcomes().stream().filter(Outcome.NotRun.class::isInstance)
+                .map(Outcome.NotRun.class::cast).toList();
+        if (notRun.isEmpty()) {
+            return "0";
+        }
+        Set<String> missing = notRun.stream().flatMap(n -> n.missing().stream()).map(c -> c.wireName())
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
+        return String.format("%,d", notRun.size()) + " (a revision lacks " + String.join(", ", missing) + ")";
+    }
+
+    public long count(ModelJudgement judgement) {
+        return classes.stream().filter(c -> c.first().judgement() == judgement).count();
+    }
+
+    /** Accepted fingerprints at the base that no difference has. */
+    public List<String> stale() {
+        return approvals.stale(classes.stream().map(DifferenceClass::fingerprint).collect(Collectors.toSet()));
+    }
+}

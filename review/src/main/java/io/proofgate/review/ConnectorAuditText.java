@@ -1,0 +1,120 @@
+package io.proofgate.review;
+
+import io.proofgate.audit.Approvals;
+import io.proofgate.conform.Capability;
+import io.proofgate.conform.Json;
+import io.proofgate.conform.Line;
+import java.util.List;
+
+/** The terminal report of a connector audit; it ends with the verdict. */
+public final class ConnectorAuditText {
+
+    /** Errors listed in full; the JSON report has every one. */
+    private static final int ERRORS_SHOWN = 20;
+
+    private ConnectorAuditText() {}
+
+    public static String write(ConnectorAuditReport report) {
+        StringBuilder out = new StringBuilder();
+        ConnectorAudit.Run run = report.run();
+        out.append("proofgate audit --exec: base ").append(side(report.base())).append(", head ").append(side(report.head()))
+                .append('\n');
+        out.append("adapters: base ").append(hello(run.base())).append("; head ").append(hello(run.head())).append('\n');
+        if (!report.head().uncommitted().isEmpty()) {
+            out.append("uncommitted at head: ").append(String.join(", ", report.head().uncommitted().stream()
+                    .map(Json::excerpt).toList())).append('\n');
+        }
+        out.append(String.format("scenarios: %,d: %,d the same, %,d differ, %s not run, %,d errors%n", run.outcomes().size(),
+                report.same(), report.differing(), report.notRun(), report.errors().size()));
+        out.append('\n');
+        List<DifferenceClass> classes = report.classes();
+        out.append("Differences: ").append(classes.size()).append(classes.size() == 1 ? " class" : " classes")
+                .append(String.format(" (%d fix, %d regression, %d both differ from the model, %d model silent)%n",
+                        report.count(ModelJudgement.FIX), report.count(ModelJudgement.REGRESSION),
+                        report.count(ModelJudgement.BOTH_DIFFER), report.count(ModelJudgement.MODEL_SILENT)));
+        for (DifferenceClass c : classes) {
+            Comparison.Differs d = c.first();
+            out.append("  [").append(c.fingerprint()).append("] ").append(d.judgement().words()).append(", ")
+                    .append(d.kind().words()).append(": ").append(d.rule()).append(String.format(" (%,d scenario%s)%n",
+                            c.scenarios(), c.scenarios() == 1 ? "" : "s"));
+            out.append("      seen in ").append(seenIn(c.seenIn())).append('\n');
+            out.append("      shortest witness: ").append(c.witness().id()).append(" (").append(c.witness().file()).append(':')
+                    .append(c.witness().line()).append("), ").append(c.events()).append(c.events() == 1 ? " event" : " events")
+                    .append(" after the topology:\n");
+            c.witnessLines().forEach(line -> out.append("        ").append(line).append('\n'));
+            String at = d.message() > c.events() ? "the summary" : "event " + d.message();
+            out.append("      base after ").append(at).append(":\n");
+            d.base().forEach(line -> out.append("        ").append(line).append('\n'));
+            out.append("      head:\n");
+            d.head().forEach(line -> out.append("        ").append(line).append('\n'));
+            out.append("      model:\n");
+            d.model().forEach(line -> out.append("        ").append(line).append('\n'));
+            out.append("      ").append(status(report.approvals(), c.fingerprint())).append('\n');
+        }
+        if (!report.refusedByOne().isEmpty()) {
+            out.append("\nRefused by one revision only (not comparable): ").append(report.refusedByOne().size()).append('\n');
+            report.refusedByOne().stream().limit(ERRORS_SHOWN).forEach(o -> {
+                Comparison.OneRefused r = (Comparison.OneRefused) o.comparison();
+                out.append("  ").append(o.scenario().id()).append(": the ").append(r.side()).append(" revision refused message ")
+                        .append(r.message()).append(": ").append(Json.excerpt(r.refusal())).append('\n');
+            });
+        }
+        if (!report.errors().isEmpty()) {
+            out.append("\nErrors (the scenario could not be judged): ").append(String.format("%,d", report.errors().size()))
+                    .append('\n');
+            report.errors().stream().limit(ERRORS_SHOWN).forEach(e -> out.append("  ").append(e.message()).append('\n'));
+            if (report.errors().size() > ERRORS_SHOWN) {
+                out.append(String.format("  ... and %,d more (--format json lists every one)%n", report.errors().size() - ERRORS_SHOWN));
+            }
+        }
+        List<String> byChange = report.classes().stream()
+                .filter(c -> report.approvals().of(c.fingerprint()) instanceof Approvals.ByChange).map(DifferenceClass::fingerprint)
+                .toList();
+        if (!byChange.isEmpty()) {
+            out.append("\nAccepted by this change, needs a reviewer: ").append(String.join(", ", byChange))
+                    .append(report.approvals().fromHead() ? " (taken as accepted: --accept-from-head)" : " (still unaccepted)")
+                    .append('\n');
+        }
+        if (!report.stale().isEmpty()) {
+            out.append("\nStale acceptances at the base (no difference has them): ").append(String.join(", ", report.stale()))
+                    .append('\n');
+        }
+        out.append('\n').append(namespace(run)).append('\n');
+        out.append('\n').append(report.verdict()).append('\n');
+        return out.toString();
+    }
+
+    static String namespace(ConnectorAudit.Run run) {
+        boolean both = run.base().capabilities().contains(Capability.NAMESPACE)
+                && run.head().capabilities().contains(Capability.NAMESPACE);
+        return "Namespace impact: not computed" + (both ? " (namespace probes are not sent by this version of the audit)"
+                : " (the adapters do not both declare namespace)");
+    }
+
+    static String status(Approvals approvals, String fingerprint) {
+        return switch (approvals.of(fingerprint)) {
+            case Approvals.ByBase b -> "accepted: " + Json.excerpt(b.justification());
+            case Approvals.ByChange c -> "accepted by this change, needs a reviewer: " + Json.excerpt(c.justification());
+            case Approvals.Open o -> "not accepted";
+        };
+    }
+
+    static String side(ConnectorAuditReport.Side side) {
+        return shortName(side) + " (" + Json.excerpt(side.command()) + ")";
+    }
+
+    /** A commit's seven hex digits, or the side's name (worktree, base, head). */
+    static String shortName(ConnectorAuditReport.Side side) {
+        return side.commit() != null && side.name().equals(side.commit()) ? side.name().substring(0, 7) : side.name();
+    }
+
+    static String hello(Line.Hello hello) {
+        return Json.excerpt(hello.implementation()) + " [" + String.join(", ", hello.capabilities().stream()
+                .map(Capability::wireName).toList()) + "]";
+    }
+
+    static String seenIn(List<String> files) {
+        int shown = Math.min(8, files.size());
+        return String.join(", ", files.subList(0, shown)) + (files.size() > shown ? " and " + (files.size() - shown) + " more" : "");
+    }
+}

@@ -1,0 +1,69 @@
+package io.proofgate.review;
+
+import io.proofgate.audit.Approvals;
+import io.proofgate.audit.Accepted;
+import io.proofgate.audit.GitRepository;
+import io.proofgate.conform.Conform;
+import io.proofgate.conform.ConformException;
+import io.proofgate.conform.ProcessAdapter;
+import io.proofgate.conform.Scenario;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code proofgate audit --exec}: a change to a connector in any language, as the scenarios see
+ * it. Each revision is written into a folder of the run's own and its adapter command runs there;
+ * or two adapter commands are compared as they are, in the current directory.
+ */
+public final class ConnectorChange {
+
+    /**
+     * @param repo the repository (git mode), or null to compare the two commands as they are
+     * @param base the base revision (git mode)
+     * @param head the head revision, or null for the working tree
+     */
+    public record Request(Path repo, String base, String head, String baseCommand, String headCommand,
+                          List<Scenario> scenarios, ConnectorAudit.Settings settings, boolean acceptFromHead) {}
+
+    private ConnectorChange() {}
+
+    public static ConnectorAuditReport run(Request request, Conform.Progress progress)
+            throws ConformException, IOException, InterruptedException {
+        if (request.repo() == null) {
+            Path here = Path.of("").toAbsolutePath();
+            return audit(request, new ConnectorAuditReport.Side("base", null, request.baseCommand(), List.of()),
+                    new ConnectorAuditReport.Side("head", null, request.headCommand(), List.of()), here, here,
+                    Approvals.NONE, progress);
+        }
+        GitRepository repository = GitRepository.at(request.repo());
+        Path work = Files.createTempDirectory("proofgate-audit-");
+        try {
+            long start = System.nanoTime();
+            Checkout base = Checkout.of(repository, request.base(), work.resolve("base"));
+            Checkout head = Checkout.of(repository, request.head(), work.resolve("head"));
+            progress.line(String.format("revisions written: base %s, head %s (%.1f s)", base.shortName(), head.shortName(),
+                    (System.nanoTime() - start) / 1e9));
+            Approvals approvals = new Approvals(Accepted.read(base.dir().resolve(Accepted.FILE)),
+                    Accepted.read(head.dir().resolve(Accepted.FILE)), request.acceptFromHead());
+            return audit(request, new ConnectorAuditReport.Side(base.name(), base.commit(), request.baseCommand(), List.of()),
+                    new ConnectorAuditReport.Side(head.name(), head.commit(), request.headCommand(), head.uncommitted()),
+                    base.dir(), head.dir(), approvals, progress);
+        } finally {
+            Checkout.delete(work);
+        }
+    }
+
+    private static ConnectorAuditReport audit(Request request, ConnectorAuditReport.Side base, ConnectorAuditReport.Side head,
+                                              Path baseDir, Path headDir, Approvals approvals, Conform.Progress progress)
+            throws ConformException {
+        Conform.Adapters baseAdapters = () -> new ProcessAdapter(request.baseCommand(), baseDir);
+        Conform.Adapters headAdapters = () -> new ProcessAdapter(request.headCommand(), headDir);
+        ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios(), baseAdapters, headAdapters, request.settings(), progress);
+        progress.line(String.format("%,d scenarios through both revisions in %.1f s", run.outcomes().size(), run.seconds()));
+        List<DifferenceClass> classes = run.stoppedAfter() > 0 ? List.of()
+                : Classes.of(run, baseAdapters, headAdapters, request.settings());
+        return new ConnectorAuditReport(base, head, run, classes, approvals);
+    }
+}

@@ -1,0 +1,36 @@
+package io.proofgate.review;
+
+/** A difference between two revisions, held against what the model expects of that event. */
+public enum ModelJudgement {
+    /** The head now says what the model says; the base did not. */
+    FIX("fix", "fix"),
+    /** The base said what the model says; the head does not. */
+    REGRESSION("regression", "regression"),
+    /** Neither says what the model says. */
+    BOTH_DIFFER("both_differ", "both differ from the model"),
+    /** The model states nothing that tells the two apart (no state for a hand-written log, a reason's prose, facts without reason_facts). */
+    MODEL_SILENT("model_silent", "model silent");
+
+    private final String wireName;
+    private final String words;
+
+    ModelJudgement(String wireName, String words) {
+        this.wireName = wireName;
+        this.words = words;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    public String words() {
+        return words;
+    }
+
+    static ModelJudgement of(boolean baseAgrees, boolean headAgrees) {
+        if (baseAgrees == headAgrees) {
+            return baseAgrees ? MODEL_SILENT : BOTH_DIFFER;
+        }
+        return headAgrees ? FIX : REGRESSION;
+    }
+}

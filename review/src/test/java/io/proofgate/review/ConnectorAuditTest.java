@@ -1,0 +1,232 @@
+package io.proofgate.review;
+
+import io.proofgate.audit.Approvals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.proofgate.conform.Scenario;
+import io.proofgate.conform.ScenarioReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The connector audit on a git repository this test builds: the Python example
+ * (examples/conform/toy_connector.py, with its planted bug) at revisions that fix the bug, plant
+ * a new one, change a reason's text only, reorder one step's verdicts, rename and comment only,
+ * crash, and approve themselves. Each revision is one edit of the example, checked to apply.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConnectorAuditTest {
+
+    private static final String TOY = "examples/conform/toy_connector.py";
+    private static final String COMMAND = "python3 " + TOY;
+    /** Generous: an answer's time never decides an outcome here, however loaded the machine. */
+    private static final ConnectorAudit.Settings SETTINGS = new ConnectorAudit.Settings(1, Duration.ofSeconds(120), 10);
+
+    @TempDir
+    static Path repo;
+    private List<Scenario> scenarios;
+
+    @BeforeAll
+    void build() throws Exception {
+        scenarios = scenarios();
+        copy(Path.of("..", "examples"), repo.resolve("examples"));
+        if (Files.isDirectory(Path.of("..", "adapters"))) {
+            copy(Path.of("..", "adapters"), repo.resolve("adapters"));
+        }
+        git("init", "-q");
+        commit("base: the example with its planted bug", "bug");
+        edit("FIXED = \"--fixed\" in sys.argv[1:]", "FIXED = True");
+        commit("the planted bug fixed", "fixed");
+        revision("fixed", "regression", "if block <= 0:", "if block < 0:");
+        revision("fixed", "reason", "out.append({\"kind\": \"rejected\", \"step\": step, \"id\": request_id, \"code\": code})",
+                "out.append({\"kind\": \"rejected\", \"step\": step, \"id\": request_id, \"code\": code, \"reason\": \"rejected: \" + code})");
+        revision("fixed", "reordered", "    def publish(self, step, request_id, out):",
+                "        out.reverse()\n\n    def publish(self, step, request_id, out):");
+        revision("fixed", "renamed", "full_quorum", "at_full_quorum");
+        revision("fixed", "crash", "    def held_by(self, event):\n", "    def held_by(self, event):\n        raise SystemExit(3)\n");
+        git("checkout", "-q", "fixed");
+    }
+
+    @Test
+    void theFixIsAFixWithAShortWitness() throws Exception {
+        ConnectorAuditReport report = audit("bug", "fixed", false);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
+        DifferenceClass fix = report.classes().getFirst();
+        assertEquals(ModelJudgement.FIX, fix.first().judgement());
+        assertEquals(DifferenceKind.VERDICT, fix.first().kind());
+        assertTrue(fix.events() <= 3, "witness of " + fix.events() + " events");
+        assertEquals("plan: blocks_by_group, recurrent differ", fix.first().rule());
+        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.FIX),
+                ConnectorAuditText.write(report));
+    }
+
+    @Test
+    void aNewBugIsARegression() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "regression", false);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode());
+        assertFalse(report.classes().isEmpty());
+        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION
+                && c.first().kind() == DifferenceKind.VERDICT), ConnectorAuditText.write(report));
+        assertTrue(report.classes().stream().anyMatch(c -> c.first().rule().startsWith("rejected null_block -> ")),
+                ConnectorAuditText.write(report));
+    }
+
+    @Test
+    void aReasonsTextIsAReasonOnlyDifference() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "reason", false);
+        assertFalse(report.classes().isEmpty());
+        assertTrue(report.classes().stream().allMatch(c -> c.first().kind() == DifferenceKind.REASON_ONLY
+                && c.first().judgement() == ModelJudgement.MODEL_SILENT), ConnectorAuditText.write(report));
+        assertTrue(report.classes().getFirst().first().rule().endsWith(": reason text differs"));
+    }
+
+    @Test
+    void reorderedVerdictsAreAnOrderOnlyDifference() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "reordered", false);
+        assertFalse(report.classes().isEmpty());
+        assertTrue(report.classes().stream().allMatch(c -> c.first().kind() == DifferenceKind.ORDER_ONLY),
+                ConnectorAuditText.write(report));
+        // the protocol fixes the order (new requests, then cached ones): the head breaks it
+        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION),
+                ConnectorAuditText.write(report));
+    }
+
+    @Test
+    void renamesAndCommentsAreNothing() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "renamed", false);
+        assertEquals(ConnectorAuditReport.CLEAN, report.exitCode(), ConnectorAuditText.write(report));
+        assertTrue(report.classes().isEmpty());
+        assertEquals(scenarios.size() - report.run().count(Outcome.NotRun.class), report.same());
+    }
+
+    @Test
+    void anAdapterThatCrashesAtHeadCannotBeJudged() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "crash", false);
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, report.exitCode());
+        assertFalse(report.errors().isEmpty());
+        Outcome.Errored first = report.errors().getFirst();
+        assertEquals("head", first.side());
+        assertTrue(first.message().contains("scenario " + first.scenario().id()), first.message());
+        assertTrue(ConnectorAuditText.write(report).contains(first.scenario().id()));
+        assertTrue(report.verdict().startsWith("could not be judged"), report.verdict());
+    }
+
+    @Test
+    void theWorkingTreeIsTheDefaultHead() throws Exception {
+        edit("FIXED = True", "FIXED = \"--fixed\" in sys.argv[1:]");
+        try {
+            ConnectorAuditReport report = audit("fixed", null, false);
+            assertEquals(Checkout.WORKTREE, report.head().name());
+            assertEquals(List.of(TOY), report.head().uncommitted());
+            assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION));
+            assertFalse(report.classes().isEmpty());
+        } finally {
+            git("checkout", "-q", "--", TOY);
+        }
+    }
+
+    @Test
+    void aChangeCannotApproveItself() throws Exception {
+        ConnectorAuditReport first = audit("bug", "fixed", false);
+        String accepted = acceptance(first);
+        git("checkout", "-q", "fixed");
+        Files.writeString(repo.resolve("audit-accepted.json"), accepted);
+        commit("the fix approves itself", "self-approved");
+        ConnectorAuditReport report = audit("bug", "self-approved", false);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
+        assertTrue(report.classes().stream().allMatch(c -> report.approvals().of(c.fingerprint()) instanceof Approvals.ByChange));
+        assertTrue(ConnectorAuditText.write(report).contains("Accepted by this change, needs a reviewer: "));
+        assertEquals(ConnectorAuditReport.CLEAN, audit("bug", "self-approved", true).exitCode());
+
+        // accepted at the base, the same differences pass
+        git("checkout", "-q", "bug");
+        Files.writeString(repo.resolve("audit-accepted.json"), accepted);
+        commit("the reviewers accept the fix ahead of it", "bug-accepting");
+        edit("FIXED = \"--fixed\" in sys.argv[1:]", "FIXED = True");
+        commit("the fix, accepted at its base", "fixed-accepted");
+        ConnectorAuditReport approved = audit("bug-accepting", "fixed-accepted", false);
+        assertEquals(ConnectorAuditReport.CLEAN, approved.exitCode(), ConnectorAuditText.write(approved));
+        git("checkout", "-q", "fixed");
+    }
+
+    private static String acceptance(ConnectorAuditReport report) {
+        StringBuilder json = new StringBuilder("{\"schema\":\"proofgate-audit-accepted/v1\",\"accepted\":[");
+        for (int i = 0; i < report.classes().size(); i++) {
+            json.append(i == 0 ? "" : ",").append("{\"fingerprint\":\"").append(report.classes().get(i).fingerprint())
+                    .append("\",\"justification\":\"the planted bug is fixed\"}");
+        }
+        return json.append("]}").toString();
+    }
+
+    private ConnectorAuditReport audit(String base, String head, boolean acceptFromHead) throws Exception {
+        return ConnectorChange.run(new ConnectorChange.Request(repo, base, head, COMMAND, COMMAND, scenarios, SETTINGS,
+                acceptFromHead), line -> { });
+    }
+
+    /**
+     * A thousand scenarios that reach what the revisions change: the hand-written logs, every
+     * edge of gen-edges, and gen-batch's steps with several requests (order).
+     */
+    private static List<Scenario> scenarios() throws Exception {
+        List<Scenario> all = new ArrayList<>(ScenarioReader.read(Path.of("..", "validator", "src", "test", "resources", "scenarios")));
+        all.addAll(ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-edges")));
+        all.addAll(ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-batch")).stream()
+                .filter(s -> s.suite().endsWith("value-empty") || s.suite().endsWith("entry-below-target")).toList());
+        return all;
+    }
+
+    private void revision(String from, String tag, String old, String replacement) throws Exception {
+        git("checkout", "-q", from);
+        edit(old, replacement);
+        commit(tag, tag);
+    }
+
+    private void edit(String old, String replacement) throws IOException {
+        Path file = repo.resolve(TOY);
+        String text = Files.readString(file);
+        assertTrue(text.contains(old), "the example no longer holds " + old);
+        Files.writeString(file, text.replace(old, replacement));
+    }
+
+    private void commit(String message, String tag) throws Exception {
+        git("add", "-A");
+        git("-c", "user.name=proofgate test", "-c", "user.email=test@proofgate.invalid", "commit", "-q", "-m", message);
+        git("tag", tag);
+    }
+
+    private void git(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("git", "-C", repo.toString()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + output);
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                if (path.toString().contains("__pycache__")) {
+                    continue;
+                }
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+}
