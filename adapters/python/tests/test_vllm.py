@@ -170,6 +170,33 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(["r1"], got[6][0]["pending"])
 
 
+class CheckedPlanTest(unittest.TestCase):
+    """`checked_plan`: protocol section 3's selection checks for a connector that leaves them to its workers."""
+
+    def setUp(self):
+        self.mapping = Mapping()
+        answers(self.mapping, dict(TOPOLOGY, groups=[{"policy": "full", "block_tokens": 2304},
+                                                     {"policy": "sliding", "block_tokens": 2304, "window_tokens": 4608},
+                                                     {"policy": "recurrent_align", "block_tokens": 2304}]),
+                {"kind": "step", "step": 2, "new": [{"id": "r1", "digest": "d1", "prompt_tokens": 6992, "computed": 0,
+                                                     "scheduled": 4608, "block_ids": [[11], [21], [31]]}]})
+
+    def check(self, blocks):
+        return self.mapping.checked_plan("r1", 6912, blocks, {2: blocks[2][0]}).to_json()
+
+    def test_a_valid_selection_is_the_plan(self):
+        line = self.check([[11, 12, 13], [22, 23], [42]])
+        self.assertEqual(("plan", "d1", [[2, 42]]), (line["kind"], line["digest"], line["recurrent"]))
+
+    def test_short_null_and_repeated_selections_are_invalid_selection_with_their_facts(self):
+        self.assertEqual("the plan's block selection is invalid target=6912 group=1 problem=short_table",
+                         self.check([[11, 12, 13], [23], [42]])["reason"])
+        self.assertEqual("the plan's block selection is invalid target=6912 group=0 block=0 problem=null_block",
+                         self.check([[11, 0, 13], [22, 23], [42]])["reason"])
+        self.assertEqual("the plan's block selection is invalid target=6912 group=2 block=13 problem=repeated_block",
+                         self.check([[11, 12, 13], [22, 23], [13]])["reason"])
+
+
 class StandInTest(unittest.TestCase):
 
     def test_the_stand_ins_have_vllms_field_names(self):
