@@ -64,6 +64,29 @@ public final class AdapterClient implements AutoCloseable {
         messages.forEach(adapter::send);
     }
 
+    /**
+     * Sends namespace probes ahead, as a scenario's messages are sent, and reads each answer:
+     * one namespace line, or one error line (a refusal). Anything else breaks the protocol.
+     */
+    public List<Line> namespace(List<String> probes) throws AdapterException {
+        send(probes);
+        List<Line> answers = new ArrayList<>(probes.size());
+        for (int i = 0; i < probes.size(); i++) {
+            List<Line> answer;
+            try {
+                answer = answer();
+            } catch (AdapterException e) {
+                throw new AdapterException("namespace probe " + (i + 1) + " of " + probes.size() + ": the adapter " + e.getMessage());
+            }
+            if (answer.size() != 1 || !(answer.getFirst() instanceof Line.Namespace || answer.getFirst() instanceof Line.Refused)) {
+                throw new AdapterException("namespace probe " + (i + 1) + " of " + probes.size() + ": the adapter answered"
+                        + " without exactly one namespace or error line");
+            }
+            answers.add(answer.getFirst());
+        }
+        return answers;
+    }
+
     /** The next answer, the end marker left out. */
     List<Line> answer() throws AdapterException {
         answers++;

@@ -48,6 +48,7 @@ final class AnswerReader {
             case "error" -> new Line.Refused(string(node, "message", text));
             case "end" -> new Line.End();
             case "hello" -> hello(node, text);
+            case "namespace" -> namespace(node, text);
             default -> throw new AdapterException("printed a line of unknown kind " + Json.quote(kind.asText())
                     + " (an answer holds plan, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
         };
@@ -156,6 +157,35 @@ final class AnswerReader {
         return new Line.Summary(integer(node, "plans", text), integer(node, "rejected", text),
                 integer(node, "store_skipped_quorum", text), integer(node, "retired_finished", text),
                 node.has("ignored_held") ? integer(node, "ignored_held", text) : "0", List.copyOf(pending), latches);
+    }
+
+    /** The most names one probe's answer may give, and the most hex digits of one value (docs/conformance.md). */
+    static final int MAX_NAMES = 32;
+    static final int MAX_HEX_DIGITS = 8192;
+
+    private static Line.Namespace namespace(JsonNode node, String text) throws AdapterException {
+        JsonNode values = node.get("values");
+        if (values == null || !values.isObject()) {
+            throw new AdapterException("printed a namespace line without a \"values\" object: " + Json.excerpt(text));
+        }
+        if (values.size() > MAX_NAMES) {
+            throw new AdapterException("printed a namespace line with " + values.size() + " names (at most " + MAX_NAMES + "): "
+                    + Json.excerpt(text));
+        }
+        TreeMap<String, String> named = new TreeMap<>();
+        for (var entry : values.properties()) {
+            if (!entry.getKey().matches("[a-z][a-z0-9_.-]{0,63}")) {
+                throw new AdapterException("printed a namespace value named " + Json.quote(entry.getKey())
+                        + " (a name is 1 to 64 of a-z, 0-9, _, ., -, starting with a letter)");
+            }
+            JsonNode value = entry.getValue();
+            if (!value.isTextual() || value.asText().length() > MAX_HEX_DIGITS || !value.asText().matches("([0-9a-f]{2})*")) {
+                throw new AdapterException("printed namespace value " + Json.quote(entry.getKey()) + " that is not lowercase"
+                        + " hex of even length, at most " + MAX_HEX_DIGITS + " digits: " + Json.excerpt(text));
+            }
+            named.put(entry.getKey(), value.asText());
+        }
+        return new Line.Namespace(named);
     }
 
     private static Line.Hello hello(JsonNode node, String text) throws AdapterException {

@@ -148,6 +148,12 @@ public sealed interface Line {
         }
     }
 
+    /**
+     * An answer to a namespace probe: named byte strings, hex, by name (docs/conformance.md,
+     * "Namespace probes"); read only by an audit, never compared with a scenario.
+     */
+    record Namespace(SortedMap<String, String> values) implements Line {}
+
     /** The end of an answer. */
     record End() implements Line {}
 

@@ -253,6 +253,7 @@ public final class ScenarioRun {
             case Line.Refused r -> "error";
             case Line.End e -> "end";
             case Line.Hello h -> "hello";
+            case Line.Namespace n -> "namespace";
         };
     }
 }

@@ -41,8 +41,8 @@ public final class Audit {
     /** Distinct states of a model at both revisions (a tripwire for changed bounds or bookkeeping). */
     public record ModelCount(String name, int baseStates, int headStates) {}
 
-    /** One namespace surface compared: its vectors and how many differ, with the first that does. */
-    public record SurfaceChange(String name, int vectors, int changed, String firstBase, String firstHead) {
+    /** One namespace name compared over the probes either validator answers: how many differ, with the first that does. */
+    public record SurfaceChange(String name, int probes, int changed, String firstBase, String firstHead) {
         /** A changed surface's identity, from the surface and its first changed vector. */
         public String fingerprint() {
             return Fingerprints.of("namespace", name, String.valueOf(firstBase), String.valueOf(firstHead));
@@ -187,8 +187,8 @@ public final class Audit {
                     implementation.add(readable(name, () -> ImplementationCheck.run(name, baseMachines.get(at),
                             headMachines.get(at), behaviour.get(at).differences(), baseValidator, headValidator)));
                 }
-                progress.say("namespace vectors of both validators");
-                namespace.addAll(compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
+                progress.say("namespace probes through both validators");
+                namespace.addAll(NamespaceVectors.compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
             }
             progress.say("done");
             return new Report(base, head, names, differ, behaviour, implementation, namespace, counts,
@@ -240,29 +240,5 @@ public final class Audit {
         void say(String what) {
             out.printf(java.util.Locale.ROOT, "proofgate audit: [%5.1f s] %s%n", (System.nanoTime() - start) / 1e9, what);
         }
-    }
-
-    private static List<SurfaceChange> compare(List<NamespaceVectors.Surface> base, List<NamespaceVectors.Surface> head) {
-        List<SurfaceChange> changes = new ArrayList<>();
-        for (int s = 0; s < base.size(); s++) {
-            List<String> b = base.get(s).vectors();
-            List<String> h = head.get(s).vectors();
-            int changed = 0;
-            String firstBase = null;
-            String firstHead = null;
-            for (int i = 0; i < Math.max(b.size(), h.size()); i++) {
-                String left = i < b.size() ? b.get(i) : "<none>";
-                String right = i < h.size() ? h.get(i) : "<none>";
-                if (!left.equals(right)) {
-                    changed++;
-                    if (firstBase == null) {
-                        firstBase = left;
-                        firstHead = right;
-                    }
-                }
-            }
-            changes.add(new SurfaceChange(base.get(s).name(), b.size(), changed, firstBase, firstHead));
-        }
-        return changes;
     }
 }

@@ -75,7 +75,7 @@ public final class AuditJson {
         namespace.put("impact", report.namespaceImpact());
         ArrayNode surfaces = namespace.putArray("surfaces");
         for (Audit.SurfaceChange s : report.namespace()) {
-            ObjectNode node = surfaces.addObject().put("name", s.name()).put("vectors", s.vectors()).put("changed", s.changed());
+            ObjectNode node = surfaces.addObject().put("name", s.name()).put("probes", s.probes()).put("changed", s.changed());
             if (s.changed() > 0) {
                 node.put("fingerprint", s.fingerprint()).put("first_base", s.firstBase()).put("first_head", s.firstHead());
                 accepted(node, report, s.fingerprint());

@@ -43,7 +43,7 @@ public final class AuditMarkdown {
                 .append(" |\n");
         head.append("| namespace impact | ").append(report.namespaceImpact() ? "**changed**: " : "none: ")
                 .append(String.join(", ", report.namespace().stream()
-                        .map(s -> s.name() + " " + s.changed() + "/" + s.vectors() + " vectors changed").toList()))
+                        .map(s -> s.name() + " " + s.changed() + "/" + s.probes() + " probes changed").toList()))
                 .append(" | ").append(report.namespace().stream()
                         .filter(s -> s.changed() > 0 && !report.accepted(s.fingerprint())).count()).append(" |\n");
         head.append("| model bounds (distinct states) | ").append(String.join(", ", report.counts().stream()
@@ -79,7 +79,7 @@ public final class AuditMarkdown {
         for (Audit.SurfaceChange s : report.namespace()) {
             if (s.changed() > 0) {
                 StringBuilder block = new StringBuilder("<details><summary><code>" + s.fingerprint() + "</code> namespace "
-                        + s.name() + ": " + s.changed() + " of " + s.vectors() + " vectors changed</summary>\n\n"
+                        + s.name() + ": " + s.changed() + " of " + s.probes() + " probes changed</summary>\n\n"
                         + "- base: " + code(s.firstBase()) + "\n- head: " + code(s.firstHead()));
                 acceptance(report, s.fingerprint(), block);
                 blocks.add(block.append("\n</details>\n").toString());

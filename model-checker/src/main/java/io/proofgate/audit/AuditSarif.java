@@ -57,8 +57,8 @@ public final class AuditSarif {
         }
         for (Audit.SurfaceChange s : report.namespace()) {
             if (s.changed() > 0) {
-                ObjectNode result = result(results, "namespace-impact", s.name() + ": " + s.changed() + " of " + s.vectors()
-                        + " vectors changed; first: base " + s.firstBase() + ", head " + s.firstHead(), s.fingerprint(), report);
+                ObjectNode result = result(results, "namespace-impact", s.name() + ": " + s.changed() + " of " + s.probes()
+                        + " probes changed; first: base " + s.firstBase() + ", head " + s.firstHead(), s.fingerprint(), report);
                 locate(result, report.validatorChanges(), "validator/src/main/java/io/proofgate/protocol/Topology.java");
             }
         }

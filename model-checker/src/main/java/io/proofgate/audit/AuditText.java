@@ -58,13 +58,13 @@ public final class AuditText {
         out.append("\nNamespace impact: ");
         if (!report.namespaceImpact()) {
             out.append("none (");
-            out.append(String.join(", ", report.namespace().stream().map(s -> s.name() + " " + s.vectors() + " vectors").toList()));
-            out.append(", all byte-identical)\n");
+            out.append(String.join(", ", report.namespace().stream().map(s -> s.name() + " " + s.probes() + " probes").toList()));
+            out.append(" of " + io.proofgate.namespace.NamespaceProbes.SET + ", all byte-identical)\n");
         } else {
             out.append("CHANGED\n");
             for (Audit.SurfaceChange s : report.namespace()) {
                 out.append("  ").append(s.changed() > 0 ? mark(report, s.fingerprint()) : "").append(s.name()).append(": ")
-                        .append(s.changed()).append(" of ").append(s.vectors()).append(" vectors changed\n");
+                        .append(s.changed()).append(" of ").append(s.probes()).append(" probes changed\n");
                 if (s.changed() > 0) {
                     out.append("      base: ").append(s.firstBase()).append("\n      head: ").append(s.firstHead()).append('\n');
                 }

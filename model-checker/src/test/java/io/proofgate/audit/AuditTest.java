@@ -189,8 +189,8 @@ class AuditTest {
         Audit.Report report = audit(current, changed, "gen-edges");
         assertTrue(report.namespaceImpact(), AuditText.write(report));
         Audit.SurfaceChange span = report.namespace().stream().filter(s -> s.name().equals("span")).findFirst().orElseThrow();
-        assertTrue(span.changed() > 0 && span.changed() < span.vectors(), span::toString);
-        assertTrue(span.firstBase().startsWith("hash_block_size=1 prompt_tokens=1 -> "), span::firstBase);
+        assertTrue(span.changed() > 0 && span.changed() < span.probes(), span::toString);
+        assertTrue(span.firstBase().startsWith("span/h1/p1/s0: span="), span::firstBase);
         assertTrue(report.unaccepted().contains(span.fingerprint()));
         assertTrue(AuditText.write(report).contains("Namespace impact: CHANGED"));
     }
@@ -212,20 +212,26 @@ class AuditTest {
     void noChangeHasNoImpactOnAnySurface() throws Exception {
         Audit.Report report = audit(current, current, "gen-attention");
         assertFalse(report.namespaceImpact());
-        assertTrue(report.namespace().stream().allMatch(s -> s.vectors() > 0 && s.changed() == 0));
-        assertTrue(AuditText.write(report).contains("Namespace impact: none (span "));
-        // the vectors are computed, not errors: spans and plans read from replay, snapshots hashed by the store
+        assertTrue(report.namespace().stream().allMatch(s -> s.probes() > 0 && s.changed() == 0));
+        assertTrue(AuditText.write(report).contains("Namespace impact: none (plan_selection 3180 probes, snapshot 5 probes, span 3180 probes of proofgate-namespace/v1"));
+        // the answers are computed, not errors: spans and plans read from replay, snapshots hashed by the store
         try (RevisionValidator validator = RevisionValidator.load(AuditFixtures.ROOT.resolve("validator/src/main/java"),
                 repo.dir().resolve("target/validators"), "project")) {
-            List<NamespaceVectors.Surface> surfaces = NamespaceVectors.of(validator);
-            assertTrue(surfaces.get(0).vectors().contains("hash_block_size=256 prompt_tokens=6912 -> span=6656"),
-                    () -> surfaces.get(0).vectors().subList(0, 5).toString());
-            assertTrue(surfaces.get(0).vectors().contains("hash_block_size=257 prompt_tokens=1024 -> span=771"),
-                    () -> surfaces.get(0).vectors().subList(0, 5).toString());
-            assertTrue(surfaces.get(1).vectors().stream().allMatch(v -> v.contains(" -> plan ")), () -> surfaces.get(1).toString());
-            assertTrue(surfaces.get(2).vectors().stream().allMatch(v -> v.matches("plan .* -> bytes=\\d+ sha256=[0-9a-f]{64}")),
-                    () -> surfaces.get(2).toString());
-            assertEquals(5, surfaces.get(2).vectors().size());
+            List<java.util.Map<String, String>> answers = NamespaceVectors.of(validator);
+            List<String> ids = io.proofgate.namespace.NamespaceProbes.v1().stream().map(io.proofgate.namespace.NamespaceProbe::id)
+                    .toList();
+            java.util.function.BiFunction<String, String, String> value = (probe, name) ->
+                    io.proofgate.namespace.NamespaceImpact.shown(answers.get(ids.indexOf(probe)).get(name));
+            assertEquals("span=6656", value.apply("span/h256/p6912/s0", "span"));
+            assertEquals("span=771", value.apply("span/h257/p1024/s0", "span"));
+            for (int i = 0; i < ids.size(); i++) {
+                if (ids.get(i).startsWith("selection/")) {
+                    assertTrue(value.apply(ids.get(i), "plan_selection").startsWith("plan span="), ids.get(i));
+                }
+            }
+            assertEquals(5, answers.stream().filter(a -> a.containsKey("snapshot")).count());
+            assertTrue(value.apply("snapshot/1/s2", "snapshot").matches("bytes=\\d+ sha256=[0-9a-f]{64}"),
+                    value.apply("snapshot/1/s2", "snapshot"));
         }
     }
 

@@ -24,7 +24,7 @@ public final class ConnectorAuditJson {
         root.set("head", side(report.head(), report.run().head()));
         root.put("verdict", report.verdict());
         root.put("judged", report.judged());
-        root.put("unaccepted", report.open().size());
+        root.put("unaccepted", report.open().size() + report.openNamespace().size());
         ObjectNode scenarios = root.putObject("scenarios");
         scenarios.put("total", report.run().outcomes().size());
         scenarios.put("same", report.same());
@@ -76,7 +76,31 @@ public final class ConnectorAuditJson {
             node.put("refusal", r.refusal());
         }
         strings(root.putArray("stale_acceptances"), report.stale());
-        root.put("namespace", ConnectorAuditText.namespace(report.run()));
+        ObjectNode namespace = root.putObject("namespace");
+        namespace.put("computed", report.namespace().computed());
+        if (!report.namespace().computed()) {
+            namespace.put("why_not", report.namespace().why());
+        } else {
+            namespace.put("set", io.proofgate.namespace.NamespaceProbes.SET);
+            namespace.put("probes", report.namespace().probes());
+            namespace.put("impact", !report.namespace().changed().isEmpty());
+            ArrayNode names = namespace.putArray("names");
+            for (var name : report.namespace().names()) {
+                ObjectNode node = names.addObject();
+                node.put("name", name.name());
+                node.put("probes", name.probes());
+                node.put("changed", name.changed());
+                if (name.changed() > 0) {
+                    String fingerprint = NamespaceRun.Result.fingerprint(name);
+                    node.put("fingerprint", fingerprint);
+                    node.put("first_probe", name.firstProbe());
+                    node.put("base", name.base());
+                    node.put("head", name.head());
+                    node.put("unaccepted", report.approvals().open(fingerprint));
+                }
+            }
+            strings(namespace.putArray("refused_by_one"), report.namespace().refusedByOne());
+        }
         try {
             return MAPPER.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

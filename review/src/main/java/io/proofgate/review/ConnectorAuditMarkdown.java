@@ -20,7 +20,7 @@ public final class ConnectorAuditMarkdown {
         out.append("## proofgate audit: ").append(report.verdict()).append("\n\n");
         out.append("base `").append(ConnectorAuditText.shortName(report.base())).append("` → head `")
                 .append(ConnectorAuditText.shortName(report.head())).append("` · adapter `").append(code(report.head().command())).append("`\n\n");
-        out.append(String.format("%,d scenarios: %,d the same, %,d differ, %s not run, %,d errors%n%n",
+        out.append(String.format("%,d scenarios: %,d the same, %,d differ, %s, %,d errors%n%n",
                 report.run().outcomes().size(), report.same(), report.differing(), report.notRun(), report.errors().size()));
         if (!report.classes().isEmpty()) {
             out.append("| class | kind | against the model | scenarios | accepted |\n|---|---|---|---|---|\n");
@@ -44,9 +44,12 @@ public final class ConnectorAuditMarkdown {
                     .append(c.events() == 1 ? " event" : " events").append(")</summary>\n\n");
             block.append("Witness `").append(code(c.witness().id())).append("`:\n\n```\n");
             c.witnessLines().forEach(line -> block.append(line).append('\n'));
-            block.append("```\n\n- base: `").append(code(String.join(" ", d.base()))).append("`\n- head: `")
-                    .append(code(String.join(" ", d.head()))).append("`\n- model: `").append(code(String.join(" ", d.model())))
-                    .append("`\n</details>\n\n");
+            block.append("```\n\n");
+            String at = d.message() > c.events() ? "the summary" : "event " + d.message();
+            lines(block, "base, after " + at, d.base());
+            lines(block, "head", d.head());
+            lines(block, "model", d.model());
+            block.append(ConnectorAuditText.status(report.approvals(), c.fingerprint())).append("\n</details>\n\n");
             if (out.length() + block.length() > LIMIT) {
                 left++;
             } else {
@@ -61,17 +64,24 @@ public final class ConnectorAuditMarkdown {
             out.append("**Not judged.** ").append(report.errors().isEmpty() ? "" : "First error: `"
                     + code(report.errors().getFirst().message()) + "`").append('\n');
         }
-        out.append(ConnectorAuditText.namespace(report.run())).append('\n');
+        out.append("\n```\n").append(ConnectorAuditText.namespace(report)).append("\n```\n");
         return out.toString();
+    }
+
+    private static void lines(StringBuilder block, String title, java.util.List<String> lines) {
+        block.append(title).append(":\n\n```\n");
+        lines.forEach(line -> block.append(line.replace("```", "'''")).append('\n'));
+        block.append("```\n\n");
     }
 
     private static String cell(String text) {
         return html(text).replace("|", "\\|");
     }
 
+    /** Outside text for a code span: control characters escaped as Json.excerpt does, quotes as they are, no backtick. */
     private static String code(String text) {
         String quoted = Json.excerpt(text);
-        return quoted.substring(1, quoted.length() - 1).replace("`", "'");
+        return quoted.substring(1, quoted.length() - 1).replace("\\\"", "\"").replace("`", "'");
     }
 
     private static String html(String text) {

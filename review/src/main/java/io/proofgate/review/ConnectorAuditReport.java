@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * commands, the run, its difference classes and where each stands with the reviewers.
  */
 public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run, List<DifferenceClass> classes,
-                                   Approvals approvals) {
+                                   NamespaceRun.Result namespace, Approvals approvals) {
 
     /** One revision: how the report names it, its commit where it has one, its adapter command, its uncommitted files. */
     public record Side(String name, String commit, String command, List<String> uncommitted) {
@@ -32,6 +32,11 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
         return classes.stream().filter(c -> approvals.open(c.fingerprint())).toList();
     }
 
+    /** Changed namespace names no acceptance at the base covers. */
+    public List<String> openNamespace() {
+        return namespace.changed().stream().map(NamespaceRun.Result::fingerprint).filter(approvals::open).toList();
+    }
+
     public List<Outcome.Errored> errors() {
         return run.outcomes().stream().filter(Outcome.Errored.class::isInstance).map(Outcome.Errored.class::cast).toList();
     }
@@ -43,14 +48,14 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     }
 
     public boolean judged() {
-        return errors().isEmpty() && refusedByOne().isEmpty() && run.stoppedAfter() == 0;
+        return errors().isEmpty() && refusedByOne().isEmpty() && run.stoppedAfter() == 0 && namespace.refusedByOne().isEmpty();
     }
 
     public int exitCode() {
         if (!judged()) {
             return NOT_JUDGED;
         }
-        return open().isEmpty() ? CLEAN : DIFFERENCES;
+        return open().isEmpty() && openNamespace().isEmpty() ? CLEAN : DIFFERENCES;
     }
 
     /** The one line a report leads with. */
@@ -64,13 +69,27 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
                 why.add(refusedByOne().size() + " scenario" + (refusedByOne().size() == 1 ? "" : "s")
                         + " one revision refused and the other answered");
             }
+            if (!namespace.refusedByOne().isEmpty()) {
+                why.add(namespace.refusedByOne().size() + " namespace probes one revision refused and the other answered");
+            }
             if (run.stoppedAfter() > 0) {
                 why.add("the run stopped after " + run.stoppedAfter() + " adapter errors (--max-errors)");
             }
             return "could not be judged: " + String.join("; ", why);
         }
         int open = open().size();
-        return open == 0 ? "no unaccepted difference" : open + " unaccepted difference class" + (open == 1 ? "" : "es");
+        int names = openNamespace().size();
+        if (open == 0 && names == 0) {
+            return "no unaccepted difference";
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        if (open > 0) {
+            parts.add(open + " unaccepted difference class" + (open == 1 ? "" : "es"));
+        }
+        if (names > 0) {
+            parts.add(names + " unaccepted namespace change" + (names == 1 ? "" : "s"));
+        }
+        return String.join(", ", parts);
     }
 
     public long differing() {
@@ -83,16 +102,16 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
                 .count();
     }
 
-    /** "2 (no wide_integers)": scenarios not run and the capabilities they lacked. */
+    /** "2 not run (a revision lacks wide_integers)": scenarios not run and the capabilities they lacked. */
     public String notRun() {
         List<Outcome.NotRun> notRun = run.outcomes().stream().filter(Outcome.NotRun.class::isInstance)
                 .map(Outcome.NotRun.class::cast).toList();
         if (notRun.isEmpty()) {
-            return "0";
+            return "0 not run";
         }
         Set<String> missing = notRun.stream().flatMap(n -> n.missing().stream()).map(c -> c.wireName())
                 .collect(Collectors.toCollection(java.util.TreeSet::new));
-        return String.format("%,d", notRun.size()) + " (a revision lacks " + String.join(", ", missing) + ")";
+        return String.format("%,d", notRun.size()) + " not run (a revision lacks " + String.join(", ", missing) + ")";
     }
 
     public long count(ModelJudgement judgement) {
@@ -101,6 +120,8 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
 
     /** Accepted fingerprints at the base that no difference has. */
     public List<String> stale() {
-        return approvals.stale(classes.stream().map(DifferenceClass::fingerprint).collect(Collectors.toSet()));
+        Set<String> all = classes.stream().map(DifferenceClass::fingerprint).collect(Collectors.toSet());
+        namespace.changed().forEach(n -> all.add(NamespaceRun.Result.fingerprint(n)));
+        return approvals.stale(all);
     }
 }

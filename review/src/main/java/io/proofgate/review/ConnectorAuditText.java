@@ -24,7 +24,7 @@ public final class ConnectorAuditText {
             out.append("uncommitted at head: ").append(String.join(", ", report.head().uncommitted().stream()
                     .map(Json::excerpt).toList())).append('\n');
         }
-        out.append(String.format("scenarios: %,d: %,d the same, %,d differ, %s not run, %,d errors%n", run.outcomes().size(),
+        out.append(String.format("scenarios: %,d: %,d the same, %,d differ, %s, %,d errors%n", run.outcomes().size(),
                 report.same(), report.differing(), report.notRun(), report.errors().size()));
         out.append('\n');
         List<DifferenceClass> classes = report.classes();
@@ -79,16 +79,40 @@ public final class ConnectorAuditText {
             out.append("\nStale acceptances at the base (no difference has them): ").append(String.join(", ", report.stale()))
                     .append('\n');
         }
-        out.append('\n').append(namespace(run)).append('\n');
+        out.append('\n').append(namespace(report)).append('\n');
         out.append('\n').append(report.verdict()).append('\n');
         return out.toString();
     }
 
-    static String namespace(ConnectorAudit.Run run) {
-        boolean both = run.base().capabilities().contains(Capability.NAMESPACE)
-                && run.head().capabilities().contains(Capability.NAMESPACE);
-        return "Namespace impact: not computed" + (both ? " (namespace probes are not sent by this version of the audit)"
-                : " (the adapters do not both declare namespace)");
+    /** The namespace section: per name, identical on every probe or changed with its first probe and both values. */
+    static String namespace(ConnectorAuditReport report) {
+        NamespaceRun.Result namespace = report.namespace();
+        if (!namespace.computed()) {
+            return "Namespace impact: not computed (" + namespace.why() + ")";
+        }
+        StringBuilder out = new StringBuilder("Namespace impact: ");
+        List<io.proofgate.namespace.NamespaceImpact.Name> changed = namespace.changed();
+        out.append(changed.isEmpty() ? "none" : "changed").append(" (").append(String.format("%,d", namespace.probes()))
+                .append(" probes of ").append(io.proofgate.namespace.NamespaceProbes.SET).append(")\n");
+        for (var name : namespace.names()) {
+            if (name.changed() == 0) {
+                out.append("  ").append(name.name()).append(": identical on every probe (")
+                        .append(String.format("%,d", name.probes())).append(")\n");
+                continue;
+            }
+            String fingerprint = NamespaceRun.Result.fingerprint(name);
+            out.append("  [").append(fingerprint).append("] ").append(name.name()).append(": changed on ")
+                    .append(String.format("%,d of %,d probes", name.changed(), name.probes())).append(", first on ")
+                    .append(name.firstProbe()).append('\n');
+            out.append("      base: ").append(Json.excerpt(io.proofgate.namespace.NamespaceImpact.shown(name.base()))).append('\n');
+            out.append("      head: ").append(Json.excerpt(io.proofgate.namespace.NamespaceImpact.shown(name.head()))).append('\n');
+            out.append("      ").append(status(report.approvals(), fingerprint)).append('\n');
+        }
+        for (String probe : namespace.refusedByOne()) {
+            out.append("  not comparable: ").append(probe).append('\n');
+        }
+        out.setLength(out.length() - 1);
+        return out.toString();
     }
 
     static String status(Approvals approvals, String fingerprint) {

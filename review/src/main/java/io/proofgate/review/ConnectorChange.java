@@ -64,6 +64,10 @@ public final class ConnectorChange {
         progress.line(String.format("%,d scenarios through both revisions in %.1f s", run.outcomes().size(), run.seconds()));
         List<DifferenceClass> classes = run.stoppedAfter() > 0 ? List.of()
                 : Classes.of(run, baseAdapters, headAdapters, request.settings());
-        return new ConnectorAuditReport(base, head, run, classes, approvals);
+        NamespaceRun.Result namespace = NamespaceRun.run(baseAdapters, headAdapters, run.base(), run.head(), request.settings());
+        if (namespace.computed()) {
+            progress.line(String.format("%,d namespace probes through both revisions", namespace.probes()));
+        }
+        return new ConnectorAuditReport(base, head, run, classes, namespace, approvals);
     }
 }

@@ -10,7 +10,10 @@ import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.InvalidEventException;
 import io.proofgate.protocol.PendingSnapshot;
 import io.proofgate.protocol.Verdict;
+import io.proofgate.namespace.NamespaceProbe;
+import io.proofgate.namespace.ReferenceNamespace;
 import io.proofgate.replay.EventReader;
+import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
 import io.proofgate.replay.ReplayLine;
 import io.proofgate.replay.VerdictWriter;
@@ -36,7 +39,7 @@ public final class AdapterSession {
     public static final String PROTOCOL = "proofgate-adapter/v1";
     public static final String END = "{\"kind\":\"end\"}";
     /** Everything the kit can compare: the reference declares it all. */
-    public static final List<String> CAPABILITIES = List.of("reason_facts", "state", "sliding", "wide_integers");
+    public static final List<String> CAPABILITIES = List.of("reason_facts", "state", "sliding", "wide_integers", "namespace");
 
     private static final Set<String> EVENT_KINDS = Set.of("step", "finished", "held");
 
@@ -63,6 +66,9 @@ public final class AdapterSession {
                         connector = new Connector(reader.readTopology());
                     }
                     return List.of(END);
+                }
+                case "namespace" -> {
+                    return List.of(namespace(message), END);
                 }
                 case "summary" -> {
                     if (connector == null) {
@@ -102,6 +108,38 @@ public final class AdapterSession {
             throw new UncheckedIOException(e); // in-memory streams only
         }
     }
+
+    /** This validator's answer to a namespace probe (docs/conformance.md, "Namespace probes"). */
+    private static String namespace(String message) {
+        NamespaceProbe probe;
+        try {
+            probe = NamespaceProbe.parse(message);
+        } catch (IllegalArgumentException e) {
+            return error("a namespace probe it cannot read: " + e.getMessage());
+        }
+        var values = REFERENCE.answer(probe);
+        return json(out -> {
+            out.writeStringField("kind", "namespace");
+            out.writeObjectFieldStart("values");
+            for (var value : values.entrySet()) {
+                out.writeStringField(value.getKey(), value.getValue());
+            }
+            out.writeEndObject();
+        });
+    }
+
+    /** The running validator, reached as the spec audit reaches any revision's: through replay and its store classes. */
+    private static final ReferenceNamespace REFERENCE = new ReferenceNamespace(log -> {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            Replay.run(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "probe", out);
+            return out.toString(StandardCharsets.UTF_8);
+        } catch (ReplayException e) {
+            return out.toString(StandardCharsets.UTF_8) + "error: " + e.getMessage() + "\n";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in-memory streams only
+        }
+    }, name -> Class.forName(name, true, AdapterSession.class.getClassLoader()));
 
     private EventReader reader(byte[] event) throws IOException {
         byte[] log = new byte[topologyLine.length + 1 + event.length];
