@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A toy prefix-cache connector behind proofgate's adapter protocol (proofgate-adapter/v1).
+"""A toy prefix-cache connector behind proofgate's adapter protocol, on the adapter library
+(adapters/python, `proofgate_adapter`).
 
 It states the publication rules of docs/protocol.md section 3 in plain Python, the way a
 connector team's scheduler-side code would, with one planted bug: a published plan takes a
@@ -12,15 +13,23 @@ and without the bug (every scenario it runs passes):
 
     ./proofgate conform --exec "python3 examples/conform/toy_connector.py --fixed"
 
-Standard library only. It declares the capabilities `state` and `sliding`; it does not state
-reasons' facts and does not handle integers beyond 64 bits, so the kit leaves those out.
+Standard library only; it finds the library beside it in the repository, nothing to install. It
+declares `state`, `sliding` and `namespace` (it answers namespace probes with `prefix_digest`,
+`span` and `plan_selection`); it does not state reasons' facts and does not handle integers
+beyond 64 bits, so the kit leaves those out.
 """
 
+import hashlib
 import json
+import os
 import sys
 
-PROTOCOL = "proofgate-adapter/v1"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "adapters", "python"))
+
+from proofgate_adapter import Adapter, Counters, PendingStore, State, main, plan, retired  # noqa: E402
+
 FIXED = "--fixed" in sys.argv[1:]
+DIGEST_SALT = b"toy-connector/v1"  # the namespace of the toy's prefix digests
 
 
 def is_int(value):
@@ -35,15 +44,12 @@ class Poison(Exception):
 
 class Connector:
     def __init__(self, topology):
-        self.groups = topology["groups"]
-        self.tp = topology.get("tp_degree", 1)
-        self.hash_block = topology.get("hash_block_size", 256)
-        self.min_span = topology.get("min_span_tokens", 1024)
-        self.max_span = topology.get("max_span_tokens")
-        self.recurrent = [g for g, group in enumerate(self.groups) if group["policy"] == "recurrent_align"]
+        self.topology = topology
+        self.groups = topology.groups
+        self.recurrent = topology.recurrent_groups
         self.pending = {}  # id -> {"digest", "span", "done", "table", "latch"}
         self.held = {}  # digest -> set of ranks
-        self.counters = {"plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 0}
+        self.counters = Counters()
         self.last_step = 0
         self.ignored_held = 0
 
@@ -69,7 +75,7 @@ class Connector:
             group, block, boundary = entry
             if group < 0 or group >= len(self.groups):
                 raise Poison("unknown_group")
-            if self.groups[group]["policy"] != "recurrent_align":
+            if not self.groups[group].recurrent:
                 raise Poison("non_recurrent_group")
             if block <= 0:
                 raise Poison("null_block")
@@ -89,160 +95,150 @@ class Connector:
     # --- step processing
 
     def full_quorum(self, digest):
-        return len(self.held.get(digest, ())) == self.tp
+        return len(self.held.get(digest, ())) == self.topology.tp_degree
 
     def reject(self, step, request_id, code, out):
-        self.counters["rejected"] += 1
+        self.counters.rejected += 1
         out.append({"kind": "rejected", "step": step, "id": request_id, "code": code})
 
     def step(self, event, out):
-        step = event["step"]
-        self.last_step = step
-        evidence = event.get("recurrent_boundary_blocks")
-        for request_id in event.get("preempted", []):
+        step = self.last_step = event.step
+        for request_id in event.preempted:
             if request_id in self.pending:
                 self.pending[request_id]["latch"] = {}
-        for request in event.get("new", []):
-            span = (request["prompt_tokens"] - 1) // self.hash_block * self.hash_block
-            if span < self.min_span or (self.max_span is not None and span > self.max_span):
+        for request in event.new:
+            span = self.topology.span(request.prompt_tokens)
+            if not self.topology.tracked(span):
                 continue
-            if self.full_quorum(request["digest"]):
-                self.counters["store_skipped_quorum"] += 1
+            if self.full_quorum(request.digest):
+                self.counters.store_skipped_quorum += 1
                 continue
             proof = None
             if self.recurrent:
                 try:
-                    proof = self.judge(evidence, request["id"], span)
+                    proof = self.judge(event.evidence, request.id, span)
                 except Poison as poison:
-                    self.reject(step, request["id"], poison.code, out)
+                    self.reject(step, request.id, poison.code, out)
                     continue
-            store = {"digest": request["digest"], "span": span, "done": request["computed"] + request["scheduled"],
-                     "table": [list(blocks) for blocks in request["block_ids"]], "latch": proof or {}}
-            self.pending[request["id"]] = store
+            store = {"digest": request.digest, "span": span, "done": request.computed + request.scheduled,
+                     "table": [list(blocks) for blocks in request.block_ids], "latch": proof or {}}
+            self.pending[request.id] = store
             if not self.recurrent and store["done"] >= span:
-                self.publish(step, request["id"], out)
-        for request in event.get("cached", []):
-            request_id = request["id"]
-            store = self.pending.get(request_id)
+                self.publish(step, request.id, out)
+        for request in event.cached:
+            store = self.pending.get(request.id)
             if store is None:
                 continue
             if self.full_quorum(store["digest"]):
-                del self.pending[request_id]
-                self.counters["store_skipped_quorum"] += 1
-                out.append({"kind": "retired", "step": step, "id": request_id, "cause": "quorum"})
+                del self.pending[request.id]
+                self.counters.store_skipped_quorum += 1
+                out.append(retired(step, request.id, "quorum"))
                 continue
             if self.recurrent:
                 try:
-                    proof = self.judge(evidence, request_id, store["span"])
+                    proof = self.judge(event.evidence, request.id, store["span"])
                 except Poison as poison:
-                    del self.pending[request_id]
-                    self.reject(step, request_id, poison.code, out)
+                    del self.pending[request.id]
+                    self.reject(step, request.id, poison.code, out)
                     continue
                 if proof is not None:
                     if not store["latch"]:
                         store["latch"] = proof
                     elif store["latch"] != proof:
-                        del self.pending[request_id]
-                        self.reject(step, request_id, "conflict", out)
+                        del self.pending[request.id]
+                        self.reject(step, request.id, "conflict", out)
                         continue
-            if request.get("resumed", False):
-                store["table"] = [list(blocks) for blocks in request["new_block_ids"]]
+            if request.resumed:
+                store["table"] = [list(blocks) for blocks in request.new_block_ids]
             else:
-                for g, blocks in enumerate(request["new_block_ids"]):
+                for g, blocks in enumerate(request.new_block_ids):
                     store["table"][g].extend(blocks)
-            store["done"] = request["computed"] + request["scheduled"]
+            store["done"] = request.computed + request.scheduled
             if store["done"] >= store["span"] and (not self.recurrent or store["latch"]):
-                self.publish(step, request_id, out)
+                self.publish(step, request.id, out)
 
     def publish(self, step, request_id, out):
         store = self.pending.pop(request_id)
+        selection = self.select(store)
+        if selection is None:
+            self.reject(step, request_id, "invalid_selection", out)
+            return
+        self.counters.plans += 1
+        out.append(plan(step, request_id, store["digest"], store["span"], *selection))
+
+    def select(self, store):
+        """(blocks_by_group, recurrent) of the plan for a store, or None for an invalid selection."""
         span = store["span"]
         selected, recurrent = [], []
         for g, group in enumerate(self.groups):
-            size = group["block_tokens"]
+            size = group.block_tokens
             table = store["table"][g]
-            if group["policy"] == "recurrent_align":
+            if group.recurrent:
                 # THE PLANTED BUG: the table's recurrent slot keeps advancing past the target;
                 # only the latched proof names the state at the boundary.
                 block = store["latch"][g] if FIXED else table[-1]
                 selected.append([block])
                 recurrent.append([g, block])
                 continue
-            first = 0 if group["policy"] == "full" else max(0, span - group["window_tokens"]) // size
+            first = 0 if group.policy == "full" else max(0, span - group.window_tokens) // size
             last = -(-span // size)
             if last > len(table) or any(b <= 0 for b in table[first:last]):
-                self.reject(step, request_id, "invalid_selection", out)  # short_table, then null_block, group by group
-                return
+                return None  # short_table, then null_block, group by group
             selected.append(table[first:last])
         blocks = [b for group in selected for b in group]
         if any(b <= 0 for b in blocks) or len(set(blocks)) != len(blocks):
-            self.reject(step, request_id, "invalid_selection", out)  # repeated_block, once every group passed
-            return
-        self.counters["plans"] += 1
-        out.append({"kind": "plan", "step": step, "id": request_id, "digest": store["digest"], "span": span,
-                    "blocks_by_group": selected, "recurrent": recurrent})
+            return None  # repeated_block, once every group passed
+        return selected, recurrent
 
-    def finished(self, event, out):
-        if self.pending.pop(event["id"], None) is not None:
-            self.counters["retired_finished"] += 1
-            out.append({"kind": "retired", "step": self.last_step, "id": event["id"], "cause": "finished"})
+    def finished(self, event):
+        if self.pending.pop(event.id, None) is None:
+            return []
+        self.counters.retired_finished += 1
+        return [retired(self.last_step, event.id, "finished")]
 
     def held_by(self, event):
-        if 0 <= event["rank"] < self.tp:
-            self.held.setdefault(event["digest"], set()).add(event["rank"])
+        if 0 <= event.rank < self.topology.tp_degree:
+            self.held.setdefault(event.digest, set()).add(event.rank)
         else:
             self.ignored_held += 1  # the real connector skips a rank it does not have, and goes on
 
-    # --- what the kit reads
+    def state(self):
+        return State([PendingStore(i, s["done"], s["table"], s["latch"]) for i, s in self.pending.items()],
+                     self.held, self.counters, self.ignored_held)
+
+
+class ToyAdapter(Adapter):
+    name = "toy connector (Python)"
+    capabilities = ("state", "sliding", "namespace")
+
+    def topology(self, topology):
+        self.connector = Connector(topology)
+
+    def step(self, step):
+        out = []
+        self.connector.step(step, out)
+        return out
+
+    def finished(self, event):
+        return self.connector.finished(event)
+
+    def held(self, event):
+        self.connector.held_by(event)
 
     def state(self):
-        return {"kind": "state",
-                "pending": [{"id": i, "done": s["done"], "table": s["table"],
-                             "latch": sorted([g, b] for g, b in s["latch"].items())}
-                            for i, s in sorted(self.pending.items())],
-                "held": {d: sorted(r) for d, r in sorted(self.held.items())},
-                "counters": dict(self.counters)}
+        return self.connector.state()
 
-    def summary(self):
-        summary = dict({"kind": "summary"}, **self.counters)
-        if self.ignored_held:
-            summary["ignored_held"] = self.ignored_held
-        return dict(summary, pending=sorted(self.pending),
-                    latched={i: sorted([g, b] for g, b in s["latch"].items())
-                             for i, s in sorted(self.pending.items()) if s["latch"]})
-
-
-def main():
-    connector = None
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        kind = message.get("kind")
-        out = []
-        if kind == "hello":
-            out.append({"kind": "hello", "protocol": PROTOCOL, "implementation": "toy connector (Python)",
-                        "capabilities": ["state", "sliding"]})
-        elif kind == "topology":
-            connector = Connector(message)
-        elif connector is None and kind in ("summary", "step", "finished", "held"):
-            out.append({"kind": "error", "message": "a %s before any topology" % kind})
-        elif kind == "summary":
-            out.append(connector.summary())
-        elif kind in ("step", "finished", "held"):
-            if kind == "step":
-                connector.step(message, out)
-            elif kind == "finished":
-                connector.finished(message, out)
-            else:
-                connector.held_by(message)
-            out.append(connector.state())
-        else:
-            out.append({"kind": "error", "message": "unknown message kind %r" % kind})
-        out.append({"kind": "end"})
-        sys.stdout.write("".join(json.dumps(o, separators=(",", ":")) + "\n" for o in out))
-        sys.stdout.flush()
+    def namespace(self, probe):
+        """What stored data means and where it is found: the prefix digest, the span, the plan."""
+        connector = Connector(probe.topology)
+        span = probe.topology.span(probe.prompt_tokens)
+        identity = [probe.identity.model, probe.identity.dtype, probe.identity.cache_salt, probe.identity.lora]
+        digest = hashlib.sha256(DIGEST_SALT + json.dumps([identity, probe.token_ids[:span]]).encode()).digest()
+        store = {"span": span, "table": probe.block_ids, "latch": {g: b for g, b in probe.recurrent}}
+        selection = connector.select(store)
+        text = "invalid_selection" if selection is None else json.dumps(selection, separators=(",", ":"))
+        return {"prefix_digest": digest, "span": str(span), "plan_selection": text}
 
 
 if __name__ == "__main__":
-    main()
+    main(ToyAdapter())

@@ -109,10 +109,10 @@ final class ConformCommand implements Command {
                 Conform.Report baseline = Conform.run(ran, InProcessAdapter::new, settings, line -> { });
                 double adapterRate = ran.size() / report.seconds();
                 double inProcessRate = ran.size() / baseline.seconds();
-                out.printf("baseline: the same %,d scenarios in process: %.1f s, %,.0f scenarios/s (%d job%s; %.1f s of it"
-                                + " answering); the adapter's throughput is %.3f of it%n", ran.size(), baseline.seconds(),
+                out.printf("baseline: the same %,d scenarios in process: %.1f s, %,.0f scenarios/s (%d job%s; %.1f s"
+                                + " answering%s); the adapter's throughput is %.3f of it%n", ran.size(), baseline.seconds(),
                         inProcessRate, baseline.jobs(), baseline.jobs() == 1 ? "" : "s", baseline.waitedSeconds(),
-                        adapterRate / inProcessRate);
+                        baseline.jobs() == 1 ? "" : ", summed over the jobs", adapterRate / inProcessRate);
             }
             out.flush();
             if (out.checkError()) {

@@ -41,9 +41,11 @@ public final class Conform {
      * @param late what adapters printed after their last answer (each an error of the run)
      * @param stoppedAfter the adapter errors after which the run stopped ({@code --max-errors}), or 0
      *                     when it ran to the end; the scenarios it did not reach are errors too
+     * @param waitedSeconds the time spent waiting for answers, summed over the jobs
+     * @param shrunk whether failing scenarios were shrunk ({@link Settings#shrink})
      */
     public record Report(Line.Hello hello, List<Result> results, List<String> late, double seconds, double waitedSeconds,
-                         long answers, int jobs, int stoppedAfter) {
+                         long answers, int jobs, int stoppedAfter, boolean shrunk) {
         public long count(Class<? extends Result> kind) {
             return results.stream().filter(kind::isInstance).count();
         }
@@ -154,7 +156,7 @@ public final class Conform {
                     + scenarios.get(i).id() + ": not run, the run stopped after " + errors.get() + " adapter errors", 0));
         }
         return new Report(hello, List.copyOf(ordered), List.copyOf(late), seconds(start), waited.get() / 1e9, answers.get(),
-                jobs, stop.get() ? errors.get() : 0);
+                jobs, stop.get() ? errors.get() : 0, settings.shrink());
     }
 
     private static String describe(Line.Hello hello) {

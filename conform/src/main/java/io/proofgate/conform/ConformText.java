@@ -83,7 +83,7 @@ public final class ConformText {
             groups.entrySet().stream()
                     .sorted(Comparator.comparing((Map.Entry<String, List<Result.Failed>> e) -> -e.getValue().size())
                             .thenComparing(Map.Entry::getKey))
-                    .forEach(group -> group(out, group.getKey(), group.getValue()));
+                    .forEach(group -> group(out, group.getKey(), group.getValue(), report.shrunk()));
         }
         long passed = report.count(Result.Passed.class);
         long notRun = report.count(Result.NotRun.class);
@@ -91,13 +91,13 @@ public final class ConformText {
         long ran = passed + failed.size() + errors;
         out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d failed, %,d not run, %,d errors", report.results().size(),
                 passed, failed.size(), notRun, errors));
-        out.append(String.format("; %.1f s, %,.0f scenarios/s (%d job%s; %,d answers, %.1f s waiting for them)%n", report.seconds(),
+        out.append(String.format("; %.1f s, %,.0f scenarios/s (%d job%s; %,d answers, %.1f s waiting for them%s)%n", report.seconds(),
                 ran / Math.max(report.seconds(), 1e-9), report.jobs(), report.jobs() == 1 ? "" : "s", report.answers(),
-                report.waitedSeconds()));
+                report.waitedSeconds(), report.jobs() == 1 ? "" : ", summed over the " + report.jobs() + " jobs"));
         return out.toString();
     }
 
-    private static void group(StringBuilder out, String rule, List<Result.Failed> failures) {
+    private static void group(StringBuilder out, String rule, List<Result.Failed> failures, boolean shrunk) {
         Map<String, Integer> suites = new TreeMap<>();
         failures.forEach(f -> suites.merge(f.scenario().suite(), 1, Integer::sum));
         List<String> seen = new ArrayList<>();
@@ -109,8 +109,8 @@ public final class ConformText {
                 .min(Comparator.comparingInt(Result.Failed::events).thenComparing(f -> f.scenario().id())).orElseThrow();
         Scenario scenario = shortest.scenario();
         out.append("    shortest: ").append(scenario.id()).append(" (").append(scenario.file()).append(':').append(scenario.line())
-                .append("), shrunk to ").append(shortest.events()).append(" event").append(shortest.events() == 1 ? "" : "s")
-                .append(" after the topology:\n");
+                .append(shrunk ? "), shrunk to " : "), not shrunk (--no-shrink), ").append(shortest.events()).append(" event")
+                .append(shortest.events() == 1 ? "" : "s").append(" after the topology:\n");
         out.append("      ").append(scenario.topology()).append('\n');
         for (Scenario.Event event : scenario.events().subList(0, shortest.events())) {
             out.append("      ").append(event.line()).append('\n');

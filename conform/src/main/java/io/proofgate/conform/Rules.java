@@ -105,7 +105,9 @@ public final class Rules {
 
     /** A refusal of {@code what} (an event, the summary request). */
     public static String ofRefusal(String what, Line.Refused refused) {
-        return "refused " + what;
+        // grouped by what the adapter said, its numbers and ids' digits as N, so that two mistakes are two groups
+        String message = refused.message().replaceAll("[0-9]+", "N");
+        return "refused " + what + ": " + Json.excerpt(message.length() > 100 ? message.substring(0, 100) + "..." : message);
     }
 
     public static String ofSummary(Line.Summary expected, Line.Summary actual) {

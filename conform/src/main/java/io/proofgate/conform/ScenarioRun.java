@@ -126,7 +126,7 @@ public final class ScenarioRun {
     public Optional<Result.Mismatch> compare(Scenario scenario, int prefix, Transcript said) {
         for (Line line : said.topology()) {
             if (line instanceof Line.Refused refused) {
-                return Optional.of(new Result.Mismatch(0, "refused the topology", List.of("(accepted)"),
+                return Optional.of(new Result.Mismatch(0, Rules.ofRefusal("the topology", refused), List.of("(accepted)"),
                         List.of(refused.words(capabilities))));
             }
         }

@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -81,6 +82,53 @@ class ConformTest {
         Conform.Report report = Conform.run(all, () -> new ProcessAdapter("python3 ../examples/conform/toy_connector.py --fixed",
                 Path.of("").toAbsolutePath()), SETTINGS, line -> { });
         assertEquals(all.size() - 2, report.count(Result.Passed.class));
+    }
+
+    static final String VLLM_EXAMPLE = "python3 ../examples/conform/vllm_connector/adapter.py";
+
+    @Test
+    void theVllmExampleWithoutItsBugPassesEveryScenarioItRuns() throws ConformException {
+        Conform.Report report = Conform.run(all, () -> new ProcessAdapter(VLLM_EXAMPLE + " --fixed", Path.of("").toAbsolutePath()),
+                SETTINGS, line -> { });
+        assertEquals(List.of(), report.results().stream().filter(r -> !(r instanceof Result.Passed || r instanceof Result.NotRun))
+                .limit(3).toList());
+        assertEquals(all.size() - 2, report.count(Result.Passed.class));
+    }
+
+    @Test
+    void theVllmExamplesPlantedBugIsFoundAndShrunk() throws ConformException {
+        List<Scenario> preemptions = all.stream().filter(s -> s.suite().equals("ci/step-preemption") || s.suite().equals("seed"))
+                .toList();
+        Conform.Report report = Conform.run(preemptions, () -> new ProcessAdapter(VLLM_EXAMPLE, Path.of("").toAbsolutePath()),
+                SETTINGS, line -> { });
+        List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
+                .map(Result.Failed.class::cast).toList();
+        assertEquals(0, report.count(Result.Errored.class));
+        assertEquals(List.of("plan -> rejected conflict", "state: pending latch differs"), rules(report));
+        assertTrue(failed.stream().anyMatch(f -> f.scenario().id().equals("seed/09-preempt-then-resume")));
+        assertEquals(2, failed.stream().mapToInt(Result.Failed::events).min().orElseThrow(),
+                "shrunk to the step that latches and the preemption");
+        String text = ConformText.of(report, VLLM_EXAMPLE);
+        assertTrue(text.contains("shrunk to 2 events after the topology:"), text);
+        assertTrue(text.contains("summed over the 2 jobs)"), text);
+    }
+
+    @Test
+    void aMappingThatRaisesIsARefusalOfItsScenarioGroupedByItsMessageAndTheRunGoesOn() throws ConformException {
+        List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
+        Conform.Report report = Conform.run(seed, () -> new ProcessAdapter(
+                "python3 ../conform/src/test/resources/adapters/raising_mapping.py", Path.of("").toAbsolutePath()),
+                new Conform.Settings(1, Duration.ofSeconds(20), false, 10), line -> { });
+        assertEquals(0, report.count(Result.Errored.class), "a refusal is a failure of its scenario, not a broken adapter");
+        assertEquals(List.of("refused an event: \"step event N: LookupError: no reader for the rejection of rN"
+                + " (raising_mapping.py:N in read_step)\"", "refused an event: \"step event N: ValueError: an empty proof of"
+                + " empty is not logged (raising_mapping.py:N in read_step)\""), rules(report));
+        assertEquals(seed.size() - 2, report.count(Result.Passed.class), "the other scenarios of the run pass");
+        String text = ConformText.of(report, "raising_mapping.py");
+        assertTrue(text.contains("), not shrunk (--no-shrink), 2 events after the topology:"), text);
+        assertFalse(text.contains("shrunk to"), text);
+        assertTrue(text.contains("(1 job; "), text);
+        assertFalse(text.contains("summed over"), text);
     }
 
     /** The in-process validator with one kind of answer line rewritten. */

@@ -191,9 +191,12 @@ class ConnectorAuditTest {
     }
 
     private static String acceptance(ConnectorAuditReport report) {
+        // the differences, and the namespace names the fix changes (the toy's plan_selection goes through the planted bug)
+        List<String> fingerprints = new ArrayList<>(report.classes().stream().map(DifferenceClass::fingerprint).toList());
+        report.namespace().changed().forEach(n -> fingerprints.add(NamespaceRun.Result.fingerprint(n)));
         StringBuilder json = new StringBuilder("{\"schema\":\"proofgate-audit-accepted/v1\",\"accepted\":[");
-        for (int i = 0; i < report.classes().size(); i++) {
-            json.append(i == 0 ? "" : ",").append("{\"fingerprint\":\"").append(report.classes().get(i).fingerprint())
+        for (int i = 0; i < fingerprints.size(); i++) {
+            json.append(i == 0 ? "" : ",").append("{\"fingerprint\":\"").append(fingerprints.get(i))
                     .append("\",\"justification\":\"the planted bug is fixed\"}");
         }
         return json.append("]}").toString();

@@ -1,0 +1,33 @@
+"""proofgate_adapter: write a proofgate-adapter/v1 adapter as one class.
+
+    from proofgate_adapter import Adapter, main, plan, rejected, retired, State, PendingStore, Counters
+
+    class MyAdapter(Adapter):
+        name = "my connector"
+        capabilities = ("state", "sliding")
+        def topology(self, topology): ...      # a fresh connector, defaults applied
+        def step(self, step): ...              # the verdicts of a step event
+        def finished(self, event): ...
+        def held(self, event): ...
+        def state(self): ...                   # a State; the summary is derived from it
+
+    if __name__ == "__main__":
+        main(MyAdapter())
+
+Standard library only, Python 3.10 or later. For vLLM connectors, see `proofgate_adapter.vllm`.
+Documentation: docs/conformance.md, "Writing an adapter".
+"""
+
+from .events import (CachedRequest, DuplicateKeys, Finished, Group, Held, MessageError, NewRequest, Step,
+                     Topology)
+from .namespace import Identity, Probe
+from .protocol import CAPABILITIES, PROTOCOL, Adapter, Session, main, run
+from .verdicts import (Counters, PendingStore, Plan, Rejected, Retired, State, Verdict, VerdictError, plan,
+                       rejected, retired)
+
+__version__ = "1.0.0"
+
+__all__ = ["Adapter", "CAPABILITIES", "CachedRequest", "Counters", "DuplicateKeys", "Finished", "Group", "Held",
+           "Identity", "MessageError", "NewRequest", "PROTOCOL", "PendingStore", "Plan", "Probe", "Rejected",
+           "Retired", "Session", "State", "Step", "Topology", "Verdict", "VerdictError", "main", "plan", "rejected",
+           "retired", "run"]

@@ -1,0 +1,255 @@
+"""The kit's messages as typed values: the topology with its defaults applied, and the events.
+
+Field names follow docs/protocol.md section 5 (`proofgate-events/v1`). Every event keeps the line
+as the kit sent it in `raw`, for an adapter that needs a field as the log has it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+POLICIES = ("full", "sliding", "recurrent_align")
+
+#: Defaults of protocol section 5 for the fields a hand-written topology may leave out.
+DEFAULTS = {"tp_degree": 1, "hash_block_size": 256, "min_span_tokens": 1024, "max_span_tokens": None}
+
+
+class MessageError(ValueError):
+    """A message the library cannot read as the protocol says; answered with the protocol's error."""
+
+
+class DuplicateKeys:
+    """A JSON object in which a key appears twice, as found inside `recurrent_boundary_blocks`.
+
+    Protocol section 3, row 2: such a field is not a mapping. It is deliberately neither a dict nor
+    a list, so that a connector's `isinstance(value, dict)` check sees what the protocol sees.
+    Outside the evidence, a repeated key is a structural error the kit never sends.
+    """
+
+    __slots__ = ("pairs",)
+
+    def __init__(self, pairs):
+        self.pairs = list(pairs)
+
+    def __repr__(self):
+        return "DuplicateKeys(%r)" % (self.pairs,)
+
+    def __eq__(self, other):
+        return isinstance(other, DuplicateKeys) and other.pairs == self.pairs
+
+    __hash__ = None
+
+
+def object_pairs(pairs):
+    """`json.loads` hook: a dict, or `DuplicateKeys` when a key appears twice."""
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        return DuplicateKeys(pairs)
+    return dict(pairs)
+
+
+def _int(obj, name, where, default=..., minimum=None):
+    if name not in obj or (obj[name] is None and default is None):
+        if default is ...:
+            raise MessageError("%s has no %r" % (where, name))
+        return default
+    value = obj[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MessageError("%s: %r is not an integer: %r" % (where, name, value))
+    if minimum is not None and value < minimum:
+        raise MessageError("%s: %r is below %d: %r" % (where, name, minimum, value))
+    return value
+
+
+def _str(obj, name, where):
+    value = obj.get(name)
+    if not isinstance(value, str):
+        raise MessageError("%s: %r is not a string: %r" % (where, name, value))
+    return value
+
+
+def _table(value, where):
+    if not isinstance(value, list) or not all(isinstance(g, list) for g in value):
+        raise MessageError("%s is not a list of lists of block ids: %r" % (where, value))
+    for group in value:
+        for block in group:
+            if isinstance(block, bool) or not isinstance(block, int):
+                raise MessageError("%s holds a block id that is not an integer: %r" % (where, block))
+    return [list(group) for group in value]
+
+
+@dataclass(frozen=True)
+class Group:
+    """One KV-cache group. `window_tokens` is None unless the policy is `sliding` (generated
+    topologies carry `window_tokens: 0` on other groups; protocol section 5 reads 0 as absent)."""
+
+    policy: str
+    block_tokens: int
+    window_tokens: Optional[int] = None
+
+    @property
+    def recurrent(self) -> bool:
+        return self.policy == "recurrent_align"
+
+
+@dataclass(frozen=True)
+class Topology:
+    """A topology line with protocol section 5's defaults applied: `tp_degree` 1,
+    `hash_block_size` 256, `min_span_tokens` 1024, `max_span_tokens` None (unbounded)."""
+
+    groups: tuple
+    tp_degree: int = 1
+    hash_block_size: int = 256
+    min_span_tokens: int = 1024
+    max_span_tokens: Optional[int] = None
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Topology":
+        if not isinstance(obj, dict):
+            raise MessageError("the topology is not an object")
+        groups = obj.get("groups")
+        if not isinstance(groups, list) or not groups:
+            raise MessageError("the topology has no groups")
+        parsed = []
+        for i, g in enumerate(groups):
+            where = "group %d" % i
+            if not isinstance(g, dict) or g.get("policy") not in POLICIES:
+                raise MessageError("%s has no policy of %s: %r" % (where, ", ".join(POLICIES), g))
+            window = _int(g, "window_tokens", where, default=None, minimum=0)
+            if g["policy"] == "sliding":
+                if not window:
+                    raise MessageError("%s is sliding without window_tokens" % where)
+            else:
+                window = None  # 0 or absent: not a sliding group
+            parsed.append(Group(g["policy"], _int(g, "block_tokens", where, minimum=1), window))
+        return cls(
+            groups=tuple(parsed),
+            tp_degree=_int(obj, "tp_degree", "the topology", DEFAULTS["tp_degree"], 1),
+            hash_block_size=_int(obj, "hash_block_size", "the topology", DEFAULTS["hash_block_size"], 1),
+            min_span_tokens=_int(obj, "min_span_tokens", "the topology", DEFAULTS["min_span_tokens"], 0),
+            max_span_tokens=_int(obj, "max_span_tokens", "the topology", None, 0),
+            raw=obj,
+        )
+
+    def to_json(self) -> dict:
+        """The topology line with every field present (as a namespace probe carries it)."""
+        groups = []
+        for g in self.groups:
+            groups.append({"policy": g.policy, "block_tokens": g.block_tokens, "window_tokens": g.window_tokens or 0})
+        return {"kind": "topology", "schema": "proofgate-events/v1", "tp_degree": self.tp_degree,
+                "hash_block_size": self.hash_block_size, "min_span_tokens": self.min_span_tokens,
+                "max_span_tokens": self.max_span_tokens, "groups": groups}
+
+    @property
+    def recurrent_groups(self) -> tuple:
+        """The indices of the `recurrent_align` groups, in index order."""
+        return tuple(i for i, g in enumerate(self.groups) if g.recurrent)
+
+    def span(self, prompt_tokens: int) -> int:
+        """The target of protocol section 2: the largest multiple of `hash_block_size` strictly
+        below the prompt's end."""
+        return (prompt_tokens - 1) // self.hash_block_size * self.hash_block_size
+
+    def tracked(self, span: int) -> bool:
+        """Whether a request with this span is a store candidate (`min <= span <= max`)."""
+        return self.min_span_tokens <= span and (self.max_span_tokens is None or span <= self.max_span_tokens)
+
+
+@dataclass(frozen=True)
+class NewRequest:
+    id: str
+    digest: str
+    prompt_tokens: int
+    computed: int
+    scheduled: int
+    block_ids: list
+
+
+@dataclass(frozen=True)
+class CachedRequest:
+    id: str
+    computed: int
+    scheduled: int
+    new_block_ids: list
+    resumed: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """A `step` event. `evidence` is `recurrent_boundary_blocks` as the log has it (None when
+    absent or null, which protocol section 3 treats alike); `has_evidence` tells them apart."""
+
+    step: int
+    new: list
+    cached: list
+    preempted: list
+    evidence: Any = None
+    has_evidence: bool = False
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+    kind = "step"
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Step":
+        new = []
+        for i, r in enumerate(obj.get("new") or []):
+            where = "new[%d]" % i
+            if not isinstance(r, dict):
+                raise MessageError("%s is not an object" % where)
+            new.append(NewRequest(_str(r, "id", where), _str(r, "digest", where), _int(r, "prompt_tokens", where, minimum=1),
+                                  _int(r, "computed", where, minimum=0), _int(r, "scheduled", where, minimum=0),
+                                  _table(r.get("block_ids"), where + ".block_ids")))
+        cached = []
+        for i, r in enumerate(obj.get("cached") or []):
+            where = "cached[%d]" % i
+            if not isinstance(r, dict):
+                raise MessageError("%s is not an object" % where)
+            resumed = r.get("resumed", False)
+            if not isinstance(resumed, bool):
+                raise MessageError("%s: 'resumed' is not a boolean: %r" % (where, resumed))
+            cached.append(CachedRequest(_str(r, "id", where), _int(r, "computed", where, minimum=0),
+                                        _int(r, "scheduled", where, minimum=0),
+                                        _table(r.get("new_block_ids"), where + ".new_block_ids"), resumed))
+        preempted = obj.get("preempted") or []
+        if not isinstance(preempted, list) or not all(isinstance(p, str) for p in preempted):
+            raise MessageError("'preempted' is not a list of request ids: %r" % (preempted,))
+        return cls(_int(obj, "step", "the step"), new, cached, list(preempted),
+                   obj.get("recurrent_boundary_blocks"), "recurrent_boundary_blocks" in obj, obj)
+
+    def order(self) -> dict:
+        """Request id -> its position in the step's decision order (new, then cached; protocol section 3)."""
+        ids = [r.id for r in self.new] + [r.id for r in self.cached]
+        return {request_id: i for i, request_id in enumerate(ids)}
+
+
+@dataclass(frozen=True)
+class Finished:
+    id: str
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+    kind = "finished"
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Finished":
+        return cls(_str(obj, "id", "the finished event"), obj)
+
+
+@dataclass(frozen=True)
+class Held:
+    """A `held` report: `rank` holds `digest`. A rank outside `0..tp_degree-1` is one the real
+    connector ignores and counts (protocol section 6); the event still reaches the adapter."""
+
+    rank: int
+    digest: str
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+    kind = "held"
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Held":
+        return cls(_int(obj, "rank", "the held event"), _str(obj, "digest", "the held event"), obj)
+
+
+EVENTS = {"step": Step, "finished": Finished, "held": Held}

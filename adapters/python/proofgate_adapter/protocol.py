@@ -1,0 +1,222 @@
+"""The adapter protocol `proofgate-adapter/v1` (docs/conformance.md): the loop that reads the
+kit's messages, calls the author's `Adapter`, and writes its answers and end markers.
+
+What the loop does for the author:
+
+- answers the greeting with the adapter's name and capabilities (checked at start: an unknown
+  capability, or `namespace` without a `namespace()` method, stops the adapter before it greets);
+- applies the topology defaults and gives typed events (`events.py`);
+- writes verdicts as `replay` prints them, then the `state` line with the `state` capability,
+  then `{"kind":"end"}`; answers the summary request from `state()`;
+- turns an exception of the author's code into `{"kind":"error","message":...}` for that
+  message, and keeps answering: the kit has already sent the rest of the scenario and reads every
+  answer. Until the next topology line, later events of the scenario are answered with an error
+  that names the first one (the connector's state is not trusted after an exception);
+- keeps the protocol's stdout clean: the author's `print()` goes to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+
+from .events import EVENTS, MessageError, Topology, object_pairs
+from .namespace import Probe, answer as namespace_answer
+from .verdicts import State, Verdict, check_line
+
+PROTOCOL = "proofgate-adapter/v1"
+
+#: The capabilities of docs/conformance.md, "Capabilities".
+CAPABILITIES = ("reason_facts", "state", "sliding", "wide_integers", "namespace")
+
+END = '{"kind":"end"}\n'
+
+
+class Adapter:
+    """Subclass this and implement `topology`, `step`, `finished`, `held` and `state`.
+
+    - `name`: the implementation's name in the greeting.
+    - `capabilities`: what the adapter reports (docs/conformance.md, "Capabilities"); declare only
+      what it really reports.
+    - `topology(topology)`: start a fresh connector for this `Topology` (defaults applied).
+    - `step(step)`, `finished(event)`, `held(event)`: the event's verdicts, in decision order, as
+      an iterable of `plan(...)`, `rejected(...)`, `retired(...)`, or dicts as `replay` prints
+      them (checked, then written as they are), or None for none.
+    - `state()`: a `State` (pending stores, held digests, counters, ignored held reports). The
+      library prints it after each event with the `state` capability, and derives the summary
+      from it in any case.
+    - optionally `namespace(probe)`: a dict of name -> bytes for a namespace probe; declare
+      `namespace` with it.
+    """
+
+    name = "proofgate adapter (Python)"
+    capabilities = ()
+
+    def topology(self, topology: Topology) -> None:
+        raise NotImplementedError("topology()")
+
+    def step(self, step):
+        raise NotImplementedError("step()")
+
+    def finished(self, event):
+        raise NotImplementedError("finished()")
+
+    def held(self, event):
+        raise NotImplementedError("held()")
+
+    def state(self) -> State:
+        raise NotImplementedError("state()")
+
+
+def check_capabilities(adapter) -> tuple:
+    declared = tuple(adapter.capabilities)
+    unknown = [c for c in declared if c not in CAPABILITIES]
+    if unknown:
+        raise ValueError("unknown capabilities %s (the kit knows %s)" % (", ".join(map(repr, unknown)), ", ".join(CAPABILITIES)))
+    has_method = callable(getattr(adapter, "namespace", None))
+    if "namespace" in declared and not has_method:
+        raise ValueError("the namespace capability is declared but the adapter has no namespace(probe) method")
+    if has_method and "namespace" not in declared:
+        raise ValueError("the adapter has a namespace(probe) method but does not declare the namespace capability")
+    return declared
+
+
+def describe(error: BaseException) -> str:
+    """An exception as one line: its type and message, and where in the author's code it was raised."""
+    text = "%s: %s" % (type(error).__name__, error) if str(error) else type(error).__name__
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames:
+        last = frames[-1]
+        text += " (%s:%d in %s)" % (os.path.basename(last.filename), last.lineno, last.name)
+    return text if len(text) <= 600 else text[:597] + "..."
+
+
+class Session:
+    """One adapter process's conversation with the kit. `handle` answers one message line."""
+
+    def __init__(self, adapter, err=None):
+        self.adapter = adapter
+        self.capabilities = check_capabilities(adapter)
+        self.state_capability = "state" in self.capabilities
+        self.topology = None
+        self.broken = None  # why later events of this scenario are refused
+        self.err = err if err is not None else sys.stderr
+        self.every_traceback = bool(os.environ.get("PROOFGATE_ADAPTER_TRACEBACKS"))
+        self.failures = 0
+
+    def _error(self, message) -> str:
+        return json.dumps({"kind": "error", "message": message}, separators=(",", ":")) + "\n"
+
+    def _failed(self, where: str, error: BaseException) -> str:
+        message = "%s: %s" % (where, describe(error))
+        self.failures += 1
+        if self.failures == 1 or self.every_traceback:  # on stderr: the first traceback, or every one
+            print("proofgate_adapter: %s" % message, file=self.err)
+            traceback.print_exception(type(error), error, error.__traceback__, file=self.err)
+            if not self.every_traceback:
+                print("proofgate_adapter: later tracebacks are not printed (PROOFGATE_ADAPTER_TRACEBACKS=1 prints them)",
+                      file=self.err)
+        return self._error(message)
+
+    def handle(self, line: str) -> str:
+        """The whole answer to one message line, end marker included ('' for a blank line)."""
+        if not line.strip():
+            return ""
+        try:
+            message = json.loads(line, object_pairs_hook=object_pairs)
+        except ValueError as e:
+            return self._error("the message is not JSON: %s" % e) + END
+        kind = message.get("kind") if isinstance(message, dict) else None
+        if kind == "hello":
+            return json.dumps({"kind": "hello", "protocol": PROTOCOL, "implementation": str(self.adapter.name),
+                               "capabilities": list(self.capabilities)}, separators=(",", ":")) + "\n" + END
+        if kind == "topology":
+            self.topology, self.broken = None, None
+            try:
+                topology = Topology.from_json(message)
+                self.adapter.topology(topology)
+                self.topology = topology
+                return END
+            except Exception as e:  # noqa: BLE001 - the author's code: any exception is the protocol's error
+                self.broken = "the topology was refused"
+                return self._failed("the topology", e) + END
+        if kind in EVENTS or kind == "summary":
+            if self.broken is not None:
+                return self._error("not run: %s" % self.broken) + END
+            if self.topology is None:
+                return self._error("a %s before any topology" % kind) + END
+            return self._event(kind, message)
+        if kind == "namespace":
+            if "namespace" not in self.capabilities:
+                return self._error("namespace probes need the namespace capability") + END
+            try:
+                return json.dumps(namespace_answer(self.adapter.namespace(Probe.from_json(message))),
+                                  separators=(",", ":")) + "\n" + END
+            except Exception as e:  # noqa: BLE001
+                return self._failed("namespace probe %s" % message.get("probe"), e) + END
+        return self._error("unknown message kind %r" % (kind,)) + END
+
+    def _event(self, kind, message) -> str:
+        where = "the summary request" if kind == "summary" else "%s event%s" % (
+            kind, " %s" % message.get("step") if kind == "step" else "")
+        try:
+            if kind == "summary":
+                return json.dumps(self._state().summary(), separators=(",", ":")) + "\n" + END
+            event = EVENTS[kind].from_json(message)
+            verdicts = getattr(self.adapter, kind)(event)
+            lines = []
+            for verdict in verdicts or ():
+                if isinstance(verdict, dict):
+                    line = check_line(verdict)
+                elif isinstance(verdict, Verdict):
+                    line = verdict.to_json()
+                else:
+                    raise TypeError("%s() gave %r, not a verdict (plan(), rejected(), retired(), or a dict as replay "
+                                    "prints it)" % (kind, verdict))
+                lines.append(json.dumps(line, separators=(",", ":")))
+            if self.state_capability:
+                lines.append(json.dumps(self._state().to_json(), separators=(",", ":")))
+            return "".join(line + "\n" for line in lines) + END
+        except Exception as e:  # noqa: BLE001
+            self.broken = "the connector failed at the %s (%s)" % (where, describe(e))
+            return self._failed(where, e) + END
+
+    def _state(self) -> State:
+        state = self.adapter.state()
+        if not isinstance(state, State):
+            raise TypeError("state() gave %r, not a State" % (state,))
+        return state
+
+
+def run(adapter, stdin=None, stdout=None) -> int:
+    """Speaks the protocol on stdin and stdout until stdin closes; returns the exit status.
+
+    While it runs, `sys.stdout` is stderr, so that a `print()` in the connector cannot break the
+    protocol; answers go to the real stdout.
+    """
+    stdin = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else sys.stdout
+    try:
+        session = Session(adapter)
+    except ValueError as e:
+        print("proofgate_adapter: %s" % e, file=sys.stderr)
+        return 2
+    saved, sys.stdout = sys.stdout, sys.stderr
+    try:
+        for line in stdin:
+            answer = session.handle(line)
+            if answer:
+                out.write(answer)
+                out.flush()
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1
+    finally:
+        sys.stdout = saved
+    return 0
+
+
+def main(adapter) -> None:
+    """`run` as a script's entry point: exits with its status."""
+    sys.exit(run(adapter))

@@ -1,0 +1,278 @@
+"""What an adapter answers: verdicts (`plan`, `rejected`, `retired`) and the connector's state.
+
+The constructors check what they are given, so that a mistake in an adapter is reported as the
+protocol's error for that event, with the adapter's own words, rather than as a broken line the
+kit cannot judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+#: The codes of protocol section 3 and the sentence of each (section 6, "Reasons").
+SENTENCES = {
+    "not_a_mapping": "recurrent_boundary_blocks is not a mapping",
+    "not_a_list": "the evidence for the request is not a list",
+    "empty": "the evidence for the request is an empty list",
+    "malformed_entry": "an entry is not a list of three integers",
+    "unknown_group": "an entry names a group outside the topology",
+    "non_recurrent_group": "an entry names a group that is not recurrent_align",
+    "null_block": "an entry names a null block",
+    "future_boundary": "entry boundary is ahead of the store plan",
+    "duplicate_group": "two exact-target entries name the same group",
+    "incomplete": "exact-target entries do not cover every recurrent group",
+    "conflict": "exact-target entries differ from the latched proof",
+    "invalid_selection": "the plan's block selection is invalid",
+}
+
+#: The facts of a reason, in the order protocol section 6 fixes.
+FACTS = ("observed", "target", "group", "block", "entry", "length", "element", "found", "policy", "first",
+         "latched", "problem")
+#: The facts that are also fields of the `rejected` line.
+FIELDS = ("observed", "target", "group", "block")
+
+CAUSES = ("quorum", "finished")
+
+
+class VerdictError(ValueError):
+    """A verdict or state an adapter built against the protocol's field rules."""
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_int(value, what):
+    if not _is_int(value):
+        raise VerdictError("%s is not an integer: %r" % (what, value))
+    return value
+
+
+def _check_id(value, what="a request id"):
+    if not isinstance(value, str):
+        raise VerdictError("%s is not a string: %r" % (what, value))
+    return value
+
+
+def _blocks(value, what):
+    if not isinstance(value, (list, tuple)) or not all(isinstance(g, (list, tuple)) for g in value):
+        raise VerdictError("%s is not a list of lists of block ids: %r" % (what, value))
+    return [[_check_int(b, what + " block") for b in g] for g in value]
+
+
+def _pairs(value, what):
+    """[group, block] pairs from a list of pairs or a {group: block} mapping."""
+    items = value.items() if isinstance(value, dict) else value
+    pairs = []
+    for pair in items:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise VerdictError("%s is not a list of [group, block] pairs: %r" % (what, value))
+        pairs.append([_check_int(pair[0], what + " group"), _check_int(pair[1], what + " block")])
+    return pairs
+
+
+class Verdict:
+    """A decision about one request in one event."""
+
+    kind = ""
+
+    def to_json(self) -> dict:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Plan(Verdict):
+    step: int
+    id: str
+    digest: str
+    span: int
+    blocks_by_group: list
+    recurrent: list
+
+    kind = "plan"
+
+    def to_json(self):
+        return {"kind": "plan", "step": self.step, "id": self.id, "digest": self.digest, "span": self.span,
+                "blocks_by_group": self.blocks_by_group, "recurrent": self.recurrent}
+
+
+@dataclass(frozen=True)
+class Rejected(Verdict):
+    step: int
+    id: str
+    code: str
+    facts: dict = field(default_factory=dict)
+
+    kind = "rejected"
+
+    @property
+    def reason(self) -> str:
+        words = ["%s=%s" % (name, self.facts[name]) for name in FACTS if name in self.facts]
+        return " ".join([SENTENCES[self.code]] + words)
+
+    def to_json(self):
+        line = {"kind": "rejected", "step": self.step, "id": self.id, "code": self.code}
+        for name in FIELDS:
+            if name in self.facts:
+                line[name] = self.facts[name]
+        if self.facts:
+            line["reason"] = self.reason
+        return line
+
+
+@dataclass(frozen=True)
+class Retired(Verdict):
+    step: int
+    id: str
+    cause: str
+
+    kind = "retired"
+
+    def to_json(self):
+        return {"kind": "retired", "step": self.step, "id": self.id, "cause": self.cause}
+
+
+def plan(step: int, request_id: str, digest: str, span: int, blocks_by_group, recurrent) -> Plan:
+    """A published plan. `recurrent` is a list of [group, block] pairs or a {group: block} mapping;
+    it is written in group order."""
+    return Plan(_check_int(step, "a plan's step"), _check_id(request_id), _check_id(digest, "a plan's digest"),
+                _check_int(span, "a plan's span"), _blocks(blocks_by_group, "a plan's blocks_by_group"),
+                sorted(_pairs(recurrent, "a plan's recurrent")))
+
+
+def rejected(step: int, request_id: str, code: str, **facts) -> Rejected:
+    """A rejection with a code of protocol section 3 and, optionally, its facts (section 6):
+    `observed`, `target`, `group`, `block`, `entry`, `length`, `element`, `found`, `policy`,
+    `first`, `latched`, `problem`. With facts, the line carries the fields of those names and a
+    reason built from the code's sentence; an adapter that states facts declares `reason_facts`."""
+    if code not in SENTENCES:
+        raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (code, ", ".join(SENTENCES)))
+    unknown = sorted(set(facts) - set(FACTS))
+    if unknown:
+        raise VerdictError("unknown reason facts %s (protocol section 6 has %s)" % (", ".join(unknown), ", ".join(FACTS)))
+    for name in FIELDS:
+        if name in facts:
+            _check_int(facts[name], "the fact %r" % name)
+    return Rejected(_check_int(step, "a rejection's step"), _check_id(request_id), code,
+                    {name: facts[name] for name in FACTS if name in facts and facts[name] is not None})
+
+
+def retired(step: int, request_id: str, cause: str) -> Retired:
+    """A retirement: `quorum` (full quorum at a cached step) or `finished`."""
+    if cause not in CAUSES:
+        raise VerdictError("unknown retirement cause %r (quorum or finished)" % (cause,))
+    return Retired(_check_int(step, "a retirement's step"), _check_id(request_id), cause)
+
+
+def check_line(line: dict) -> dict:
+    """A verdict written as a dict, as `replay` prints it (`{"kind": "rejected", "step": 2, "id":
+    "r3", "code": "empty"}`), checked against the field rules; returned as it is, so that fields
+    such as `reason` reach the kit unchanged."""
+    kind = line.get("kind")
+    if kind not in ("plan", "rejected", "retired"):
+        raise VerdictError("a verdict's kind is plan, rejected or retired, not %r" % (kind,))
+    _check_int(line.get("step"), "a %s's step" % kind)
+    _check_id(line.get("id"))
+    if kind == "plan":
+        _check_id(line.get("digest"), "a plan's digest")
+        _check_int(line.get("span"), "a plan's span")
+        _blocks(line.get("blocks_by_group"), "a plan's blocks_by_group")
+        _pairs(line.get("recurrent"), "a plan's recurrent")
+    elif kind == "rejected":
+        if line.get("code") not in SENTENCES:
+            raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (line.get("code"), ", ".join(SENTENCES)))
+        for name in FIELDS:
+            if name in line:
+                _check_int(line[name], "the field %r" % name)
+        if "reason" in line and not isinstance(line["reason"], str):
+            raise VerdictError("a rejection's reason is not a string: %r" % (line["reason"],))
+    elif line.get("cause") not in CAUSES:
+        raise VerdictError("unknown retirement cause %r (quorum or finished)" % (line.get("cause"),))
+    return line
+
+
+@dataclass
+class Counters:
+    """The connector's counters, as `replay` names them."""
+
+    plans: int = 0
+    rejected: int = 0
+    store_skipped_quorum: int = 0
+    retired_finished: int = 0
+
+    def count(self, verdicts) -> None:
+        """Counts verdicts: a plan, a rejection, a retirement (for quorum in `store_skipped_quorum`).
+        A new request skipped for quorum has no verdict: count it yourself."""
+        for v in verdicts:
+            kind = v["kind"] if isinstance(v, dict) else v.kind
+            if kind == "plan":
+                self.plans += 1
+            elif kind == "rejected":
+                self.rejected += 1
+            elif kind == "retired":
+                if (v["cause"] if isinstance(v, dict) else v.cause) == "finished":
+                    self.retired_finished += 1
+                else:
+                    self.store_skipped_quorum += 1
+
+    def to_json(self) -> dict:
+        return {"plans": _check_int(self.plans, "the counter plans"),
+                "rejected": _check_int(self.rejected, "the counter rejected"),
+                "store_skipped_quorum": _check_int(self.store_skipped_quorum, "the counter store_skipped_quorum"),
+                "retired_finished": _check_int(self.retired_finished, "the counter retired_finished")}
+
+
+@dataclass
+class PendingStore:
+    """One pending store: `done` tokens, the block `table` per group, and the `latch` as [group,
+    block] pairs or a {group: block} mapping (empty when unproven)."""
+
+    id: str
+    done: int
+    table: list
+    latch: object = ()
+
+
+@dataclass
+class State:
+    """What the connector holds after an event. `held` maps a digest label to the ranks that
+    reported it (from 0..tp_degree-1 only: the ignored ones count in `ignored_held`)."""
+
+    pending: list = field(default_factory=list)
+    held: dict = field(default_factory=dict)
+    counters: Counters = field(default_factory=Counters)
+    ignored_held: int = 0
+
+    def _pending(self):
+        seen = set()
+        out = []
+        for store in self.pending:
+            if not isinstance(store, PendingStore):
+                raise VerdictError("a pending store is not a PendingStore: %r" % (store,))
+            _check_id(store.id, "a pending store's id")
+            if store.id in seen:
+                raise VerdictError("two pending stores of request %r" % store.id)
+            seen.add(store.id)
+            out.append((store.id, store))
+        return sorted(out, key=lambda item: item[0])
+
+    def to_json(self) -> dict:
+        pending = [{"id": i, "done": _check_int(s.done, "a pending store's done"),
+                    "table": _blocks(s.table, "a pending store's table"),
+                    "latch": sorted(_pairs(s.latch, "a pending store's latch"))} for i, s in self._pending()]
+        held = {}
+        for digest, ranks in sorted(self.held.items()):
+            held[_check_id(digest, "a held digest")] = sorted(_check_int(r, "a rank") for r in ranks)
+        return {"kind": "state", "pending": pending, "held": held, "counters": self.counters.to_json()}
+
+    def summary(self) -> dict:
+        """The summary line `replay` prints for this state."""
+        line = {"kind": "summary"}
+        line.update(self.counters.to_json())
+        if _check_int(self.ignored_held, "ignored_held"):
+            line["ignored_held"] = self.ignored_held
+        pending = self._pending()
+        line["pending"] = [i for i, _ in pending]
+        line["latched"] = {i: sorted(_pairs(s.latch, "a pending store's latch")) for i, s in pending if s.latch}
+        return line

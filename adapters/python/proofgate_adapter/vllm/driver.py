@@ -1,0 +1,372 @@
+"""A driver for scheduler-side vLLM KV connectors (`KVConnectorBase_V1`, `SupportsHMA`).
+
+From each event it builds what vLLM's scheduler would hand the connector and calls it; what is
+particular to a connector (where it states its store plans and rejections, how it learns from its
+workers that a rank holds a prefix) is a small mapping the author writes by subclassing
+`VllmConnectorAdapter`:
+
+    class MyMapping(VllmConnectorAdapter):
+        name = "my connector"
+        def create_connector(self, vllm_config, kv_cache_config): ...   # the connector, scheduler role
+        def read_step(self, metadata, scheduler_output): ...            # its plans and rejections, as verdicts
+        def deliver_held(self, rank, request, span): ...                # a held report, its own way
+        def pending(self): ...                                           # its pending stores (PendingStore)
+
+What the driver does per event (docs/conformance.md, "The vLLM driver"):
+
+- topology: a `VllmConfig` and `KVCacheConfig` with one group per topology group (full attention,
+  sliding window with `window_tokens`, Mamba in align mode), `block_tokens` as each group's block
+  size, `hash_block_size` as `cache_config.block_size`, `tp_degree` as the tensor-parallel size,
+  and `hash_block_size`, `min_span_tokens`, `max_span_tokens` in `kv_connector_extra_config`;
+- step: a `Request` per new request, whose prompt tokens derive from the digest label (equal
+  labels give equal tokens, so equal prefixes at equal spans); a `SchedulerOutput` with
+  `NewRequestData` and one `CachedRequestData`, `num_scheduled_tokens`, `preempted_req_ids`,
+  `finished_req_ids` (the requests finished since the last step) and `recurrent_boundary_blocks`
+  as the log has it; one `build_connector_meta` call; the verdicts from `read_step`, put in the
+  step's decision order; a pending store that disappeared without a verdict at a cached step is
+  retired for quorum (the only way protocol section 3 lets it go);
+- finished: `request_finished_all_groups(request, block_ids)` (or `request_finished(request,
+  block_ids[0])` for a connector without `SupportsHMA`) with the table the request holds; a
+  pending store it drops is retired for `finished`;
+- held: `deliver_held(rank, request, span)` for every real prefix of the label seen so far, and
+  again for each new prefix of the label that a later request brings (the scenarios give one
+  label to requests of different spans; a content-addressed connector hashes `tokens[:span]`, so
+  a label is several digests).
+
+Counters and `ignored_held` are counted from the verdicts and events unless the mapping reads the
+connector's own (`counters()`, `ignored_held()`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import random
+import sys
+from typing import Optional
+
+from ..protocol import Adapter
+from ..verdicts import Counters, State, plan as make_plan, rejected as make_rejected, retired as make_retired
+from . import standins
+
+#: PROOFGATE_VLLM_CLASSES: `auto` (vLLM's classes when `vllm` imports, else the stand-ins),
+#: `standins`, or `vllm` (fail when vLLM does not import).
+CLASSES_VARIABLE = "PROOFGATE_VLLM_CLASSES"
+
+
+class Classes:
+    """The classes the driver builds: vLLM's own where importable, else the stand-ins."""
+
+    def __init__(self, choice: Optional[str] = None):
+        choice = choice or os.environ.get(CLASSES_VARIABLE, "auto")
+        if choice not in ("auto", "standins", "vllm"):
+            raise ValueError("%s must be auto, standins or vllm, not %r" % (CLASSES_VARIABLE, choice))
+        self.real = False
+        for name in ("NewRequestData", "CachedRequestData", "SchedulerOutput", "KVConnectorOutput", "Request",
+                     "KVConnectorRole", "KVConnectorMetadata", "KVConnectorBase_V1", "SupportsHMA"):
+            setattr(self, name, getattr(standins, name))
+        if choice == "standins":
+            return
+        try:
+            from vllm.distributed.kv_transfer.kv_connector.v1.base import (KVConnectorBase_V1, KVConnectorMetadata,
+                                                                           KVConnectorRole, SupportsHMA)
+            from vllm.v1.core.sched.output import CachedRequestData, NewRequestData, SchedulerOutput
+            from vllm.v1.outputs import KVConnectorOutput
+        except ImportError:
+            if choice == "vllm":
+                raise
+            return
+        self.real = True
+        self.NewRequestData, self.CachedRequestData, self.SchedulerOutput = NewRequestData, CachedRequestData, SchedulerOutput
+        self.KVConnectorOutput, self.KVConnectorRole, self.KVConnectorMetadata = KVConnectorOutput, KVConnectorRole, KVConnectorMetadata
+        self.KVConnectorBase_V1, self.SupportsHMA = KVConnectorBase_V1, SupportsHMA
+
+    def make(self, cls, **values):
+        """An instance of a vLLM dataclass from the values the driver knows, by field name: a field
+        the class does not have is set as an attribute after construction (so that
+        `recurrent_boundary_blocks` reaches a vLLM without it), an older field name is filled from
+        the newer one, and a required field the driver cannot fill is an error that names it."""
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        if "resumed_from_preemption" in names and "resumed_req_ids" in values:  # vLLM before late 2025
+            values["resumed_from_preemption"] = [r in values["resumed_req_ids"] for r in values["req_ids"]]
+        given = {k: v for k, v in values.items() if k in names}
+        missing = [n for n, f in names.items() if n not in given and f.default is dataclasses.MISSING
+                   and f.default_factory is dataclasses.MISSING]
+        if missing:
+            raise TypeError("%s.%s has fields the driver does not fill: %s (the driver is documented against %s)"
+                            % (cls.__module__, cls.__name__, ", ".join(missing), standins.VLLM_REFERENCE))
+        instance = cls(**given)
+        for k, v in values.items():
+            if k not in names and k != "resumed_req_ids":
+                setattr(instance, k, v)
+        return instance
+
+    def request(self, request_id: str, prompt_token_ids: list):
+        if self.real:
+            try:
+                from vllm import SamplingParams
+                from vllm.v1.request import Request
+                return Request(request_id=request_id, prompt_token_ids=prompt_token_ids,
+                               sampling_params=SamplingParams(max_tokens=1), pooling_params=None, eos_token_id=None)
+            except (ImportError, TypeError) as e:  # Request's constructor changes between versions
+                print("proofgate_adapter.vllm: vLLM's Request could not be built (%s); using the stand-in" % e,
+                      file=sys.stderr)
+        return standins.Request(request_id, prompt_token_ids)
+
+
+_TOKENS = {}
+
+
+def prompt_token_ids(label: str, count: int) -> list:
+    """`count` prompt tokens for a digest label: the same label gives the same tokens in every
+    process, so requests of one label share prefixes; different labels differ from the first
+    token on with overwhelming odds. Token ids are 1 to 32000."""
+    tokens = _TOKENS.get(label)
+    if tokens is None or len(tokens) < count:
+        rng = random.Random("proofgate-digest-label:" + label)
+        tokens = [1 + rng.randrange(32000) for _ in range(max(count, 2 * len(tokens or ()), 4096))]
+        _TOKENS[label] = tokens
+    return tokens[:count]
+
+
+def topology_config(topology, classes: Classes):
+    """The stand-in `VllmConfig` and `KVCacheConfig` of a topology."""
+    groups = []
+    for i, group in enumerate(topology.groups):
+        if group.policy == "full":
+            spec = standins.FullAttentionSpec(group.block_tokens)
+        elif group.policy == "sliding":
+            spec = standins.SlidingWindowSpec(group.block_tokens, group.window_tokens)
+        else:
+            spec = standins.MambaSpec(group.block_tokens, "align")
+        groups.append(standins.KVCacheGroupSpec(["group.%d" % i], spec))
+    extra = {"hash_block_size": topology.hash_block_size, "min_span_tokens": topology.min_span_tokens,
+             "max_span_tokens": topology.max_span_tokens}
+    vllm_config = standins.VllmConfig(standins.CacheConfig(topology.hash_block_size),
+                                      standins.ParallelConfig(topology.tp_degree),
+                                      standins.KVTransferConfig(kv_connector_extra_config=extra))
+    return vllm_config, standins.KVCacheConfig(num_blocks=0, kv_cache_tensors=[], kv_cache_groups=groups)
+
+
+class LogCapture(logging.Handler):
+    """The records a connector logs on one logger, for a mapping that reads its decisions from
+    its log: `take()` returns those logged since the last call."""
+
+    def __init__(self, logger_name: str, level=logging.DEBUG):
+        super().__init__(level)
+        self.records = []
+        logger = logging.getLogger(logger_name)
+        logger.addHandler(self)
+        logger.setLevel(min(logger.level or level, level))
+        logger.propagate = False
+
+    def emit(self, record):
+        self.records.append(record)
+
+    def take(self) -> list:
+        records, self.records = self.records, []
+        return records
+
+
+class VllmConnectorAdapter(Adapter):
+    """The driver. Subclass it and write the mapping (see the module's docstring)."""
+
+    name = "vLLM connector"
+    capabilities = ("sliding",)
+
+    # --- the mapping: the part particular to a connector
+
+    def create_connector(self, vllm_config, kv_cache_config):
+        """The connector under test in the scheduler role."""
+        raise NotImplementedError("create_connector()")
+
+    def read_step(self, metadata, scheduler_output):
+        """The verdicts `build_connector_meta` decided: `self.plan(...)` and `self.rejected(...)`."""
+        raise NotImplementedError("read_step()")
+
+    def deliver_held(self, rank: int, request, span: int) -> None:
+        """Tell the connector that `rank` holds the prefix `request.prompt_token_ids[:span]`, the
+        way its workers would (for example `update_connector_output(KVConnectorOutput(...))`)."""
+        raise NotImplementedError("deliver_held()")
+
+    def pending(self):
+        """The connector's pending stores as `PendingStore`s (`done` and `table` are compared only
+        with the `state` capability; give 0 and [] when the connector does not keep them)."""
+        raise NotImplementedError("pending()")
+
+    def counters(self) -> Optional[Counters]:
+        """The connector's own counters, or None to count from the verdicts."""
+        return None
+
+    def ignored_held(self) -> Optional[int]:
+        """The connector's own count of held reports from ranks it does not have, or None to count
+        the reports from ranks outside the topology."""
+        return None
+
+    # --- helpers for the mapping
+
+    def plan(self, request_id: str, span: int, blocks_by_group, recurrent):
+        """A plan of the current step; the digest is the request's label."""
+        return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent)
+
+    def rejected(self, request_id: str, code: str, **facts):
+        """A rejection of the current step."""
+        return make_rejected(self.last_step, request_id, code, **facts)
+
+    def checked_plan(self, request_id: str, span: int, blocks_by_group, recurrent):
+        """A plan, or the `invalid_selection` rejection protocol section 3 asks for, for a connector
+        whose scheduler side leaves that check to its workers: fewer blocks than the span needs
+        (`short_table`), a block `<= 0` (`null_block`), one block twice (`repeated_block`)."""
+        for g, (group, blocks) in enumerate(zip(self.topology_.groups, blocks_by_group)):
+            if not group.recurrent:
+                first = 0 if group.policy == "full" else max(0, span - group.window_tokens) // group.block_tokens
+                if len(blocks) < -(-span // group.block_tokens) - first:
+                    return self.rejected(request_id, "invalid_selection", target=span, group=g, problem="short_table")
+            for block in blocks:
+                if block <= 0:
+                    return self.rejected(request_id, "invalid_selection", target=span, group=g, block=block,
+                                         problem="null_block")
+        seen, repeated = set(), None
+        for g, blocks in enumerate(blocks_by_group):
+            for block in blocks:
+                if block in seen and (repeated is None or block < repeated[1]):
+                    repeated = (g, block)
+                seen.add(block)
+        if repeated:
+            return self.rejected(request_id, "invalid_selection", target=span, group=repeated[0], block=repeated[1],
+                                 problem="repeated_block")
+        return self.plan(request_id, span, blocks_by_group, recurrent)
+
+    def capture_log(self, logger_name: str) -> LogCapture:
+        """A `LogCapture` on the connector's logger, replaced at each topology."""
+        capture = LogCapture(logger_name)
+        self._captures.append((logger_name, capture))
+        return capture
+
+    # --- the protocol side (the library calls these)
+
+    def __init__(self):
+        self.classes = Classes()
+        self._captures = []
+
+    def topology(self, topology):
+        for logger_name, capture in self._captures:
+            logging.getLogger(logger_name).removeHandler(capture)
+        self._captures = []
+        self.topology_ = topology
+        self.last_step = 0
+        self._requests = {}  # id -> Request, for requests scheduled and not finished
+        self._labels = {}  # id -> digest label
+        self._tables = {}  # id -> the block table per group, as the scheduler holds it
+        self._prefixes = {}  # label -> {span: a Request of that label and span}
+        self._reports = {}  # label -> ranks reported, in the order they came
+        self._delivered = set()  # (label, span, rank)
+        self._finished_ids = set()
+        self._counted = Counters()
+        self._ignored = 0
+        vllm_config, kv_cache_config = topology_config(topology, self.classes)
+        self.connector = self.create_connector(vllm_config, kv_cache_config)
+
+    def _pending_ids(self) -> set:
+        return {store.id for store in self.pending()}
+
+    def _fan_out(self, label: str) -> None:
+        for span, request in sorted(self._prefixes.get(label, {}).items()):
+            for rank in self._reports.get(label, ()):
+                if (label, span, rank) not in self._delivered:
+                    self._delivered.add((label, span, rank))
+                    self.deliver_held(rank, request, span)
+
+    def _full_quorum(self, label: str) -> bool:
+        return set(range(self.topology_.tp_degree)) <= set(self._reports.get(label, ()))
+
+    def step(self, step):
+        c = self.classes
+        self.last_step = step.step
+        new_data = []
+        for r in step.new:
+            request = c.request(r.id, prompt_token_ids(r.digest, r.prompt_tokens))
+            request.num_computed_tokens = r.computed
+            self._requests[r.id], self._labels[r.id] = request, r.digest
+            self._tables[r.id] = [list(blocks) for blocks in r.block_ids]
+            self._prefixes.setdefault(r.digest, {}).setdefault(self.topology_.span(r.prompt_tokens), request)
+            self._fan_out(r.digest)
+            new_data.append(c.make(c.NewRequestData, req_id=r.id, prompt_token_ids=request.prompt_token_ids,
+                                   mm_features=[], sampling_params=None, pooling_params=None,
+                                   block_ids=tuple(list(b) for b in r.block_ids), num_computed_tokens=r.computed,
+                                   lora_request=None))
+        for r in step.cached:
+            table = self._tables.setdefault(r.id, [[] for _ in self.topology_.groups])
+            if r.resumed:
+                table[:] = [list(blocks) for blocks in r.new_block_ids]
+            else:
+                for g, blocks in enumerate(r.new_block_ids):
+                    table[g].extend(blocks)
+            if r.id in self._requests:
+                self._requests[r.id].num_computed_tokens = r.computed
+        cached = c.make(c.CachedRequestData, req_ids=[r.id for r in step.cached],
+                        resumed_req_ids={r.id for r in step.cached if r.resumed},
+                        new_token_ids=[[] for _ in step.cached], all_token_ids={},
+                        new_block_ids=[tuple(list(b) for b in r.new_block_ids) for r in step.cached],
+                        num_computed_tokens=[r.computed for r in step.cached], num_output_tokens=[0 for _ in step.cached])
+        scheduled = {r.id: r.scheduled for r in step.new}
+        scheduled.update({r.id: r.scheduled for r in step.cached})
+        output = c.make(c.SchedulerOutput, scheduled_new_reqs=new_data, scheduled_cached_reqs=cached,
+                        num_scheduled_tokens=scheduled, total_num_scheduled_tokens=sum(scheduled.values()),
+                        scheduled_spec_decode_tokens={}, scheduled_encoder_inputs={},
+                        num_common_prefix_blocks=[0] * len(self.topology_.groups),
+                        finished_req_ids=set(self._finished_ids), free_encoder_mm_hashes=[],
+                        preempted_req_ids=set(step.preempted), recurrent_boundary_blocks=step.evidence)
+        self._finished_ids.clear()
+        before = self._pending_ids()
+        metadata = self.connector.build_connector_meta(output)
+        verdicts = list(self.read_step(metadata, output) or ())
+        after = self._pending_ids()
+        decided = {v.id for v in verdicts}
+        for r in step.cached:  # a pending store that went without a verdict: full quorum (protocol section 3)
+            if r.id in before and r.id not in after and r.id not in decided:
+                verdicts.append(self._retired(r.id, "quorum"))
+        for r in step.new:  # a new request of a label at full quorum, not tracked: counted, no verdict
+            if (self.topology_.tracked(self.topology_.span(r.prompt_tokens)) and r.id not in after
+                    and r.id not in decided and self._full_quorum(r.digest)):
+                self._counted.store_skipped_quorum += 1
+        order = step.order()
+        verdicts.sort(key=lambda v: order.get(v.id, len(order)))
+        self._counted.count(verdicts)
+        return verdicts
+
+    def _retired(self, request_id, cause):
+        return make_retired(self.last_step, request_id, cause)
+
+    def finished(self, event):
+        request = self._requests.pop(event.id, None)
+        if request is None:  # the scheduler frees only what it scheduled
+            return []
+        table = tuple(self._tables.pop(event.id, ()))
+        self._finished_ids.add(event.id)
+        before = self._pending_ids()
+        if hasattr(self.connector, "request_finished_all_groups"):  # SupportsHMA
+            self.connector.request_finished_all_groups(request, table)
+        else:
+            self.connector.request_finished(request, list(table[0]) if table else [])
+        if event.id in before and event.id not in self._pending_ids():
+            verdict = self._retired(event.id, "finished")
+            self._counted.count([verdict])
+            return [verdict]
+        return []
+
+    def held(self, event):
+        reports = self._reports.setdefault(event.digest, [])
+        if event.rank not in reports:
+            reports.append(event.rank)
+        if not 0 <= event.rank < self.topology_.tp_degree:
+            self._ignored += 1
+        self._fan_out(event.digest)
+
+    def state(self):
+        held = {label: [r for r in ranks if 0 <= r < self.topology_.tp_degree] for label, ranks in self._reports.items()}
+        counters = self.counters()
+        ignored = self.ignored_held()
+        return State(list(self.pending()), {k: v for k, v in held.items() if v},
+                     counters if counters is not None else self._counted, ignored if ignored is not None else self._ignored)

@@ -1,0 +1,256 @@
+"""Stand-ins for the vLLM classes a scheduler-side KV connector sees, for a machine without vLLM.
+
+Same class names and field names as vLLM's, documented against vLLM's main branch of early 2026,
+after vllm-project/vllm#31964 (the worker-to-scheduler `kv_connector_worker_meta` channel). The
+commits read:
+
+- `vllm/v1/core/sched/output.py` at 00e8f1fd0936d138370d01dbe1b4f8e12baf63b1: `NewRequestData`,
+  `CachedRequestData` (with `resumed_req_ids`, which replaced the list `resumed_from_preemption`
+  in late 2025), `SchedulerOutput` (with `preempted_req_ids`);
+- `vllm/distributed/kv_transfer/kv_connector/v1/base.py` at
+  13f4ad0f55b08ca1d37d1459f50ce950feaeb547: `KVConnectorBase_V1`'s scheduler-side methods,
+  `KVConnectorRole`, `KVConnectorMetadata`, `SupportsHMA.request_finished_all_groups`;
+- `vllm/v1/outputs.py` at 0087e005dec9ed37e5564c4d13b38d350ce61992: `KVConnectorOutput`.
+
+Not in upstream vLLM: `SchedulerOutput.recurrent_boundary_blocks`, the evidence of protocol
+section 1 (`dict[str, list[tuple[int, int, int]]] | None`, request id -> [(group, block,
+boundary_tokens)]), which a vLLM carrying the recurrent boundary hand-off adds. The driver sets it
+as an attribute on either class.
+
+The configuration classes (`VllmConfig` and the KV-cache specs) are always stand-ins: vLLM's real
+`VllmConfig` cannot be built without a model. They carry the attribute paths a connector reads.
+Only what a scheduler-side connector uses is here: torch-typed fields are left out.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+VLLM_REFERENCE = "vLLM main, early 2026 (output.py 00e8f1fd, base.py 13f4ad0f, outputs.py 0087e005)"
+
+
+# --- vllm/v1/core/sched/output.py
+
+@dataclass
+class NewRequestData:
+    req_id: str
+    prompt_token_ids: Optional[list]
+    mm_features: list
+    sampling_params: Any
+    pooling_params: Any
+    block_ids: tuple
+    num_computed_tokens: int
+    lora_request: Any
+    prompt_embeds: Any = None
+    prefill_token_ids: Optional[list] = None
+
+
+@dataclass
+class CachedRequestData:
+    req_ids: list
+    # for ids not in resumed_req_ids, new_block_ids are appended to the request's table; for
+    # those in it, they replace the table
+    resumed_req_ids: set
+    new_token_ids: list
+    all_token_ids: dict
+    new_block_ids: list
+    num_computed_tokens: list
+    num_output_tokens: list
+
+    @property
+    def num_reqs(self) -> int:
+        return len(self.req_ids)
+
+    @classmethod
+    def make_empty(cls) -> "CachedRequestData":
+        return cls([], set(), [], {}, [], [], [])
+
+
+@dataclass
+class SchedulerOutput:
+    scheduled_new_reqs: list
+    scheduled_cached_reqs: CachedRequestData
+    num_scheduled_tokens: dict
+    total_num_scheduled_tokens: int
+    scheduled_spec_decode_tokens: dict
+    scheduled_encoder_inputs: dict
+    num_common_prefix_blocks: list
+    finished_req_ids: set
+    free_encoder_mm_hashes: list
+    preempted_req_ids: Optional[set] = None
+    pending_structured_output_tokens: bool = False
+    kv_connector_metadata: Any = None
+    ec_connector_metadata: Any = None
+    # not upstream: the recurrent boundary hand-off (see the module's docstring)
+    recurrent_boundary_blocks: Any = None
+
+
+# --- vllm/v1/outputs.py
+
+@dataclass
+class KVConnectorOutput:
+    finished_sending: Optional[set] = None
+    finished_recving: Optional[set] = None
+    kv_connector_stats: Any = None
+    kv_cache_events: Any = None
+    kv_connector_worker_meta: Any = None
+    invalid_block_ids: set = field(default_factory=set)
+    expected_finished_count: int = 0
+
+
+# --- vllm/v1/request.py (the fields a scheduler-side connector reads)
+
+class RequestStatus(enum.Enum):
+    WAITING = enum.auto()
+    RUNNING = enum.auto()
+    PREEMPTED = enum.auto()
+    FINISHED_STOPPED = enum.auto()
+
+
+class Request:
+    def __init__(self, request_id: str, prompt_token_ids: list, cache_salt: Optional[str] = None,
+                 lora_request: Any = None):
+        self.request_id = request_id
+        self.prompt_token_ids = prompt_token_ids
+        self.num_prompt_tokens = len(prompt_token_ids)
+        self.output_token_ids: list = []
+        self.all_token_ids = list(prompt_token_ids)
+        self.num_computed_tokens = 0
+        self.cache_salt = cache_salt
+        self.lora_request = lora_request
+        self.sampling_params = None
+        self.pooling_params = None
+        self.mm_features: list = []
+        self.block_hashes: list = []  # vLLM's hasher is not run here; a connector that needs it hashes itself
+        self.status = RequestStatus.WAITING
+
+    @property
+    def num_tokens(self) -> int:
+        return len(self.all_token_ids)
+
+    def __repr__(self):
+        return "Request(%r, %d prompt tokens)" % (self.request_id, self.num_prompt_tokens)
+
+
+# --- vllm/distributed/kv_transfer/kv_connector/v1/base.py
+
+class KVConnectorRole(enum.Enum):
+    SCHEDULER = 0
+    WORKER = 1
+
+
+class KVConnectorMetadata(ABC):  # noqa: B024 - abstract as in vLLM, without abstract methods
+    pass
+
+
+class KVConnectorBase_V1(ABC):  # noqa: N801 - vLLM's name
+    """The scheduler-side part of vLLM's connector base class (the worker side is not driven)."""
+
+    def __init__(self, vllm_config, role: KVConnectorRole, kv_cache_config=None):
+        self._connector_metadata = None
+        self._vllm_config = vllm_config
+        if vllm_config.kv_transfer_config is None:
+            raise ValueError("kv_transfer_config must be set for KVConnectorBase_V1")
+        self._kv_transfer_config = vllm_config.kv_transfer_config
+        self._kv_cache_config = kv_cache_config
+        self._role = role
+
+    @property
+    def role(self) -> KVConnectorRole:
+        return self._role
+
+    @abstractmethod
+    def get_num_new_matched_tokens(self, request, num_computed_tokens: int):
+        ...
+
+    @abstractmethod
+    def update_state_after_alloc(self, request, blocks, num_external_tokens: int):
+        ...
+
+    @abstractmethod
+    def build_connector_meta(self, scheduler_output: SchedulerOutput) -> KVConnectorMetadata:
+        ...
+
+    def update_connector_output(self, connector_output: KVConnectorOutput):
+        return
+
+    def request_finished(self, request, block_ids: list):
+        return False, None
+
+    def take_events(self):
+        return ()
+
+
+class SupportsHMA(ABC):
+    """A connector that supports the hybrid memory allocator: finished for all groups at once."""
+
+    @abstractmethod
+    def request_finished_all_groups(self, request, block_ids: tuple):
+        raise NotImplementedError
+
+
+# --- configuration (always stand-ins; see the module's docstring)
+
+@dataclass
+class FullAttentionSpec:
+    block_size: int
+
+
+@dataclass
+class SlidingWindowSpec:
+    block_size: int
+    sliding_window: int
+
+
+@dataclass
+class MambaSpec:
+    block_size: int
+    mamba_cache_mode: str = "align"
+
+
+@dataclass
+class KVCacheGroupSpec:
+    layer_names: list
+    kv_cache_spec: Any
+
+
+@dataclass
+class KVCacheConfig:
+    num_blocks: int
+    kv_cache_tensors: list
+    kv_cache_groups: list
+
+
+@dataclass
+class CacheConfig:
+    block_size: int
+    enable_prefix_caching: bool = True
+
+
+@dataclass
+class ParallelConfig:
+    tensor_parallel_size: int = 1
+
+
+@dataclass
+class KVTransferConfig:
+    kv_connector: str = ""
+    kv_role: str = "kv_both"
+    kv_connector_extra_config: dict = field(default_factory=dict)
+
+
+@dataclass
+class ModelConfig:
+    model: str = "proofgate/stand-in"
+    dtype: str = "bfloat16"
+
+
+@dataclass
+class VllmConfig:
+    cache_config: CacheConfig
+    parallel_config: ParallelConfig
+    kv_transfer_config: KVTransferConfig
+    model_config: ModelConfig = field(default_factory=ModelConfig)

@@ -1,0 +1,261 @@
+"""The vLLM driver: what it hands the connector, the fan-out of held reports, inferred verdicts,
+a mapping that raises, the stand-ins' field names, and the example connector on the seed logs."""
+
+import dataclasses
+import os
+import unittest
+
+from support import HELLO, REPOSITORY, TOPOLOGY, answers, expected, seed_log
+
+os.environ["PROOFGATE_VLLM_CLASSES"] = "standins"  # the same classes whether or not vLLM is installed here
+
+from proofgate_adapter import PendingStore  # noqa: E402
+from proofgate_adapter.vllm import Classes, VllmConnectorAdapter, prompt_token_ids, standins  # noqa: E402
+
+
+class Recording(standins.KVConnectorBase_V1, standins.SupportsHMA):
+    """A connector that records its calls; it keeps every new request pending, and drops one for
+    quorum when it has heard of the request's prefix from every rank."""
+
+    def __init__(self, vllm_config, role, kv_cache_config=None):
+        super().__init__(vllm_config, role, kv_cache_config)
+        self.calls, self.pending, self.held, self.prefix = [], {}, set(), {}
+
+    def get_num_new_matched_tokens(self, request, num_computed_tokens):
+        return 0, False
+
+    def update_state_after_alloc(self, request, blocks, num_external_tokens):
+        return
+
+    def build_connector_meta(self, scheduler_output):
+        self.calls.append(("build_connector_meta", scheduler_output))
+        for new in scheduler_output.scheduled_new_reqs:
+            self.pending[new.req_id] = tuple(new.prompt_token_ids[:6912])
+        for request_id in scheduler_output.scheduled_cached_reqs.req_ids:
+            if request_id in self.pending and all((r, self.pending[request_id]) in self.held for r in range(2)):
+                del self.pending[request_id]
+        return standins.KVConnectorMetadata()
+
+    def request_finished_all_groups(self, request, block_ids):
+        self.calls.append(("request_finished_all_groups", request.request_id, block_ids))
+        self.pending.pop(request.request_id, None)
+        return False, None
+
+
+class Mapping(VllmConnectorAdapter):
+    name = "recording"
+
+    def __init__(self, fail=False):
+        super().__init__()
+        self.fail = fail
+        self.delivered = []
+
+    def create_connector(self, vllm_config, kv_cache_config):
+        self.config = (vllm_config, kv_cache_config)
+        return Recording(vllm_config, standins.KVConnectorRole.SCHEDULER, kv_cache_config)
+
+    def read_step(self, metadata, scheduler_output):
+        if self.fail and scheduler_output.recurrent_boundary_blocks:
+            raise RuntimeError("no store plan in %s" % type(metadata).__name__)
+        return []
+
+    def deliver_held(self, rank, request, span):
+        self.delivered.append((rank, request.request_id, span))
+        self.connector.held.add((rank, tuple(request.prompt_token_ids[:span])))
+
+    def pending(self):
+        return [PendingStore(i, 0, [], ()) for i in self.connector.pending]
+
+
+def new(request_id, digest, prompt_tokens, computed=0, scheduled=4608):
+    return {"id": request_id, "digest": digest, "prompt_tokens": prompt_tokens, "computed": computed,
+            "scheduled": scheduled, "block_ids": [[11, 12], [0, 71]]}
+
+
+TP2 = dict(TOPOLOGY, tp_degree=2, hash_block_size=256)
+
+
+class DriverTest(unittest.TestCase):
+
+    def test_the_topology_becomes_vllm_configuration(self):
+        mapping = Mapping()
+        answers(mapping, {"kind": "topology", "schema": "proofgate-events/v1", "tp_degree": 4, "groups": [
+            {"policy": "full", "block_tokens": 2304, "window_tokens": 0},
+            {"policy": "sliding", "block_tokens": 2304, "window_tokens": 4096},
+            {"policy": "recurrent_align", "block_tokens": 2304}]})
+        vllm_config, kv_cache_config = mapping.config
+        self.assertEqual((256, 4), (vllm_config.cache_config.block_size, vllm_config.parallel_config.tensor_parallel_size))
+        self.assertEqual({"hash_block_size": 256, "min_span_tokens": 1024, "max_span_tokens": None},
+                         vllm_config.kv_transfer_config.kv_connector_extra_config)
+        self.assertEqual([standins.FullAttentionSpec(2304), standins.SlidingWindowSpec(2304, 4096),
+                          standins.MambaSpec(2304, "align")], [g.kv_cache_spec for g in kv_cache_config.kv_cache_groups])
+
+    def test_a_step_becomes_one_scheduler_output_and_one_build_connector_meta(self):
+        mapping = Mapping()
+        evidence = {"r1": [[1, 42, 6912]], "r9": "anything"}
+        answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]},
+                {"kind": "finished", "id": "r0"},
+                {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,
+                                                        "new_block_ids": [[13], [72]], "resumed": True}],
+                 "preempted": ["r7"], "recurrent_boundary_blocks": evidence},
+                {"kind": "finished", "id": "r1"}, {"kind": "step", "step": 3})
+        calls = mapping.connector.calls
+        self.assertEqual(["build_connector_meta", "build_connector_meta", "request_finished_all_groups",
+                          "build_connector_meta"], [c[0] for c in calls])
+        first, second, third = calls[0][1], calls[1][1], calls[3][1]
+        data = first.scheduled_new_reqs[0]
+        self.assertEqual(("r1", 6992, ([11, 12], [0, 71]), 0), (data.req_id, len(data.prompt_token_ids), data.block_ids,
+                                                                data.num_computed_tokens))
+        self.assertEqual({"r1": 4608}, first.num_scheduled_tokens)
+        self.assertIsNone(first.recurrent_boundary_blocks)
+        cached = second.scheduled_cached_reqs
+        self.assertEqual((["r1"], {"r1"}, [([13], [72])], [4608]), (cached.req_ids, cached.resumed_req_ids,
+                                                                    cached.new_block_ids, cached.num_computed_tokens))
+        self.assertEqual(({"r7"}, evidence, 2304), (second.preempted_req_ids, second.recurrent_boundary_blocks,
+                                                    second.total_num_scheduled_tokens))
+        # a resumed request's new blocks replace its table; finishing hands the table over, all groups at once
+        self.assertEqual(("r1", ([13], [72])), calls[2][1:])
+        self.assertEqual(set(), second.finished_req_ids)  # r0 was never scheduled: the scheduler frees nothing
+        self.assertEqual({"r1"}, third.finished_req_ids)
+
+    def test_prompt_tokens_derive_from_the_label(self):
+        self.assertEqual(prompt_token_ids("d1", 7000)[:300], prompt_token_ids("d1", 300))
+        self.assertNotEqual(prompt_token_ids("d1", 300), prompt_token_ids("d2", 300))
+        self.assertEqual(prompt_token_ids("d1", 9000), prompt_token_ids("d1", 9000))
+        self.assertTrue(all(1 <= t <= 32000 for t in prompt_token_ids("d3", 5000)))
+
+    def test_a_held_report_reaches_every_real_prefix_of_its_label_seen_before_and_after(self):
+        mapping = Mapping()
+        answers(mapping, TP2,
+                {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992), new("r2", "d1", 8256), new("r3", "d2", 6992)]},
+                {"kind": "held", "rank": 0, "digest": "d1"},
+                {"kind": "held", "rank": 0, "digest": "d1"},
+                {"kind": "step", "step": 2, "new": [new("r4", "d1", 4000), new("r5", "d1", 6992)]},
+                {"kind": "held", "rank": 1, "digest": "d1"})
+        self.assertEqual([(0, "r1", 6912), (0, "r2", 8192),  # at the report: both spans of d1 seen so far
+                          (0, "r4", 3840),  # a new span of d1, before its step is built; r5's span was delivered already
+                          (1, "r4", 3840), (1, "r1", 6912), (1, "r2", 8192)], mapping.delivered)
+
+    def test_a_label_reported_before_any_request_reaches_the_first_request_before_its_step(self):
+        mapping = Mapping()
+        got = answers(mapping, TP2, {"kind": "held", "rank": 0, "digest": "d1"}, {"kind": "held", "rank": 1, "digest": "d1"},
+                      {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]},
+                      {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,
+                                                              "new_block_ids": [[13], [72]]}]}, {"kind": "summary"})
+        self.assertEqual([(0, "r1", 6912), (1, "r1", 6912)], mapping.delivered)
+        # the connector dropped the pending store without a verdict: retired for quorum, and counted
+        self.assertEqual([{"kind": "retired", "step": 2, "id": "r1", "cause": "quorum"}], got[4])
+        self.assertEqual(1, got[5][0]["store_skipped_quorum"])
+
+    def test_a_pending_store_dropped_at_finished_is_retired(self):
+        got = answers(Mapping(), TOPOLOGY, {"kind": "step", "step": 3, "new": [new("r1", "d1", 6992)]},
+                      {"kind": "finished", "id": "r1"}, {"kind": "finished", "id": "r1"}, {"kind": "summary"})
+        self.assertEqual([[{"kind": "retired", "step": 3, "id": "r1", "cause": "finished"}], []], got[2:4])
+        self.assertEqual(1, got[4][0]["retired_finished"])
+
+    def test_held_reports_from_ranks_outside_the_topology_are_counted(self):
+        got = answers(Mapping(), TOPOLOGY, {"kind": "held", "rank": 1, "digest": "d1"},
+                      {"kind": "held", "rank": 1, "digest": "d1"}, {"kind": "summary"})
+        self.assertEqual(2, got[3][0]["ignored_held"])
+
+    def test_a_mapping_that_raises_is_the_protocols_error_and_the_run_goes_on(self):
+        step = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)], "recurrent_boundary_blocks": {"r1": []}}
+        got = answers(Mapping(fail=True), HELLO, TOPOLOGY, step, {"kind": "summary"}, TOPOLOGY,
+                      dict(step, recurrent_boundary_blocks=None), {"kind": "summary"})
+        self.assertEqual(1, len(got[2]))
+        self.assertRegex(got[2][0]["message"], r"^step event 1: RuntimeError: no store plan in KVConnectorMetadata"
+                                               r" \(test_vllm.py:\d+ in read_step\)$")
+        self.assertEqual("error", got[3][0]["kind"])
+        self.assertEqual([], got[5])
+        self.assertEqual(["r1"], got[6][0]["pending"])
+
+
+class CheckedPlanTest(unittest.TestCase):
+    """`checked_plan`: protocol section 3's selection checks for a connector that leaves them to its workers."""
+
+    def setUp(self):
+        self.mapping = Mapping()
+        answers(self.mapping, dict(TOPOLOGY, groups=[{"policy": "full", "block_tokens": 2304},
+                                                     {"policy": "sliding", "block_tokens": 2304, "window_tokens": 4608},
+                                                     {"policy": "recurrent_align", "block_tokens": 2304}]),
+                {"kind": "step", "step": 2, "new": [{"id": "r1", "digest": "d1", "prompt_tokens": 6992, "computed": 0,
+                                                     "scheduled": 4608, "block_ids": [[11], [21], [31]]}]})
+
+    def check(self, blocks):
+        return self.mapping.checked_plan("r1", 6912, blocks, {2: blocks[2][0]}).to_json()
+
+    def test_a_valid_selection_is_the_plan(self):
+        line = self.check([[11, 12, 13], [22, 23], [42]])
+        self.assertEqual(("plan", "d1", [[2, 42]]), (line["kind"], line["digest"], line["recurrent"]))
+
+    def test_short_null_and_repeated_selections_are_invalid_selection_with_their_facts(self):
+        self.assertEqual("the plan's block selection is invalid target=6912 group=1 problem=short_table",
+                         self.check([[11, 12, 13], [23], [42]])["reason"])
+        self.assertEqual("the plan's block selection is invalid target=6912 group=0 block=0 problem=null_block",
+                         self.check([[11, 0, 13], [22, 23], [42]])["reason"])
+        self.assertEqual("the plan's block selection is invalid target=6912 group=2 block=13 problem=repeated_block",
+                         self.check([[11, 12, 13], [22, 23], [13]])["reason"])
+
+
+class StandInTest(unittest.TestCase):
+
+    def test_the_stand_ins_have_vllms_field_names(self):
+        def names(cls):
+            return [f.name for f in dataclasses.fields(cls)]
+        self.assertEqual(["req_id", "prompt_token_ids", "mm_features", "sampling_params", "pooling_params", "block_ids",
+                          "num_computed_tokens", "lora_request", "prompt_embeds", "prefill_token_ids"],
+                         names(standins.NewRequestData))
+        self.assertEqual(["req_ids", "resumed_req_ids", "new_token_ids", "all_token_ids", "new_block_ids",
+                          "num_computed_tokens", "num_output_tokens"], names(standins.CachedRequestData))
+        self.assertEqual(["scheduled_new_reqs", "scheduled_cached_reqs", "num_scheduled_tokens",
+                          "total_num_scheduled_tokens", "scheduled_spec_decode_tokens", "scheduled_encoder_inputs",
+                          "num_common_prefix_blocks", "finished_req_ids", "free_encoder_mm_hashes", "preempted_req_ids",
+                          "pending_structured_output_tokens", "kv_connector_metadata", "ec_connector_metadata",
+                          "recurrent_boundary_blocks"], names(standins.SchedulerOutput))
+        self.assertIn("kv_connector_worker_meta", names(standins.KVConnectorOutput))
+
+    def test_an_older_vllm_gets_resumed_from_preemption_and_a_missing_field_as_an_attribute(self):
+        @dataclasses.dataclass
+        class OldCachedRequestData:
+            req_ids: list
+            resumed_from_preemption: list
+            new_block_ids: list
+
+        made = Classes("standins").make(OldCachedRequestData, req_ids=["r1", "r2"], resumed_req_ids={"r2"},
+                                        new_block_ids=[], recurrent_boundary_blocks={"r1": []})
+        self.assertEqual([False, True], made.resumed_from_preemption)
+        self.assertEqual({"r1": []}, made.recurrent_boundary_blocks)
+
+        @dataclasses.dataclass
+        class Newer:
+            req_ids: list
+            something_new: int
+        with self.assertRaisesRegex(TypeError, "something_new"):
+            Classes("standins").make(Newer, req_ids=[])
+
+
+class ExampleConnectorTest(unittest.TestCase):
+    """The example connector through its mapping, on the seed's hand-written logs (all of them
+    through `conform` runs in CI; this is the quick check)."""
+
+    def run_log(self, name, argv):
+        from support import load_example
+        mapping = load_example("examples/conform/vllm_connector/adapter.py", "vllm_example_" + "_".join(argv), argv)
+        got = answers(mapping.RecurrentStoreMapping(), *seed_log(name), {"kind": "summary"})
+        return [line for answer in got for line in answer if line["kind"] != "state"]
+
+    def test_with_the_fix_it_says_what_replay_says_on_every_seed_log(self):
+        logs = sorted(f[:-6] for f in os.listdir(os.path.join(REPOSITORY, "validator/src/test/resources/scenarios/seed"))
+                      if f.endswith(".jsonl"))
+        self.assertEqual(10, len(logs))
+        for name in logs:
+            words = [{k: v for k, v in line.items() if k not in ("observed", "target", "group", "block", "reason")}
+                     for line in expected(name)]
+            self.assertEqual(words, self.run_log(name, ["--fixed"]), name)
+
+    def test_its_planted_bug_keeps_a_preempted_requests_proof(self):
+        self.assertEqual("conflict", self.run_log("09-preempt-then-resume", [])[0]["code"])
+
+
+if __name__ == "__main__":
+    unittest.main()
