@@ -55,6 +55,7 @@ class ConnectorAuditTest {
         revision("fixed", "reordered", "    def publish(self, step, request_id, out):",
                 "        out.reverse()\n\n    def publish(self, step, request_id, out):");
         revision("fixed", "renamed", "full_quorum", "at_full_quorum");
+        revision("fixed", "salted", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v2\"");
         revision("fixed", "crash", "    def held_by(self, event):\n", "    def held_by(self, event):\n        raise SystemExit(3)\n");
         git("checkout", "-q", "fixed");
     }
@@ -133,11 +134,29 @@ class ConnectorAuditTest {
     }
 
     @Test
+    void aDigestSaltIsNamespaceImpactAndNothingElse() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "salted", false);
+        assertTrue(report.classes().isEmpty(), ConnectorAuditText.write(report));
+        assertTrue(report.namespace().computed());
+        assertEquals(List.of("prefix_digest"), report.namespace().changed().stream().map(n -> n.name()).toList(),
+                ConnectorAuditText.write(report));
+        var digest = report.namespace().changed().getFirst();
+        assertEquals(digest.probes(), digest.changed(), "the salt is in every digest");
+        assertEquals("span/h1/p1/s0", digest.firstProbe());
+        assertTrue(report.namespace().names().stream().filter(n -> !n.name().equals("prefix_digest")).allMatch(n -> n.changed() == 0));
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode());
+        assertEquals("1 unaccepted namespace change", report.verdict());
+        assertTrue(ConnectorAuditText.write(report).contains("prefix_digest: changed on "), ConnectorAuditText.write(report));
+        assertValidSarif(report);
+    }
+
+    @Test
     void renamesAndCommentsAreNothing() throws Exception {
         ConnectorAuditReport report = audit("fixed", "renamed", false);
         assertEquals(ConnectorAuditReport.CLEAN, report.exitCode(), ConnectorAuditText.write(report));
         assertTrue(report.classes().isEmpty());
         assertEquals(scenarios.size() - report.run().count(Outcome.NotRun.class), report.same());
+        assertTrue(report.namespace().computed() && report.namespace().changed().isEmpty(), ConnectorAuditText.write(report));
     }
 
     @Test
