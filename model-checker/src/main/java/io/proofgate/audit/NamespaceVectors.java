@@ -21,12 +21,7 @@ final class NamespaceVectors {
 
     /** One revision's answers: for each probe of the set, in order, its values by name (hex). */
     static List<Map<String, String>> of(RevisionValidator validator) {
-        ReferenceNamespace reference = new ReferenceNamespace(validator::replay, validator::type);
-        List<Map<String, String>> answers = new ArrayList<>();
-        for (NamespaceProbe probe : NamespaceProbes.v1()) {
-            answers.add(reference.answer(probe));
-        }
-        return answers;
+        return List.copyOf(new ReferenceNamespace(validator::replay, validator::type).answerAll(NamespaceProbes.v1()));
     }
 
     /** Both revisions' answers compared, one surface per name, each first difference as "probe ID: value". */
