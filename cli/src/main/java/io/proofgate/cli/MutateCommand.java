@@ -11,6 +11,8 @@ import io.proofgate.mutate.MutationPlan;
 import io.proofgate.mutate.MutationReport;
 import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.MutationRun;
+import io.proofgate.mutate.RunInputs;
+import io.proofgate.shard.ShardKey;
 import io.proofgate.tlc.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code proofgate mutate}: mutation testing of the spec: can its properties tell a wrong rule from a right one? */
@@ -37,6 +40,12 @@ final class MutateCommand implements Command {
      */
     static final List<String> DEFAULT_MODELS = List.of("gen-two-recurrent", "gen-shapes", "ci", "gen-bounds",
             "gen-attention", "gen-untracked", "gen-edges", "gen-batch", "gen-attention-field");
+
+    private final java.util.function.Function<String, String> environment;
+
+    MutateCommand(java.util.function.Function<String, String> environment) {
+        this.environment = environment;
+    }
 
     @Override
     public String name() {
@@ -86,8 +95,10 @@ final class MutateCommand implements Command {
                   --shard K/N      only the generated mutants whose id, read as a number, is K modulo N
                                    (0 <= K < N), and every named mistake: N runs with K = 0..N-1 check
                                    every mutant once, on as many machines (docs/scale.md)
-                  --out FILE       also write the results to FILE (schema proofgate-mutate-shard/v1), for
-                                   `proofgate merge`: the shards' files merge into this run's report
+                  --out FILE       also write the results to FILE (schema proofgate-mutate-shard/v2: the
+                                   SHA-256 of every input read, the selection, the outcomes; signed
+                                   with an HMAC when PROOFGATE_SHARD_KEY is set), for `proofgate
+                                   merge`: the shards' files merge into this run's report
                   --format F       text (default), json or markdown (a PR comment)
                   --check          exit 1 when a mutant survives or times out without a judgement, or a
                                    judgement no longer holds (its mutant is killed or gone)
@@ -114,6 +125,14 @@ final class MutateCommand implements Command {
         long timeout = Options.integer(parsed, "--timeout", 1, 24 * 3600, 120);
         Path root = ProjectRoot.find();
         Path moduleFile = root.resolve(parsed.getOrDefault("--module", DEFAULT_MODULE));
+        Optional<ShardKey> key;
+        try {
+            // refused before the run, not after it: a key that cannot sign must not cost a long run its file
+            key = parsed.containsKey("--out") ? ShardKey.from(environment) : Optional.empty();
+        } catch (ShardKey.Refused e) {
+            err.println("proofgate mutate: " + e.getMessage());
+            return Main.USAGE;
+        }
         try {
             String text = read(moduleFile);
             String source = root.relativize(moduleFile.toAbsolutePath()).toString();
@@ -121,7 +140,7 @@ final class MutateCommand implements Command {
             boolean withMistakes = parsed.containsKey("--mistakes")
                     || (!parsed.containsKey("--module") && Files.exists(mistakesFile));
             MutationPlan.Selection selection = new MutationPlan.Selection(parsed.getOrDefault("--part", DEFAULT_PART),
-                    parsed.get("--operators"), withMistakes ? root.relativize(mistakesFile.toAbsolutePath()) : null,
+                    parsed.get("--operators"), withMistakes ? Path.of(RunInputs.name(root, mistakesFile)) : null,
                     parsed.containsKey("--only") ? List.of(parsed.get("--only").split(",")) : null,
                     parsed.containsKey("--shard") ? shard(parsed.get("--shard")) : null);
             MutationPlan plan = MutationPlan.of(text, source, withRoot(selection, root));
@@ -145,6 +164,9 @@ final class MutateCommand implements Command {
             for (String name : names) {
                 models.add(catalog.resolve(name));
             }
+            // the inputs as they are when the run starts: what its outcomes are of
+            RunInputs inputs = inputs(root, moduleFile, models, withMistakes ? mistakesFile : null,
+                    equivalentsFile(parsed, root), Duration.ofSeconds(timeout));
             Path base = root.resolve("target/proofgate/mutate");
             Files.createDirectories(base);
             Path work = Files.createTempDirectory(base, "run-");
@@ -168,7 +190,8 @@ final class MutateCommand implements Command {
             }
             if (parsed.containsKey("--out")) {
                 Path file = Path.of(parsed.get("--out"));
-                String json = MutationShard.of(plan, selection, names, results).toJson();
+                MutationShard shard = MutationShard.of(plan, selection, inputs, results);
+                String json = (key.isPresent() ? shard.signed(key.get()) : shard).toJson();
                 try {
                     AtomicFile.write(file, stream -> stream.write(json.getBytes(StandardCharsets.UTF_8)));
                 } catch (IOException e) {
@@ -206,8 +229,25 @@ final class MutateCommand implements Command {
 
     /** The judgements of --equivalent, or of the default file when there is one. */
     static Equivalents equivalents(java.util.Map<String, String> options, Path root) throws MutationException {
+        Path file = equivalentsFile(options, root);
+        return file != null ? Equivalents.read(file) : Equivalents.none();
+    }
+
+    /** The equivalents file a run reads: --equivalent's, else the default one when it exists, else none (null). */
+    static Path equivalentsFile(java.util.Map<String, String> options, Path root) {
         Path file = root.resolve(options.getOrDefault("--equivalent", DEFAULT_EQUIVALENTS));
-        return options.containsKey("--equivalent") || Files.exists(file) ? Equivalents.read(file) : Equivalents.none();
+        return options.containsKey("--equivalent") || Files.exists(file) ? file : null;
+    }
+
+    /**
+     * What a run of {@code moduleFile} on {@code models} reads, hashed (RunInputs): the module's
+     * folder's modules and its models.json (ModelCatalog reads it), the models' files, the
+     * mistakes and equivalents files when there are any.
+     */
+    static RunInputs inputs(Path root, Path moduleFile, List<Model> models, Path mistakes, Path equivalents, Duration timeout)
+            throws MutationException {
+        Path specDir = moduleFile.toAbsolutePath().getParent();
+        return RunInputs.of(root, moduleFile, models, specDir.resolve("models.json"), mistakes, equivalents, timeout);
     }
 
     /** The selection with its mistakes file resolved against the root, for reading. */

@@ -20,6 +20,12 @@ import java.util.List;
 /** {@code proofgate replay FILE|-}: protocol §5. */
 final class ReplayCommand implements Command {
 
+    private final java.util.function.Function<String, String> environment;
+
+    ReplayCommand(java.util.function.Function<String, String> environment) {
+        this.environment = environment;
+    }
+
     @Override
     public String name() {
         return "replay";
