@@ -46,7 +46,9 @@ final class MergeCommand implements Command {
                 Usage: proofgate merge [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
 
                 Replay shards (`proofgate replay --shard K/N --out FILE LOG...`): prints what one replay over
-                all the logs prints, and exits as it would (2 when a log had a structural error).
+                all the logs prints, and exits as it would (2 when a log had a structural error). With
+                --check, each log at its path here must be the one its shard replayed (SHA-256).
+                --format and --equivalent shape a mutation report and are refused.
 
                 Mutation shards: reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
                 (K = 0..N-1, in any order, on any machines), checks that they are the N parts of one run
@@ -69,14 +71,15 @@ final class MergeCommand implements Command {
     }
 
     /** Replay shards: their blocks in the logs' order, the logs' errors on stderr as one run prints them. */
-    private static int replay(List<String> files, PrintStream out, PrintStream err) {
+    private int replay(List<String> files, boolean check, PrintStream out, PrintStream err) {
         java.io.OutputStream sink = new java.io.BufferedOutputStream(new NonClosing(out), 1 << 16);
         try {
-            List<String> errors = LogSetMerge.merge(files.stream().map(Path::of).toList(), sink);
+            Optional<ShardKey> key = ShardKey.from(environment);
+            List<String> errors = LogSetMerge.merge(files.stream().map(Path::of).toList(), sink, key, check);
             sink.flush();
             errors.forEach(error -> err.println("proofgate replay: " + error));
             return errors.isEmpty() ? Main.OK : Main.USAGE;
-        } catch (LogSetMerge.Refused e) {
+        } catch (LogSetMerge.Refused | ShardKey.Refused e) {
             err.println("proofgate merge: " + e.getMessage());
             return Main.USAGE;
         } catch (NonClosing.OutputFailed e) {
@@ -128,12 +131,13 @@ final class MergeCommand implements Command {
         }
         try {
             if (LogSetMerge.isShard(Path.of(files.getFirst()))) {
-                if (!options.isEmpty()) {
+                List<String> shaping = options.keySet().stream().filter(o -> !o.equals("--check")).sorted().toList();
+                if (!shaping.isEmpty()) {
                     // these shape a mutation report; a replay merge prints the logs' own lines
-                    throw new UsageException(String.join(", ", options.keySet().stream().sorted().toList())
-                            + " apply to mutation shards only; " + files.getFirst() + " is a replay shard");
+                    throw new UsageException(String.join(", ", shaping) + " apply to mutation shards only; " + files.getFirst()
+                            + " is a replay shard");
                 }
-                return replay(files, out, err);
+                return replay(files, options.containsKey("--check"), out, err);
             }
         } catch (IOException e) {
             err.println("proofgate merge: " + files.getFirst() + ": " + FileProblems.words(e));
