@@ -100,6 +100,9 @@ final class ConformCommand implements Command {
                     + String.join(", ", folders.stream().map(Path::toString).toList()) + ", adapter: " + adapter);
             Conform.Settings settings = new Conform.Settings(jobs, Duration.ofSeconds(timeout),
                     !options.containsKey("--no-shrink"), maxErrors);
+            if (!inProcess) {
+                ProcessAdapter.hygieneNote().ifPresent(note -> err.println("proofgate conform: " + note));
+            }
             Conform.Adapters adapters = inProcess ? InProcessAdapter::new : () -> new ProcessAdapter(command, directory);
             Conform.Report report = Conform.run(scenarios, adapters, settings, line -> err.println("proofgate conform: " + line));
             out.print(ConformText.of(report, adapter));

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * An implementation's adapter as a child process: {@code /bin/sh -c CMD}. Messages are written to
  * its stdin and answers read from its stdout by threads of their own, so that a silent adapter,
  * or one that stops reading, is a timeout, never a hang of the kit. Its stderr is kept (the last few kilobytes) for the error message when
- * it breaks. Closing kills the process and everything it started.
+ * it breaks. Closing ends the process and everything it started, daemons included ({@link OwnSession}).
  */
 public final class ProcessAdapter implements Adapter {
 
@@ -35,6 +35,7 @@ public final class ProcessAdapter implements Adapter {
     private record Ended() implements Item {}
 
     private final String command;
+    private final OwnSession session;
     private final Process process;
     private final OutputStream stdin;
     /** Bounded: an adapter that floods its output waits for the kit instead of filling its heap. */
@@ -49,17 +50,22 @@ public final class ProcessAdapter implements Adapter {
 
     public ProcessAdapter(String command, Path directory) throws AdapterException {
         this.command = command;
-        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(directory.toFile());
         try {
-            process = builder.start();
+            session = OwnSession.start(command, directory);
         } catch (IOException e) {
             throw new AdapterException("could not be started: " + e.getMessage());
         }
+        process = session.process();
         stdin = process.getOutputStream();
         Thread.ofPlatform().daemon(true).name("proofgate-conform-stdin").start(this::writeMessages);
         Thread.ofPlatform().daemon(true).name("proofgate-conform-stdout").start(() -> readLines(process.getInputStream()));
         stderrReader = Thread.ofPlatform().daemon(true).name("proofgate-conform-stderr")
                 .start(() -> keepTail(process.getErrorStream()));
+    }
+
+    /** What this machine cannot do to end an adapter's descendants (no setsid, no /proc), for a line on stderr; or empty. */
+    public static java.util.Optional<String> hygieneNote() {
+        return OwnSession.note();
     }
 
     public String command() {
@@ -151,20 +157,19 @@ public final class ProcessAdapter implements Adapter {
         return null;
     }
 
+    /**
+     * Closes the adapter's input, gives it two seconds to exit, then ends its session: the
+     * adapter, every process it started and every daemon those started ({@link OwnSession}).
+     */
     @Override
     public void close() {
-        // what it started, taken before it exits: a shell's children outlive it otherwise
-        List<ProcessHandle> started = process.descendants().toList();
         outbox.add(CLOSE);
         try {
-            if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
+            process.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            process.destroyForcibly();
         }
-        started.forEach(ProcessHandle::destroyForcibly);
+        session.end(Duration.ofSeconds(1));
     }
 
     /** How the process ended, with its last stderr lines, for a message. */
