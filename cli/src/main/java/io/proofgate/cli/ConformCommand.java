@@ -146,7 +146,9 @@ final class ConformCommand implements Command {
             long passed = report.count(Result.Passed.class);
             if (errors > 0) {
                 err.println("proofgate conform: " + errors + " error" + (errors == 1 ? "" : "s")
-                        + ": the run could not be judged (see ERROR in the report)");
+                        + ": the run could not be judged (see ERROR in the report)" + (report.stoppedAfter() > 0
+                        ? "; it stopped at --max-errors " + maxErrors + ", so " + report.count(Result.Errored.class)
+                        + " scenarios have no verdict" : ""));
                 return Main.USAGE;
             }
             if (failed > 0) {

@@ -66,7 +66,8 @@ final class MergeCommand implements Command {
                   --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
 
                 Exit codes: 0 merged (with --check: nothing left to judge); 1 --check found survivors or
-                stale judgements; 2 the files are not the shards of one run, or cannot be read.
+                stale judgements; 2 the files are not the shards of one run, or cannot be read, or a mutant
+                timed out in its shard (the report is printed, then exit 2).
                 """;
     }
 
@@ -182,6 +183,9 @@ final class MergeCommand implements Command {
             }
             err.println("proofgate merge: " + shards.size() + " shard" + (shards.size() == 1 ? "" : "s") + ", "
                     + results.size() + " mutants, " + (key.isPresent() ? "each signature verified" : "unsigned"));
+            if (MutateCommand.unfinished(report, shards.getFirst().inputs().timeoutSeconds(), "merge", err)) {
+                return Main.USAGE;
+            }
             return options.containsKey("--check") && !report.passesCheck() ? Main.FINDINGS : Main.OK;
         } catch (MutationException e) {
             err.println("proofgate merge: " + e.getMessage());

@@ -106,7 +106,8 @@ final class MutateCommand implements Command {
 
                 Progress goes to stderr, the report to stdout. Working files: target/proofgate/mutate/run-*/.
                 Exit codes: 0 done (with --check: nothing left to judge), 1 --check found survivors or stale
-                judgements, 2 usage error, or the models fail on the module as it is.
+                judgements, 2 usage error, the models fail on the module as it is, or a mutant timed out
+                (its outcome is unknown: the report is printed, then exit 2).
                 """;
     }
 
@@ -202,6 +203,9 @@ final class MutateCommand implements Command {
                         : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
                         + " (proofgate merge combines shards)");
             }
+            if (unfinished(report, timeout, "mutate", err)) {
+                return Main.USAGE;
+            }
             if (parsed.containsKey("--check") && !report.passesCheck()) {
                 err.println("proofgate mutate --check: " + report.unjudged().size() + " mutants survive without a"
                         + " judgement, " + report.staleJudgements().size() + " judgements no longer hold, "
@@ -220,6 +224,22 @@ final class MutateCommand implements Command {
             err.println("proofgate mutate: interrupted");
             return Main.USAGE;
         }
+    }
+
+    /**
+     * Whether a limit stopped some of the answer: a mutant whose check ran past --timeout is
+     * neither killed nor survived, so the run is not finished, whatever the score says (exit 2,
+     * after the report and the result file, which state it).
+     */
+    static boolean unfinished(MutationReport report, long timeoutSeconds, String command, PrintStream err) {
+        long timedOut = report.count(io.proofgate.mutate.Outcome.TimedOut.class);
+        if (timedOut == 0) {
+            return false;
+        }
+        err.println("proofgate " + command + ": " + timedOut + " mutant" + (timedOut == 1 ? "" : "s") + " timed out: a TLC run"
+                + " went past --timeout " + timeoutSeconds + " s, so " + (timedOut == 1 ? "its" : "their")
+                + " outcome is unknown and the run is unfinished; raise --timeout");
+        return true;
     }
 
     static MutationPlan.Shard shard(String value) throws UsageException {

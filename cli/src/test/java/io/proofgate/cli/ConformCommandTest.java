@@ -122,5 +122,6 @@ class ConformCommandTest {
         assertTrue(output.contains("scenario one/finished_r1, the topology: the adapter printed more than 10000 lines in one answer"
                 + " without its end marker {\"kind\":\"end\"} (the limit of one answer; raise it with --max-answer-lines)"), output);
         assertFalse(output.contains("OutOfMemoryError"), output);
+        assertTrue(output.contains("; it stopped at --max-errors 1, so 1 scenarios have no verdict"), output);
     }
 }

@@ -69,6 +69,10 @@ class MergeInputsTest {
      * each killed there by TypeOK (as written, not checked), signed when {@code key} is given.
      */
     private List<String> shards(Path root, ShardKey key) throws Exception {
+        return shards(root, key, new Outcome.Killed("gen-two-recurrent", "TypeOK"));
+    }
+
+    private List<String> shards(Path root, ShardKey key, Outcome outcome) throws Exception {
         Path module = root.resolve(MutateCommand.DEFAULT_MODULE);
         String text = Files.readString(module);
         List<String> only = MutationPlan.of(text, MutateCommand.DEFAULT_MODULE,
@@ -82,7 +86,7 @@ class MergeInputsTest {
             MutationPlan.Selection selection = new MutationPlan.Selection("Connector", null, null, only, new MutationPlan.Shard(k, 2));
             MutationPlan plan = MutationPlan.of(text, MutateCommand.DEFAULT_MODULE, selection);
             List<MutantResult> results = plan.mutations().stream()
-                    .map(m -> new MutantResult(m, new Outcome.Killed("gen-two-recurrent", "TypeOK"))).toList();
+                    .map(m -> new MutantResult(m, outcome)).toList();
             MutationShard shard = MutationShard.of(plan, selection, inputs, results);
             Path file = dir.resolve(root.getFileName() + "-shard-" + k + ".json");
             Files.writeString(file, (key == null ? shard : shard.signed(key)).toJson());
@@ -142,5 +146,16 @@ class MergeInputsTest {
         CliRun shortKey = merge(here, Map.of(ShardKey.ENVIRONMENT, "short"), List.of(), signed);
         assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: PROOFGATE_SHARD_KEY holds 5 characters; a key needs at least 32"
                 + " (for example the output of `openssl rand -hex 32`)\n"), shortKey);
+    }
+
+    /** Item 2 of issue 27: a mutant that timed out has no outcome, so a merge holding one is unfinished: exit 2, never 0. */
+    @Test
+    void aMergeWithATimedOutMutantIsUnfinished() throws Exception {
+        Path here = checkout("timeout");
+        CliRun merged = merge(here, Map.of(), List.of(), shards(here, null, new Outcome.TimedOut("gen-two-recurrent")));
+        assertEquals(Main.USAGE, merged.exit(), merged.err());
+        assertTrue(merged.out().contains("2 timed out"), merged.out());
+        assertTrue(merged.err().endsWith("proofgate merge: 2 mutants timed out: a TLC run went past --timeout 120 s, so their"
+                + " outcome is unknown and the run is unfinished; raise --timeout\n"), merged.err());
     }
 }
