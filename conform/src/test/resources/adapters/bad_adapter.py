@@ -19,6 +19,29 @@ def say(*objects):
 
 END = {"kind": "end"}
 
+if MODE == "spawn":
+    # a child that stays in the adapter's process group, and a daemon that double-forks and
+    # calls setsid, so that it is in a session of its own and no longer the adapter's descendant
+    import os
+    import subprocess
+
+    folder = sys.argv[2]
+
+    def record(name, pid):
+        with open(os.path.join(folder, name + ".tmp"), "w") as f:
+            f.write(str(pid))
+        os.rename(os.path.join(folder, name + ".tmp"), os.path.join(folder, name))
+
+    record("child.pid", subprocess.Popen(["sleep", "600"]).pid)
+    first = os.fork()
+    if first == 0:
+        os.setsid()
+        if os.fork() == 0:
+            record("daemon.pid", os.getpid())
+            os.execvp("sleep", ["sleep", "600"])
+        os._exit(0)
+    os.waitpid(first, 0)
+
 if MODE == "exit-at-start":
     sys.stderr.write("toy: cannot load the connector\n")
     sys.exit(3)
@@ -34,7 +57,12 @@ for line in sys.stdin:
         else:
             say({"kind": "hello", "protocol": "proofgate-adapter/v1", "capabilities": []}, END)
     elif kind == "topology":
-        if MODE == "hang":
+        if MODE == "flood":
+            # verdicts without end: an answer that never ends, faster than the kit reads
+            line = json.dumps({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"}) + "\n"
+            while True:
+                sys.stdout.write(line * 1000)
+        elif MODE == "hang":
             time.sleep(60)
         elif MODE == "not-json":
             sys.stdout.write("connector ready\n")

@@ -1,5 +1,6 @@
 package io.proofgate.cli;
 
+import io.proofgate.conform.AnswerLimits;
 import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.ConformText;
@@ -62,6 +63,9 @@ final class ConformCommand implements Command {
                   --baseline       then run the same scenarios in process and print both throughputs
                   --no-shrink      do not shrink failing scenarios to their shortest failing prefix
                   --max-errors N   stop after N adapter errors (default 10)
+                  --max-answer-lines N, --max-answer-bytes N
+                                   the most one answer may hold before its end marker (default 10000
+                                   lines, 4194304 bytes): more is an error of the scenario
 
                 Exit codes: 0 every scenario run passed; 1 some failed; 2 the run could not be judged (the
                 adapter broke the protocol, hung or exited; unreadable scenarios; no scenario run).
@@ -71,7 +75,8 @@ final class ConformCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         var options = Options.parse(args, Set.of("--in-process", "--baseline", "--no-shrink"),
-                Set.of("--exec", "--scenarios", "--jobs", "--timeout", "--junit", "--max-errors"));
+                Set.of("--exec", "--scenarios", "--jobs", "--timeout", "--junit", "--max-errors", "--max-answer-lines",
+                        "--max-answer-bytes"));
         String command = options.get("--exec");
         boolean inProcess = options.containsKey("--in-process");
         if ((command == null) == !inProcess) {
@@ -83,6 +88,9 @@ final class ConformCommand implements Command {
         int jobs = (int) Options.integer(options, "--jobs", 1, 256, Math.min(4, Runtime.getRuntime().availableProcessors()));
         long timeout = Options.integer(options, "--timeout", 1, 3600, 10);
         int maxErrors = (int) Options.integer(options, "--max-errors", 1, 1_000_000, 10);
+        AnswerLimits limits = new AnswerLimits(
+                (int) Options.integer(options, "--max-answer-lines", 1, 100_000_000, AnswerLimits.DEFAULT.lines()),
+                Options.integer(options, "--max-answer-bytes", 1, 1L << 40, AnswerLimits.DEFAULT.bytes()));
         List<Path> folders = folders(options.getOrDefault("--scenarios", "all"));
         Path junit = options.containsKey("--junit") ? Path.of(options.get("--junit")) : null;
         Path directory = Path.of("").toAbsolutePath();
@@ -99,7 +107,10 @@ final class ConformCommand implements Command {
             err.println("proofgate conform: " + String.format("%,d", scenarios.size()) + " scenarios from "
                     + String.join(", ", folders.stream().map(Path::toString).toList()) + ", adapter: " + adapter);
             Conform.Settings settings = new Conform.Settings(jobs, Duration.ofSeconds(timeout),
-                    !options.containsKey("--no-shrink"), maxErrors);
+                    !options.containsKey("--no-shrink"), maxErrors, limits);
+            if (!inProcess) {
+                ProcessAdapter.hygieneNote().ifPresent(note -> err.println("proofgate conform: " + note));
+            }
             Conform.Adapters adapters = inProcess ? InProcessAdapter::new : () -> new ProcessAdapter(command, directory);
             Conform.Report report = Conform.run(scenarios, adapters, settings, line -> err.println("proofgate conform: " + line));
             out.print(ConformText.of(report, adapter));
@@ -135,7 +146,9 @@ final class ConformCommand implements Command {
             long passed = report.count(Result.Passed.class);
             if (errors > 0) {
                 err.println("proofgate conform: " + errors + " error" + (errors == 1 ? "" : "s")
-                        + ": the run could not be judged (see ERROR in the report)");
+                        + ": the run could not be judged (see ERROR in the report)" + (report.stoppedAfter() > 0
+                        ? "; it stopped at --max-errors " + maxErrors + ", so " + report.count(Result.Errored.class)
+                        + " scenarios have no verdict" : ""));
                 return Main.USAGE;
             }
             if (failed > 0) {

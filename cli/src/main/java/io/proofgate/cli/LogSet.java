@@ -22,7 +22,9 @@ import java.util.List;
  */
 final class LogSet {
 
-    static final String SHARD_SCHEMA = "proofgate-replay-shard/v1";
+    static final String SHARD_SCHEMA = "proofgate-replay-shard/v2";
+    /** The start of every replay shard's header, whatever its version: a file of another version is refused by name. */
+    static final String SHARD_PREFIX = "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/";
 
     private LogSet() {}
 
@@ -55,16 +57,45 @@ final class LogSet {
         return errors;
     }
 
-    static String header(List<String> files, int index, int count) {
+    /**
+     * The header of shard {@code index} of {@code count}: the whole list of logs, and the SHA-256
+     * of each log of the shard's share as {@code [position, hash]}, in order (null for a log that
+     * could not be read: its error is in the shard's output).
+     */
+    static String header(List<String> files, int index, int count, List<String> hashes) {
         StringBuilder header = new StringBuilder("{\"kind\":\"shard\",\"schema\":\"" + SHARD_SCHEMA + "\",\"shard\":" + index
                 + ",\"of\":" + count + ",\"files\":[");
         for (int i = 0; i < files.size(); i++) {
             header.append(i == 0 ? "" : ",").append(quote(files.get(i)));
         }
+        header.append("],\"sha256\":[");
+        for (int i = index, n = 0; i < files.size(); i += count, n++) {
+            String hash = hashes.get(n);
+            header.append(n == 0 ? "" : ",").append('[').append(i).append(',').append(hash == null ? "null" : quote(hash)).append(']');
+        }
         return header.append("]}").toString();
     }
 
+    /** The SHA-256 of each log of shard {@code index} of {@code count}, null for one that cannot be read. */
+    static List<String> hashes(List<String> files, int index, int count) {
+        List<String> hashes = new ArrayList<>();
+        for (int i = index; i < files.size(); i += count) {
+            try {
+                hashes.add(io.proofgate.shard.Sha256.of(Path.of(files.get(i))));
+            } catch (IOException e) {
+                hashes.add(null); // its replay reports why, as an error line
+            }
+        }
+        return hashes;
+    }
+
+    /** The last line of an unsigned shard file. */
     static final String END = "{\"kind\":\"end\"}";
+
+    /** The last line of a shard file signed with PROOFGATE_SHARD_KEY: the HMAC of every byte before it. */
+    static String end(String hmac) {
+        return hmac == null ? END : "{\"kind\":\"end\",\"hmac\":\"" + hmac + "\"}";
+    }
 
     /** Marks every failure of the output as an {@link NonClosing.OutputFailed}. */
     private static final class OutputFailures extends FilterOutputStream {

@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import io.proofgate.shard.Sha256;
+import io.proofgate.shard.ShardKey;
 
 /**
  * {@code proofgate merge} for replay shards: checks that the files are the N shards of one run
@@ -32,18 +34,24 @@ final class LogSetMerge {
 
     private LogSetMerge() {}
 
-    /** Whether the file starts with a replay shard header. */
+    /** Whether the file starts with a replay shard header, of any version (another is refused by name). */
     static boolean isShard(Path file) throws IOException {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String first = in.readLine();
-            return first != null && first.startsWith("{\"kind\":\"shard\",\"schema\":\"" + LogSet.SHARD_SCHEMA + "\"");
+            return first != null && first.startsWith(LogSet.SHARD_PREFIX);
         } catch (java.nio.charset.MalformedInputException e) {
             return false;
         }
     }
 
-    /** Streams the merged output to {@code sink}; returns the error lines of the logs, in order. */
-    static List<String> merge(List<Path> files, OutputStream sink) throws IOException, Refused {
+    /**
+     * Streams the merged output to {@code sink}; returns the error lines of the logs, in order.
+     * Every check comes first, so that a refused merge prints nothing: each shard's header, its
+     * end line, its HMAC under {@code key} (a signed shard is refused without one), and with
+     * {@code check} each log's SHA-256 against the log at its path here.
+     */
+    static List<String> merge(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
+            throws IOException, Refused {
         List<BufferedReader> readers = new ArrayList<>();
         try {
             BufferedReader[] byIndex = null;
@@ -54,8 +62,12 @@ final class LogSetMerge {
                 BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
                 readers.add(reader);
                 JsonNode header = parse(file, reader.readLine());
-                if (!LogSet.SHARD_SCHEMA.equals(header.path("schema").asText())) {
+                if (!header.path("schema").asText().startsWith("proofgate-replay-shard/")) {
                     throw new Refused(file + ": not a replay shard file");
+                }
+                if (!LogSet.SHARD_SCHEMA.equals(header.path("schema").asText())) {
+                    throw new Refused(file + ": a shard of schema " + LogSet.quote(header.path("schema").asText())
+                            + "; this proofgate merges " + LogSet.SHARD_SCHEMA + " (run the shards again with it)");
                 }
                 if (byIndex == null) { // the first file sets the run that the others must be of
                     count = header.path("of").asInt();
@@ -72,10 +84,18 @@ final class LogSetMerge {
                 if (byIndex[index] != null) {
                     throw new Refused(file + ": shard " + index + "/" + count + " is given twice");
                 }
-                if (!endsWithEndLine(file)) {
+                End end = endLine(file);
+                if (end == null) {
                     // refused before anything is streamed: a merge prints all of its output or none
                     throw new Refused("shard " + index + "/" + count + " is incomplete: " + file
                             + " does not end with its end line (cut short, or still being written)");
+                }
+                List<String> hashes = hashes(file, header, index, count, logs.size());
+                verify(file, end, key);
+                if (check) {
+                    for (int n = 0, i = index; i < logs.size(); n++, i += count) {
+                        same(logs.get(i).asText(), i, hashes.get(n), index + "/" + count);
+                    }
                 }
                 byIndex[index] = reader;
                 fileOf[index] = file;
@@ -105,7 +125,7 @@ final class LogSetMerge {
                 LogSet.line(sink, log);
                 String line;
                 while ((line = byIndex[k].readLine()) != null && !line.startsWith("{\"kind\":\"log\",")
-                        && !line.equals(LogSet.END)) {
+                        && !isEnd(line)) {
                     LogSet.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
                         errors.add(parse(fileOf[k], line).path("message").asText());
@@ -114,7 +134,7 @@ final class LogSetMerge {
                 pending[k] = line;
             }
             for (int k = 0; k < count; k++) {
-                if (!LogSet.END.equals(pending[k]) || byIndex[k].readLine() != null) {
+                if (pending[k] == null || !isEnd(pending[k]) || byIndex[k].readLine() != null) {
                     throw new Refused("shard " + k + "/" + count + " is incomplete or has more than its logs"
                             + " (no end line where its logs end)");
                 }
@@ -127,16 +147,100 @@ final class LogSetMerge {
         }
     }
 
-    private static boolean endsWithEndLine(Path file) throws IOException {
-        byte[] end = (LogSet.END + "\n").getBytes(StandardCharsets.UTF_8);
+    private static boolean isEnd(String line) {
+        return line.startsWith("{\"kind\":\"end\"");
+    }
+
+    /** A shard's end line: its HMAC (null when unsigned) and its length in bytes, newline included. */
+    private record End(String hmac, int length) {}
+
+    private static final java.util.regex.Pattern SIGNED_END =
+            java.util.regex.Pattern.compile("\\{\"kind\":\"end\",\"hmac\":\"([0-9a-f]{64})\"}\n$");
+
+    /** The file's end line, read from its last bytes, or null when it does not end with one. */
+    private static End endLine(Path file) throws IOException {
         try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            if (in.length() < end.length) {
-                return false;
-            }
-            byte[] last = new byte[end.length];
-            in.seek(in.length() - end.length);
+            int tail = (int) Math.min(in.length(), LogSet.end("0".repeat(64)).length() + 2);
+            byte[] last = new byte[tail];
+            in.seek(in.length() - tail);
             in.readFully(last);
-            return Arrays.equals(last, end);
+            String text = new String(last, StandardCharsets.UTF_8);
+            if (text.endsWith("\n" + LogSet.END + "\n")) {
+                return new End(null, LogSet.END.length() + 1);
+            }
+            java.util.regex.Matcher signed = SIGNED_END.matcher(text);
+            if (signed.find() && text.substring(0, signed.start()).endsWith("\n")) {
+                return new End(signed.group(1), text.length() - signed.start());
+            }
+            return null;
+        }
+    }
+
+    /** The hashes the header records for the shard's own logs, in order: exactly its share, each a hash or null. */
+    private static List<String> hashes(Path file, JsonNode header, int index, int count, int logs) throws Refused {
+        JsonNode pairs = header.path("sha256");
+        List<String> hashes = new ArrayList<>();
+        int n = 0;
+        for (int i = index; i < logs; i += count, n++) {
+            JsonNode pair = pairs.path(n);
+            JsonNode hash = pair.path(1);
+            if (pair.size() != 2 || pair.path(0).asInt(-1) != i || !(hash.isNull() || Sha256.isHash(hash.asText(null)))) {
+                throw new Refused(file + ": its header does not give the SHA-256 of log " + i + ", one of its share");
+            }
+            hashes.add(hash.isNull() ? null : hash.asText());
+        }
+        if (!pairs.isArray() || pairs.size() != n) {
+            throw new Refused(file + ": its header gives SHA-256s of logs outside its share (shard " + index + "/" + count + ")");
+        }
+        return hashes;
+    }
+
+    /** The shard's HMAC against the key of this merge: with a key it must verify; without one, a signed shard is refused. */
+    private static void verify(Path file, End end, Optional<ShardKey> key) throws IOException, Refused {
+        if (key.isEmpty()) {
+            if (end.hmac() != null) {
+                throw new Refused(file + ": the shard is signed (its end line has an HMAC), but " + ShardKey.ENVIRONMENT
+                        + " is not set here, so its signature cannot be verified; set it to the key the shards were run with");
+            }
+            return;
+        }
+        if (end.hmac() == null) {
+            throw new Refused(file + ": the shard is not signed, and " + ShardKey.ENVIRONMENT + " is set: run the shards with the key set");
+        }
+        javax.crypto.Mac mac = key.get().mac();
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            long left = Files.size(file) - end.length();
+            byte[] buffer = new byte[1 << 16];
+            while (left > 0) {
+                int read = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                if (read < 0) {
+                    break;
+                }
+                mac.update(buffer, 0, read);
+                left -= read;
+            }
+        }
+        if (!ShardKey.verifies(mac, end.hmac())) {
+            throw new Refused(file + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
+                    + " (the file was edited after it was written, or signed with another key)");
+        }
+    }
+
+    /** --check: the log at {@code path} here must be the one the shard replayed. */
+    private static void same(String path, int i, String recorded, String shard) throws Refused {
+        if (recorded == null) {
+            throw new Refused("--check: shard " + shard + " could not read log " + i + " (" + path + "), so there is nothing to"
+                    + " compare it with");
+        }
+        String here;
+        try {
+            here = Sha256.of(Path.of(path));
+        } catch (IOException e) {
+            throw new Refused("--check: log " + i + " (" + path + "): cannot read it here: " + FileProblems.words(e));
+        }
+        if (!here.equals(recorded)) {
+            throw new Refused("--check: log " + i + " (" + path + ") is not the log shard " + shard + " replayed (sha256 "
+                    + recorded.substring(0, 12) + "… in the shard, " + here.substring(0, 12) + "… here)");
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The {@code proofgate} command line. Exit codes: 0 ok, 1 findings (a command that has them says
@@ -23,16 +24,27 @@ public final class Main {
     }
 
     static Map<String, Command> commands() {
+        return commands(System::getenv);
+    }
+
+    /** The commands, reading environment variables (the shard key) through {@code environment}. */
+    static Map<String, Command> commands(Function<String, String> environment) {
         Map<String, Command> commands = new LinkedHashMap<>();
         for (Command command : List.<Command>of(new AdapterCommand(), new AuditCommand(), new CheckCommand(), new ConformCommand(),
-                new GenerateCommand(), new MergeCommand(), new MutateCommand(), new ReplayCommand(), new SynthCommand())) {
+                new GenerateCommand(), new MergeCommand(environment), new MutateCommand(environment),
+                new ReplayCommand(environment), new SynthCommand())) {
             commands.put(command.name(), command);
         }
         return commands;
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        Map<String, Command> commands = commands();
+        return run(args, out, err, System::getenv);
+    }
+
+    /** As {@link #run(String[], PrintStream, PrintStream)}, with the environment given (tests set the shard key so). */
+    static int run(String[] args, PrintStream out, PrintStream err, Function<String, String> environment) {
+        Map<String, Command> commands = commands(environment);
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
             if (args.length >= 2 && commands.containsKey(args[1])) {
                 out.print(commands.get(args[1]).help());

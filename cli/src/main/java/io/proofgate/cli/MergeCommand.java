@@ -1,6 +1,10 @@
 package io.proofgate.cli;
 
+import io.proofgate.check.Model;
+import io.proofgate.check.ModelCatalog;
 import io.proofgate.mutate.Equivalents;
+import io.proofgate.mutate.RunInputs;
+import io.proofgate.shard.ShardKey;
 import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.MutationException;
 import io.proofgate.mutate.MutationMerge;
@@ -12,11 +16,19 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code proofgate merge}: the shards of a run, combined into the report one unsharded run prints. */
 final class MergeCommand implements Command {
+
+    private final java.util.function.Function<String, String> environment;
+
+    MergeCommand(java.util.function.Function<String, String> environment) {
+        this.environment = environment;
+    }
 
     @Override
     public String name() {
@@ -34,32 +46,41 @@ final class MergeCommand implements Command {
                 Usage: proofgate merge [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
 
                 Replay shards (`proofgate replay --shard K/N --out FILE LOG...`): prints what one replay over
-                all the logs prints, and exits as it would (2 when a log had a structural error).
+                all the logs prints, and exits as it would (2 when a log had a structural error). With
+                --check, each log at its path here must be the one its shard replayed (SHA-256).
+                --format and --equivalent shape a mutation report and are refused.
 
                 Mutation shards: reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
                 (K = 0..N-1, in any order, on any machines), checks that they are the N parts of one run
-                (the same module, byte for byte as it is here now, the same selection, models and N; each
-                K once) and prints the report one unsharded run prints: the same bytes. docs/scale.md runs
-                the shards as a Kubernetes Indexed Job or a GitHub Actions matrix.
+                (the same inputs by SHA-256: module, cfgs, model modules, models.json, mistakes and
+                equivalents files; the same selection, models, timeout and N; each K once; each result its
+                own shard's, on a model of the run, killed by what that model checks) and prints the report
+                one unsharded run prints: the same bytes. The module and mistakes file here must be the
+                shards'. docs/scale.md runs the shards as a Kubernetes Indexed Job or a GitHub Actions matrix.
+
+                With PROOFGATE_SHARD_KEY set (at least 32 characters), every shard must carry an HMAC that
+                verifies under it; without it, a signed shard is refused (docs/scale.md: what is protected).
 
                   --format F       text (default), json or markdown
-                  --check          exit 1 as `mutate --check` would
+                  --check          the shards' inputs must be this checkout's; exit 1 as `mutate --check` would
                   --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
 
                 Exit codes: 0 merged (with --check: nothing left to judge); 1 --check found survivors or
-                stale judgements; 2 the files are not the shards of one run, or cannot be read.
+                stale judgements; 2 the files are not the shards of one run, or cannot be read, or a mutant
+                timed out in its shard (the report is printed, then exit 2).
                 """;
     }
 
     /** Replay shards: their blocks in the logs' order, the logs' errors on stderr as one run prints them. */
-    private static int replay(List<String> files, PrintStream out, PrintStream err) {
+    private int replay(List<String> files, boolean check, PrintStream out, PrintStream err) {
         java.io.OutputStream sink = new java.io.BufferedOutputStream(new NonClosing(out), 1 << 16);
         try {
-            List<String> errors = LogSetMerge.merge(files.stream().map(Path::of).toList(), sink);
+            Optional<ShardKey> key = ShardKey.from(environment);
+            List<String> errors = LogSetMerge.merge(files.stream().map(Path::of).toList(), sink, key, check);
             sink.flush();
             errors.forEach(error -> err.println("proofgate replay: " + error));
             return errors.isEmpty() ? Main.OK : Main.USAGE;
-        } catch (LogSetMerge.Refused e) {
+        } catch (LogSetMerge.Refused | ShardKey.Refused e) {
             err.println("proofgate merge: " + e.getMessage());
             return Main.USAGE;
         } catch (NonClosing.OutputFailed e) {
@@ -68,6 +89,33 @@ final class MergeCommand implements Command {
         } catch (IOException e) {
             err.println("proofgate merge: " + FileProblems.words(e));
             return Main.USAGE;
+        }
+    }
+
+    /**
+     * --check: the shards' inputs must be this checkout's, as a run here would read them (its
+     * models.json's configs for the shards' model names, its equivalents file), so that the
+     * verdict is this checkout's and not that of the files the shards happened to see.
+     */
+    private static void sameAsHere(MutationShard shard, Path moduleFile, Path root, java.util.Map<String, String> options)
+            throws MutationException {
+        List<Model> models = new ArrayList<>();
+        try {
+            ModelCatalog catalog = ModelCatalog.of(moduleFile.toAbsolutePath().getParent());
+            for (String name : shard.models()) {
+                models.add(catalog.resolve(name));
+            }
+        } catch (IOException e) {
+            throw new MutationException("--check: " + e.getMessage());
+        } catch (io.proofgate.tlc.ParseException e) {
+            throw new MutationException("--check: " + e.getMessage());
+        }
+        RunInputs here = MutateCommand.inputs(root, moduleFile, models,
+                shard.mistakes() == null ? null : root.resolve(shard.mistakes()), MutateCommand.equivalentsFile(options, root),
+                Duration.ofSeconds(shard.inputs().timeoutSeconds()));
+        Optional<String> difference = shard.inputs().difference(here, "the shards", "this checkout");
+        if (difference.isPresent()) {
+            throw new MutationException("--check: the shards were not run on this checkout's inputs: " + difference.get());
         }
     }
 
@@ -84,22 +132,32 @@ final class MergeCommand implements Command {
         }
         try {
             if (LogSetMerge.isShard(Path.of(files.getFirst()))) {
-                if (!options.isEmpty()) {
+                List<String> shaping = options.keySet().stream().filter(o -> !o.equals("--check")).sorted().toList();
+                if (!shaping.isEmpty()) {
                     // these shape a mutation report; a replay merge prints the logs' own lines
-                    throw new UsageException(String.join(", ", options.keySet().stream().sorted().toList())
-                            + " apply to mutation shards only; " + files.getFirst() + " is a replay shard");
+                    throw new UsageException(String.join(", ", shaping) + " apply to mutation shards only; " + files.getFirst()
+                            + " is a replay shard");
                 }
-                return replay(files, out, err);
+                return replay(files, options.containsKey("--check"), out, err);
             }
         } catch (IOException e) {
             err.println("proofgate merge: " + files.getFirst() + ": " + FileProblems.words(e));
+            return Main.USAGE;
+        }
+        Optional<ShardKey> key;
+        try {
+            key = ShardKey.from(environment);
+        } catch (ShardKey.Refused e) {
+            err.println("proofgate merge: " + e.getMessage());
             return Main.USAGE;
         }
         Path root = ProjectRoot.find();
         try {
             List<MutationShard> shards = new ArrayList<>();
             for (String file : files) {
-                shards.add(MutationShard.read(Path.of(file)));
+                MutationShard shard = MutationShard.read(Path.of(file));
+                shard.verify(Path.of(file), key);
+                shards.add(shard);
             }
             Path moduleFile = root.resolve(shards.getFirst().module());
             String text;
@@ -110,6 +168,9 @@ final class MergeCommand implements Command {
                 return Main.USAGE;
             }
             MutationPlan plan = MutationMerge.plan(shards, text, root);
+            if (options.containsKey("--check")) {
+                sameAsHere(shards.getFirst(), moduleFile, root, options);
+            }
             List<MutantResult> results = MutationMerge.results(plan, shards);
             Equivalents equivalents = MutateCommand.equivalents(options, root);
             MutationReport report = new MutationReport(plan.source(), plan.part(), shards.getFirst().models(), text, results,
@@ -121,7 +182,10 @@ final class MergeCommand implements Command {
                 return Main.USAGE;
             }
             err.println("proofgate merge: " + shards.size() + " shard" + (shards.size() == 1 ? "" : "s") + ", "
-                    + results.size() + " mutants");
+                    + results.size() + " mutants, " + (key.isPresent() ? "each signature verified" : "unsigned"));
+            if (MutateCommand.unfinished(report, shards.getFirst().inputs().timeoutSeconds(), "merge", err)) {
+                return Main.USAGE;
+            }
             return options.containsKey("--check") && !report.passesCheck() ? Main.FINDINGS : Main.OK;
         } catch (MutationException e) {
             err.println("proofgate merge: " + e.getMessage());

@@ -11,6 +11,8 @@ import io.proofgate.mutate.MutationPlan;
 import io.proofgate.mutate.MutationReport;
 import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.MutationRun;
+import io.proofgate.mutate.RunInputs;
+import io.proofgate.shard.ShardKey;
 import io.proofgate.tlc.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code proofgate mutate}: mutation testing of the spec: can its properties tell a wrong rule from a right one? */
@@ -37,6 +40,12 @@ final class MutateCommand implements Command {
      */
     static final List<String> DEFAULT_MODELS = List.of("gen-two-recurrent", "gen-shapes", "ci", "gen-bounds",
             "gen-attention", "gen-untracked", "gen-edges", "gen-batch", "gen-attention-field");
+
+    private final java.util.function.Function<String, String> environment;
+
+    MutateCommand(java.util.function.Function<String, String> environment) {
+        this.environment = environment;
+    }
 
     @Override
     public String name() {
@@ -86,8 +95,10 @@ final class MutateCommand implements Command {
                   --shard K/N      only the generated mutants whose id, read as a number, is K modulo N
                                    (0 <= K < N), and every named mistake: N runs with K = 0..N-1 check
                                    every mutant once, on as many machines (docs/scale.md)
-                  --out FILE       also write the results to FILE (schema proofgate-mutate-shard/v1), for
-                                   `proofgate merge`: the shards' files merge into this run's report
+                  --out FILE       also write the results to FILE (schema proofgate-mutate-shard/v2: the
+                                   SHA-256 of every input read, the selection, the outcomes; signed
+                                   with an HMAC when PROOFGATE_SHARD_KEY is set), for `proofgate
+                                   merge`: the shards' files merge into this run's report
                   --format F       text (default), json or markdown (a PR comment)
                   --check          exit 1 when a mutant survives or times out without a judgement, or a
                                    judgement no longer holds (its mutant is killed or gone)
@@ -95,7 +106,8 @@ final class MutateCommand implements Command {
 
                 Progress goes to stderr, the report to stdout. Working files: target/proofgate/mutate/run-*/.
                 Exit codes: 0 done (with --check: nothing left to judge), 1 --check found survivors or stale
-                judgements, 2 usage error, or the models fail on the module as it is.
+                judgements, 2 usage error, the models fail on the module as it is, or a mutant timed out
+                (its outcome is unknown: the report is printed, then exit 2).
                 """;
     }
 
@@ -114,6 +126,14 @@ final class MutateCommand implements Command {
         long timeout = Options.integer(parsed, "--timeout", 1, 24 * 3600, 120);
         Path root = ProjectRoot.find();
         Path moduleFile = root.resolve(parsed.getOrDefault("--module", DEFAULT_MODULE));
+        Optional<ShardKey> key;
+        try {
+            // refused before the run, not after it: a key that cannot sign must not cost a long run its file
+            key = parsed.containsKey("--out") ? ShardKey.from(environment) : Optional.empty();
+        } catch (ShardKey.Refused e) {
+            err.println("proofgate mutate: " + e.getMessage());
+            return Main.USAGE;
+        }
         try {
             String text = read(moduleFile);
             String source = root.relativize(moduleFile.toAbsolutePath()).toString();
@@ -121,7 +141,7 @@ final class MutateCommand implements Command {
             boolean withMistakes = parsed.containsKey("--mistakes")
                     || (!parsed.containsKey("--module") && Files.exists(mistakesFile));
             MutationPlan.Selection selection = new MutationPlan.Selection(parsed.getOrDefault("--part", DEFAULT_PART),
-                    parsed.get("--operators"), withMistakes ? root.relativize(mistakesFile.toAbsolutePath()) : null,
+                    parsed.get("--operators"), withMistakes ? Path.of(RunInputs.name(root, mistakesFile)) : null,
                     parsed.containsKey("--only") ? List.of(parsed.get("--only").split(",")) : null,
                     parsed.containsKey("--shard") ? shard(parsed.get("--shard")) : null);
             MutationPlan plan = MutationPlan.of(text, source, withRoot(selection, root));
@@ -145,6 +165,9 @@ final class MutateCommand implements Command {
             for (String name : names) {
                 models.add(catalog.resolve(name));
             }
+            // the inputs as they are when the run starts: what its outcomes are of
+            RunInputs inputs = inputs(root, moduleFile, models, withMistakes ? mistakesFile : null,
+                    equivalentsFile(parsed, root), Duration.ofSeconds(timeout));
             Path base = root.resolve("target/proofgate/mutate");
             Files.createDirectories(base);
             Path work = Files.createTempDirectory(base, "run-");
@@ -168,7 +191,8 @@ final class MutateCommand implements Command {
             }
             if (parsed.containsKey("--out")) {
                 Path file = Path.of(parsed.get("--out"));
-                String json = MutationShard.of(plan, selection, names, results).toJson();
+                MutationShard shard = MutationShard.of(plan, selection, inputs, results);
+                String json = (key.isPresent() ? shard.signed(key.get()) : shard).toJson();
                 try {
                     AtomicFile.write(file, stream -> stream.write(json.getBytes(StandardCharsets.UTF_8)));
                 } catch (IOException e) {
@@ -178,6 +202,9 @@ final class MutateCommand implements Command {
                 err.println("proofgate mutate: results of " + (selection.shard() == null ? "the whole run"
                         : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
                         + " (proofgate merge combines shards)");
+            }
+            if (unfinished(report, timeout, "mutate", err)) {
+                return Main.USAGE;
             }
             if (parsed.containsKey("--check") && !report.passesCheck()) {
                 err.println("proofgate mutate --check: " + report.unjudged().size() + " mutants survive without a"
@@ -199,6 +226,22 @@ final class MutateCommand implements Command {
         }
     }
 
+    /**
+     * Whether a limit stopped some of the answer: a mutant whose check ran past --timeout is
+     * neither killed nor survived, so the run is not finished, whatever the score says (exit 2,
+     * after the report and the result file, which state it).
+     */
+    static boolean unfinished(MutationReport report, long timeoutSeconds, String command, PrintStream err) {
+        long timedOut = report.count(io.proofgate.mutate.Outcome.TimedOut.class);
+        if (timedOut == 0) {
+            return false;
+        }
+        err.println("proofgate " + command + ": " + timedOut + " mutant" + (timedOut == 1 ? "" : "s") + " timed out: a TLC run"
+                + " went past --timeout " + timeoutSeconds + " s, so " + (timedOut == 1 ? "its" : "their")
+                + " outcome is unknown and the run is unfinished; raise --timeout");
+        return true;
+    }
+
     static MutationPlan.Shard shard(String value) throws UsageException {
         ShardOption shard = ShardOption.parse(value);
         return new MutationPlan.Shard(shard.index(), shard.count());
@@ -206,8 +249,25 @@ final class MutateCommand implements Command {
 
     /** The judgements of --equivalent, or of the default file when there is one. */
     static Equivalents equivalents(java.util.Map<String, String> options, Path root) throws MutationException {
+        Path file = equivalentsFile(options, root);
+        return file != null ? Equivalents.read(file) : Equivalents.none();
+    }
+
+    /** The equivalents file a run reads: --equivalent's, else the default one when it exists, else none (null). */
+    static Path equivalentsFile(java.util.Map<String, String> options, Path root) {
         Path file = root.resolve(options.getOrDefault("--equivalent", DEFAULT_EQUIVALENTS));
-        return options.containsKey("--equivalent") || Files.exists(file) ? Equivalents.read(file) : Equivalents.none();
+        return options.containsKey("--equivalent") || Files.exists(file) ? file : null;
+    }
+
+    /**
+     * What a run of {@code moduleFile} on {@code models} reads, hashed (RunInputs): the module's
+     * folder's modules and its models.json (ModelCatalog reads it), the models' files, the
+     * mistakes and equivalents files when there are any.
+     */
+    static RunInputs inputs(Path root, Path moduleFile, List<Model> models, Path mistakes, Path equivalents, Duration timeout)
+            throws MutationException {
+        Path specDir = moduleFile.toAbsolutePath().getParent();
+        return RunInputs.of(root, moduleFile, models, specDir.resolve("models.json"), mistakes, equivalents, timeout);
     }
 
     /** The selection with its mistakes file resolved against the root, for reading. */

@@ -16,9 +16,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import io.proofgate.shard.ShardKey;
 
 /** {@code proofgate replay FILE|-}: protocol §5. */
 final class ReplayCommand implements Command {
+
+    private final java.util.function.Function<String, String> environment;
+
+    ReplayCommand(java.util.function.Function<String, String> environment) {
+        this.environment = environment;
+    }
 
     @Override
     public String name() {
@@ -55,9 +63,10 @@ final class ReplayCommand implements Command {
                 Several logs are replayed each on its own, in argument order: a {"kind":"log","index":I,
                 "path":P} line, then its verdicts and summary, or an {"kind":"error","message":...} line for
                 a log with a structural error (the run goes on with the next; exit 2 at the end).
-                --shard K/N replays the logs whose position is K modulo N into the result file --out, and
-                `proofgate merge` combines the N files into what one run over all the logs prints
-                (docs/scale.md).
+                --shard K/N replays the logs whose position is K modulo N into the result file --out (schema
+                proofgate-replay-shard/v2: the list of logs, the SHA-256 of each log of the share, the output;
+                signed with an HMAC when PROOFGATE_SHARD_KEY is set), and `proofgate merge` combines the N
+                files into what one run over all the logs prints (docs/scale.md).
 
                 Exit codes: 0 the log was read to the end (rejections are verdicts, not errors);
                 1 the byte check found a published page that is not the target's content;
@@ -143,12 +152,19 @@ final class ReplayCommand implements Command {
      * A log with a structural error ends with an error line, its message on stderr too, and the
      * run goes on with the next; the exit is 2 when any log had one.
      */
-    private static int several(List<String> files, java.util.Map<String, String> options, PrintStream out, PrintStream err)
+    private int several(List<String> files, java.util.Map<String, String> options, PrintStream out, PrintStream err)
             throws UsageException {
         ShardOption shard = options.containsKey("--shard") ? ShardOption.parse(options.get("--shard")) : ShardOption.WHOLE;
         String outFile = options.get("--out");
         if (options.containsKey("--shard") && outFile == null) {
             throw new UsageException("--shard K/N writes its result file: give --out FILE (proofgate merge combines them)");
+        }
+        Optional<ShardKey> key;
+        try {
+            key = outFile == null ? Optional.empty() : ShardKey.from(environment);
+        } catch (ShardKey.Refused e) {
+            err.println("proofgate replay: " + e.getMessage());
+            return Main.USAGE;
         }
         List<String> errors;
         try {
@@ -158,10 +174,14 @@ final class ReplayCommand implements Command {
                 sink.flush();
             } else {
                 List<String> found = new ArrayList<>();
-                AtomicFile.write(Path.of(outFile), sink -> {
-                    LogSet.line(sink, LogSet.header(files, shard.index(), shard.count()));
+                AtomicFile.write(Path.of(outFile), file -> {
+                    // the HMAC covers every byte before the end line, which carries it
+                    javax.crypto.Mac mac = key.map(ShardKey::mac).orElse(null);
+                    OutputStream sink = mac == null ? file : new MacOutput(file, mac);
+                    LogSet.line(sink, LogSet.header(files, shard.index(), shard.count(),
+                            LogSet.hashes(files, shard.index(), shard.count())));
                     found.addAll(LogSet.replay(files, shard.index(), shard.count(), sink));
-                    LogSet.line(sink, LogSet.END);
+                    LogSet.line(file, LogSet.end(mac == null ? null : java.util.HexFormat.of().formatHex(mac.doFinal())));
                 });
                 errors = found;
             }

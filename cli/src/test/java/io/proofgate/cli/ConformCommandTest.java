@@ -89,4 +89,39 @@ class ConformCommandTest {
             assertEquals("", run.out());
         }
     }
+
+    /**
+     * Regression (issue 27): the kit held one answer's lines without limit, so an adapter that
+     * floods verdicts before its end marker took 1 GB of RSS, or at a small heap an
+     * OutOfMemoryError's text. Now the answer's limit is an error of the scenario, in a 48 MiB heap.
+     */
+    @Test
+    void aFloodingAdapterIsAnErrorOfItsScenarioInASmallHeap(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("one.scenarios"), """
+                topology {"kind":"topology","schema":"proofgate-events/v1","groups":[{"policy":"full","block_tokens":2304}]}
+
+                scenario finished_r1
+                event {"kind":"finished","id":"r1"}
+                ----
+                pending none
+                counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
+                """);
+        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(List.of(jvm, "-Xmx48m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "conform", "--exec", "python3 ../conform/src/test/resources/adapters/bad_adapter.py flood",
+                "--scenarios", dir.toString(), "--jobs", "1", "--max-errors", "1"))
+                .redirectErrorStream(true).start();
+        // generous: a loaded machine is slow, and this only bounds a kit that hangs
+        boolean done = child.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+        String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!done) {
+            child.destroyForcibly();
+        }
+        assertTrue(done, "the kit did not finish in 300 s: " + output);
+        assertEquals(Main.USAGE, child.exitValue(), output);
+        assertTrue(output.contains("scenario one/finished_r1, the topology: the adapter printed more than 10000 lines in one answer"
+                + " without its end marker {\"kind\":\"end\"} (the limit of one answer; raise it with --max-answer-lines)"), output);
+        assertFalse(output.contains("OutOfMemoryError"), output);
+        assertTrue(output.contains("; it stopped at --max-errors 1, so 1 scenarios have no verdict"), output);
+    }
 }

@@ -76,7 +76,7 @@ class ReplayShardsTest {
         // refused before anything is streamed (the command's buffer would hide that for logs this small)
         java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
         org.junit.jupiter.api.Assertions.assertThrows(LogSetMerge.Refused.class, () -> LogSetMerge.merge(
-                List.of(Path.of(three.get(0)), Path.of(three.get(1)), cut), streamed));
+                List.of(Path.of(three.get(0)), Path.of(three.get(1)), cut), streamed, java.util.Optional.empty(), false));
         assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
         CliRun formatted = run(List.of("merge", "--format", "json", three.get(0), three.get(1), three.get(2)));
         assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: --format apply to mutation shards only; " + three.get(0)
@@ -111,5 +111,113 @@ class ReplayShardsTest {
         NonClosing.OutputFailed failed = org.junit.jupiter.api.Assertions.assertThrows(NonClosing.OutputFailed.class,
                 () -> LogSet.replay(List.of(LOGS.getFirst()), 0, 1, full));
         assertTrue(failed.getMessage().endsWith("; the output is incomplete"), failed.getMessage());
+    }
+
+    private static final String KEY = "0123456789abcdef0123456789abcdef";
+
+    private List<String> shards(int count, java.util.Map<String, String> environment, List<String> logs, String prefix) {
+        List<String> files = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+            String file = dir.resolve(prefix + "-" + k + "-of-" + count + ".jsonl").toString();
+            List<String> args = new ArrayList<>(List.of("replay", "--shard", k + "/" + count, "--out", file));
+            args.addAll(logs);
+            CliRun.with(environment::get, args.toArray(String[]::new));
+            files.add(file);
+        }
+        return files;
+    }
+
+    private static CliRun merge(java.util.Map<String, String> environment, List<String> options, List<String> files) {
+        List<String> args = new ArrayList<>(List.of("merge"));
+        args.addAll(options);
+        args.addAll(files);
+        return CliRun.with(environment::get, args.toArray(String[]::new));
+    }
+
+    /** Each shard's header records the SHA-256 of each log it replayed, and of no other. */
+    @Test
+    void aShardRecordsTheHashOfEachLogOfItsShare() throws Exception {
+        String header = Files.readAllLines(Path.of(shards(3).get(1))).getFirst(); // shards(3) lists K = 2, 1, 0
+        assertTrue(header.endsWith(",\"sha256\":[[1,\"" + io.proofgate.shard.Sha256.of(Path.of(LOGS.get(1))) + "\"],[4,\""
+                + io.proofgate.shard.Sha256.of(Path.of(LOGS.get(4))) + "\"]]}"), header);
+    }
+
+    /**
+     * With --check, each log here must be the one its shard replayed: a log changed since (or
+     * never the same) is refused before anything is printed.
+     */
+    @Test
+    void checkRefusesALogThatIsNotTheOneItsShardReplayed() throws Exception {
+        List<String> copies = new ArrayList<>();
+        for (int i = 0; i < LOGS.size(); i++) {
+            Path copy = dir.resolve("log-" + i + ".jsonl");
+            Files.copy(Path.of(LOGS.get(i)), copy);
+            copies.add(copy.toString());
+        }
+        List<String> two = shards(2, java.util.Map.of(), copies, "copies");
+        List<String> all = new ArrayList<>(List.of("replay"));
+        all.addAll(copies);
+        CliRun one = run(all);
+        assertEquals(one, merge(java.util.Map.of(), List.of("--check"), two));
+        Path changed = Path.of(copies.get(3));
+        Files.writeString(changed, Files.readString(changed).replace("\"step\":1,", "\"step\":1, "));
+        assertEquals(one, merge(java.util.Map.of(), List.of(), two), "without --check the shards are what they found");
+        CliRun check = merge(java.util.Map.of(), List.of("--check"), two);
+        assertEquals(Main.USAGE, check.exit());
+        assertEquals("", check.out());
+        assertTrue(check.err().startsWith("proofgate merge: --check: log 3 (" + changed + ") is not the log shard 1/2 replayed"
+                + " (sha256 "), check.err());
+        Files.delete(changed);
+        assertTrue(merge(java.util.Map.of(), List.of("--check"), two).err().endsWith("cannot read it here: no such file\n"));
+    }
+
+    /** A shard whose header claims a log of another shard's share is refused. */
+    @Test
+    void aHeaderWithLogsOutsideTheShareIsRefused() throws Exception {
+        List<String> two = shards(2, java.util.Map.of(), LOGS, "share");
+        Path file = Path.of(two.get(0));
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        lines.set(0, lines.getFirst().replace("]]}", "],[1,null]]}"));
+        Files.write(file, lines);
+        CliRun refused = merge(java.util.Map.of(), List.of(), two);
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + file + ": its header gives SHA-256s of logs outside its share"
+                + " (shard 0/2)\n"), refused);
+    }
+
+    /**
+     * Regression (issue 27): an edited shard (a verdict rewritten) merged, since nothing in a shard
+     * was checked against anything; with PROOFGATE_SHARD_KEY each shard's HMAC must verify.
+     */
+    @Test
+    void withAKeyAnEditedShardIsRefused() throws Exception {
+        var key = java.util.Map.of(io.proofgate.shard.ShardKey.ENVIRONMENT, KEY);
+        List<String> signed = shards(3, key, LOGS, "signed");
+        CliRun one = run(args("replay"));
+        assertEquals(one, merge(key, List.of(), signed));
+        assertTrue(Files.readString(Path.of(signed.get(0))).endsWith("\n{\"kind\":\"end\",\"hmac\":\""
+                + Files.readString(Path.of(signed.get(0))).replaceAll("(?s).*\"hmac\":\"([0-9a-f]{64})\"}\n$", "$1") + "\"}\n"));
+        Path file = Path.of(signed.get(0));
+        String text = Files.readString(file);
+        assertTrue(text.contains("\"span\":6912"), text);
+        Files.writeString(file, text.replace("\"span\":6912", "\"span\":6913"));
+        CliRun edited = merge(key, List.of(), signed);
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + file + ": its HMAC does not verify with PROOFGATE_SHARD_KEY"
+                + " (the file was edited after it was written, or signed with another key)\n"), edited);
+        Files.writeString(file, text);
+        assertTrue(merge(java.util.Map.of(), List.of(), signed).err().contains("is signed (its end line has an HMAC), but"
+                + " PROOFGATE_SHARD_KEY is not set here"));
+        assertTrue(merge(key, List.of(), shards(3)).err().contains("is not signed, and PROOFGATE_SHARD_KEY is set"));
+        assertTrue(merge(java.util.Map.of(io.proofgate.shard.ShardKey.ENVIRONMENT, KEY.replace('0', 'z')), List.of(), signed)
+                .err().contains("its HMAC does not verify"));
+    }
+
+    @Test
+    void aShardOfAnotherVersionIsRefusedByName() throws Exception {
+        Path old = dir.resolve("v1.jsonl");
+        Files.writeString(old, "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/v1\",\"shard\":0,\"of\":1,"
+                + "\"files\":[]}\n{\"kind\":\"end\"}\n");
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + old + ": a shard of schema \"proofgate-replay-shard/v1\";"
+                + " this proofgate merges proofgate-replay-shard/v2 (run the shards again with it)\n"),
+                merge(java.util.Map.of(), List.of(), List.of(old.toString())));
     }
 }

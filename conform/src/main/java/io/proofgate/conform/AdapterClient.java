@@ -18,20 +18,27 @@ public final class AdapterClient implements AutoCloseable {
 
     private final Adapter adapter;
     private final Duration patience;
+    private final AnswerLimits limits;
     private final Line.Hello hello;
     private long answers;
 
-    private AdapterClient(Adapter adapter, Duration patience, Line.Hello hello) {
+    private AdapterClient(Adapter adapter, Duration patience, AnswerLimits limits, Line.Hello hello) {
         this.adapter = adapter;
         this.patience = patience;
+        this.limits = limits;
         this.hello = hello;
     }
 
     /** Greets the adapter; its answer must be one hello line in the kit's protocol. */
     public static AdapterClient open(Adapter adapter, Duration patience) throws AdapterException {
+        return open(adapter, patience, AnswerLimits.DEFAULT);
+    }
+
+    /** As {@link #open(Adapter, Duration)}, each answer bounded by {@code limits}. */
+    public static AdapterClient open(Adapter adapter, Duration patience, AnswerLimits limits) throws AdapterException {
         List<Line> answer;
         try {
-            answer = exchange(adapter, patience, HELLO);
+            answer = exchange(adapter, patience, limits, HELLO);
         } catch (AdapterException e) {
             adapter.close();
             throw new AdapterException("did not answer the greeting: it " + e.getMessage());
@@ -44,7 +51,7 @@ public final class AdapterClient implements AutoCloseable {
             adapter.close();
             throw new AdapterException("speaks " + Json.quote(hello.protocol()) + "; the kit speaks " + AdapterSession.PROTOCOL);
         }
-        return new AdapterClient(adapter, patience, hello);
+        return new AdapterClient(adapter, patience, limits, hello);
     }
 
     public Line.Hello hello() {
@@ -90,7 +97,7 @@ public final class AdapterClient implements AutoCloseable {
     /** The next answer, the end marker left out. */
     List<Line> answer() throws AdapterException {
         answers++;
-        return answer(adapter, patience);
+        return answer(adapter, patience, limits);
     }
 
     /** Answers read so far. */
@@ -98,13 +105,15 @@ public final class AdapterClient implements AutoCloseable {
         return answers;
     }
 
-    private static List<Line> exchange(Adapter adapter, Duration patience, String message) throws AdapterException {
+    private static List<Line> exchange(Adapter adapter, Duration patience, AnswerLimits limits, String message)
+            throws AdapterException {
         adapter.send(message);
-        return answer(adapter, patience);
+        return answer(adapter, patience, limits);
     }
 
-    private static List<Line> answer(Adapter adapter, Duration patience) throws AdapterException {
+    private static List<Line> answer(Adapter adapter, Duration patience, AnswerLimits limits) throws AdapterException {
         List<Line> answer = new ArrayList<>();
+        long bytes = 0;
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
             long left = Math.max(0, deadline - System.nanoTime());
@@ -119,8 +128,17 @@ public final class AdapterClient implements AutoCloseable {
                         : "printed " + lines(answer.size()) + " but no end marker {\"kind\":\"end\"} within " + seconds(patience)
                         ) + adapter.diagnostics());
             }
-            if (text.isBlank()) {
+            // before the line is kept: what the kit holds of one answer is bounded, whatever the adapter prints
+            // (blank lines too: they are not kept, but a flood of them would never end the answer)
+            bytes += AnswerLimits.utf8Length(text) + 1;
+            if (text.isBlank() && bytes <= limits.bytes()) {
                 continue;
+            }
+            if (answer.size() >= limits.lines() || bytes > limits.bytes()) {
+                throw new AdapterException("printed more than " + (answer.size() >= limits.lines() ? limits.lines() + " lines"
+                        : limits.bytes() + " bytes") + " in one answer without its end marker {\"kind\":\"end\"} (the limit of"
+                        + " one answer; raise it with " + (answer.size() >= limits.lines() ? "--max-answer-lines" : "--max-answer-bytes")
+                        + ")");
             }
             Line line = AnswerReader.read(text);
             if (line instanceof Line.End) {

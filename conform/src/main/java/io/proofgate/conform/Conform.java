@@ -34,7 +34,12 @@ public final class Conform {
         void line(String text);
     }
 
-    public record Settings(int jobs, Duration patience, boolean shrink, int maxErrors) {}
+    /** @param limits how much one answer may hold before its end marker */
+    public record Settings(int jobs, Duration patience, boolean shrink, int maxErrors, AnswerLimits limits) {
+        public Settings(int jobs, Duration patience, boolean shrink, int maxErrors) {
+            this(jobs, patience, shrink, maxErrors, AnswerLimits.DEFAULT);
+        }
+    }
 
     /** A whole run: the greeting, the results in scenario order, the times. */
     /**
@@ -58,7 +63,7 @@ public final class Conform {
         long start = System.nanoTime();
         AdapterClient first;
         try {
-            first = AdapterClient.open(adapters.start(), settings.patience());
+            first = AdapterClient.open(adapters.start(), settings.patience(), settings.limits());
         } catch (AdapterException e) {
             throw new ConformException("the adapter " + e.getMessage());
         }
@@ -99,7 +104,7 @@ public final class Conform {
                         long began = System.nanoTime();
                         try {
                             if (client == null) {
-                                client = AdapterClient.open(adapters.start(), settings.patience());
+                                client = AdapterClient.open(adapters.start(), settings.patience(), settings.limits());
                                 if (!client.hello().equals(hello)) {
                                     throw new AdapterException("greeted differently than the first adapter of the run ("
                                             + describe(client.hello()) + " after " + describe(hello) + ")");

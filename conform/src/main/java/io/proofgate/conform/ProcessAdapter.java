@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * An implementation's adapter as a child process: {@code /bin/sh -c CMD}. Messages are written to
  * its stdin and answers read from its stdout by threads of their own, so that a silent adapter,
  * or one that stops reading, is a timeout, never a hang of the kit. Its stderr is kept (the last few kilobytes) for the error message when
- * it breaks. Closing kills the process and everything it started.
+ * it breaks. Closing ends the process and everything it started, daemons included ({@link OwnSession}).
  */
 public final class ProcessAdapter implements Adapter {
 
@@ -28,17 +28,25 @@ public final class ProcessAdapter implements Adapter {
 
     private sealed interface Item {}
 
-    private record Text(String line) implements Item {}
+    /** A line and the bytes of the queue's budget it holds. */
+    private record Text(String line, int cost) implements Item {}
 
     private record Broken(String problem) implements Item {}
 
     private record Ended() implements Item {}
 
     private final String command;
+    private final OwnSession session;
     private final Process process;
     private final OutputStream stdin;
-    /** Bounded: an adapter that floods its output waits for the kit instead of filling its heap. */
+    /**
+     * Bounded in lines and in bytes: an adapter that floods its output waits for the kit instead
+     * of filling its heap (65,536 lines of up to 1 MiB each were up to 64 GiB).
+     */
     private final BlockingQueue<Item> lines = new java.util.concurrent.ArrayBlockingQueue<>(1 << 16);
+    static final int QUEUED_BYTES = 4 << 20;
+    private final java.util.concurrent.Semaphore budget = new java.util.concurrent.Semaphore(QUEUED_BYTES);
+    private volatile boolean closed;
     /** Messages for the writer thread: a write never blocks the kit, so a stuck adapter is a timeout. */
     private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>();
     private static final String CLOSE = new String("close");
@@ -49,17 +57,22 @@ public final class ProcessAdapter implements Adapter {
 
     public ProcessAdapter(String command, Path directory) throws AdapterException {
         this.command = command;
-        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).directory(directory.toFile());
         try {
-            process = builder.start();
+            session = OwnSession.start(command, directory);
         } catch (IOException e) {
             throw new AdapterException("could not be started: " + e.getMessage());
         }
+        process = session.process();
         stdin = process.getOutputStream();
         Thread.ofPlatform().daemon(true).name("proofgate-conform-stdin").start(this::writeMessages);
         Thread.ofPlatform().daemon(true).name("proofgate-conform-stdout").start(() -> readLines(process.getInputStream()));
         stderrReader = Thread.ofPlatform().daemon(true).name("proofgate-conform-stderr")
                 .start(() -> keepTail(process.getErrorStream()));
+    }
+
+    /** What this machine cannot do to end an adapter's descendants (no setsid, no /proc), for a line on stderr; or empty. */
+    public static java.util.Optional<String> hygieneNote() {
+        return OwnSession.note();
     }
 
     public String command() {
@@ -107,7 +120,10 @@ public final class ProcessAdapter implements Adapter {
         }
         return switch (item) {
             case null -> null;
-            case Text text -> text.line();
+            case Text text -> {
+                budget.release(text.cost());
+                yield text.line();
+            }
             case Broken broken -> throw new AdapterException(broken.problem());
             case Ended ended -> {
                 this.ended = true;
@@ -138,6 +154,7 @@ public final class ProcessAdapter implements Adapter {
                     return null; // still running: close() stops it
                 }
                 case Text text -> {
+                    budget.release(text.cost());
                     if (!text.line().isBlank()) {
                         return text.line();
                     }
@@ -151,20 +168,20 @@ public final class ProcessAdapter implements Adapter {
         return null;
     }
 
+    /**
+     * Closes the adapter's input, gives it two seconds to exit, then ends its session: the
+     * adapter, every process it started and every daemon those started ({@link OwnSession}).
+     */
     @Override
     public void close() {
-        // what it started, taken before it exits: a shell's children outlive it otherwise
-        List<ProcessHandle> started = process.descendants().toList();
+        closed = true; // the reader stops waiting for room in the queue
         outbox.add(CLOSE);
         try {
-            if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
+            process.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            process.destroyForcibly();
         }
-        started.forEach(ProcessHandle::destroyForcibly);
+        session.end(Duration.ofSeconds(1));
     }
 
     /** How the process ended, with its last stderr lines, for a message. */
@@ -206,10 +223,12 @@ public final class ProcessAdapter implements Adapter {
             while ((read = out.read(buffer)) >= 0) {
                 for (int i = 0; i < read; i++) {
                     if (buffer[i] == '\n') {
-                        lines.put(decode(line.toByteArray()));
+                        if (!hand(decode(line.toByteArray()))) {
+                            return;
+                        }
                         line.reset();
                     } else if (line.size() >= MAX_LINE_BYTES) {
-                        lines.put(new Broken("printed a line longer than " + (MAX_LINE_BYTES >> 20) + " MiB"));
+                        hand(new Broken("printed a line longer than " + (MAX_LINE_BYTES >> 20) + " MiB"));
                         return;
                     } else {
                         line.write(buffer[i]);
@@ -217,10 +236,10 @@ public final class ProcessAdapter implements Adapter {
                 }
             }
             if (line.size() > 0) {
-                lines.put(new Broken("ended its output in the middle of a line: " + Json.excerpt(
+                hand(new Broken("ended its output in the middle of a line: " + Json.excerpt(
                         new String(line.toByteArray(), StandardCharsets.UTF_8))));
             }
-            lines.put(new Ended());
+            hand(new Ended());
         } catch (IOException e) {
             lines.offer(new Ended());
         } catch (InterruptedException e) {
@@ -228,10 +247,29 @@ public final class ProcessAdapter implements Adapter {
         }
     }
 
+    /**
+     * Hands a line to the kit once the queue has room for its bytes; false when the adapter was
+     * closed meanwhile (nobody reads any more).
+     */
+    private boolean hand(Item item) throws InterruptedException {
+        int cost = item instanceof Text text ? text.cost() : 0;
+        while (!budget.tryAcquire(cost, 100, TimeUnit.MILLISECONDS)) {
+            if (closed) {
+                return false;
+            }
+        }
+        while (!lines.offer(item, 100, TimeUnit.MILLISECONDS)) {
+            if (closed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static Item decode(byte[] bytes) {
         try {
             String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-            return new Text(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
+            return new Text(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text, bytes.length + 1);
         } catch (CharacterCodingException e) {
             return new Broken("printed a line that is not UTF-8: " + Json.excerpt(new String(bytes, StandardCharsets.UTF_8)));
         }

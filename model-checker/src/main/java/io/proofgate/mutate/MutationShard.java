@@ -1,59 +1,80 @@
 package io.proofgate.mutate;
 
+import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.StrictJson;
+import io.proofgate.shard.Sha256;
+import io.proofgate.shard.ShardKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What one shard of a mutation run found ({@code proofgate mutate --shard K/N --out FILE}), as a
- * file {@code proofgate merge} reads: the module's hash and the selection (so that a merge of
- * shards of different specs or selections is refused), and the outcome of each mutant checked.
- * Schema {@code proofgate-mutate-shard/v1}.
+ * file {@code proofgate merge} reads: the selection, every input the run read by its SHA-256 with
+ * what each model checks ({@link RunInputs}), so that a merge of shards of different inputs is
+ * refused, the outcome of each mutant checked, and, when {@code PROOFGATE_SHARD_KEY} was set, an
+ * HMAC of all of it. Schema {@code proofgate-mutate-shard/v2} (v1 recorded the module's hash
+ * only, and a merge took any cfg behind a model's name).
+ *
+ * @param hmac the HMAC-SHA256 of {@link #canonical()} under the shard key, or null when unsigned
  */
-public record MutationShard(String module, String moduleSha256, String part, String operators, String mistakes,
-                            List<String> only, List<String> models, int index, int count, Map<String, Outcome> outcomes) {
+public record MutationShard(String module, String part, String operators, String mistakes, List<String> only,
+                            RunInputs inputs, int index, int count, Map<String, Outcome> outcomes, String hmac) {
 
-    public static final String SCHEMA = "proofgate-mutate-shard/v1";
+    public static final String SCHEMA = "proofgate-mutate-shard/v2";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
-    }
-
-    public static MutationShard of(MutationPlan plan, MutationPlan.Selection selection, List<String> models,
+    public static MutationShard of(MutationPlan plan, MutationPlan.Selection selection, RunInputs inputs,
                                    List<MutantResult> results) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         results.forEach(r -> outcomes.put(r.mutation().id(), r.outcome()));
         MutationPlan.Shard shard = selection.shard() == null ? new MutationPlan.Shard(0, 1) : selection.shard();
-        return new MutationShard(plan.source(), sha256(plan.text()), selection.part(), selection.operators(),
-                selection.mistakes() == null ? null : selection.mistakes().toString(), selection.only(), List.copyOf(models),
-                shard.index(), shard.count(), outcomes);
+        return new MutationShard(plan.source(), selection.part(), selection.operators(),
+                selection.mistakes() == null ? null : selection.mistakes().toString().replace(java.io.File.separatorChar, '/'),
+                selection.only(), inputs, shard.index(), shard.count(), outcomes, null);
     }
 
+    /** The models' names, in the run's order. */
+    public List<String> models() {
+        return inputs.modelNames();
+    }
+
+    /** The module's SHA-256 as the run read it. */
+    public String moduleSha256() {
+        return inputs.files().get(module);
+    }
+
+    /** This shard signed with {@code key}. */
+    public MutationShard signed(ShardKey key) {
+        return new MutationShard(module, part, operators, mistakes, only, inputs, index, count, outcomes,
+                key.sign(canonical()));
+    }
+
+    /** The file's text: {@link #canonical()}'s content and, when signed, its HMAC. */
     public String toJson() {
+        return write(tree(hmac));
+    }
+
+    /** The content without the HMAC, as it is signed: a shard read back gives the same text. */
+    public String canonical() {
+        return write(tree(null));
+    }
+
+    private ObjectNode tree(String signature) {
         ObjectNode root = JSON.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("module", module);
-        root.put("module_sha256", moduleSha256);
         root.put("part", part);
         root.put("operators", operators);
         root.put("mistakes", mistakes);
@@ -63,8 +84,21 @@ public record MutationShard(String module, String moduleSha256, String part, Str
             ArrayNode list = root.putArray("only");
             only.forEach(list::add);
         }
+        root.put("timeout_seconds", inputs.timeoutSeconds());
         ArrayNode modelList = root.putArray("models");
-        models.forEach(modelList::add);
+        for (RunInputs.CheckedModel model : inputs.models()) {
+            ObjectNode m = modelList.addObject();
+            m.put("name", model.name());
+            m.put("cfg", model.config());
+            m.put("module", model.module());
+            ArrayNode invariants = m.putArray("invariants");
+            model.checks().invariants().forEach(invariants::add);
+            ArrayNode properties = m.putArray("properties");
+            model.checks().properties().forEach(properties::add);
+            m.put("deadlock", model.checks().deadlock());
+        }
+        ArrayNode files = root.putArray("inputs");
+        inputs.files().forEach((path, sha) -> files.addObject().put("path", path).put("sha256", sha));
         root.put("shard", index);
         root.put("of", count);
         ArrayNode results = root.putArray("results");
@@ -82,6 +116,13 @@ public record MutationShard(String module, String moduleSha256, String part, Str
                 case Outcome.Survived s -> { }
             }
         });
+        if (signature != null) {
+            root.put("hmac", signature);
+        }
+        return root;
+    }
+
+    private static String write(ObjectNode root) {
         try {
             return JSON.writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n";
         } catch (IOException e) {
@@ -89,25 +130,59 @@ public record MutationShard(String module, String moduleSha256, String part, Str
         }
     }
 
-    private static final Set<String> TOP = Set.of("schema", "module", "module_sha256", "part", "operators", "mistakes", "only",
-            "models", "shard", "of", "results");
+    private static final Set<String> TOP = Set.of("schema", "module", "part", "operators", "mistakes", "only",
+            "timeout_seconds", "models", "inputs", "shard", "of", "results", "hmac");
+    private static final Set<String> MODEL = Set.of("name", "cfg", "module", "invariants", "properties", "deadlock");
+    private static final Set<String> INPUT = Set.of("path", "sha256");
     private static final Set<String> RESULT = Set.of("id", "outcome", "model", "by", "problem");
 
     /** Reads a shard file strictly ({@link StrictJson}); a file that is not one is a {@link MutationException} naming it. */
     public static MutationShard read(Path file) throws MutationException {
         JsonNode root = StrictJson.read(file, SCHEMA, TOP, "the keys of a mutation shard file", MutationException::new);
-        List<String> models = strings(file, root, "models");
         int index = integer(file, root, "shard");
         int count = integer(file, root, "of");
         if (count < 1 || index < 0 || index >= count) {
             throw new MutationException(file + ": shard " + index + " of " + count + " is not a shard");
         }
-        Map<String, Outcome> outcomes = new LinkedHashMap<>();
-        JsonNode results = root.path("results");
-        if (!results.isArray()) {
-            throw new MutationException(file + ": \"results\" is not a list");
+        TreeMap<String, String> files = new TreeMap<>();
+        for (JsonNode input : list(file, root, "inputs")) {
+            StrictJson.keys(file, "an input", input, INPUT, MutationException::new);
+            String path = text(file, "an input", input, "path");
+            String sha = text(file, "an input", input, "sha256");
+            if (!Sha256.isHash(sha)) {
+                throw new MutationException(file + ": input " + path + ": \"sha256\" is not 64 lower-case hex digits");
+            }
+            if (files.put(path, sha) != null) {
+                throw new MutationException(file + ": input " + path + " is listed twice");
+            }
         }
-        for (JsonNode r : results) {
+        List<RunInputs.CheckedModel> models = new ArrayList<>();
+        for (JsonNode m : list(file, root, "models")) {
+            StrictJson.keys(file, "a model", m, MODEL, MutationException::new);
+            String name = text(file, "a model", m, "name");
+            String cfg = text(file, "model " + name, m, "cfg");
+            String module = text(file, "model " + name, m, "module");
+            for (String path : List.of(cfg, module)) {
+                if (!files.containsKey(path)) {
+                    throw new MutationException(file + ": model " + name + ": " + path + " is not among the inputs");
+                }
+            }
+            JsonNode deadlock = m.get("deadlock");
+            if (deadlock == null || !deadlock.isBoolean()) {
+                throw new MutationException(file + ": model " + name + ": \"deadlock\" must be true or false");
+            }
+            models.add(new RunInputs.CheckedModel(name, cfg, module, new ConfigChecks(strings(file, m, "invariants"),
+                    strings(file, m, "properties"), deadlock.asBoolean())));
+        }
+        if (models.stream().map(RunInputs.CheckedModel::name).distinct().count() != models.size()) {
+            throw new MutationException(file + ": a model is listed twice");
+        }
+        JsonNode timeout = root.get("timeout_seconds");
+        if (timeout == null || !timeout.canConvertToLong() || !timeout.isIntegralNumber() || timeout.asLong() < 1) {
+            throw new MutationException(file + ": \"timeout_seconds\" is missing or not a positive integer");
+        }
+        Map<String, Outcome> outcomes = new LinkedHashMap<>();
+        for (JsonNode r : list(file, root, "results")) {
             StrictJson.keys(file, "a result", r, RESULT, MutationException::new);
             String id = text(file, "a result", r, "id");
             Outcome outcome = switch (text(file, "a result", r, "outcome")) {
@@ -121,10 +196,40 @@ public record MutationShard(String module, String moduleSha256, String part, Str
                 throw new MutationException(file + ": mutant " + id + " appears twice");
             }
         }
-        return new MutationShard(text(file, "the top level", root, "module"), text(file, "the top level", root, "module_sha256"),
-                nullable(file, root, "part"),
-                nullable(file, root, "operators"), nullable(file, root, "mistakes"),
-                root.path("only").isNull() ? null : strings(file, root, "only"), models, index, count, outcomes);
+        String module = text(file, "the top level", root, "module");
+        if (!files.containsKey(module)) {
+            throw new MutationException(file + ": the module " + module + " is not among the inputs");
+        }
+        String mistakes = nullable(file, root, "mistakes");
+        if (mistakes != null && !files.containsKey(mistakes)) {
+            throw new MutationException(file + ": the mistakes file " + mistakes + " is not among the inputs");
+        }
+        String hmac = nullable(file, root, "hmac");
+        return new MutationShard(module, nullable(file, root, "part"), nullable(file, root, "operators"), mistakes,
+                root.path("only").isNull() ? null : strings(file, root, "only"),
+                new RunInputs(files, models, timeout.asLong()), index, count, outcomes, hmac);
+    }
+
+    /**
+     * Checks the shard's signature against the key of this merge: with a key, the shard must be
+     * signed with it; without one, a signed shard cannot be verified, so it is refused too.
+     */
+    public void verify(Path file, Optional<ShardKey> key) throws MutationException {
+        if (key.isEmpty()) {
+            if (hmac != null) {
+                throw new MutationException(file + ": the shard is signed (\"hmac\"), but " + ShardKey.ENVIRONMENT
+                        + " is not set here, so its signature cannot be verified; set it to the key the shards were run with");
+            }
+            return;
+        }
+        if (hmac == null) {
+            throw new MutationException(file + ": the shard is not signed, and " + ShardKey.ENVIRONMENT
+                    + " is set: run the shards with the key set");
+        }
+        if (!key.get().verifies(canonical(), hmac)) {
+            throw new MutationException(file + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
+                    + " (the file was edited after it was written, or signed with another key)");
+        }
     }
 
     /** The selection this shard was run with, without its shard. */
@@ -146,6 +251,19 @@ public record MutationShard(String module, String moduleSha256, String part, Str
             throw new MutationException(file + ": \"" + field + "\" is missing or not an integer");
         }
         return value.asInt();
+    }
+
+    private static JsonNode list(Path file, JsonNode node, String field) throws MutationException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isArray()) {
+            throw new MutationException(file + ": \"" + field + "\" is not a list");
+        }
+        for (JsonNode item : value) {
+            if (!item.isObject()) {
+                throw new MutationException(file + ": \"" + field + "\" holds something that is not an object");
+            }
+        }
+        return value;
     }
 
     private static List<String> strings(Path file, JsonNode node, String field) throws MutationException {

@@ -1,0 +1,46 @@
+package io.proofgate.shard;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** SHA-256 as 64 lower-case hex digits: what shard files record of each input. */
+public final class Sha256 {
+
+    private Sha256() {}
+
+    public static String of(String text) {
+        return HexFormat.of().formatHex(digest().digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The hash of a file's bytes, read in chunks (a log may be larger than the heap). */
+    public static String of(Path file) throws IOException {
+        MessageDigest digest = digest();
+        byte[] buffer = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                digest.update(buffer, 0, read);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /** Whether {@code text} has the form of a hash this class writes. */
+    public static boolean isHash(String text) {
+        return text != null && text.matches("[0-9a-f]{64}");
+    }
+
+    private static MessageDigest digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}
