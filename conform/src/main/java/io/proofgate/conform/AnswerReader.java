@@ -56,7 +56,7 @@ final class AnswerReader {
 
     private static Line.Rejected rejected(JsonNode node, String text) throws AdapterException {
         String reason = node.has("reason") ? string(node, "reason", text) : "";
-        List<String> facts = facts(reason);
+        List<String> facts = io.proofgate.protocol.ReasonFacts.of(reason);
         StringBuilder disagreement = new StringBuilder();
         for (String field : List.of("observed", "target", "group", "block")) {
             String value = node.has(field) ? integer(node, field, text) : null;
@@ -74,15 +74,6 @@ final class AnswerReader {
                 facts, disagreement.toString(), reason);
     }
 
-    /** The trailing {@code name=value} words of a reason: the facts, after the code's sentence. */
-    static List<String> facts(String reason) {
-        String[] words = reason.split(" ");
-        int first = words.length;
-        while (first > 0 && words[first - 1].matches("[a-z_]+=\\S*")) {
-            first--;
-        }
-        return List.of(words).subList(first, words.length);
-    }
 
     private static Line.State state(JsonNode node, String text) throws AdapterException {
         List<String> lines = new ArrayList<>();

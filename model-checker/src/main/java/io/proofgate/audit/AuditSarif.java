@@ -1,7 +1,5 @@
 package io.proofgate.audit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
@@ -15,8 +13,7 @@ import java.util.List;
  */
 public final class AuditSarif {
 
-    public static final String FINGERPRINT_KEY = "proofgateFinding/v1";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    public static final String FINGERPRINT_KEY = SarifLog.FINGERPRINT_KEY;
     private static final String[][] RULES = {
         {"behaviour-verdict", "The spec's verdicts changed", "error"},
         {"behaviour-reason", "The spec's rejection reasons changed (verdicts kept)", "warning"},
@@ -30,62 +27,36 @@ public final class AuditSarif {
     private AuditSarif() {}
 
     public static String write(Audit.Report report) {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-        root.put("version", "2.1.0");
-        ObjectNode run = root.putArray("runs").addObject();
-        ObjectNode driver = run.putObject("tool").putObject("driver");
-        driver.put("name", "proofgate audit");
-        ArrayNode rules = driver.putArray("rules");
-        for (String[] rule : RULES) {
-            ObjectNode node = rules.addObject().put("id", rule[0]);
-            node.putObject("shortDescription").put("text", rule[1]);
-            node.putObject("defaultConfiguration").put("level", rule[2]);
-        }
-        ArrayNode results = run.putArray("results");
+        SarifLog log = new SarifLog("proofgate audit", RULES);
         for (Difference d : report.differences()) {
             String rule = d.kind() == Difference.Kind.VERDICT ? "behaviour-verdict" : "behaviour-reason";
-            ObjectNode result = result(results, rule, d.model() + ": " + d.className() + " (witness of "
+            ObjectNode result = result(log, rule, d.model() + ": " + d.className() + " (witness of "
                     + AuditText.count(d.events(), "event") + "; base: " + AuditText.verdicts(d.baseTakes(), d.baseVerdicts())
                     + "; head: " + AuditText.verdicts(d.headTakes(), d.headVerdicts()) + ")", d.fingerprint(), report);
             locate(result, report.specChanges(), "spec/Publication.tla");
         }
         for (ImplementationCheck.Finding f : report.implementationFindings()) {
-            ObjectNode result = result(results, "implementation-" + f.kind().wireName, f.model() + ": " + f.difference()
+            ObjectNode result = result(log, "implementation-" + f.kind().wireName, f.model() + ": " + f.difference()
                     + " (" + AuditText.count(f.logs(), "log") + ")", f.fingerprint(), report);
             locate(result, report.validatorChanges().isEmpty() ? report.specChanges() : report.validatorChanges(),
                     "validator/src/main/java/io/proofgate/protocol/Connector.java");
         }
         for (Audit.SurfaceChange s : report.namespace()) {
             if (s.changed() > 0) {
-                ObjectNode result = result(results, "namespace-impact", s.name() + ": " + s.changed() + " of " + s.probes()
+                ObjectNode result = result(log, "namespace-impact", s.name() + ": " + s.changed() + " of " + s.probes()
                         + " probes changed; first: base " + s.firstBase() + ", head " + s.firstHead(), s.fingerprint(), report);
                 locate(result, report.validatorChanges(), "validator/src/main/java/io/proofgate/protocol/Topology.java");
             }
         }
         for (ModelSizes.Finding f : report.modelFindings()) {
-            ObjectNode result = result(results, "model-shrunk", f.model() + ": " + f.what(), f.fingerprint(), report);
+            ObjectNode result = result(log, "model-shrunk", f.model() + ": " + f.what(), f.fingerprint(), report);
             locate(result, List.of(), "spec/models.json");
         }
-        try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree of plain values always serialises", e);
-        }
+        return log.write();
     }
 
-    private static ObjectNode result(ArrayNode results, String rule, String message, String fingerprint, Audit.Report report) {
-        ObjectNode result = results.addObject();
-        result.put("ruleId", rule);
-        String level = java.util.Arrays.stream(RULES).filter(r -> r[0].equals(rule)).findFirst().orElseThrow()[2];
-        String why = report.justification(fingerprint);
-        result.put("level", why != null ? "note" : level);
-        result.putObject("message").put("text", message);
-        result.putObject("partialFingerprints").put(FINGERPRINT_KEY, fingerprint);
-        if (why != null) {
-            result.putArray("suppressions").addObject().put("kind", "external").put("justification", why);
-        }
-        return result;
+    private static ObjectNode result(SarifLog log, String rule, String message, String fingerprint, Audit.Report report) {
+        return log.result(rule, message, fingerprint, report.justification(fingerprint));
     }
 
     /** The finding's locations: where the code changed, or the file it is about when nothing there changed. */

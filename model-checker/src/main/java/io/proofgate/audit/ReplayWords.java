@@ -41,7 +41,7 @@ final class ReplayWords {
                         + node.path("digest").asText() + " span=" + node.path("span").asText() + " blocks="
                         + node.path("blocks_by_group") + " recurrent=" + pairs(node.path("recurrent"));
                 case "rejected" -> "step=" + node.path("step").asLong() + " rejected " + node.path("id").asText() + " code="
-                        + node.path("code").asText() + facts(node.path("reason").asText());
+                        + node.path("code").asText() + io.proofgate.protocol.ReasonFacts.words(node.path("reason").asText());
                 case "retired" -> "step=" + node.path("step").asLong() + " retired " + node.path("id").asText() + " cause="
                         + node.path("cause").asText();
                 case "summary" -> summary(node);
@@ -64,19 +64,6 @@ final class ReplayWords {
                 + (node.has("ignored_held") ? " ignored_held=" + node.path("ignored_held").asText() : "");
     }
 
-    /** The trailing name=value words of a reason. */
-    private static String facts(String reason) {
-        String[] words = reason.split(" ");
-        int first = words.length;
-        while (first > 0 && words[first - 1].matches("[a-z_]+=\\S*")) {
-            first--;
-        }
-        StringBuilder facts = new StringBuilder();
-        for (int i = first; i < words.length; i++) {
-            facts.append(' ').append(words[i]);
-        }
-        return facts.toString();
-    }
 
     private static String pairs(JsonNode node) {
         List<long[]> pairs = new ArrayList<>();

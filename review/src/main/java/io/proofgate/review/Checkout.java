@@ -4,7 +4,6 @@ import io.proofgate.audit.GitRepository;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -68,18 +67,6 @@ public record Checkout(String name, String commit, List<String> uncommitted, Pat
     private static List<String> files(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
             return paths.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString().replace('\\', '/')).toList();
-        }
-    }
-
-    /** Removes a folder this audit made, and everything the adapters wrote into it. */
-    public static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 }

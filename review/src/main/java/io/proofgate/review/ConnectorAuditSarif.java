@@ -1,11 +1,9 @@
 package io.proofgate.review;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.proofgate.audit.Approvals;
-import io.proofgate.audit.AuditSarif;
+import io.proofgate.audit.SarifLog;
 import io.proofgate.namespace.NamespaceImpact;
 import java.util.List;
 
@@ -17,7 +15,6 @@ import java.util.List;
  */
 public final class ConnectorAuditSarif {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[][] RULES = {
         {"connector-fix", "The head now says what the model says; the base did not", "warning"},
         {"connector-regression", "The base said what the model says; the head does not", "error"},
@@ -29,52 +26,28 @@ public final class ConnectorAuditSarif {
     private ConnectorAuditSarif() {}
 
     public static String write(ConnectorAuditReport report) {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-        root.put("version", "2.1.0");
-        ObjectNode run = root.putArray("runs").addObject();
-        ObjectNode driver = run.putObject("tool").putObject("driver");
-        driver.put("name", "proofgate audit --exec");
-        ArrayNode rules = driver.putArray("rules");
-        for (String[] rule : RULES) {
-            ObjectNode node = rules.addObject().put("id", rule[0]);
-            node.putObject("shortDescription").put("text", rule[1]);
-            node.putObject("defaultConfiguration").put("level", rule[2]);
-        }
-        ArrayNode results = run.putArray("results");
+        SarifLog log = new SarifLog("proofgate audit --exec", RULES);
         for (DifferenceClass c : report.classes()) {
             Comparison.Differs d = c.first();
-            result(results, "connector-" + d.judgement().wireName(), d.kind().words() + ": " + d.rule() + " ("
+            result(log, "connector-" + d.judgement().wireName(), d.kind().words() + ": " + d.rule() + " ("
                     + c.scenarios() + " scenario" + (c.scenarios() == 1 ? "" : "s") + "; shortest witness " + c.witness().id()
                     + ", " + c.events() + " event" + (c.events() == 1 ? "" : "s") + ")", c.fingerprint(), report);
         }
         for (NamespaceImpact.Name name : report.namespace().changed()) {
-            result(results, "connector-namespace", name.name() + ": changed on " + name.changed() + " of " + name.probes()
+            result(log, "connector-namespace", name.name() + ": changed on " + name.changed() + " of " + name.probes()
                     + " probes; first " + name.firstProbe() + ": base " + NamespaceImpact.shown(name.base()) + ", head "
                     + NamespaceImpact.shown(name.head()), NamespaceRun.Result.fingerprint(name), report);
         }
-        try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree of plain values always serialises", e);
-        }
+        return log.write();
     }
 
-    private static void result(ArrayNode results, String rule, String message, String fingerprint, ConnectorAuditReport report) {
-        ObjectNode result = results.addObject();
-        result.put("ruleId", rule);
-        String level = java.util.Arrays.stream(RULES).filter(r -> r[0].equals(rule)).findFirst().orElseThrow()[2];
+    private static void result(SarifLog log, String rule, String message, String fingerprint, ConnectorAuditReport report) {
         String why = switch (report.approvals().of(fingerprint)) {
             case Approvals.ByBase b -> b.justification();
             case Approvals.ByChange c -> report.approvals().fromHead() ? c.justification() : null;
             case Approvals.Open o -> null;
         };
-        result.put("level", why != null ? "note" : level);
-        result.putObject("message").put("text", message);
-        result.putObject("partialFingerprints").put(AuditSarif.FINGERPRINT_KEY, fingerprint);
-        if (why != null) {
-            result.putArray("suppressions").addObject().put("kind", "external").put("justification", why);
-        }
+        ObjectNode result = log.result(rule, message, fingerprint, why);
         List<String> files = report.changedFiles();
         if (!files.isEmpty()) {
             ArrayNode locations = result.putArray("locations");

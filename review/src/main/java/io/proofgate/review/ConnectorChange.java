@@ -51,7 +51,7 @@ public final class ConnectorChange {
                     new ConnectorAuditReport.Side(head.name(), head.commit(), request.headCommand(), head.uncommitted()),
                     base.dir(), head.dir(), approvals, Checkout.changed(base.dir(), head.dir()), progress);
         } finally {
-            Checkout.delete(work);
+            io.proofgate.check.FileTree.delete(work);
         }
     }
 

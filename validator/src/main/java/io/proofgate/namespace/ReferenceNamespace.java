@@ -84,15 +84,8 @@ public final class ReferenceNamespace {
             }
             Map<String, String> said = wordsById(replayer.replay(log.toString()));
             for (int i : group.getValue()) {
-                String words;
-                if (said != null) {
-                    words = said.getOrDefault("p" + i, "no verdict");
-                } else {
-                    String alone = spanTopology(group.getKey()) + spanStep(probes.get(i), i, 1);
-                    String output = replayer.replay(alone);
-                    Map<String, String> one = wordsById(output);
-                    words = one == null ? errorOf(output) : one.getOrDefault("p" + i, "no verdict");
-                }
+                String words = said != null ? said.getOrDefault("p" + i, "no verdict")
+                        : alone(spanTopology(group.getKey()) + spanStep(probes.get(i), i, 1), i);
                 int at = words.indexOf(" span=");
                 answers.get(i).put("span", hex(words.startsWith("plan ") && at >= 0
                         ? "span=" + words.substring(at + 6).split(" ")[0] : words));
@@ -110,11 +103,9 @@ public final class ReferenceNamespace {
                 if (said != null) {
                     words = said.getOrDefault("p" + i, "no verdict");
                 } else {
-                    StringBuilder alone = new StringBuilder(group.getKey()).append('\n');
-                    selectionSteps(alone, probes.get(i), i, 0);
-                    String output = replayer.replay(alone.toString());
-                    Map<String, String> one = wordsById(output);
-                    words = one == null ? errorOf(output) : one.getOrDefault("p" + i, "no verdict");
+                    StringBuilder one = new StringBuilder(group.getKey()).append('\n');
+                    selectionSteps(one, probes.get(i), i, 0);
+                    words = alone(one.toString(), i);
                 }
                 answers.get(i).put("plan_selection", hex(words));
             }
@@ -232,9 +223,12 @@ public final class ReferenceNamespace {
         return words;
     }
 
-    /** The validator's refusal of a one-probe log, as its answer. */
-    private static String errorOf(String output) {
-        return output.lines().filter(line -> line.startsWith("error: ")).findFirst().orElse("no verdict");
+    /** Probe {@code i}'s words from a log of its own; the validator's refusal of that log is its answer. */
+    private String alone(String log, int i) {
+        String output = replayer.replay(log);
+        Map<String, String> words = wordsById(output);
+        return words != null ? words.getOrDefault("p" + i, "no verdict")
+                : output.lines().filter(line -> line.startsWith("error: ")).findFirst().orElse("no verdict");
     }
 
     /** One verdict line's request id and words, or null for the summary. */
@@ -261,7 +255,7 @@ public final class ReferenceNamespace {
         String words = switch (fields.getOrDefault("kind", "")) {
             case "plan" -> "plan span=" + fields.get("span") + " blocks=" + fields.get("blocks_by_group") + " recurrent="
                     + fields.get("recurrent");
-            case "rejected" -> "rejected code=" + fields.get("code") + facts(fields.getOrDefault("reason", ""));
+            case "rejected" -> "rejected code=" + fields.get("code") + io.proofgate.protocol.ReasonFacts.words(fields.getOrDefault("reason", ""));
             case "retired" -> "retired cause=" + fields.get("cause");
             case "summary" -> null;
             default -> "a line of unknown kind: " + line;
@@ -269,19 +263,6 @@ public final class ReferenceNamespace {
         return words == null ? null : new String[] {fields.getOrDefault("id", ""), words};
     }
 
-    /** A reason's trailing name=value words: the facts; the sentence before them is prose. */
-    private static String facts(String reason) {
-        String[] words = reason.split(" ");
-        int first = words.length;
-        while (first > 0 && words[first - 1].matches("[a-z_]+=\\S*")) {
-            first--;
-        }
-        StringBuilder facts = new StringBuilder();
-        for (int i = first; i < words.length; i++) {
-            facts.append(' ').append(words[i]);
-        }
-        return facts.toString();
-    }
 
     private static long hashBlockSize(String topology) {
         try (JsonParser in = JSON.createParser(topology)) {
