@@ -47,20 +47,22 @@ public final class NamespaceRun {
 
     private NamespaceRun() {}
 
-    public static Result run(Conform.Adapters base, Conform.Adapters head, Line.Hello baseHello, Line.Hello headHello,
-                             ConnectorAudit.Settings settings) throws ConformException {
-        boolean a = baseHello.capabilities().contains(Capability.NAMESPACE);
-        boolean b = headHello.capabilities().contains(Capability.NAMESPACE);
-        if (!a || !b) {
-            return Result.notComputed(!a && !b ? "neither revision's adapter declares namespace"
-                    : "the " + (a ? "head" : "base") + " revision's adapter does not declare namespace");
-        }
+    /**
+     * Every probe to both revisions, each through an adapter of its own (so this may run beside
+     * the scenarios). Not computed when either revision's adapter does not declare namespace.
+     */
+    public static Result run(Conform.Adapters base, Conform.Adapters head, ConnectorAudit.Settings settings)
+            throws ConformException {
         List<NamespaceProbe> probes = NamespaceProbes.v1();
         List<String> messages = probes.stream().map(NamespaceProbe::message).toList();
         CompletableFuture<List<Line>> baseAnswers = CompletableFuture.supplyAsync(() -> answers(base, "base", messages, settings));
         CompletableFuture<List<Line>> headAnswers = CompletableFuture.supplyAsync(() -> answers(head, "head", messages, settings));
         List<Line> fromBase = join(baseAnswers);
         List<Line> fromHead = join(headAnswers);
+        if (fromBase == null || fromHead == null) {
+            return Result.notComputed(fromBase == null && fromHead == null ? "neither revision's adapter declares namespace"
+                    : "the " + (fromBase == null ? "base" : "head") + " revision's adapter does not declare namespace");
+        }
         List<String> ids = new ArrayList<>();
         List<Map<String, String>> baseValues = new ArrayList<>();
         List<Map<String, String>> headValues = new ArrayList<>();
@@ -78,9 +80,13 @@ public final class NamespaceRun {
         return new Result(true, "", probes.size(), NamespaceImpact.compare(ids, baseValues, headValues), List.copyOf(refusedByOne));
     }
 
+    /** The answers of one revision's adapter, in the probes' order; null when it does not declare namespace. */
     private static List<Line> answers(Conform.Adapters adapters, String side, List<String> messages,
                                       ConnectorAudit.Settings settings) {
         try (AdapterClient client = AdapterClient.open(adapters.start(), settings.patience())) {
+            if (!client.capabilities().contains(Capability.NAMESPACE)) {
+                return null;
+            }
             List<Line> answers = new ArrayList<>(messages.size());
             for (int from = 0; from < messages.size(); from += BATCH) {
                 answers.addAll(client.namespace(messages.subList(from, Math.min(messages.size(), from + BATCH))));
@@ -95,6 +101,9 @@ public final class NamespaceRun {
         try {
             return answers.get();
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof ConformException c) {
+                throw c;
+            }
             throw new ConformException(e.getCause().getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
