@@ -186,7 +186,7 @@ final class AnswerReader {
                 throw new AdapterException("declared a capability that is not a string: " + Json.excerpt(text));
             }
             capabilities.add(Capability.of(capability.asText()).orElseThrow(() -> new AdapterException(
-                    "declared an unknown capability " + Json.quote(capability.asText()) + " (known: reason_facts, state, sliding, wide_integers)")));
+                    "declared an unknown capability " + Json.quote(capability.asText()) + " (known: " + String.join(", ", java.util.Arrays.stream(Capability.values()).map(Capability::wireName).toList()) + ")")));
         }
         String implementation = node.has("implementation") ? string(node, "implementation", text) : "unnamed";
         return new Line.Hello(string(node, "protocol", text), implementation, capabilities);
