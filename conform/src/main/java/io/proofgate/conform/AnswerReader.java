@@ -27,7 +27,9 @@ final class AnswerReader {
             if (String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")) {
                 throw new AdapterException("printed an object with a key twice: " + Json.excerpt(text));
             }
-            throw new AdapterException("printed a line that is not JSON: " + Json.excerpt(text));
+            // in the project's words: the parser's own quote the line raw and name its classes
+            throw new AdapterException("printed a line that is not JSON (" + io.proofgate.text.JsonWords.of(e) + "): "
+                    + Json.excerpt(text));
         }
         if (node == null || !node.isObject()) {
             throw new AdapterException("printed a line that is not a JSON object: " + Json.excerpt(text));

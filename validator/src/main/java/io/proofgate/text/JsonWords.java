@@ -67,6 +67,26 @@ public final class JsonWords {
     /** A complaint not known here: said in no words of the parser's. */
     static final String UNKNOWN = "not well-formed";
 
+    /**
+     * Phrases of the parser's that no message may hold: what the fuzz targets of every reader of
+     * outside JSON assert, with {@link Outside#isPlain}.
+     */
+    public static final List<String> PARSER_PHRASES = List.of("Unrecognized token", "was expecting", "Invalid numeric value",
+            "Unexpected character", "JsonParseException", "com.fasterxml", "CTRL-CHAR", "[Source:", "Illegal character",
+            "StreamReadConstraints", "JsonReadFeature", "DeserializationFeature", "Duplicate field", "end-of-input",
+            "Leading zeroes", "Trailing token", "MismatchedInput");
+
+    /** Whether a message holds words of the parser's ({@link #PARSER_PHRASES}). */
+    public static boolean holdsParserWords(String message) {
+        String lower = message.toLowerCase(java.util.Locale.ROOT);
+        return PARSER_PHRASES.stream().anyMatch(phrase -> lower.contains(phrase.toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /** Whether a message is fit for a terminal: nothing escaped by {@link Outside} left raw, none of the parser's words. */
+    public static boolean fitForATerminal(String message) {
+        return Outside.isPlain(message) && !holdsParserWords(message);
+    }
+
     private JsonWords() {}
 
     private static Rewrite rewrite(String pattern, Function<Matcher, String> words) {
