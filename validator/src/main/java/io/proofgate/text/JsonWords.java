@@ -76,9 +76,15 @@ public final class JsonWords {
             "StreamReadConstraints", "JsonReadFeature", "DeserializationFeature", "Duplicate field", "end-of-input",
             "Leading zeroes", "Trailing token", "MismatchedInput");
 
-    /** Whether a message holds words of the parser's ({@link #PARSER_PHRASES}). */
+    /** Text quoted by {@link Outside#quoted}: the input's own words, which may be anything. */
+    private static final Pattern QUOTED = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"");
+
+    /**
+     * Whether a message holds words of the parser's ({@link #PARSER_PHRASES}) outside the
+     * quoted input it cites (a log may well hold the word "Unrecognized token").
+     */
     public static boolean holdsParserWords(String message) {
-        String lower = message.toLowerCase(java.util.Locale.ROOT);
+        String lower = QUOTED.matcher(message).replaceAll("\"\"").toLowerCase(java.util.Locale.ROOT);
         return PARSER_PHRASES.stream().anyMatch(phrase -> lower.contains(phrase.toLowerCase(java.util.Locale.ROOT)));
     }
 

@@ -56,6 +56,13 @@ class JsonWordsTest {
     }
 
     @Test
+    void theInputsOwnWordsMayBeAnythingWhenQuoted() {
+        assertTrue(JsonWords.fitForATerminal("f:6:16: not valid JSON: an unknown word \"mismatchedinput\""));
+        assertTrue(!JsonWords.fitForATerminal("f:6:16: Unrecognized token \"x\""));
+        assertTrue(!JsonWords.fitForATerminal("f: \"a\\\"\" Unrecognized token"));
+    }
+
+    @Test
     void aComplaintNotKnownHereIsNotPassedOn() {
         assertEquals("not well-formed", JsonWords.words("Some new complaint 'x\u001b]0;t\u0007' of a later parser"));
         assertEquals("not well-formed", JsonWords.words(null));
