@@ -131,7 +131,7 @@ final class LogSetMerge {
                 JsonNode node = log == null ? null : parse(fileOf[k], log);
                 if (node == null || !"log".equals(node.path("kind").asText()) || node.path("index").asInt(-1) != i) {
                     throw new Refused("shard " + k + "/" + count + " is incomplete: it has no output for log " + i + " ("
-                            + Outside.bare(logs.get(i).asText()) + ")");
+                            + Outside.quoted(logs.get(i).asText()) + ")");
                 }
                 LogSet.line(sink, log);
                 String line;
@@ -241,17 +241,17 @@ final class LogSetMerge {
     /** --check: the log at {@code path} here must be the one the shard replayed. */
     private static void same(String path, int i, String recorded, String shard) throws Refused {
         if (recorded == null) {
-            throw new Refused("--check: shard " + shard + " could not read log " + i + " (" + Outside.bare(path) + "), so there is nothing to"
+            throw new Refused("--check: shard " + shard + " could not read log " + i + " (" + Outside.quoted(path) + "), so there is nothing to"
                     + " compare it with");
         }
         String here;
         try {
             here = Sha256.of(Path.of(path));
         } catch (IOException e) {
-            throw new Refused("--check: log " + i + " (" + Outside.bare(path) + "): cannot read it here: " + FileProblems.words(e));
+            throw new Refused("--check: log " + i + " (" + Outside.quoted(path) + "): cannot read it here: " + FileProblems.words(e));
         }
         if (!here.equals(recorded)) {
-            throw new Refused("--check: log " + i + " (" + Outside.bare(path) + ") is not the log shard " + shard + " replayed (sha256 "
+            throw new Refused("--check: log " + i + " (" + Outside.quoted(path) + ") is not the log shard " + shard + " replayed (sha256 "
                     + recorded.substring(0, 12) + "… in the shard, " + here.substring(0, 12) + "… here)");
         }
     }

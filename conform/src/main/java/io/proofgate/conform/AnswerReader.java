@@ -51,7 +51,7 @@ final class AnswerReader {
             case "end" -> new Line.End();
             case "hello" -> hello(node, text);
             case "namespace" -> namespace(node, text);
-            default -> throw new AdapterException("printed a line of unknown kind " + Json.quote(kind.asText())
+            default -> throw new AdapterException("printed a line of unknown kind " + io.proofgate.text.Outside.quoted(kind.asText())
                     + " (an answer holds plan, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
         };
     }
@@ -96,7 +96,7 @@ final class AnswerReader {
             }
             String id = string(store, "id", text);
             if (stores.containsKey(id)) {
-                throw new AdapterException("printed a state with two pending stores of request " + Json.quote(id) + ": "
+                throw new AdapterException("printed a state with two pending stores of request " + io.proofgate.text.Outside.quoted(id) + ": "
                         + Json.excerpt(text));
             }
             stores.put(id, "pending " + id + " done=" + integer(store, "done", text) + " table="
@@ -177,12 +177,12 @@ final class AnswerReader {
         TreeMap<String, String> named = new TreeMap<>();
         for (var entry : values.properties()) {
             if (!entry.getKey().matches("[a-z][a-z0-9_.-]{0,63}")) {
-                throw new AdapterException("printed a namespace value named " + Json.quote(entry.getKey())
+                throw new AdapterException("printed a namespace value named " + io.proofgate.text.Outside.quoted(entry.getKey())
                         + " (a name is 1 to 64 of a-z, 0-9, _, ., -, starting with a letter)");
             }
             JsonNode value = entry.getValue();
             if (!value.isTextual() || value.asText().length() > MAX_HEX_DIGITS || !value.asText().matches("([0-9a-f]{2})*")) {
-                throw new AdapterException("printed namespace value " + Json.quote(entry.getKey()) + " that is not lowercase"
+                throw new AdapterException("printed namespace value " + io.proofgate.text.Outside.quoted(entry.getKey()) + " that is not lowercase"
                         + " hex of even length, at most " + MAX_HEX_DIGITS + " digits: " + Json.excerpt(text));
             }
             named.put(entry.getKey(), value.asText());
@@ -197,7 +197,7 @@ final class AnswerReader {
                 throw new AdapterException("declared a capability that is not a string: " + Json.excerpt(text));
             }
             capabilities.add(Capability.of(capability.asText()).orElseThrow(() -> new AdapterException(
-                    "declared an unknown capability " + Json.quote(capability.asText()) + " (known: reason_facts, state, sliding, wide_integers)")));
+                    "declared an unknown capability " + io.proofgate.text.Outside.quoted(capability.asText()) + " (known: reason_facts, state, sliding, wide_integers)")));
         }
         String implementation = node.has("implementation") ? string(node, "implementation", text) : "unnamed";
         return new Line.Hello(string(node, "protocol", text), implementation, capabilities);

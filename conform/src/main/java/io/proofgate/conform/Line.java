@@ -118,8 +118,8 @@ public sealed interface Line {
             // ids quoted: the words of ["r1, r2"] and of ["r1", "r2"] must differ
             return "summary plans=" + plans + " rejected=" + rejected + " store_skipped_quorum=" + storeSkippedQuorum
                     + " retired_finished=" + retiredFinished + " ignored_held=" + ignoredHeld + " pending="
-                    + pending.stream().map(Json::quote).toList() + " latched="
-                    + latched.entrySet().stream().map(e -> Json.quote(e.getKey()) + ":" + e.getValue()).toList();
+                    + pending.stream().map(Outside::quoted).toList() + " latched="
+                    + latched.entrySet().stream().map(e -> Outside.quoted(e.getKey()) + ":" + e.getValue()).toList();
         }
 
         public String json() {

@@ -76,16 +76,35 @@ public final class JsonWords {
             "StreamReadConstraints", "JsonReadFeature", "DeserializationFeature", "Duplicate field", "end-of-input",
             "Leading zeroes", "Trailing token", "MismatchedInput");
 
-    /** Text quoted by {@link Outside#quoted}: the input's own words, which may be anything. */
-    private static final Pattern QUOTED = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"");
-
     /**
      * Whether a message holds words of the parser's ({@link #PARSER_PHRASES}) outside the
      * quoted input it cites (a log may well hold the word "Unrecognized token").
      */
     public static boolean holdsParserWords(String message) {
-        String lower = QUOTED.matcher(message).replaceAll("\"\"").toLowerCase(java.util.Locale.ROOT);
+        String lower = withoutQuotedText(message).toLowerCase(java.util.Locale.ROOT);
         return PARSER_PHRASES.stream().anyMatch(phrase -> lower.contains(phrase.toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /**
+     * The message with the text inside {@link Outside#quoted} quotes left out. A loop, not a
+     * regular expression: the JDK's matcher recurses once a character on such an alternation and
+     * overflowed the stack on a 200-character word (found by fuzzing).
+     */
+    private static String withoutQuotedText(String message) {
+        StringBuilder out = new StringBuilder(message.length());
+        boolean quoted = false;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            if (quoted && c == '\\') {
+                i++; // the escaped character
+            } else if (c == '"') {
+                quoted = !quoted;
+                out.append(c);
+            } else if (!quoted) {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** Whether a message is fit for a terminal: nothing escaped by {@link Outside} left raw, none of the parser's words. */
