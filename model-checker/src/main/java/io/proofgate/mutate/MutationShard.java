@@ -151,26 +151,26 @@ public record MutationShard(String module, String part, String operators, String
             String path = text(file, "an input", input, "path");
             String sha = text(file, "an input", input, "sha256");
             if (!Sha256.isHash(sha)) {
-                throw new MutationException(shown(file) + ": input " + path + ": \"sha256\" is not 64 lower-case hex digits");
+                throw new MutationException(shown(file) + ": input " + Outside.quoted(path) + ": \"sha256\" is not 64 lower-case hex digits");
             }
             if (files.put(path, sha) != null) {
-                throw new MutationException(shown(file) + ": input " + path + " is listed twice");
+                throw new MutationException(shown(file) + ": input " + Outside.quoted(path) + " is listed twice");
             }
         }
         List<RunInputs.CheckedModel> models = new ArrayList<>();
         for (JsonNode m : list(file, root, "models")) {
             StrictJson.keys(file, "a model", m, MODEL, MutationException::new);
             String name = text(file, "a model", m, "name");
-            String cfg = text(file, "model " + name, m, "cfg");
-            String module = text(file, "model " + name, m, "module");
+            String cfg = text(file, "model " + Outside.quoted(name), m, "cfg");
+            String module = text(file, "model " + Outside.quoted(name), m, "module");
             for (String path : List.of(cfg, module)) {
                 if (!files.containsKey(path)) {
-                    throw new MutationException(shown(file) + ": model " + name + ": " + path + " is not among the inputs");
+                    throw new MutationException(shown(file) + ": model " + Outside.quoted(name) + ": " + Outside.quoted(path) + " is not among the inputs");
                 }
             }
             JsonNode deadlock = m.get("deadlock");
             if (deadlock == null || !deadlock.isBoolean()) {
-                throw new MutationException(shown(file) + ": model " + name + ": \"deadlock\" must be true or false");
+                throw new MutationException(shown(file) + ": model " + Outside.quoted(name) + ": \"deadlock\" must be true or false");
             }
             models.add(new RunInputs.CheckedModel(name, cfg, module, new ConfigChecks(strings(file, m, "invariants"),
                     strings(file, m, "properties"), deadlock.asBoolean())));
@@ -191,19 +191,19 @@ public record MutationShard(String module, String part, String operators, String
                 case "survived" -> new Outcome.Survived();
                 case "timed-out" -> new Outcome.TimedOut(text(file, "a result", r, "model"));
                 case "not-compilable" -> new Outcome.NotCompilable(text(file, "a result", r, "problem"));
-                default -> throw new MutationException(shown(file) + ": mutant " + id + " has an unknown outcome");
+                default -> throw new MutationException(shown(file) + ": mutant " + Outside.quoted(id) + " has an unknown outcome");
             };
             if (outcomes.put(id, outcome) != null) {
-                throw new MutationException(shown(file) + ": mutant " + id + " appears twice");
+                throw new MutationException(shown(file) + ": mutant " + Outside.quoted(id) + " appears twice");
             }
         }
         String module = text(file, "the top level", root, "module");
         if (!files.containsKey(module)) {
-            throw new MutationException(shown(file) + ": the module " + module + " is not among the inputs");
+            throw new MutationException(shown(file) + ": the module " + Outside.quoted(module) + " is not among the inputs");
         }
         String mistakes = nullable(file, root, "mistakes");
         if (mistakes != null && !files.containsKey(mistakes)) {
-            throw new MutationException(shown(file) + ": the mistakes file " + mistakes + " is not among the inputs");
+            throw new MutationException(shown(file) + ": the mistakes file " + Outside.quoted(mistakes) + " is not among the inputs");
         }
         String hmac = nullable(file, root, "hmac");
         return new MutationShard(module, nullable(file, root, "part"), nullable(file, root, "operators"), mistakes,
@@ -244,6 +244,7 @@ public record MutationShard(String module, String part, String operators, String
      * escaped): only the not-compilable mutant's problem, TLC's text, may hold one, and it is
      * escaped where it is shown.
      */
+    // names in messages are quoted (Outside): a name is any text, and where it ends must be clear
     private static String text(Path file, String where, JsonNode node, String field) throws MutationException {
         String value = StrictJson.text(file, where, node, field, MutationException::new);
         if (!field.equals("problem") && !Outside.isPlain(value)) {
