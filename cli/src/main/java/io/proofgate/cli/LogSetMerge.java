@@ -77,7 +77,7 @@ final class LogSetMerge {
                     throw new Refused(shown(file) + ": not a replay shard file");
                 }
                 if (!LogSet.SHARD_SCHEMA.equals(header.path("schema").asText())) {
-                    throw new Refused(shown(file) + ": a shard of schema " + LogSet.quote(header.path("schema").asText())
+                    throw new Refused(shown(file) + ": a shard of schema " + Outside.quoted(header.path("schema").asText())
                             + "; this proofgate merges " + LogSet.SHARD_SCHEMA + " (run the shards again with it)");
                 }
                 if (byIndex == null) { // the first file sets the run that the others must be of

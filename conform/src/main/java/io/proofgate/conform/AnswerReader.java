@@ -204,9 +204,14 @@ final class AnswerReader {
     }
 
     /** What a message calls the object a field is missing from: a line by its kind, or a part of a state line. */
+    private static final Set<String> KINDS = Set.of("plan", "rejected", "retired", "state", "summary", "error", "end",
+            "hello", "namespace");
+
     private static String where(JsonNode node) {
         if (node.has("kind")) {
-            return "a " + node.path("kind").asText() + " line";
+            String kind = node.path("kind").asText();
+            // an object nested in a line may carry any "kind": only a kind of the protocol is named bare
+            return KINDS.contains(kind) ? "a " + kind + " line" : "an object of kind " + Json.excerpt(kind);
         }
         return node.has("id") ? "a state line with a pending store" : "a state or summary line with an object";
     }
