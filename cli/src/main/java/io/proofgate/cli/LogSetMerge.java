@@ -33,6 +33,9 @@ final class LogSetMerge {
         }
     }
 
+    /** Up to this shard count a merge with shards missing lists them; beyond, it says how many it needs. */
+    private static final int MISSING_LISTED = 1024;
+
     private LogSetMerge() {}
 
     /** Whether the file starts with a replay shard header, of any version (another is refused by name). */
@@ -81,7 +84,16 @@ final class LogSetMerge {
                             + "; this proofgate merges " + LogSet.SHARD_SCHEMA + " (run the shards again with it)");
                 }
                 if (byIndex == null) { // the first file sets the run that the others must be of
-                    count = header.path("of").asInt();
+                    count = header.path("of").isInt() ? header.path("of").asInt() : -1;
+                    if (count < 1) {
+                        throw new Refused(shown(file) + ": \"of\" is not a shard count (a positive integer)");
+                    }
+                    if (count > files.size() && count > MISSING_LISTED) {
+                        // refused before anything is allocated by count: a forged count of 2^31-1 ran the merge out of memory
+                        // (a smaller count gets the list of the missing shards below)
+                        throw new Refused("shards missing: a merge needs all " + count + " shards, and " + files.size()
+                                + (files.size() == 1 ? " file is" : " files are") + " given");
+                    }
                     logs = header.path("files");
                     byIndex = new BufferedReader[Math.max(count, 0)];
                     fileOf = new Path[byIndex.length];

@@ -219,7 +219,7 @@ final class AnswerReader {
     private static String string(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isTextual()) {
-            throw new AdapterException("printed " + where(node) + " without a string \"" + field + "\": " + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without a string " + Json.excerpt(field) + ": " + Json.excerpt(text));
         }
         return value.asText();
     }
@@ -227,7 +227,7 @@ final class AnswerReader {
     private static String integer(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isIntegralNumber()) {
-            throw new AdapterException("printed " + where(node) + " without an integer \"" + field + "\": " + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without an integer " + Json.excerpt(field) + ": " + Json.excerpt(text));
         }
         return value.asText();
     }
@@ -235,7 +235,7 @@ final class AnswerReader {
     private static JsonNode array(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
-            throw new AdapterException("printed " + where(node) + " without a list \"" + field + "\": " + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without a list " + Json.excerpt(field) + ": " + Json.excerpt(text));
         }
         return value;
     }
