@@ -14,11 +14,12 @@ final class FileProblems {
     static String words(IOException e) {
         return switch (e) {
             case NoSuchFileException missing -> "no such file";
+            case java.nio.charset.CharacterCodingException notText -> "not UTF-8 text"; // its own words are "Input length = 1"
             case AccessDeniedException denied -> "permission denied";
             case NotDirectoryException notDirectory -> "a part of the path is not a folder";
-            case FileSystemException other when other.getReason() != null -> other.getReason();
+            case FileSystemException other when other.getReason() != null -> io.proofgate.text.Outside.bare(other.getReason());
             case FileSystemException other -> "cannot be read";
-            default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            default -> e.getMessage() == null ? e.getClass().getSimpleName() : io.proofgate.text.Outside.bare(e.getMessage());
         };
     }
 }

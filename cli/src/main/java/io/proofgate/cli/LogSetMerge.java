@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import io.proofgate.shard.Sha256;
 import io.proofgate.shard.ShardKey;
+import io.proofgate.text.Outside;
 
 /**
  * {@code proofgate merge} for replay shards: checks that the files are the N shards of one run
@@ -31,6 +32,9 @@ final class LogSetMerge {
             super(message);
         }
     }
+
+    /** Up to this shard count a merge with shards missing lists them; beyond, it says how many it needs. */
+    private static final int MISSING_LISTED = 1024;
 
     private LogSetMerge() {}
 
@@ -52,6 +56,16 @@ final class LogSetMerge {
      */
     static List<String> merge(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
             throws IOException, Refused {
+        try {
+            return mergeUtf8(files, sink, key, check);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            // the decoder's own words ("Input length = 1") name no file and no problem
+            throw new Refused("a shard file holds bytes that are not UTF-8 text: not a replay shard file");
+        }
+    }
+
+    private static List<String> mergeUtf8(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
+            throws IOException, Refused {
         List<BufferedReader> readers = new ArrayList<>();
         try {
             BufferedReader[] byIndex = null;
@@ -63,31 +77,40 @@ final class LogSetMerge {
                 readers.add(reader);
                 JsonNode header = parse(file, reader.readLine());
                 if (!header.path("schema").asText().startsWith("proofgate-replay-shard/")) {
-                    throw new Refused(file + ": not a replay shard file");
+                    throw new Refused(shown(file) + ": not a replay shard file");
                 }
                 if (!LogSet.SHARD_SCHEMA.equals(header.path("schema").asText())) {
-                    throw new Refused(file + ": a shard of schema " + LogSet.quote(header.path("schema").asText())
+                    throw new Refused(shown(file) + ": a shard of schema " + Outside.quoted(header.path("schema").asText())
                             + "; this proofgate merges " + LogSet.SHARD_SCHEMA + " (run the shards again with it)");
                 }
                 if (byIndex == null) { // the first file sets the run that the others must be of
-                    count = header.path("of").asInt();
+                    count = header.path("of").isInt() ? header.path("of").asInt() : -1;
+                    if (count < 1) {
+                        throw new Refused(shown(file) + ": \"of\" is not a shard count (a positive integer)");
+                    }
+                    if (count > files.size() && count > MISSING_LISTED) {
+                        // refused before anything is allocated by count: a forged count of 2^31-1 ran the merge out of memory
+                        // (a smaller count gets the list of the missing shards below)
+                        throw new Refused("shards missing: a merge needs all " + count + " shards, and " + files.size()
+                                + (files.size() == 1 ? " file is" : " files are") + " given");
+                    }
                     logs = header.path("files");
                     byIndex = new BufferedReader[Math.max(count, 0)];
                     fileOf = new Path[byIndex.length];
                 } else if (header.path("of").asInt() != count || !header.path("files").equals(logs)) {
-                    throw new Refused(file + ": a shard of another run (other logs, or another shard count)");
+                    throw new Refused(shown(file) + ": a shard of another run (other logs, or another shard count)");
                 }
                 int index = header.path("shard").asInt(-1);
                 if (index < 0 || index >= count) {
-                    throw new Refused(file + ": shard " + index + " of " + count + " is not a shard");
+                    throw new Refused(shown(file) + ": shard " + index + " of " + count + " is not a shard");
                 }
                 if (byIndex[index] != null) {
-                    throw new Refused(file + ": shard " + index + "/" + count + " is given twice");
+                    throw new Refused(shown(file) + ": shard " + index + "/" + count + " is given twice");
                 }
                 End end = endLine(file);
                 if (end == null) {
                     // refused before anything is streamed: a merge prints all of its output or none
-                    throw new Refused("shard " + index + "/" + count + " is incomplete: " + file
+                    throw new Refused("shard " + index + "/" + count + " is incomplete: " + shown(file)
                             + " does not end with its end line (cut short, or still being written)");
                 }
                 List<String> hashes = hashes(file, header, index, count, logs.size());
@@ -120,7 +143,7 @@ final class LogSetMerge {
                 JsonNode node = log == null ? null : parse(fileOf[k], log);
                 if (node == null || !"log".equals(node.path("kind").asText()) || node.path("index").asInt(-1) != i) {
                     throw new Refused("shard " + k + "/" + count + " is incomplete: it has no output for log " + i + " ("
-                            + logs.get(i).asText() + ")");
+                            + Outside.quoted(logs.get(i).asText()) + ")");
                 }
                 LogSet.line(sink, log);
                 String line;
@@ -128,7 +151,8 @@ final class LogSetMerge {
                         && !isEnd(line)) {
                     LogSet.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
-                        errors.add(parse(fileOf[k], line).path("message").asText());
+                        // a message the shard carries is outside text, written by the shard's machine: escaped
+                        errors.add(Outside.bare(parse(fileOf[k], line).path("message").asText()));
                     }
                 }
                 pending[k] = line;
@@ -185,12 +209,12 @@ final class LogSetMerge {
             JsonNode pair = pairs.path(n);
             JsonNode hash = pair.path(1);
             if (pair.size() != 2 || pair.path(0).asInt(-1) != i || !(hash.isNull() || Sha256.isHash(hash.asText(null)))) {
-                throw new Refused(file + ": its header does not give the SHA-256 of log " + i + ", one of its share");
+                throw new Refused(shown(file) + ": its header does not give the SHA-256 of log " + i + ", one of its share");
             }
             hashes.add(hash.isNull() ? null : hash.asText());
         }
         if (!pairs.isArray() || pairs.size() != n) {
-            throw new Refused(file + ": its header gives SHA-256s of logs outside its share (shard " + index + "/" + count + ")");
+            throw new Refused(shown(file) + ": its header gives SHA-256s of logs outside its share (shard " + index + "/" + count + ")");
         }
         return hashes;
     }
@@ -199,13 +223,13 @@ final class LogSetMerge {
     private static void verify(Path file, End end, Optional<ShardKey> key) throws IOException, Refused {
         if (key.isEmpty()) {
             if (end.hmac() != null) {
-                throw new Refused(file + ": the shard is signed (its end line has an HMAC), but " + ShardKey.ENVIRONMENT
+                throw new Refused(shown(file) + ": the shard is signed (its end line has an HMAC), but " + ShardKey.ENVIRONMENT
                         + " is not set here, so its signature cannot be verified; set it to the key the shards were run with");
             }
             return;
         }
         if (end.hmac() == null) {
-            throw new Refused(file + ": the shard is not signed, and " + ShardKey.ENVIRONMENT + " is set: run the shards with the key set");
+            throw new Refused(shown(file) + ": the shard is not signed, and " + ShardKey.ENVIRONMENT + " is set: run the shards with the key set");
         }
         javax.crypto.Mac mac = key.get().mac();
         try (java.io.InputStream in = Files.newInputStream(file)) {
@@ -221,7 +245,7 @@ final class LogSetMerge {
             }
         }
         if (!ShardKey.verifies(mac, end.hmac())) {
-            throw new Refused(file + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
+            throw new Refused(shown(file) + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
                     + " (the file was edited after it was written, or signed with another key)");
         }
     }
@@ -229,29 +253,34 @@ final class LogSetMerge {
     /** --check: the log at {@code path} here must be the one the shard replayed. */
     private static void same(String path, int i, String recorded, String shard) throws Refused {
         if (recorded == null) {
-            throw new Refused("--check: shard " + shard + " could not read log " + i + " (" + path + "), so there is nothing to"
+            throw new Refused("--check: shard " + shard + " could not read log " + i + " (" + Outside.quoted(path) + "), so there is nothing to"
                     + " compare it with");
         }
         String here;
         try {
             here = Sha256.of(Path.of(path));
         } catch (IOException e) {
-            throw new Refused("--check: log " + i + " (" + path + "): cannot read it here: " + FileProblems.words(e));
+            throw new Refused("--check: log " + i + " (" + Outside.quoted(path) + "): cannot read it here: " + FileProblems.words(e));
         }
         if (!here.equals(recorded)) {
-            throw new Refused("--check: log " + i + " (" + path + ") is not the log shard " + shard + " replayed (sha256 "
+            throw new Refused("--check: log " + i + " (" + Outside.quoted(path) + ") is not the log shard " + shard + " replayed (sha256 "
                     + recorded.substring(0, 12) + "… in the shard, " + here.substring(0, 12) + "… here)");
         }
     }
 
+    /** A file name as messages show it: escaped, since it comes from the command line. */
+    private static String shown(Path file) {
+        return Outside.bare(file.toString());
+    }
+
     private static JsonNode parse(Path file, String line) throws Refused {
         if (line == null) {
-            throw new Refused(file + ": empty, not a replay shard file");
+            throw new Refused(shown(file) + ": empty, not a replay shard file");
         }
         try {
             return JSON.readTree(line);
         } catch (IOException e) {
-            throw new Refused(file + ": a line that is not JSON; not a replay shard file");
+            throw new Refused(shown(file) + ": a line that is not JSON; not a replay shard file");
         }
     }
 }

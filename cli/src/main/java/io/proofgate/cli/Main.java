@@ -44,6 +44,7 @@ public final class Main {
 
     /** As {@link #run(String[], PrintStream, PrintStream)}, with the environment given (tests set the shard key so). */
     static int run(String[] args, PrintStream out, PrintStream err, Function<String, String> environment) {
+        err = EscapedErrors.of(err); // outside text (file names, a shard's messages) never writes raw to the terminal
         Map<String, Command> commands = commands(environment);
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
             if (args.length >= 2 && commands.containsKey(args[1])) {

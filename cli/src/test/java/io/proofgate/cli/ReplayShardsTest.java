@@ -165,7 +165,7 @@ class ReplayShardsTest {
         CliRun check = merge(java.util.Map.of(), List.of("--check"), two);
         assertEquals(Main.USAGE, check.exit());
         assertEquals("", check.out());
-        assertTrue(check.err().startsWith("proofgate merge: --check: log 3 (" + changed + ") is not the log shard 1/2 replayed"
+        assertTrue(check.err().startsWith("proofgate merge: --check: log 3 (\"" + changed + "\") is not the log shard 1/2 replayed"
                 + " (sha256 "), check.err());
         Files.delete(changed);
         assertTrue(merge(java.util.Map.of(), List.of("--check"), two).err().endsWith("cannot read it here: no such file\n"));

@@ -49,7 +49,7 @@ public final class AdapterClient implements AutoCloseable {
         }
         if (!hello.protocol().equals(AdapterSession.PROTOCOL)) {
             adapter.close();
-            throw new AdapterException("speaks " + Json.quote(hello.protocol()) + "; the kit speaks " + AdapterSession.PROTOCOL);
+            throw new AdapterException("speaks " + io.proofgate.text.Outside.quoted(hello.protocol()) + "; the kit speaks " + AdapterSession.PROTOCOL);
         }
         return new AdapterClient(adapter, patience, limits, hello);
     }

@@ -27,7 +27,9 @@ final class AnswerReader {
             if (String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")) {
                 throw new AdapterException("printed an object with a key twice: " + Json.excerpt(text));
             }
-            throw new AdapterException("printed a line that is not JSON: " + Json.excerpt(text));
+            // in the project's words: the parser's own quote the line raw and name its classes
+            throw new AdapterException("printed a line that is not JSON (" + io.proofgate.text.JsonWords.of(e) + "): "
+                    + Json.excerpt(text));
         }
         if (node == null || !node.isObject()) {
             throw new AdapterException("printed a line that is not a JSON object: " + Json.excerpt(text));
@@ -49,7 +51,7 @@ final class AnswerReader {
             case "end" -> new Line.End();
             case "hello" -> hello(node, text);
             case "namespace" -> namespace(node, text);
-            default -> throw new AdapterException("printed a line of unknown kind " + Json.quote(kind.asText())
+            default -> throw new AdapterException("printed a line of unknown kind " + io.proofgate.text.Outside.quoted(kind.asText())
                     + " (an answer holds plan, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
         };
     }
@@ -85,7 +87,7 @@ final class AnswerReader {
             }
             String id = string(store, "id", text);
             if (stores.containsKey(id)) {
-                throw new AdapterException("printed a state with two pending stores of request " + Json.quote(id) + ": "
+                throw new AdapterException("printed a state with two pending stores of request " + io.proofgate.text.Outside.quoted(id) + ": "
                         + Json.excerpt(text));
             }
             stores.put(id, "pending " + id + " done=" + integer(store, "done", text) + " table="
@@ -166,12 +168,12 @@ final class AnswerReader {
         TreeMap<String, String> named = new TreeMap<>();
         for (var entry : values.properties()) {
             if (!entry.getKey().matches("[a-z][a-z0-9_.-]{0,63}")) {
-                throw new AdapterException("printed a namespace value named " + Json.quote(entry.getKey())
+                throw new AdapterException("printed a namespace value named " + io.proofgate.text.Outside.quoted(entry.getKey())
                         + " (a name is 1 to 64 of a-z, 0-9, _, ., -, starting with a letter)");
             }
             JsonNode value = entry.getValue();
             if (!value.isTextual() || value.asText().length() > MAX_HEX_DIGITS || !value.asText().matches("([0-9a-f]{2})*")) {
-                throw new AdapterException("printed namespace value " + Json.quote(entry.getKey()) + " that is not lowercase"
+                throw new AdapterException("printed namespace value " + io.proofgate.text.Outside.quoted(entry.getKey()) + " that is not lowercase"
                         + " hex of even length, at most " + MAX_HEX_DIGITS + " digits: " + Json.excerpt(text));
             }
             named.put(entry.getKey(), value.asText());
@@ -186,16 +188,22 @@ final class AnswerReader {
                 throw new AdapterException("declared a capability that is not a string: " + Json.excerpt(text));
             }
             capabilities.add(Capability.of(capability.asText()).orElseThrow(() -> new AdapterException(
-                    "declared an unknown capability " + Json.quote(capability.asText()) + " (known: " + String.join(", ", java.util.Arrays.stream(Capability.values()).map(Capability::wireName).toList()) + ")")));
+                    "declared an unknown capability " + io.proofgate.text.Outside.quoted(capability.asText()) + " (known: "
+                    + String.join(", ", java.util.Arrays.stream(Capability.values()).map(Capability::wireName).toList()) + ")")));
         }
         String implementation = node.has("implementation") ? string(node, "implementation", text) : "unnamed";
         return new Line.Hello(string(node, "protocol", text), implementation, capabilities);
     }
 
     /** What a message calls the object a field is missing from: a line by its kind, or a part of a state line. */
+    private static final Set<String> KINDS = Set.of("plan", "rejected", "retired", "state", "summary", "error", "end",
+            "hello", "namespace");
+
     private static String where(JsonNode node) {
         if (node.has("kind")) {
-            return "a " + node.path("kind").asText() + " line";
+            String kind = node.path("kind").asText();
+            // an object nested in a line may carry any "kind": only a kind of the protocol is named bare
+            return KINDS.contains(kind) ? "a " + kind + " line" : "an object of kind " + Json.excerpt(kind);
         }
         return node.has("id") ? "a state line with a pending store" : "a state or summary line with an object";
     }
@@ -203,7 +211,7 @@ final class AnswerReader {
     private static String string(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isTextual()) {
-            throw new AdapterException("printed " + where(node) + " without a string \"" + field + "\": " + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without a string " + Json.excerpt(field) + ": " + Json.excerpt(text));
         }
         return value.asText();
     }
@@ -211,7 +219,7 @@ final class AnswerReader {
     private static String integer(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isIntegralNumber()) {
-            throw new AdapterException("printed " + where(node) + " without an integer \"" + field + "\": " + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without an integer " + Json.excerpt(field) + ": " + Json.excerpt(text));
         }
         return value.asText();
     }
@@ -219,7 +227,7 @@ final class AnswerReader {
     private static JsonNode array(JsonNode node, String field, String text) throws AdapterException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
-            throw new AdapterException("printed " + where(node) + " without a list \"" + field + "\": " + Json.excerpt(text));
+            throw new AdapterException("printed " + where(node) + " without a list " + Json.excerpt(field) + ": " + Json.excerpt(text));
         }
         return value;
     }

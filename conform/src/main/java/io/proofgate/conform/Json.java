@@ -23,19 +23,7 @@ public final class Json {
 
     /** A line of outside text for a message: quoted, escaped, at most 200 characters. */
     public static String excerpt(String line) {
-        String shown = line.length() > 200 ? line.substring(0, 200) + "..." : line;
-        StringBuilder out = new StringBuilder("\"");
-        shown.codePoints().forEach(c -> {
-            if (c == '"' || c == '\\') {
-                out.append('\\').appendCodePoint(c);
-            } else if (c < 0x20 || c == 0x7f || Character.getType(c) == Character.FORMAT
-                    || Character.getType(c) == Character.UNASSIGNED) {
-                out.append(String.format("\\u%04x", c));
-            } else {
-                out.appendCodePoint(c);
-            }
-        });
-        return out.append('"').toString();
+        return io.proofgate.text.Outside.excerpt(line); // the one escape of outside text (validator)
     }
 
     static JsonNode tree(String line) throws com.fasterxml.jackson.core.JsonProcessingException {

@@ -1,5 +1,7 @@
 package io.proofgate.conform;
 
+import io.proofgate.text.Outside;
+
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
@@ -34,8 +36,9 @@ public sealed interface Line {
             implements Verdict {
         @Override
         public String words(Set<Capability> capabilities) {
-            return "plan " + id + " step=" + step + " digest=" + digest + " span=" + span + " blocks=" + blocksByGroup
-                    + " recurrent=" + recurrent;
+            // the adapter's text, escaped (Outside): a report shows these words on a terminal
+            return Outside.bare("plan " + id + " step=" + step + " digest=" + digest + " span=" + span + " blocks=" + blocksByGroup
+                    + " recurrent=" + recurrent);
         }
 
         @Override
@@ -55,9 +58,9 @@ public sealed interface Line {
         @Override
         public String words(Set<Capability> capabilities) {
             String words = "rejected " + id + " step=" + step + " code=" + code;
-            return capabilities.contains(Capability.REASON_FACTS)
+            return Outside.bare(capabilities.contains(Capability.REASON_FACTS)
                     ? words + (facts.isEmpty() ? "" : " " + String.join(" ", facts)) + disagreement
-                    : words;
+                    : words);
         }
 
         @Override
@@ -86,7 +89,7 @@ public sealed interface Line {
     record Retired(String id, String step, String cause) implements Verdict {
         @Override
         public String words(Set<Capability> capabilities) {
-            return "retired " + id + " step=" + step + " cause=" + cause;
+            return Outside.bare("retired " + id + " step=" + step + " cause=" + cause);
         }
 
         @Override
@@ -115,8 +118,8 @@ public sealed interface Line {
             // ids quoted: the words of ["r1, r2"] and of ["r1", "r2"] must differ
             return "summary plans=" + plans + " rejected=" + rejected + " store_skipped_quorum=" + storeSkippedQuorum
                     + " retired_finished=" + retiredFinished + " ignored_held=" + ignoredHeld + " pending="
-                    + pending.stream().map(Json::quote).toList() + " latched="
-                    + latched.entrySet().stream().map(e -> Json.quote(e.getKey()) + ":" + e.getValue()).toList();
+                    + pending.stream().map(Outside::quoted).toList() + " latched="
+                    + latched.entrySet().stream().map(e -> Outside.quoted(e.getKey()) + ":" + e.getValue()).toList();
         }
 
         public String json() {

@@ -219,7 +219,7 @@ public final class ScenarioReader {
                     }
                 }
                 if (poison == null) {
-                    throw new ConformException(where + "unknown rejection code " + Json.quote(code));
+                    throw new ConformException(where + "unknown rejection code " + io.proofgate.text.Outside.quoted(code));
                 }
                 List<String> facts = List.of(words).subList(3, words.length);
                 yield new Line.Rejected(id, step, code, facts, "",

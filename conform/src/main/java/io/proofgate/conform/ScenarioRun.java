@@ -71,7 +71,7 @@ public final class ScenarioRun {
                             throw located(scenario, k + 1, "printed a verdict after its state line");
                         }
                         if (!event.ids().contains(verdict.id())) {
-                            throw located(scenario, k + 1, "printed a verdict for request " + Json.quote(verdict.id())
+                            throw located(scenario, k + 1, "printed a verdict for request " + io.proofgate.text.Outside.quoted(verdict.id())
                                     + ", which no event of the scenario has named so far");
                         }
                     }
@@ -85,7 +85,7 @@ public final class ScenarioRun {
                         for (String id : s.pendingIds()) {
                             if (!event.ids().contains(id)) {
                                 throw located(scenario, k + 1, "printed a state with a pending store of request "
-                                        + Json.quote(id) + ", which no event of the scenario has named so far");
+                                        + io.proofgate.text.Outside.quoted(id) + ", which no event of the scenario has named so far");
                             }
                         }
                         state = s;
@@ -109,13 +109,13 @@ public final class ScenarioRun {
         Set<String> named = prefix == 0 ? Set.of() : scenario.events().get(prefix - 1).ids();
         for (String id : summary.pending()) {
             if (!named.contains(id)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + Json.quote(id)
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + io.proofgate.text.Outside.quoted(id)
                         + ", which no event of the scenario has named");
             }
         }
         for (String id : summary.latched().keySet()) {
             if (!named.contains(id)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + Json.quote(id)
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + io.proofgate.text.Outside.quoted(id)
                         + ", which no event of the scenario has named");
             }
         }

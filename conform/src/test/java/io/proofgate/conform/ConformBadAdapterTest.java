@@ -104,7 +104,7 @@ class ConformBadAdapterTest {
 
     @Test
     void anAdapterThatPrintsSomethingElseThanJson() throws ConformException {
-        assertEquals("scenario one/finished_r1, the topology: the adapter printed a line that is not JSON: \"connector ready\"",
+        assertEquals("scenario one/finished_r1, the topology: the adapter printed a line that is not JSON (an unknown word \"connector\"): \"connector ready\"",
                 error("not-json"));
     }
 

@@ -57,8 +57,7 @@ record ModelsFile(List<Entry> entries) {
         } catch (JsonProcessingException e) {
             var at = e.getLocation();
             String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
-            throw new IOException(file + where + ": not valid JSON: "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+            throw new IOException(file + where + ": not valid JSON: " + io.proofgate.text.JsonWords.of(e), e);
         }
         if (root == null || !root.isObject()) {
             throw new IOException(file + ": expected an object with \"models\"");
@@ -87,7 +86,7 @@ record ModelsFile(List<Entry> entries) {
             String module = required(file, where, node, "module");
             String mode = required(file, where, node, "mode");
             if (!mode.equals("safety") && !mode.equals("liveness")) {
-                throw new IOException(file + ": " + where + ": \"mode\" is \"safety\" or \"liveness\", not \"" + mode + "\"");
+                throw new IOException(file + ": " + where + ": \"mode\" is \"safety\" or \"liveness\", not " + io.proofgate.text.Outside.excerpt(mode));
             }
             entries.add(new Entry(name, cfg, module, expected(file, where, node), distinct(file, where, node),
                     node.has("description") ? text(file, where, node, "description") : "",
@@ -146,7 +145,7 @@ record ModelsFile(List<Entry> entries) {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String key = names.next();
             if (!known.contains(key)) {
-                throw new IOException(file + ": " + where + ": unknown key \"" + key + "\" (known: "
+                throw new IOException(file + ": " + where + ": unknown key " + io.proofgate.text.Outside.excerpt(key) + " (known: "
                         + String.join(", ", known.stream().sorted().toList()) + ")");
             }
         }

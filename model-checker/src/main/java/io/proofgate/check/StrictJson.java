@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.proofgate.text.JsonWords;
+import io.proofgate.text.Outside;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
@@ -31,11 +33,11 @@ public final class StrictJson {
         try {
             json = Files.readString(file);
         } catch (CharacterCodingException e) {
-            throw error.apply(file + ": not UTF-8 text");
+            throw error.apply(Outside.bare(file.toString()) + ": not UTF-8 text");
         } catch (NoSuchFileException e) {
-            throw error.apply(file + ": cannot read it: no such file");
+            throw error.apply(Outside.bare(file.toString()) + ": cannot read it: no such file");
         } catch (IOException e) {
-            throw error.apply(file + ": cannot read it: " + e.getMessage());
+            throw error.apply(Outside.bare(file.toString()) + ": cannot read it: " + Outside.bare(String.valueOf(e.getMessage())));
         }
         JsonNode root;
         try {
@@ -44,15 +46,15 @@ public final class StrictJson {
             root = mapper.readTree(json);
         } catch (JsonProcessingException e) {
             var at = e.getLocation();
-            throw error.apply(file + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
-                    + ": not valid JSON");
+            throw error.apply(Outside.bare(file.toString()) + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
+                    + ": not valid JSON: " + JsonWords.of(e));
         }
         if (root == null || !root.isObject()) {
-            throw error.apply(file + ": expected an object with " + expected);
+            throw error.apply(Outside.bare(file.toString()) + ": expected an object with " + expected);
         }
         keys(file, "the top level", root, allowed, error);
         if (!schema.equals(root.path("schema").asText(null))) {
-            throw error.apply(file + ": \"schema\" must be \"" + schema + "\"");
+            throw error.apply(Outside.bare(file.toString()) + ": \"schema\" must be \"" + schema + "\"");
         }
         return root;
     }
@@ -62,7 +64,7 @@ public final class StrictJson {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!allowed.contains(k)) {
-                throw error.apply(file + ": " + where + ": unknown key \"" + k + "\" (known: "
+                throw error.apply(Outside.bare(file.toString()) + ": " + where + ": unknown key " + Outside.excerpt(k) + " (known: "
                         + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
         }
@@ -73,7 +75,7 @@ public final class StrictJson {
                                                    Function<String, E> error) throws E {
         JsonNode v = node.get(key);
         if (v == null || !v.isTextual()) {
-            throw error.apply(file + ": " + where + ": \"" + key + "\" must be a string");
+            throw error.apply(Outside.bare(file.toString()) + ": " + where + ": \"" + key + "\" must be a string");
         }
         return v.asText();
     }

@@ -138,7 +138,7 @@ public final class MutationRun {
             case Outcome.Killed k -> "killed on " + k.model() + " by " + k.by();
             case Outcome.Survived s -> "SURVIVED";
             case Outcome.TimedOut t -> "timed out on " + t.model();
-            case Outcome.NotCompilable n -> "not compilable: " + n.problem();
+            case Outcome.NotCompilable n -> "not compilable: " + io.proofgate.text.Outside.bare(n.problem()); // from a shard file, maybe
         };
     }
 

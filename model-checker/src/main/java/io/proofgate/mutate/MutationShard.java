@@ -4,6 +4,7 @@ import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.StrictJson;
 import io.proofgate.shard.Sha256;
 import io.proofgate.shard.ShardKey;
+import io.proofgate.text.Outside;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -142,7 +143,7 @@ public record MutationShard(String module, String part, String operators, String
         int index = integer(file, root, "shard");
         int count = integer(file, root, "of");
         if (count < 1 || index < 0 || index >= count) {
-            throw new MutationException(file + ": shard " + index + " of " + count + " is not a shard");
+            throw new MutationException(shown(file) + ": shard " + index + " of " + count + " is not a shard");
         }
         TreeMap<String, String> files = new TreeMap<>();
         for (JsonNode input : list(file, root, "inputs")) {
@@ -150,36 +151,36 @@ public record MutationShard(String module, String part, String operators, String
             String path = text(file, "an input", input, "path");
             String sha = text(file, "an input", input, "sha256");
             if (!Sha256.isHash(sha)) {
-                throw new MutationException(file + ": input " + path + ": \"sha256\" is not 64 lower-case hex digits");
+                throw new MutationException(shown(file) + ": input " + Outside.quoted(path) + ": \"sha256\" is not 64 lower-case hex digits");
             }
             if (files.put(path, sha) != null) {
-                throw new MutationException(file + ": input " + path + " is listed twice");
+                throw new MutationException(shown(file) + ": input " + Outside.quoted(path) + " is listed twice");
             }
         }
         List<RunInputs.CheckedModel> models = new ArrayList<>();
         for (JsonNode m : list(file, root, "models")) {
             StrictJson.keys(file, "a model", m, MODEL, MutationException::new);
             String name = text(file, "a model", m, "name");
-            String cfg = text(file, "model " + name, m, "cfg");
-            String module = text(file, "model " + name, m, "module");
+            String cfg = text(file, "model " + Outside.quoted(name), m, "cfg");
+            String module = text(file, "model " + Outside.quoted(name), m, "module");
             for (String path : List.of(cfg, module)) {
                 if (!files.containsKey(path)) {
-                    throw new MutationException(file + ": model " + name + ": " + path + " is not among the inputs");
+                    throw new MutationException(shown(file) + ": model " + Outside.quoted(name) + ": " + Outside.quoted(path) + " is not among the inputs");
                 }
             }
             JsonNode deadlock = m.get("deadlock");
             if (deadlock == null || !deadlock.isBoolean()) {
-                throw new MutationException(file + ": model " + name + ": \"deadlock\" must be true or false");
+                throw new MutationException(shown(file) + ": model " + Outside.quoted(name) + ": \"deadlock\" must be true or false");
             }
             models.add(new RunInputs.CheckedModel(name, cfg, module, new ConfigChecks(strings(file, m, "invariants"),
                     strings(file, m, "properties"), deadlock.asBoolean())));
         }
         if (models.stream().map(RunInputs.CheckedModel::name).distinct().count() != models.size()) {
-            throw new MutationException(file + ": a model is listed twice");
+            throw new MutationException(shown(file) + ": a model is listed twice");
         }
         JsonNode timeout = root.get("timeout_seconds");
         if (timeout == null || !timeout.canConvertToLong() || !timeout.isIntegralNumber() || timeout.asLong() < 1) {
-            throw new MutationException(file + ": \"timeout_seconds\" is missing or not a positive integer");
+            throw new MutationException(shown(file) + ": \"timeout_seconds\" is missing or not a positive integer");
         }
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         for (JsonNode r : list(file, root, "results")) {
@@ -190,19 +191,19 @@ public record MutationShard(String module, String part, String operators, String
                 case "survived" -> new Outcome.Survived();
                 case "timed-out" -> new Outcome.TimedOut(text(file, "a result", r, "model"));
                 case "not-compilable" -> new Outcome.NotCompilable(text(file, "a result", r, "problem"));
-                default -> throw new MutationException(file + ": mutant " + id + " has an unknown outcome");
+                default -> throw new MutationException(shown(file) + ": mutant " + Outside.quoted(id) + " has an unknown outcome");
             };
             if (outcomes.put(id, outcome) != null) {
-                throw new MutationException(file + ": mutant " + id + " appears twice");
+                throw new MutationException(shown(file) + ": mutant " + Outside.quoted(id) + " appears twice");
             }
         }
         String module = text(file, "the top level", root, "module");
         if (!files.containsKey(module)) {
-            throw new MutationException(file + ": the module " + module + " is not among the inputs");
+            throw new MutationException(shown(file) + ": the module " + Outside.quoted(module) + " is not among the inputs");
         }
         String mistakes = nullable(file, root, "mistakes");
         if (mistakes != null && !files.containsKey(mistakes)) {
-            throw new MutationException(file + ": the mistakes file " + mistakes + " is not among the inputs");
+            throw new MutationException(shown(file) + ": the mistakes file " + Outside.quoted(mistakes) + " is not among the inputs");
         }
         String hmac = nullable(file, root, "hmac");
         return new MutationShard(module, nullable(file, root, "part"), nullable(file, root, "operators"), mistakes,
@@ -217,17 +218,17 @@ public record MutationShard(String module, String part, String operators, String
     public void verify(Path file, Optional<ShardKey> key) throws MutationException {
         if (key.isEmpty()) {
             if (hmac != null) {
-                throw new MutationException(file + ": the shard is signed (\"hmac\"), but " + ShardKey.ENVIRONMENT
+                throw new MutationException(shown(file) + ": the shard is signed (\"hmac\"), but " + ShardKey.ENVIRONMENT
                         + " is not set here, so its signature cannot be verified; set it to the key the shards were run with");
             }
             return;
         }
         if (hmac == null) {
-            throw new MutationException(file + ": the shard is not signed, and " + ShardKey.ENVIRONMENT
+            throw new MutationException(shown(file) + ": the shard is not signed, and " + ShardKey.ENVIRONMENT
                     + " is set: run the shards with the key set");
         }
         if (!key.get().verifies(canonical(), hmac)) {
-            throw new MutationException(file + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
+            throw new MutationException(shown(file) + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
                     + " (the file was edited after it was written, or signed with another key)");
         }
     }
@@ -237,8 +238,25 @@ public record MutationShard(String module, String part, String operators, String
         return new MutationPlan.Selection(part, operators, mistakes == null ? null : Path.of(mistakes), only, null);
     }
 
+    /**
+     * A string of the file. Names, paths, ids and verdicts end up in messages and in the merged
+     * report, so one that holds a control or invisible character is refused (fail closed; shown
+     * escaped): only the not-compilable mutant's problem, TLC's text, may hold one, and it is
+     * escaped where it is shown.
+     */
+    // names in messages are quoted (Outside): a name is any text, and where it ends must be clear
     private static String text(Path file, String where, JsonNode node, String field) throws MutationException {
-        return StrictJson.text(file, where, node, field, MutationException::new);
+        String value = StrictJson.text(file, where, node, field, MutationException::new);
+        if (!field.equals("problem") && !Outside.isPlain(value)) {
+            throw new MutationException(shown(file) + ": " + where + ": \"" + field + "\" holds a control or invisible character: "
+                    + Outside.excerpt(value));
+        }
+        return value;
+    }
+
+    /** The file's name as messages show it: escaped, since it comes from the command line. */
+    private static String shown(Path file) {
+        return Outside.bare(file.toString());
     }
 
     private static String nullable(Path file, JsonNode node, String field) throws MutationException {
@@ -248,7 +266,7 @@ public record MutationShard(String module, String part, String operators, String
     private static int integer(Path file, JsonNode node, String field) throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isInt()) {
-            throw new MutationException(file + ": \"" + field + "\" is missing or not an integer");
+            throw new MutationException(shown(file) + ": \"" + field + "\" is missing or not an integer");
         }
         return value.asInt();
     }
@@ -256,11 +274,11 @@ public record MutationShard(String module, String part, String operators, String
     private static JsonNode list(Path file, JsonNode node, String field) throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
-            throw new MutationException(file + ": \"" + field + "\" is not a list");
+            throw new MutationException(shown(file) + ": \"" + field + "\" is not a list");
         }
         for (JsonNode item : value) {
             if (!item.isObject()) {
-                throw new MutationException(file + ": \"" + field + "\" holds something that is not an object");
+                throw new MutationException(shown(file) + ": \"" + field + "\" holds something that is not an object");
             }
         }
         return value;
@@ -269,12 +287,16 @@ public record MutationShard(String module, String part, String operators, String
     private static List<String> strings(Path file, JsonNode node, String field) throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
-            throw new MutationException(file + ": \"" + field + "\" is not a list");
+            throw new MutationException(shown(file) + ": \"" + field + "\" is not a list");
         }
         List<String> out = new ArrayList<>();
         for (JsonNode item : value) {
             if (!item.isTextual()) {
-                throw new MutationException(file + ": \"" + field + "\" holds a non-string");
+                throw new MutationException(shown(file) + ": \"" + field + "\" holds a non-string");
+            }
+            if (!Outside.isPlain(item.asText())) {
+                throw new MutationException(shown(file) + ": \"" + field + "\" holds a name with a control or invisible character: "
+                        + Outside.excerpt(item.asText()));
             }
             out.add(item.asText());
         }

@@ -38,7 +38,7 @@ class EquivalentsTest {
         assertEquals("F: equivalent[1]: mutant 0123456789 is listed twice",
                 problem("{\"schema\": \"proofgate-mutants-equivalent/v1\", \"equivalent\": [{\"id\": \"0123456789\", \"reason\": \"r\"},"
                         + "{\"id\": \"0123456789\", \"reason\": \"r\"}]}"));
-        assertEquals("F:1:23: not valid JSON", problem("{\"schema\": 1, \"schema\": 2}"));
+        assertEquals("F:1:23: not valid JSON: the key \"schema\" appears twice in an object", problem("{\"schema\": 1, \"schema\": 2}"));
         assertEquals("F: cannot read it: no such file",
                 assertThrows(MutationException.class, () -> Equivalents.read(dir.resolve("none.json"))).getMessage()
                         .replace(dir.resolve("none.json").toString(), "F"));

@@ -149,7 +149,7 @@ class MutationShardTest {
         assertEquals(file + ": \"schema\" must be \"proofgate-mutate-shard/v2\"",
                 assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
         Files.writeString(file, "{not json");
-        assertEquals(file + ":1:2: not valid JSON",
+        assertEquals(file + ":1:2: not valid JSON: expected a field name in double quotes, found \"n\"",
                 assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
         Files.writeString(file, "{\"schema\": \"proofgate-mutate-shard/v2\", \"shards\": 2}");
         assertTrue(assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage()

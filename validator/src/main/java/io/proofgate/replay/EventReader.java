@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.proofgate.text.JsonWords;
+import io.proofgate.text.Outside;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -195,7 +197,7 @@ public final class EventReader implements Closeable {
         Line line = readLine();
         if (!"topology".equals(line.kind)) {
             throw error(line.startLine, line.startColumn,
-                    "the first line must be the topology (kind \"topology\"), found kind " + Quoted.of(line.kind));
+                    "the first line must be the topology (kind \"topology\"), found kind " + Outside.quoted(line.kind));
         }
         topology = line.toTopology();
         groupCount = topology.groups().size();
@@ -217,7 +219,7 @@ public final class EventReader implements Closeable {
             case "topology" -> throw error(line.startLine, line.startColumn,
                     "a second topology line (only the first line describes the topology)");
             default -> throw error(line.kindLine, line.kindColumn,
-                    "unknown event kind " + Quoted.of(line.kind) + " (expected step, finished, held)");
+                    "unknown event kind " + Outside.quoted(line.kind) + " (expected step, finished, held)");
         };
         return new ReplayLine(event, line.startLine, line.startColumn);
     }
@@ -251,7 +253,7 @@ public final class EventReader implements Closeable {
             String name = parser.currentName();
             Field field = Field.of(name);
             if (field == null) {
-                throw errorHere("unknown field " + Quoted.of(name));
+                throw errorHere("unknown field " + Outside.quoted(name));
             }
             line.mark(field);
             JsonToken value = nextToken();
@@ -311,7 +313,7 @@ public final class EventReader implements Closeable {
                     case 0 -> policyName = text(nextToken(), name);
                     case 1 -> blockTokens = integer(nextToken(), name);
                     case 2 -> window = integer(nextToken(), name);
-                    default -> throw errorHere("unknown field " + Quoted.of(name) + " in " + where);
+                    default -> throw errorHere("unknown field " + Outside.quoted(name) + " in " + where);
                 }
             }
             if (policyName == null || blockTokens == null) {
@@ -319,7 +321,7 @@ public final class EventReader implements Closeable {
             }
             GroupPolicy policy = GroupPolicy.fromWireName(policyName);
             if (policy == null) {
-                throw error(line, column, "unknown policy " + Quoted.of(policyName) + " in " + where
+                throw error(line, column, "unknown policy " + Outside.quoted(policyName) + " in " + where
                         + " (expected full, sliding, recurrent_align)");
             }
             try {
@@ -357,7 +359,7 @@ public final class EventReader implements Closeable {
                     case 3 -> computed = atLeast(integer(nextToken(), name), 0, name);
                     case 4 -> scheduled = atLeast(integer(nextToken(), name), 0, name);
                     case 5 -> blocks = blockIds(nextToken(), name);
-                    default -> throw errorHere("unknown field " + Quoted.of(name) + " in new[" + requests.size() + "]");
+                    default -> throw errorHere("unknown field " + Outside.quoted(name) + " in new[" + requests.size() + "]");
                 }
             }
             String missing = id == null ? "id" : digest == null ? "digest" : prompt < 0 ? "prompt_tokens"
@@ -400,7 +402,7 @@ public final class EventReader implements Closeable {
                         blocks = true;
                     }
                     case 4 -> resumed = bool(nextToken(), name);
-                    default -> throw errorHere("unknown field " + Quoted.of(name) + " in cached[" + requests.size() + "]");
+                    default -> throw errorHere("unknown field " + Outside.quoted(name) + " in cached[" + requests.size() + "]");
                 }
             }
             String missing = id == null ? "id" : computed < 0 ? "computed" : scheduled < 0 ? "scheduled"
@@ -479,7 +481,7 @@ public final class EventReader implements Closeable {
                     if (entries.containsKey(key)) {
                         // protocol §5: a key appears at most once in every object; two values for
                         // one request have no single meaning, and the real connector keeps the last
-                        throw errorHere("key " + Quoted.of(key) + " appears twice in an object of recurrent_boundary_blocks");
+                        throw errorHere("key " + Outside.quoted(key) + " appears twice in an object of recurrent_boundary_blocks");
                     }
                     entries.put(key, raw(nextToken()));
                 }
@@ -576,7 +578,7 @@ public final class EventReader implements Closeable {
 
     private ReplayException invalidJson(JsonProcessingException e) {
         JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-        return error(at.getLineNr(), at.getColumnNr(), "invalid JSON: " + JsonProblems.words(e.getOriginalMessage()));
+        return error(at.getLineNr(), at.getColumnNr(), "invalid JSON: " + JsonWords.of(e));
     }
 
     private String text(JsonToken token, String name) throws ReplayException, IOException {
@@ -769,7 +771,7 @@ public final class EventReader implements Closeable {
                 throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + SCHEMA + "\")");
             }
             if (!schema.equals(SCHEMA)) {
-                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Quoted.of(schema) + " (expected \"" + SCHEMA + "\")");
+                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Outside.quoted(schema) + " (expected \"" + SCHEMA + "\")");
             }
             if (groups == null) {
                 throw error(startLine, startColumn, "missing field \"groups\" in the topology");

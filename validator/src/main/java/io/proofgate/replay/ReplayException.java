@@ -8,7 +8,8 @@ public final class ReplayException extends Exception {
     private final String problem;
 
     public ReplayException(String source, long line, long column, String problem) {
-        super(source + ":" + line + ":" + column + ": " + problem);
+        // the source is a file name from outside: escaped, so that a name cannot write to the terminal
+        super(io.proofgate.text.Outside.bare(source) + ":" + line + ":" + column + ": " + problem);
         this.source = source;
         this.line = line;
         this.column = column;

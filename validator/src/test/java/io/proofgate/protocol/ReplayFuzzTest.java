@@ -33,6 +33,8 @@ class ReplayFuzzTest {
                     .startsWith("{\"kind\":\"summary\""), text);
         } catch (ReplayException e) {
             assertTrue(e.getMessage().matches("fuzz:\\d+:\\d+: [^\\n]+"), e.getMessage());
+            // fit for a terminal: nothing of the log raw, none of the parser's words (protocol §6)
+            assertTrue(io.proofgate.text.JsonWords.fitForATerminal(e.getMessage()), io.proofgate.text.Outside.quoted(e.getMessage()));
             assertTrue(!out.toString(StandardCharsets.UTF_8).contains("\"summary\""), "a summary after an error");
         }
     }

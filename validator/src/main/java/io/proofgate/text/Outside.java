@@ -1,0 +1,90 @@
+package io.proofgate.text;
+
+/**
+ * The one escape for text from outside (a log's bytes, a file name, an adapter's words, a name
+ * read from a shard or result file) on its way to a terminal or a report: every control or
+ * non-printing character is written as {@code \\uXXXX}, so that such text can never move the
+ * cursor, clear the screen, set the window title or forge a line of output (protocol §6: a log
+ * cannot write to the terminal through an error). Every module that prints outside text calls
+ * this class; it lives in the validator because every other module depends on it.
+ */
+public final class Outside {
+
+    /** How much of a long text an excerpt keeps: a message stays one readable line. */
+    public static final int EXCERPT_LENGTH = 200;
+
+    private Outside() {}
+
+    /** The text in double quotes, with quotes and backslashes escaped too, so that where it ends is unambiguous. */
+    public static String quoted(String text) {
+        StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
+        escape(text, quoted, true);
+        return quoted.append('"').toString();
+    }
+
+    /** At most {@link #EXCERPT_LENGTH} characters of the text, quoted as {@link #quoted} does. */
+    public static String excerpt(String text) {
+        if (text.length() <= EXCERPT_LENGTH) {
+            return quoted(text);
+        }
+        int end = Character.isHighSurrogate(text.charAt(EXCERPT_LENGTH - 1)) ? EXCERPT_LENGTH - 1 : EXCERPT_LENGTH;
+        return quoted(text.substring(0, end) + "...");
+    }
+
+    /**
+     * The text as it is, but with every non-printing character escaped: for a file name at the
+     * start of a message ({@code FILE:LINE:COLUMN: ...}), which reads as the user typed it
+     * unless it holds such a character.
+     */
+    public static String bare(String text) {
+        if (isPlain(text)) {
+            return text; // the common case allocates nothing
+        }
+        StringBuilder bare = new StringBuilder(text.length() + 16);
+        escape(text, bare, false);
+        return bare.toString();
+    }
+
+    /** Whether the text holds no character that {@link #bare} escapes. */
+    public static boolean isPlain(String text) {
+        for (int i = 0; i < text.length(); ) {
+            int c = text.codePointAt(i);
+            if (escaped(c)) {
+                return false;
+            }
+            i += Character.charCount(c);
+        }
+        return true;
+    }
+
+    private static void escape(String text, StringBuilder out, boolean quoting) {
+        text.codePoints().forEach(c -> {
+            if (quoting && (c == '"' || c == '\\')) {
+                out.append('\\').appendCodePoint(c);
+            } else if (c == '\n') {
+                out.append("\\n");
+            } else if (c == '\t') {
+                out.append("\\t");
+            } else if (c == '\r') {
+                out.append("\\r");
+            } else if (escaped(c)) {
+                out.append(c > 0xffff ? String.format("\\u{%x}", c) : String.format("\\u%04x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+    }
+
+    /**
+     * C0 and C1 controls (a terminal reads U+009B as CSI), DEL, format characters (bidirectional
+     * overrides reorder what the reader sees), unassigned code points, lone surrogates and the
+     * line and paragraph separators.
+     */
+    private static boolean escaped(int c) {
+        if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029) {
+            return true;
+        }
+        int type = Character.getType(c);
+        return type == Character.FORMAT || type == Character.UNASSIGNED || type == Character.SURROGATE;
+    }
+}

@@ -1,0 +1,32 @@
+package io.proofgate.text;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class OutsideTest {
+
+    @Test
+    void controlAndInvisibleCharactersAreEscaped() {
+        assertEquals("\"full\\u001b[2J\"", Outside.quoted("full\u001b[2J"));
+        assertEquals("\"a\\\"b\\\\c\\nd\\u009be\\u202ef\"", Outside.quoted("a\"b\\c\nd\u009be\u202ef"));
+        assertEquals("bad\\u001b[2Jname.jsonl", Outside.bare("bad\u001b[2Jname.jsonl"));
+        assertEquals("\"\\u{e0001}\"", Outside.quoted(new String(Character.toChars(0xe0001))));
+    }
+
+    @Test
+    void aPlainNameIsShownAsItIs() {
+        String name = "logs/run 1/événements.jsonl";
+        assertSame(name, Outside.bare(name));
+        assertTrue(Outside.isPlain(name));
+        assertFalse(Outside.isPlain("a\u0007"));
+    }
+
+    @Test
+    void anExcerptIsShort() {
+        assertEquals(Outside.EXCERPT_LENGTH + 5, Outside.excerpt("x".repeat(1000)).length());
+    }
+}
