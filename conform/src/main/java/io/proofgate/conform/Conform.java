@@ -2,7 +2,6 @@ package io.proofgate.conform;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -71,13 +70,11 @@ public final class Conform {
         AtomicReferenceArray<Result> results = new AtomicReferenceArray<>(scenarios.size());
         List<Integer> runnable = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
-            Set<Capability> missing = EnumSet.noneOf(Capability.class);
-            missing.addAll(scenarios.get(i).needs());
-            missing.removeAll(hello.capabilities());
+            Set<Capability> missing = scenarios.get(i).missing(hello.capabilities());
             if (missing.isEmpty()) {
                 runnable.add(i);
             } else {
-                results.set(i, new Result.NotRun(scenarios.get(i), Set.copyOf(missing), 0));
+                results.set(i, new Result.NotRun(scenarios.get(i), missing, 0));
             }
         }
         AtomicInteger next = new AtomicInteger();

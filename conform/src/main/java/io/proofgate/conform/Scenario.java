@@ -21,6 +21,11 @@ public record Scenario(String suite, String name, Path file, int line, String to
         return suite + "/" + name;
     }
 
+    /** The capabilities it needs that {@code declared} lacks: empty when it can run. */
+    public Set<Capability> missing(Set<Capability> declared) {
+        return needs.stream().filter(c -> !declared.contains(c)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
     /**
      * One event line; {@code ids} are the requests the scenario's events named up to and
      * including this one, {@code step} the step number its verdicts carry (the last step seen).

@@ -36,6 +36,11 @@ public final class Classifier {
         this.identity = Set.copyOf(both);
     }
 
+    /** The capabilities both revisions declare: what is compared, and what a scenario may need. */
+    public Set<Capability> common() {
+        return common;
+    }
+
     public Comparison compare(Scenario scenario, int prefix, Transcript base, Transcript head) {
         List<Line.Verdict> printedBefore = new ArrayList<>();
         for (int k = 0; k < prefix + 2; k++) {

@@ -11,7 +11,6 @@ import io.proofgate.conform.ScenarioRun;
 import io.proofgate.conform.Transcript;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,13 +58,11 @@ public final class ConnectorAudit {
         AtomicReferenceArray<Outcome> outcomes = new AtomicReferenceArray<>(scenarios.size());
         List<Integer> runnable = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
-            Set<Capability> missing = EnumSet.noneOf(Capability.class);
-            missing.addAll(scenarios.get(i).needs());
-            missing.removeIf(c -> baseHello.capabilities().contains(c) && headHello.capabilities().contains(c));
+            Set<Capability> missing = scenarios.get(i).missing(classifier.common());
             if (missing.isEmpty()) {
                 runnable.add(i);
             } else {
-                outcomes.set(i, new Outcome.NotRun(scenarios.get(i), Set.copyOf(missing)));
+                outcomes.set(i, new Outcome.NotRun(scenarios.get(i), missing));
             }
         }
         AtomicInteger next = new AtomicInteger();

@@ -26,9 +26,4 @@ public record DifferenceClass(Comparison.Differs first, int scenarios, List<Stri
         witness.events().subList(0, events).forEach(e -> lines.add(e.line()));
         return lines;
     }
-
-    /** "kind, judgement: rule" as the reports name it. */
-    public String title() {
-        return first.rule() + " (" + first.kind().words() + ", " + first.judgement().words() + ")";
-    }
 }
