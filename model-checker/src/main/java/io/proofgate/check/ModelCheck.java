@@ -1,5 +1,6 @@
 package io.proofgate.check;
 
+import io.proofgate.tlc.StateBound;
 import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
@@ -26,7 +27,7 @@ public final class ModelCheck {
                 .filter(p -> message.code() == TlcStatistics.PROGRESS)
                 .ifPresent(p -> progress.println(progressLine(p, Duration.ofNanos(System.nanoTime() - start)))));
         FileTree.delete(command.metaDir()); // TLC's fingerprints and queue; the raw output stays
-        return new CheckReport(model, result, Duration.ofNanos(System.nanoTime() - start));
+        return new CheckReport(model, options, result, Duration.ofNanos(System.nanoTime() - start));
     }
 
     /**
@@ -49,7 +50,7 @@ public final class ModelCheck {
             Model one = new Model(model.name() + "/" + invariant, model.module(), only,
                     new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir());
             progress.println("  " + invariant + ":");
-            reports.add(run(one, new CheckOptions(options.workers(), options.maxHeap(), dir, options.timeout()), progress));
+            reports.add(run(one, options.in(dir), progress));
         }
         return reports;
     }
@@ -88,12 +89,14 @@ public final class ModelCheck {
      */
     public static TlcCommand command(Model model, CheckOptions options) throws IOException {
         Files.createDirectories(options.outputDir());
-        return TlcCommand.of(model.module(), options.outputDir())
+        TlcCommand command = TlcCommand.of(model.module(), options.outputDir())
                 .withConfig(model.config())
                 .withLibraries(List.of(model.specDir()))
                 .withWorkers(options.workers())
                 .withMaxHeap(options.maxHeap())
                 .withTimeout(options.timeout());
+        return options.maxStates().isPresent() ? command.withStateBound(new StateBound(options.maxStates().getAsLong()))
+                : command;
     }
 
     static String progressLine(TlcStatistics.Progress p, Duration elapsed) {

@@ -139,7 +139,7 @@ public final class MutationMerge {
     private static void possible(MutationShard shard, Mutation mutation, Outcome outcome) throws MutationException {
         String model = switch (outcome) {
             case Outcome.Killed k -> k.model();
-            case Outcome.TimedOut t -> t.model();
+            case Outcome.Unfinished u -> u.model();
             case Outcome.Survived s -> null;
             case Outcome.NotCompilable n -> null;
         };

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * The outcome of a mutation run: counts, the score, who killed what, and what is left for a
  * reviewer (survivors not judged equivalent, judgements that no longer hold).
  *
- * <p>score = killed / (killed + survived + timed out), over the mutants not judged equivalent;
+ * <p>score = killed / (killed + survived + unfinished), over the mutants not judged equivalent;
  * mutants that do not compile are not mutants of the spec and count nowhere.
  *
  * <p>It states no times: the same mutants give the same report, byte for byte, however they were
@@ -57,10 +57,10 @@ public record MutationReport(String module, String part, List<String> models, St
         return equivalents.byId().containsKey(r.mutation().id());
     }
 
-    /** Survivors and timeouts that nobody judged equivalent: each fails {@code --check}. */
+    /** Survivors and unfinished mutants that nobody judged equivalent: each fails {@code --check}. */
     public List<MutantResult> unjudged() {
         return generated().filter(r -> r.outcome() instanceof Outcome.Survived
-                || r.outcome() instanceof Outcome.TimedOut).filter(r -> !judged(r)).toList();
+                || r.outcome() instanceof Outcome.Unfinished).filter(r -> !judged(r)).toList();
     }
 
     /** The named mistakes, each of which must be killed. */
@@ -68,7 +68,7 @@ public record MutationReport(String module, String part, List<String> models, St
         return results.stream().filter(r -> r.mutation().kind() == Mutation.Kind.NAMED).toList();
     }
 
-    /** Named mistakes not killed (survived, timed out, or not even compilable): each fails {@code --check}. */
+    /** Named mistakes not killed (survived, unfinished, or not even compilable): each fails {@code --check}. */
     public List<MutantResult> namedNotKilled() {
         return named().stream().filter(r -> !(r.outcome() instanceof Outcome.Killed)).toList();
     }
@@ -141,10 +141,10 @@ public record MutationReport(String module, String part, List<String> models, St
 
     private String headline() {
         return String.format(Locale.ROOT, "%s, part %s, on %s: %d mutants, %d killed, %d survived (%d judged"
-                        + " equivalent), %d timed out, %d not compilable; score %.1f%%; named mistakes %d of %d"
+                        + " equivalent), %d unfinished, %d not compilable; score %.1f%%; named mistakes %d of %d"
                         + " killed",
                 module, part, String.join(", ", models), results.size() - named().size(), count(Outcome.Killed.class),
-                count(Outcome.Survived.class), judgedEquivalent().size(), count(Outcome.TimedOut.class),
+                count(Outcome.Survived.class), judgedEquivalent().size(), count(Outcome.Unfinished.class),
                 count(Outcome.NotCompilable.class), score(), named().size() - namedNotKilled().size(), named().size());
     }
 
@@ -162,7 +162,11 @@ public record MutationReport(String module, String part, List<String> models, St
         s.append("killed by:\n");
         killers().forEach((k, v) -> s.append(String.format(Locale.ROOT, "  %5d  %s%n", v, k)));
         for (MutantResult r : unjudged()) {
-            s.append('\n').append(r.outcome() instanceof Outcome.TimedOut ? "TIMED OUT " : "SURVIVED ")
+            s.append('\n').append(switch (r.outcome()) {
+                        case Outcome.TimedOut t -> "TIMED OUT ";
+                        case Outcome.OverStateBound o -> "OVER THE STATE BOUND ";
+                        default -> "SURVIVED ";
+                    })
                     .append(r.mutation().id()).append("  ").append(r.mutation().operator()).append(", line ")
                     .append(r.mutation().line()).append(", ").append(r.mutation().kind().word()).append(": ")
                     .append(r.mutation().change()).append('\n').append(diff(r.mutation())).append('\n');
@@ -180,7 +184,7 @@ public record MutationReport(String module, String part, List<String> models, St
         s.append("| survived, judged equivalent | ").append(judgedEquivalent().size()).append(" |\n");
         s.append("| survived, not judged | ").append(unjudged().stream()
                 .filter(r -> r.outcome() instanceof Outcome.Survived).count()).append(" |\n");
-        s.append("| timed out | ").append(count(Outcome.TimedOut.class)).append(" |\n");
+        s.append("| unfinished | ").append(count(Outcome.Unfinished.class)).append(" |\n");
         s.append("| not compilable | ").append(count(Outcome.NotCompilable.class)).append(" |\n\n");
         if (!named().isEmpty()) {
             s.append("| named mistake | outcome |\n|---|---|\n");
@@ -226,7 +230,7 @@ public record MutationReport(String module, String part, List<String> models, St
         root.put("killed", count(Outcome.Killed.class));
         root.put("survived", count(Outcome.Survived.class));
         root.put("judged_equivalent", judgedEquivalent().size());
-        root.put("timed_out", count(Outcome.TimedOut.class));
+        root.put("unfinished", count(Outcome.Unfinished.class));
         root.put("not_compilable", count(Outcome.NotCompilable.class));
         root.put("score", Math.round(score() * 10) / 10.0);
         root.put("passes_check", passesCheck());
@@ -247,6 +251,10 @@ public record MutationReport(String module, String part, List<String> models, St
                 case Outcome.Killed k -> {
                     m.put("model", k.model());
                     m.put("by", k.by());
+                }
+                case Outcome.OverStateBound o -> {
+                    m.put("model", o.model());
+                    m.put("max_states", o.maxStates());
                 }
                 case Outcome.TimedOut t -> m.put("model", t.model());
                 case Outcome.NotCompilable n -> m.put("problem", n.problem());

@@ -45,7 +45,7 @@ public final class MutationRun {
     private final String moduleFile;
     private final List<Model> models;
     private final int jobs;
-    private final Duration timeout;
+    private final MutantLimits limits;
     private final Path workDir;
 
     /**
@@ -53,14 +53,22 @@ public final class MutationRun {
      * @param moduleFile the mutated module's file name in {@code specDir}
      * @param workDir a folder of this run's own
      */
-    public MutationRun(Path specDir, String moduleFile, List<Model> models, int jobs, Duration timeout, Path workDir) {
+    public MutationRun(Path specDir, String moduleFile, List<Model> models, int jobs, MutantLimits limits, Path workDir) {
         this.specDir = specDir;
         this.moduleFile = moduleFile;
         this.models = List.copyOf(models);
         this.jobs = jobs;
-        this.timeout = timeout;
+        this.limits = limits;
         this.workDir = workDir;
     }
+
+    /** A run with each model's default state bound and {@code timeout} as the hang guard. */
+    public MutationRun(Path specDir, String moduleFile, List<Model> models, int jobs, Duration timeout, Path workDir) {
+        this(specDir, moduleFile, models, jobs, new MutantLimits(timeout, java.util.OptionalLong.empty()), workDir);
+    }
+
+    /** What checking one text gave, and the most distinct states one of its TLC runs found. */
+    private record Checked(Outcome outcome, long states) {}
 
     /**
      * Checks the unmutated module first: a model that fails without a mutation would kill every
@@ -70,12 +78,14 @@ public final class MutationRun {
      */
     public void checkBaseline(String text, PrintStream progress) throws MutationException, IOException, InterruptedException {
         Path dir = workDir.resolve("baseline");
-        Outcome outcome = check(text, dir, null);
+        Outcome outcome = check(text, dir, null).outcome();
         if (!(outcome instanceof Outcome.Survived)) {
             throw new MutationException(moduleFile + ": the models must pass before mutation, but "
                     + switch (outcome) {
                         case Outcome.Killed k -> "model " + k.model() + " fails: " + k.by();
-                        case Outcome.TimedOut t -> "model " + t.model() + " ran past " + timeout.toSeconds() + " s";
+                        case Outcome.TimedOut t -> "model " + t.model() + " ran past " + limits.timeout().toSeconds() + " s";
+                        case Outcome.OverStateBound o -> "model " + o.model() + " found more than " + o.maxStates()
+                                + " distinct states (--max-states)";
                         case Outcome.NotCompilable n -> "it does not compile: " + n.problem();
                         case Outcome.Survived s -> throw new IllegalStateException();
                     });
@@ -107,11 +117,12 @@ public final class MutationRun {
             List<Future<MutantResult>> futures = new ArrayList<>();
             for (Mutation m : mutations) {
                 futures.add(pool.submit(() -> {
-                    Outcome outcome = check(m.apply(text), workDir.resolve(m.id()), firstModels.get(m.id()));
-                    MutantResult result = new MutantResult(m, outcome);
+                    Checked checked = check(m.apply(text), workDir.resolve(m.id()), firstModels.get(m.id()));
+                    MutantResult result = new MutantResult(m, checked.outcome());
                     synchronized (progress) {
-                        progress.printf("  [%d/%d] %s %s %s: %s%n", finished.incrementAndGet(), mutations.size(),
-                                m.id(), m.operator(), m.kind().word(), describe(outcome));
+                        progress.printf(java.util.Locale.ROOT, "  [%d/%d] %s %s %s: %s (%,d states)%n",
+                                finished.incrementAndGet(), mutations.size(), m.id(), m.operator(), m.kind().word(),
+                                describe(checked.outcome()), checked.states());
                     }
                     return result;
                 }));
@@ -138,12 +149,14 @@ public final class MutationRun {
             case Outcome.Killed k -> "killed on " + k.model() + " by " + k.by();
             case Outcome.Survived s -> "SURVIVED";
             case Outcome.TimedOut t -> "timed out on " + t.model();
+            case Outcome.OverStateBound b -> "over the state bound on " + b.model() + " (more than " + b.maxStates()
+                    + " distinct states)";
             case Outcome.NotCompilable n -> "not compilable: " + io.proofgate.text.Outside.bare(n.problem()); // from a shard file, maybe
         };
     }
 
     /** Checks {@code text} as the module on each model in turn, in {@code dir}. */
-    private Outcome check(String text, Path dir, String firstModel) throws IOException, InterruptedException {
+    private Checked check(String text, Path dir, String firstModel) throws IOException, InterruptedException {
         List<Model> order = new ArrayList<>(models);
         order.sort(java.util.Comparator.comparing(model -> !model.name().equals(firstModel)));
         Files.createDirectories(dir);
@@ -153,6 +166,7 @@ public final class MutationRun {
             }
         }
         Files.writeString(dir.resolve(moduleFile), text);
+        long states = 0;
         try {
             for (Model model : order) {
                 Path module = dir.resolve(model.module().getFileName());
@@ -162,22 +176,29 @@ public final class MutationRun {
                 Model mutant = new Model(model.name(), module, model.config(), model.expected(),
                         model.distinctStates(), model.description(), dir);
                 Path out = dir.resolve("tlc-" + model.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
-                TlcCommand command = ModelCheck.command(mutant, new CheckOptions(1, "1g", out, timeout));
+                // one worker: the same states in the same order on every machine, so the bound
+                // stops a run at the same state everywhere
+                TlcCommand command = ModelCheck.command(mutant, new CheckOptions(1, "1g", out, limits.timeout(),
+                        java.util.OptionalLong.of(limits.maxStates(model))));
                 TlcResult result = TlcProcess.run(command, message -> { });
-                Outcome outcome = outcome(model.name(), result);
+                states = Math.max(states, result.run().statistics().distinctStates().orElse(0));
+                Outcome outcome = outcome(model.name(), limits.maxStates(model), result);
                 if (!(outcome instanceof Outcome.Survived)) {
-                    return outcome;
+                    return new Checked(outcome, states);
                 }
             }
-            return new Outcome.Survived();
+            return new Checked(new Outcome.Survived(), states);
         } finally {
             FileTree.delete(dir);
         }
     }
 
-    static Outcome outcome(String model, TlcResult result) {
+    static Outcome outcome(String model, long maxStates, TlcResult result) {
         if (result.timedOut()) {
             return new Outcome.TimedOut(model);
+        }
+        if (result.stateBoundReached()) {
+            return new Outcome.OverStateBound(model, maxStates);
         }
         var run = result.run();
         if (run.verdict() == Verdict.OK) {

@@ -25,15 +25,15 @@ import java.util.TreeMap;
  * file {@code proofgate merge} reads: the selection, every input the run read by its SHA-256 with
  * what each model checks ({@link RunInputs}), so that a merge of shards of different inputs is
  * refused, the outcome of each mutant checked, and, when {@code PROOFGATE_SHARD_KEY} was set, an
- * HMAC of all of it. Schema {@code proofgate-mutate-shard/v2} (v1 recorded the module's hash
- * only, and a merge took any cfg behind a model's name).
+ * HMAC of all of it. Schema {@code proofgate-mutate-shard/v3} (v1 recorded the module's hash
+ * only, and a merge took any cfg behind a model's name; v2 had no state bound per model).
  *
  * @param hmac the HMAC-SHA256 of {@link #canonical()} under the shard key, or null when unsigned
  */
 public record MutationShard(String module, String part, String operators, String mistakes, List<String> only,
                             RunInputs inputs, int index, int count, Map<String, Outcome> outcomes, String hmac) {
 
-    public static final String SCHEMA = "proofgate-mutate-shard/v2";
+    public static final String SCHEMA = "proofgate-mutate-shard/v3";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static MutationShard of(MutationPlan plan, MutationPlan.Selection selection, RunInputs inputs,
@@ -97,6 +97,7 @@ public record MutationShard(String module, String part, String operators, String
             ArrayNode properties = m.putArray("properties");
             model.checks().properties().forEach(properties::add);
             m.put("deadlock", model.checks().deadlock());
+            m.put("max_states", model.maxStates());
         }
         ArrayNode files = root.putArray("inputs");
         inputs.files().forEach((path, sha) -> files.addObject().put("path", path).put("sha256", sha));
@@ -112,6 +113,7 @@ public record MutationShard(String module, String part, String operators, String
                     r.put("model", k.model());
                     r.put("by", k.by());
                 }
+                case Outcome.OverStateBound o -> r.put("model", o.model()).put("max_states", o.maxStates());
                 case Outcome.TimedOut t -> r.put("model", t.model());
                 case Outcome.NotCompilable n -> r.put("problem", n.problem());
                 case Outcome.Survived s -> { }
@@ -133,9 +135,10 @@ public record MutationShard(String module, String part, String operators, String
 
     private static final Set<String> TOP = Set.of("schema", "module", "part", "operators", "mistakes", "only",
             "timeout_seconds", "models", "inputs", "shard", "of", "results", "hmac");
-    private static final Set<String> MODEL = Set.of("name", "cfg", "module", "invariants", "properties", "deadlock");
+    private static final Set<String> MODEL = Set.of("name", "cfg", "module", "invariants", "properties", "deadlock",
+            "max_states");
     private static final Set<String> INPUT = Set.of("path", "sha256");
-    private static final Set<String> RESULT = Set.of("id", "outcome", "model", "by", "problem");
+    private static final Set<String> RESULT = Set.of("id", "outcome", "model", "by", "problem", "max_states");
 
     /** Reads a shard file strictly ({@link StrictJson}); a file that is not one is a {@link MutationException} naming it. */
     public static MutationShard read(Path file) throws MutationException {
@@ -173,15 +176,12 @@ public record MutationShard(String module, String part, String operators, String
                 throw new MutationException(shown(file) + ": model " + Outside.quoted(name) + ": \"deadlock\" must be true or false");
             }
             models.add(new RunInputs.CheckedModel(name, cfg, module, new ConfigChecks(strings(file, m, "invariants"),
-                    strings(file, m, "properties"), deadlock.asBoolean())));
+                    strings(file, m, "properties"), deadlock.asBoolean()), positive(file, m, "max_states")));
         }
         if (models.stream().map(RunInputs.CheckedModel::name).distinct().count() != models.size()) {
             throw new MutationException(shown(file) + ": a model is listed twice");
         }
-        JsonNode timeout = root.get("timeout_seconds");
-        if (timeout == null || !timeout.canConvertToLong() || !timeout.isIntegralNumber() || timeout.asLong() < 1) {
-            throw new MutationException(shown(file) + ": \"timeout_seconds\" is missing or not a positive integer");
-        }
+        long timeout = positive(file, root, "timeout_seconds");
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         for (JsonNode r : list(file, root, "results")) {
             StrictJson.keys(file, "a result", r, RESULT, MutationException::new);
@@ -189,6 +189,8 @@ public record MutationShard(String module, String part, String operators, String
             Outcome outcome = switch (text(file, "a result", r, "outcome")) {
                 case "killed" -> new Outcome.Killed(text(file, "a result", r, "model"), text(file, "a result", r, "by"));
                 case "survived" -> new Outcome.Survived();
+                case "over-state-bound" -> new Outcome.OverStateBound(text(file, "a result", r, "model"),
+                        positive(file, r, "max_states"));
                 case "timed-out" -> new Outcome.TimedOut(text(file, "a result", r, "model"));
                 case "not-compilable" -> new Outcome.NotCompilable(text(file, "a result", r, "problem"));
                 default -> throw new MutationException(shown(file) + ": mutant " + Outside.quoted(id) + " has an unknown outcome");
@@ -208,7 +210,7 @@ public record MutationShard(String module, String part, String operators, String
         String hmac = nullable(file, root, "hmac");
         return new MutationShard(module, nullable(file, root, "part"), nullable(file, root, "operators"), mistakes,
                 root.path("only").isNull() ? null : strings(file, root, "only"),
-                new RunInputs(files, models, timeout.asLong()), index, count, outcomes, hmac);
+                new RunInputs(files, models, timeout), index, count, outcomes, hmac);
     }
 
     /**
@@ -261,6 +263,14 @@ public record MutationShard(String module, String part, String operators, String
 
     private static String nullable(Path file, JsonNode node, String field) throws MutationException {
         return node.path(field).isNull() || node.path(field).isMissingNode() ? null : text(file, "the top level", node, field);
+    }
+
+    private static long positive(Path file, JsonNode node, String field) throws MutationException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 1) {
+            throw new MutationException(shown(file) + ": \"" + field + "\" is missing or not a positive integer");
+        }
+        return value.asLong();
     }
 
     private static int integer(Path file, JsonNode node, String field) throws MutationException {

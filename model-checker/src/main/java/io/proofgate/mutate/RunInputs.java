@@ -23,8 +23,8 @@ import java.util.stream.Stream;
  * Everything a mutation run read that decides its outcomes, by hash: the module, every module of
  * its folder (each mutant's folder is a copy of them, so any may be extended), every model's
  * config and module, {@code models.json}, the mistakes and equivalents files; the models with
- * what each config checks; and {@code --timeout}, the one option that turns a slow check into
- * another outcome. A shard records it, so that {@code merge} can refuse shards of other inputs
+ * what each config checks and the state bound of its runs; and {@code --timeout}, the guard
+ * against a hung check, which also turns a check into another outcome. A shard records it, so that {@code merge} can refuse shards of other inputs
  * and {@code merge --check} shards of inputs other than the checkout's.
  *
  * @param files each file's path relative to the project root ('/'-separated) and its SHA-256, sorted by path
@@ -32,7 +32,7 @@ import java.util.stream.Stream;
 public record RunInputs(SortedMap<String, String> files, List<CheckedModel> models, long timeoutSeconds) {
 
     /** A model as the run checked it: its config's and module's paths (keys of {@code files}) and what the config checks. */
-    public record CheckedModel(String name, String config, String module, ConfigChecks checks) {}
+    public record CheckedModel(String name, String config, String module, ConfigChecks checks, long maxStates) {}
 
     public RunInputs {
         files = Collections.unmodifiableSortedMap(new TreeMap<>(files));
@@ -45,6 +45,12 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
      */
     public static RunInputs of(Path root, Path moduleFile, List<Model> models, Path modelsFile, Path mistakes,
                                Path equivalents, Duration timeout) throws MutationException {
+        return of(root, moduleFile, models, modelsFile, mistakes, equivalents,
+                new MutantLimits(timeout, java.util.OptionalLong.empty()));
+    }
+
+    public static RunInputs of(Path root, Path moduleFile, List<Model> models, Path modelsFile, Path mistakes,
+                               Path equivalents, MutantLimits limits) throws MutationException {
         TreeMap<String, String> files = new TreeMap<>();
         add(root, moduleFile, files);
         // MutationRun copies every module of the folder beside each mutant, so each is an input
@@ -59,14 +65,26 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
         for (Model model : models) {
             String config = add(root, model.config(), files);
             String module = add(root, model.module(), files);
-            checked.add(new CheckedModel(model.name(), config, module, ConfigChecks.parse(read(model.config()))));
+            checked.add(new CheckedModel(model.name(), config, module, ConfigChecks.parse(read(model.config())),
+                    limits.maxStates(model)));
         }
         for (Path file : new Path[] {modelsFile, mistakes, equivalents}) {
             if (file != null) {
                 add(root, file, files);
             }
         }
-        return new RunInputs(files, checked, timeout.toSeconds());
+        return new RunInputs(files, checked, limits.timeout().toSeconds());
+    }
+
+    /**
+     * These inputs with the options of {@code run}: its timeout, and its state bound for each
+     * model of the same name. The options are the run's to choose; the files are what a merge
+     * checks against a checkout.
+     */
+    public RunInputs withLimitsOf(RunInputs run) {
+        List<CheckedModel> bounded = models.stream().map(m -> new CheckedModel(m.name(), m.config(), m.module(), m.checks(),
+                run.model(m.name()).map(CheckedModel::maxStates).orElse(m.maxStates()))).toList();
+        return new RunInputs(files, bounded, run.timeoutSeconds);
     }
 
     /** The path of {@code file} as the inputs name it: relative to the root, '/'-separated. */
@@ -105,7 +123,7 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
         }
         for (int i = 0; i < models.size(); i++) {
             if (!models.get(i).equals(other.models.get(i))) {
-                return Optional.of("model " + models.get(i).name() + " differs (its files or what it checks)");
+                return Optional.of("model " + models.get(i).name() + " differs (its files, what it checks or its state bound)");
             }
         }
         if (timeoutSeconds != other.timeoutSeconds) {

@@ -22,10 +22,12 @@ import java.util.Optional;
  * @param timeout the child is killed after this long; empty waits for ever
  * @param libraries more folders where SANY looks for modules ({@code -DTLA-Library}), e.g. the
  *     spec folder for a mutant module that extends the real one from a subfolder
+ * @param stateBound the run stops after this many distinct states (its outcome then unknown);
+ *     empty runs to the end
  */
 public record TlcCommand(Path spec, Optional<Path> config, int workers, Path metaDir, Optional<Path> dumpDot,
         Optional<String> maxHeap, boolean checkDeadlock, Path rawOutput,
-        Optional<Duration> timeout, List<Path> libraries) {
+        Optional<Duration> timeout, List<Path> libraries, Optional<StateBound> stateBound) {
 
     public TlcCommand {
         Objects.requireNonNull(spec);
@@ -35,6 +37,7 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
             throw new IllegalArgumentException("workers must be at least 1, not " + workers);
         }
         libraries = List.copyOf(libraries);
+        Objects.requireNonNull(stateBound);
     }
 
     /**
@@ -44,40 +47,47 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     public static TlcCommand of(Path spec, Path targetDir) {
         String name = spec.getFileName().toString().replaceFirst("\\.tla$", "");
         return new TlcCommand(spec, Optional.empty(), 1, targetDir.resolve("states"), Optional.empty(),
-                Optional.empty(), true, targetDir.resolve(name + ".out"), Optional.empty(), List.of());
+                Optional.empty(), true, targetDir.resolve(name + ".out"), Optional.empty(), List.of(), Optional.empty());
     }
 
     public TlcCommand withConfig(Path cfg) {
         return new TlcCommand(spec, Optional.of(cfg), workers, metaDir, dumpDot, maxHeap, checkDeadlock,
-                rawOutput, timeout, libraries);
+                rawOutput, timeout, libraries, stateBound);
     }
 
     public TlcCommand withWorkers(int n) {
-        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout, libraries);
+        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout, libraries,
+                stateBound);
     }
 
     public TlcCommand withDumpDot(Path dot) {
         return new TlcCommand(spec, config, workers, metaDir, Optional.of(dot), maxHeap, checkDeadlock,
-                rawOutput, timeout, libraries);
+                rawOutput, timeout, libraries, stateBound);
     }
 
     public TlcCommand withMaxHeap(String xmx) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, Optional.of(xmx), checkDeadlock,
-                rawOutput, timeout, libraries);
+                rawOutput, timeout, libraries, stateBound);
     }
 
     public TlcCommand withoutDeadlockCheck() {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, rawOutput, timeout, libraries);
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, rawOutput, timeout, libraries,
+                stateBound);
     }
 
     public TlcCommand withTimeout(Duration limit) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
-                Optional.of(limit), libraries);
+                Optional.of(limit), libraries, stateBound);
     }
 
     public TlcCommand withLibraries(List<Path> folders) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
-                timeout, folders);
+                timeout, folders, stateBound);
+    }
+
+    public TlcCommand withStateBound(StateBound bound) {
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
+                libraries, Optional.of(bound));
     }
 
     /**

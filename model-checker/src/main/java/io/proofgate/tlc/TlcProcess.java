@@ -27,7 +27,8 @@ public final class TlcProcess {
      *
      * @throws ParseException when the output is not TLC's {@code -tool} format
      */
-    public static TlcResult run(TlcCommand command, TlcListener listener) throws IOException, InterruptedException {
+    public static TlcResult run(TlcCommand asked, TlcListener listener) throws IOException, InterruptedException {
+        TlcCommand command = asked.stateBound().isPresent() ? asked.stateBound().get().wrap(asked) : asked;
         Files.createDirectories(command.metaDir());
         Files.createDirectories(command.javaTmpDir());
         Path raw = command.rawOutput();
@@ -49,7 +50,7 @@ public final class TlcProcess {
         }, "proofgate-tlc-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return supervise(command, process, raw, listener);
+            return supervise(command, asked.stateBound().isPresent(), process, raw, listener);
         } finally {
             if (!process.isAlive()) {
                 removeHook(hook);
@@ -68,7 +69,8 @@ public final class TlcProcess {
         }
     }
 
-    private static TlcResult supervise(TlcCommand command, Process process, Path raw, TlcListener listener)
+    private static TlcResult supervise(TlcCommand command, boolean bounded, Process process, Path raw,
+                                       TlcListener listener)
             throws IOException, InterruptedException {
         process.getOutputStream().close(); // TLC reads nothing; an open pipe only holds a descriptor
         List<IOException> copyFailure = new ArrayList<>(1);
@@ -87,7 +89,8 @@ public final class TlcProcess {
             throw copyFailure.getFirst();
         }
         TlcOutput output = TlcOutputReader.read(raw);
-        return new TlcResult(exit, timedOut, raw, output, TlcRun.of(output));
+        TlcRun run = TlcRun.of(output);
+        return new TlcResult(exit, timedOut, bounded && StateBound.stopped(run), raw, output, run);
     }
 
     private static void copy(Process process, Path raw, TlcListener listener, List<IOException> failure) {

@@ -101,6 +101,29 @@ class MutationRunTest {
         assertEquals("Toy.tla: the models must pass before mutation, but model Safety fails: Bounded", e.getMessage());
     }
 
+    /**
+     * The bound that decides a mutant's outcome counts states, not seconds: the same mutants go
+     * over it on every machine. A bound the unmutated module does not pass stops the run first.
+     */
+    @Test
+    void aRunThatFindsMoreStatesThanTheBoundIsUnfinished() throws Exception {
+        String text = readToy();
+        MutationRun tight = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1,
+                new MutantLimits(Duration.ofSeconds(60), OptionalLong.of(2)), work.resolve("tight"));
+        var e = assertThrows(MutationException.class, () -> tight.checkBaseline(text, new PrintStream(new ByteArrayOutputStream())));
+        assertEquals("Toy.tla: the models must pass before mutation, but model Safety found more than 2 distinct states"
+                + " (--max-states)", e.getMessage());
+        List<Mutation> ms = TlaModule.parse(text, "Toy.tla").part("Impl").stream()
+                .flatMap(d -> Mutator.mutations(d, text).stream()).filter(m -> m.change().equals("< → <=")).toList();
+        Outcome outcome = tight.run(text, ms, new PrintStream(new ByteArrayOutputStream())).getFirst().outcome();
+        assertEquals(new Outcome.OverStateBound("Safety", 2), outcome);
+        assertEquals("over the state bound on Safety (more than 2 distinct states)", MutationRun.describe(outcome));
+        MutationReport report = new MutationReport("Toy.tla", "Impl", List.of("Safety"), text,
+                List.of(new MutantResult(ms.getFirst(), outcome)), Equivalents.none());
+        assertEquals(0.0, report.score());
+        assertEquals(1, report.unjudged().size());
+    }
+
     /** Judgements: a survivor judged equivalent passes --check; a judgement of a killed mutant is stale. */
     @Test
     void judgementsSilenceSurvivorsAndGoStaleWhenTheirMutantIsKilled() throws Exception {

@@ -46,6 +46,40 @@ class TlcProcessTest {
         assertFalse(Files.exists(dir.resolve("states")), "TLC's states/ goes to the metadir");
     }
 
+    /**
+     * The state bound counts work, not seconds: with one worker a run without end stops at the
+     * same state on every machine, loaded or not, and is no violation of the model.
+     */
+    @Test
+    void aStateBoundStopsARunAfterItsStatesWhateverTheMachine(@TempDir Path dir) throws Exception {
+        Path spec = copySpec(dir, "Forever.tla", "Forever.cfg");
+        for (int run = 0; run < 2; run++) {
+            TlcResult result = TlcProcess.run(TlcCommand.of(spec, dir.resolve("out" + run)).withMaxHeap("256m")
+                    .withStateBound(new StateBound(500)).withTimeout(Duration.ofMinutes(10)), m -> { });
+            assertTrue(result.stateBoundReached());
+            assertTrue(result.unfinished());
+            assertFalse(result.timedOut());
+            assertEquals(OptionalLong.of(501), result.run().statistics().distinctStates());
+        }
+        assertFalse(Files.exists(dir.resolve(StateBound.INVARIANT + ".tla")), "the bound's module goes to the run's folder,"
+                + " never beside the spec");
+    }
+
+    @Test
+    void aViolationBeforeTheBoundIsTheModelsAndOneAfterItIsNotFound(@TempDir Path dir) throws Exception {
+        Path spec = copySpec(dir, "Tiny.tla", "Tiny.cfg");
+        TlcResult within = TlcProcess.run(TlcCommand.of(spec, dir.resolve("within")).withMaxHeap("256m")
+                .withStateBound(new StateBound(1000)), m -> { });
+        assertFalse(within.stateBoundReached());
+        assertEquals(Optional.of("SmallX"), within.run().violatedName());
+        assertEquals(5, within.run().trace().size());
+
+        TlcResult beyond = TlcProcess.run(TlcCommand.of(spec, dir.resolve("beyond")).withMaxHeap("256m")
+                .withStateBound(new StateBound(3)), m -> { });
+        assertTrue(beyond.stateBoundReached(), "x = 3 is the fifth state: the bound stops the run first");
+        assertEquals(Optional.of(StateBound.INVARIANT), beyond.run().violatedName());
+    }
+
     @Test
     void dumpDot_endToEnd(@TempDir Path dir) throws Exception {
         Path spec = copySpec(dir, "Graph.tla", "Graph.cfg");
