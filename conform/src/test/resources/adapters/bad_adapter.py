@@ -63,7 +63,8 @@ for line in sys.stdin:
             while True:
                 sys.stdout.write(line * 1000)
         elif MODE == "hang":
-            time.sleep(60)
+            while True:  # for ever: the kit's timeout, however short or long, always meets it
+                time.sleep(3600)
         elif MODE == "not-json":
             sys.stdout.write("connector ready\n")
             sys.stdout.flush()

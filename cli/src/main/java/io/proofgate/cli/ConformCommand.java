@@ -58,7 +58,7 @@ final class ConformCommand implements Command {
                                    generated (generated-tests/scenarios), hand-written
                                    (validator/src/test/resources/scenarios) or all (default)
                   --jobs N         adapters run side by side (default: cores, at most 4)
-                  --timeout S      seconds an answer may take (default 10)
+                  --timeout S      seconds an answer may take before the adapter counts as hung (default 60)
                   --junit FILE     also write JUnit XML, a testcase per scenario
                   --baseline       then run the same scenarios in process and print both throughputs
                   --no-shrink      do not shrink failing scenarios to their shortest failing prefix
@@ -86,7 +86,7 @@ final class ConformCommand implements Command {
             throw new UsageException("--exec needs a command");
         }
         int jobs = (int) Options.integer(options, "--jobs", 1, 256, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        long timeout = Options.integer(options, "--timeout", 1, 3600, 10);
+        long timeout = Options.integer(options, "--timeout", 1, 3600, Conform.DEFAULT_PATIENCE.toSeconds());
         int maxErrors = (int) Options.integer(options, "--max-errors", 1, 1_000_000, 10);
         AnswerLimits limits = new AnswerLimits(
                 (int) Options.integer(options, "--max-answer-lines", 1, 100_000_000, AnswerLimits.DEFAULT.lines()),

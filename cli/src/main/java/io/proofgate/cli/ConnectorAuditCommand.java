@@ -58,7 +58,7 @@ final class ConnectorAuditCommand {
         }
         // a job is a pair of adapters; a pair's kit thread reads two answers for one, so pairs = cores (at most 4) is fastest here
         int jobs = (int) Options.integer(options, "--jobs", 1, 256, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        long timeout = Options.integer(options, "--timeout", 1, 3600, 10);
+        long timeout = Options.integer(options, "--timeout", 1, 3600, io.proofgate.conform.Conform.DEFAULT_PATIENCE.toSeconds());
         int maxErrors = (int) Options.integer(options, "--max-errors", 1, 1_000_000, 10);
         Path repo = null;
         if (base != null) {

@@ -33,6 +33,13 @@ public final class Conform {
         void line(String text);
     }
 
+    /**
+     * How long one answer may take unless asked otherwise. It tells a hung adapter from a slow
+     * one, and nothing else: no verdict depends on it, so it is far above what an answer takes on
+     * a loaded machine (a Python adapter that imports a large framework at its greeting included).
+     */
+    public static final Duration DEFAULT_PATIENCE = Duration.ofSeconds(60);
+
     /** @param limits how much one answer may hold before its end marker */
     public record Settings(int jobs, Duration patience, boolean shrink, int maxErrors, AnswerLimits limits) {
         public Settings(int jobs, Duration patience, boolean shrink, int maxErrors) {

@@ -23,7 +23,7 @@ class ConformTest {
 
     static final Path GENERATED = Path.of("../generated-tests/scenarios");
     static final Path HAND_WRITTEN = Path.of("../validator/src/test/resources/scenarios");
-    static final Conform.Settings SETTINGS = new Conform.Settings(2, Duration.ofSeconds(20), true, 10);
+    static final Conform.Settings SETTINGS = new Conform.Settings(2, Conform.DEFAULT_PATIENCE, true, 10);
 
     static List<Scenario> all;
 
@@ -118,7 +118,7 @@ class ConformTest {
         List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
         Conform.Report report = Conform.run(seed, () -> new ProcessAdapter(
                 "python3 ../conform/src/test/resources/adapters/raising_mapping.py", Path.of("").toAbsolutePath()),
-                new Conform.Settings(1, Duration.ofSeconds(20), false, 10), line -> { });
+                new Conform.Settings(1, Conform.DEFAULT_PATIENCE, false, 10), line -> { });
         assertEquals(0, report.count(Result.Errored.class), "a refusal is a failure of its scenario, not a broken adapter");
         assertEquals(List.of("refused an event: \"step event N: LookupError: no reader for the rejection of rN"
                 + " (raising_mapping.py:N in read_step)\"", "refused an event: \"step event N: ValueError: an empty proof of"

@@ -43,7 +43,8 @@ class ProcessHygieneTest {
     }
 
     /** Generous, and only ever waited out when something is wrong: never a measure of speed. */
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    /** How long a wait for a process to appear or end may last: it returns as soon as it has, so only a failure waits it out. */
+    private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private static long pid(Path file) throws Exception {
         long deadline = System.nanoTime() + PATIENCE.toNanos();

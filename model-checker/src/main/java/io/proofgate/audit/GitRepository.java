@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GitRepository {
 
-    private static final long TIMEOUT_SECONDS = 120;
+    /** A guard against a hung git only: a loaded machine must not turn a slow git into a failed audit. */
+    private static final long TIMEOUT_SECONDS = 600;
     private final Path root;
 
     private GitRepository(Path root) {
