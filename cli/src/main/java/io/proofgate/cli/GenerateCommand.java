@@ -6,7 +6,7 @@ import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.generate.Generation;
 import io.proofgate.generate.GenerationException;
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
