@@ -1,7 +1,6 @@
 package io.proofgate.generate;
 
 import io.proofgate.format.ScenarioBlock;
-import io.proofgate.format.ScenarioFile;
 import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.graph.Edge;
@@ -30,13 +29,13 @@ final class WrittenScenarios {
     static List<Written> read(Map<String, String> files) {
         List<Written> all = new ArrayList<>();
         for (var file : files.entrySet()) {
-            ScenarioFile read;
+            List<ScenarioBlock> scenarios;
             try {
-                read = ScenarioFile.read(file.getKey(), file.getValue().lines().toList());
+                scenarios = ScenarioBlock.split(file.getKey(), file.getValue().lines().toList());
             } catch (ScenarioFormatException e) {
                 throw new GenerationException(e.getMessage());
             }
-            for (ScenarioBlock scenario : read.scenarios()) {
+            for (ScenarioBlock scenario : scenarios) {
                 List<String> labels = new ArrayList<>();
                 List<Integer> at = new ArrayList<>();
                 for (ScenarioStep step : scenario.steps()) {

@@ -66,6 +66,20 @@ class ScenarioFileTest {
                 () -> ScenarioFile.read("f", List.of("topology {}"))).getMessage());
     }
 
+    /** Split is for comparing files that may be broken: it takes what it can and refuses only an event outside a scenario. */
+    @Test
+    void split_readsBlocksOfAnyText() {
+        assertEquals(List.of(), ScenarioBlock.split("f", List.of("one")));
+        List<ScenarioBlock> blocks = ScenarioBlock.split("f", List.of("# x", "scenario a", "event {}", "scenario b", "event {}", "----",
+                "pending none"));
+        assertEquals(List.of("a", "b"), blocks.stream().map(ScenarioBlock::name).toList());
+        assertEquals(List.of(List.of(), List.of("pending none")),
+                blocks.stream().map(b -> b.steps().getFirst().expected()).toList());
+        assertEquals("scenario a\nevent {}\n", blocks.getFirst().text());
+        assertEquals("f:2:1: an event before any scenario line", assertThrows(ScenarioFormatException.class,
+                () -> ScenarioBlock.split("f", List.of("topology {}", "event {}"))).getMessage());
+    }
+
     @Test
     void stateLines_readAsTheyAreWritten() {
         for (String line : List.of("plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42]]",
