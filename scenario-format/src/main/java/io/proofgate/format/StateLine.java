@@ -107,9 +107,7 @@ public sealed interface StateLine {
                     default -> new Rejected(words[1], at.value(2, "code"), List.of(words).subList(3, words.length));
                 };
             }
-            case "pending" -> text.equals("pending none") ? new NoPending()
-                    // latch first: the conformance kit has always named it when a pending line is short
-                    : pending(words[1], at.value(4, "latch"), at);
+            case "pending" -> text.equals("pending none") ? new NoPending() : pending(at);
             case "held" -> {
                 int equals = words.length == 2 ? words[1].indexOf('=') : -1;
                 if (equals <= 0) {
@@ -123,7 +121,9 @@ public sealed interface StateLine {
         };
     }
 
-    private static Pending pending(String id, String latch, LineWords at) {
-        return new Pending(id, at.value(2, "done"), at.value(3, "table"), latch);
+    private static Pending pending(LineWords at) {
+        // the latch first: the conformance kit has always named it when a pending line is short
+        String latch = at.value(4, "latch");
+        return new Pending(at.words()[1], at.value(2, "done"), at.value(3, "table"), latch);
     }
 }
