@@ -124,7 +124,7 @@ public final class ScenarioReader {
                 throw new ConformException(e.getMessage());
             }
             switch (read) {
-                case StateLine.Verdict verdict -> {
+                case StateLine.VerdictLine verdict -> {
                     if (!state.isEmpty()) {
                         throw new ConformException(where + "a verdict after the state lines");
                     }
@@ -154,7 +154,7 @@ public final class ScenarioReader {
         return new Scenario.After(List.copyOf(verdicts), new Line.State(List.copyOf(state), List.copyOf(pending)), summary);
     }
 
-    private static Line.Verdict verdict(String where, StateLine.Verdict verdict, String step) throws ConformException {
+    private static Line.Verdict verdict(String where, StateLine.VerdictLine verdict, String step) throws ConformException {
         return switch (verdict) {
             case StateLine.Plan plan -> new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
             case StateLine.Retired retired -> new Line.Retired(retired.id(), step, retired.cause());

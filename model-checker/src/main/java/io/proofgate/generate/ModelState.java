@@ -78,7 +78,7 @@ final class ModelState {
     private static String verdictLine(TlaValue.TlaRecord verdict) {
         String kind = string(field(verdict, "kind"));
         String id = string(field(verdict, "id"));
-        StateLine.Verdict line = switch (kind) {
+        StateLine.VerdictLine line = switch (kind) {
             case "plan" -> new StateLine.Plan(id, string(field(verdict, "digest")), String.valueOf(integer(field(verdict, "span"))),
                     blocks(field(verdict, "blocks_by_group")), pairs(field(verdict, "recurrent")));
             case "rejected" -> new StateLine.Rejected(id, string(field(verdict, "code")), facts(verdict));

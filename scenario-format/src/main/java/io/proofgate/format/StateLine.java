@@ -14,13 +14,13 @@ public sealed interface StateLine {
     /** The line as a scenario states it. */
     String text();
 
-    /** A decision about one request. */
-    sealed interface Verdict extends StateLine {
+    /** A verdict: a decision about one request (not a type of the validator or of the kit, whose verdicts these lines state). */
+    sealed interface VerdictLine extends StateLine {
         String id();
     }
 
     /** {@code plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42]]} */
-    record Plan(String id, String digest, String span, String blocks, String recurrent) implements Verdict {
+    record Plan(String id, String digest, String span, String blocks, String recurrent) implements VerdictLine {
         @Override
         public String text() {
             return "plan " + id + " digest=" + digest + " span=" + span + " blocks=" + blocks + " recurrent=" + recurrent;
@@ -28,7 +28,7 @@ public sealed interface StateLine {
     }
 
     /** {@code rejected r1 code=future_boundary observed=8448 target=8192}: the facts as the reason ends. */
-    record Rejected(String id, String code, List<String> facts) implements Verdict {
+    record Rejected(String id, String code, List<String> facts) implements VerdictLine {
         public Rejected {
             facts = List.copyOf(facts);
         }
@@ -40,7 +40,7 @@ public sealed interface StateLine {
     }
 
     /** {@code retired r1 cause=finished} */
-    record Retired(String id, String cause) implements Verdict {
+    record Retired(String id, String cause) implements VerdictLine {
         @Override
         public String text() {
             return "retired " + id + " cause=" + cause;
