@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue 5's page-store claims. Every operation moves {@value #TOTAL_BYTES} bytes: a gather (or
+ * The page-store claims (docs/performance.md, "Page stores"). Every operation moves {@value #TOTAL_BYTES} bytes: a gather (or
  * scatter) of {@code TOTAL_BYTES / pageBytes} blocks of one page each, picked from a pool four
  * times that size as every fourth block in shuffled order, so no two selected ids are consecutive
  * and every page is its own copy. Baselines move the same bytes in one copy, in the same run:

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue 4's parser claim: reading TLC's {@code -dump dot,actionlabels} state graph of the
+ * The parser's claim (docs/performance.md, "Reading TLC state graphs"): reading TLC's {@code -dump dot,actionlabels} state graph of the
  * interleaved model (28,787 states) with the ANTLR grammars (dot, then every state label as
  * TLA+ values) against Jackson's tree parser reading the same states written as ITF JSON
  * (Apalache's Informal Trace Format: sets as {"#set": [...]}, functions as {"#map": [[k, v]]}).

@@ -6,7 +6,7 @@ import io.proofgate.audit.AuditJson;
 import io.proofgate.audit.AuditMarkdown;
 import io.proofgate.audit.AuditSarif;
 import io.proofgate.audit.AuditText;
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import io.proofgate.check.CounterexamplePrinter;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.check.ModelCheck;
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import io.proofgate.tlc.TlcStatistics;
 import io.proofgate.tlc.Verdict;
 import java.io.IOException;

@@ -4,9 +4,10 @@ import io.proofgate.check.CheckOptions;
 import io.proofgate.check.FileTree;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
+import io.proofgate.generate.CommittedScenarios;
 import io.proofgate.generate.Generation;
 import io.proofgate.generate.GenerationException;
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -75,7 +76,7 @@ final class GenerateCommand implements Command {
             FileTree.delete(runDir); // kept only when TLC failed, for the raw output the error names
             Path module = root.resolve("generated-tests");
             if (check) {
-                List<String> stale = Generation.staleness(output, module);
+                List<String> stale = CommittedScenarios.staleness(output, module);
                 if (stale.isEmpty()) {
                     out.println("proofgate generate --check: the committed scenarios are up to date ("
                             + output.summary().scenarios() + " scenarios from " + models.size() + " models)");
@@ -85,11 +86,11 @@ final class GenerateCommand implements Command {
                 stale.forEach(line -> out.println("  " + line));
                 return Main.FINDINGS;
             }
-            Generation.write(output, module);
+            CommittedScenarios.write(output, module);
             out.print(output.summary().text());
             out.println();
             out.println("wrote " + output.summary().scenarios() + " scenarios in " + output.files().size() + " files to "
-                    + root.relativize(module.resolve(Generation.SCENARIO_DIR)));
+                    + root.relativize(module.resolve(CommittedScenarios.SCENARIO_DIR)));
             return Main.OK;
         } catch (IOException | ParseException | GenerationException | IllegalArgumentException e) {
             err.println("proofgate generate: " + e.getMessage());

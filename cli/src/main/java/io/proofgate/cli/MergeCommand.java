@@ -108,7 +108,7 @@ final class MergeCommand implements Command {
             }
         } catch (IOException e) {
             throw new MutationException("--check: " + e.getMessage());
-        } catch (io.proofgate.tlc.ParseException e) {
+        } catch (io.proofgate.parse.ParseException e) {
             throw new MutationException("--check: " + e.getMessage());
         }
         RunInputs here = MutateCommand.inputs(root, moduleFile, models,

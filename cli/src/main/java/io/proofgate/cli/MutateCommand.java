@@ -15,7 +15,7 @@ import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.MutationRun;
 import io.proofgate.mutate.RunInputs;
 import io.proofgate.shard.ShardKey;
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.CharacterCodingException;

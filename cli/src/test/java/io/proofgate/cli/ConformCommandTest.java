@@ -93,7 +93,7 @@ class ConformCommandTest {
     }
 
     /**
-     * Regression (issue 27): the kit held one answer's lines without limit, so an adapter that
+     * Regression: the kit held one answer's lines without limit, so an adapter that
      * floods verdicts before its end marker took 1 GB of RSS, or at a small heap an
      * OutOfMemoryError's text. Now the answer's limit is an error of the scenario, in a 48 MiB heap.
      */

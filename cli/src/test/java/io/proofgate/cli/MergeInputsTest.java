@@ -105,7 +105,7 @@ class MergeInputsTest {
     }
 
     /**
-     * Regression (issue 27): shards made with a config that checks one more property merged
+     * Regression: shards made with a config that checks one more property merged
      * under --check into "score 100.0%", exit 0, on a checkout whose own config is another.
      */
     @Test
@@ -149,7 +149,7 @@ class MergeInputsTest {
                 + " (for example the output of `openssl rand -hex 32`)\n"), shortKey);
     }
 
-    /** Item 2 of issue 27: a mutant that timed out has no outcome, so a merge holding one is unfinished: exit 2, never 0. */
+    /** Regression: a mutant that timed out has no outcome, so a merge holding one is unfinished: exit 2, never 0. */
     @Test
     void aMergeWithATimedOutMutantIsUnfinished() throws Exception {
         Path here = checkout("timeout");

@@ -185,7 +185,7 @@ class ReplayShardsTest {
     }
 
     /**
-     * Regression (issue 27): an edited shard (a verdict rewritten) merged, since nothing in a shard
+     * Regression: an edited shard (a verdict rewritten) merged, since nothing in a shard
      * was checked against anything; with PROOFGATE_SHARD_KEY each shard's HMAC must verify.
      */
     @Test

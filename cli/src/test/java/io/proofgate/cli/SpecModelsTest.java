@@ -9,6 +9,7 @@ import io.proofgate.check.CheckReport;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.check.ModelCheck;
+import io.proofgate.generate.CommittedScenarios;
 import io.proofgate.generate.Generation;
 import io.proofgate.tlc.Verdict;
 import java.io.PrintStream;
@@ -94,7 +95,7 @@ class SpecModelsTest {
                         model.name() + ": distinct states differ from spec/models.json");
             }
         }
-        List<String> stale = Generation.staleness(output, ROOT.resolve("generated-tests"));
+        List<String> stale = CommittedScenarios.staleness(output, ROOT.resolve("generated-tests"));
         assertEquals(List.of(), stale, "generated scenarios are stale: run ./proofgate generate and review the diff");
     }
 }

@@ -2,6 +2,7 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.proofgate.format.StateLine;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -90,11 +91,11 @@ final class AnswerReader {
                 throw new AdapterException("printed a state with two pending stores of request " + io.proofgate.text.Outside.quoted(id) + ": "
                         + Json.excerpt(text));
             }
-            stores.put(id, "pending " + id + " done=" + integer(store, "done", text) + " table="
-                    + integerLists(store, "table", -1, text) + " latch=" + sortedPairs(store, "latch", text));
+            stores.put(id, new StateLine.Pending(id, integer(store, "done", text), integerLists(store, "table", -1, text),
+                    sortedPairs(store, "latch", text)).text());
         }
         if (stores.isEmpty()) {
-            lines.add("pending none");
+            lines.add(new StateLine.NoPending().text());
         }
         lines.addAll(stores.values());
         JsonNode held = node.get("held");
@@ -115,8 +116,7 @@ final class AnswerReader {
             }
             ranks.sort(null);
             if (!ranks.isEmpty()) {
-                digests.put(entry.getKey(), "held " + entry.getKey() + "="
-                        + ranks.toString().replace(" ", ""));
+                digests.put(entry.getKey(), new StateLine.Held(entry.getKey(), ranks.toString().replace(" ", "")).text());
             }
         }
         lines.addAll(digests.values());
@@ -124,9 +124,8 @@ final class AnswerReader {
         if (counters == null || !counters.isObject()) {
             throw new AdapterException("printed a state without a \"counters\" object: " + Json.excerpt(text));
         }
-        lines.add("counters plans=" + integer(counters, "plans", text) + " rejected=" + integer(counters, "rejected", text)
-                + " store_skipped_quorum=" + integer(counters, "store_skipped_quorum", text) + " retired_finished="
-                + integer(counters, "retired_finished", text));
+        lines.add(new StateLine.Counters(integer(counters, "plans", text), integer(counters, "rejected", text),
+                integer(counters, "store_skipped_quorum", text), integer(counters, "retired_finished", text)).text());
         return new Line.State(List.copyOf(lines), List.copyOf(stores.keySet()));
     }
 

@@ -2,6 +2,11 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.proofgate.format.ScenarioBlock;
+import io.proofgate.format.ScenarioFile;
+import io.proofgate.format.ScenarioFormatException;
+import io.proofgate.format.ScenarioStep;
+import io.proofgate.format.StateLine;
 import io.proofgate.protocol.PoisonCode;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -19,13 +24,11 @@ import java.util.stream.Stream;
 
 /**
  * Reads the scenarios under a folder: generated {@code *.scenarios} files (docs/generation.md,
- * "Scenario files") and hand-written {@code NAME.jsonl} logs with {@code NAME.expected} beside
+ * "Scenario files", read by {@link ScenarioFile}) and hand-written {@code NAME.jsonl} logs with {@code NAME.expected} beside
  * them ({@code replay}'s output). Files are read in path order, so a run's order is the same on
  * every machine. A malformed file is a {@link ConformException} at {@code FILE:LINE:COLUMN}.
  */
 public final class ScenarioReader {
-
-    private static final String SEPARATOR = "----";
 
     private ScenarioReader() {}
 
@@ -82,67 +85,24 @@ public final class ScenarioReader {
     private static List<Scenario> generated(Path root, Path file) throws ConformException {
         List<String> lines = lines(file);
         String suite = suite(root, file, false);
-        String topology = null;
-        JsonNode topologyNode = null;
-        List<Scenario> scenarios = new ArrayList<>();
-        int i = 0;
-        while (i < lines.size()) {
-            String line = lines.get(i);
-            if (line.isBlank() || line.startsWith("#")) {
-                i++;
-            } else if (line.startsWith("topology ")) {
-                if (topology != null) {
-                    throw new ConformException(file + ":" + (i + 1) + ":1: a second topology line");
-                }
-                topology = line.substring("topology ".length());
-                topologyNode = json(file, i + 1, "topology ".length() + 1, topology);
-                i++;
-            } else if (line.startsWith("scenario ")) {
-                if (topology == null) {
-                    throw new ConformException(file + ":" + (i + 1) + ":1: a scenario before the topology line");
-                }
-                int start = i;
-                String name = line.substring("scenario ".length()).strip();
-                if (!name.matches("[a-z0-9_]+")) {
-                    throw new ConformException(file + ":" + (i + 1) + ":10: a scenario name is [a-z0-9_]+, found "
-                            + Json.excerpt(name));
-                }
-                i++;
-                Events events = new Events(file, topologyNode);
-                List<Scenario.After> after = new ArrayList<>();
-                while (i < lines.size() && !lines.get(i).startsWith("scenario ")) {
-                    String body = lines.get(i);
-                    if (body.isBlank() || body.startsWith("#")) {
-                        i++;
-                        continue;
-                    }
-                    if (!body.startsWith("event ")) {
-                        throw new ConformException(file + ":" + (i + 1) + ":1: expected an event line, a comment or a scenario line");
-                    }
-                    Scenario.Event event = events.add(body.substring("event ".length()), i + 1, "event ".length() + 1);
-                    if (i + 1 >= lines.size() || !lines.get(i + 1).equals(SEPARATOR)) {
-                        throw new ConformException(file + ":" + (i + 2) + ":1: an event line must be followed by " + SEPARATOR);
-                    }
-                    i += 2;
-                    List<String> expected = new ArrayList<>();
-                    int first = i;
-                    while (i < lines.size() && !lines.get(i).isBlank()) {
-                        expected.add(lines.get(i));
-                        i++;
-                    }
-                    after.add(after(file, first, expected, event.step()));
-                }
-                if (after.isEmpty()) {
-                    throw new ConformException(file + ":" + (start + 1) + ":1: scenario " + name + " has no events");
-                }
-                scenarios.add(new Scenario(suite, name, file, start + 1, topology, events.list(),
-                        new Scenario.PerEvent(List.copyOf(after)), events.needs()));
-            } else {
-                throw new ConformException(file + ":" + (i + 1) + ":1: expected a comment, the topology line or a scenario line");
-            }
+        ScenarioFile read;
+        try {
+            read = ScenarioFile.read(file.toString(), lines);
+        } catch (ScenarioFormatException e) {
+            throw new ConformException(e.getMessage());
         }
-        if (scenarios.isEmpty()) {
-            throw new ConformException(file + ":1:1: no scenarios");
+        JsonNode topologyNode = json(file, read.topologyLine(), "topology ".length() + 1, read.topology());
+        List<Scenario> scenarios = new ArrayList<>();
+        for (ScenarioBlock block : read.scenarios()) {
+            Events events = new Events(file, topologyNode);
+            List<Scenario.After> after = new ArrayList<>();
+            for (ScenarioStep step : block.steps()) {
+                Scenario.Event event = events.add(step.event(), step.line(), "event ".length() + 1);
+                // the expected lines start two lines below the event, after the separator
+                after.add(after(file, step.line() + 1, step.expected(), event.step()));
+            }
+            scenarios.add(new Scenario(suite, block.name(), file, block.line(), read.topology(), events.list(),
+                    new Scenario.PerEvent(List.copyOf(after)), events.needs()));
         }
         return scenarios;
     }
@@ -153,86 +113,66 @@ public final class ScenarioReader {
         List<String> state = new ArrayList<>();
         List<String> pending = new ArrayList<>();
         TreeMap<String, String> latched = new TreeMap<>();
-        String[] counters = null;
+        StateLine.Counters counters = null;
         for (int k = 0; k < expected.size(); k++) {
             String line = expected.get(k);
             String where = file + ":" + (first + k + 1) + ":1: ";
-            String[] words = line.split(" ");
-            switch (words[0]) {
-                case "plan", "rejected", "retired" -> {
+            StateLine read;
+            try {
+                read = StateLine.read(file.toString(), first + k + 1, line);
+            } catch (ScenarioFormatException e) {
+                throw new ConformException(e.getMessage());
+            }
+            switch (read) {
+                case StateLine.VerdictLine verdict -> {
                     if (!state.isEmpty()) {
                         throw new ConformException(where + "a verdict after the state lines");
                     }
-                    verdicts.add(verdict(where, words, step));
+                    verdicts.add(verdict(where, verdict, step));
                 }
-                case "pending" -> {
+                case StateLine.NoPending none -> state.add(line);
+                case StateLine.Pending store -> {
                     state.add(line);
-                    if (!line.equals("pending none")) {
-                        pending.add(words[1]);
-                        String latch = value(where, words, 4, "latch");
-                        if (!latch.equals("[]")) {
-                            latched.put(words[1], latch);
-                        }
+                    pending.add(store.id());
+                    if (!store.latch().equals("[]")) {
+                        latched.put(store.id(), store.latch());
                     }
                 }
-                case "held" -> state.add(line);
-                case "counters" -> {
+                case StateLine.Held held -> state.add(line);
+                case StateLine.Counters counted -> {
                     state.add(line);
-                    counters = new String[] {value(where, words, 1, "plans"), value(where, words, 2, "rejected"),
-                            value(where, words, 3, "store_skipped_quorum"), value(where, words, 4, "retired_finished")};
+                    counters = counted;
                 }
-                default -> throw new ConformException(where + "expected a plan, rejected, retired, pending, held or counters line");
             }
         }
         if (counters == null) {
             throw new ConformException(file + ":" + first + ":1: the lines after an event end with a counters line");
         }
         pending.sort(null);
-        Line.Summary summary = new Line.Summary(counters[0], counters[1], counters[2], counters[3], "0",
-                List.copyOf(pending), latched);
+        Line.Summary summary = new Line.Summary(counters.plans(), counters.rejected(), counters.storeSkippedQuorum(),
+                counters.retiredFinished(), "0", List.copyOf(pending), latched);
         return new Scenario.After(List.copyOf(verdicts), new Line.State(List.copyOf(state), List.copyOf(pending)), summary);
     }
 
-    private static Line.Verdict verdict(String where, String[] words, String step) throws ConformException {
-        if (words.length < 3) {
-            throw new ConformException(where + "a verdict line names its request and its fields");
-        }
-        String id = words[1];
-        int expected = switch (words[0]) {
-            case "plan" -> 6;
-            case "retired" -> 3;
-            default -> -1; // a rejection's facts vary in number
-        };
-        if (expected > 0 && words.length != expected) {
-            throw new ConformException(where + "a " + words[0] + " line has " + expected + " words, this one " + words.length);
-        }
-        return switch (words[0]) {
-            case "plan" -> new Line.Plan(id, step, value(where, words, 2, "digest"), value(where, words, 3, "span"),
-                    value(where, words, 4, "blocks"), value(where, words, 5, "recurrent"));
-            case "retired" -> new Line.Retired(id, step, value(where, words, 2, "cause"));
-            default -> {
-                String code = value(where, words, 2, "code");
+    private static Line.Verdict verdict(String where, StateLine.VerdictLine verdict, String step) throws ConformException {
+        return switch (verdict) {
+            case StateLine.Plan plan -> new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
+            case StateLine.Retired retired -> new Line.Retired(retired.id(), step, retired.cause());
+            case StateLine.Rejected rejected -> {
                 PoisonCode poison = null;
                 for (PoisonCode candidate : PoisonCode.values()) {
-                    if (candidate.code().equals(code)) {
+                    if (candidate.code().equals(rejected.code())) {
                         poison = candidate;
                     }
                 }
                 if (poison == null) {
-                    throw new ConformException(where + "unknown rejection code " + io.proofgate.text.Outside.quoted(code));
+                    throw new ConformException(where + "unknown rejection code " + io.proofgate.text.Outside.quoted(rejected.code()));
                 }
-                List<String> facts = List.of(words).subList(3, words.length);
-                yield new Line.Rejected(id, step, code, facts, "",
+                List<String> facts = rejected.facts();
+                yield new Line.Rejected(rejected.id(), step, rejected.code(), facts, "",
                         poison.sentence() + (facts.isEmpty() ? "" : " " + String.join(" ", facts)));
             }
         };
-    }
-
-    private static String value(String where, String[] words, int index, String name) throws ConformException {
-        if (index >= words.length || !words[index].startsWith(name + "=")) {
-            throw new ConformException(where + "expected " + name + "=... as word " + (index + 1));
-        }
-        return words[index].substring(name.length() + 1);
     }
 
     // ---- hand-written logs

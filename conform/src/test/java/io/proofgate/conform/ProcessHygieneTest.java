@@ -79,7 +79,7 @@ class ProcessHygieneTest {
     }
 
     /**
-     * Regression (issue 27): the kit killed the descendants it sampled when it closed an adapter,
+     * Regression: the kit killed the descendants it sampled when it closed an adapter,
      * so a daemon the adapter double-forked (reparented, in a session of its own) outlived the run.
      */
     @Test

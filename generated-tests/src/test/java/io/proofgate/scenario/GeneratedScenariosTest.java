@@ -2,6 +2,8 @@ package io.proofgate.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.proofgate.format.ScenarioBlock;
+import io.proofgate.format.ScenarioFile;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -37,20 +39,20 @@ class GeneratedScenariosTest {
         return files.stream().map(path -> {
             ScenarioFile file;
             try {
-                file = ScenarioFile.read(path);
+                file = ScenarioFile.read(path.toString(), Files.readAllLines(path));
             } catch (IOException e) {
                 throw new IllegalStateException(path + ": cannot be read: " + e.getMessage(), e);
             }
             String display = root.relativize(path).toString();
             return DynamicContainer.dynamicContainer(display, path.toUri(), file.scenarios().stream().map(entry ->
                     DynamicTest.dynamicTest(entry.name(), URI.create(path.toUri() + "?line=" + entry.line()),
-                            () -> run(display, entry))));
+                            () -> run(display, file.topology(), entry))));
         });
     }
 
-    private static void run(String file, ScenarioFile.Entry entry) {
+    private static void run(String file, String topology, ScenarioBlock entry) {
         try {
-            Scenario.run(entry.script());
+            Scenario.run(topology, entry.steps(), "topology " + topology + "\n" + entry.text());
         } catch (AssertionError e) {
             throw new AssertionError(file + ":" + entry.line() + ": scenario " + entry.name() + ": " + e.getMessage(), e);
         }

@@ -1,6 +1,9 @@
 package io.proofgate.scenario;
 
 import io.proofgate.conformance.ConformanceHarness;
+import io.proofgate.format.ScenarioFile;
+import io.proofgate.format.ScenarioStep;
+import io.proofgate.format.StateLine;
 import io.proofgate.conformance.Publication;
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.Connector;
@@ -22,7 +25,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Runs a conformance script (STYLE §5): a topology line, then blocks of one replay event line and
+ * Runs a conformance script (docs/generation.md, "Scenario files"; read by
+ * {@link ScenarioFile#readScript}): a topology line, then blocks of one replay event line and
  * the expected observable state after it, separated by {@code ----}:
  *
  * <pre>
@@ -42,50 +46,23 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class Scenario {
 
-    private static final String SEPARATOR = "----";
     private static final int HARNESS_BLOCKS = 512;
 
     private Scenario() {}
 
-    /** One event and what must hold after it. */
-    record Block(String eventLine, List<String> expected, int lineNumber) {}
-
     public static void run(String script) {
-        String topologyLine = null;
-        List<Block> blocks = new ArrayList<>();
-        List<String> lines = script.lines().toList();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            if (line.startsWith("topology ")) {
-                topologyLine = line.substring("topology ".length());
-            } else if (line.startsWith("event ")) {
-                if (i + 1 >= lines.size() || !lines.get(i + 1).strip().equals(SEPARATOR)) {
-                    throw new IllegalArgumentException("script line " + (i + 1) + ": an event must be followed by " + SEPARATOR);
-                }
-                List<String> expected = new ArrayList<>();
-                int j = i + 2;
-                while (j < lines.size() && !lines.get(j).isBlank()) {
-                    expected.add(lines.get(j).strip());
-                    j++;
-                }
-                blocks.add(new Block(line.substring("event ".length()), expected, i + 1));
-                i = j - 1;
-            } else {
-                throw new IllegalArgumentException("script line " + (i + 1) + ": expected topology, event or a comment: " + line);
-            }
-        }
-        if (topologyLine == null) {
-            throw new IllegalArgumentException("script has no topology line");
-        }
-        execute(script, topologyLine, blocks);
+        ScenarioFile.Script read = ScenarioFile.readScript("script", script);
+        run(read.topology(), read.steps(), script);
     }
 
-    private static void execute(String script, String topologyLine, List<Block> blocks) {
+    /** Runs steps read from a file; {@code script} is their text, for messages. */
+    static void run(String topology, List<ScenarioStep> steps, String script) {
+        execute(script, topology, steps);
+    }
+
+    private static void execute(String script, String topologyLine, List<ScenarioStep> blocks) {
         StringBuilder log = new StringBuilder(topologyLine).append('\n');
-        blocks.forEach(block -> log.append(block.eventLine()).append('\n'));
+        blocks.forEach(block -> log.append(block.event()).append('\n'));
         StoreKind kind = StoreKind.fromSystemProperty();
         Optional<String> unavailable = kind.unavailableReason();
         Assumptions.assumeTrue(unavailable.isEmpty(), () -> kind.wireName() + " store skipped: " + unavailable.orElse(""));
@@ -95,7 +72,7 @@ public final class Scenario {
             try (ConformanceHarness harness = ConformanceHarness.open(connector.topology(), kind, Publication.PLAN,
                     HARNESS_BLOCKS)) {
                 long lastStep = 0;
-                for (Block block : blocks) {
+                for (ScenarioStep block : blocks) {
                     ReplayLine line = reader.next();
                     Event event = line.event();
                     harness.event(event);
@@ -128,39 +105,39 @@ public final class Scenario {
 
     /** The observable state in the script's words; the generator writes the same lines from the model. */
     static List<String> render(List<Verdict> verdicts, ConnectorState state) {
-        List<String> lines = new ArrayList<>();
+        List<StateLine> lines = new ArrayList<>();
         for (Verdict verdict : verdicts) {
             lines.add(switch (verdict) {
-                case Verdict.Plan plan -> "plan " + plan.id() + " digest=" + plan.digest() + " span=" + plan.span()
-                        + " blocks=" + plan.blocksByGroup() + " recurrent=" + pairs(plan.recurrent());
-                case Verdict.Rejected rejected -> "rejected " + rejected.id() + " code=" + rejected.code().code()
-                        + reasonFacts(rejected);
-                case Verdict.Retired retired -> "retired " + retired.id() + " cause=" + retired.cause().wireName();
+                case Verdict.Plan plan -> new StateLine.Plan(plan.id(), plan.digest(), String.valueOf(plan.span()),
+                        String.valueOf(plan.blocksByGroup()), pairs(plan.recurrent()));
+                case Verdict.Rejected rejected -> new StateLine.Rejected(rejected.id(), rejected.code().code(),
+                        reasonFacts(rejected));
+                case Verdict.Retired retired -> new StateLine.Retired(retired.id(), retired.cause().wireName());
             });
         }
         if (state.pending().isEmpty()) {
-            lines.add("pending none");
+            lines.add(new StateLine.NoPending());
         }
         for (PendingSnapshot store : state.pending().values()) {
-            lines.add("pending " + store.id() + " done=" + store.done() + " table=" + table(store.table())
-                    + " latch=" + pairs(store.latch()));
+            lines.add(new StateLine.Pending(store.id(), String.valueOf(store.done()), table(store.table()),
+                    pairs(store.latch())));
         }
-        state.held().forEach((digest, ranks) -> lines.add("held " + digest + "=" + ranks.stream().map(String::valueOf)
-                .collect(Collectors.joining(",", "[", "]"))));
+        state.held().forEach((digest, ranks) -> lines.add(new StateLine.Held(digest, ranks.stream().map(String::valueOf)
+                .collect(Collectors.joining(",", "[", "]")))));
         Counters counters = state.counters();
-        lines.add("counters plans=" + counters.plans() + " rejected=" + counters.rejected() + " store_skipped_quorum="
-                + counters.storeSkippedQuorum() + " retired_finished=" + counters.retiredFinished());
-        return lines;
+        lines.add(new StateLine.Counters(String.valueOf(counters.plans()), String.valueOf(counters.rejected()),
+                String.valueOf(counters.storeSkippedQuorum()), String.valueOf(counters.retiredFinished())));
+        return lines.stream().map(StateLine::text).toList();
     }
 
     /**
      * The reason after the code's sentence: the facts the model states. The verdict's own fields
      * must say the same as the reason's observed/target/group/block words, or the line shows both.
      */
-    private static String reasonFacts(Verdict.Rejected rejected) {
+    private static List<String> reasonFacts(Verdict.Rejected rejected) {
         String sentence = rejected.code().sentence();
         if (!rejected.reason().startsWith(sentence + " ")) {
-            return " reason-without-sentence=\"" + rejected.reason() + "\"";
+            return List.of("reason-without-sentence=\"" + rejected.reason() + "\"");
         }
         String facts = rejected.reason().substring(sentence.length());
         java.util.Map<String, String> words = new java.util.HashMap<>();
@@ -170,7 +147,7 @@ public final class Scenario {
         }
         String fields = field("observed", rejected.observed(), words) + field("target", rejected.target(), words)
                 + field("group", rejected.group(), words) + field("block", rejected.block(), words);
-        return facts + fields;
+        return List.of((facts + fields).strip().split(" "));
     }
 
     /** Empty when the verdict's field and the reason's word agree (both absent or equal), else the disagreement. */
@@ -188,12 +165,12 @@ public final class Scenario {
         return blocks.stream().map(b -> "[" + b.group() + "," + b.block() + "]").collect(Collectors.joining(",", "[", "]"));
     }
 
-    private static void fail(String script, Block block, List<String> actual, String problem) {
+    private static void fail(String script, ScenarioStep block, List<String> actual, String problem) {
         StringBuilder text = new StringBuilder();
         if (problem != null) {
             text.append(problem).append('\n');
         } else {
-            text.append("state after the event on script line ").append(block.lineNumber())
+            text.append("state after the event on script line ").append(block.line())
                     .append(" differs from the model (first difference marked >)\n");
             int first = 0;
             while (first < Math.min(actual.size(), block.expected().size())

@@ -1,7 +1,7 @@
 /*
  * Tokens of TLC 2.18's `-tool` output.
  *
- * TLC behaviour relied on (shared/TLC-NOTES.md, samples *.out in src/test/resources/tlc/):
+ * TLC behaviour relied on (docs/tlc-output.md, "Tool mode", samples *.out in src/test/resources/tlc/):
  *  - "-tool frames every message as @!@!@STARTMSG code:severity @!@!@ ... @!@!@ENDMSG code @!@!@",
  *    each marker on a line of its own; SANY's "Parsing file ..." lines and its semantic errors
  *    are printed between frames.

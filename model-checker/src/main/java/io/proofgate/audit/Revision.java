@@ -1,5 +1,6 @@
 package io.proofgate.audit;
 
+import io.proofgate.format.ScenarioBlock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
         return dir.resolve(Accepted.FILE);
     }
 
-    /** How many generated scenarios this revision commits for the model: its "scenario" lines. */
+    /** How many generated scenarios this revision commits for the model. */
     public int scenarios(String model) throws IOException {
         Path folder = dir.resolve(SCENARIOS).resolve(model);
         if (!Files.isDirectory(folder)) {
@@ -60,9 +61,7 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
         int count = 0;
         try (var files = Files.list(folder)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".scenarios")).sorted().toList()) {
-                try (var lines = Files.lines(file)) {
-                    count += (int) lines.filter(line -> line.startsWith("scenario ")).count();
-                }
+                count += ScenarioBlock.split(file.toString(), Files.readAllLines(file)).size();
             }
         }
         return count;

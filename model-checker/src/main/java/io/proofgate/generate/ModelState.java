@@ -1,5 +1,6 @@
 package io.proofgate.generate;
 
+import io.proofgate.format.StateLine;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValuePrinter;
@@ -13,7 +14,7 @@ import java.util.TreeMap;
  * Reads one state of the spec the way a conformance script states it: the event that led to it
  * ({@code lastEvent}), the verdicts it produced ({@code lastVerdicts}), and the connector's
  * observable state ({@code pending}, the four counters). The lines are written from the model's
- * values alone; the script runner renders the validator's state in the same words.
+ * values alone, as {@link StateLine}s, in which the script runner writes the validator's state too.
  */
 final class ModelState {
 
@@ -36,14 +37,13 @@ final class ModelState {
         List<String> lines = verdictLines();
         Map<String, TlaValue.TlaRecord> pending = pending();
         if (pending.isEmpty()) {
-            lines.add("pending none");
+            lines.add(new StateLine.NoPending().text());
         }
-        pending.forEach((id, store) -> lines.add("pending " + id + " done=" + integer(field(store, "done"))
-                + " table=" + blocks(field(store, "table")) + " latch=" + pairs(field(store, "latch"))));
-        held().forEach((digest, ranks) -> lines.add("held " + digest + "=" + ranks));
-        lines.add("counters plans=" + integer(variable("plans")) + " rejected=" + integer(variable("rejected"))
-                + " store_skipped_quorum=" + integer(variable("skippedQuorum"))
-                + " retired_finished=" + integer(variable("retiredFinished")));
+        pending.forEach((id, store) -> lines.add(new StateLine.Pending(id, String.valueOf(integer(field(store, "done"))),
+                blocks(field(store, "table")), pairs(field(store, "latch"))).text()));
+        held().forEach((digest, ranks) -> lines.add(new StateLine.Held(digest, ranks).text()));
+        lines.add(new StateLine.Counters(String.valueOf(integer(variable("plans"))), String.valueOf(integer(variable("rejected"))),
+                String.valueOf(integer(variable("skippedQuorum"))), String.valueOf(integer(variable("retiredFinished")))).text());
         return lines;
     }
 
@@ -78,14 +78,14 @@ final class ModelState {
     private static String verdictLine(TlaValue.TlaRecord verdict) {
         String kind = string(field(verdict, "kind"));
         String id = string(field(verdict, "id"));
-        return switch (kind) {
-            case "plan" -> "plan " + id + " digest=" + string(field(verdict, "digest")) + " span="
-                    + integer(field(verdict, "span")) + " blocks=" + blocks(field(verdict, "blocks_by_group"))
-                    + " recurrent=" + pairs(field(verdict, "recurrent"));
-            case "rejected" -> "rejected " + id + " code=" + string(field(verdict, "code")) + facts(verdict);
-            case "retired" -> "retired " + id + " cause=" + string(field(verdict, "cause"));
+        StateLine.VerdictLine line = switch (kind) {
+            case "plan" -> new StateLine.Plan(id, string(field(verdict, "digest")), String.valueOf(integer(field(verdict, "span"))),
+                    blocks(field(verdict, "blocks_by_group")), pairs(field(verdict, "recurrent")));
+            case "rejected" -> new StateLine.Rejected(id, string(field(verdict, "code")), facts(verdict));
+            case "retired" -> new StateLine.Retired(id, string(field(verdict, "cause")));
             default -> throw new IllegalArgumentException("unknown verdict kind \"" + kind + "\": " + TlaValuePrinter.print(verdict));
         };
+        return line.text();
     }
 
     /**
@@ -97,23 +97,23 @@ final class ModelState {
 
     private static final List<String> VERDICT_HEAD = List.of("kind", "id", "code");
 
-    private static String facts(TlaValue.TlaRecord verdict) {
-        StringBuilder text = new StringBuilder();
+    private static List<String> facts(TlaValue.TlaRecord verdict) {
         for (TlaValue.Field field : verdict.fields()) {
             if (!VERDICT_HEAD.contains(field.name()) && !FACT_ORDER.contains(field.name())) {
                 throw new IllegalArgumentException("rejected verdict has an unknown fact \"" + field.name() + "\": "
                         + TlaValuePrinter.print(verdict));
             }
         }
+        List<String> facts = new ArrayList<>();
         for (String name : FACT_ORDER) {
-            verdict.get(name).ifPresent(value -> text.append(' ').append(name).append('=').append(switch (value) {
+            verdict.get(name).ifPresent(value -> facts.add(name + "=" + switch (value) {
                 case TlaValue.TlaInt(long number) -> Long.toString(number);
                 case TlaValue.TlaString(String word) -> word;
                 default -> throw new IllegalArgumentException("fact " + name + " is neither a number nor a string: "
                         + TlaValuePrinter.print(verdict));
             }));
         }
-        return text.toString();
+        return facts;
     }
 
     /** Ranks holding each digest, for digests that at least one rank holds, in String order. */

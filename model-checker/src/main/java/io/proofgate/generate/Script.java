@@ -1,5 +1,7 @@
 package io.proofgate.generate;
 
+import io.proofgate.format.ScenarioBlock;
+import io.proofgate.format.ScenarioStep;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
@@ -40,7 +42,8 @@ public record Script(String id, String name, Topic topic, String topology, Strin
         String topology = EventJson.line(initial.lastEvent(), 0);
         Topic.Context context = new Topic.Context(initial.lastEvent());
         StringBuilder identity = new StringBuilder(topology).append('\n');
-        StringBuilder body = new StringBuilder();
+        List<ScenarioStep> steps = new ArrayList<>();
+        String covers = null;
         long step = 0;
         Topic topic = null;
         String words = "";
@@ -55,23 +58,17 @@ public record Script(String id, String name, Topic topic, String topology, Strin
             if (i == path.size() - 1) {
                 topic = Topic.of(context, event);
                 words = eventWords(event);
-                body.insert(0, "# covers event " + (i + 1) + " (" + edge.action().orElse("an unnamed action") + ", "
-                        + words + "): " + topic.meaning + " -> " + verdictWords(state) + "\n");
+                covers = "covers event " + (i + 1) + " (" + edge.action().orElse("an unnamed action") + ", "
+                        + words + "): " + topic.meaning + " -> " + verdictWords(state);
             }
             context.remember(event);
             String line = EventJson.line(event, kind.equals("step") ? step : 0);
             identity.append(line).append('\n');
-            body.append("event ").append(line).append('\n').append("----\n");
-            for (String expected : state.expectedLines()) {
-                body.append(expected).append('\n');
-            }
-            if (i < path.size() - 1) {
-                body.append('\n');
-            }
+            steps.add(new ScenarioStep(line, state.expectedLines()));
         }
         String id = digest(identity.toString());
         String name = topic.slug.replace('-', '_') + "__" + slug(words) + "__" + id;
-        return new Script(id, name, topic, topology, "scenario " + name + "\n" + body);
+        return new Script(id, name, topic, topology, ScenarioBlock.write(name, List.of(covers), steps));
     }
 
     /** The covered event in words: "cached r1", "new r2, preempted r1", "finished r1", "rank 0 holds d1". */

@@ -1,5 +1,8 @@
 package io.proofgate.generate;
 
+import io.proofgate.format.ScenarioBlock;
+import io.proofgate.format.ScenarioFormatException;
+import io.proofgate.format.ScenarioStep;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import java.util.ArrayList;
@@ -26,38 +29,22 @@ final class WrittenScenarios {
     static List<Written> read(Map<String, String> files) {
         List<Written> all = new ArrayList<>();
         for (var file : files.entrySet()) {
-            List<String> lines = file.getValue().lines().toList();
-            String name = null;
-            StringBuilder text = new StringBuilder();
-            List<String> labels = new ArrayList<>();
-            List<Integer> at = new ArrayList<>();
-            for (int i = 0; i <= lines.size(); i++) {
-                String line = i < lines.size() ? lines.get(i) : null;
-                if (line == null || line.startsWith("scenario ")) {
-                    if (name != null) {
-                        all.add(new Written(file.getKey(), name, name.substring(name.lastIndexOf("__") + 2),
-                                text.toString(), List.copyOf(labels), List.copyOf(at)));
-                    }
-                    if (line != null) {
-                        name = line.substring("scenario ".length());
-                        text.setLength(0);
-                        labels.clear();
-                        at.clear();
-                    }
+            List<ScenarioBlock> scenarios;
+            try {
+                scenarios = ScenarioBlock.split(file.getKey(), file.getValue().lines().toList());
+            } catch (ScenarioFormatException e) {
+                throw new GenerationException(e.getMessage());
+            }
+            for (ScenarioBlock scenario : scenarios) {
+                List<String> labels = new ArrayList<>();
+                List<Integer> at = new ArrayList<>();
+                for (ScenarioStep step : scenario.steps()) {
+                    labels.add(STEP_NUMBER.matcher(step.event()).replaceFirst("{\"kind\":\"step\","));
+                    at.add(step.line());
                 }
-                if (line == null) {
-                    break;
-                }
-                if (name != null) {
-                    text.append(line).append('\n');
-                }
-                if (line.startsWith("event ")) {
-                    if (name == null) {
-                        throw new GenerationException(file.getKey() + ":" + (i + 1) + ": an event before any scenario line");
-                    }
-                    labels.add(STEP_NUMBER.matcher(line.substring("event ".length())).replaceFirst("{\"kind\":\"step\","));
-                    at.add(i + 1);
-                }
+                String name = scenario.name();
+                all.add(new Written(file.getKey(), name, name.substring(name.lastIndexOf("__") + 2), scenario.text(),
+                        List.copyOf(labels), List.copyOf(at)));
             }
         }
         return all;

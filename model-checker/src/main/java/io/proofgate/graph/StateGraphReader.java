@@ -1,12 +1,11 @@
 package io.proofgate.graph;
 
-import io.proofgate.tlc.AsciiRanges;
-import io.proofgate.tlc.AsciiStream;
-import io.proofgate.tlc.ParseException;
-import io.proofgate.tlc.ThrowingErrorListener;
-import io.proofgate.tlc.TlcDotLexer;
-import io.proofgate.tlc.TlcDotParser;
-import io.proofgate.tlc.WindowTokenStream;
+import io.proofgate.parse.AsciiRanges;
+import io.proofgate.parse.AsciiStream;
+import io.proofgate.parse.ParseEvents;
+import io.proofgate.parse.ParseException;
+import io.proofgate.parse.ThrowingErrorListener;
+import io.proofgate.parse.WindowTokenStream;
 import io.proofgate.value.StateReader;
 import io.proofgate.value.TlaState;
 import java.io.IOException;
@@ -24,9 +23,10 @@ import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
 import org.antlr.v4.runtime.BailErrorStrategy;
-import org.antlr.v4.runtime.CommonToken;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonToken;
+import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.TokenSource;
 import org.antlr.v4.runtime.atn.PredictionMode;
@@ -36,13 +36,13 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
 /**
  * Reads the dot file of {@code -dump dot[,colorize],actionlabels FILE} into a {@link StateGraph}.
  *
- * <p>The parser hands over each statement as it is parsed ({@link TlcDotParser.Statements}); a
+ * <p>Each statement is read from its rule's exit as the parser goes ({@link ParseEvents}); a
  * state graph has millions of tokens, and neither they nor a parse tree are kept. Errors come out
  * as if the whole file were parsed first and the statements read after: a syntax error anywhere
  * wins over an error in a statement (a bad state label, a state defined twice), and of those the
  * first in the file.
  */
-public final class StateGraphReader implements TlcDotParser.Statements {
+public final class StateGraphReader extends TlcDotBaseListener {
     /** TLC's colorize option adds this cluster; its nodes are action names, not states. */
     private static final String LEGEND = "cluster_legend";
     /** Distinct action names to keep one {@code Optional} of each for; a model has a handful. */
@@ -61,6 +61,10 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     private final List<Optional<String>> actions = new ArrayList<>();
     /** A one-token edge's attribute tokens; {@link #edge} reads them and keeps none. */
     private final List<Token> edgeAttributes = new ArrayList<>(6);
+    /** The current statement's attributes, name and value tokens alternating. */
+    private final List<Token> attributes = new ArrayList<>();
+    /** The reader's events while the parser runs, and the first error found in a statement. */
+    private final ParseEvents events = new ParseEvents(this);
 
     private final SequencedMap<Long, TlaState> states = new LinkedHashMap<>();
     private final SequencedSet<Long> initial = new LinkedHashSet<>();
@@ -75,8 +79,6 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     private int mentions;
     /** Above zero inside the legend cluster, whose statements are skipped. */
     private int legendDepth;
-    /** The first error in a statement, thrown once the rest of the file has parsed. */
-    private ParseException deferred;
 
     private StateGraphReader(String source, byte[] bytes) {
         this.source = source;
@@ -133,7 +135,8 @@ public final class StateGraphReader implements TlcDotParser.Statements {
                 ? new AsciiStream(source).reset(ascii, ascii.length)
                 : CharStreams.fromString(text, source);
         TlcDotLexer lexer = new TlcDotLexer(input);
-        TlcDotParser parser = new TlcDotParser(new WindowTokenStream(lexer));
+        StateGraphReader reader = new StateGraphReader(source, ascii);
+        TlcDotParser parser = new TlcDotEventParser(new WindowTokenStream(lexer), reader.events);
         parser.setBuildParseTree(false);
         new ThrowingErrorListener(source, 0).installOn(lexer, parser);
         if (fast) {
@@ -143,77 +146,102 @@ public final class StateGraphReader implements TlcDotParser.Statements {
         } else {
             parser.getInterpreter().setPredictionMode(PredictionMode.LL);
         }
-        StateGraphReader reader = new StateGraphReader(source, ascii);
-        parser.setStatements(reader);
         parser.graph();
         return reader;
     }
 
     @Override
-    public void enterSubgraph(Token name) {
+    public void exitSubgraphOpen(TlcDotParser.SubgraphOpenContext ctx) {
+        enterSubgraph(ctx.name == null ? null : ctx.name.start);
+    }
+
+    @Override
+    public void exitSubgraphStmt(TlcDotParser.SubgraphStmtContext ctx) {
+        exitSubgraph();
+    }
+
+    @Override
+    public void exitAttr(TlcDotParser.AttrContext ctx) {
+        attributes.add(ctx.name.start);
+        attributes.add(ctx.value.start);
+    }
+
+    @Override
+    public void exitNodeStmt(TlcDotParser.NodeStmtContext ctx) {
+        node(ctx.node.start, attributes);
+    }
+
+    @Override
+    public void exitEdgeStmt(TlcDotParser.EdgeStmtContext ctx) {
+        edge(ctx.from.start, ctx.to.start, attributes);
+    }
+
+    @Override
+    public void exitTlcEdgeStmt(TlcDotParser.TlcEdgeStmtContext ctx) {
+        tlcEdge(ctx.start);
+    }
+
+    /** A statement's attributes are its own. */
+    @Override
+    public void exitEveryRule(ParserRuleContext ctx) {
+        if (ctx.getRuleIndex() == TlcDotParser.RULE_stmt) {
+            attributes.clear();
+        }
+    }
+
+    /** @param name null for an anonymous subgraph */
+    private void enterSubgraph(Token name) {
         if (legendDepth > 0 || (name != null && unquote(name).equals(LEGEND))) {
             legendDepth++;
         }
     }
 
-    @Override
-    public void exitSubgraph() {
+    private void exitSubgraph() {
         if (legendDepth > 0) {
             legendDepth--;
         }
     }
 
-    @Override
-    public void node(Token idToken, List<Token> attributes) {
-        if (legendDepth > 0 || deferred != null) {
+    private void node(Token idToken, List<Token> attributes) {
+        if (legendDepth > 0) {
             return;
         }
-        try {
-            long id = fingerprint(idToken);
-            Token labelToken = attr(attributes, "label");
-            if (labelToken == null) {
-                // A bare id, as in "{rank = same; id;id;}": a reference, not a definition.
-                mention(id, idToken);
-                return;
-            }
-            TlaState state = state(labelToken);
-            if (states.putIfAbsent(id, state) != null) {
-                throw error(idToken, "state " + id + " is defined twice");
-            }
-            // TLC marks initial states with style = filled.
-            Token style = attr(attributes, "style");
-            if (style != null && unquote(style).equals("filled")) {
-                initial.add(id);
-            }
-        } catch (ParseException e) {
-            deferred = e;
+        long id = fingerprint(idToken);
+        Token labelToken = attr(attributes, "label");
+        if (labelToken == null) {
+            // A bare id, as in "{rank = same; id;id;}": a reference, not a definition.
+            mention(id, idToken);
+            return;
+        }
+        TlaState state = state(labelToken);
+        if (states.putIfAbsent(id, state) != null) {
+            throw error(idToken, "state " + id + " is defined twice");
+        }
+        // TLC marks initial states with style = filled.
+        Token style = attr(attributes, "style");
+        if (style != null && unquote(style).equals("filled")) {
+            initial.add(id);
         }
     }
 
-    @Override
-    public void edge(Token fromToken, Token toToken, List<Token> attributes) {
-        if (legendDepth > 0 || deferred != null) {
+    private void edge(Token fromToken, Token toToken, List<Token> attributes) {
+        if (legendDepth > 0) {
             return;
         }
-        try {
-            long from = fingerprint(fromToken);
-            long to = fingerprint(toToken);
-            mention(from, fromToken);
-            mention(to, toToken);
-            Token label = attr(attributes, "label");
-            edges.add(new Edge(from, to, label == null ? Optional.empty() : action(label)));
-        } catch (ParseException e) {
-            deferred = e;
-        }
+        long from = fingerprint(fromToken);
+        long to = fingerprint(toToken);
+        mention(from, fromToken);
+        mention(to, toToken);
+        Token label = attr(attributes, "label");
+        edges.add(new Edge(from, to, label == null ? Optional.empty() : action(label)));
     }
 
     /**
      * Slices a {@code TLC_EDGE} token at the separators the lexer has checked and hands the
      * parts on as the tokens the general edge rule would have made, positions included.
      */
-    @Override
-    public void tlcEdge(Token edge) {
-        if (legendDepth > 0 || deferred != null || (bytes != null && tlcEdgeFromBytes(edge))) {
+    private void tlcEdge(Token edge) {
+        if (legendDepth > 0 || (bytes != null && tlcEdgeFromBytes(edge))) {
             return;
         }
         String text = edge.getText();
@@ -372,9 +400,7 @@ public final class StateGraphReader implements TlcDotParser.Statements {
     }
 
     private StateGraph graph() {
-        if (deferred != null) {
-            throw deferred;
-        }
+        events.throwFailure();
         FingerprintSet defined = new FingerprintSet(states.size());
         for (long id : states.keySet()) {
             defined.add(id);

@@ -1,6 +1,8 @@
 package io.proofgate.tlc;
 
+import io.proofgate.parse.ParseException;
 import io.proofgate.value.TlaState;
+import io.proofgate.value.TlaValueParser;
 import io.proofgate.value.TlaValueReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

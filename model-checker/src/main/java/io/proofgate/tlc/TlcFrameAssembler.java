@@ -1,5 +1,6 @@
 package io.proofgate.tlc;
 
+import io.proofgate.parse.ParseException;
 import java.util.Optional;
 
 /**

@@ -1,5 +1,6 @@
 package io.proofgate.tlc;
 
+import io.proofgate.parse.ParseException;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValueReader;
 import java.util.Optional;

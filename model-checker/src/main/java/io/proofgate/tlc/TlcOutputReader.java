@@ -1,5 +1,6 @@
 package io.proofgate.tlc;
 
+import io.proofgate.parse.ThrowingErrorListener;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

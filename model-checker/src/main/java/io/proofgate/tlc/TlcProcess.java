@@ -1,5 +1,6 @@
 package io.proofgate.tlc;
 
+import io.proofgate.parse.ParseException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -1,11 +1,10 @@
 package io.proofgate.value;
 
-import io.proofgate.tlc.AsciiRanges;
-import io.proofgate.tlc.AsciiStream;
-import io.proofgate.tlc.TlaValueLexer;
-import io.proofgate.tlc.TlaValueParser;
-import io.proofgate.tlc.TokenPool;
-import io.proofgate.tlc.WindowTokenStream;
+import io.proofgate.parse.AsciiRanges;
+import io.proofgate.parse.AsciiStream;
+import io.proofgate.parse.ParseEvents;
+import io.proofgate.parse.TokenPool;
+import io.proofgate.parse.WindowTokenStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,9 +20,10 @@ import org.antlr.v4.runtime.atn.PredictionMode;
  * parsing a small state. Same results and errors as {@link TlaValueReader#state(String, String)}.
  *
  * <p>Two passes, as ANTLR recommends: the first predicts with SLL, stops at the first error
- * without trying to recover, builds no tree and makes the values in the parser's actions
- * ({@link ValueStack}). Only if it fails is the state read again by {@link TlaValueReader}
- * (a tree, {@link TlaValueBuilder}, full LL where SLL fails), to report the error exactly.
+ * without trying to recover, builds no tree and makes the values as the parser goes
+ * ({@link TlaValueBuilder} on {@link ParseEvents}). Only if it fails is the state read again by
+ * {@link TlaValueReader} (a tree walked by the same builder, full LL where SLL fails), to report
+ * the error exactly.
  *
  * <p>A state of {@code /\ var = value} lines is read a line at a time, and a line whose text
  * was read before is not parsed again ({@link ConjunctCache}): states in a graph repeat most of
@@ -33,9 +33,10 @@ public final class StateReader {
     private final String source;
     private final TlaValueLexer lexer = new TlaValueLexer(null);
     private final WindowTokenStream tokens = new WindowTokenStream(lexer);
-    private final TlaValueParser parser = new TlaValueParser(tokens);
+    private final TlaValueParser parser;
     private final AsciiStream chars;
-    private final ValueStack values = new ValueStack();
+    private final TlaValueBuilder values;
+    private final ParseEvents events;
     private final TokenPool pool = new TokenPool();
     private final ConjunctCache cache = new ConjunctCache();
     private byte[] conjunct = new byte[256];
@@ -44,14 +45,16 @@ public final class StateReader {
     public StateReader(String source) {
         this.source = source;
         this.chars = new AsciiStream(source);
-        // the fast pass only: no tree, no recovery, values from the parser's actions
+        this.values = new TlaValueBuilder(source, 0);
+        this.events = new ParseEvents(values);
+        this.parser = new TlaValueEventParser(tokens, events);
+        // the fast pass only: no tree, no recovery, values built as the parser goes
         lexer.removeErrorListeners();
         lexer.addErrorListener(TlaValueReader.errors(source, 0));
         lexer.setTokenFactory(pool);
         parser.removeErrorListeners();
         parser.setErrorHandler(new BailErrorStrategy());
         parser.setBuildParseTree(false);
-        parser.setValues(values);
         parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
     }
 
@@ -155,9 +158,11 @@ public final class StateReader {
     /** Failing here only means "read it again the exact way", which words the error. */
     private void fastPass(CharStream text) {
         pool.reset();
+        events.reset();
         lexer.setInputStream(text);
         tokens.reset();
         parser.setTokenStream(tokens);
         parser.state();
+        events.throwFailure();
     }
 }

@@ -1,8 +1,8 @@
 package io.proofgate.value;
 
-import io.proofgate.tlc.ParseException;
-import io.proofgate.tlc.TlaValueLexer;
-import io.proofgate.tlc.TlaValueParser;
+import io.proofgate.parse.AsciiRanges;
+import io.proofgate.parse.ParseEvents;
+import io.proofgate.parse.ParseException;
 import io.proofgate.value.TlaValue.Field;
 import io.proofgate.value.TlaValue.Pair;
 import io.proofgate.value.TlaValue.TlaBool;
@@ -13,78 +13,213 @@ import io.proofgate.value.TlaValue.TlaRecord;
 import io.proofgate.value.TlaValue.TlaSeq;
 import io.proofgate.value.TlaValue.TlaSet;
 import io.proofgate.value.TlaValue.TlaString;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
-import org.antlr.v4.runtime.tree.ParseTree;
 
 /**
- * Maps a {@code TlaValue.g4} parse tree onto {@link TlaValue} records, one case per labelled
- * alternative of {@code value}.
+ * Builds TLA+ values and states from {@code TlaValue.g4}'s rule exits, one case per labelled
+ * alternative of {@code value}: from a tree walk, or while the parser runs without a tree
+ * ({@link ParseEvents}), as {@link StateReader} reads a state graph's millions of values.
  *
- * <p>It walks each context's children once instead of using the generated accessors, which
- * filter the children into a new list on every call: a state graph has millions of values.
+ * <p>A stack machine: a value is pushed when its rule ends, and a collection takes the values
+ * pushed since its own {@code value} rule began. It needs no enter event of an alternative,
+ * which a parse without a tree does not deliver. Errors (an integer out of range, a field or
+ * variable twice, an interval too large to enumerate) are {@link ParseException}s at the token.
  */
-final class TlaValueBuilder {
+final class TlaValueBuilder extends TlaValueBaseListener {
     static final TlaBool TRUE = new TlaBool(true);
     static final TlaBool FALSE = new TlaBool(false);
 
     private final String source;
     private final int lineOffset;
+    private Object[] stack = new Object[64];
+    private int size;
+    /** Where each open value's elements start on the stack, innermost last. */
+    private int[] marks = new int[16];
+    private int depth;
+    private SequencedMap<String, TlaValue> vars = new LinkedHashMap<>();
+    /** The text tokens index into when it is ASCII bytes; null to ask tokens for their text. */
+    private byte[] text;
+    /** Identifiers recur in every state (variables, field names, model values): one string each. */
+    private final String[] names = new String[512];
+    /**
+     * The values that recur from state to state (counters, block ids, status strings, model
+     * values) are immutable, so the last one made in each slot is handed out again instead of a
+     * new one: a state graph holds millions of them, and the collector copies every one it keeps.
+     */
+    private final TlaInt[] ints = new TlaInt[1024];
+    private final TlaString[] strings = new TlaString[512];
+    private final TlaModelValue[] modelValues = new TlaModelValue[64];
 
+    /** @param lineOffset added to the line of every error, for text cut out of a larger file */
     TlaValueBuilder(String source, int lineOffset) {
         this.source = source;
         this.lineOffset = lineOffset;
     }
 
-    TlaState state(TlaValueParser.StateFormulaContext formula) {
-        SequencedMap<String, TlaValue> vars = new LinkedHashMap<>();
-        switch (formula) {
-            case TlaValueParser.SingleVariableContext single -> assign(vars, single.assignment());
-            case TlaValueParser.ConjunctionContext conjunction -> {
-                for (ParseTree child : conjunction.children) {
-                    // conjunct: CONJ assignment
-                    assign(vars, (TlaValueParser.AssignmentContext) ((ParserRuleContext) child).getChild(1));
-                }
-            }
-            default -> throw new IllegalStateException("unknown state form " + formula.getClass());
-        }
+    /**
+     * Forgets what was built, to build the next state.
+     *
+     * @param text the ASCII text the tokens index into, or null to take each token's own text
+     */
+    void reset(byte[] text) {
+        this.text = text;
+        size = 0;
+        depth = 0;
+        vars = new LinkedHashMap<>();
+    }
+
+    /** The variables assigned so far, as a state. */
+    TlaState state() {
         return new TlaState(vars);
     }
 
-    /** assignment: IDENT EQ value */
-    private void assign(SequencedMap<String, TlaValue> vars, TlaValueParser.AssignmentContext a) {
-        Token name = a.start;
-        String text = name.getText();
-        if (vars.putIfAbsent(text, value((TlaValueParser.ValueContext) a.getChild(2))) != null) {
-            throw error(name, "variable " + text + " is assigned twice in one state");
+    /** The value of a {@code valueOnly} parse. */
+    TlaValue value() {
+        return (TlaValue) stack[0];
+    }
+
+    @Override
+    public void enterEveryRule(ParserRuleContext ctx) {
+        if (ctx.getRuleIndex() == TlaValueParser.RULE_value) {
+            if (depth == marks.length) {
+                marks = Arrays.copyOf(marks, 2 * depth);
+            }
+            marks[depth++] = size;
         }
     }
 
-    TlaValue value(TlaValueParser.ValueContext ctx) {
-        return switch (ctx) {
-            case TlaValueParser.IntValueContext c -> c.high == null ? new TlaInt(parseLong(c.low)) : interval(c);
-            case TlaValueParser.StringValueContext c -> new TlaString(unquote(c.start.getText()));
-            case TlaValueParser.BoolValueContext c -> c.start.getType() == TlaValueLexer.TRUE ? TRUE : FALSE;
-            case TlaValueParser.ModelValueContext c -> new TlaModelValue(c.start.getText());
-            case TlaValueParser.RecordValueContext c -> record(c);
-            case TlaValueParser.SeqValueContext c -> new TlaSeq(values(c));
-            case TlaValueParser.SetValueContext c -> new TlaSet(values(c));
-            case TlaValueParser.FnValueContext c -> function(c);
-            default -> throw new IllegalStateException("unknown value form " + ctx.getClass());
-        };
+    @Override
+    public void exitEveryRule(ParserRuleContext ctx) {
+        if (ctx.getRuleIndex() == TlaValueParser.RULE_value) {
+            depth--;
+        }
     }
 
-    /** TLC prints an interval it has not enumerated as {@code 1..3}; it is the set {1, 2, 3}. */
-    private TlaValue interval(TlaValueParser.IntValueContext ctx) {
+    @Override
+    public void exitIntValue(TlaValueParser.IntValueContext ctx) {
+        if (ctx.high == null) {
+            push(integer(parseLong(ctx.low)));
+            return;
+        }
+        // TLC prints an interval it has not enumerated as 1..3; it is the set {1, 2, 3}
         TlaSet set = enumerate(parseLong(ctx.low), parseLong(ctx.high));
         if (set == null) {
-            throw error(ctx.start, "interval " + ctx.getText() + " is too large to enumerate");
+            throw error(ctx.low, "interval " + ctx.low.getText() + ".." + ctx.high.getText() + " is too large to enumerate");
         }
-        return set;
+        push(set);
+    }
+
+    @Override
+    public void exitStringValue(TlaValueParser.StringValueContext ctx) {
+        Token t = ctx.start;
+        if (text == null) {
+            push(new TlaString(unquote(t.getText())));
+            return;
+        }
+        String value = unquote(t.getStartIndex(), t.getStopIndex());
+        int slot = value.hashCode() & (strings.length - 1);
+        TlaString known = strings[slot];
+        if (known == null || !known.value().equals(value)) {
+            known = strings[slot] = new TlaString(value);
+        }
+        push(known);
+    }
+
+    @Override
+    public void exitBoolValue(TlaValueParser.BoolValueContext ctx) {
+        push(ctx.start.getType() == TlaValueLexer.TRUE ? TRUE : FALSE);
+    }
+
+    @Override
+    public void exitModelValue(TlaValueParser.ModelValueContext ctx) {
+        String name = name(ctx.start);
+        int slot = name.hashCode() & (modelValues.length - 1);
+        TlaModelValue known = modelValues[slot];
+        if (known == null || !known.name().equals(name)) {
+            known = modelValues[slot] = new TlaModelValue(name);
+        }
+        push(known);
+    }
+
+    @Override
+    public void exitRecordValue(TlaValueParser.RecordValueContext ctx) {
+        int from = marks[depth - 1];
+        Field[] fields = new Field[size - from];
+        System.arraycopy(stack, from, fields, 0, fields.length);
+        size = from;
+        push(new TlaRecord(List.of(fields)));
+    }
+
+    @Override
+    public void exitSeqValue(TlaValueParser.SeqValueContext ctx) {
+        push(new TlaSeq(elements()));
+    }
+
+    @Override
+    public void exitSetValue(TlaValueParser.SetValueContext ctx) {
+        push(new TlaSet(elements()));
+    }
+
+    @Override
+    public void exitFnValue(TlaValueParser.FnValueContext ctx) {
+        int from = marks[depth - 1];
+        Pair[] pairs = new Pair[size - from];
+        System.arraycopy(stack, from, pairs, 0, pairs.length);
+        size = from;
+        push(new TlaFunction(List.of(pairs)));
+    }
+
+    /** The field's value is on top of the stack, the record's earlier fields below it. */
+    @Override
+    public void exitField(TlaValueParser.FieldContext ctx) {
+        String name = name(ctx.name);
+        for (int i = marks[depth - 1]; i < size - 1; i++) {
+            if (((Field) stack[i]).name().equals(name)) {
+                throw error(ctx.name, "field " + name + " appears twice in one record");
+            }
+        }
+        stack[size - 1] = new Field(name, (TlaValue) stack[size - 1]);
+    }
+
+    @Override
+    public void exitMapping(TlaValueParser.MappingContext ctx) {
+        TlaValue value = (TlaValue) stack[--size];
+        stack[size - 1] = new Pair((TlaValue) stack[size - 1], value);
+    }
+
+    @Override
+    public void exitAssignment(TlaValueParser.AssignmentContext ctx) {
+        String name = name(ctx.name);
+        if (vars.putIfAbsent(name, (TlaValue) stack[--size]) != null) {
+            throw error(ctx.name, "variable " + name + " is assigned twice in one state");
+        }
+    }
+
+    /** The elements of {@code <<v, ...>>} or {@code {v, ...}}. */
+    private List<TlaValue> elements() {
+        int from = marks[depth - 1];
+        if (from == size) {
+            return List.of();
+        }
+        TlaValue[] elements = new TlaValue[size - from];
+        System.arraycopy(stack, from, elements, 0, elements.length);
+        size = from;
+        return List.of(elements);
+    }
+
+    private TlaInt integer(long n) {
+        int slot = Long.hashCode(n * 0x9E3779B97F4A7C15L) & (ints.length - 1);
+        TlaInt known = ints[slot];
+        if (known == null || known.value() != n) {
+            known = ints[slot] = new TlaInt(n);
+        }
+        return known;
     }
 
     /** The set {@code low..high}, or null when it has more than a million and one elements. */
@@ -102,55 +237,25 @@ final class TlaValueBuilder {
         return new TlaSet(List.of(elements));
     }
 
-    /** The value children of {@code <<v, ...>>} or {@code {v, ...}}, between the brackets. */
-    private List<TlaValue> values(TlaValueParser.ValueContext ctx) {
-        List<ParseTree> children = ctx.children;
-        int n = children.size();
-        if (n == 2) {
-            return List.of();
+    private void push(Object value) {
+        if (size == stack.length) {
+            stack = Arrays.copyOf(stack, 2 * size);
         }
-        TlaValue[] elements = new TlaValue[n / 2];
-        for (int i = 1, e = 0; i < n; i += 2, e++) {
-            elements[e] = value((TlaValueParser.ValueContext) children.get(i));
-        }
-        return List.of(elements);
+        stack[size++] = value;
     }
 
-    /** [f1 |-> v1, f2 |-> v2]: field children at odd positions. */
-    private TlaValue record(TlaValueParser.RecordValueContext ctx) {
-        List<ParseTree> children = ctx.children;
-        List<Field> fields = new ArrayList<>(children.size() / 2);
-        for (int i = 1; i < children.size(); i += 2) {
-            ParserRuleContext f = (ParserRuleContext) children.get(i);
-            Token nameToken = f.start;
-            String name = nameToken.getText();
-            for (Field existing : fields) {
-                if (existing.name().equals(name)) {
-                    throw error(nameToken, "field " + name + " appears twice in one record");
-                }
+    private long parseLong(Token t) {
+        if (text != null) {
+            long n = AsciiRanges.parseLong(text, t.getStartIndex(), t.getStopIndex() + 1);
+            if (n != AsciiRanges.NOT_A_LONG) {
+                return n;
             }
-            fields.add(new Field(name, value((TlaValueParser.ValueContext) f.getChild(2))));
         }
-        return new TlaRecord(fields);
-    }
-
-    /** (k1 :> v1 @@ k2 :> v2): mapping children at odd positions. */
-    private TlaValue function(TlaValueParser.FnValueContext ctx) {
-        List<ParseTree> children = ctx.children;
-        List<Pair> pairs = new ArrayList<>(children.size() / 2);
-        for (int i = 1; i < children.size(); i += 2) {
-            ParserRuleContext m = (ParserRuleContext) children.get(i);
-            pairs.add(new Pair(value((TlaValueParser.ValueContext) m.getChild(0)),
-                    value((TlaValueParser.ValueContext) m.getChild(2))));
-        }
-        return new TlaFunction(pairs);
-    }
-
-    private long parseLong(Token token) {
+        // out of range, or Long.MIN_VALUE itself
         try {
-            return Long.parseLong(token.getText());
+            return Long.parseLong(t.getText());
         } catch (NumberFormatException e) {
-            throw error(token, "integer " + token.getText() + " is out of range");
+            throw error(t, "integer " + t.getText() + " is out of range");
         }
     }
 
@@ -176,6 +281,37 @@ final class TlaValueBuilder {
             });
         }
         return out.toString();
+    }
+
+    /** {@link #unquote(String)} of {@code text[start..stop]}, quotes included. */
+    private String unquote(int start, int stop) {
+        for (int i = start + 1; i < stop; i++) {
+            if (text[i] == '\\') {
+                return unquote(new String(text, start, stop - start + 1, StandardCharsets.US_ASCII));
+            }
+        }
+        return new String(text, start + 1, stop - start - 1, StandardCharsets.US_ASCII);
+    }
+
+    /** The identifier's text, the same string each time it recurs. */
+    private String name(Token t) {
+        if (text == null) {
+            return t.getText();
+        }
+        int start = t.getStartIndex();
+        int length = t.getStopIndex() + 1 - start;
+        int hash = 0;
+        for (int i = 0; i < length; i++) {
+            hash = 31 * hash + text[start + i];
+        }
+        int slot = (hash ^ (hash >>> 16)) & (names.length - 1);
+        String known = names[slot];
+        if (known != null && known.length() == length && AsciiRanges.regionEquals(text, start, known)) {
+            return known;
+        }
+        String name = new String(text, start, length, StandardCharsets.US_ASCII);
+        names[slot] = name;
+        return name;
     }
 
     private ParseException error(Token at, String detail) {

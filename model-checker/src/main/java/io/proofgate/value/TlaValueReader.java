@@ -1,11 +1,13 @@
 package io.proofgate.value;
 
-import io.proofgate.tlc.ParseException;
-import io.proofgate.tlc.ThrowingErrorListener;
-import io.proofgate.tlc.TlaValueLexer;
-import io.proofgate.tlc.TlaValueParser;
+import io.proofgate.parse.ParseException;
+import io.proofgate.parse.ThrowingErrorListener;
+import java.util.function.Function;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.tree.ParseTree;
+import org.antlr.v4.runtime.tree.ParseTreeWalker;
 
 /** Reads TLA+ values and states in TLC's print syntax; errors are {@link ParseException}s. */
 public final class TlaValueReader {
@@ -14,7 +16,7 @@ public final class TlaValueReader {
 
     /** One value, e.g. {@code (a :> 0 @@ b :> 1)}. */
     public static TlaValue value(String source, String text) {
-        return twoStage(source, text, 0, parser -> new TlaValueBuilder(source, 0).value(parser.valueOnly().value()));
+        return twoStage(source, text, 0, parser -> walk(source, 0, parser.valueOnly()).value());
     }
 
     /** One state: {@code /\ x = 1 /\ y = "a"} or {@code x = 1}. */
@@ -30,7 +32,7 @@ public final class TlaValueReader {
      */
     public static TlaState state(String source, String text, int firstLine) {
         return twoStage(source, text, firstLine - 1,
-                parser -> new TlaValueBuilder(source, firstLine - 1).state(parser.state().stateFormula()));
+                parser -> walk(source, firstLine - 1, parser.state()).state());
     }
 
     /**
@@ -38,12 +40,12 @@ public final class TlaValueReader {
      * reports an error, so valid input (every state of a dump) costs one cheap pass and invalid
      * input still gets the exact error of a full parse.
      */
-    static <T> T twoStage(String source, String text, int lineOffset, java.util.function.Function<TlaValueParser, T> rule) {
+    static <T> T twoStage(String source, String text, int lineOffset, Function<TlaValueParser, T> rule) {
         TlaValueParser fast = parser(source, text, lineOffset);
-        fast.getInterpreter().setPredictionMode(org.antlr.v4.runtime.atn.PredictionMode.SLL);
+        fast.getInterpreter().setPredictionMode(PredictionMode.SLL);
         try {
             return rule.apply(fast);
-        } catch (io.proofgate.tlc.ParseException e) {
+        } catch (ParseException e) {
             return rule.apply(parser(source, text, lineOffset));
         }
     }
@@ -64,9 +66,16 @@ public final class TlaValueReader {
                 .namingToken(TlaValueParser.STRING, "a string");
     }
 
-    /** A builder for callers in other packages that walk a tree of their own (trace modules). */
+    /** The state of a formula in a tree of the caller's own (a trace module's {@code STATE_k ==}). */
     public static TlaState state(String source, TlaValueParser.StateFormulaContext formula) {
-        return new TlaValueBuilder(source, 0).state(formula);
+        return walk(source, 0, formula).state();
+    }
+
+    /** The values of a parse tree, built by walking it. */
+    private static TlaValueBuilder walk(String source, int lineOffset, ParseTree tree) {
+        TlaValueBuilder builder = new TlaValueBuilder(source, lineOffset);
+        ParseTreeWalker.DEFAULT.walk(builder, tree);
+        return builder;
     }
 
     /** The lexer and parser with errors turned into {@link ParseException}s. */

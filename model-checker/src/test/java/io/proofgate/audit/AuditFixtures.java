@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 /**
  * A small git repository built by the tests: the project's own spec and validator sources as the
  * first commit, and one commit per reference change on top of it, each made of exact text edits
- * that must apply once. The changes are the kinds a reviewer meets (issue 14's six), kept here as
+ * that must apply once. The changes are the kinds a reviewer meets (docs/audit.md), kept here as
  * edits rather than as branches, so that they follow the spec as it evolves or fail loudly.
  */
 final class AuditFixtures {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * {@code proofgate audit} on the six reference changes of issue 14, each a commit of a repository
+ * {@code proofgate audit} on the reference changes of docs/audit.md, each a commit of a repository
  * the test builds ({@link AuditFixtures}), on small models: a refactor, the seed's below-target
  * change, the seed's reason change, a validator change alone, a spec change the validator does not
  * follow, and a change of the span rule. Each asserts what a reviewer must be told, and that

@@ -3,7 +3,7 @@ package io.proofgate.graph;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import java.nio.charset.CharacterCodingException;
 
 /**

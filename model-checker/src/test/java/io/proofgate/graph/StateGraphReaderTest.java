@@ -3,7 +3,7 @@ package io.proofgate.graph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import io.proofgate.tlc.Samples;
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValueReader;
@@ -152,6 +152,31 @@ class StateGraphReaderTest {
         assertEquals(9, e.column());
         assertEquals("bad.dot:3:9: in state label (its line 2, column 14): expected a TLA+ value after \"|->\", found \"]\"",
                 e.getMessage());
+    }
+
+    /** A statement cut short by a syntax error is not read: the syntax error is the one reported. */
+    @Test
+    void syntaxErrorInAnEdge_isReportedAsIs() {
+        String dot = """
+                strict digraph DiskGraph {
+                1 [label="x = 1",style = filled]
+                1 -> [label="Inc"];
+                }""";
+        ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("cut.dot", dot));
+        assertEquals("cut.dot:3:5: expected NUMERAL, STRING or IDENT after \"->\", found \"[\"", e.getMessage());
+    }
+
+    /** A syntax error anywhere wins over an error in a statement, even one before it. */
+    @Test
+    void badLabelThenSyntaxError_theSyntaxErrorWins() {
+        String dot = """
+                strict digraph DiskGraph {
+                1 [label="x = ",style = filled]
+                1 -> 1 [label="Inc"]
+                2 -> ;
+                }""";
+        ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("both.dot", dot));
+        assertEquals(4, e.line());
     }
 
     @Test

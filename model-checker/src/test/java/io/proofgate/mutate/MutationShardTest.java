@@ -166,7 +166,7 @@ class MutationShardTest {
     }
 
     /**
-     * Regression (issue 27): a shard named its models and nothing else, so a shard run with
+     * Regression: a shard named its models and nothing else, so a shard run with
      * another config behind a model's name (checking one property more or less) merged.
      */
     @Test
@@ -182,7 +182,7 @@ class MutationShardTest {
                 timeout.getMessage());
     }
 
-    /** Regression (issue 27): a result for a mutant another shard owns was merged (docs/scale.md said it was refused). */
+    /** Regression: a result for a mutant another shard owns was merged (docs/scale.md said it was refused). */
     @Test
     void aResultForAMutantOfAnotherShardIsRefused() throws Exception {
         List<MutationShard> two = shards(2);
@@ -196,7 +196,7 @@ class MutationShardTest {
                 + " mutants only)", refused.getMessage());
     }
 
-    /** Regression (issue 27): a kill on a model the run does not have, or by something the model does not check, was merged. */
+    /** Regression: a kill on a model the run does not have, or by something the model does not check, was merged. */
     @Test
     void aKillTheRunCouldNotHaveGivenIsRefused() throws Exception {
         List<MutationShard> two = shards(2);
@@ -234,7 +234,7 @@ class MutationShardTest {
     }
 
     /**
-     * Regression (issue 27): an edited result ("survived" made "killed") merged, since nothing in a
+     * Regression: an edited result ("survived" made "killed") merged, since nothing in a
      * shard was checked against anything; with a key, a shard carries an HMAC that must verify.
      */
     @Test

@@ -3,6 +3,7 @@ package io.proofgate.tlc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.proofgate.parse.ParseException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.proofgate.tlc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.proofgate.parse.ParseException;
 import io.proofgate.value.TlaValueReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;

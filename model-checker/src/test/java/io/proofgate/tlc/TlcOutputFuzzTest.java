@@ -3,6 +3,7 @@ package io.proofgate.tlc;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.proofgate.parse.ParseException;
 
 /**
  * Fuzzing of the reader of TLC's {@code -tool} output (Jazzer): any text is read into frames and

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 import io.proofgate.value.TlaValue.TlaInt;
 import io.proofgate.value.TlaValue.TlaSet;
 import java.nio.charset.StandardCharsets;

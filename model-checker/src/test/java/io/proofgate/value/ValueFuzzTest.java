@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.proofgate.tlc.ParseException;
+import io.proofgate.parse.ParseException;
 
 /**
  * Fuzzing of the TLA+ value reader (Jazzer): any text is either a value that, printed and read

@@ -3,7 +3,6 @@ package io.proofgate.conformance;
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
 import io.proofgate.protocol.GroupPolicy;
-import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.store.Digests;
@@ -16,36 +15,16 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * Byte-level conformance: simulates vLLM's block contents from the event stream, writes them into
- * a {@link PageStore}, and on every plan gathers the published blocks through the store, checks
- * each page against the content the target demands, restores the snapshot into fresh blocks and
- * checks those again. It only observes: call {@link #event} before the connector applies an event
- * and {@link #verdict} with each verdict the connector returns for it.
+ * Byte-level conformance: on every plan, gathers the published blocks through a {@link PageStore}
+ * into which {@link VllmBlocks} has written vLLM's simulated block contents, checks each page
+ * against the content the target demands, restores the snapshot into fresh blocks and checks
+ * those again. It only observes: call {@link #event} before the connector applies an event and
+ * {@link #verdict} with each verdict the connector returns for it.
  *
- * <p>What the simulated vLLM does, per step, in this order (docs/page-stores.md has the rationale):
- * <ol>
- *   <li>Preempted requests release the blocks pinned for them; a released block is scribbled
- *       over, because vLLM may reuse it at once.</li>
- *   <li>Each scheduled request (new, then cached) takes its table from {@code block_ids}, extends
- *       it by {@code new_block_ids} (replaces it when resumed), and computes tokens
- *       {@code [computed, computed + scheduled)}: an attention group's table entry {@code i} holds
- *       chunk {@code i} of the prefix once the computation reaches it; a recurrent group's running
- *       slot (the last non-null entry of its table) holds the state after
- *       {@code computed + scheduled} tokens, every step.</li>
- *   <li>Each well-formed entry {@code (group, block, boundary)} of {@code recurrent_boundary_blocks}
- *       for a request scheduled in the step, in a recurrent group, with a non-null block and
- *       {@code 0 < boundary <= computed + scheduled}, pins {@code block} holding the state at
- *       {@code boundary}: the aligned block of the step that reached it, or the copy-on-write
- *       target of the step after. Entries that claim an uncomputed state write nothing.</li>
- * </ol>
- * A plan demands, for the prefix {@code digest} and span {@code s}: a {@code full} group's
+ * <p>A plan demands, for the prefix {@code digest} and span {@code s}: a {@code full} group's
  * {@code i}-th block holds attention chunk {@code i}; a {@code sliding} group's holds chunk
  * {@code floor(max(0, s - window) / block_tokens) + i}; a recurrent group's block holds the state
  * at {@code s}. Expected bytes are {@link PageBytes} of (group, published block id, that content).
@@ -68,12 +47,9 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     private final PageStore store;
     private final Publication publication;
     private final int slotLimit;
-    private final List<Map<Long, Integer>> slots = new ArrayList<>();
-    private final List<Map<Long, BlockContent>> contents = new ArrayList<>();
-    private final Map<String, Request> requests = new HashMap<>();
-    private final Set<String> scheduled = new HashSet<>();
-    /** Owns the page and check buffers below; closed with the harness. */
+    /** Owns the page and check buffers below and the simulation's; closed with the harness. */
     private final Arena arena = Arena.ofConfined();
+    private final VllmBlocks blocks;
     private final MemorySegment block;
     private final MemorySegment expectedPage;
     private MemorySegment checked;
@@ -82,41 +58,6 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     private long findingCount;
     private long plansChecked;
     private long pagesChecked;
-    private long step;
-
-    /** One request as the simulated vLLM sees it. */
-    private static final class Request {
-        final String digest;
-        final long[][] table;
-        final int[] length;
-        long done;
-        final List<long[]> pinned = new ArrayList<>();
-
-        Request(String digest, long[][] blockIds) {
-            this.digest = digest;
-            this.table = new long[blockIds.length][];
-            this.length = new int[blockIds.length];
-            replace(blockIds);
-        }
-
-        void replace(long[][] blockIds) {
-            for (int g = 0; g < table.length; g++) {
-                table[g] = blockIds[g].clone();
-                length[g] = blockIds[g].length;
-            }
-        }
-
-        void extend(long[][] blockIds) {
-            for (int g = 0; g < table.length; g++) {
-                long[] more = blockIds[g];
-                if (length[g] + more.length > table[g].length) {
-                    table[g] = Arrays.copyOf(table[g], Math.max(2 * table[g].length, length[g] + more.length));
-                }
-                System.arraycopy(more, 0, table[g], length[g], more.length);
-                length[g] += more.length;
-            }
-        }
-    }
 
     /** A harness over {@code store}, which must have {@link #layoutFor}'s geometry for the topology. */
     public ConformanceHarness(Topology topology, PageStore store, Publication publication) {
@@ -128,10 +69,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
             throw new IllegalArgumentException("the store's layout " + store.layout() + " is not the harness's " + expected);
         }
         this.slotLimit = (int) (store.layout().group(0).blocks() - RESTORE_BLOCKS);
-        for (int g = 0; g < topology.groups().size(); g++) {
-            slots.add(new HashMap<>());
-            contents.add(new HashMap<>());
-        }
+        this.blocks = new VllmBlocks(topology, store, slotLimit, arena);
         this.block = arena.allocate(LAYERS * PAGE_BYTES, 8);
         this.expectedPage = arena.allocate(PAGE_BYTES, 8);
         this.checked = arena.allocate(64 * LAYERS * PAGE_BYTES, 8);
@@ -184,147 +122,8 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     /** Follows one event; call before the connector applies it. */
     @Override
     public void event(Event event) {
-        switch (event) {
-            case Event.SchedulerStep s -> step(s);
-            case Event.Finished finished -> {
-                Request request = requests.remove(finished.id());
-                if (request != null) {
-                    release(finished.id(), request);
-                }
-            }
-            case Event.Held held -> { }
-        }
+        blocks.event(event);
     }
-
-    private void step(Event.SchedulerStep s) {
-        step = s.step();
-        for (String id : s.preempted()) {
-            Request request = requests.get(id);
-            if (request != null) {
-                release(id, request);
-            }
-        }
-        scheduled.clear();
-        for (Event.NewRequest n : s.newRequests()) {
-            Request request = new Request(n.digest(), n.blockIds().byGroup());
-            requests.put(n.id(), request);
-            scheduled.add(n.id());
-            compute(request, n.computed(), n.scheduled());
-        }
-        for (Event.CachedRequest c : s.cachedRequests()) {
-            Request request = requests.get(c.id());
-            if (request == null) {
-                continue; // a request the log never introduced: its prefix is unknown
-            }
-            scheduled.add(c.id());
-            if (c.resumed()) {
-                request.replace(c.newBlockIds().byGroup());
-                resumePrefix(request, c.computed());
-            } else {
-                request.extend(c.newBlockIds().byGroup());
-            }
-            compute(request, c.computed(), c.scheduled());
-        }
-        if (topology.recurrentGroupCount() > 0 && s.evidence() instanceof RawValue.MapOf map) {
-            for (String id : scheduled) {
-                if (map.entries().get(id) instanceof RawValue.ListOf entries) {
-                    pin(requests.get(id), entries);
-                }
-            }
-        }
-    }
-
-    /** vLLM unpins the request's blocks; they may be reused at once. */
-    private void release(String id, Request request) {
-        for (long[] pinned : request.pinned) {
-            write((int) pinned[0], pinned[1], new BlockContent.Released(id, step));
-        }
-        request.pinned.clear();
-    }
-
-    /**
-     * A resumed request's new table holds its computed prefix already (prefix-cache hits, or
-     * recomputation before the step): its attention blocks hold their chunks.
-     */
-    private void resumePrefix(Request request, long computed) {
-        for (Group group : topology.groups()) {
-            if (group.isRecurrent()) {
-                continue;
-            }
-            int g = group.index();
-            long blocks = Math.min(request.length[g], (computed + group.blockTokens() - 1) / group.blockTokens());
-            for (int i = 0; i < blocks; i++) {
-                if (request.table[g][i] > 0) {
-                    write(g, request.table[g][i], new BlockContent.Attention(request.digest, i));
-                }
-            }
-        }
-    }
-
-    private void compute(Request request, long computed, long scheduledTokens) {
-        long end = computed + scheduledTokens;
-        request.done = end;
-        for (Group group : topology.groups()) {
-            int g = group.index();
-            long[] table = request.table[g];
-            int length = request.length[g];
-            if (group.isRecurrent()) {
-                for (int i = length - 1; i >= 0; i--) {
-                    if (table[i] > 0) {
-                        write(g, table[i], new BlockContent.Recurrent(request.digest, end));
-                        break;
-                    }
-                }
-            } else if (scheduledTokens > 0) {
-                long first = computed / group.blockTokens();
-                long last = Math.min(length - 1, (end - 1) / group.blockTokens());
-                for (long i = first; i <= last; i++) {
-                    if (table[(int) i] > 0) {
-                        write(g, table[(int) i], new BlockContent.Attention(request.digest, i));
-                    }
-                }
-            }
-        }
-    }
-
-    private void pin(Request request, RawValue.ListOf entries) {
-        for (RawValue item : entries.items()) {
-            if (item instanceof RawValue.ListOf(List<RawValue> fields) && fields.size() == 3
-                    && fields.get(0) instanceof RawValue.Int(long g) && fields.get(1) instanceof RawValue.Int(long b)
-                    && fields.get(2) instanceof RawValue.Int(long boundary)
-                    && g >= 0 && g < topology.groups().size() && topology.groups().get((int) g).isRecurrent()
-                    && b > 0 && boundary > 0 && boundary <= request.done) {
-                write((int) g, b, new BlockContent.Recurrent(request.digest, boundary));
-                request.pinned.add(new long[] {g, b});
-            }
-        }
-    }
-
-    /** Simulates vLLM writing {@code content} into a block: the bytes go into the store. */
-    private void write(int group, long id, BlockContent content) {
-        if (content.equals(contents.get(group).put(id, content))) {
-            return; // already there: an attention chunk touched again by a later step
-        }
-        for (int layer = 0; layer < LAYERS; layer++) {
-            PageBytes.fill(block.asSlice(layer * PAGE_BYTES, PAGE_BYTES), group, id, content, layer);
-        }
-        store.write(group, slot(group, id), block);
-    }
-
-    private int slot(int group, long id) {
-        Map<Long, Integer> map = slots.get(group);
-        Integer slot = map.get(id);
-        if (slot == null) {
-            if (map.size() >= slotLimit) {
-                throw new IllegalStateException("the log names more than " + slotLimit + " distinct blocks in group "
-                        + group + " (raise -Dproofgate.conformance.blocks)");
-            }
-            slot = map.size();
-            map.put(id, slot);
-        }
-        return slot;
-    }
-
     /** Checks a verdict; only plans publish anything. */
     @Override
     public void verdict(Verdict verdict) {
@@ -334,14 +133,10 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     }
 
     private void check(Verdict.Plan plan) {
-        Request request = requests.get(plan.id());
-        if (request == null) {
+        if (!blocks.knows(plan.id())) {
             throw new IllegalStateException("plan for request " + plan.id() + " that the harness never saw scheduled");
         }
-        long[][] published = publication.select(plan, (id, g) -> {
-            Request r = requests.get(id);
-            return r == null ? new long[0] : Arrays.copyOf(r.table[g], r.length[g]);
-        });
+        long[][] published = publication.select(plan, blocks::table);
         int groups = topology.groups().size();
         BlockContent[][] expected = new BlockContent[groups][];
         long[][] storeBlocks = new long[groups][];
@@ -356,8 +151,8 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
                 expected[g][i] = group.isRecurrent()
                         ? new BlockContent.Recurrent(plan.digest(), plan.span())
                         : new BlockContent.Attention(plan.digest(), first + i);
-                Integer slot = slots.get(g).get(published[g][i]);
-                if (slot == null) {
+                int slot = blocks.slotOf(g, published[g][i]);
+                if (slot < 0) {
                     gatherable = false;
                     report(plan, g, published[g][i], "published", expected[g][i], "block " + published[g][i]
                             + " was never written");
@@ -473,7 +268,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
 
     /** What the simulation says the block holds, to explain a mismatch. */
     private String holds(int group, long id, int layer) {
-        BlockContent content = contents.get(group).get(id);
+        BlockContent content = blocks.content(group, id);
         if (content == null) {
             return "block " + id + " was never written";
         }

@@ -25,7 +25,7 @@ import java.util.Optional;
  * (fewer where block ids run consecutively). By default one kernel launch runs them all
  * ({@code copy.ptx}, JIT-compiled by the driver); {@link Copies} also offers CUDA 13's
  * {@code cuMemcpyBatchAsync_v2} and one {@code cuMemcpyDtoDAsync_v2} per copy, which on an H200
- * cost about 5 us per copy. Either way, one wait.
+ * cost about 5 us per copy ({@link DeviceCopies}). Either way, one wait.
  *
  * <p>The store uses the device's primary context, retained once per process ({@link PrimaryContext}),
  * and makes it current on the calling thread at the start of every operation
@@ -52,9 +52,6 @@ public final class CudaPageStore implements PageStore {
 
     /** By default, the longest copy one kernel thread block takes; longer runs are cut into several. */
     public static final long DEFAULT_KERNEL_CHUNK_BYTES = 64 * 1024;
-    private static final int KERNEL_THREADS = 256;
-    private static final int KERNEL_MAX_BLOCKS = 65535;
-    private static final long DESCRIPTOR_BYTES = 3 * Long.BYTES;
 
     /** Default pinned staging size: enough to keep the copy engine busy between waits. */
     public static final long DEFAULT_STAGING_BYTES = 8L << 20;
@@ -70,20 +67,8 @@ public final class CudaPageStore implements PageStore {
     private final List<DeviceSnapshot> snapshots = new ArrayList<>();
     private final Copies copies;
     private final long kernelChunkBytes;
-    /** The batch's native arrays, reused across operations; grown (never shrunk) by {@link #reserveBatch}. */
-    private Arena batchArena;
-    private MemorySegment batch;
-    private long batchCapacity;
-    /** The kernel's copy list: written in pinned memory, copied to device memory; grown by {@link #reserveKernelList}. */
-    private long listHostAddress;
-    private MemorySegment listHost;
-    /** The list is built here first: plain array stores, then one copy into pinned memory. */
-    private long[] list = new long[0];
-    private long listDevice;
-    private long listCapacity;
-    /** The kernel's two parameter values, then the two pointers to them that cuLaunchKernel takes. */
-    private final Arena launchArena;
-    private final MemorySegment launch;
+    /** The gathers' and scatters' way to the driver; made with the stream. */
+    private DeviceCopies deviceCopies;
     private boolean closed;
 
     /**
@@ -177,11 +162,6 @@ public final class CudaPageStore implements PageStore {
             throw new CudaException("cuModuleLoadDataEx", 0, "no copy kernel", "opening a store with kernel copies on device "
                     + ordinal, primary.kernelError());
         }
-        this.launchArena = Arena.ofShared();
-        this.launch = launchArena.allocate(4 * Long.BYTES, Long.BYTES);
-        // cuLaunchKernel's void** kernelParams: one pointer to each of the two values before it.
-        launch.set(JAVA_LONG, 2 * Long.BYTES, launch.address());
-        launch.set(JAVA_LONG, 3 * Long.BYTES, launch.address() + Long.BYTES);
         boolean built = false;
         // Out-parameters live in this confined arena only for the constructor.
         try (Arena arena = Arena.ofConfined()) {
@@ -191,6 +171,11 @@ public final class CudaPageStore implements PageStore {
                 driver.check(driver.cuStreamCreate(out, CudaDriver.CU_STREAM_NON_BLOCKING), "cuStreamCreate",
                         "creating a stream on device " + ordinal);
                 this.stream = out.get(JAVA_LONG, 0);
+                this.deviceCopies = switch (copies) {
+                    case KERNEL -> new KernelCopies(driver, stream, ordinal, layout, primary.copyFunction(), kernelChunkBytes);
+                    case BATCHED -> new BatchedCopies(driver, stream, ordinal, layout);
+                    case ONE_BY_ONE -> new OneByOneCopies(driver, stream, ordinal);
+                };
                 for (int g = 0; g < pools.length; g++) {
                     out.set(JAVA_LONG, 0, 0);
                     long bytes = layout.group(g).poolBytes();
@@ -332,13 +317,8 @@ public final class CudaPageStore implements PageStore {
     }
 
     private void queueCopies(long[][] blocksByGroup, long snapshot, boolean gather) {
-        switch (copies) {
-            case KERNEL -> reserveKernelList(blocksByGroup);
-            case BATCHED -> reserveBatch(blocksByGroup);
-            case ONE_BY_ONE -> { }
-        }
+        deviceCopies.begin(blocksByGroup);
         long offset = 0;
-        long count = 0;
         for (int g = 0; g < blocksByGroup.length; g++) {
             long[] blocks = blocksByGroup[g];
             StoreLayout.GroupLayout geometry = layout.group(g);
@@ -356,154 +336,13 @@ public final class CudaPageStore implements PageStore {
                     long pool = base + blocks[i] * page;
                     long destination = gather ? snapshot + offset : pool;
                     long source = gather ? pool : snapshot + offset;
-                    switch (copies) {
-                        case KERNEL -> {
-                            for (long done = 0; done < bytes; done += kernelChunkBytes) {
-                                int at = (int) (3 * count++);
-                                list[at] = destination + done;
-                                list[at + 1] = source + done;
-                                list[at + 2] = Math.min(kernelChunkBytes, bytes - done);
-                            }
-                        }
-                        case BATCHED -> {
-                            batch.setAtIndex(JAVA_LONG, count, destination);
-                            batch.setAtIndex(JAVA_LONG, batchCapacity + count, source);
-                            batch.setAtIndex(JAVA_LONG, 2 * batchCapacity + count, bytes);
-                            count++;
-                        }
-                        case ONE_BY_ONE -> {
-                            int result = driver.cuMemcpyDtoDAsync(destination, source, bytes, stream);
-                            if (result != CudaDriver.CUDA_SUCCESS) {
-                                throw driver.error(result, "cuMemcpyDtoDAsync_v2", (gather ? "gathering page " : "scattering page ")
-                                        + blocks[i] + " of group " + g + " layer " + layer + " on device " + ordinal);
-                            }
-                            count++;
-                        }
-                    }
+                    deviceCopies.add(destination, source, bytes, gather, g, layer, blocks[i]);
                     offset += bytes;
                     i += run;
                 }
             }
         }
-        if (count == 0) {
-            return;
-        }
-        switch (copies) {
-            case KERNEL -> launchCopyKernel(count, gather, offset);
-            case BATCHED -> {
-                long arrays = batch.address();
-                long attributes = arrays + 3 * batchCapacity * Long.BYTES;
-                long attributeIndex = attributes + CudaDriver.MEMCPY_ATTRIBUTES_BYTES;
-                int result = driver.cuMemcpyBatchAsync(arrays, arrays + batchCapacity * Long.BYTES,
-                        arrays + 2 * batchCapacity * Long.BYTES, count, attributes, attributeIndex, 1, stream);
-                if (result != CudaDriver.CUDA_SUCCESS) {
-                    throw driver.error(result, "cuMemcpyBatchAsync_v2", work(gather, count, offset) + " in one batch");
-                }
-            }
-            case ONE_BY_ONE -> { }
-        }
-    }
-
-    /** What a failed gather or scatter was doing; built only when one fails, not on every call. */
-    private String work(boolean gather, long count, long bytes) {
-        return (gather ? "gathering " : "scattering ") + count + " copies (" + bytes + " bytes) on device " + ordinal;
-    }
-
-    /** Copies the list to the device and launches the kernel on it, both queued on the store's stream. */
-    private void launchCopyKernel(long count, boolean gather, long bytes) {
-        MemorySegment.copy(list, 0, listHost, JAVA_LONG, 0, (int) (3 * count));
-        int result = driver.cuMemcpyHtoDAsync(listDevice, listHostAddress, count * DESCRIPTOR_BYTES, stream);
-        if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuMemcpyHtoDAsync_v2", "copying the copy list for " + work(gather, count, bytes));
-        }
-        launch.set(JAVA_LONG, 0, listDevice);
-        launch.set(JAVA_LONG, Long.BYTES, count);
-        int blocks = (int) Math.min(count, KERNEL_MAX_BLOCKS);
-        result = driver.cuLaunchKernel(primary.copyFunction(), blocks, 1, 1, KERNEL_THREADS, 1, 1, 0, stream,
-                launch.address() + 2 * Long.BYTES, 0);
-        if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuLaunchKernel", work(gather, count, bytes));
-        }
-    }
-
-    /**
-     * Makes room for the kernel's copy list: at most one entry per chunk of each selected page, in
-     * pinned memory and in device memory of the same size.
-     */
-    private void reserveKernelList(long[][] blocksByGroup) {
-        long needed = 0;
-        for (int g = 0; g < blocksByGroup.length; g++) {
-            StoreLayout.GroupLayout geometry = layout.group(g);
-            long chunksPerPage = (geometry.pageBytes() + kernelChunkBytes - 1) / kernelChunkBytes;
-            needed += (long) blocksByGroup[g].length * geometry.layers() * chunksPerPage;
-        }
-        if (needed <= listCapacity) {
-            return;
-        }
-        long capacity = Math.max(needed, 2 * listCapacity);
-        long bytes = capacity * DESCRIPTOR_BYTES;
-        CudaException freeing = freeKernelList(null);
-        if (freeing != null) {
-            throw freeing;
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_LONG);
-            driver.check(driver.cuMemHostAlloc(out, bytes, 0), "cuMemHostAlloc",
-                    "allocating a " + bytes + "-byte pinned copy list on device " + ordinal);
-            listHostAddress = out.get(JAVA_LONG, 0);
-            listHost = MemorySegment.ofAddress(listHostAddress).reinterpret(bytes);
-            out.set(JAVA_LONG, 0, 0);
-            driver.check(driver.cuMemAlloc(out, bytes), "cuMemAlloc_v2",
-                    "allocating a " + bytes + "-byte copy list on device " + ordinal);
-            listDevice = out.get(JAVA_LONG, 0);
-        }
-        list = new long[Math.toIntExact(3 * capacity)];
-        listCapacity = capacity;
-    }
-
-    /** Frees both copies of the kernel's list; returns {@code first}, or else the first failure. */
-    private CudaException freeKernelList(CudaException first) {
-        listCapacity = 0;
-        listHost = null;
-        if (listHostAddress != 0) {
-            first = keep(first, driver.cuMemFreeHost(listHostAddress), "cuMemFreeHost",
-                    "freeing the pinned copy list on device " + ordinal);
-            listHostAddress = 0;
-        }
-        if (listDevice != 0) {
-            first = keep(first, driver.cuMemFree(listDevice), "cuMemFree_v2", "freeing the copy list on device " + ordinal);
-            listDevice = 0;
-        }
-        return first;
-    }
-
-    /**
-     * Makes room for a batch of at most one copy per selected block and layer: three arrays
-     * (destinations, sources, sizes) of {@code batchCapacity} longs, then one
-     * {@code CUmemcpyAttributes} that applies to every copy, then its start index, 0.
-     */
-    private void reserveBatch(long[][] blocksByGroup) {
-        long needed = 0;
-        for (int g = 0; g < blocksByGroup.length; g++) {
-            needed += (long) blocksByGroup[g].length * layout.group(g).layers();
-        }
-        if (needed <= batchCapacity) {
-            return;
-        }
-        long capacity = Math.max(needed, 2 * batchCapacity);
-        Arena arena = Arena.ofShared();
-        MemorySegment arrays = arena.allocate(3 * capacity * Long.BYTES + CudaDriver.MEMCPY_ATTRIBUTES_BYTES + Long.BYTES,
-                Long.BYTES);
-        long attributes = 3 * capacity * Long.BYTES;
-        // srcAccessOrder = stream order; no location hints (plain device pointers); no flags; index 0.
-        arrays.asSlice(attributes, CudaDriver.MEMCPY_ATTRIBUTES_BYTES + Long.BYTES).fill((byte) 0);
-        arrays.set(JAVA_INT, attributes, CudaDriver.CU_MEMCPY_SRC_ACCESS_ORDER_STREAM);
-        if (batchArena != null) {
-            batchArena.close();
-        }
-        batchArena = arena;
-        batch = arrays;
-        batchCapacity = capacity;
+        deviceCopies.submit(gather, offset);
     }
 
     @Override
@@ -620,41 +459,31 @@ public final class CudaPageStore implements PageStore {
     /** Frees what was acquired, in reverse order; reports the first failure after trying everything. */
     private void release() {
         CudaException first = null;
-        first = keep(first, driver.cuCtxSetCurrent(primary.context()), "cuCtxSetCurrent", "closing the store on device " + ordinal);
+        first = DeviceCopies.keep(driver, first, driver.cuCtxSetCurrent(primary.context()), "cuCtxSetCurrent", "closing the store on device " + ordinal);
         if (stream != 0) {
-            first = keep(first, driver.cuStreamSynchronize(stream), "cuStreamSynchronize", "closing the store on device " + ordinal);
+            first = DeviceCopies.keep(driver, first, driver.cuStreamSynchronize(stream), "cuStreamSynchronize", "closing the store on device " + ordinal);
         }
         if (stagingAddress != 0) {
-            first = keep(first, driver.cuMemFreeHost(stagingAddress), "cuMemFreeHost", "freeing pinned staging for device " + ordinal);
+            first = DeviceCopies.keep(driver, first, driver.cuMemFreeHost(stagingAddress), "cuMemFreeHost", "freeing pinned staging for device " + ordinal);
             stagingAddress = 0;
         }
         for (int g = pools.length - 1; g >= 0; g--) {
             if (pools[g] != 0) {
-                first = keep(first, driver.cuMemFree(pools[g]), "cuMemFree_v2", "freeing group " + g + " on device " + ordinal);
+                first = DeviceCopies.keep(driver, first, driver.cuMemFree(pools[g]), "cuMemFree_v2", "freeing group " + g + " on device " + ordinal);
                 pools[g] = 0;
             }
         }
         if (stream != 0) {
-            first = keep(first, driver.cuStreamDestroy(stream), "cuStreamDestroy_v2", "destroying the stream on device " + ordinal);
+            first = DeviceCopies.keep(driver, first, driver.cuStreamDestroy(stream), "cuStreamDestroy_v2", "destroying the stream on device " + ordinal);
             stream = 0;
         }
-        first = freeKernelList(first);
-        if (batchArena != null) {
-            batchArena.close();
-            batchArena = null;
+        if (deviceCopies != null) {
+            first = deviceCopies.free(first);
         }
-        launchArena.close();
         // The primary context stays retained for the process (PrimaryContext says why).
         if (first != null) {
             throw first;
         }
-    }
-
-    private CudaException keep(CudaException first, int result, String symbol, String work) {
-        if (result == CudaDriver.CUDA_SUCCESS || first != null) {
-            return first;
-        }
-        return driver.error(result, symbol, work);
     }
 
     /** A snapshot in device memory from {@code cuMemAlloc_v2}; no Arena owns it, {@link #close} frees it. */

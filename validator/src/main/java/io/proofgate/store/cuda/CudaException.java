@@ -1,7 +1,7 @@
 package io.proofgate.store.cuda;
 
 /**
- * A CUresult other than {@code CUDA_SUCCESS}, reported as STYLE §7 asks: the symbol, the name from
+ * A CUresult other than {@code CUDA_SUCCESS}, reported with the symbol, the name from
  * {@code cuGetErrorName}, the code, the work being done and {@code cuGetErrorString}'s text, e.g.
  * {@code cuMemcpyHtoDAsync_v2: CUDA_ERROR_INVALID_VALUE (1) copying page 17 to device 0: invalid argument}.
  */

@@ -1,4 +1,4 @@
-package io.proofgate.tlc;
+package io.proofgate.parse;
 
 import java.nio.charset.StandardCharsets;
 import org.antlr.v4.runtime.CharStream;

@@ -1,4 +1,4 @@
-package io.proofgate.tlc;
+package io.proofgate.parse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.proofgate.tlc;
+package io.proofgate.parse;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

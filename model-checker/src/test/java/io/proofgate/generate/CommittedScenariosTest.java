@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The scenario folder is replaced whole, an interrupted run is cleaned up, and staleness is exact. */
-class GenerationWriteTest {
+class CommittedScenariosTest {
 
     @TempDir
     Path module;
@@ -31,17 +31,17 @@ class GenerationWriteTest {
 
     @Test
     void writingReplacesTheWholeFolder() throws IOException {
-        Generation.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
-        Generation.write(output(Map.of("ci/a.scenarios", "one\n")), module);
-        assertEquals(Map.of("ci/a.scenarios", "one\n"), Generation.read(module.resolve("scenarios")));
-        assertEquals(List.of(), Generation.staleness(output(Map.of("ci/a.scenarios", "one\n")), module));
+        CommittedScenarios.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
+        CommittedScenarios.write(output(Map.of("ci/a.scenarios", "one\n")), module);
+        assertEquals(Map.of("ci/a.scenarios", "one\n"), CommittedScenarios.read(module.resolve("scenarios")));
+        assertEquals(List.of(), CommittedScenarios.staleness(output(Map.of("ci/a.scenarios", "one\n")), module));
         assertEquals(List.of(".generate-lock", "COVERAGE.md", "scenarios"), entries());
     }
 
     @Test
     void stalenessNamesAddedChangedAndRemovedFiles() throws IOException {
-        Generation.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
-        List<String> stale = Generation.staleness(output(Map.of("ci/a.scenarios", "uno\n", "ci/c.scenarios", "x\n")), module);
+        CommittedScenarios.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
+        List<String> stale = CommittedScenarios.staleness(output(Map.of("ci/a.scenarios", "uno\n", "ci/c.scenarios", "x\n")), module);
         assertEquals(3, stale.size(), stale.toString());
         assertEquals(List.of("changed  ci/a.scenarios: scenarios 0 changed, 0 added, 0 removed"
                         + " (line 1: committed \"one\", generated \"uno\")",
@@ -52,20 +52,20 @@ class GenerationWriteTest {
     void stalenessCountsScenariosKeptChangedAddedAndRemoved() throws IOException {
         String before = "topology {}\n\nscenario a__x__1\nevent {}\n----\npending none\n\nscenario b__x__2\nevent {}\n----\n";
         String after = "topology {}\n\nscenario a__x__1\nevent {}\n----\nrejected r1\n\nscenario c__x__3\nevent {}\n----\n";
-        Generation.write(output(Map.of("ci/t.scenarios", before)), module);
-        List<String> stale = Generation.staleness(output(Map.of("ci/t.scenarios", after)), module);
+        CommittedScenarios.write(output(Map.of("ci/t.scenarios", before)), module);
+        List<String> stale = CommittedScenarios.staleness(output(Map.of("ci/t.scenarios", after)), module);
         assertTrue(stale.getFirst().startsWith("changed  ci/t.scenarios: scenarios 1 changed, 1 added, 1 removed"), stale.getFirst());
     }
 
     @Test
     void aRunKilledBetweenTheTwoMovesIsRolledBackThenReplaced() throws IOException {
-        Generation.write(output(Map.of("ci/a.scenarios", "one\n")), module);
+        CommittedScenarios.write(output(Map.of("ci/a.scenarios", "one\n")), module);
         // as a kill between "move the old folder aside" and "move the new one in" leaves it
         Files.move(module.resolve("scenarios"), module.resolve(".generate-123-old"));
         Files.createDirectories(module.resolve(".generate-123/ci"));
         Files.writeString(module.resolve(".generate-123/ci/a.scenarios"), "half");
-        Generation.write(output(Map.of("ci/a.scenarios", "two\n")), module);
-        assertEquals(Map.of("ci/a.scenarios", "two\n"), Generation.read(module.resolve("scenarios")));
+        CommittedScenarios.write(output(Map.of("ci/a.scenarios", "two\n")), module);
+        assertEquals(Map.of("ci/a.scenarios", "two\n"), CommittedScenarios.read(module.resolve("scenarios")));
         assertFalse(entries().stream().anyMatch(name -> name.startsWith(".generate-1")), entries().toString());
     }
 }

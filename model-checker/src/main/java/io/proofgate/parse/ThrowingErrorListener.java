@@ -1,4 +1,4 @@
-package io.proofgate.tlc;
+package io.proofgate.parse;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,0 +1,129 @@
+package io.proofgate.format;
+
+import java.util.List;
+
+/**
+ * One line of what must hold after an event, in the scenario's words: first the verdicts the
+ * event produced, then the connector's state (the pending stores, the held digests, the
+ * counters). The model's state (generation), the validator's (the generated tests) and an
+ * adapter's answer (the conformance kit) are all written as these lines, so that they compare
+ * as text. Numbers and lists are kept as their text ({@code 6912}, {@code [[11,12,13],[42]]}).
+ */
+public sealed interface StateLine {
+
+    /** The line as a scenario states it. */
+    String text();
+
+    /** A verdict: a decision about one request (not a type of the validator or of the kit, whose verdicts these lines state). */
+    sealed interface VerdictLine extends StateLine {
+        String id();
+    }
+
+    /** {@code plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42]]} */
+    record Plan(String id, String digest, String span, String blocks, String recurrent) implements VerdictLine {
+        @Override
+        public String text() {
+            return "plan " + id + " digest=" + digest + " span=" + span + " blocks=" + blocks + " recurrent=" + recurrent;
+        }
+    }
+
+    /** {@code rejected r1 code=future_boundary observed=8448 target=8192}: the facts as the reason ends. */
+    record Rejected(String id, String code, List<String> facts) implements VerdictLine {
+        public Rejected {
+            facts = List.copyOf(facts);
+        }
+
+        @Override
+        public String text() {
+            return "rejected " + id + " code=" + code + (facts.isEmpty() ? "" : " " + String.join(" ", facts));
+        }
+    }
+
+    /** {@code retired r1 cause=finished} */
+    record Retired(String id, String cause) implements VerdictLine {
+        @Override
+        public String text() {
+            return "retired " + id + " cause=" + cause;
+        }
+    }
+
+    /** {@code pending none}: no request has a pending store. */
+    record NoPending() implements StateLine {
+        @Override
+        public String text() {
+            return "pending none";
+        }
+    }
+
+    /** {@code pending r1 done=6912 table=[[11,12,13],[0,0,71]] latch=[[1,42]]}, one per store, by request id. */
+    record Pending(String id, String done, String table, String latch) implements StateLine {
+        @Override
+        public String text() {
+            return "pending " + id + " done=" + done + " table=" + table + " latch=" + latch;
+        }
+    }
+
+    /** {@code held d1=[0,1]}: the ranks that hold a digest, for digests some rank holds. */
+    record Held(String digest, String ranks) implements StateLine {
+        @Override
+        public String text() {
+            return "held " + digest + "=" + ranks;
+        }
+    }
+
+    /** {@code counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0}: always the last line. */
+    record Counters(String plans, String rejected, String storeSkippedQuorum, String retiredFinished) implements StateLine {
+        @Override
+        public String text() {
+            return "counters plans=" + plans + " rejected=" + rejected + " store_skipped_quorum=" + storeSkippedQuorum
+                    + " retired_finished=" + retiredFinished;
+        }
+    }
+
+    /**
+     * Reads one line; a line that is none of these is a {@link ScenarioFormatException} at
+     * {@code source:line:1}.
+     */
+    static StateLine read(String source, int line, String text) {
+        String[] words = text.split(" ");
+        LineWords at = new LineWords(source, line, words);
+        return switch (words[0]) {
+            case "plan", "rejected", "retired" -> {
+                if (words.length < 3) {
+                    throw at.error("a verdict line names its request and its fields");
+                }
+                int count = switch (words[0]) {
+                    case "plan" -> 6;
+                    case "retired" -> 3;
+                    default -> -1; // a rejection's facts vary in number
+                };
+                if (count > 0 && words.length != count) {
+                    throw at.error("a " + words[0] + " line has " + count + " words, this one " + words.length);
+                }
+                yield switch (words[0]) {
+                    case "plan" -> new Plan(words[1], at.value(2, "digest"), at.value(3, "span"), at.value(4, "blocks"),
+                            at.value(5, "recurrent"));
+                    case "retired" -> new Retired(words[1], at.value(2, "cause"));
+                    default -> new Rejected(words[1], at.value(2, "code"), List.of(words).subList(3, words.length));
+                };
+            }
+            case "pending" -> text.equals("pending none") ? new NoPending() : pending(at);
+            case "held" -> {
+                int equals = words.length == 2 ? words[1].indexOf('=') : -1;
+                if (equals <= 0) {
+                    throw at.error("a held line reads held DIGEST=[RANKS]");
+                }
+                yield new Held(words[1].substring(0, equals), words[1].substring(equals + 1));
+            }
+            case "counters" -> new Counters(at.value(1, "plans"), at.value(2, "rejected"), at.value(3, "store_skipped_quorum"),
+                    at.value(4, "retired_finished"));
+            default -> throw at.error("expected a plan, rejected, retired, pending, held or counters line");
+        };
+    }
+
+    private static Pending pending(LineWords at) {
+        // the latch first: the conformance kit has always named it when a pending line is short
+        String latch = at.value(4, "latch");
+        return new Pending(at.words()[1], at.value(2, "done"), at.value(3, "table"), latch);
+    }
+}
