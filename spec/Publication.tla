@@ -518,6 +518,28 @@ GhostsFollowVerdicts ==
                         + Cardinality({i \in DOMAIN lastVerdicts' : lastVerdicts'[i].kind = "plan" /\ lastVerdicts'[i].id = x})]
 
 -----------------------------------------------------------------------------
+(* vLLM's proof producer (Mamba layers in align mode): the three rules a    *)
+(* producer change edits.  The environment below sends free evidence (the   *)
+(* menu, the default); Producer.tla runs vLLM's block state instead and     *)
+(* derives the evidence from it with these rules (docs/spec.md, "vLLM's     *)
+(* proof producer").  They are here, outside the Connector part, so that a  *)
+(* named mistake of the producer is an edit of this module.                 *)
+
+\* A step whose cache_blocks call covers the request's tokens d0+1..d1 produces the recurrent
+\* state at boundary bd in its running block only when it stops exactly there (the exact-stop
+\* rule): a call that runs past bd leaves the state at d1 in that block, and align mode has
+\* already made the slot bd would have had a null block.
+ProducesBoundary(d0, d1, bd) == d1 = bd
+\* A non-aligned target's state is copied out of the running block (partial-tail copy-on-write)
+\* in the step after the one that produced it, and handed over in that step's output: produced
+\* says whether the request's previous step produced it, now whether this step does.
+TailHandedOver(produced, now) == produced
+\* The block a partial-tail proof of group g names, in a step ending at d: the copy-on-write
+\* target (slot 5), which keeps the state; never the running block (table slot NBlocks(g, d)),
+\* which the step goes on writing.
+TailSlot(g, d) == 5
+
+-----------------------------------------------------------------------------
 (* Environment actions; each one is one replay event.                       *)
 
 \* vLLM admits in arrival order (FCFS): a waiting request is scheduled only
