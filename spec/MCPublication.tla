@@ -112,4 +112,35 @@ ThirdWaits == status["r3"] = "waiting"
 \* gen-batch's fields: also an empty list keyed by a request the step does not schedule.
 BatchFields == {"mapping", "other_empty"}
 AnyOrder == TRUE
+\* Generation model gen-selection: every cell of plan block selection (generated-tests/COVERAGE.md,
+\* "Plan block selection"): a full group, a recurrent group and seven sliding groups whose windows
+\* are shorter than, equal to and longer than the spans, multiples of the block size or not; r1
+\* (target 6912, aligned), r2 (8192) and r3 (prompt 6912, target 6656: a decode token takes its
+\* table one block past the selection) with whole tables, then one request per group and span
+\* whose table is one block short in that group alone (r4-r9 at 6912, r10-r15 at 8192).  One
+\* request per behaviour (AdmitAlone, in any order), so each scenario is about one request.
+TopoSelection == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],
+                    [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 2304],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 4096],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 6656],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 6912],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 8192],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 9216],
+                    [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 10000] >>
+ReqSelection == [i \in 1..15 |-> "r" \o ToString(i)]
+SelIds == {ReqSelection[i] : i \in 1..15}
+DigestSelection == [r \in SelIds |-> "d1"]
+\* The group each short request is short in (none for r1-r3).
+SelShort == "r4" :> 0 @@ "r5" :> 2 @@ "r6" :> 3 @@ "r7" :> 5 @@ "r8" :> 6 @@ "r9" :> 7
+            @@ "r10" :> 0 @@ "r11" :> 2 @@ "r12" :> 3 @@ "r13" :> 6 @@ "r14" :> 7 @@ "r15" :> 8
+PromptSelection == [r \in SelIds |->
+                      CASE r \in {"r1", "r4", "r5", "r6", "r7", "r8", "r9"} -> 6992
+                        [] r = "r3" -> 6912
+                        [] OTHER -> 8256]
+FaultSelection == [r \in SelIds |-> IF r \in DOMAIN SelShort THEN "short" ELSE "none"]
+ShortSelection(r) == IF r \in DOMAIN SelShort THEN {SelShort[r]} ELSE {}
+ExactOnly == [r \in SelIds |-> {"exact"}]
+\* Admission only while no request has started: one request per behaviour, in any order.
+AdmitAlone(r) == \A x \in Req : status[x] = "waiting"
 =============================================================================

@@ -125,13 +125,18 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 
 \* The request table of group g at epoch e covering d tokens (vLLM block_ids).  A faulty
 \* vLLM (TableFault) sends a null first group-0 block ("null"), repeats the first group-0
-\* block in slot 2 ("repeat"), sends one group-0 block fewer than d needs ("short"), or
+\* block in slot 2 ("repeat"), sends one block fewer than d needs, and never the block of the
+\* span's last token, in the groups ShortGroups names (group 0 unless a model overrides it)
+\* ("short": the table stays shorter than a plan's selection, however far the request runs), or
 \* gives group 1 the ids of group 0 ("shared": one block in two groups); "lowid" is no fault:
 \* the first group-0 block is 1, the smallest block that is not null; "lownull" is block 1
 \* and then a null block.
 \* (Tables are built for every candidate step, so the fault-free case takes the short way.)
+ShortGroups(r) == {0}
 TableLen(r, g, d) ==
-    IF TableFault[r] = "short" /\ g = 0 /\ NBlocks(g, d) > 0 THEN NBlocks(g, d) - 1 ELSE NBlocks(g, d)
+    IF TableFault[r] = "short" /\ g \in ShortGroups(r) /\ NBlocks(g, d) > 0
+    THEN NBlocks(g, IF d < Span(r) THEN d ELSE Span(r)) - 1
+    ELSE NBlocks(g, d)
 Table(r, e, g, d) ==
     IF TableFault[r] = "none" THEN [k \in 1..NBlocks(g, d) |-> BlockId(r, e, g, k)]
     ELSE [k \in 1..TableLen(r, g, d) |->
@@ -518,14 +523,37 @@ GhostsFollowVerdicts ==
                         + Cardinality({i \in DOMAIN lastVerdicts' : lastVerdicts'[i].kind = "plan" /\ lastVerdicts'[i].id = x})]
 
 -----------------------------------------------------------------------------
+(* vLLM's proof producer (Mamba layers in align mode): the three rules a    *)
+(* producer change edits.  The environment below sends free evidence (the   *)
+(* menu, the default); Producer.tla runs vLLM's block state instead and     *)
+(* derives the evidence from it with these rules (docs/spec.md, "vLLM's     *)
+(* proof producer").  They are here, outside the Connector part, so that a  *)
+(* named mistake of the producer is an edit of this module.                 *)
+
+\* A step whose cache_blocks call covers the request's tokens d0+1..d1 produces the recurrent
+\* state at boundary bd in its running block only when it stops exactly there (the exact-stop
+\* rule): a call that runs past bd leaves the state at d1 in that block, and align mode has
+\* already made the slot bd would have had a null block.
+ProducesBoundary(d0, d1, bd) == d1 = bd
+\* A non-aligned target's state is copied out of the running block (partial-tail copy-on-write)
+\* in the step after the one that produced it, and handed over in that step's output: produced
+\* says whether the request's previous step produced it, now whether this step does.
+TailHandedOver(produced, now) == produced
+\* The block a partial-tail proof of group g names, in a step ending at d: the copy-on-write
+\* target (slot 5), which keeps the state; never the running block (table slot NBlocks(g, d)),
+\* which the step goes on writing.
+TailSlot(g, d) == 5
+
+-----------------------------------------------------------------------------
 (* Environment actions; each one is one replay event.                       *)
 
 \* vLLM admits in arrival order (FCFS): a waiting request is scheduled only
-\* after every earlier request in Requests has been admitted.
+\* after every earlier request in Requests has been admitted (MayAdmit; overridable:
+\* gen-selection serves one request per behaviour, whichever it is).
+MayAdmit(r) == \A i \in 1..(RIdx(r) - 1) : status[Requests[i]] # "waiting"
 Schedulable == {r \in Req : /\ status[r] \in {"waiting", "running", "preempted"}
                             /\ done[r] < MaxStop(r)
-                            /\ status[r] = "waiting" =>
-                                 \A i \in 1..(RIdx(r) - 1) : status[Requests[i]] # "waiting"}
+                            /\ status[r] = "waiting" => MayAdmit(r)}
 Preemptable == {r \in Req : status[r] = "running" /\ epoch[r] < MaxPreemptions}
 \* A new request stops before MaxStop, so one more step is always possible.
 NextStops(r) == {s \in Stops(r) : s > done[r] /\ (status[r] = "waiting" => s < MaxStop(r))}

@@ -33,8 +33,11 @@ public final class Generation {
     public record ModelSummary(String model, String config, int states, int edges, int coveredEdges, int scenarios,
                                long steps, int minimumPaths, long minimumSteps) {}
 
-    /** The whole suite: one row per model. */
-    public record Summary(List<ModelSummary> models) {
+    /**
+     * The whole suite: one row per model, and the scenarios reaching each cell of plan block
+     * selection over all models ({@link SelectionCoverage}).
+     */
+    public record Summary(List<ModelSummary> models, Map<SelectionCoverage.Cell, Integer> selection) {
         public int scenarios() {
             return models.stream().mapToInt(ModelSummary::scenarios).sum();
         }
@@ -62,7 +65,13 @@ public final class Generation {
                     shown for comparison: that cover is smaller but global, so one changed edge reroutes many
                     of its paths. See docs/generation.md.
                     """);
+            table.append(SelectionCoverage.text(selection));
             return table.toString();
+        }
+
+        /** The cells of plan block selection the protocol allows and no scenario reaches. */
+        public List<String> selectionNotReached() {
+            return SelectionCoverage.uncovered(selection).stream().map(SelectionCoverage.Cell::row).toList();
         }
     }
 
@@ -84,6 +93,7 @@ public final class Generation {
     public static Output build(List<Source> sources, PrintStream progress) throws IOException, InterruptedException {
         Map<String, String> files = new TreeMap<>();
         List<ModelSummary> rows = new ArrayList<>();
+        List<Map<SelectionCoverage.Cell, Integer>> selection = new ArrayList<>();
         Map<String, StateGraph> graphs = new TreeMap<>();
         for (Source source : sources) {
             StateGraph graph = dumpGraph(source.model(), source.description(), source.options(), progress);
@@ -94,9 +104,10 @@ public final class Generation {
                 }
             }
             rows.addAll(one.summary().models());
+            selection.add(one.summary().selection());
             graphs.putAll(one.graphs());
         }
-        return new Output(files, new Summary(rows), graphs);
+        return new Output(files, new Summary(rows, SelectionCoverage.sum(selection)), graphs);
     }
 
     /** Runs TLC on one model with its state graph dumped; a model that does not pass is a {@link GenerationException}. */
@@ -136,6 +147,6 @@ public final class Generation {
         PathCover.Result minimum = PathCover.cover(graph);
         ModelSummary summary = new ModelSummary(modelName, modelDescription, cover.states(), cover.edges(),
                 written.edges(), written.scenarios(), written.steps(), minimum.paths().size(), minimum.steps());
-        return new Output(files, new Summary(List.of(summary)), Map.of(modelName, graph));
+        return new Output(files, new Summary(List.of(summary), SelectionCoverage.count(graph, files)), Map.of(modelName, graph));
     }
 }

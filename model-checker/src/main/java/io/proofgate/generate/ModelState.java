@@ -66,6 +66,16 @@ final class ModelState {
                 + " pending=" + String.join(",", pending.keySet()) + " latched=" + latched.append('}');
     }
 
+    /** The verdicts the state's event produced, in output order. */
+    List<TlaValue.TlaRecord> verdicts() {
+        return sequence(variable("lastVerdicts")).stream().map(v -> record(v, "verdict")).toList();
+    }
+
+    /** The pending stores after the state's event, by request id. */
+    Map<String, TlaValue.TlaRecord> pendingStores() {
+        return pending();
+    }
+
     /** The verdict lines only, for naming and grouping tests. */
     List<String> verdictLines() {
         List<String> lines = new ArrayList<>();
@@ -188,7 +198,7 @@ final class ModelState {
                 "the state has no variable \"" + name + "\" (is this the proofgate Publication spec?)"));
     }
 
-    private static TlaValue field(TlaValue.TlaRecord record, String name) {
+    static TlaValue field(TlaValue.TlaRecord record, String name) {
         return record.get(name).orElseThrow(() -> new IllegalArgumentException(
                 "record has no field \"" + name + "\": " + TlaValuePrinter.print(record)));
     }

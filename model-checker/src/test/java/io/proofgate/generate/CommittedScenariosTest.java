@@ -20,7 +20,7 @@ class CommittedScenariosTest {
     Path module;
 
     private static Generation.Output output(Map<String, String> files) {
-        return new Generation.Output(files, new Generation.Summary(List.of()), Map.of());
+        return new Generation.Output(files, new Generation.Summary(List.of(), Map.of()), Map.of());
     }
 
     private List<String> entries() throws IOException {
