@@ -178,11 +178,12 @@ public final class MutationRun {
                 Path out = dir.resolve("tlc-" + model.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
                 // one worker: the same states in the same order on every machine, so the bound
                 // stops a run at the same state everywhere
+                long maxStates = limits.maxStates(model);
                 TlcCommand command = ModelCheck.command(mutant, new CheckOptions(1, "1g", out, limits.timeout(),
-                        java.util.OptionalLong.of(limits.maxStates(model))));
+                        java.util.OptionalLong.of(maxStates)));
                 TlcResult result = TlcProcess.run(command, message -> { });
                 states = Math.max(states, result.run().statistics().distinctStates().orElse(0));
-                Outcome outcome = outcome(model.name(), limits.maxStates(model), result);
+                Outcome outcome = outcome(model.name(), maxStates, result);
                 if (!(outcome instanceof Outcome.Survived)) {
                     return new Checked(outcome, states);
                 }
