@@ -58,6 +58,9 @@ final class AuditCommand implements Command {
                 and validator are read with git into a folder of the run's own under target/ (the working
                 tree and the index are never written). It reports:
 
+                  safety          each model's invariants and properties: a model where the head's spec
+                                  violates one the base's passes is broken, with TLC's counterexample
+                                  (never acceptable; that model's behaviour is not compared)
                   behaviour       each spec revision as a machine from replay events to verdicts; both run on
                                   the base's models, and their product is searched breadth first, so each
                                   class of difference (the event's topic, base's verdicts -> head's) comes with
@@ -77,7 +80,8 @@ final class AuditCommand implements Command {
 
                   --base REV       the revision the change is measured from (a branch, tag or commit)
                   --head REV       the revision to audit (default: the working tree)
-                  --model M,...    the base's models to compare on (default: every generation model)
+                  --model M,...    the base's models to compare on (default: every generation model,
+                                   and every model marked "audit": true, such as producer)
                   --format F       text (default), json, markdown (a PR comment) or sarif
                   --repo DIR       the repository (default: the current directory's)
                   --workers N      TLC worker threads (default: all cores)
@@ -86,7 +90,8 @@ final class AuditCommand implements Command {
                   --accept-from-head  take the head's own acceptances as reviewed
 
                 Exit codes: 0 no unaccepted semantic change; 1 unaccepted semantic changes; 2 the audit
-                could not run or did not finish (unknown revision, no spec, a spec that fails TLC, a
+                could not run or did not finish (unknown revision, no spec, a base spec that fails TLC,
+                a head spec that does not parse, a
                 search stopped at --max-pairs, an adapter error, bad options or files).
                 Progress goes to stderr.
                 """;

@@ -49,13 +49,21 @@ public final class Audit {
     }
 
     public record Report(Revision base, Revision head, List<String> models, List<String> modelFilesDiffer,
-                         List<BehaviourDiff.Result> behaviour, List<ImplementationCheck.Result> implementation,
+                         List<Safety> safety, List<BehaviourDiff.Result> behaviour, List<ImplementationCheck.Result> implementation,
                          List<SurfaceChange> namespace, List<ModelSizes> counts, Approvals approvals,
                          List<ChangedCode.Location> specChanges, List<ChangedCode.Location> validatorChanges) {
 
-        /** Whether the finding of this fingerprint needs no more review (accepted at the base, see {@link Approvals}). */
+        /**
+         * Whether the finding of this fingerprint needs no more review (accepted at the base, see
+         * {@link Approvals}). A broken invariant never is: see {@link Safety}.
+         */
         public boolean accepted(String fingerprint) {
-            return !approvals.open(fingerprint);
+            return !approvals.open(fingerprint) && broken().stream().noneMatch(s -> s.fingerprint().equals(fingerprint));
+        }
+
+        /** The models where the head's spec violates an invariant or property the base's passes. */
+        public List<Safety> broken() {
+            return safety.stream().filter(s -> s.broken().isPresent()).toList();
         }
 
         /** The reviewers' reason for an accepted finding, or null (also for one only the change itself accepts). */
@@ -81,12 +89,14 @@ public final class Audit {
         }
 
         /**
-         * Unaccepted semantic changes: behaviour differences, validator changes the spec does not
-         * explain or that do not follow it, and namespace impact. Explained validator changes are
-         * the other side of a behaviour difference and do not count twice.
+         * Unaccepted semantic changes: broken invariants (never acceptable), behaviour differences,
+         * validator changes the spec does not explain or that do not follow it, and namespace
+         * impact. Explained validator changes are the other side of a behaviour difference and do
+         * not count twice.
          */
         public List<String> unaccepted() {
             List<String> open = new ArrayList<>();
+            broken().forEach(s -> open.add(s.fingerprint()));
             differences().stream().map(Difference::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
             implementationFindings().stream().filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED)
                     .map(ImplementationCheck.Finding::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
@@ -103,6 +113,7 @@ public final class Audit {
 
         private java.util.Set<String> all() {
             java.util.Set<String> all = new java.util.HashSet<>();
+            broken().forEach(s -> all.add(s.fingerprint()));
             differences().forEach(d -> all.add(d.fingerprint()));
             implementationFindings().forEach(f -> all.add(f.fingerprint()));
             namespace.stream().filter(s -> s.changed() > 0).forEach(s -> all.add(s.fingerprint()));
@@ -152,26 +163,35 @@ public final class Audit {
             progress.say("TLC on both specs (the head's on the base's models), state graphs dumped");
             int half = Math.max(1, request.workers() / 2);
             var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
-            SequencedMap<String, StateGraph> baseGraphs;
-            SequencedMap<String, StateGraph> headGraphs;
+            SpecGraphs.Side baseSide;
+            SpecGraphs.Side headSide;
             try {
                 var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), names, "base " + base.shortName(),
-                        run.resolve("tlc/base"), half, stderr));
+                        run.resolve("tlc/base"), half, false, stderr));
                 var headRun = pool.submit(() -> SpecGraphs.run(run.resolve("head-on-base/spec"), names,
-                        "head " + head.shortName(), run.resolve("tlc/head"), half, stderr));
-                baseGraphs = result(baseRun);
-                headGraphs = result(headRun);
+                        "head " + head.shortName(), run.resolve("tlc/head"), half, true, stderr));
+                baseSide = result(baseRun);
+                headSide = result(headRun);
             } finally {
                 pool.shutdownNow();
             }
+            SequencedMap<String, StateGraph> baseGraphs = baseSide.graphs();
+            SequencedMap<String, StateGraph> headGraphs = headSide.graphs();
+            // a model where the head breaks an invariant has no head graph: its finding is the counterexample
+            List<Safety> safety = new ArrayList<>();
+            for (String name : names) {
+                safety.add(headSide.broken().stream().filter(s -> s.model().equals(name)).findFirst()
+                        .orElseGet(() -> Safety.holds(name)));
+            }
+            List<String> compared = names.stream().filter(headGraphs::containsKey).toList();
 
             // the head's own models: the same graphs unless its model files differ from the base's
             SequencedMap<String, StateGraph> headOwn = headGraphs;
-            java.util.Map<String, Model> headCatalog = SpecGraphs.catalogOf(head, "head", names);
-            if (!differ.isEmpty()) {
+            java.util.Map<String, Model> headCatalog = SpecGraphs.catalogOf(head, "head", compared);
+            if (!differ.isEmpty() && !compared.isEmpty()) {
                 progress.say("TLC on the head's own models (its model files differ from the base's)");
-                headOwn = SpecGraphs.run(head.spec(), names.stream().filter(headCatalog::containsKey).toList(),
-                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), stderr);
+                headOwn = SpecGraphs.run(head.spec(), compared.stream().filter(headCatalog::containsKey).toList(),
+                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, stderr).graphs();
             }
 
             List<BehaviourDiff.Result> behaviour = new ArrayList<>();
@@ -179,7 +199,7 @@ public final class Audit {
             // one machine per graph, so that each state's successors by event are computed once for both uses
             List<Machine> baseMachines = new ArrayList<>();
             List<Machine> headMachines = new ArrayList<>();
-            for (String name : names) {
+            for (String name : compared) {
                 progress.say("comparing the behaviour of both specs on " + name);
                 Machine baseMachine = new Machine(baseGraphs.get(name), "base");
                 Machine headMachine = new Machine(headGraphs.get(name), "head");
@@ -200,8 +220,8 @@ public final class Audit {
             progress.say("compiling both validators");
             try (RevisionValidator baseValidator = RevisionValidator.load(base.validatorSources(), cache, "base");
                  RevisionValidator headValidator = RevisionValidator.load(head.validatorSources(), cache, "head")) {
-                for (int i = 0; i < names.size(); i++) {
-                    String name = names.get(i);
+                for (int i = 0; i < compared.size(); i++) {
+                    String name = compared.get(i);
                     progress.say("both validators on the scenarios and witnesses of " + name);
                     int at = i;
                     implementation.add(readable(name, () -> ImplementationCheck.run(name, baseMachines.get(at),
@@ -211,7 +231,7 @@ public final class Audit {
                 namespace.addAll(NamespaceVectors.compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
             }
             progress.say("done");
-            return new Report(base, head, names, differ, behaviour, implementation, namespace, counts,
+            return new Report(base, head, names, differ, safety, behaviour, implementation, namespace, counts,
                     new Approvals(Accepted.read(base.accepted()), Accepted.read(head.accepted()), request.acceptFromHead()),
                     ChangedCode.specDefinitions(base, head),
                     ChangedCode.validatorSources(base, head));

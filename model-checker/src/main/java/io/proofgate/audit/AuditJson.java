@@ -29,6 +29,14 @@ public final class AuditJson {
         root.put("semantic_change", !report.unaccepted().isEmpty());
         strings(root.putArray("models_compared"), report.models());
         strings(root.putArray("model_files_differ"), report.modelFilesDiffer());
+        ArrayNode safety = root.putArray("safety");
+        for (Safety s : report.safety()) {
+            ObjectNode node = safety.addObject().put("model", s.model()).put("kept", s.broken().isEmpty());
+            s.broken().ifPresent(b -> {
+                node.put("fingerprint", s.fingerprint()).put("kind", b.kindName()).put("property", b.property())
+                        .put("counterexample_states", b.trace().size()).put("counterexample", b.counterexample());
+            });
+        }
         ArrayNode behaviour = root.putArray("behaviour");
         for (Difference d : report.differences()) {
             ObjectNode node = behaviour.addObject();

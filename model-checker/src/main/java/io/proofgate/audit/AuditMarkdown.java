@@ -29,6 +29,11 @@ public final class AuditMarkdown {
                         + String.join(", ", report.modelFilesDiffer()) + ")").append("\n\n");
         long reasons = differences.stream().filter(d -> d.kind() == Difference.Kind.REASON).count();
         head.append("| question | answer | unaccepted |\n|---|---|---|\n");
+        head.append("| safety (invariants and properties) | ").append(report.broken().isEmpty()
+                ? "kept on " + AuditText.count(report.safety().size(), "model")
+                : "**broken** on " + String.join(", ", report.broken().stream()
+                        .map(s -> s.model() + " (" + s.broken().orElseThrow().property() + ")").toList()))
+                .append(" | ").append(report.broken().size()).append(" |\n");
         head.append("| behaviour of the spec | ").append(differences.size() - reasons).append(" verdict, ").append(reasons)
                 .append(" reason-only difference classes").append(report.behaviour().stream().allMatch(BehaviourDiff.Result::complete)
                         ? "" : " (search incomplete)").append(" | ")
@@ -54,6 +59,13 @@ public final class AuditMarkdown {
                 .append(" |\n\n");
 
         List<String> blocks = new ArrayList<>();
+        for (Safety s : report.broken()) {
+            Safety.Broken b = s.broken().orElseThrow();
+            blocks.add("<details open><summary><code>" + s.fingerprint() + "</code> safety broken on " + escape(s.model())
+                    + ": " + b.kindName() + " " + escape(b.property()) + " (counterexample of "
+                    + AuditText.count(b.trace().size(), "state") + "; cannot be accepted)</summary>\n\n```\n"
+                    + b.counterexample() + "```\n\n</details>\n");
+        }
         for (Difference d : differences) {
             StringBuilder block = new StringBuilder();
             block.append("<details><summary><code>").append(d.fingerprint()).append("</code> ")

@@ -15,6 +15,7 @@ public final class AuditSarif {
 
     public static final String FINGERPRINT_KEY = SarifLog.FINGERPRINT_KEY;
     private static final String[][] RULES = {
+        {"safety-broken", "The head's spec violates an invariant or property the base's passes", "error"},
         {"behaviour-verdict", "The spec's verdicts changed", "error"},
         {"behaviour-reason", "The spec's rejection reasons changed (verdicts kept)", "warning"},
         {"implementation-not_followed", "The spec changed and the validator does not follow it", "error"},
@@ -28,6 +29,12 @@ public final class AuditSarif {
 
     public static String write(Audit.Report report) {
         SarifLog log = new SarifLog("proofgate audit", RULES);
+        for (Safety s : report.broken()) {
+            Safety.Broken b = s.broken().orElseThrow();
+            ObjectNode result = result(log, "safety-broken", s.model() + ": " + b.kindName() + " " + b.property()
+                    + " violated (counterexample of " + AuditText.count(b.trace().size(), "state") + ")", s.fingerprint(), report);
+            locate(result, report.specChanges(), "spec/Publication.tla");
+        }
         for (Difference d : report.differences()) {
             String rule = d.kind() == Difference.Kind.VERDICT ? "behaviour-verdict" : "behaviour-reason";
             ObjectNode result = result(log, rule, d.model() + ": " + d.className() + " (witness of "

@@ -16,6 +16,20 @@ public final class AuditText {
                         : " (compared on the base's; the head's differ: " + String.join(", ", report.modelFilesDiffer()) + ")")
                 .append("\n\n");
 
+        List<Safety> broken = report.broken();
+        out.append("Safety (each model's invariants and properties, the head's spec on the base's models): ")
+                .append(broken.isEmpty() ? "kept on " + count(report.safety().size(), "model")
+                        : "BROKEN on " + count(broken.size(), "model") + " of " + report.safety().size()).append('\n');
+        for (Safety s : broken) {
+            Safety.Broken b = s.broken().orElseThrow();
+            out.append("  [").append(s.fingerprint()).append(", cannot be accepted] ").append(s.model()).append(": ")
+                    .append(b.kindName()).append(' ').append(b.property())
+                    .append(" holds at the base, violated at the head; counterexample, ").append(count(b.trace().size(), "state"))
+                    .append(" (behaviour not compared on this model):\n");
+            b.counterexample().lines().forEach(line -> out.append("    ").append(line).append('\n'));
+        }
+        out.append('\n');
+
         List<Difference> differences = report.differences();
         long reasons = differences.stream().filter(d -> d.kind() == Difference.Kind.REASON).count();
         out.append("Behaviour of the spec: ").append(count(differences.size(), "difference"))

@@ -4,7 +4,6 @@ import io.proofgate.check.CheckOptions;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.generate.Generation;
-import io.proofgate.generate.GenerationException;
 import io.proofgate.graph.StateGraph;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,11 +27,22 @@ final class SpecGraphs {
 
     private SpecGraphs() {}
 
-    /** The models to audit from the base's catalog: those named, or every generation model. */
+    /**
+     * The models to audit from the base's catalog: those named, or every generation model and
+     * every model marked {@code "audit": true} (an environment of its own, such as vLLM's proof
+     * producer, where a change can break an invariant without changing a verdict the generation
+     * models reach).
+     */
     static List<Model> models(Revision base, List<String> names) throws IOException {
         ModelCatalog catalog = catalog(base);
         if (names.isEmpty()) {
-            return catalog.generationModels();
+            List<Model> models = new ArrayList<>(catalog.generationModels());
+            for (Model model : catalog.safetyAuditModels()) {
+                if (models.stream().noneMatch(m -> m.name().equals(model.name()))) {
+                    models.add(model);
+                }
+            }
+            return models;
         }
         List<Model> models = new ArrayList<>();
         for (String name : names) {
@@ -70,9 +80,20 @@ final class SpecGraphs {
         return differ;
     }
 
-    /** TLC with the state graph dumped, one model after the other; a model that fails is an {@link AuditException}. */
-    static SequencedMap<String, StateGraph> run(Path specDir, List<String> models, String side, Path tlcDir, int workers,
-                                                PrintStream progress) throws IOException, InterruptedException {
+    /**
+     * One revision's TLC runs: the state graph of each model its spec passes, and what it
+     * violates on the others (in the models' order).
+     */
+    record Side(SequencedMap<String, StateGraph> graphs, List<Safety> broken) {}
+
+    /**
+     * TLC with the state graph dumped, one model after the other. A model whose run stops at a
+     * violation with a counterexample is a broken {@link Safety} when {@code violationIsFinding}
+     * (the head: the base passes there), else an {@link AuditException}; any other failure (a spec
+     * that does not parse, a run that does not finish) is always an {@link AuditException}.
+     */
+    static Side run(Path specDir, List<String> models, String side, Path tlcDir, int workers, boolean violationIsFinding,
+                    PrintStream progress) throws IOException, InterruptedException {
         ModelCatalog catalog;
         try {
             catalog = ModelCatalog.of(specDir);
@@ -80,19 +101,24 @@ final class SpecGraphs {
             throw new AuditException("the " + side + " spec's models cannot be read: " + e.getMessage());
         }
         SequencedMap<String, StateGraph> graphs = new LinkedHashMap<>();
+        List<Safety> broken = new ArrayList<>();
         for (String name : models) {
             Model model = catalog.resolve(name);
             Path out = tlcDir.resolve(name);
             Files.createDirectories(out);
-            try {
-                graphs.put(name, Generation.dumpGraph(model, name + " (" + side + ")",
-                        CheckOptions.defaults(workers, out), progress));
-            } catch (GenerationException e) {
-                throw new AuditException("the " + side + " spec does not pass TLC on model " + name + ": " + e.why()
-                        + " (the audit compares specs that pass their own checks)");
+            switch (Generation.tryDumpGraph(model, name + " (" + side + ")", CheckOptions.defaults(workers, out), progress)) {
+                case Generation.GraphRun.Passed passed -> graphs.put(name, passed.graph());
+                case Generation.GraphRun.Failed failed -> {
+                    var violated = violationIsFinding ? Safety.violated(name, failed.result()) : java.util.Optional.<Safety>empty();
+                    if (violated.isEmpty()) {
+                        throw new AuditException("the " + side + " spec does not pass TLC on model " + name + ": " + failed.why()
+                                + " (the audit compares specs that pass their own checks)");
+                    }
+                    broken.add(violated.get());
+                }
             }
         }
-        return graphs;
+        return new Side(graphs, broken);
     }
 
     /** A revision's models by name (its spec/models.json), for its own sizes and recorded counts. */

@@ -83,6 +83,15 @@ public final class ModelCatalog {
         return all;
     }
 
+    /**
+     * The models {@code proofgate audit} checks for safety besides the generation models (marked
+     * {@code "audit": true}): environments the generation models do not have, such as vLLM's proof
+     * producer, where a change shows as a broken invariant rather than as a verdict.
+     */
+    public List<Model> safetyAuditModels() throws IOException {
+        return select(ModelsFile.Entry::audit);
+    }
+
     private List<Model> select(Predicate<ModelsFile.Entry> wanted) throws IOException {
         List<Model> all = new ArrayList<>();
         for (ModelsFile.Entry entry : models.entries()) {

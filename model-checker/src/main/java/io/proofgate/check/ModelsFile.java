@@ -24,7 +24,8 @@ import java.util.Set;
  * {@code invariant} or {@code property} TLC must name, or {@code "each-violated"} with the list of
  * {@code invariants} each of which must be violated in a run of its own (the non-vacuity checks).
  * Optional: the pinned {@code distinctStates}, {@code generate} (the generated scenarios cover the
- * model's edges), {@code inCi} (false for a model too large for CI), a {@code description}, and
+ * model's edges), {@code inCi} (false for a model too large for CI), {@code audit} (audit checks
+ * the model's invariants and properties at both revisions), a {@code description}, and
  * figures kept for readers ({@code statesGenerated}, {@code dotEdges}, {@code workers},
  * {@code seconds}, {@code override}, {@code status}).
  */
@@ -33,11 +34,11 @@ record ModelsFile(List<Entry> entries) {
     private static final Set<String> TOP_KEYS = Set.of("tlc", "note", "models");
     private static final Set<String> ENTRY_KEYS = Set.of("name", "cfg", "module", "mode", "expected", "invariant",
             "property", "invariants", "distinctStates", "generate", "inCi", "description", "statesGenerated",
-            "dotEdges", "workers", "seconds", "override", "status");
+            "dotEdges", "workers", "seconds", "override", "status", "audit");
 
     /** One model's entry; {@code cfg} and {@code module} are relative to spec/. */
     record Entry(String name, String cfg, String module, Model.Expected expected, OptionalLong distinctStates,
-                 String description, boolean generate, boolean inCi) {}
+                 String description, boolean generate, boolean inCi, boolean audit) {}
 
     static ModelsFile read(Path file) throws IOException {
         if (!Files.exists(file)) {
@@ -90,7 +91,8 @@ record ModelsFile(List<Entry> entries) {
             }
             entries.add(new Entry(name, cfg, module, expected(file, where, node), distinct(file, where, node),
                     node.has("description") ? text(file, where, node, "description") : "",
-                    bool(file, where, node, "generate", false), bool(file, where, node, "inCi", true)));
+                    bool(file, where, node, "generate", false), bool(file, where, node, "inCi", true),
+                    bool(file, where, node, "audit", false)));
         }
         return new ModelsFile(List.copyOf(entries));
     }

@@ -113,6 +113,24 @@ public final class Generation {
     /** Runs TLC on one model with its state graph dumped; a model that does not pass is a {@link GenerationException}. */
     public static StateGraph dumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
+        return switch (tryDumpGraph(model, modelDescription, options, progress)) {
+            case GraphRun.Passed passed -> passed.graph();
+            case GraphRun.Failed failed -> throw new GenerationException("TLC did not pass on " + modelDescription + " ("
+                    + failed.why() + "); run `proofgate check --model " + model.config() + "` for details; raw output: "
+                    + failed.result().rawOutput(), failed.why());
+        };
+    }
+
+    /** A TLC run with the state graph dumped: the graph of a model that passed, or TLC's result and why it did not. */
+    public sealed interface GraphRun {
+        record Passed(StateGraph graph) implements GraphRun {}
+
+        record Failed(TlcResult result, String why) implements GraphRun {}
+    }
+
+    /** Runs TLC on one model with its state graph dumped, and says whether it passed (a violation's trace in the result). */
+    public static GraphRun tryDumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
+            throws IOException, InterruptedException {
         TlcCommand command = ModelCheck.command(model, options);
         Path dot = options.outputDir().resolve("states.dot");
         Files.deleteIfExists(dot);
@@ -125,10 +143,9 @@ public final class Generation {
                       .or(() -> result.run().parseProblem().map(problem -> "does not parse: " + problem))
                       .orElseGet(() -> result.run().errors().stream().map(m -> m.text().strip()).findFirst()
                               .orElse(result.run().verdict().toString().toLowerCase(Locale.ROOT)));
-            throw new GenerationException("TLC did not pass on " + modelDescription + " (" + why
-                    + "); run `proofgate check --model " + model.config() + "` for details; raw output: " + result.rawOutput(), why);
+            return new GraphRun.Failed(result, why);
         }
-        return StateGraphReader.read(dot);
+        return new GraphRun.Passed(StateGraphReader.read(dot));
     }
 
     /** The scenarios of one state graph (pure: no TLC, no files). */

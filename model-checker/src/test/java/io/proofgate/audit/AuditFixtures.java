@@ -65,6 +65,13 @@ final class AuditFixtures {
             new Change(TOPOLOGY, "return Math.floorDiv(promptTokens - 1, hashBlockSize) * hashBlockSize;",
                     "return Math.floorDiv(promptTokens, hashBlockSize) * hashBlockSize;"));
 
+    /**
+     * vLLM's producer before it went back to the exact-stop rule: a cache_blocks call that crosses
+     * a boundary is taken to produce the boundary block (docs/spec.md, "vLLM's proof producer").
+     */
+    static final List<Change> CROSSING_PRODUCER = List.of(
+            new Change(SPEC, "ProducesBoundary(d0, d1, bd) == d1 = bd", "ProducesBoundary(d0, d1, bd) == d0 < bd /\\ bd <= d1"));
+
     static final String HOST_STORE = "validator/src/main/java/io/proofgate/store/HostPageStore.java";
 
     /**

@@ -47,7 +47,7 @@ class AuditTest {
         var errors = schema.validate(sarif, com.networknt.schema.InputFormat.JSON);
         assertEquals(List.of(), errors, sarif);
         JsonNode results = new ObjectMapper().readTree(sarif).path("runs").path(0).path("results");
-        long findings = report.differences().size() + report.implementationFindings().size()
+        long findings = report.broken().size() + report.differences().size() + report.implementationFindings().size()
                 + report.namespace().stream().filter(s -> s.changed() > 0).count() + report.modelFindings().size();
         assertEquals(findings, results.size(), sarif);
         for (JsonNode result : results) {
@@ -269,6 +269,50 @@ class AuditTest {
         assertTrue(e.getMessage().contains("has no spec"), e.getMessage());
     }
 
+    /**
+     * vLLM's producer going from the exact-stop rule to the crossing rule changes no verdict the
+     * free evidence menu reaches: only the producer model shows it, as a broken invariant whose
+     * counterexample publishes a block holding the state past the boundary. It is a finding (exit
+     * 1), not an audit that could not run, and no acceptance makes it pass.
+     */
+    @Test
+    void aProducerChangeFromExactStopToCrossingIsABrokenInvariantWithACounterexample() throws Exception {
+        String crossing = repo.commitOn(current, "crossing producer", AuditFixtures.CROSSING_PRODUCER);
+        Audit.Report report = audit(current, crossing, "producer");
+        String text = AuditText.write(report);
+        assertEquals(1, report.broken().size(), text);
+        Safety safety = report.broken().getFirst();
+        Safety.Broken broken = safety.broken().orElseThrow();
+        assertEquals("producer", safety.model());
+        assertEquals("PublishedBlockHoldsTargetState", broken.property(), text);
+        assertEquals(io.proofgate.tlc.Violation.Kind.INVARIANT, broken.kind());
+        assertTrue(broken.counterexample().contains("lastVerdicts = <<[kind |-> \"plan\""), broken.counterexample());
+        assertEquals(List.of(safety.fingerprint()), report.unaccepted(), text);
+        assertEquals(List.of(), report.behaviour(), "no head graph to compare on the broken model");
+        assertTrue(text.contains("BROKEN on 1 model of 1"), text);
+        assertTrue(text.contains("definition ProducesBoundary") || report.specChanges().stream()
+                .anyMatch(l -> l.what().equals("definition ProducesBoundary")), report.specChanges()::toString);
+        assertTrue(AuditJson.write(report).contains("\"property\" : \"PublishedBlockHoldsTargetState\""));
+        assertTrue(AuditMarkdown.write(report).contains("**broken** on producer (PublishedBlockHoldsTargetState)"));
+        assertValidSarif(report);
+
+        // an acceptance at the base does not make it pass: the head's spec is not a protocol to compare against
+        Audit.Report acceptedAtBase = new Audit.Report(report.base(), report.head(), report.models(), report.modelFilesDiffer(),
+                report.safety(), report.behaviour(), report.implementation(), report.namespace(), report.counts(),
+                new Approvals(new Accepted(java.util.Map.of(safety.fingerprint(), "intended")), Accepted.NONE, false),
+                report.specChanges(), report.validatorChanges());
+        assertEquals(List.of(safety.fingerprint()), acceptedAtBase.unaccepted());
+        assertFalse(acceptedAtBase.accepted(safety.fingerprint()));
+    }
+
+    @Test
+    void theDefaultModelsAreTheGenerationModelsAndTheProducer() throws Exception {
+        Revision base = Revision.materialise(GitRepository.at(repo.dir()), current, repo.dir().getParent().resolve("default-models"));
+        List<String> names = SpecGraphs.models(base, List.of()).stream().map(io.proofgate.check.Model::name).toList();
+        assertTrue(names.contains("producer") && names.contains("gen-edges"), names::toString);
+        assertEquals(names.stream().distinct().toList(), names);
+    }
+
     @Test
     void aSpecThatDoesNotParseIsAnError() throws Exception {
         String broken = repo.commitOn(current, "broken", List.of(new AuditFixtures.Change(AuditFixtures.SPEC,
@@ -279,12 +323,21 @@ class AuditTest {
     }
 
     @Test
-    void aSpecThatViolatesItsOwnRulesIsAnError() throws Exception {
+    void aBaseThatViolatesItsOwnRulesIsAnErrorAndAHeadThatDoesIsBroken() throws Exception {
         // the connector changed without the rule that states it: RejectionCodeProp is violated
         String violating = repo.commitOn(current, "connector alone", AuditFixtures.BELOW_TARGET_REJECTED.subList(0, 1));
         AuditException e = assertThrows(AuditException.class, () -> audit(violating, current, "gen-edges"));
         assertTrue(e.getMessage().startsWith("the base "), e.getMessage());
         assertTrue(e.getMessage().contains("violates"), e.getMessage());
+
+        // the same change as the head: the base passes there, so the head's violation is the finding, with its trace
+        Audit.Report report = audit(current, violating, "gen-edges");
+        assertEquals(1, report.broken().size(), AuditText.write(report));
+        Safety.Broken broken = report.broken().getFirst().broken().orElseThrow();
+        assertEquals("RejectionCodeProp", broken.property());
+        assertEquals(io.proofgate.tlc.Violation.Kind.ACTION_PROPERTY, broken.kind());
+        assertTrue(broken.trace().size() >= 2, broken.counterexample());
+        assertEquals(List.of(), report.differences(), "the broken model's behaviour is not compared");
     }
 
     @Test
