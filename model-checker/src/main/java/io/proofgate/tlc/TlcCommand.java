@@ -90,15 +90,15 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
                 libraries, Optional.of(bound));
     }
 
-    /**
-     * The child's command line: {@code mainClass} (TLC's {@code tlc2.TLC}, or a class that runs
-     * it) on {@code classPath}. Paths are absolute, since the child runs in the spec's folder.
-     */
     /** The child's java.io.tmpdir: a folder of this run's own (TlcProcess creates it). */
     public Path javaTmpDir() {
         return metaDir.resolve("java-tmp");
     }
 
+    /**
+     * The child's command line: {@code mainClass} (TLC's {@code tlc2.TLC}, or a class that runs
+     * it) on {@code classPath}. Paths are absolute, since the child runs in the spec's folder.
+     */
     public List<String> commandLine(Path java, List<Path> classPath, String mainClass) {
         List<String> args = new ArrayList<>();
         args.add(java.toString());
