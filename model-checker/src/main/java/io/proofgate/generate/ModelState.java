@@ -99,7 +99,7 @@ final class ModelState {
     }
 
     /**
-     * The order in which a rejection's reason states its facts (README, "Reasons"); every field of
+     * The order in which a rejection's reason states its facts (docs/protocol.md, "Reasons"); every field of
      * a spec verdict but kind, id and code must be one of them.
      */
     private static final List<String> FACT_ORDER = List.of("observed", "target", "group", "block", "entry", "length",
