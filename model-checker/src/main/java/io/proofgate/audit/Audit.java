@@ -178,11 +178,7 @@ public final class Audit {
             SequencedMap<String, StateGraph> baseGraphs = baseSide.graphs();
             SequencedMap<String, StateGraph> headGraphs = headSide.graphs();
             // a model where the head breaks an invariant has no head graph: its finding is the counterexample
-            List<Safety> safety = new ArrayList<>();
-            for (String name : names) {
-                safety.add(headSide.broken().stream().filter(s -> s.model().equals(name)).findFirst()
-                        .orElseGet(() -> Safety.holds(name)));
-            }
+            List<Safety> safety = headSide.safety();
             List<String> compared = names.stream().filter(headGraphs::containsKey).toList();
 
             // the head's own models: the same graphs unless its model files differ from the base's

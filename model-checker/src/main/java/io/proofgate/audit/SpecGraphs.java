@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.TreeSet;
 
@@ -81,10 +82,10 @@ final class SpecGraphs {
     }
 
     /**
-     * One revision's TLC runs: the state graph of each model its spec passes, and what it
-     * violates on the others (in the models' order).
+     * One revision's TLC runs: the state graph of each model its spec passes, and each model's
+     * safety, in the models' order (a broken one has no graph).
      */
-    record Side(SequencedMap<String, StateGraph> graphs, List<Safety> broken) {}
+    record Side(SequencedMap<String, StateGraph> graphs, List<Safety> safety) {}
 
     /**
      * TLC with the state graph dumped, one model after the other. A model whose run stops at a
@@ -101,24 +102,23 @@ final class SpecGraphs {
             throw new AuditException("the " + side + " spec's models cannot be read: " + e.getMessage());
         }
         SequencedMap<String, StateGraph> graphs = new LinkedHashMap<>();
-        List<Safety> broken = new ArrayList<>();
+        List<Safety> safety = new ArrayList<>();
         for (String name : models) {
             Model model = catalog.resolve(name);
             Path out = tlcDir.resolve(name);
             Files.createDirectories(out);
             switch (Generation.tryDumpGraph(model, name + " (" + side + ")", CheckOptions.defaults(workers, out), progress)) {
-                case Generation.GraphRun.Passed passed -> graphs.put(name, passed.graph());
-                case Generation.GraphRun.Failed failed -> {
-                    var violated = violationIsFinding ? Safety.violated(name, failed.result()) : java.util.Optional.<Safety>empty();
-                    if (violated.isEmpty()) {
-                        throw new AuditException("the " + side + " spec does not pass TLC on model " + name + ": " + failed.why()
-                                + " (the audit compares specs that pass their own checks)");
-                    }
-                    broken.add(violated.get());
+                case Generation.GraphRun.Passed passed -> {
+                    graphs.put(name, passed.graph());
+                    safety.add(Safety.holds(name));
                 }
+                case Generation.GraphRun.Failed failed -> safety.add((violationIsFinding
+                        ? Safety.violated(name, failed.result()) : Optional.<Safety>empty())
+                        .orElseThrow(() -> new AuditException("the " + side + " spec does not pass TLC on model " + name + ": "
+                                + failed.why() + " (the audit compares specs that pass their own checks)")));
             }
         }
-        return new Side(graphs, broken);
+        return new Side(graphs, safety);
     }
 
     /** A revision's models by name (its spec/models.json), for its own sizes and recorded counts. */
