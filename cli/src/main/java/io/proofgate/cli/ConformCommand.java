@@ -10,6 +10,7 @@ import io.proofgate.conform.ProcessAdapter;
 import io.proofgate.conform.Result;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioReader;
+import io.proofgate.text.FileProblems;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;

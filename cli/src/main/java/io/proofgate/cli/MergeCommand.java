@@ -3,15 +3,18 @@ package io.proofgate.cli;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.mutate.Equivalents;
-import io.proofgate.mutate.RunInputs;
-import io.proofgate.shard.ShardKey;
-import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.MutantLimits;
+import io.proofgate.mutate.MutantResult;
 import io.proofgate.mutate.MutationException;
 import io.proofgate.mutate.MutationMerge;
 import io.proofgate.mutate.MutationPlan;
 import io.proofgate.mutate.MutationReport;
 import io.proofgate.mutate.MutationShard;
+import io.proofgate.mutate.RunInputs;
+import io.proofgate.replay.OutputFailed;
+import io.proofgate.replay.ReplayMerge;
+import io.proofgate.shard.ShardKey;
+import io.proofgate.text.FileProblems;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -76,14 +79,14 @@ final class MergeCommand implements Command {
         java.io.OutputStream sink = new java.io.BufferedOutputStream(new NonClosing(out), 1 << 16);
         try {
             Optional<ShardKey> key = ShardKey.from(environment);
-            List<String> errors = LogSetMerge.merge(files.stream().map(Path::of).toList(), sink, key, check);
+            List<String> errors = ReplayMerge.merge(files.stream().map(Path::of).toList(), sink, key, check);
             sink.flush();
             errors.forEach(error -> err.println("proofgate replay: " + error));
             return errors.isEmpty() ? Main.OK : Main.USAGE;
-        } catch (LogSetMerge.Refused | ShardKey.Refused e) {
+        } catch (ReplayMerge.Refused | ShardKey.Refused e) {
             err.println("proofgate merge: " + e.getMessage());
             return Main.USAGE;
-        } catch (NonClosing.OutputFailed e) {
+        } catch (OutputFailed e) {
             err.println("proofgate merge: " + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {
@@ -131,7 +134,7 @@ final class MergeCommand implements Command {
             throw new UsageException("missing FILE: the result files of the shards");
         }
         try {
-            if (LogSetMerge.isShard(Path.of(files.getFirst()))) {
+            if (ReplayMerge.isShard(Path.of(files.getFirst()))) {
                 List<String> shaping = options.keySet().stream().filter(o -> !o.equals("--check")).sorted().toList();
                 if (!shaping.isEmpty()) {
                     // these shape a mutation report; a replay merge prints the logs' own lines

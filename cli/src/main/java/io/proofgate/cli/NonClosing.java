@@ -1,5 +1,6 @@
 package io.proofgate.cli;
 
+import io.proofgate.replay.OutputFailed;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,18 +12,6 @@ import java.io.PrintStream;
  * full disk or a reader that went away (`| head`) would otherwise look like a complete output.
  */
 final class NonClosing extends FilterOutputStream {
-
-    /** The output failed, standard output or a result file: the output is incomplete. */
-    static final class OutputFailed extends IOException {
-        OutputFailed() {
-            super("cannot write to standard output (closed, or the disk is full); the output is incomplete");
-        }
-
-        /** A write to a result file failed; the message is the cause in the project's words. */
-        OutputFailed(IOException cause) {
-            super(FileProblems.words(cause) + "; the output is incomplete", cause);
-        }
-    }
 
     NonClosing(OutputStream out) {
         super(out);

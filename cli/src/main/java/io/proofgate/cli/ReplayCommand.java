@@ -2,11 +2,15 @@ package io.proofgate.cli;
 
 import io.proofgate.conformance.ByteCheckedReplay;
 import io.proofgate.conformance.ByteFinding;
+import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
+import io.proofgate.replay.ReplayShard;
+import io.proofgate.shard.ShardKey;
 import io.proofgate.store.StoreKind;
 import io.proofgate.store.cuda.CudaException;
 import io.proofgate.store.cuda.CudaUnavailableException;
+import io.proofgate.text.FileProblems;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import io.proofgate.shard.ShardKey;
 
 /** {@code proofgate replay FILE|-}: protocol §5. */
 final class ReplayCommand implements Command {
@@ -137,7 +140,7 @@ final class ReplayCommand implements Command {
                     + " connector's state: pending requests and held digests); no summary written;"
                     + " raise the heap with PROOFGATE_JVM_OPTS=-Xmx...");
             return Main.USAGE;
-        } catch (NonClosing.OutputFailed e) {
+        } catch (OutputFailed e) {
             err.println("proofgate replay: " + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {
@@ -170,7 +173,7 @@ final class ReplayCommand implements Command {
         try {
             if (outFile == null) {
                 OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16);
-                errors = LogSet.replay(files, shard.index(), shard.count(), sink);
+                errors = ReplayShard.replay(files, shard.index(), shard.count(), sink);
                 sink.flush();
             } else {
                 List<String> found = new ArrayList<>();
@@ -178,14 +181,14 @@ final class ReplayCommand implements Command {
                     // the HMAC covers every byte before the end line, which carries it
                     javax.crypto.Mac mac = key.map(ShardKey::mac).orElse(null);
                     OutputStream sink = mac == null ? file : new MacOutput(file, mac);
-                    LogSet.line(sink, LogSet.header(files, shard.index(), shard.count(),
-                            LogSet.hashes(files, shard.index(), shard.count())));
-                    found.addAll(LogSet.replay(files, shard.index(), shard.count(), sink));
-                    LogSet.line(file, LogSet.end(mac == null ? null : java.util.HexFormat.of().formatHex(mac.doFinal())));
+                    ReplayShard.line(sink, ReplayShard.header(files, shard.index(), shard.count(),
+                            ReplayShard.hashes(files, shard.index(), shard.count())));
+                    found.addAll(ReplayShard.replay(files, shard.index(), shard.count(), sink));
+                    ReplayShard.line(file, ReplayShard.end(mac == null ? null : java.util.HexFormat.of().formatHex(mac.doFinal())));
                 });
                 errors = found;
             }
-        } catch (NonClosing.OutputFailed e) {
+        } catch (OutputFailed e) {
             err.println("proofgate replay: " + (outFile == null ? "" : outFile + ": ") + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {

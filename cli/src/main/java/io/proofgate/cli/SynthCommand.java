@@ -1,6 +1,8 @@
 package io.proofgate.cli;
 
+import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.SyntheticLog;
+import io.proofgate.text.FileProblems;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -51,7 +53,7 @@ final class SynthCommand implements Command {
         Path file = options.containsKey("--out") ? Path.of(options.get("--out")) : null;
         try (OutputStream sink = new BufferedOutputStream(file == null ? new NonClosing(out) : Files.newOutputStream(file), 1 << 16)) {
             new SyntheticLog(seed, batch).write(sink, bytes);
-        } catch (NonClosing.OutputFailed e) {
+        } catch (OutputFailed e) {
             err.println("proofgate synth: " + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {

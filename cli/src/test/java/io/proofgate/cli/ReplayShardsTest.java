@@ -3,6 +3,9 @@ package io.proofgate.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.replay.OutputFailed;
+import io.proofgate.replay.ReplayMerge;
+import io.proofgate.replay.ReplayShard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,7 +78,7 @@ class ReplayShardsTest {
         assertTrue(incomplete.err().startsWith("proofgate merge: shard 0/3 is incomplete"), incomplete.err());
         // refused before anything is streamed (the command's buffer would hide that for logs this small)
         java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
-        org.junit.jupiter.api.Assertions.assertThrows(LogSetMerge.Refused.class, () -> LogSetMerge.merge(
+        org.junit.jupiter.api.Assertions.assertThrows(ReplayMerge.Refused.class, () -> ReplayMerge.merge(
                 List.of(Path.of(three.get(0)), Path.of(three.get(1)), cut), streamed, java.util.Optional.empty(), false));
         assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
         CliRun formatted = run(List.of("merge", "--format", "json", three.get(0), three.get(1), three.get(2)));
@@ -108,8 +111,8 @@ class ReplayShardsTest {
                 }
             }
         };
-        NonClosing.OutputFailed failed = org.junit.jupiter.api.Assertions.assertThrows(NonClosing.OutputFailed.class,
-                () -> LogSet.replay(List.of(LOGS.getFirst()), 0, 1, full));
+        OutputFailed failed = org.junit.jupiter.api.Assertions.assertThrows(OutputFailed.class,
+                () -> ReplayShard.replay(List.of(LOGS.getFirst()), 0, 1, full));
         assertTrue(failed.getMessage().endsWith("; the output is incomplete"), failed.getMessage());
     }
 

@@ -88,7 +88,7 @@ class ConnectorAuditTest {
     private static void assertValidSarif(ConnectorAuditReport report) throws Exception {
         String sarif = ConnectorAuditSarif.write(report);
         com.networknt.schema.Schema schema;
-        try (var in = Files.newInputStream(Path.of("..", "model-checker", "src", "test", "resources", "sarif",
+        try (var in = Files.newInputStream(Path.of("src", "test", "resources", "sarif",
                 "sarif-schema-2.1.0.json"))) {
             schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_4)
                     .getSchema(in);

@@ -3,6 +3,9 @@ package io.proofgate.namespace;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.proofgate.store.HostPageStore;
+import io.proofgate.store.Snapshot;
+import io.proofgate.store.StoreLayout;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.foreign.Arena;
@@ -11,8 +14,8 @@ import java.lang.foreign.ValueLayout;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +50,23 @@ public final class ReferenceNamespace {
     }
 
     private static final JsonFactory JSON = new JsonFactory();
+
+    /**
+     * The calls the snapshot probe makes by reflection on a revision's store classes, written out
+     * against this validator's own. Never run: it is here so that renaming one of these methods,
+     * or changing its signature, fails compilation instead of turning every later audit's
+     * snapshot answers into refusals.
+     */
+    @SuppressWarnings("unused")
+    private static byte[] drivenByName(MemorySegment page, long[][] plan) {
+        StoreLayout layout = StoreLayout.uniform(3, 2, 64L, 16L);
+        try (HostPageStore store = new HostPageStore(layout)) {
+            store.write(0, 0L, page);
+            Snapshot snapshot = store.newSnapshot(layout.snapshotBytes(plan));
+            store.gather(plan, snapshot);
+            return store.sha256(snapshot);
+        }
+    }
 
     private final Replayer replayer;
     private final Types types;
@@ -171,9 +191,9 @@ public final class ReferenceNamespace {
      */
     private String snapshot(long[][] plan) {
         try {
-            Class<?> layoutType = types.type("io.proofgate.store.StoreLayout");
-            Class<?> storeType = types.type("io.proofgate.store.HostPageStore");
-            Class<?> snapshotType = types.type("io.proofgate.store.Snapshot");
+            Class<?> layoutType = types.type(StoreLayout.class.getName());
+            Class<?> storeType = types.type(HostPageStore.class.getName());
+            Class<?> snapshotType = types.type(Snapshot.class.getName());
             Object layout = layoutType.getMethod("uniform", int.class, int.class, long.class, long.class)
                     .invoke(null, 3, 2, 64L, 16L);
             try (AutoCloseable store = (AutoCloseable) storeType.getConstructor(layoutType).newInstance(layout);

@@ -1,5 +1,7 @@
 package io.proofgate.audit;
 
+import io.proofgate.replay.Replay;
+import io.proofgate.replay.ReplayException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,8 +39,19 @@ import javax.tools.ToolProvider;
  */
 final class RevisionValidator implements AutoCloseable {
 
-    private static final String ENTRY = "io.proofgate.replay.Replay";
+    /**
+     * Named through this validator's own class, and its signature pinned by {@link #PINNED}, so
+     * that renaming or reshaping the entry point fails compilation here, not every later audit.
+     */
+    private static final String ENTRY = Replay.class.getName();
+    private static final ReplayEntry PINNED = Replay::run;
     private static final String OWN_PACKAGES = "io.proofgate.";
+
+    /** The entry point's shape: what {@link #load} looks up by reflection in each revision. */
+    @FunctionalInterface
+    private interface ReplayEntry {
+        Object run(InputStream in, String source, OutputStream out) throws Exception;
+    }
 
     private final URLClassLoader loader;
     private final Method run;
@@ -89,7 +102,7 @@ final class RevisionValidator implements AutoCloseable {
             return out.toString(StandardCharsets.UTF_8);
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
-            if (cause.getClass().getName().equals("io.proofgate.replay.ReplayException")) {
+            if (cause.getClass().getName().equals(ReplayException.class.getName())) {
                 return out.toString(StandardCharsets.UTF_8) + "error: " + cause.getMessage() + "\n";
             }
             throw new AuditException("the validator failed on a log (" + cause + "); log:\n" + log);

@@ -92,7 +92,7 @@ final class AuditFixtures {
 
     /** A fresh repository under the module's target/ whose first commit is the project's spec and validator. */
     static AuditFixtures create(String name) throws IOException, InterruptedException {
-        Path dir = ROOT.resolve("model-checker/target/audit-fixtures").resolve(name);
+        Path dir = ROOT.resolve("review/target/audit-fixtures").resolve(name);
         io.proofgate.check.FileTree.delete(dir);
         Files.createDirectories(dir);
         AuditFixtures fixtures = new AuditFixtures(dir);

@@ -1,8 +1,8 @@
-package io.proofgate.cli;
+package io.proofgate.replay;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import io.proofgate.replay.Replay;
-import io.proofgate.replay.ReplayException;
+import io.proofgate.shard.Sha256;
+import io.proofgate.text.FileProblems;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,16 +20,16 @@ import java.util.List;
  * whose position is K modulo N and writes them to a result file between a {@code shard} header
  * and an {@code end} line, so that {@code proofgate merge} can print what one run prints.
  */
-final class LogSet {
+public final class ReplayShard {
 
-    static final String SHARD_SCHEMA = "proofgate-replay-shard/v2";
+    public static final String SHARD_SCHEMA = "proofgate-replay-shard/v2";
     /** The start of every replay shard's header, whatever its version: a file of another version is refused by name. */
-    static final String SHARD_PREFIX = "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/";
+    public static final String SHARD_PREFIX = "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/";
 
-    private LogSet() {}
+    private ReplayShard() {}
 
     /** Replays the logs of shard {@code index} of {@code count}; returns the error lines, in order. */
-    static List<String> replay(List<String> files, int index, int count, OutputStream output) throws IOException {
+    public static List<String> replay(List<String> files, int index, int count, OutputStream output) throws IOException {
         // a failure to write is the output's, never the log's being read: it stops the run
         OutputStream sink = new OutputFailures(output);
         List<String> errors = new ArrayList<>();
@@ -41,7 +41,7 @@ final class LogSet {
                 Replay.run(in, file, sink);
             } catch (ReplayException e) {
                 error = e.getMessage();
-            } catch (NonClosing.OutputFailed e) {
+            } catch (OutputFailed e) {
                 throw e;
             } catch (IOException e) {
                 error = file + ": " + FileProblems.words(e);
@@ -62,7 +62,7 @@ final class LogSet {
      * of each log of the shard's share as {@code [position, hash]}, in order (null for a log that
      * could not be read: its error is in the shard's output).
      */
-    static String header(List<String> files, int index, int count, List<String> hashes) {
+    public static String header(List<String> files, int index, int count, List<String> hashes) {
         StringBuilder header = new StringBuilder("{\"kind\":\"shard\",\"schema\":\"" + SHARD_SCHEMA + "\",\"shard\":" + index
                 + ",\"of\":" + count + ",\"files\":[");
         for (int i = 0; i < files.size(); i++) {
@@ -77,11 +77,11 @@ final class LogSet {
     }
 
     /** The SHA-256 of each log of shard {@code index} of {@code count}, null for one that cannot be read. */
-    static List<String> hashes(List<String> files, int index, int count) {
+    public static List<String> hashes(List<String> files, int index, int count) {
         List<String> hashes = new ArrayList<>();
         for (int i = index; i < files.size(); i += count) {
             try {
-                hashes.add(io.proofgate.shard.Sha256.of(Path.of(files.get(i))));
+                hashes.add(Sha256.of(Path.of(files.get(i))));
             } catch (IOException e) {
                 hashes.add(null); // its replay reports why, as an error line
             }
@@ -90,14 +90,14 @@ final class LogSet {
     }
 
     /** The last line of an unsigned shard file. */
-    static final String END = "{\"kind\":\"end\"}";
+    public static final String END = "{\"kind\":\"end\"}";
 
     /** The last line of a shard file signed with PROOFGATE_SHARD_KEY: the HMAC of every byte before it. */
-    static String end(String hmac) {
+    public static String end(String hmac) {
         return hmac == null ? END : "{\"kind\":\"end\",\"hmac\":\"" + hmac + "\"}";
     }
 
-    /** Marks every failure of the output as an {@link NonClosing.OutputFailed}. */
+    /** Marks every failure of the output as an {@link OutputFailed}. */
     private static final class OutputFailures extends FilterOutputStream {
         OutputFailures(OutputStream out) {
             super(out);
@@ -125,20 +125,20 @@ final class LogSet {
         private static void marked(Write write) throws IOException {
             try {
                 write.run();
-            } catch (NonClosing.OutputFailed e) {
+            } catch (OutputFailed e) {
                 throw e;
             } catch (IOException e) {
-                throw new NonClosing.OutputFailed(e);
+                throw new OutputFailed(e);
             }
         }
     }
 
-    static void line(OutputStream sink, String line) throws IOException {
+    public static void line(OutputStream sink, String line) throws IOException {
         sink.write(line.getBytes(StandardCharsets.UTF_8));
         sink.write('\n');
     }
 
-    static String quote(String text) {
+    public static String quote(String text) {
         return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
     }
 }

@@ -1,7 +1,11 @@
-package io.proofgate.cli;
+package io.proofgate.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.proofgate.shard.Sha256;
+import io.proofgate.shard.ShardKey;
+import io.proofgate.text.FileProblems;
+import io.proofgate.text.Outside;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,9 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import io.proofgate.shard.Sha256;
-import io.proofgate.shard.ShardKey;
-import io.proofgate.text.Outside;
 
 /**
  * {@code proofgate merge} for replay shards: checks that the files are the N shards of one run
@@ -22,12 +23,12 @@ import io.proofgate.text.Outside;
  * output is what one unsharded {@code replay} over all the logs prints; memory does not grow
  * with the logs.
  */
-final class LogSetMerge {
+public final class ReplayMerge {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A shard file that is not what a merge needs. */
-    static final class Refused extends Exception {
+    public static final class Refused extends Exception {
         Refused(String message) {
             super(message);
         }
@@ -36,13 +37,13 @@ final class LogSetMerge {
     /** Up to this shard count a merge with shards missing lists them; beyond, it says how many it needs. */
     private static final int MISSING_LISTED = 1024;
 
-    private LogSetMerge() {}
+    private ReplayMerge() {}
 
     /** Whether the file starts with a replay shard header, of any version (another is refused by name). */
-    static boolean isShard(Path file) throws IOException {
+    public static boolean isShard(Path file) throws IOException {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String first = in.readLine();
-            return first != null && first.startsWith(LogSet.SHARD_PREFIX);
+            return first != null && first.startsWith(ReplayShard.SHARD_PREFIX);
         } catch (java.nio.charset.MalformedInputException e) {
             return false;
         }
@@ -54,7 +55,7 @@ final class LogSetMerge {
      * end line, its HMAC under {@code key} (a signed shard is refused without one), and with
      * {@code check} each log's SHA-256 against the log at its path here.
      */
-    static List<String> merge(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
+    public static List<String> merge(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
             throws IOException, Refused {
         try {
             return mergeUtf8(files, sink, key, check);
@@ -79,9 +80,9 @@ final class LogSetMerge {
                 if (!header.path("schema").asText().startsWith("proofgate-replay-shard/")) {
                     throw new Refused(shown(file) + ": not a replay shard file");
                 }
-                if (!LogSet.SHARD_SCHEMA.equals(header.path("schema").asText())) {
+                if (!ReplayShard.SHARD_SCHEMA.equals(header.path("schema").asText())) {
                     throw new Refused(shown(file) + ": a shard of schema " + Outside.quoted(header.path("schema").asText())
-                            + "; this proofgate merges " + LogSet.SHARD_SCHEMA + " (run the shards again with it)");
+                            + "; this proofgate merges " + ReplayShard.SHARD_SCHEMA + " (run the shards again with it)");
                 }
                 if (byIndex == null) { // the first file sets the run that the others must be of
                     count = header.path("of").isInt() ? header.path("of").asInt() : -1;
@@ -145,11 +146,11 @@ final class LogSetMerge {
                     throw new Refused("shard " + k + "/" + count + " is incomplete: it has no output for log " + i + " ("
                             + Outside.quoted(logs.get(i).asText()) + ")");
                 }
-                LogSet.line(sink, log);
+                ReplayShard.line(sink, log);
                 String line;
                 while ((line = byIndex[k].readLine()) != null && !line.startsWith("{\"kind\":\"log\",")
                         && !isEnd(line)) {
-                    LogSet.line(sink, line);
+                    ReplayShard.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
                         // a message the shard carries is outside text, written by the shard's machine: escaped
                         errors.add(Outside.bare(parse(fileOf[k], line).path("message").asText()));
@@ -184,13 +185,13 @@ final class LogSetMerge {
     /** The file's end line, read from its last bytes, or null when it does not end with one. */
     private static End endLine(Path file) throws IOException {
         try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            int tail = (int) Math.min(in.length(), LogSet.end("0".repeat(64)).length() + 2);
+            int tail = (int) Math.min(in.length(), ReplayShard.end("0".repeat(64)).length() + 2);
             byte[] last = new byte[tail];
             in.seek(in.length() - tail);
             in.readFully(last);
             String text = new String(last, StandardCharsets.UTF_8);
-            if (text.endsWith("\n" + LogSet.END + "\n")) {
-                return new End(null, LogSet.END.length() + 1);
+            if (text.endsWith("\n" + ReplayShard.END + "\n")) {
+                return new End(null, ReplayShard.END.length() + 1);
             }
             java.util.regex.Matcher signed = SIGNED_END.matcher(text);
             if (signed.find() && text.substring(0, signed.start()).endsWith("\n")) {

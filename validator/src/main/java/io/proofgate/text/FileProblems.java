@@ -1,4 +1,4 @@
-package io.proofgate.cli;
+package io.proofgate.text;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -7,19 +7,19 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 
 /** Why a file could not be read or written, in words: the JDK's exceptions often say only the path. */
-final class FileProblems {
+public final class FileProblems {
 
     private FileProblems() {}
 
-    static String words(IOException e) {
+    public static String words(IOException e) {
         return switch (e) {
             case NoSuchFileException missing -> "no such file";
             case java.nio.charset.CharacterCodingException notText -> "not UTF-8 text"; // its own words are "Input length = 1"
             case AccessDeniedException denied -> "permission denied";
             case NotDirectoryException notDirectory -> "a part of the path is not a folder";
-            case FileSystemException other when other.getReason() != null -> io.proofgate.text.Outside.bare(other.getReason());
+            case FileSystemException other when other.getReason() != null -> Outside.bare(other.getReason());
             case FileSystemException other -> "cannot be read";
-            default -> e.getMessage() == null ? e.getClass().getSimpleName() : io.proofgate.text.Outside.bare(e.getMessage());
+            default -> e.getMessage() == null ? e.getClass().getSimpleName() : Outside.bare(e.getMessage());
         };
     }
 }

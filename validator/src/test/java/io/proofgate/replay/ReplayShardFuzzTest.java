@@ -1,8 +1,9 @@
-package io.proofgate.cli;
+package io.proofgate.replay;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.proofgate.text.FileProblems;
 import io.proofgate.text.JsonWords;
 import io.proofgate.text.Outside;
 import java.io.ByteArrayOutputStream;
@@ -37,10 +38,10 @@ class ReplayShardFuzzTest {
     private static void merge(byte[] file) throws IOException {
         Files.write(FILE, file);
         try {
-            List<String> errors = LogSetMerge.merge(List.of(FILE), new ByteArrayOutputStream(), Optional.empty(), false);
+            List<String> errors = ReplayMerge.merge(List.of(FILE), new ByteArrayOutputStream(), Optional.empty(), false);
             // a shard carries the messages of the run that wrote it (of any version): escaped, not reworded
             errors.forEach(error -> assertTrue(Outside.isPlain(error), Outside.quoted(error)));
-        } catch (LogSetMerge.Refused e) {
+        } catch (ReplayMerge.Refused e) {
             assertTrue(JsonWords.fitForATerminal(e.getMessage()), Outside.quoted(e.getMessage()));
         } catch (IOException e) {
             String words = FileProblems.words(e);
