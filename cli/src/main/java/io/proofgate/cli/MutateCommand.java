@@ -19,7 +19,6 @@ import io.proofgate.shard.ShardKey;
 import io.proofgate.text.FileProblems;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,7 +150,7 @@ final class MutateCommand implements Command {
             return Main.USAGE;
         }
         try {
-            String text = read(moduleFile);
+            String text = RunInputs.read(moduleFile);
             String source = root.relativize(moduleFile.toAbsolutePath()).toString();
             Path mistakesFile = root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES));
             boolean withMistakes = parsed.containsKey("--mistakes")
@@ -304,15 +303,5 @@ final class MutateCommand implements Command {
     static MutationPlan.Selection withRoot(MutationPlan.Selection selection, Path root) {
         return new MutationPlan.Selection(selection.part(), selection.operators(),
                 selection.mistakes() == null ? null : root.resolve(selection.mistakes()), selection.only(), selection.shard());
-    }
-
-    private static String read(Path file) throws MutationException {
-        try {
-            return Files.readString(file);
-        } catch (CharacterCodingException e) {
-            throw new MutationException(file + ": not UTF-8 text");
-        } catch (IOException e) {
-            throw new MutationException(file + ": " + FileProblems.words(e));
-        }
     }
 }

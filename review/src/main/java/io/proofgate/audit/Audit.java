@@ -78,9 +78,15 @@ public final class Audit {
             };
         }
 
-        /** Findings only the head's own acceptances name: a change cannot approve itself. */
+        /**
+         * Findings only the head's own acceptances name: a change cannot approve itself. A broken
+         * invariant is left out, since no review can accept it.
+         */
         public List<String> acceptedByChange() {
-            return all().stream().filter(f -> approvals.of(f) instanceof Approvals.ByChange).sorted().toList();
+            java.util.Set<String> neverAccepted = new java.util.HashSet<>();
+            broken().forEach(s -> neverAccepted.add(s.fingerprint()));
+            return all().stream().filter(f -> approvals.of(f) instanceof Approvals.ByChange && !neverAccepted.contains(f))
+                    .sorted().toList();
         }
 
         /** Models whose behaviour search stopped at --max-pairs: the audit did not finish there. */

@@ -1,6 +1,7 @@
 package io.proofgate.mutate;
 
 import io.proofgate.shard.Sha256;
+import io.proofgate.text.FileProblems;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ public final class MutationMerge {
             try {
                 here = Sha256.of(mistakes);
             } catch (IOException e) {
-                throw new MutationException(mistakes + ": cannot read it: " + e.getMessage());
+                throw new MutationException(mistakes + ": cannot read it: " + FileProblems.words(e));
             }
             if (!here.equals(first.inputs().files().get(first.mistakes()))) {
                 throw new MutationException(first.mistakes() + " is not the mistakes file the shards read (its bytes changed since)");

@@ -3,11 +3,11 @@ package io.proofgate.mutate;
 import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.Model;
 import io.proofgate.shard.Sha256;
+import io.proofgate.text.FileProblems;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,20 +148,19 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
                 throw new MutationException(file + ": its bytes changed while the run's inputs were read");
             }
             return name;
-        } catch (NoSuchFileException e) {
-            throw new MutationException(file + ": cannot read it: no such file");
         } catch (IOException e) {
-            throw new MutationException(file + ": cannot read it: " + e.getMessage());
+            throw new MutationException(file + ": cannot read it: " + FileProblems.words(e));
         }
     }
 
-    private static String read(Path file) throws MutationException {
+    /** A file of the run's inputs as text, or why it cannot be read, in words. */
+    public static String read(Path file) throws MutationException {
         try {
             return Files.readString(file);
         } catch (CharacterCodingException e) {
             throw new MutationException(file + ": not UTF-8 text");
         } catch (IOException e) {
-            throw new MutationException(file + ": cannot read it: " + e.getMessage());
+            throw new MutationException(file + ": cannot read it: " + FileProblems.words(e));
         }
     }
 }

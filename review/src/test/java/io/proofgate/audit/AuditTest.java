@@ -303,6 +303,13 @@ class AuditTest {
                 report.specChanges(), report.validatorChanges());
         assertEquals(List.of(safety.fingerprint()), acceptedAtBase.unaccepted());
         assertFalse(acceptedAtBase.accepted(safety.fingerprint()));
+        // nor at the head: and since no review can accept it, it is not listed as one awaiting a reviewer
+        Audit.Report acceptedAtHead = new Audit.Report(report.base(), report.head(), report.models(), report.modelFilesDiffer(),
+                report.safety(), report.behaviour(), report.implementation(), report.namespace(), report.counts(),
+                new Approvals(Accepted.NONE, new Accepted(java.util.Map.of(safety.fingerprint(), "intended")), true),
+                report.specChanges(), report.validatorChanges());
+        assertEquals(List.of(safety.fingerprint()), acceptedAtHead.unaccepted());
+        assertEquals(List.of(), acceptedAtHead.acceptedByChange());
     }
 
     @Test
