@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The page-store claims (docs/performance.md, "Page stores"). Every operation moves {@value #TOTAL_BYTES} bytes: a gather (or
+ * The page-store claims (docs/performance.md, "Page stores on the host" and "Page stores on an
+ * H200 (CUDA)"). Every operation moves {@value #TOTAL_BYTES} bytes: a gather (or
  * scatter) of {@code TOTAL_BYTES / pageBytes} blocks of one page each, picked from a pool four
  * times that size as every fourth block in shuffled order, so no two selected ids are consecutive
  * and every page is its own copy. Baselines move the same bytes in one copy, in the same run:
@@ -146,7 +147,7 @@ public class PageStoreBenchmark {
      * Its setup checks on the GPU that each chunk size gathers the same bytes as one copy call per
      * page. Not a claim in {@code Ratios} (its parameters differ from the baseline's); its scores
      * are read against {@code cudaBulkCopy} of the same run, which does not depend on the page
-     * size (docs/performance.md, the chunk-size sweep).
+     * size (docs/performance.md, "What limits small pages").
      */
     @State(Scope.Benchmark)
     public static class CudaChunks {

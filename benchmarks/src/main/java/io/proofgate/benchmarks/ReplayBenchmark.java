@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Replay's claim (docs/performance.md, "Replay"): {@code replay} end to end (parse, validate, write verdicts to a null
+ * Replay's claim (docs/performance.md, "Replay against Jackson's parse"): {@code replay} end to end (parse, validate, write verdicts to a null
  * stream) against Jackson's streaming parser alone reading every token and value of the same
  * bytes. Both read an in-memory copy of a 16 MiB synthetic log, so disk speed is out of the
  * ratio. Rerun: {@code benchmarks/run ReplayBenchmark}.

@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The core's claim (docs/performance.md, "The core"): validator request evaluations per second, one thread, on the synthetic
+ * The core's claim (docs/performance.md, "The core against its lookup floor"): validator request evaluations per second, one thread, on the synthetic
  * mix (256 scheduled requests per step, about 13% carrying evidence, about 1% preempted; see
  * {@link io.proofgate.replay.SyntheticLog}). Events are parsed in setup, so only
  * {@link Connector#apply} is timed. Baseline: the same events where each scheduled request costs
