@@ -12,6 +12,12 @@ import java.util.concurrent.TimeUnit;
  * bounded queue: replay then costs about as much as parsing alone instead of parsing plus
  * validating, and memory stays bounded (at most {@link #CAPACITY} batches in flight). Lines and a
  * parse error come out in log order, exactly as {@link EventReader#next()} would give them.
+ *
+ * <p>The first {@link #INLINE_LINES} reads are made on the caller's thread, so a log of fewer
+ * lines ends there, and the second thread starts only for a log that goes on after them:
+ * starting and joining a thread costs far more than a short log takes to replay (the audit
+ * replays tens of thousands of scenarios of a few lines each), while on a long log those first
+ * lines are nothing.
  */
 final class EventPipeline implements AutoCloseable {
 
@@ -26,32 +32,57 @@ final class EventPipeline implements AutoCloseable {
 
     private static final int BATCH = 64;
     private static final int CAPACITY = 8;
+    /** Reads made on the caller's thread before the second thread takes over. */
+    static final int INLINE_LINES = 64;
 
     /** A batch of lines, possibly ending with the error or the end that followed them. */
     private record Batch(List<ReplayLine> lines, Throwable failure, boolean end) {}
 
     private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(CAPACITY);
     private final Thread producer;
+    private final Lines reader;
+    /** Reads still to be made on the caller's thread; after them the second thread takes over. */
+    private int inline;
+    private boolean endedInline;
     private volatile boolean closed;
     private Batch current = new Batch(List.of(), null, false);
     private int position;
 
-    private EventPipeline(Lines reader) {
+    private EventPipeline(Lines reader, int inlineLines) {
+        this.reader = reader;
+        this.inline = inlineLines;
         // A thread that dies with nothing handed over is reported by the consumer (take()), in one
         // line; the JVM's default handler would print a stack trace first.
         producer = Thread.ofPlatform().name("proofgate-replay-reader").daemon(true)
                 .uncaughtExceptionHandler((thread, failure) -> { })
-                .unstarted(() -> produce(reader));
+                .unstarted(this::produce);
     }
 
     static EventPipeline start(Lines reader) {
-        EventPipeline pipeline = new EventPipeline(reader);
-        pipeline.producer.start();
-        return pipeline;
+        return start(reader, INLINE_LINES);
+    }
+
+    /** As {@link #start(Lines)}, the second thread taking over after {@code inlineLines} lines (tests). */
+    static EventPipeline start(Lines reader, int inlineLines) {
+        return new EventPipeline(reader, inlineLines);
     }
 
     /** The next line, or null at the end of the log. */
     ReplayLine next() throws ReplayException, IOException {
+        if (endedInline) {
+            return null;
+        }
+        if (producer.getState() == Thread.State.NEW) {
+            if (inline > 0) {
+                ReplayLine line = reader.next(); // a failure here comes out in order by itself
+                inline--;
+                endedInline = line == null;
+                return line;
+            }
+            // the log goes on past the inline reads: the reader is the second thread's from here,
+            // and Thread.start orders this thread's reads before its own
+            producer.start();
+        }
         while (position == current.lines().size()) {
             if (current.failure() != null) {
                 switch (current.failure()) {
@@ -97,7 +128,7 @@ final class EventPipeline implements AutoCloseable {
         }
     }
 
-    private void produce(Lines reader) {
+    private void produce() {
         List<ReplayLine> lines = new ArrayList<>(BATCH);
         Batch last;
         try {
