@@ -260,12 +260,12 @@ public final class Connector {
                 }
             }
             if (selected[g] == null) {
-                verdicts.add(invalidSelection(step, store, g, null, "short_table"));
+                verdicts.add(invalidSelection(step, store, g, null, SelectionProblem.SHORT_TABLE));
                 return;
             }
             for (long block : selected[g]) {
                 if (block <= 0) {
-                    verdicts.add(invalidSelection(step, store, g, block, "null_block"));
+                    verdicts.add(invalidSelection(step, store, g, block, SelectionProblem.NULL_BLOCK));
                     return;
                 }
             }
@@ -274,16 +274,16 @@ public final class Connector {
         long repeated = firstRepeated(selected, total);
         if (repeated > 0) {
             int g = groupOf(selected, repeated);
-            verdicts.add(invalidSelection(step, store, g, repeated, "repeated_block"));
+            verdicts.add(invalidSelection(step, store, g, repeated, SelectionProblem.REPEATED_BLOCK));
             return;
         }
         plans++;
         verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.span, BlockIds.adopt(selected), recurrent));
     }
 
-    private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, String problem) {
+    private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, SelectionProblem problem) {
         return reject(step, store.id, store.span,
-                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem, null, group,
+                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.word(), null, group,
                         block == null ? null : BigInteger.valueOf(block)));
     }
 
