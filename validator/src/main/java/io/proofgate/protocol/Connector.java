@@ -84,14 +84,14 @@ public final class Connector {
         }
         List<Verdict> verdicts = new ArrayList<>(2);
         for (Event.NewRequest request : step.newRequests()) {
-            admit(step.step(), request, whole, byRequest, verdicts);
+            newRequest(step.step(), request, whole, byRequest, verdicts);
         }
         CachedRequests cached = step.cachedRequests();
         for (int i = 0; i < cached.size(); i++) {
             PendingStore store = cachedStores[i];
             if (store != null) {
                 cachedStores[i] = null;
-                advance(step.step(), store, cached, i, whole, verdicts);
+                cachedStep(step.step(), store, cached, i, whole, verdicts);
             }
             // Not pending: never tracked, poisoned, published or retired; its evidence is not examined.
         }
@@ -114,8 +114,8 @@ public final class Connector {
     }
 
     /** Rule "New request". */
-    private void admit(long step, Event.NewRequest request, Finding whole, Map<String, RawValue> byRequest,
-                       List<Verdict> verdicts) {
+    private void newRequest(long step, Event.NewRequest request, Finding whole, Map<String, RawValue> byRequest,
+                            List<Verdict> verdicts) {
         long span = topology.spanOf(request.promptTokens());
         if (!topology.tracks(span)) {
             return; // protocol §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
@@ -128,7 +128,7 @@ public final class Connector {
         if (hasRecurrent) {
             Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), span, topology);
             switch (finding) {
-                case Finding.NoProof none -> { }
+                case Finding.Keep keep -> { }
                 case Finding.Proof found -> proof = found.blockByGroup();
                 case Finding.Poison poison -> {
                     verdicts.add(reject(step, request.id(), span, poison));
@@ -150,8 +150,8 @@ public final class Connector {
     }
 
     /** Rule "Cached step", items (1) to (5). */
-    private void advance(long step, PendingStore store, CachedRequests cached, int request, Finding whole,
-                         List<Verdict> verdicts) {
+    private void cachedStep(long step, PendingStore store, CachedRequests cached, int request, Finding whole,
+                            List<Verdict> verdicts) {
         RawValue entry = store.takeEvidence(check);
         // (1) Full quorum retires the store without looking at the evidence.
         if (atFullQuorum(store.digest, store.digestHash)) {
@@ -164,7 +164,7 @@ public final class Connector {
         if (hasRecurrent) {
             Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.span, topology);
             switch (finding) {
-                case Finding.NoProof none -> { }
+                case Finding.Keep keep -> { }
                 case Finding.Proof found -> {
                     if (!store.latched()) {
                         store.latch(found.blockByGroup());
