@@ -77,7 +77,7 @@ public final class Scenario {
                     Event event = line.event();
                     harness.event(event);
                     List<Verdict> verdicts = connector.apply(event);
-                    if (event instanceof Event.SchedulerStep step) {
+                    if (event instanceof Event.Step step) {
                         lastStep = step.step();
                     }
                     for (Verdict verdict : verdicts) {

@@ -101,7 +101,7 @@ final class VllmBlocks {
     /** Follows one event; call before the connector applies it. */
     void event(Event event) {
         switch (event) {
-            case Event.SchedulerStep s -> step(s);
+            case Event.Step s -> step(s);
             case Event.Finished finished -> {
                 Request request = requests.remove(finished.id());
                 if (request != null) {
@@ -134,7 +134,7 @@ final class VllmBlocks {
         return contents.get(g).get(id);
     }
 
-    private void step(Event.SchedulerStep s) {
+    private void step(Event.Step s) {
         step = s.step();
         for (String id : s.preempted()) {
             Request request = requests.get(id);

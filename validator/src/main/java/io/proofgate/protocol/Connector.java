@@ -60,14 +60,14 @@ public final class Connector {
 
     public List<Verdict> apply(Event event) {
         return switch (event) {
-            case Event.SchedulerStep step -> step(step);
+            case Event.Step step -> step(step);
             case Event.Finished finished -> finish(finished.id());
             case Event.Held held -> hold(held.rank(), held.digest());
         };
     }
 
     /** protocol §3 "Step processing", in its order. */
-    private List<Verdict> step(Event.SchedulerStep step) {
+    private List<Verdict> step(Event.Step step) {
         checkStep(step);
         lastStep = step.step();
         stepped = true;
@@ -369,7 +369,7 @@ public final class Connector {
         }
     }
 
-    private void checkStep(Event.SchedulerStep step) {
+    private void checkStep(Event.Step step) {
         if (stepped && step.step() <= lastStep) {
             throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
         }
