@@ -312,7 +312,7 @@ IsIntermediate(bd, S) == bd < S                \* row "boundary < target"
 CoversRecurrent(gs) == gs = RecGroups          \* row "do not cover every recurrent group"
 DropLatch(p) == [p EXCEPT !.latch = {}]        \* "every preempted request loses its latch"
 PublishesOnNewStep == ~HasRecurrent            \* "never publishes on the new-request step"
-ConnectorSeesQuorum(d) == FullQuorum(d)        \* quorum check at admission and cached step
+ConnectorSeesQuorum(d) == FullQuorum(d)        \* quorum check of the new request and cached step rules
 \* Plan block of a recurrent group: exactly its latched block (never the table).
 RecurrentSelection(g, p) ==
     IF \E x \in p.latch : x[1] = g THEN << (CHOOSE x \in p.latch : x[1] = g)[2] >> ELSE << >>
@@ -756,7 +756,7 @@ AtMostOnePlanPerRequest == \A r \in Req : planCount[r] <= 1
 FinishedHoldsNoPending == \A r \in Req : status[r] = "finished" => r \notin DOMAIN pending
 
 \* protocol section 3: a request scheduled while its digest is at full quorum ends the
-\* step with no pending state and no plan (retired, or skipped at admission).
+\* step with no pending state and no plan (retired, or skipped as a new request).
 QuorumRetiresScheduledStore ==
     lastEvent.kind = "step" =>
       \A r \in {lastEvent.new[i].id : i \in DOMAIN lastEvent.new}
