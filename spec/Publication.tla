@@ -302,7 +302,7 @@ FieldValue(B, fk, lab) ==
 \* mutate-begin: Connector
 
 Keep == [kind |-> "keep"]
-LatchThem(s) == [kind |-> "latch", latch |-> s]
+Latch(s) == [kind |-> "latch", latch |-> s]
 \* facts: what the reason states besides code and target (docs/spec.md, "Reasons").
 Poison(c, facts) == [kind |-> "poison", code |-> c, facts |-> facts]
 
@@ -312,7 +312,7 @@ IsIntermediate(bd, S) == bd < S                \* row "boundary < target"
 CoversRecurrent(gs) == gs = RecGroups          \* row "do not cover every recurrent group"
 DropLatch(p) == [p EXCEPT !.latch = {}]        \* "every preempted request loses its latch"
 PublishesOnNewStep == ~HasRecurrent            \* "never publishes on the new-request step"
-ConnectorSeesQuorum(d) == FullQuorum(d)        \* quorum check at admission and cached step
+ConnectorSeesQuorum(d) == FullQuorum(d)        \* quorum check of the new request and cached step rules
 \* Plan block of a recurrent group: exactly its latched block (never the table).
 RecurrentSelection(g, p) ==
     IF \E x \in p.latch : x[1] = g THEN << (CHOOSE x \in p.latch : x[1] = g)[2] >> ELSE << >>
@@ -384,7 +384,7 @@ Validate(field, r, L) ==
           IF X = {} THEN Keep                                       \* all intermediate
           ELSE IF ~CoversRecurrent({x[1] : x \in X})
                THEN Poison("incomplete", [group |-> Min(RecGroups \ {x[1] : x \in X})])
-          ELSE IF L = {} THEN LatchThem(X)                          \* latch them
+          ELSE IF L = {} THEN Latch(X)                              \* latch them
           ELSE IF X = L THEN Keep                                   \* same set
           ELSE Poison("conflict", ConflictFacts(X, L, S))           \* different set
 
@@ -431,7 +431,7 @@ Nothing == Out(<<>>, <<>>, 0, 0, 0)
 RejectedVerdict(r, code, facts) == [kind |-> "rejected", id |-> r, code |-> code, target |-> Span(r)] @@ facts
 
 \* Publish step (5): done >= span and (no recurrent groups, or the latch is complete).
-TryPublish(r, p, mayPublish) ==
+Publish(r, p, mayPublish) ==
     IF mayPublish /\ p.done >= p.span
        /\ (~HasRecurrent \/ CoversRecurrent({x[1] : x \in p.latch}))
     THEN LET facts == SelectionFacts(p) IN
@@ -452,15 +452,15 @@ Rejection(r, v) == Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0)
 NewTracked(r, field, entry) ==
     LET v == Validation(field, r, {}) IN
       IF v.kind = "poison" THEN Rejection(r, v)
-      ELSE TryPublish(r, [digest |-> DigestOf[r], span |-> Span(r),
-                          done |-> entry.computed + entry.scheduled,
-                          table |-> entry.block_ids,
-                          latch |-> IF v.kind = "latch" THEN v.latch ELSE {}],
-                      PublishesOnNewStep)
+      ELSE Publish(r, [digest |-> DigestOf[r], span |-> Span(r),
+                       done |-> entry.computed + entry.scheduled,
+                       table |-> entry.block_ids,
+                       latch |-> IF v.kind = "latch" THEN v.latch ELSE {}],
+                   PublishesOnNewStep)
 
 \* New request (first scheduled step): a span out of range or a digest at full quorum is
 \* neither tracked nor validated.
-NewOutcome(r, field, entry) ==
+NewRequest(r, field, entry) ==
     IF ~Tracked(r) THEN Nothing                                      \* span out of range
     ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1)
     ELSE NewTracked(r, field, entry)
@@ -469,7 +469,7 @@ NewOutcome(r, field, entry) ==
 CachedBelowQuorum(r, field, entry, p) ==
     LET v == Validation(field, r, p.latch) IN
       IF v.kind = "poison" THEN Rejection(r, v)
-      ELSE TryPublish(r,
+      ELSE Publish(r,
              [p EXCEPT !.latch = IF v.kind = "latch" THEN v.latch ELSE p.latch,
                        !.table = IF entry.resumed THEN entry.new_block_ids
                                  ELSE [i \in 1..NG |-> p.table[i] \o entry.new_block_ids[i]],
@@ -477,7 +477,7 @@ CachedBelowQuorum(r, field, entry, p) ==
              TRUE)
 
 \* Cached step of a pending request: (1) full quorum retires it without looking at the evidence.
-CachedOutcome(r, field, entry, p) ==
+CachedStep(r, field, entry, p) ==
     IF ConnectorSeesQuorum(p.digest)
     THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1)
     ELSE CachedBelowQuorum(r, field, entry, p)
@@ -500,9 +500,9 @@ ConnectorAppliesStep(ev) ==
         B == DOMAIN NewE \cup DOMAIN CacE
         outs == [x \in B |->
                    IF x \in DOMAIN NewE
-                   THEN NewOutcome(x, ev.recurrent_boundary_blocks, NewE[x])
+                   THEN NewRequest(x, ev.recurrent_boundary_blocks, NewE[x])
                    ELSE IF x \in DOMAIN pend0
-                   THEN CachedOutcome(x, ev.recurrent_boundary_blocks, CacE[x], pend0[x])
+                   THEN CachedStep(x, ev.recurrent_boundary_blocks, CacE[x], pend0[x])
                    ELSE Nothing]                                  \* not tracked: ignored
         ids == InOrder(DOMAIN NewE) \o InOrder(DOMAIN CacE)
         keep == (DOMAIN pend0 \ B) \cup {x \in B : outs[x].pend # <<>>}
@@ -756,7 +756,7 @@ AtMostOnePlanPerRequest == \A r \in Req : planCount[r] <= 1
 FinishedHoldsNoPending == \A r \in Req : status[r] = "finished" => r \notin DOMAIN pending
 
 \* protocol section 3: a request scheduled while its digest is at full quorum ends the
-\* step with no pending state and no plan (retired, or skipped at admission).
+\* step with no pending state and no plan (retired, or skipped as a new request).
 QuorumRetiresScheduledStore ==
     lastEvent.kind = "step" =>
       \A r \in {lastEvent.new[i].id : i \in DOMAIN lastEvent.new}
@@ -828,15 +828,15 @@ Least(S) == CHOOSE m \in S : \A y \in S : m <= y
 BlockFor(X, g) == IF \E p \in X : p[1] = g THEN (CHOOSE p \in X : p[1] = g)[2] ELSE 0
 
 \* What the evidence for x asks of the connector given latch L: [row, facts] where row is
-\* "none" (nothing for x, or only intermediate entries), "latch" (facts: the proof), "same"
-\* (the latched proof again) or a rejection code (facts: the reason's).
+\* "keep" (nothing for x, only intermediate entries, or the latched proof again), "latch"
+\* (facts: the proof) or a rejection code (facts: the reason's).
 Judged(row, facts) == [row |-> row, facts |-> facts]
 Judgement(x, L) ==
     LET f == EvField
         S == Span(x)
-    IN IF ~HasRecurrent \/ f \in {Absent, JsonNull, JsonObject} THEN Judged("none", <<>>)
+    IN IF ~HasRecurrent \/ f \in {Absent, JsonNull, JsonObject} THEN Judged("keep", <<>>)
        ELSE IF f \in Markers THEN Judged("not_a_mapping", [found |-> KindOf(f)])
-       ELSE IF x \notin DOMAIN f \/ f[x] = JsonNull THEN Judged("none", <<>>)
+       ELSE IF x \notin DOMAIN f \/ f[x] = JsonNull THEN Judged("keep", <<>>)
        ELSE IF f[x] = <<>> THEN Judged("empty", <<>>)
        ELSE IF f[x] \in Markers THEN Judged("not_a_list", [found |-> KindOf(f[x])])
        ELSE LET v == f[x]
@@ -858,14 +858,14 @@ Judgement(x, L) ==
                ELSE LET X == ProofIn(v, S)
                         missing == RecGroups \ {p[1] : p \in X}
                         differ == {g \in RecGroups : BlockFor(X, g) # BlockFor(L, g)}
-                    IN IF X = {} THEN Judged("none", <<>>)
+                    IN IF X = {} THEN Judged("keep", <<>>)
                        ELSE IF missing # {} THEN Judged("incomplete", [group |-> Least(missing)])
                        ELSE IF L = {} THEN Judged("latch", X)
-                       ELSE IF X = L THEN Judged("same", <<>>)
+                       ELSE IF X = L THEN Judged("keep", <<>>)
                        ELSE Judged("conflict", [observed |-> S, group |-> Least(differ),
                                                 block |-> BlockFor(X, Least(differ)),
                                                 latched |-> BlockFor(L, Least(differ))])
-Rejects(j) == j.row \notin {"none", "latch", "same"}
+Rejects(j) == j.row \notin {"keep", "latch"}
 \* The latch after the evidence was read.
 LatchOut(x) == LET j == Judgement(x, LatchIn(x)) IN IF j.row = "latch" THEN j.facts ELSE LatchIn(x)
 \* The store after the step, before publication: progress, table and latch.

@@ -31,7 +31,7 @@ final class SyntheticEvents {
                 ReplayLine line;
                 while ((line = reader.next()) != null) {
                     parsed.add(line.event());
-                    if (line.event() instanceof Event.SchedulerStep step) {
+                    if (line.event() instanceof Event.Step step) {
                         requests += step.newRequests().size() + step.cachedRequests().size();
                     }
                 }

@@ -76,7 +76,7 @@ public class ValidatorBenchmark {
     public void lookupBaseline(Evaluations evaluations, Blackhole sink) {
         Map<String, long[]> progress = new HashMap<>();
         for (Event event : input.events) {
-            if (event instanceof Event.SchedulerStep step) {
+            if (event instanceof Event.Step step) {
                 for (Event.NewRequest request : step.newRequests()) {
                     progress.put(request.id(), new long[] {request.computed() + request.scheduled()});
                 }

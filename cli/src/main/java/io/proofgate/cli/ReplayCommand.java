@@ -1,7 +1,7 @@
 package io.proofgate.cli;
 
-import io.proofgate.conformance.ByteCheckedReplay;
-import io.proofgate.conformance.ByteFinding;
+import io.proofgate.bytecheck.ByteCheckedReplay;
+import io.proofgate.bytecheck.ByteFinding;
 import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;

@@ -11,7 +11,7 @@ import io.proofgate.check.ModelCatalog;
 import io.proofgate.check.ModelCheck;
 import io.proofgate.generate.CommittedScenarios;
 import io.proofgate.generate.Generation;
-import io.proofgate.tlc.Verdict;
+import io.proofgate.tlc.TlcEnding;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,8 +82,8 @@ class SpecModelsTest {
                     ROOT.resolve("target/proofgate/test/outside-ci").resolve(model.name()), Duration.ofMinutes(60),
                     java.util.OptionalLong.of(OUTSIDE_CI_STATES));
             CheckReport report = ModelCheck.run(model, bounded, QUIET);
-            assertTrue(report.result().stateBoundReached() || report.verdict() == Verdict.OK,
-                    () -> model.name() + ": TLC said " + report.verdict() + " " + report.run().violatedName()
+            assertTrue(report.result().stateBoundReached() || report.ending() == TlcEnding.OK,
+                    () -> model.name() + ": TLC said " + report.ending() + " " + report.run().violatedName()
                             .or(() -> report.run().errors().stream().map(m -> m.text().strip()).findFirst()).orElse("")
                             + " within " + OUTSIDE_CI_STATES + " distinct states (raw: " + report.result().rawOutput() + ")");
         }));
@@ -105,9 +105,9 @@ class SpecModelsTest {
         assertFalse(report.result().stateBoundReached(), () -> model.name() + ": TLC found more than "
                 + report.options().maxStates().getAsLong() + " distinct states, twice what spec/models.json records");
         assertTrue(report.asExpected(), () -> model.name() + ": expected " + model.expected() + ", TLC said "
-                + report.verdict() + " " + report.run().violatedName().orElse("") + " (raw: "
+                + report.ending() + " " + report.run().violatedName().orElse("") + " (raw: "
                 + report.result().rawOutput() + ")");
-        if (report.verdict() == Verdict.OK && model.distinctStates().isPresent()) {
+        if (report.ending() == TlcEnding.OK && model.distinctStates().isPresent()) {
             assertEquals(model.distinctStates().getAsLong(), report.run().statistics().distinctStates().orElse(-1),
                     model.name() + ": distinct states differ from spec/models.json");
         }

@@ -23,7 +23,7 @@ public sealed interface Line {
     }
 
     /** A decision about one request: what {@code replay} prints per verdict. */
-    sealed interface Verdict extends Compared {
+    sealed interface VerdictLine extends Compared {
         String id();
 
         String step();
@@ -33,7 +33,7 @@ public sealed interface Line {
     }
 
     record Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent)
-            implements Verdict {
+            implements VerdictLine {
         @Override
         public String words(Set<Capability> capabilities) {
             // the adapter's text, escaped (Outside): a report shows these words on a terminal
@@ -54,7 +54,7 @@ public sealed interface Line {
      * group, block) whose value differs from the fact of the same name, empty when they agree.
      */
     record Rejected(String id, String step, String code, List<String> facts, String disagreement, String reason)
-            implements Verdict {
+            implements VerdictLine {
         @Override
         public String words(Set<Capability> capabilities) {
             String words = "rejected " + id + " step=" + step + " code=" + code;
@@ -86,7 +86,7 @@ public sealed interface Line {
         }
     }
 
-    record Retired(String id, String step, String cause) implements Verdict {
+    record Retired(String id, String step, String cause) implements VerdictLine {
         @Override
         public String words(Set<Capability> capabilities) {
             return Outside.bare("retired " + id + " step=" + step + " cause=" + cause);

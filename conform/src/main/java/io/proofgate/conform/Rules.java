@@ -14,14 +14,14 @@ public final class Rules {
 
     private Rules() {}
 
-    public static String ofVerdicts(List<Line.Verdict> expected, List<Line.Verdict> actual, Set<Capability> capabilities) {
+    public static String ofVerdicts(List<Line.VerdictLine> expected, List<Line.VerdictLine> actual, Set<Capability> capabilities) {
         int i = 0;
         while (i < expected.size() && i < actual.size()
                 && expected.get(i).words(capabilities).equals(actual.get(i).words(capabilities))) {
             i++;
         }
-        Line.Verdict want = i < expected.size() ? expected.get(i) : null;
-        Line.Verdict got = i < actual.size() ? actual.get(i) : null;
+        Line.VerdictLine want = i < expected.size() ? expected.get(i) : null;
+        Line.VerdictLine got = i < actual.size() ? actual.get(i) : null;
         if (want != null && got != null && want.id().equals(got.id())) {
             switch (want) {
                 case Line.Plan plan when got instanceof Line.Plan other -> {
@@ -47,7 +47,7 @@ public final class Rules {
         return want != null && got != null && !want.id().equals(got.id()) ? rule + " (another request first)" : rule;
     }
 
-    private static String outcome(Line.Verdict verdict) {
+    private static String outcome(Line.VerdictLine verdict) {
         return switch (verdict) {
             case null -> "no verdict";
             case Line.Plan plan -> "plan";

@@ -37,8 +37,8 @@ public record Scenario(String suite, String name, Path file, int line, String to
     /** What must hold after each event, so a prefix of the scenario has its own summary. */
     public record PerEvent(List<After> after) implements Expected {}
 
-    public record After(List<Line.Verdict> verdicts, Line.State state, Line.Summary summary) {}
+    public record After(List<Line.VerdictLine> verdicts, Line.State state, Line.Summary summary) {}
 
     /** Every verdict of the log in order, and the summary at its end. */
-    public record WholeLog(List<Line.Verdict> verdicts, Line.Summary summary) implements Expected {}
+    public record WholeLog(List<Line.VerdictLine> verdicts, Line.Summary summary) implements Expected {}
 }

@@ -109,7 +109,7 @@ public final class ScenarioReader {
 
     /** The lines after one event: verdicts in the scenario words, then the state lines. */
     private static Scenario.After after(Path file, int first, List<String> expected, String step) throws ConformException {
-        List<Line.Verdict> verdicts = new ArrayList<>();
+        List<Line.VerdictLine> verdicts = new ArrayList<>();
         List<String> state = new ArrayList<>();
         List<String> pending = new ArrayList<>();
         TreeMap<String, String> latched = new TreeMap<>();
@@ -154,7 +154,7 @@ public final class ScenarioReader {
         return new Scenario.After(List.copyOf(verdicts), new Line.State(List.copyOf(state), List.copyOf(pending)), summary);
     }
 
-    private static Line.Verdict verdict(String where, StateLine.VerdictLine verdict, String step) throws ConformException {
+    private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step) throws ConformException {
         return switch (verdict) {
             case StateLine.Plan plan -> new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
             case StateLine.Retired retired -> new Line.Retired(retired.id(), step, retired.cause());
@@ -203,7 +203,7 @@ public final class ScenarioReader {
             throw new ConformException(file + ":1:1: a scenario log holds a topology line and at least one event");
         }
         List<String> output = lines(expectedFile);
-        List<Line.Verdict> verdicts = new ArrayList<>();
+        List<Line.VerdictLine> verdicts = new ArrayList<>();
         Line.Summary summary = null;
         for (int i = 0; i < output.size(); i++) {
             if (output.get(i).isBlank()) {
@@ -220,7 +220,7 @@ public final class ScenarioReader {
                 throw new ConformException(where + e.getMessage().replaceFirst("^printed ", ""));
             }
             switch (line) {
-                case Line.Verdict verdict -> verdicts.add(verdict);
+                case Line.VerdictLine verdict -> verdicts.add(verdict);
                 case Line.Summary last -> summary = last;
                 default -> throw new ConformException(where + "an expected output holds verdicts and one summary");
             }

@@ -66,7 +66,7 @@ public final class ScenarioRun {
             for (Line line : answer) {
                 switch (line) {
                     case Line.Refused r -> refused = true;
-                    case Line.Verdict verdict -> {
+                    case Line.VerdictLine verdict -> {
                         if (state != null) {
                             throw located(scenario, k + 1, "printed a verdict after its state line");
                         }
@@ -130,9 +130,9 @@ public final class ScenarioRun {
                         List.of(refused.words(capabilities))));
             }
         }
-        List<Line.Verdict> printed = new ArrayList<>();
+        List<Line.VerdictLine> printed = new ArrayList<>();
         for (int k = 0; k < prefix; k++) {
-            List<Line.Verdict> verdicts = new ArrayList<>();
+            List<Line.VerdictLine> verdicts = new ArrayList<>();
             Line.State state = null;
             for (Line line : said.events().get(k)) {
                 switch (line) {
@@ -140,7 +140,7 @@ public final class ScenarioRun {
                         return Optional.of(new Result.Mismatch(k + 1, Rules.ofRefusal("an event", refused),
                                 expectedAt(scenario, k, printed.size()), List.of(refused.words(capabilities))));
                     }
-                    case Line.Verdict verdict -> verdicts.add(verdict);
+                    case Line.VerdictLine verdict -> verdicts.add(verdict);
                     case Line.State s -> state = s;
                     default -> throw new IllegalStateException("receive lets only verdicts, states and refusals through");
                 }
@@ -158,12 +158,12 @@ public final class ScenarioRun {
                     }
                 }
                 case Scenario.WholeLog whole -> {
-                    List<Line.Verdict> expected = whole.verdicts();
+                    List<Line.VerdictLine> expected = whole.verdicts();
                     int from = printed.size();
                     printed.addAll(verdicts);
                     List<String> expectedWords = words(expected.subList(0, Math.min(expected.size(), printed.size())));
                     if (printed.size() > expected.size() || !expectedWords.equals(words(printed))) {
-                        List<Line.Verdict> wanted = expected.subList(Math.min(from, expected.size()),
+                        List<Line.VerdictLine> wanted = expected.subList(Math.min(from, expected.size()),
                                 Math.min(expected.size(), printed.size()));
                         return Optional.of(new Result.Mismatch(k + 1, Rules.ofVerdicts(wanted, verdicts, capabilities),
                                 wanted.isEmpty() ? List.of("(no verdict)") : json(wanted), json(verdicts)));
@@ -178,7 +178,7 @@ public final class ScenarioRun {
         Line.Summary summary = (Line.Summary) said.summary().getFirst();
         if (scenario.expected() instanceof Scenario.WholeLog whole && prefix == scenario.events().size()
                 && printed.size() < whole.verdicts().size()) {
-            List<Line.Verdict> missing = whole.verdicts().subList(printed.size(), whole.verdicts().size());
+            List<Line.VerdictLine> missing = whole.verdicts().subList(printed.size(), whole.verdicts().size());
             return Optional.of(new Result.Mismatch(prefix, Rules.ofVerdicts(missing, List.of(), capabilities),
                     json(missing), List.of("(no more verdicts by the end of the log)")));
         }
@@ -239,8 +239,8 @@ public final class ScenarioRun {
         return lines.stream().map(line -> line.words(capabilities)).toList();
     }
 
-    private static List<String> json(List<Line.Verdict> verdicts) {
-        return verdicts.isEmpty() ? List.of("(no verdict)") : verdicts.stream().map(Line.Verdict::json).toList();
+    private static List<String> json(List<Line.VerdictLine> verdicts) {
+        return verdicts.isEmpty() ? List.of("(no verdict)") : verdicts.stream().map(Line.VerdictLine::json).toList();
     }
 
     private static String kind(Line line) {

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.adapter.AdapterSession;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,6 +48,13 @@ class ConformTest {
         assertEquals(13, handWritten, "the hand-written logs with .expected beside them");
         assertTrue(all.stream().anyMatch(s -> s.needs().contains(Capability.SLIDING)));
         assertEquals(2, all.stream().filter(s -> s.needs().contains(Capability.WIDE_INTEGERS)).count());
+    }
+
+    @Test
+    void theReferenceAdapterDeclaresEveryCapabilityByItsWireName() {
+        // the reference adapter sits below the kit and cannot see this enum: it declares the wire
+        // names, as every adapter does, and this keeps the two lists one
+        assertEquals(Arrays.stream(Capability.values()).map(Capability::wireName).toList(), AdapterSession.CAPABILITIES);
     }
 
     @Test

@@ -1,10 +1,10 @@
 package io.proofgate.scenario;
 
-import io.proofgate.conformance.ConformanceHarness;
+import io.proofgate.bytecheck.ByteCheckHarness;
 import io.proofgate.format.ScenarioFile;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
-import io.proofgate.conformance.Publication;
+import io.proofgate.bytecheck.CopiedBlocks;
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.Connector;
 import io.proofgate.protocol.ConnectorState;
@@ -69,7 +69,7 @@ public final class Scenario {
         try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
                 "script")) {
             Connector connector = new Connector(reader.readTopology());
-            try (ConformanceHarness harness = ConformanceHarness.open(connector.topology(), kind, Publication.PLAN,
+            try (ByteCheckHarness harness = ByteCheckHarness.open(connector.topology(), kind, CopiedBlocks.PLAN,
                     HARNESS_BLOCKS)) {
                 long lastStep = 0;
                 for (ScenarioStep block : blocks) {
@@ -77,7 +77,7 @@ public final class Scenario {
                     Event event = line.event();
                     harness.event(event);
                     List<Verdict> verdicts = connector.apply(event);
-                    if (event instanceof Event.SchedulerStep step) {
+                    if (event instanceof Event.Step step) {
                         lastStep = step.step();
                     }
                     for (Verdict verdict : verdicts) {

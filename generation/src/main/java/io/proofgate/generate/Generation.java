@@ -9,7 +9,7 @@ import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcListener;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
-import io.proofgate.tlc.Verdict;
+import io.proofgate.tlc.TlcEnding;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -137,12 +137,12 @@ public final class Generation {
         command = command.withDumpDot(dot);
         progress.println("proofgate: running TLC on " + modelDescription + " with the state graph dumped");
         TlcResult result = TlcProcess.run(command, TlcListener.NONE);
-        if (result.timedOut() || result.run().verdict() != Verdict.OK) {
+        if (result.timedOut() || result.run().ending() != TlcEnding.OK) {
             String why = result.timedOut() ? "timed out"
                     : result.run().violatedName().map(name -> "violates " + name)
                       .or(() -> result.run().parseProblem().map(problem -> "does not parse: " + problem))
                       .orElseGet(() -> result.run().errors().stream().map(m -> m.text().strip()).findFirst()
-                              .orElse(result.run().verdict().toString().toLowerCase(Locale.ROOT)));
+                              .orElse(result.run().ending().toString().toLowerCase(Locale.ROOT)));
             return new GraphRun.Failed(result, why);
         }
         return new GraphRun.Passed(StateGraphReader.read(dot));

@@ -9,7 +9,7 @@ import java.util.TreeMap;
 
 /**
  * Writes a model's scenarios as text files, one per {@link Topic}, under a folder named after the
- * model: {@code ci/entry-beyond-target.scenarios}. A scenario's file depends on its own events
+ * model: {@code ci/entry-future.scenarios}. A scenario's file depends on its own events
  * only and its place in the file on its name, so adding, removing or changing one scenario
  * touches that scenario's lines alone. The topology, which every scenario of a model shares, is
  * written once at the top of each file. Format: docs/generation.md, "Scenario files".

@@ -58,7 +58,8 @@ public record Script(String id, String name, Topic topic, String topology, Strin
             if (i == path.size() - 1) {
                 topic = Topic.of(context, event);
                 words = eventWords(event);
-                covers = "covers event " + (i + 1) + " (" + edge.action().orElse("an unnamed action") + ", "
+                // the event in the replay format's words: the spec's action names are not the contract
+                covers = "covers event " + (i + 1) + " (" + (kind.equals("step") ? "step, " : "")
                         + words + "): " + topic.meaning + " -> " + verdictWords(state);
             }
             context.remember(event);

@@ -34,9 +34,9 @@ enum Topic {
     ENTRY_NON_RECURRENT_GROUP("entry-non-recurrent-group",
             "an entry names an attention group (row non_recurrent_group)"),
     ENTRY_NULL_BLOCK("entry-null-block", "an entry names block 0 or below (row null_block)"),
-    ENTRY_BEYOND_TARGET("entry-beyond-target", "an entry's boundary is past the target (row future_boundary)"),
-    ENTRY_BELOW_TARGET("entry-below-target",
-            "every entry is below the target (row \"an entry's boundary < target\": intermediate evidence)"),
+    ENTRY_FUTURE("entry-future", "a future entry: its boundary is past the target (row future_boundary)"),
+    ENTRY_INTERMEDIATE("entry-intermediate",
+            "every entry is intermediate: its boundary is below the target (row \"an entry's boundary < target\")"),
     PROOF_DUPLICATE_GROUP("proof-duplicate-group",
             "two exact-target entries name one group (row duplicate_group)"),
     PROOF_INCOMPLETE("proof-incomplete",
@@ -183,14 +183,14 @@ enum Topic {
                 return ENTRY_NULL_BLOCK;
             }
             if (boundary > target) {
-                return ENTRY_BEYOND_TARGET;
+                return ENTRY_FUTURE;
             }
             if (boundary == target && !exactGroups.add(group)) {
                 return PROOF_DUPLICATE_GROUP;
             }
         }
         if (exactGroups.isEmpty()) {
-            return ENTRY_BELOW_TARGET;
+            return ENTRY_INTERMEDIATE;
         }
         return exactGroups.equals(context.recurrentGroups()) ? PROOF_COMPLETE : PROOF_INCOMPLETE;
     }

@@ -65,7 +65,7 @@ class ScriptTest {
         assertEquals("proof_complete__cached_r1__" + script.id(), script.name());
         assertEquals("""
                 scenario proof_complete__cached_r1__%s
-                # covers event 2 (SchedulerSchedules, cached r1): exact-target entries cover every recurrent group (rows latch, "same set" and conflict) -> rejected r1 conflict
+                # covers event 2 (step, cached r1): exact-target entries cover every recurrent group (rows latch, "same set" and conflict) -> rejected r1 conflict
                 event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[11,12,13],[0,0,71]]}],"recurrent_boundary_blocks":{"r1":[[1,42,6912]]}}
                 ----
                 pending r1 done=6912 table=[[11,12,13],[0,0,71]] latch=[[1,42]]
@@ -123,8 +123,8 @@ class ScriptTest {
         cases.put("(\"r1\" :> <<<<2, 42, 6912>>>>)", Topic.ENTRY_UNKNOWN_GROUP);
         cases.put("(\"r1\" :> <<<<0, 42, 6912>>>>)", Topic.ENTRY_NON_RECURRENT_GROUP);
         cases.put("(\"r1\" :> <<<<1, 0, 2304>>>>)", Topic.ENTRY_NULL_BLOCK);
-        cases.put("(\"r1\" :> <<<<1, 42, 7168>>>>)", Topic.ENTRY_BEYOND_TARGET);
-        cases.put("(\"r1\" :> <<<<1, 42, 2304>>>>)", Topic.ENTRY_BELOW_TARGET);
+        cases.put("(\"r1\" :> <<<<1, 42, 7168>>>>)", Topic.ENTRY_FUTURE);
+        cases.put("(\"r1\" :> <<<<1, 42, 2304>>>>)", Topic.ENTRY_INTERMEDIATE);
         cases.put("(\"r1\" :> <<<<1, 41, 2304>>, <<1, 42, 6912>>>>)", Topic.PROOF_COMPLETE);
         cases.put("(\"r1\" :> <<<<1, 42, 6912>>, <<1, 43, 6912>>>>)", Topic.PROOF_DUPLICATE_GROUP);
         cases.put("(\"r1\" :> <<<<1, 41, 2304>>, <<1, 0, 6912>>>>)", Topic.ENTRY_NULL_BLOCK);

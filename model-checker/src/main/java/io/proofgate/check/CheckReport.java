@@ -2,7 +2,7 @@ package io.proofgate.check;
 
 import io.proofgate.tlc.TlcResult;
 import io.proofgate.tlc.TlcRun;
-import io.proofgate.tlc.Verdict;
+import io.proofgate.tlc.TlcEnding;
 import java.time.Duration;
 
 /** The outcome of checking one model under its options: TLC's parsed run plus what proofgate measured around it. */
@@ -12,15 +12,15 @@ public record CheckReport(Model model, CheckOptions options, TlcResult result, D
         return result.run();
     }
 
-    public Verdict verdict() {
-        return result.unfinished() ? Verdict.ERROR : result.run().verdict();
+    public TlcEnding ending() {
+        return result.unfinished() ? TlcEnding.ERROR : result.run().ending();
     }
 
-    /** Whether TLC's verdict (and violated property, if any) is what the model's entry expects. */
+    /** Whether how TLC ended (and violated property, if any) is what the model's entry expects. */
     public boolean asExpected() {
         return switch (model.expected()) {
-            case Model.Expected.Ok ok -> verdict() == Verdict.OK;
-            case Model.Expected.Violation violation -> verdict() == Verdict.VIOLATION
+            case Model.Expected.Ok ok -> ending() == TlcEnding.OK;
+            case Model.Expected.Violation violation -> ending() == TlcEnding.VIOLATION
                     && result.run().violatedName().equals(java.util.Optional.of(violation.property()));
             // checked one run per invariant (ModelCheck.runEach), each run against Violation
             case Model.Expected.EachViolated each -> false;

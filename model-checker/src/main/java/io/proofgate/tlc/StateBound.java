@@ -33,7 +33,7 @@ public record StateBound(long maxStates) {
 
     /** Whether {@code result} is a run stopped by this bound, not by a violation of its model. */
     public static boolean stopped(TlcRun run) {
-        return run.verdict() == Verdict.VIOLATION && run.violatedName().equals(java.util.Optional.of(INVARIANT));
+        return run.ending() == TlcEnding.VIOLATION && run.violatedName().equals(java.util.Optional.of(INVARIANT));
     }
 
     /**

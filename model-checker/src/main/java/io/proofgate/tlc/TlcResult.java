@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * A finished TLC child process. TLC's exit code is 0 when no error was found, 11 to 13 for a
- * deadlock, safety or liveness violation, and larger for errors; {@code run.verdict()} says the
+ * deadlock, safety or liveness violation, and larger for errors; {@code run.ending()} says the
  * same from the output. {@code timedOut} is true when the child was killed at the time limit;
  * {@code stateBoundReached} when the run stopped at its {@link StateBound} (TLC reports that as a
  * violation of the bound's invariant, which is no violation of the model). Either way the

@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The summary of one TLC run: verdict, what was violated, the counterexample, and counts.
+ * The summary of one TLC run: how it ended, what was violated, the counterexample, and counts.
  *
  * @param trace the first counterexample (or the "behavior up to this point" of an evaluation
  *     error), ending with a {@link TraceStep.Stuttering} or {@link TraceStep.BackTo} entry for a
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * @param errors messages of severity ERROR or TLC_BUG other than the violation and the trace headers
  * @param freeText lines TLC printed outside frames (SANY's semantic errors land here)
  */
-public record TlcRun(Verdict verdict, Optional<Violation> violation, List<TraceState> trace,
+public record TlcRun(TlcEnding ending, Optional<Violation> violation, List<TraceState> trace,
         TlcStatistics statistics, List<TlcMessage> errors, List<String> freeText) {
 
     public static final int SUCCESS = 2193;
@@ -44,16 +44,16 @@ public record TlcRun(Verdict verdict, Optional<Violation> violation, List<TraceS
     public static TlcRun of(TlcOutput output) {
         List<TlcMessage> messages = output.messages();
         Optional<Violation> violation = messages.stream().flatMap(m -> violation(m).stream()).findFirst();
-        Verdict verdict = violation.isPresent() ? Verdict.VIOLATION
-                : messages.stream().anyMatch(m -> m.code() == SUCCESS) ? Verdict.OK
-                : Verdict.ERROR;
+        TlcEnding ending = violation.isPresent() ? TlcEnding.VIOLATION
+                : messages.stream().anyMatch(m -> m.code() == SUCCESS) ? TlcEnding.OK
+                : TlcEnding.ERROR;
         List<TlcMessage> errors = messages.stream()
                 .filter(m -> m.severity().isError())
                 // 2121 and 2264 only announce the trace that follows; TLC marks them ERROR too.
                 .filter(m -> m.code() != BEHAVIOR_UP_TO_THIS_POINT && m.code() != COUNTER_EXAMPLE)
                 .filter(m -> violation.map(v -> v.message() != m).orElse(true))
                 .toList();
-        return new TlcRun(verdict, violation, trace(messages, violation), TlcStatistics.of(messages), errors,
+        return new TlcRun(ending, violation, trace(messages, violation), TlcStatistics.of(messages), errors,
                 output.freeText());
     }
 

@@ -37,7 +37,7 @@ class TlcProcessTest {
 
         assertEquals(12, result.exitCode()); // TLC's exit code for a safety violation
         assertFalse(result.timedOut());
-        assertEquals(Verdict.VIOLATION, result.run().verdict());
+        assertEquals(TlcEnding.VIOLATION, result.run().ending());
         assertEquals(Optional.of("SmallX"), result.run().violatedName());
         assertEquals(5, result.run().trace().size());
         assertEquals(OptionalLong.of(5), result.run().statistics().distinctStates());
@@ -94,7 +94,7 @@ class TlcProcessTest {
                 });
 
         assertEquals(0, result.exitCode());
-        assertEquals(Verdict.OK, result.run().verdict());
+        assertEquals(TlcEnding.OK, result.run().ending());
         assertEquals(13, progress.getLast().distinctStates());
         StateGraph graph = StateGraphReader.read(dot);
         assertEquals(13, graph.states().size());

@@ -25,7 +25,7 @@ class TlcRunTest {
     void invariantViolation_tracesEveryIncrement() {
         TlcRun run = Samples.run("tiny_invariant.out");
 
-        assertEquals(Verdict.VIOLATION, run.verdict());
+        assertEquals(TlcEnding.VIOLATION, run.ending());
         assertEquals(Violation.Kind.INVARIANT, run.violation().orElseThrow().kind());
         assertEquals(Optional.of("SmallX"), run.violatedName());
         assertEquals(5, run.trace().size());
@@ -61,7 +61,7 @@ class TlcRunTest {
         TlcOutput output = Samples.output("config_error_nested.out");
         TlcRun run = TlcRun.of(output);
 
-        assertEquals(Verdict.ERROR, run.verdict());
+        assertEquals(TlcEnding.ERROR, run.ending());
         TlcMessage general = output.messages().stream().filter(m -> m.code() == 1000).findFirst().orElseThrow();
         assertTrue(general.text().contains("TLC found an error in the configuration file at line 1"), general.text());
         assertEquals("""
@@ -78,7 +78,7 @@ class TlcRunTest {
     void livenessViolation_endsWithBackToState() {
         TlcRun run = Samples.run("lasso_liveness.out");
 
-        assertEquals(Verdict.VIOLATION, run.verdict());
+        assertEquals(TlcEnding.VIOLATION, run.ending());
         assertEquals(Violation.Kind.TEMPORAL_PROPERTY, run.violation().orElseThrow().kind());
         assertEquals(Optional.empty(), run.violatedName());
         assertEquals(6, run.trace().size());
@@ -96,7 +96,7 @@ class TlcRunTest {
     void livenessViolation_endsWithStuttering() {
         TlcRun run = Samples.run("stutter_liveness.out");
 
-        assertEquals(Verdict.VIOLATION, run.verdict());
+        assertEquals(TlcEnding.VIOLATION, run.ending());
         assertEquals(3, run.trace().size());
         assertInstanceOf(TraceStep.Stuttering.class, run.trace().getLast().step());
         assertEquals(3, run.trace().getLast().number());
@@ -118,7 +118,7 @@ class TlcRunTest {
     void okRun_hasCountsAndNoTrace() {
         TlcRun run = Samples.run("graph_ok.out");
 
-        assertEquals(Verdict.OK, run.verdict());
+        assertEquals(TlcEnding.OK, run.ending());
         assertEquals(Optional.empty(), run.violation());
         assertEquals(List.of(), run.trace());
         assertEquals(OptionalLong.of(31), run.statistics().generatedStates());
@@ -153,7 +153,7 @@ class TlcRunTest {
     void semanticError_isAnErrorWithSanyTextKept() {
         TlcRun run = Samples.run("semantic_error.out");
 
-        assertEquals(Verdict.ERROR, run.verdict());
+        assertEquals(TlcEnding.ERROR, run.ending());
         assertEquals(List.of(3002), run.errors().stream().map(TlcMessage::code).toList());
         assertEquals("Parsing or semantic analysis failed.", run.errors().getFirst().text());
         assertTrue(run.freeText().stream().anyMatch(l -> l.contains("Could not find declaration or definition of symbol '-.'")));
@@ -163,7 +163,7 @@ class TlcRunTest {
     void evaluationError_isAnErrorWithTheBehaviourSoFar() {
         TlcRun run = Samples.run("runtime_error.out");
 
-        assertEquals(Verdict.ERROR, run.verdict());
+        assertEquals(TlcEnding.ERROR, run.ending());
         assertEquals(1, run.trace().size());
         assertEquals(v("\"p\""), run.trace().getFirst().state().get("x").orElseThrow());
         assertTrue(run.errors().stream().anyMatch(m -> m.code() == 2266));

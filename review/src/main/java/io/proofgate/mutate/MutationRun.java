@@ -8,7 +8,7 @@ import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcMessage;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
-import io.proofgate.tlc.Verdict;
+import io.proofgate.tlc.TlcEnding;
 import io.proofgate.tlc.Violation;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -202,10 +202,10 @@ public final class MutationRun {
             return new Outcome.OverStateBound(model, maxStates);
         }
         var run = result.run();
-        if (run.verdict() == Verdict.OK) {
+        if (run.ending() == TlcEnding.OK) {
             return new Outcome.Survived();
         }
-        if (run.verdict() == Verdict.VIOLATION) {
+        if (run.ending() == TlcEnding.VIOLATION) {
             Violation v = run.violation().orElseThrow();
             return new Outcome.Killed(model, v.name().orElse(switch (v.kind()) {
                 case TEMPORAL_PROPERTY -> "a temporal property";
@@ -226,7 +226,7 @@ public final class MutationRun {
         boolean started = result.output().messages().stream().anyMatch(m -> m.code() == TLC_COMPUTING_INIT);
         String problem = run.parseProblem()
                 .orElse(run.errors().stream().map(TlcMessage::text).map(Mutation::oneLine).findFirst()
-                        .orElse("TLC stopped without a verdict"));
+                        .orElse("TLC stopped without a result"));
         if (!started) {
             return new Outcome.NotCompilable(problem.length() > 300 ? problem.substring(0, 300) + "…" : problem);
         }

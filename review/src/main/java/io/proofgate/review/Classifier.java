@@ -42,7 +42,7 @@ public final class Classifier {
     }
 
     public Comparison compare(Scenario scenario, int prefix, Transcript base, Transcript head) {
-        List<Line.Verdict> printedBefore = new ArrayList<>();
+        List<Line.VerdictLine> printedBefore = new ArrayList<>();
         for (int k = 0; k < prefix + 2; k++) {
             List<Line> a = base.answer(k);
             List<Line> b = head.answer(k);
@@ -73,12 +73,12 @@ public final class Classifier {
                         expected == null ? List.of("(the model states no summary here: a hand-written log's is known at its end)")
                                 : List.of(expected.json()));
             }
-            List<Line.Verdict> verdictsA = verdicts(a);
-            List<Line.Verdict> verdictsB = verdicts(b);
+            List<Line.VerdictLine> verdictsA = verdicts(a);
+            List<Line.VerdictLine> verdictsB = verdicts(b);
             Line.State stateA = state(a);
             Line.State stateB = state(b);
-            List<String> jsonA = verdictsA.stream().map(Line.Verdict::json).toList();
-            List<String> jsonB = verdictsB.stream().map(Line.Verdict::json).toList();
+            List<String> jsonA = verdictsA.stream().map(Line.VerdictLine::json).toList();
+            List<String> jsonB = verdictsB.stream().map(Line.VerdictLine::json).toList();
             if (jsonA.equals(jsonB)) {
                 if (stateA == null || stateB == null || stateA.lines().equals(stateB.lines())) {
                     printedBefore.addAll(verdictsA);
@@ -102,7 +102,7 @@ public final class Classifier {
             List<String> model;
             switch (scenario.expected()) {
                 case Scenario.PerEvent perEvent -> {
-                    List<Line.Verdict> expected = perEvent.after().get(k - 1).verdicts();
+                    List<Line.VerdictLine> expected = perEvent.after().get(k - 1).verdicts();
                     judgement = ModelJudgement.of(words(expected, common).equals(words(verdictsA, common)),
                             words(expected, common).equals(words(verdictsB, common)));
                     model = json(expected);
@@ -110,7 +110,7 @@ public final class Classifier {
                 case Scenario.WholeLog whole -> {
                     judgement = ModelJudgement.of(continues(whole.verdicts(), printedBefore, verdictsA),
                             continues(whole.verdicts(), printedBefore, verdictsB));
-                    List<Line.Verdict> next = whole.verdicts().subList(Math.min(printedBefore.size(), whole.verdicts().size()),
+                    List<Line.VerdictLine> next = whole.verdicts().subList(Math.min(printedBefore.size(), whole.verdicts().size()),
                             Math.min(whole.verdicts().size(), printedBefore.size() + Math.max(verdictsA.size(), verdictsB.size())));
                     model = json(next);
                 }
@@ -135,7 +135,7 @@ public final class Classifier {
     }
 
     /** Whether {@code said}, printed after {@code before}, keeps a hand-written log's verdicts a prefix of the expected ones. */
-    private boolean continues(List<Line.Verdict> expected, List<Line.Verdict> before, List<Line.Verdict> said) {
+    private boolean continues(List<Line.VerdictLine> expected, List<Line.VerdictLine> before, List<Line.VerdictLine> said) {
         int end = before.size() + said.size();
         if (end > expected.size()) {
             return false;
@@ -144,7 +144,7 @@ public final class Classifier {
     }
 
     /** "rejected C: reason facts F, G differ" or "rejected C: reason text differs": which part of the first differing reason changed. */
-    private static String reasonRule(List<Line.Verdict> a, List<Line.Verdict> b) {
+    private static String reasonRule(List<Line.VerdictLine> a, List<Line.VerdictLine> b) {
         for (int i = 0; i < a.size(); i++) {
             if (a.get(i) instanceof Line.Rejected x && b.get(i) instanceof Line.Rejected y && !x.json().equals(y.json())) {
                 if (x.facts().equals(y.facts())) {
@@ -170,12 +170,12 @@ public final class Classifier {
         return "a reason differs";
     }
 
-    private static String outcomes(List<Line.Verdict> verdicts) {
+    private static String outcomes(List<Line.VerdictLine> verdicts) {
         if (verdicts.isEmpty()) {
             return "no verdict";
         }
         List<String> names = new ArrayList<>();
-        for (Line.Verdict verdict : verdicts) {
+        for (Line.VerdictLine verdict : verdicts) {
             names.add(switch (verdict) {
                 case Line.Plan p -> "plan";
                 case Line.Rejected r -> "rejected " + r.code();
@@ -189,12 +189,12 @@ public final class Classifier {
         return expected.words(Set.of()).equals(said.words(Set.of()));
     }
 
-    private static List<String> words(List<Line.Verdict> verdicts, Set<Capability> capabilities) {
+    private static List<String> words(List<Line.VerdictLine> verdicts, Set<Capability> capabilities) {
         return verdicts.stream().map(v -> v.words(capabilities)).toList();
     }
 
-    private static List<String> json(List<Line.Verdict> verdicts) {
-        return verdicts.isEmpty() ? List.of("(no verdict)") : verdicts.stream().map(Line.Verdict::json).toList();
+    private static List<String> json(List<Line.VerdictLine> verdicts) {
+        return verdicts.isEmpty() ? List.of("(no verdict)") : verdicts.stream().map(Line.VerdictLine::json).toList();
     }
 
     private static Line.Refused refusal(List<Line> answer) {
@@ -206,10 +206,10 @@ public final class Classifier {
         return null;
     }
 
-    private static List<Line.Verdict> verdicts(List<Line> answer) {
-        List<Line.Verdict> verdicts = new ArrayList<>();
+    private static List<Line.VerdictLine> verdicts(List<Line> answer) {
+        List<Line.VerdictLine> verdicts = new ArrayList<>();
         for (Line line : answer) {
-            if (line instanceof Line.Verdict verdict) {
+            if (line instanceof Line.VerdictLine verdict) {
                 verdicts.add(verdict);
             }
         }

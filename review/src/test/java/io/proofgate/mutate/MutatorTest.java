@@ -122,7 +122,7 @@ class MutatorTest {
         TlaModule module = TlaModule.parse(text, "Publication.tla");
         List<Definition> part = module.part("Connector");
         assertTrue(part.stream().map(Definition::name).toList().containsAll(List.of("Validate", "EntryCode",
-                "TryPublish", "CachedOutcome", "NewOutcome", "ConnectorAppliesStep")));
+                "Publish", "CachedStep", "NewRequest", "ConnectorAppliesStep")));
         assertFalse(part.stream().map(Definition::name).anyMatch(n -> n.equals("Examined") || n.equals("TypeOK")));
         List<Mutation> ms = part.stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
         assertEquals(ms.size(), ms.stream().map(Mutation::id).distinct().count());

@@ -234,7 +234,7 @@ class ConnectorAuditTest {
         List<Scenario> all = new ArrayList<>(ScenarioReader.read(Path.of("..", "validator", "src", "test", "resources", "scenarios")));
         all.addAll(ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-edges")));
         all.addAll(ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-batch")).stream()
-                .filter(s -> s.suite().endsWith("value-empty") || s.suite().endsWith("entry-below-target")).toList());
+                .filter(s -> s.suite().endsWith("value-empty") || s.suite().endsWith("entry-intermediate")).toList());
         return all;
     }
 

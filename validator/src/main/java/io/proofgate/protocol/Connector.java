@@ -60,14 +60,14 @@ public final class Connector {
 
     public List<Verdict> apply(Event event) {
         return switch (event) {
-            case Event.SchedulerStep step -> step(step);
+            case Event.Step step -> step(step);
             case Event.Finished finished -> finish(finished.id());
             case Event.Held held -> hold(held.rank(), held.digest());
         };
     }
 
     /** protocol §3 "Step processing", in its order. */
-    private List<Verdict> step(Event.SchedulerStep step) {
+    private List<Verdict> step(Event.Step step) {
         checkStep(step);
         lastStep = step.step();
         stepped = true;
@@ -84,14 +84,14 @@ public final class Connector {
         }
         List<Verdict> verdicts = new ArrayList<>(2);
         for (Event.NewRequest request : step.newRequests()) {
-            admit(step.step(), request, whole, byRequest, verdicts);
+            newRequest(step.step(), request, whole, byRequest, verdicts);
         }
         CachedRequests cached = step.cachedRequests();
         for (int i = 0; i < cached.size(); i++) {
             PendingStore store = cachedStores[i];
             if (store != null) {
                 cachedStores[i] = null;
-                advance(step.step(), store, cached, i, whole, verdicts);
+                cachedStep(step.step(), store, cached, i, whole, verdicts);
             }
             // Not pending: never tracked, poisoned, published or retired; its evidence is not examined.
         }
@@ -114,8 +114,8 @@ public final class Connector {
     }
 
     /** Rule "New request". */
-    private void admit(long step, Event.NewRequest request, Finding whole, Map<String, RawValue> byRequest,
-                       List<Verdict> verdicts) {
+    private void newRequest(long step, Event.NewRequest request, Finding whole, Map<String, RawValue> byRequest,
+                            List<Verdict> verdicts) {
         long span = topology.spanOf(request.promptTokens());
         if (!topology.tracks(span)) {
             return; // protocol §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
@@ -128,7 +128,7 @@ public final class Connector {
         if (hasRecurrent) {
             Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), span, topology);
             switch (finding) {
-                case Finding.NoProof none -> { }
+                case Finding.Keep keep -> { }
                 case Finding.Proof found -> proof = found.blockByGroup();
                 case Finding.Poison poison -> {
                     verdicts.add(reject(step, request.id(), span, poison));
@@ -150,8 +150,8 @@ public final class Connector {
     }
 
     /** Rule "Cached step", items (1) to (5). */
-    private void advance(long step, PendingStore store, CachedRequests cached, int request, Finding whole,
-                         List<Verdict> verdicts) {
+    private void cachedStep(long step, PendingStore store, CachedRequests cached, int request, Finding whole,
+                            List<Verdict> verdicts) {
         RawValue entry = store.takeEvidence(check);
         // (1) Full quorum retires the store without looking at the evidence.
         if (atFullQuorum(store.digest, store.digestHash)) {
@@ -164,7 +164,7 @@ public final class Connector {
         if (hasRecurrent) {
             Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.span, topology);
             switch (finding) {
-                case Finding.NoProof none -> { }
+                case Finding.Keep keep -> { }
                 case Finding.Proof found -> {
                     if (!store.latched()) {
                         store.latch(found.blockByGroup());
@@ -260,12 +260,12 @@ public final class Connector {
                 }
             }
             if (selected[g] == null) {
-                verdicts.add(invalidSelection(step, store, g, null, "short_table"));
+                verdicts.add(invalidSelection(step, store, g, null, SelectionProblem.SHORT_TABLE));
                 return;
             }
             for (long block : selected[g]) {
                 if (block <= 0) {
-                    verdicts.add(invalidSelection(step, store, g, block, "null_block"));
+                    verdicts.add(invalidSelection(step, store, g, block, SelectionProblem.NULL_BLOCK));
                     return;
                 }
             }
@@ -274,16 +274,16 @@ public final class Connector {
         long repeated = firstRepeated(selected, total);
         if (repeated > 0) {
             int g = groupOf(selected, repeated);
-            verdicts.add(invalidSelection(step, store, g, repeated, "repeated_block"));
+            verdicts.add(invalidSelection(step, store, g, repeated, SelectionProblem.REPEATED_BLOCK));
             return;
         }
         plans++;
         verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.span, BlockIds.adopt(selected), recurrent));
     }
 
-    private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, String problem) {
+    private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, SelectionProblem problem) {
         return reject(step, store.id, store.span,
-                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem, null, group,
+                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.word(), null, group,
                         block == null ? null : BigInteger.valueOf(block)));
     }
 
@@ -369,7 +369,7 @@ public final class Connector {
         }
     }
 
-    private void checkStep(Event.SchedulerStep step) {
+    private void checkStep(Event.Step step) {
         if (stepped && step.step() <= lastStep) {
             throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
         }

@@ -11,15 +11,15 @@ public sealed interface Event {
      * arrived ({@link RawValue.Absent} when the field was missing). The cached requests are kept
      * flat ({@link CachedRequests}), the form a reader builds and the connector reads.
      */
-    record SchedulerStep(long step, List<NewRequest> newRequests, CachedRequests cachedRequests,
+    record Step(long step, List<NewRequest> newRequests, CachedRequests cachedRequests,
                          List<String> preempted, RawValue evidence) implements Event {
-        public SchedulerStep {
+        public Step {
             newRequests = List.copyOf(newRequests);
             Objects.requireNonNull(cachedRequests, "cachedRequests");
             preempted = List.copyOf(preempted);
         }
 
-        public SchedulerStep(long step, List<NewRequest> newRequests, List<CachedRequest> cachedRequests,
+        public Step(long step, List<NewRequest> newRequests, List<CachedRequest> cachedRequests,
                              List<String> preempted, RawValue evidence) {
             this(step, newRequests, CachedRequests.of(cachedRequests), preempted, evidence);
         }

@@ -23,8 +23,8 @@ final class EvidenceRules {
     static Finding judgeField(RawValue field) {
         return switch (field) {
             // Row 1: field absent or null keeps the latch.
-            case RawValue.Absent a -> Finding.NO_PROOF;
-            case RawValue.Null n -> Finding.NO_PROOF;
+            case RawValue.Absent a -> Finding.KEEP;
+            case RawValue.Null n -> Finding.KEEP;
             case RawValue.MapOf map -> null;
             // Row 2: the whole field is not a mapping.
             case RawValue.Int i -> notAMapping(field);
@@ -40,7 +40,7 @@ final class EvidenceRules {
     static Finding judgeEntry(RawValue value, long target, Topology topology) {
         // Row 3: no key for this request, or null.
         if (value == null || value instanceof RawValue.Null) {
-            return Finding.NO_PROOF;
+            return Finding.KEEP;
         }
         // Row 4 and 5.
         if (!(value instanceof RawValue.ListOf(List<RawValue> entries))) {
@@ -101,7 +101,7 @@ final class EvidenceRules {
             }
         }
         if (exact == null) {
-            return Finding.NO_PROOF;
+            return Finding.KEEP;
         }
         // Blocks are positive, so 0 marks a recurrent group no exact-target entry named.
         for (Group group : groups) {

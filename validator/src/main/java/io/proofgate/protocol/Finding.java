@@ -6,7 +6,7 @@ import java.math.BigInteger;
 sealed interface Finding {
 
     /** Nothing at the exact target: keep the latch as it is. */
-    record NoProof() implements Finding {}
+    record Keep() implements Finding {}
 
     /** Exact-target blocks covering every recurrent group; {@code blockByGroup[g]} is 0 for other groups. */
     record Proof(long[] blockByGroup) implements Finding {}
@@ -26,5 +26,5 @@ sealed interface Finding {
         }
     }
 
-    NoProof NO_PROOF = new NoProof();
+    Keep KEEP = new Keep();
 }

@@ -21,7 +21,7 @@ public sealed interface Verdict {
 
     /**
      * A poisoned attempt. {@code observed}, {@code group} and {@code block} are null where they do
-     * not apply; {@code target} is the request's span.
+     * not apply; {@code target} is the request's target.
      */
     record Rejected(long step, String id, PoisonCode code, String reason, BigInteger observed, long target,
                     Integer group, BigInteger block) implements Verdict {}

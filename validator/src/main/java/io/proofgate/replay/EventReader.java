@@ -790,11 +790,11 @@ public final class EventReader implements Closeable {
             }
         }
 
-        Event.SchedulerStep toStep() throws ReplayException {
+        Event.Step toStep() throws ReplayException {
             if (step == null) {
                 throw error(startLine, startColumn, "missing field \"step\" in a step event");
             }
-            return new Event.SchedulerStep(step, newRequests == null ? List.of() : newRequests,
+            return new Event.Step(step, newRequests == null ? List.of() : newRequests,
                     cached == null ? CachedRequests.of(List.of()) : cached, preempted == null ? List.of() : preempted, evidence);
         }
     }

@@ -38,7 +38,7 @@ public final class Replay {
         return run(in, source, out, topology -> Observer.NONE);
     }
 
-    /** Replays with an observer beside the connector (the byte-checked conformance harness hooks in here). */
+    /** Replays with an observer beside the connector (the byte-check harness hooks in here). */
     public static <E extends Exception> Connector run(InputStream in, String source, OutputStream out,
                                                       ObserverFactory<E> observers) throws ReplayException, IOException, E {
         try (EventReader reader = new EventReader(in, source); VerdictWriter writer = new VerdictWriter(out)) {

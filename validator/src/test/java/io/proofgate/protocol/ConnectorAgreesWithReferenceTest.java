@@ -124,7 +124,7 @@ class ConnectorAgreesWithReferenceTest {
             return new Scenario(topology, events);
         }
 
-        Event.SchedulerStep step(long step) {
+        Event.Step step(long step) {
             List<Event.NewRequest> news = new ArrayList<>();
             List<Event.CachedRequest> cached = new ArrayList<>();
             List<String> preempted = new ArrayList<>();
@@ -149,7 +149,7 @@ class ConnectorAgreesWithReferenceTest {
                     cached.add(new Event.CachedRequest(id, computed, tokens(target), table(2), chance(15)));
                 }
             }
-            return new Event.SchedulerStep(step, news, cached, preempted, evidence(scheduled));
+            return new Event.Step(step, news, cached, preempted, evidence(scheduled));
         }
 
         long tokens(long around) {

@@ -33,8 +33,8 @@ class ConnectorTest {
 
     private final Connector connector = new Connector(seedTopology());
 
-    /** Admits r1 (prompt 6992, target 6912) with 4608 tokens computed, so a later step can reach the target. */
-    private List<Verdict> admit(RawValue evidence) {
+    /** The new-request step of r1 (prompt 6992, target 6912) with 4608 tokens computed, so a later step can reach the target. */
+    private List<Verdict> firstStep(RawValue evidence) {
         return connector.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))), evidence));
     }
 
@@ -64,7 +64,7 @@ class ConnectorTest {
 
         @Test
         void fieldAbsentOrNull_keepsLatchWithoutPoison() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())), NO_EVIDENCE)));
             assertEquals(List.of(), connector.apply(cachedStep(3, cached("r1", 4609, 1, blocks(ids(), ids())), RawValue.NULL)));
             assertEquals(List.of(new GroupBlock(1, 42)), latch());
@@ -81,13 +81,13 @@ class ConnectorTest {
                 case "bool" -> new RawValue.Bool(true);
                 default -> new RawValue.Real(1.5);
             };
-            onlyRejection(admit(field), PoisonCode.NOT_A_MAPPING);
+            onlyRejection(firstStep(field), PoisonCode.NOT_A_MAPPING);
             assertTrue(connector.state().pending().isEmpty());
         }
 
         @Test
         void noKeyOrNullValue_keepsLatch() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())),
                     evidence("r2", ids(1, 99, 6912)))));
             assertEquals(List.of(), connector.apply(cachedStep(3, cached("r1", 4609, 1, blocks(ids(), ids())),
@@ -97,12 +97,12 @@ class ConnectorTest {
 
         @Test
         void valueNotAList_poisonsNotAList() {
-            onlyRejection(admit(mapping("r1", new RawValue.Text("42"))), PoisonCode.NOT_A_LIST);
+            onlyRejection(firstStep(mapping("r1", new RawValue.Text("42"))), PoisonCode.NOT_A_LIST);
         }
 
         @Test
         void emptyList_poisonsEmpty() {
-            onlyRejection(admit(mapping("r1", list())), PoisonCode.EMPTY);
+            onlyRejection(firstStep(mapping("r1", list())), PoisonCode.EMPTY);
         }
 
         @ParameterizedTest
@@ -117,31 +117,31 @@ class ConnectorTest {
                 case "nested" -> list(list(integer(1)), integer(42), integer(6912));
                 default -> integer(1);
             };
-            onlyRejection(admit(mapping("r1", list(entry))), PoisonCode.MALFORMED_ENTRY);
+            onlyRejection(firstStep(mapping("r1", list(entry))), PoisonCode.MALFORMED_ENTRY);
         }
 
         @ParameterizedTest
         @ValueSource(longs = {-1, 2, Long.MAX_VALUE})
         void groupOutsideTopology_poisonsUnknownGroup(long group) {
-            onlyRejection(admit(evidence("r1", ids(group, 42, 6912))), PoisonCode.UNKNOWN_GROUP);
+            onlyRejection(firstStep(evidence("r1", ids(group, 42, 6912))), PoisonCode.UNKNOWN_GROUP);
         }
 
         @Test
         void attentionGroup_poisonsNonRecurrentGroup() {
-            Verdict.Rejected rejected = onlyRejection(admit(evidence("r1", ids(0, 11, 6912))), PoisonCode.NON_RECURRENT_GROUP);
+            Verdict.Rejected rejected = onlyRejection(firstStep(evidence("r1", ids(0, 11, 6912))), PoisonCode.NON_RECURRENT_GROUP);
             assertEquals(0, rejected.group());
         }
 
         @ParameterizedTest
         @ValueSource(longs = {0, -3})
         void nullBlock_poisonsNullBlock(long block) {
-            onlyRejection(admit(evidence("r1", ids(1, block, 6912))), PoisonCode.NULL_BLOCK);
+            onlyRejection(firstStep(evidence("r1", ids(1, block, 6912))), PoisonCode.NULL_BLOCK);
         }
 
         @Test
         void nullBlockBelowTarget_stillPoisons() {
             // protocol §3: the block is checked before the boundary.
-            onlyRejection(admit(evidence("r1", ids(1, 0, 2304))), PoisonCode.NULL_BLOCK);
+            onlyRejection(firstStep(evidence("r1", ids(1, 0, 2304))), PoisonCode.NULL_BLOCK);
         }
 
         @Test
@@ -159,14 +159,14 @@ class ConnectorTest {
 
         @Test
         void boundaryBelowTarget_isIgnored() {
-            assertEquals(List.of(), admit(evidence("r1", ids(1, 41, 2304))));
+            assertEquals(List.of(), firstStep(evidence("r1", ids(1, 41, 2304))));
             assertEquals(List.of(), latch());
             assertEquals(0, connector.counters().rejected());
         }
 
         @Test
         void twoExactEntriesForOneGroup_poisonDuplicateGroup() {
-            onlyRejection(admit(evidence("r1", ids(1, 42, 6912), ids(1, 42, 6912))), PoisonCode.DUPLICATE_GROUP);
+            onlyRejection(firstStep(evidence("r1", ids(1, 42, 6912), ids(1, 42, 6912))), PoisonCode.DUPLICATE_GROUP);
         }
 
         @Test
@@ -180,7 +180,7 @@ class ConnectorTest {
 
         @Test
         void allEntriesIntermediate_keepLatch() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())),
                     evidence("r1", ids(1, 41, 2304), ids(1, 40, 4608)))));
             assertEquals(List.of(new GroupBlock(1, 42)), latch());
@@ -188,7 +188,7 @@ class ConnectorTest {
 
         @Test
         void completeExactEntriesWithEmptyLatch_latch() {
-            admit(NO_EVIDENCE);
+            firstStep(NO_EVIDENCE);
             assertEquals(List.of(), latch());
             connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())), evidence("r1", ids(1, 42, 6912))));
             assertEquals(List.of(new GroupBlock(1, 42)), latch());
@@ -196,7 +196,7 @@ class ConnectorTest {
 
         @Test
         void sameSetAsLatch_keepsLatch() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             assertEquals(List.of(), connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(), ids())),
                     evidence("r1", ids(1, 41, 2304), ids(1, 42, 6912)))));
             assertEquals(List.of(new GroupBlock(1, 42)), latch());
@@ -204,7 +204,7 @@ class ConnectorTest {
 
         @Test
         void differentSetThanLatch_poisonsConflict() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             Verdict.Rejected rejected = onlyRejection(reachTarget(2, evidence("r1", ids(1, 43, 6912))), PoisonCode.CONFLICT);
             assertEquals(java.math.BigInteger.valueOf(43), rejected.block());
             assertTrue(connector.state().pending().isEmpty());
@@ -213,19 +213,19 @@ class ConnectorTest {
 
         @Test
         void firstFailingEntryDecides_inListOrder() {
-            onlyRejection(admit(evidence("r1", ids(1, 142, 9999), ids(0, 11, 6912))), PoisonCode.FUTURE_BOUNDARY);
+            onlyRejection(firstStep(evidence("r1", ids(1, 142, 9999), ids(0, 11, 6912))), PoisonCode.FUTURE_BOUNDARY);
         }
 
         @Test
         void perEntryRowsApplyInTableOrder() {
             // unknown group is checked before the null block, the null block before the boundary.
-            onlyRejection(admit(evidence("r1", ids(5, 0, 9999))), PoisonCode.UNKNOWN_GROUP);
+            onlyRejection(firstStep(evidence("r1", ids(5, 0, 9999))), PoisonCode.UNKNOWN_GROUP);
         }
 
         @Test
         void entryErrorsBeatSetComparisons() {
             // a malformed entry after an exact duplicate: the duplicate (entry 1) fails first.
-            onlyRejection(admit(mapping("r1", list(list(integer(1), integer(42), integer(6912)),
+            onlyRejection(firstStep(mapping("r1", list(list(integer(1), integer(42), integer(6912)),
                     list(integer(1), integer(42), integer(6912)), integer(3)))), PoisonCode.DUPLICATE_GROUP);
         }
     }
@@ -235,7 +235,7 @@ class ConnectorTest {
 
         @Test
         void preemption_dropsLatchButKeepsProgressAndTable() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             connector.apply(step(2, List.of(), List.of(), List.of("r1"), NO_EVIDENCE));
             PendingSnapshot store = connector.state().pending().get("r1");
             assertEquals(List.of(), store.latch());
@@ -249,7 +249,7 @@ class ConnectorTest {
 
         @Test
         void preemptionThenResume_publishesOnlyTheFreshBlock() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             connector.apply(step(2, List.of(), List.of(), List.of("r1"), NO_EVIDENCE));
             connector.apply(cachedStep(3, resumed("r1", 0, 4608, blocks(ids(11, 12), ids(0, 81))), NO_EVIDENCE));
             Verdict.Plan plan = onlyPlan(reachTarget(4, evidence("r1", ids(1, 52, 6912))));
@@ -260,14 +260,14 @@ class ConnectorTest {
         @Test
         void newRequestAtFullQuorum_isNotTrackedAndEvidenceIsNotExamined() {
             connector.apply(new Event.Held(0, "d1"));
-            assertEquals(List.of(), admit(new RawValue.Text("garbage")));
+            assertEquals(List.of(), firstStep(new RawValue.Text("garbage")));
             assertTrue(connector.state().pending().isEmpty());
             assertEquals(new Counters(0, 0, 1, 0), connector.counters());
         }
 
         @Test
         void newRequestPoisoned_isNotTrackedAndLaterStepsAreIgnored() {
-            onlyRejection(admit(mapping("r1", list())), PoisonCode.EMPTY);
+            onlyRejection(firstStep(mapping("r1", list())), PoisonCode.EMPTY);
             assertEquals(List.of(), reachTarget(2, evidence("r1", ids(1, 42, 6912))));
             assertEquals(new Counters(0, 1, 0, 0), connector.counters());
         }
@@ -323,7 +323,7 @@ class ConnectorTest {
 
         @Test
         void cachedStepAtFullQuorum_retiresWithoutLookingAtEvidence() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             connector.apply(new Event.Held(0, "d1"));
             List<Verdict> verdicts = reachTarget(2, new RawValue.Text("malformed"));
             assertEquals(List.of(new Verdict.Retired(2, "r1", Verdict.RetireCause.QUORUM)), verdicts);
@@ -358,7 +358,7 @@ class ConnectorTest {
 
         @Test
         void cachedStep_extendsTableAndReplacesItOnResume() {
-            admit(NO_EVIDENCE);
+            firstStep(NO_EVIDENCE);
             connector.apply(cachedStep(2, cached("r1", 4608, 1, blocks(ids(13), ids(72))), NO_EVIDENCE));
             assertEquals(blocks(ids(11, 12, 13), ids(0, 71, 72)), connector.state().pending().get("r1").table());
             connector.apply(cachedStep(3, resumed("r1", 0, 100, blocks(ids(21), ids(81))), NO_EVIDENCE));
@@ -369,14 +369,14 @@ class ConnectorTest {
 
         @Test
         void targetReachedWithoutLatch_staysPending() {
-            admit(NO_EVIDENCE);
+            firstStep(NO_EVIDENCE);
             assertEquals(List.of(), reachTarget(2, NO_EVIDENCE));
             assertEquals(6912, connector.state().pending().get("r1").done());
         }
 
         @Test
         void proofArrivingAfterTheTarget_publishesFromTheLatch() {
-            admit(NO_EVIDENCE);
+            firstStep(NO_EVIDENCE);
             reachTarget(2, NO_EVIDENCE);
             Verdict.Plan plan = onlyPlan(connector.apply(cachedStep(3, cached("r1", 6912, 80, blocks(ids(), ids(99))),
                     evidence("r1", ids(1, 142, 6912)))));
@@ -387,7 +387,7 @@ class ConnectorTest {
 
         @Test
         void finished_dropsPendingStateWithoutPublishing() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             assertEquals(List.of(new Verdict.Retired(1, "r1", Verdict.RetireCause.FINISHED)),
                     connector.apply(new Event.Finished("r1")));
             assertEquals(List.of(), connector.apply(new Event.Finished("r1")));
@@ -397,7 +397,7 @@ class ConnectorTest {
 
         @Test
         void evidenceForUnscheduledRequests_isIgnored() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             connector.apply(newStep(2, newRequest("r2", "d2", 6992, 0, 100, blocks(ids(21), ids(0))),
                     evidence("r1", ids(1, 43, 6912))));
             assertEquals(List.of(new GroupBlock(1, 42)), latch());
@@ -405,7 +405,7 @@ class ConnectorTest {
 
         @Test
         void atMostOnePlanPerRequest() {
-            admit(evidence("r1", ids(1, 42, 6912)));
+            firstStep(evidence("r1", ids(1, 42, 6912)));
             onlyPlan(reachTarget(2, NO_EVIDENCE));
             assertEquals(List.of(), connector.apply(cachedStep(3, cached("r1", 6912, 80, blocks(ids(), ids())),
                     evidence("r1", ids(1, 43, 6912)))));
@@ -518,7 +518,7 @@ class ConnectorTest {
 
         @Test
         void stepNumbersMustIncrease() {
-            admit(RawValue.ABSENT);
+            firstStep(RawValue.ABSENT);
             assertThrows(InvalidEventException.class, () -> reachTarget(1, RawValue.ABSENT));
         }
 
@@ -536,7 +536,7 @@ class ConnectorTest {
          */
         @Test
         void aCachedRequestListedTwiceFailsWhetherOrNotItIsPending() {
-            admit(RawValue.ABSENT);
+            firstStep(RawValue.ABSENT);
             ConnectorState before = connector.state();
             InvalidEventException pendingTwice = assertThrows(InvalidEventException.class, () -> connector.apply(step(2,
                     List.of(), List.of(cached("r1", 4608, 1, blocks(ids(13), ids())), cached("r1", 4608, 1, blocks(ids(13), ids()))),
@@ -555,7 +555,7 @@ class ConnectorTest {
         /** A mapping's entry is handed to the store it names for its step only, not kept for the request's next step. */
         @Test
         void evidenceForAPendingRequestNotScheduledInItsStepIsNotUsedLater() {
-            admit(RawValue.ABSENT);
+            firstStep(RawValue.ABSENT);
             connector.apply(step(2, List.of(), List.of(), List.of(), evidence("r1", ids(1, 42, 6912))));
             // step 3's mapping names another request only, so r1 has no entry in it
             assertEquals(List.of(), reachTarget(3, evidence("r9", ids(1, 7, 6912))));
@@ -564,7 +564,7 @@ class ConnectorTest {
 
         @Test
         void aPendingRequestCannotBeNewAgain() {
-            admit(RawValue.ABSENT);
+            firstStep(RawValue.ABSENT);
             assertThrows(InvalidEventException.class, () -> connector.apply(newStep(2,
                     newRequest("r1", "d1", 6992, 0, 10, blocks(ids(1), ids(0))), RawValue.ABSENT)));
         }

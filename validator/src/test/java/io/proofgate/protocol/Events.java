@@ -70,16 +70,16 @@ final class Events {
         return new RawValue.Int(value);
     }
 
-    static Event.SchedulerStep step(long step, List<Event.NewRequest> news, List<Event.CachedRequest> cached,
+    static Event.Step step(long step, List<Event.NewRequest> news, List<Event.CachedRequest> cached,
                                    List<String> preempted, RawValue evidence) {
-        return new Event.SchedulerStep(step, news, cached, preempted, evidence);
+        return new Event.Step(step, news, cached, preempted, evidence);
     }
 
-    static Event.SchedulerStep newStep(long step, Event.NewRequest request, RawValue evidence) {
+    static Event.Step newStep(long step, Event.NewRequest request, RawValue evidence) {
         return step(step, List.of(request), List.of(), List.of(), evidence);
     }
 
-    static Event.SchedulerStep cachedStep(long step, Event.CachedRequest request, RawValue evidence) {
+    static Event.Step cachedStep(long step, Event.CachedRequest request, RawValue evidence) {
         return step(step, List.of(), List.of(request), List.of(), evidence);
     }
 }

@@ -45,7 +45,7 @@ final class ReferenceRules {
             } else {
                 held.computeIfAbsent(h.digest(), d -> new TreeSet<>()).add(h.rank());
             }
-        } else if (event instanceof Event.SchedulerStep s) {
+        } else if (event instanceof Event.Step s) {
             lastStep = s.step();
             for (String id : s.preempted()) {
                 Store store = pending.get(id);

@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
@@ -8,11 +8,11 @@ import io.proofgate.protocol.Verdict;
  * (the last entry of the request's table, where the running state lives) instead of the latched
  * block. Attention groups are taken from the plan as usual.
  */
-final class TableSlotPublication implements Publication {
+final class TableSlotCopies implements CopiedBlocks {
 
     private final Topology topology;
 
-    TableSlotPublication(Topology topology) {
+    TableSlotCopies(Topology topology) {
         this.topology = topology;
     }
 

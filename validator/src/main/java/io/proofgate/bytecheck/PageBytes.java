@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 /**
  * A published or restored page whose bytes are not the content the target demands.

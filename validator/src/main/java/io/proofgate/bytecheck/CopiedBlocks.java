@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Verdict;
 
@@ -8,12 +8,12 @@ import io.proofgate.protocol.Verdict;
  * to show that the byte check catches them.
  */
 @FunctionalInterface
-public interface Publication {
+public interface CopiedBlocks {
 
     long[][] select(Verdict.Plan plan, Tables tables);
 
     /** The plan's blocks: attention from the table, recurrent from the latch. */
-    Publication PLAN = (plan, tables) -> plan.blocksByGroup().byGroup();
+    CopiedBlocks PLAN = (plan, tables) -> plan.blocksByGroup().byGroup();
 
     /** The request tables as the harness followed them from the events. */
     interface Tables {

@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,12 +16,12 @@ class TableSlotVariantTest {
 
     private static ByteCheckedReplay.Result variant(byte[] log, String source) throws Exception {
         try (EventReader reader = new EventReader(new ByteArrayInputStream(log), source)) {
-            return Conformance.replay(log, source, new TableSlotPublication(reader.readTopology()));
+            return ByteChecks.replay(log, source, new TableSlotCopies(reader.readTopology()));
         }
     }
 
     private static byte[] seed(String name) throws Exception {
-        return Files.readAllBytes(Conformance.seedScenarios().stream()
+        return Files.readAllBytes(ByteChecks.seedScenarios().stream()
                 .filter(path -> path.getFileName().toString().equals(name)).findFirst().orElseThrow());
     }
 
@@ -29,7 +29,7 @@ class TableSlotVariantTest {
     @Test
     void nonAlignedCow_tableSlotIsCaught() throws Exception {
         ByteCheckedReplay.Result result = variant(seed("02-nonaligned-cow.jsonl"), "02");
-        assertEquals(1, result.findingCount(), Conformance.messages(result));
+        assertEquals(1, result.findingCount(), ByteChecks.messages(result));
         assertEquals("step 2 request r1 group 1 block 71: published page is not the recurrent state at 8192 of d1; "
                 + "block 71 holds the recurrent state at 8256 of d1 (layer 0 differs)", result.findings().getFirst().message());
     }
@@ -38,7 +38,7 @@ class TableSlotVariantTest {
     @Test
     void alignedProof_nullTableSlotIsCaught() throws Exception {
         ByteCheckedReplay.Result result = variant(seed("01-aligned-proof-then-absent.jsonl"), "01");
-        assertEquals(1, result.findingCount(), Conformance.messages(result));
+        assertEquals(1, result.findingCount(), ByteChecks.messages(result));
         assertEquals("step 2 request r1 group 1 block 0: published page is not the recurrent state at 6912 of d1; "
                 + "block 0 was never written", result.findings().getFirst().message());
     }
@@ -52,12 +52,12 @@ class TableSlotVariantTest {
     void preemptThenResume_tableSlotAtTheTargetHoldsTheRightBytes() throws Exception {
         ByteCheckedReplay.Result result = variant(seed("09-preempt-then-resume.jsonl"), "09");
         assertEquals(1, result.plansChecked());
-        assertEquals(0, result.findingCount(), Conformance.messages(result));
+        assertEquals(0, result.findingCount(), ByteChecks.messages(result));
     }
 
     @Test
     void syntheticLogs_tableSlotIsCaughtOnEveryPlanThatNeedsTheLatch() throws Exception {
-        ByteCheckedReplay.Result result = variant(Conformance.synthetic(1, 64, 1L << 20), "synthetic-1");
+        ByteCheckedReplay.Result result = variant(ByteChecks.synthetic(1, 64, 1L << 20), "synthetic-1");
         assertTrue(result.findingCount() > 20, "only " + result.findingCount() + " findings in " + result.plansChecked()
                 + " plans");
         assertTrue(result.findings().getFirst().message().contains(" group 1 block "), result.findings().getFirst().message());

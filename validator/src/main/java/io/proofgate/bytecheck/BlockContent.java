@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 /**
  * What a simulated vLLM block holds: the state version the harness derives its bytes from

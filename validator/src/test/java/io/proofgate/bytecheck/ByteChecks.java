@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -15,12 +15,12 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
-/** Shared by the conformance tests: the store that {@code -Dproofgate.store} chooses, and the inputs. */
-final class Conformance {
+/** Shared by the byte-check tests: the store that {@code -Dproofgate.store} chooses, and the inputs. */
+final class ByteChecks {
 
     private static boolean reasonPrinted;
 
-    private Conformance() {}
+    private ByteChecks() {}
 
     /** The store under test; the test is skipped with the reason where it cannot run. */
     static StoreKind store() {
@@ -35,7 +35,7 @@ final class Conformance {
     }
 
     static List<Path> seedScenarios() throws Exception {
-        Path root = Path.of(Conformance.class.getResource("/scenarios/seed").toURI());
+        Path root = Path.of(ByteChecks.class.getResource("/scenarios/seed").toURI());
         try (Stream<Path> files = Files.list(root)) {
             return files.filter(path -> path.toString().endsWith(".jsonl")).sorted().toList();
         }
@@ -49,12 +49,12 @@ final class Conformance {
     }
 
     /** Byte-checked replay that also insists stdout is exactly plain replay's. */
-    static ByteCheckedReplay.Result replay(byte[] log, String source, Publication publication) throws Exception {
+    static ByteCheckedReplay.Result replay(byte[] log, String source, CopiedBlocks copies) throws Exception {
         ByteArrayOutputStream plain = new ByteArrayOutputStream();
         Replay.run(new ByteArrayInputStream(log), source, plain);
         ByteArrayOutputStream checked = new ByteArrayOutputStream();
         ByteCheckedReplay.Result result = ByteCheckedReplay.run(new ByteArrayInputStream(log), source, checked, store(),
-                publication);
+                copies);
         assertEquals(plain.toString(StandardCharsets.UTF_8), checked.toString(StandardCharsets.UTF_8),
                 "byte-checked replay must write exactly what replay writes");
         return result;

@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
@@ -17,7 +17,7 @@ import java.util.Set;
 
 /**
  * vLLM's block contents as the event stream implies them, simulated and written into a
- * {@link PageStore}: what {@link ConformanceHarness} checks each plan's pages against. Each block
+ * {@link PageStore}: what {@link ByteCheckHarness} checks each plan's pages against. Each block
  * id a log names gets a slot of the store, in the order first written.
  *
  * <p>What the simulated vLLM does, per step, in this order (docs/page-stores.md has the rationale):
@@ -95,13 +95,13 @@ final class VllmBlocks {
             slots.add(new HashMap<>());
             contents.add(new HashMap<>());
         }
-        this.block = arena.allocate(ConformanceHarness.LAYERS * ConformanceHarness.PAGE_BYTES, 8);
+        this.block = arena.allocate(ByteCheckHarness.LAYERS * ByteCheckHarness.PAGE_BYTES, 8);
     }
 
     /** Follows one event; call before the connector applies it. */
     void event(Event event) {
         switch (event) {
-            case Event.SchedulerStep s -> step(s);
+            case Event.Step s -> step(s);
             case Event.Finished finished -> {
                 Request request = requests.remove(finished.id());
                 if (request != null) {
@@ -134,7 +134,7 @@ final class VllmBlocks {
         return contents.get(g).get(id);
     }
 
-    private void step(Event.SchedulerStep s) {
+    private void step(Event.Step s) {
         step = s.step();
         for (String id : s.preempted()) {
             Request request = requests.get(id);
@@ -243,8 +243,8 @@ final class VllmBlocks {
         if (content.equals(contents.get(group).put(id, content))) {
             return; // already there: an attention chunk touched again by a later step
         }
-        long pageBytes = ConformanceHarness.PAGE_BYTES;
-        for (int layer = 0; layer < ConformanceHarness.LAYERS; layer++) {
+        long pageBytes = ByteCheckHarness.PAGE_BYTES;
+        for (int layer = 0; layer < ByteCheckHarness.LAYERS; layer++) {
             PageBytes.fill(block.asSlice(layer * pageBytes, pageBytes), group, id, content, layer);
         }
         store.write(group, slot(group, id), block);

@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
@@ -29,7 +29,7 @@ import java.util.List;
  * {@code floor(max(0, s - window) / block_tokens) + i}; a recurrent group's block holds the state
  * at {@code s}. Expected bytes are {@link PageBytes} of (group, published block id, that content).
  */
-public final class ConformanceHarness implements AutoCloseable, io.proofgate.replay.Replay.Observer {
+public final class ByteCheckHarness implements AutoCloseable, io.proofgate.replay.Replay.Observer {
 
     /** Layers per block and bytes per page of the simulated pools. */
     public static final int LAYERS = 2;
@@ -45,7 +45,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
 
     private final Topology topology;
     private final PageStore store;
-    private final Publication publication;
+    private final CopiedBlocks copies;
     private final int slotLimit;
     /** Owns the page and check buffers below and the simulation's; closed with the harness. */
     private final Arena arena = Arena.ofConfined();
@@ -60,10 +60,10 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     private long pagesChecked;
 
     /** A harness over {@code store}, which must have {@link #layoutFor}'s geometry for the topology. */
-    public ConformanceHarness(Topology topology, PageStore store, Publication publication) {
+    public ByteCheckHarness(Topology topology, PageStore store, CopiedBlocks copies) {
         this.topology = topology;
         this.store = store;
-        this.publication = publication;
+        this.copies = copies;
         StoreLayout expected = layoutFor(topology, (int) (store.layout().group(0).blocks() - RESTORE_BLOCKS));
         if (!store.layout().equals(expected)) {
             throw new IllegalArgumentException("the store's layout " + store.layout() + " is not the harness's " + expected);
@@ -76,16 +76,16 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
     }
 
     /** Opens a store of {@code kind} sized for {@code topology} and a harness that owns it. */
-    public static ConformanceHarness open(Topology topology, StoreKind kind, Publication publication)
+    public static ByteCheckHarness open(Topology topology, StoreKind kind, CopiedBlocks copies)
             throws CudaUnavailableException {
-        return open(topology, kind, publication, DEFAULT_BLOCKS);
+        return open(topology, kind, copies, DEFAULT_BLOCKS);
     }
 
     /**
-     * As {@link #open(Topology, StoreKind, Publication)}, with room for {@code blocks} distinct
+     * As {@link #open(Topology, StoreKind, CopiedBlocks)}, with room for {@code blocks} distinct
      * block ids per group; the store is closed again if the harness cannot be made.
      */
-    public static ConformanceHarness open(Topology topology, StoreKind kind, Publication publication, int blocks)
+    public static ByteCheckHarness open(Topology topology, StoreKind kind, CopiedBlocks copies, int blocks)
             throws CudaUnavailableException {
         StoreLayout layout = layoutFor(topology, blocks);
         long bytes = layout.poolBytes();
@@ -99,7 +99,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
         }
         PageStore store = kind.open(layout);
         try {
-            return new ConformanceHarness(topology, store, publication);
+            return new ByteCheckHarness(topology, store, copies);
         } catch (Throwable e) {
             try {
                 store.close();
@@ -136,7 +136,7 @@ public final class ConformanceHarness implements AutoCloseable, io.proofgate.rep
         if (!blocks.knows(plan.id())) {
             throw new IllegalStateException("plan for request " + plan.id() + " that the harness never saw scheduled");
         }
-        long[][] published = publication.select(plan, blocks::table);
+        long[][] published = copies.select(plan, blocks::table);
         int groups = topology.groups().size();
         BlockContent[][] expected = new BlockContent[groups][];
         long[][] storeBlocks = new long[groups][];

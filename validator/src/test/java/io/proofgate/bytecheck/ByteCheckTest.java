@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.TestFactory;
  * default): every published page holds the content the target demands, before and after a
  * restore into fresh blocks, on the seed scenarios and on synthetic logs.
  */
-class ByteConformanceTest {
+class ByteCheckTest {
 
     /** Plans in each seed scenario, from their .expected files: the check must not pass vacuously. */
     private static final Map<String, Long> SEED_PLANS = Map.of(
@@ -30,10 +30,10 @@ class ByteConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> seedScenarios_publishPagesThatHoldTheTargetContent() throws Exception {
-        return Conformance.seedScenarios().stream().map(log -> DynamicTest.dynamicTest(log.getFileName().toString(), () -> {
-            ByteCheckedReplay.Result result = Conformance.replay(Files.readAllBytes(log), log.getFileName().toString(),
-                    Publication.PLAN);
-            assertEquals(0, result.findingCount(), Conformance.messages(result));
+        return ByteChecks.seedScenarios().stream().map(log -> DynamicTest.dynamicTest(log.getFileName().toString(), () -> {
+            ByteCheckedReplay.Result result = ByteChecks.replay(Files.readAllBytes(log), log.getFileName().toString(),
+                    CopiedBlocks.PLAN);
+            assertEquals(0, result.findingCount(), ByteChecks.messages(result));
             assertEquals((long) SEED_PLANS.getOrDefault(log.getFileName().toString(), 0L), result.plansChecked());
             // A plan here has 3 or 4 attention blocks and 1 recurrent block, 2 layers, checked twice.
             if (result.plansChecked() > 0) {
@@ -45,9 +45,9 @@ class ByteConformanceTest {
     @Test
     void syntheticLogs_publishPagesThatHoldTheTargetContent() throws Exception {
         for (long seed : new long[] {1, 2, 3}) {
-            ByteCheckedReplay.Result result = Conformance.replay(Conformance.synthetic(seed, 64, 1L << 20),
-                    "synthetic-" + seed, Publication.PLAN);
-            assertEquals(0, result.findingCount(), Conformance.messages(result));
+            ByteCheckedReplay.Result result = ByteChecks.replay(ByteChecks.synthetic(seed, 64, 1L << 20),
+                    "synthetic-" + seed, CopiedBlocks.PLAN);
+            assertEquals(0, result.findingCount(), ByteChecks.messages(result));
             assertTrue(result.plansChecked() > 20, "seed " + seed + " checked only " + result.plansChecked() + " plans");
         }
     }
@@ -60,9 +60,9 @@ class ByteConformanceTest {
                 {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":5000,"computed":0,"scheduled":4864,"block_ids":[[0,0,21,22,23],[0,0,0,0,71]]}],"recurrent_boundary_blocks":{"r1":[[1,42,4864]]}}
                 {"kind":"step","step":2,"cached":[{"id":"r1","computed":4864,"scheduled":136,"new_block_ids":[[],[]],"resumed":false}]}
                 """;
-        ByteCheckedReplay.Result result = Conformance.replay(log.getBytes(StandardCharsets.UTF_8), "sliding", Publication.PLAN);
+        ByteCheckedReplay.Result result = ByteChecks.replay(log.getBytes(StandardCharsets.UTF_8), "sliding", CopiedBlocks.PLAN);
         assertEquals(1, result.plansChecked());
-        assertEquals(0, result.findingCount(), Conformance.messages(result));
+        assertEquals(0, result.findingCount(), ByteChecks.messages(result));
     }
 
     /**
@@ -76,8 +76,8 @@ class ByteConformanceTest {
                 {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[11,12,13],[0,0,71]]}],"recurrent_boundary_blocks":{"r1":[[1,42,6912]]}}
                 {"kind":"step","step":2,"new":[{"id":"r2","digest":"d2","prompt_tokens":300,"computed":0,"scheduled":300,"block_ids":[[21],[42]]}],"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[],[]],"resumed":false}]}
                 """;
-        ByteCheckedReplay.Result result = Conformance.replay(log.getBytes(StandardCharsets.UTF_8), "reused", Publication.PLAN);
-        assertEquals(1, result.findingCount(), Conformance.messages(result));
+        ByteCheckedReplay.Result result = ByteChecks.replay(log.getBytes(StandardCharsets.UTF_8), "reused", CopiedBlocks.PLAN);
+        assertEquals(1, result.findingCount(), ByteChecks.messages(result));
         assertEquals("step 2 request r1 group 1 block 42: published page is not the recurrent state at 6912 of d1; "
                 + "block 42 holds the recurrent state at 300 of d2 (layer 0 differs)", result.findings().getFirst().message());
     }
@@ -86,8 +86,8 @@ class ByteConformanceTest {
     @Test
     void layout_hasOnePoolPerGroupWithRestoreRoom() {
         Topology topology = Topology.of(new Group(0, GroupPolicy.FULL, 2304, 0), new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0));
-        var layout = ConformanceHarness.layoutFor(topology, 100);
+        var layout = ByteCheckHarness.layoutFor(topology, 100);
         assertEquals(2, layout.groups().size());
-        assertEquals(100 + ConformanceHarness.RESTORE_BLOCKS, layout.group(1).blocks());
+        assertEquals(100 + ByteCheckHarness.RESTORE_BLOCKS, layout.group(1).blocks());
     }
 }

@@ -1,4 +1,4 @@
-package io.proofgate.conformance;
+package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Connector;
 import io.proofgate.replay.Replay;
@@ -11,7 +11,7 @@ import java.io.OutputStream;
 import java.util.List;
 
 /**
- * {@code proofgate replay --store KIND}: {@link Replay#run} with a {@link ConformanceHarness} as its
+ * {@code proofgate replay --store KIND}: {@link Replay#run} with a {@link ByteCheckHarness} as its
  * observer. The harness sees each event before the connector and each verdict before it is
  * written, so stdout is byte-identical to plain replay; findings are returned, not written.
  */
@@ -25,17 +25,17 @@ public final class ByteCheckedReplay {
 
     public static Result run(InputStream in, String source, OutputStream out, StoreKind kind)
             throws ReplayException, IOException, CudaUnavailableException {
-        return run(in, source, out, kind, Publication.PLAN);
+        return run(in, source, out, kind, CopiedBlocks.PLAN);
     }
 
-    /** As {@link #run(InputStream, String, OutputStream, StoreKind)}, publishing with {@code publication}. */
-    public static Result run(InputStream in, String source, OutputStream out, StoreKind kind, Publication publication)
+    /** As {@link #run(InputStream, String, OutputStream, StoreKind)}, publishing with {@code copies}. */
+    public static Result run(InputStream in, String source, OutputStream out, StoreKind kind, CopiedBlocks copies)
             throws ReplayException, IOException, CudaUnavailableException {
-        ConformanceHarness[] opened = new ConformanceHarness[1];
+        ByteCheckHarness[] opened = new ByteCheckHarness[1];
         try {
             Connector connector = Replay.run(in, source, out,
-                    topology -> opened[0] = ConformanceHarness.open(topology, kind, publication));
-            ConformanceHarness harness = opened[0];
+                    topology -> opened[0] = ByteCheckHarness.open(topology, kind, copies));
+            ByteCheckHarness harness = opened[0];
             return new Result(connector, harness.store().describe(), harness.plansChecked(), harness.pagesChecked(),
                     harness.findings(), harness.findingCount());
         } finally {
