@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -60,11 +59,6 @@ public final class MutationRun {
         this.jobs = jobs;
         this.limits = limits;
         this.workDir = workDir;
-    }
-
-    /** A run with each model's default state bound and {@code timeout} as the hang guard. */
-    public MutationRun(Path specDir, String moduleFile, List<Model> models, int jobs, Duration timeout, Path workDir) {
-        this(specDir, moduleFile, models, jobs, new MutantLimits(timeout, java.util.OptionalLong.empty()), workDir);
     }
 
     /** What checking one text gave, and the most distinct states one of its TLC runs found. */

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -43,12 +42,6 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
      * The inputs of a run of {@code moduleFile} on {@code models}, read now; {@code modelsFile},
      * {@code mistakes} and {@code equivalents} are null when the run reads none.
      */
-    public static RunInputs of(Path root, Path moduleFile, List<Model> models, Path modelsFile, Path mistakes,
-                               Path equivalents, Duration timeout) throws MutationException {
-        return of(root, moduleFile, models, modelsFile, mistakes, equivalents,
-                new MutantLimits(timeout, java.util.OptionalLong.empty()));
-    }
-
     public static RunInputs of(Path root, Path moduleFile, List<Model> models, Path modelsFile, Path mistakes,
                                Path equivalents, MutantLimits limits) throws MutationException {
         TreeMap<String, String> files = new TreeMap<>();

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** Mutants of a toy counter checked with TLC: killed, survived, not compilable, and the report. */
 class MutationRunTest {
 
+    /** The limits of these runs: each model's default state bound, and a guard against a hung TLC. */
+    private static final MutantLimits LIMITS = new MutantLimits(Duration.ofSeconds(60), OptionalLong.empty());
+
     private static final Path TOY = Path.of("src/test/resources/mutate").toAbsolutePath();
 
     @TempDir
@@ -34,7 +37,7 @@ class MutationRunTest {
     private List<MutantResult> run(String cfg, String text) throws Exception {
         TlaModule module = TlaModule.parse(text, "Toy.tla");
         List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 2, Duration.ofSeconds(60),
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 2, LIMITS,
                 work.resolve(cfg));
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
         run.checkBaseline(text, quiet);
@@ -68,7 +71,7 @@ class MutationRunTest {
         List<Mutation> ms = TlaModule.parse(text, "Toy.tla").part("Impl").stream()
                 .flatMap(d -> Mutator.mutations(d, text).stream()).filter(m -> m.change().equals("< → <=")).toList();
         assertEquals(1, ms.size());
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety"), model("Rules")), 1, Duration.ofSeconds(60),
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety"), model("Rules")), 1, LIMITS,
                 work.resolve("order"));
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
         assertEquals("killed on Safety by Bounded", MutationRun.describe(run.run(text, ms, quiet).getFirst().outcome()));
@@ -83,7 +86,7 @@ class MutationRunTest {
         String text = Files.readString(TOY.resolve("Toy.tla"));
         Mutation broken = new Mutation("0000000000", "Step", Mutation.Kind.CONSTANT, text.indexOf("v + 1"),
                 text.indexOf("v + 1") + 5, "v + 1", "v + + 1", 7, 30);
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, Duration.ofSeconds(60), work);
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, LIMITS, work);
         List<MutantResult> results = run.run(text, List.of(broken), new PrintStream(new ByteArrayOutputStream()));
         assertTrue(results.getFirst().outcome() instanceof Outcome.NotCompilable n
                 && n.problem().startsWith("Toy.tla:7:32: Encountered \"1\" at line 7"), results.toString());
@@ -95,7 +98,7 @@ class MutationRunTest {
 
     @Test
     void modelsThatFailWithoutAMutationStopTheRun() {
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, Duration.ofSeconds(60), work);
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, LIMITS, work);
         String broken = readToy().replace("x <= 3", "x <= 2");
         var e = assertThrows(MutationException.class, () -> run.checkBaseline(broken, new PrintStream(new ByteArrayOutputStream())));
         assertEquals("Toy.tla: the models must pass before mutation, but model Safety fails: Bounded", e.getMessage());

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MutationShardTest {
 
+    /** The limits of these runs: each model's default state bound, and a guard against a hung TLC. */
+    private static final MutantLimits LIMITS = new MutantLimits(Duration.ofSeconds(60), OptionalLong.empty());
+
     private static final Path TOY = Path.of("src/test/resources/mutate").toAbsolutePath();
     private static final List<String> MODELS = List.of("Rules");
     /** Four mutants of the toy module (--only), enough to spread over three shards and quick to check. */
@@ -41,12 +44,12 @@ class MutationShardTest {
 
     /** The inputs of a run on the model Rules, its config the file {@code cfg}. */
     static RunInputs inputs(String cfg) throws MutationException {
-        return RunInputs.of(TOY, TOY.resolve("Toy.tla"), List.of(model("Rules", cfg)), null, null, null, Duration.ofSeconds(60));
+        return RunInputs.of(TOY, TOY.resolve("Toy.tla"), List.of(model("Rules", cfg)), null, null, null, LIMITS);
     }
 
     private static List<MutantResult> check(MutationPlan plan, String name) throws Exception {
         Model rules = model("Rules", "Rules.cfg");
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(rules), 2, Duration.ofSeconds(60), work.resolve(name));
+        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(rules), 2, LIMITS, work.resolve(name));
         return run.run(text, plan.mutations(), new PrintStream(new ByteArrayOutputStream()));
     }
 
@@ -125,7 +128,7 @@ class MutationShardTest {
                 new MutationPlan.Selection("Impl", null, mistakes, List.of(named.id()), null));
         Outcome killed = new Outcome.Killed("Rules", "Bounded");
         RunInputs inputs = RunInputs.of(TOY, TOY.resolve("Toy.tla"), List.of(model("Rules", "Rules.cfg")), null, mistakes, null,
-                Duration.ofSeconds(60));
+                LIMITS);
         String mistakesName = RunInputs.name(TOY, mistakes);
         java.util.function.BiFunction<Integer, java.util.Map<String, Outcome>, MutationShard> shard = (k, outcomes) ->
                 new MutationShard("Toy.tla", "Impl", null, mistakesName, List.of(named.id()), inputs, k, 2, outcomes, null);
