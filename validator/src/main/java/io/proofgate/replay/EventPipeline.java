@@ -41,9 +41,8 @@ final class EventPipeline implements AutoCloseable {
     private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(CAPACITY);
     private final Thread producer;
     private final Lines reader;
-    /** Reads still to be made on the caller's thread; after them the second thread takes over. */
+    /** Reads still to be made on the caller's thread; at 0 the second thread takes over; -1 once it has, or the log ended. */
     private int inline;
-    private boolean endedInline;
     private volatile boolean closed;
     private Batch current = new Batch(List.of(), null, false);
     private int position;
@@ -69,18 +68,20 @@ final class EventPipeline implements AutoCloseable {
 
     /** The next line, or null at the end of the log. */
     ReplayLine next() throws ReplayException, IOException {
-        if (endedInline) {
-            return null;
-        }
-        if (producer.getState() == Thread.State.NEW) {
-            if (inline > 0) {
-                ReplayLine line = reader.next(); // a failure here comes out in order by itself
+        if (inline > 0) {
+            ReplayLine line = reader.next(); // a failure here comes out in order by itself
+            if (line == null) {
+                inline = -1;
+                current = new Batch(List.of(), null, true); // the end, read here: the thread never starts
+            } else {
                 inline--;
-                endedInline = line == null;
-                return line;
             }
+            return line;
+        }
+        if (inline == 0) {
             // the log goes on past the inline reads: the reader is the second thread's from here,
             // and Thread.start orders this thread's reads before its own
+            inline = -1;
             producer.start();
         }
         while (position == current.lines().size()) {
