@@ -114,9 +114,9 @@ BatchFields == {"mapping", "other_empty"}
 AnyOrder == TRUE
 \* Generation model gen-selection: every cell of plan block selection (generated-tests/COVERAGE.md,
 \* "Plan block selection"): a full group, a recurrent group and seven sliding groups whose windows
-\* are shorter than, equal to and longer than the spans, multiples of the block size or not; r1
+\* are shorter than, equal to and longer than the targets, multiples of the block size or not; r1
 \* (target 6912, aligned), r2 (8192) and r3 (prompt 6912, target 6656: a decode token takes its
-\* table one block past the selection) with whole tables, then one request per group and span
+\* table one block past the selection) with whole tables, then one request per group and target
 \* whose table is one block short in that group alone (r4-r9 at 6912, r10-r15 at 8192).  One
 \* request per behaviour (AdmitAlone, in any order), so each scenario is about one request.
 TopoSelection == << [policy |-> "full", block_tokens |-> 2304, window_tokens |-> 0],

@@ -60,7 +60,7 @@ LastCachePos(r) == PromptOf[r] - (PromptOf[r] % MB)
 SplitStops(r, d0) ==
     IF d0 < LastCachePos(r)
     THEN {s \in {k * MB : k \in 1..4} : d0 < s /\ s <= LastCachePos(r)}
-    ELSE IF d0 < PromptOf[r] THEN {s \in {Span(r), PromptOf[r]} : s > d0}
+    ELSE IF d0 < PromptOf[r] THEN {s \in {Target(r), PromptOf[r]} : s > d0}
     ELSE {s \in {PromptOf[r] + 1} : s <= MaxStop(r)}
 \* A resumed request's Mamba prefix-cache hit: its last block boundary (find_longest_cache_hit
 \* returns a state block only at a block boundary).
@@ -73,9 +73,9 @@ RunSlot(d) == (d + MB - 1) \div MB
 \* The aligned checkpoints a step from d0 to d1 produces, in order: block boundaries up to the
 \* target that the step produces (ProducesBoundary).
 Checkpoints(r, d0, d1) ==
-    SelectSeq([k \in 1..4 |-> k * MB], LAMBDA bd : bd <= Span(r) /\ ProducesBoundary(d0, d1, bd))
+    SelectSeq([k \in 1..4 |-> k * MB], LAMBDA bd : bd <= Target(r) /\ ProducesBoundary(d0, d1, bd))
 \* Whether this step produces the request's non-aligned target.
-TailNow(r, d0, d1) == ~Aligned(r) /\ ProducesBoundary(d0, d1, Span(r))
+TailNow(r, d0, d1) == ~Aligned(r) /\ ProducesBoundary(d0, d1, Target(r))
 \* Whether the step hands over the partial tail (tailBefore: the previous step produced it).
 HandsTail(r, tailBefore, d0, d1) == ~Aligned(r) /\ TailHandedOver(tailBefore, TailNow(r, d0, d1))
 
@@ -88,7 +88,7 @@ CheckpointEntries(r, e, d0, d1) ==
     [i \in 1..(Len(ck) * NR) |->
         LET g == RecSeq[((i - 1) % NR) + 1] IN
         <<g, BlockId(r, e, g, RunSlot(d1)), ck[(i - 1) \div NR + 1]>>]
-TailEntries(r, e, d1) == [i \in 1..NR |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], TailSlot(RecSeq[i], d1)), Span(r)>>]
+TailEntries(r, e, d1) == [i \in 1..NR |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], TailSlot(RecSeq[i], d1)), Target(r)>>]
 Entries(r, e, tailBefore, d0, d1) ==
     CheckpointEntries(r, e, d0, d1) \o (IF HandsTail(r, tailBefore, d0, d1) THEN TailEntries(r, e, d1) ELSE <<>>)
 \* The slots an entry list names (they are pinned).
@@ -138,13 +138,13 @@ ProducerStep(B, P, st) ==
                            resumed |-> status[x] = "preempted"]],
                preempted |-> InOrder(P),
                recurrent_boundary_blocks |-> IF keyed = {} THEN Absent ELSE [x \in keyed |-> ent(x)]]
-        exact(x) == {<<ent(x)[i][1], ent(x)[i][2]>> : i \in {i \in DOMAIN ent(x) : ent(x)[i][3] = Span(x)}}
+        exact(x) == {<<ent(x)[i][1], ent(x)[i][2]>> : i \in {i \in DOMAIN ent(x) : ent(x)[i][3] = Target(x)}}
         pins(x) == (IF fresh(x) THEN {} ELSE pinned[x]) \cup EntrySlots(ent(x))
     IN /\ lastEvent' = ev
        /\ status' = [x \in Req |-> IF x \in B THEN "running" ELSE IF x \in P THEN "preempted" ELSE status[x]]
        /\ done' = [x \in Req |-> IF x \in B THEN st[x] ELSE done[x]]
        /\ epoch' = [x \in Req |-> IF x \in P THEN epoch[x] + 1 ELSE epoch[x]]
-       /\ reached' = [x \in Req |-> IF x \in B THEN st[x] >= Span(x) ELSE IF x \in P THEN FALSE ELSE reached[x]]
+       /\ reached' = [x \in Req |-> IF x \in B THEN st[x] >= Target(x) ELSE IF x \in P THEN FALSE ELSE reached[x]]
        /\ proven' = [x \in Req |->
                        IF x \in P THEN {}
                        ELSE IF x \in B /\ exact(x) # {} THEN proven[x] \cup {exact(x)}

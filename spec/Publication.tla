@@ -90,11 +90,11 @@ KindOf(x) == CASE x = JsonNull -> "null" [] x = JsonText -> "string" [] x = Json
 Min(S) == CHOOSE m \in S : \A x \in S : m <= x
 
 \* protocol section 2: target = floor((prompt_tokens - 1) / 256) * 256.
-SpanOf == [r \in Req |-> ((PromptOf[r] - 1) \div HashBlock) * HashBlock]
-Span(r) == SpanOf[r]
-Tracked(r) == MinSpan <= Span(r) /\ Span(r) <= MaxSpan
+TargetOf == [r \in Req |-> ((PromptOf[r] - 1) \div HashBlock) * HashBlock]
+Target(r) == TargetOf[r]
+Tracked(r) == MinSpan <= Target(r) /\ Target(r) <= MaxSpan
 \* The target is aligned when it is a block boundary of every recurrent group.
-Aligned(r) == \A g \in RecGroups : Span(r) % BT(g) = 0
+Aligned(r) == \A g \in RecGroups : Target(r) % BT(g) = 0
 \* Token counts a scheduler step may stop at: a chunk boundary below the target,
 \* the target, the prompt end (past the target) and, for a non-aligned target
 \* (whose copy-on-write proof comes one step later), one decode token.
@@ -102,10 +102,10 @@ MaxStop(r) == IF Aligned(r) THEN PromptOf[r] ELSE PromptOf[r] + 1
 \* Chunk stops below a target (overridable: a model may have two, so that a cached step
 \* can end below the target).
 ChunkStops == {ChunkTokens}
-Stops(r) == {s \in {Span(r), PromptOf[r], MaxStop(r)} : s > 0}
-            \cup {s \in ChunkStops : 0 < s /\ s < Span(r)}
+Stops(r) == {s \in {Target(r), PromptOf[r], MaxStop(r)} : s > 0}
+            \cup {s \in ChunkStops : 0 < s /\ s < Target(r)}
 IntermediateBoundary == IF ChunkTokens > 0 THEN ChunkTokens ELSE HashBlock
-FutureBoundary(r) == Span(r) + HashBlock
+FutureBoundary(r) == Target(r) + HashBlock
 
 Ceil(a, b) == (a + b - 1) \div b
 NBlocks(g, d) == Ceil(d, BT(g))
@@ -126,7 +126,7 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 \* The request table of group g at epoch e covering d tokens (vLLM block_ids).  A faulty
 \* vLLM (TableFault) sends a null first group-0 block ("null"), repeats the first group-0
 \* block in slot 2 ("repeat"), sends one block fewer than d needs, and never the block of the
-\* span's last token, in the groups ShortGroups names (group 0 unless a model overrides it)
+\* target's last token, in the groups ShortGroups names (group 0 unless a model overrides it)
 \* ("short": the table stays shorter than a plan's selection, however far the request runs), or
 \* gives group 1 the ids of group 0 ("shared": one block in two groups); "lowid" is no fault:
 \* the first group-0 block is 1, the smallest block that is not null; "lownull" is block 1
@@ -135,7 +135,7 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 ShortGroups(r) == {0}
 TableLen(r, g, d) ==
     IF TableFault[r] = "short" /\ g \in ShortGroups(r) /\ NBlocks(g, d) > 0
-    THEN NBlocks(g, IF d < Span(r) THEN d ELSE Span(r)) - 1
+    THEN NBlocks(g, IF d < Target(r) THEN d ELSE Target(r)) - 1
     ELSE NBlocks(g, d)
 Table(r, e, g, d) ==
     IF TableFault[r] = "none" THEN [k \in 1..NBlocks(g, d) |-> BlockId(r, e, g, k)]
@@ -157,7 +157,7 @@ VARIABLES
     reached,       \* vLLM: [Req -> BOOLEAN] a step of this epoch ended at or past the target (CoW exists)
     held,          \* ranks: [Digests -> SUBSET Ranks] ranks that report holding the digest
     proven,        \* ghost: [Req -> set of complete exact-target proofs sent since last preemption]
-    pending,       \* connector: function from pending request ids to [digest, span, done, table, latch]
+    pending,       \* connector: function from pending request ids to [digest, target, done, table, latch]
     plans,         \* connector counter: plans published
     rejected,      \* connector counter: rejected verdicts (recurrent_boundary_metadata_rejected)
     skippedQuorum, \* connector counter: store_skipped_quorum
@@ -180,10 +180,10 @@ FullQuorum(d) == held[d] = Ranks
 (* Evidence values vLLM may send (JSON mapping: docs/spec.md).              *)
 
 PerGroup(r, e, k, bd) == [i \in 1..Len(RecSeq) |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], k), bd>>]
-ExactEntries(r, e, k) == PerGroup(r, e, k, Span(r))
+ExactEntries(r, e, k) == PerGroup(r, e, k, Target(r))
 \* A second pinned copy of the last recurrent group only (a conflict in a later group).
 MixedEntries(r, e) ==
-    [i \in 1..Len(RecSeq) |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], IF i = Len(RecSeq) THEN 6 ELSE 5), Span(r)>>]
+    [i \in 1..Len(RecSeq) |-> <<RecSeq[i], BlockId(r, e, RecSeq[i], IF i = Len(RecSeq) THEN 6 ELSE 5), Target(r)>>]
 NonRecGroup == CHOOSE g \in Groups : Policy(g) # "recurrent_align"
 
 \* The complete exact-target proof that label kd carries (as a latch-shaped set).
@@ -200,37 +200,37 @@ EvidenceValue(r, kd) ==
       [] kd = "notalist_mapping" -> JsonObject
       [] kd = "empty"          -> <<>>
       [] kd = "malformed"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5)>> >>
-      [] kd = "malformed_bool" -> << <<FirstRec, JsonTrue, Span(r)>> >>
+      [] kd = "malformed_bool" -> << <<FirstRec, JsonTrue, Target(r)>> >>
       [] kd = "malformed_text" -> << JsonText >>
       [] kd = "malformed_null" -> << JsonNull >>
-      [] kd = "malformed_first" -> << <<JsonText, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "malformed_first" -> << <<JsonText, BlockId(r, e, FirstRec, 5), Target(r)>> >>
       [] kd = "malformed_last" -> << <<FirstRec, BlockId(r, e, FirstRec, 5), JsonNumber>> >>
-      [] kd = "unknown"        -> << <<NG, BlockId(r, e, FirstRec, 5), Span(r)>> >>
-      [] kd = "unknown_max"    -> << <<2147483647, BlockId(r, e, FirstRec, 5), Span(r)>> >>
-      [] kd = "unknown_negative" -> << <<-1, BlockId(r, e, FirstRec, 5), Span(r)>> >>
-      [] kd = "nonrecurrent"   -> << <<NonRecGroup, BlockId(r, e, NonRecGroup, 5), Span(r)>> >>
+      [] kd = "unknown"        -> << <<NG, BlockId(r, e, FirstRec, 5), Target(r)>> >>
+      [] kd = "unknown_max"    -> << <<2147483647, BlockId(r, e, FirstRec, 5), Target(r)>> >>
+      [] kd = "unknown_negative" -> << <<-1, BlockId(r, e, FirstRec, 5), Target(r)>> >>
+      [] kd = "nonrecurrent"   -> << <<NonRecGroup, BlockId(r, e, NonRecGroup, 5), Target(r)>> >>
       [] kd = "nullblock"      -> << <<FirstRec, 0, IntermediateBoundary>> >>
       [] kd = "future"         -> PerGroup(r, e, 8, FutureBoundary(r))
       [] kd = "intermediate"   -> PerGroup(r, e, 7, IntermediateBoundary)
       [] kd = "exact"          -> ExactEntries(r, e, 5)
       [] kd = "exact_alt"      -> ExactEntries(r, e, 6)
       [] kd = "exact_mixed"    -> MixedEntries(r, e)
-      [] kd = "incomplete"     -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>> >>
-      [] kd = "incomplete_last" -> << <<LastRec, BlockId(r, e, LastRec, 5), Span(r)>> >>
+      [] kd = "incomplete"     -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Target(r)>> >>
+      [] kd = "incomplete_last" -> << <<LastRec, BlockId(r, e, LastRec, 5), Target(r)>> >>
       \* a failing entry after a passing (intermediate) one: entry=1
       [] kd = "future_second"  -> << <<FirstRec, BlockId(r, e, FirstRec, 7), IntermediateBoundary>>,
                                      <<FirstRec, BlockId(r, e, FirstRec, 8), FutureBoundary(r)>> >>
       [] kd = "malformed_long" -> << <<FirstRec, BlockId(r, e, FirstRec, 7), IntermediateBoundary>>,
-                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r), Span(r)>> >>
-      [] kd = "duplicate"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
-                                     <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
+                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Target(r), Target(r)>> >>
+      [] kd = "duplicate"      -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Target(r)>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 6), Target(r)>> >>
       \* the same exact-target entry twice: still a duplicate (row duplicate_group)
-      [] kd = "duplicate_same" -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
-                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>> >>
+      [] kd = "duplicate_same" -> << <<FirstRec, BlockId(r, e, FirstRec, 5), Target(r)>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Target(r)>> >>
       \* the duplicate after an intermediate entry of the same group: first names the exact one
       [] kd = "duplicate_late" -> << <<FirstRec, BlockId(r, e, FirstRec, 7), IntermediateBoundary>>,
-                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Span(r)>>,
-                                     <<FirstRec, BlockId(r, e, FirstRec, 6), Span(r)>> >>
+                                     <<FirstRec, BlockId(r, e, FirstRec, 5), Target(r)>>,
+                                     <<FirstRec, BlockId(r, e, FirstRec, 6), Target(r)>> >>
       \* an intermediate entry naming block 1, the smallest block that is not null
       [] kd = "intermediate_block1" -> << <<FirstRec, 1, IntermediateBoundary>> >>
       [] kd = "chunked"        -> PerGroup(r, e, 7, IntermediateBoundary) \o ExactEntries(r, e, 5)
@@ -238,7 +238,7 @@ EvidenceValue(r, kd) ==
 \* Honest vLLM: pinned blocks name states that exist.  Exact-target proof
 \* exists in the step that reaches an aligned target, and one step after
 \* reaching a non-aligned target (copy-on-write); fresh after every resume.
-ProofReady(r, d1) == IF Aligned(r) THEN d1 >= Span(r) ELSE reached[r]
+ProofReady(r, d1) == IF Aligned(r) THEN d1 >= Target(r) ELSE reached[r]
 Available(r, d1, kd) ==
     CASE kd \in {"exact", "exact_alt", "exact_mixed", "duplicate", "duplicate_same", "duplicate_late", "chunked",
                  "incomplete",
@@ -250,7 +250,7 @@ Available(r, d1, kd) ==
               /\ (kd \in {"exact_alt", "exact_mixed"} => proven[r] # {})
       [] kd = "intermediate" -> ChunkTokens > 0 /\ d1 >= ChunkTokens
       [] kd = "intermediate_block1" -> d1 >= IntermediateBoundary
-      [] kd \in {"future", "future_second"} -> d1 > Span(r)
+      [] kd \in {"future", "future_second"} -> d1 > Target(r)
       [] kd = "nonrecurrent" -> RecGroups # Groups
       [] OTHER -> TRUE
 ProofLabels == {"exact", "exact_alt", "exact_mixed", "chunked"}
@@ -369,7 +369,7 @@ ConflictFacts(X, L, S) ==
 
 \* protocol section 3 decision table for request r with latch L.
 Validate(field, r, L) ==
-    LET S == Span(r) IN
+    LET S == Target(r) IN
     IF field = Absent \/ field = JsonNull THEN Keep                 \* field absent or null
     ELSE IF field = JsonObject THEN Keep                            \* {}: no key for r
     ELSE IF field \in Markers THEN Poison("not_a_mapping", [found |-> KindOf(field)])
@@ -392,9 +392,9 @@ Validate(field, r, L) ==
 \* A full or sliding group takes table entries From..To (1-based); a table shorter than To
 \* cannot be selected from (short_table).
 SelFrom(g, p) == IF Policy(g) = "sliding"
-                 THEN (IF p.span > Window(g) THEN p.span - Window(g) ELSE 0) \div BT(g) + 1
+                 THEN (IF p.target > Window(g) THEN p.target - Window(g) ELSE 0) \div BT(g) + 1
                  ELSE 1
-SelTo(g, p) == Ceil(p.span, BT(g))
+SelTo(g, p) == Ceil(p.target, BT(g))
 Short(g, p) == Policy(g) # "recurrent_align" /\ Len(p.table[g + 1]) < SelTo(g, p)
 Selection(g, p) ==
     IF Policy(g) = "recurrent_align" THEN RecurrentSelection(g, p)
@@ -428,16 +428,16 @@ RecurrentPairs(sel) ==
 Out(pend, verdicts, dp, dr, dq) ==
     [pend |-> pend, verdicts |-> verdicts, plans |-> dp, rejected |-> dr, skipped |-> dq]
 Nothing == Out(<<>>, <<>>, 0, 0, 0)
-RejectedVerdict(r, code, facts) == [kind |-> "rejected", id |-> r, code |-> code, target |-> Span(r)] @@ facts
+RejectedVerdict(r, code, facts) == [kind |-> "rejected", id |-> r, code |-> code, target |-> Target(r)] @@ facts
 
-\* Publish step (5): done >= span and (no recurrent groups, or the latch is complete).
+\* Publish step (5): done >= target and (no recurrent groups, or the latch is complete).
 Publish(r, p, mayPublish) ==
-    IF mayPublish /\ p.done >= p.span
+    IF mayPublish /\ p.done >= p.target
        /\ (~HasRecurrent \/ CoversRecurrent({x[1] : x \in p.latch}))
     THEN LET facts == SelectionFacts(p) IN
          IF facts = <<>>
          THEN LET sel == [i \in 1..NG |-> Selection(i - 1, p)] IN
-              Out(<<>>, <<[kind |-> "plan", id |-> r, digest |-> p.digest, span |-> p.span,
+              Out(<<>>, <<[kind |-> "plan", id |-> r, digest |-> p.digest, span |-> p.target,
                            blocks_by_group |-> sel, recurrent |-> RecurrentPairs(sel)]>>,
                   1, 0, 0)
          ELSE Out(<<>>, <<RejectedVerdict(r, "invalid_selection", facts)>>, 0, 1, 0)
@@ -452,16 +452,16 @@ Rejection(r, v) == Out(<<>>, <<RejectedVerdict(r, v.code, v.facts)>>, 0, 1, 0)
 NewTracked(r, field, entry) ==
     LET v == Validation(field, r, {}) IN
       IF v.kind = "poison" THEN Rejection(r, v)
-      ELSE Publish(r, [digest |-> DigestOf[r], span |-> Span(r),
+      ELSE Publish(r, [digest |-> DigestOf[r], target |-> Target(r),
                        done |-> entry.computed + entry.scheduled,
                        table |-> entry.block_ids,
                        latch |-> IF v.kind = "latch" THEN v.latch ELSE {}],
                    PublishesOnNewStep)
 
-\* New request (first scheduled step): a span out of range or a digest at full quorum is
+\* New request (first scheduled step): a target out of range or a digest at full quorum is
 \* neither tracked nor validated.
 NewRequest(r, field, entry) ==
-    IF ~Tracked(r) THEN Nothing                                      \* span out of range
+    IF ~Tracked(r) THEN Nothing                                      \* target out of range
     ELSE IF ConnectorSeesQuorum(DigestOf[r]) THEN Out(<<>>, <<>>, 0, 0, 1)
     ELSE NewTracked(r, field, entry)
 
@@ -585,7 +585,7 @@ StepWith(B, P, st, fk, lab) ==
                                    ELSE IF x \in P THEN "preempted" ELSE status[x]]
        /\ done' = [x \in Req |-> IF x \in B THEN st[x] ELSE done[x]]
        /\ epoch' = epoch1
-       /\ reached' = [x \in Req |-> IF x \in B THEN st[x] >= Span(x)
+       /\ reached' = [x \in Req |-> IF x \in B THEN st[x] >= Target(x)
                                     ELSE IF x \in P THEN FALSE ELSE reached[x]]
        /\ proven' = [x \in Req |->
                        IF x \in P THEN {}
@@ -699,8 +699,8 @@ TypeOK ==
     /\ held \in [Digests -> SUBSET Ranks]
     /\ DOMAIN pending \subseteq Req
     /\ \A r \in DOMAIN pending :
-         /\ DOMAIN pending[r] = {"digest", "span", "done", "table", "latch"}
-         /\ pending[r].span = Span(r) /\ pending[r].digest = DigestOf[r]
+         /\ DOMAIN pending[r] = {"digest", "target", "done", "table", "latch"}
+         /\ pending[r].target = Target(r) /\ pending[r].digest = DigestOf[r]
          /\ pending[r].done \in Nat /\ Len(pending[r].table) = NG
          /\ pending[r].latch \subseteq (Groups \X Nat)
     /\ {plans, rejected, skippedQuorum, retiredFinished} \subseteq Nat
@@ -718,7 +718,7 @@ BlockContent(r, b) ==
         k == b % 10
     IN IF b \div 1000 # RIdx(r) \/ e # epoch[r] THEN -1       \* unpinned by preemption
        ELSE IF k \in 1..4 THEN (IF k = NBlocks(g, done[r]) THEN done[r] ELSE -1)  \* table slot
-       ELSE IF k \in {5, 6} THEN Span(r)
+       ELSE IF k \in {5, 6} THEN Target(r)
        ELSE IF k = 7 THEN IntermediateBoundary
        ELSE IF k = 8 THEN FutureBoundary(r)
        ELSE -1
@@ -770,7 +770,7 @@ QuorumSkipsValidation ==
       \A i \in DOMAIN lastVerdicts :
          lastVerdicts[i].kind = "rejected" => ~FullQuorum(DigestOf[lastVerdicts[i].id])
 
-\* Protocol section 3: a request whose span is outside [min_span_tokens, max_span_tokens] is
+\* Protocol section 3: a request whose target is outside [min_span_tokens, max_span_tokens] is
 \* neither tracked nor validated, so no verdict ever names it.
 UntrackedGetsNoVerdict == \A i \in DOMAIN lastVerdicts : Tracked(lastVerdicts[i].id)
 
@@ -790,9 +790,9 @@ EvEntry(seq, x) == seq[CHOOSE i \in DOMAIN seq : seq[i].id = x]
 EvField == lastEvent'.recurrent_boundary_blocks
 \* The verdicts naming x in the step, in output order.
 VerdictsOf(x) == SelectSeq(lastVerdicts', LAMBDA v : v.id = x)
-\* Requests whose evidence the connector must read: a new request with its span in bounds and
+\* Requests whose evidence the connector must read: a new request with its target in bounds and
 \* its digest below full quorum, and a pending request scheduled while its digest is below it.
-ReadsNew(x) == x \in EvNew /\ MinSpan <= Span(x) /\ Span(x) <= MaxSpan /\ held[DigestOf[x]] # Ranks
+ReadsNew(x) == x \in EvNew /\ MinSpan <= Target(x) /\ Target(x) <= MaxSpan /\ held[DigestOf[x]] # Ranks
 ReadsCached(x) == x \in EvCached /\ x \in DOMAIN pending /\ held[pending[x].digest] # Ranks
 Reads(x) == ReadsNew(x) \/ ReadsCached(x)
 \* The latch the evidence is judged against: none for a new request.
@@ -833,7 +833,7 @@ BlockFor(X, g) == IF \E p \in X : p[1] = g THEN (CHOOSE p \in X : p[1] = g)[2] E
 Judged(row, facts) == [row |-> row, facts |-> facts]
 Judgement(x, L) ==
     LET f == EvField
-        S == Span(x)
+        S == Target(x)
     IN IF ~HasRecurrent \/ f \in {Absent, JsonNull, JsonObject} THEN Judged("keep", <<>>)
        ELSE IF f \in Markers THEN Judged("not_a_mapping", [found |-> KindOf(f)])
        ELSE IF x \notin DOMAIN f \/ f[x] = JsonNull THEN Judged("keep", <<>>)
@@ -877,14 +877,14 @@ TableOut(x) ==
          IF c.resumed THEN c.new_block_ids ELSE [i \in 1..NG |-> pending[x].table[i] \o c.new_block_ids[i]]
 \* Ready to publish: the prompt is computed up to the target, the latch covers every recurrent
 \* group, and, with recurrent groups, the step is not the request's first.
-Ready(x) == /\ DoneOut(x) >= Span(x)
+Ready(x) == /\ DoneOut(x) >= Target(x)
             /\ {p[1] : p \in LatchOut(x)} = RecGroups
             /\ (HasRecurrent => x \in EvCached)
 
 \* The plan's blocks per group: a recurrent group its latched block; a full group the table's
 \* blocks up to the target; a sliding group only those the window reaches.
-Upto(x, g) == (Span(x) + BT(g) - 1) \div BT(g)
-FromBlock(x, g) == IF Policy(g) = "sliding" /\ Span(x) > Window(g) THEN (Span(x) - Window(g)) \div BT(g) + 1 ELSE 1
+Upto(x, g) == (Target(x) + BT(g) - 1) \div BT(g)
+FromBlock(x, g) == IF Policy(g) = "sliding" /\ Target(x) > Window(g) THEN (Target(x) - Window(g)) \div BT(g) + 1 ELSE 1
 TooShort(x, g) == Policy(g) # "recurrent_align" /\ Len(TableOut(x)[g + 1]) < Upto(x, g)
 Chosen(x, g) ==
     IF Policy(g) = "recurrent_align" THEN <<BlockFor(LatchOut(x), g)>>
@@ -909,18 +909,18 @@ SelectionProblem(x) ==
              problem |-> "repeated_block"]
 Pairs(x) == SelectSeq([i \in 1..NG |-> IF Policy(i - 1) = "recurrent_align" THEN <<i - 1, ChosenAll(x)[i][1]>>
                                         ELSE <<>>], LAMBDA p : p # <<>>)
-RejectedWith(x, code, facts) == [kind |-> "rejected", id |-> x, code |-> code, target |-> Span(x)] @@ facts
+RejectedWith(x, code, facts) == [kind |-> "rejected", id |-> x, code |-> code, target |-> Target(x)] @@ facts
 
 IsStepNext == lastEvent'.kind = "step"
 
-\* Row "span out of bounds": a new request whose span is outside [min_span_tokens,
+\* Row "target out of bounds": a new request whose target is outside [min_span_tokens,
 \* max_span_tokens] gets no verdict and no store.
 UntrackedIgnoredProp ==
-    [][IsStepNext => \A x \in EvNew : ~(MinSpan <= Span(x) /\ Span(x) <= MaxSpan) =>
+    [][IsStepNext => \A x \in EvNew : ~(MinSpan <= Target(x) /\ Target(x) <= MaxSpan) =>
                         VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending']_vars
 \* Row "digest at full quorum" (new request): no verdict, no store, counted as skipped.
 QuorumSkipsAdmissionProp ==
-    [][IsStepNext => \A x \in EvNew : MinSpan <= Span(x) /\ Span(x) <= MaxSpan /\ held[DigestOf[x]] = Ranks =>
+    [][IsStepNext => \A x \in EvNew : MinSpan <= Target(x) /\ Target(x) <= MaxSpan /\ held[DigestOf[x]] = Ranks =>
                         VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending']_vars
 \* Cached step (1): a pending store whose digest reached full quorum is retired, whatever
 \* its evidence says.
@@ -957,7 +957,7 @@ RejectionReasonProp ==
 \* again changes nothing; every store that stays pending has the progress and table of the step.
 LatchRuleProp ==
     [][IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ x \in DOMAIN pending' =>
-          pending'[x] = [digest |-> DigestOf[x], span |-> Span(x), done |-> DoneOut(x),
+          pending'[x] = [digest |-> DigestOf[x], target |-> Target(x), done |-> DoneOut(x),
                          table |-> TableOut(x), latch |-> LatchOut(x)]]_vars
 \* Publish rule: a store whose evidence passes is published (or its selection rejected) in the
 \* step it is ready, and stays pending while it is not.
@@ -972,7 +972,7 @@ PublishWhenReadyProp ==
 PlanSelectionProp ==
     [][IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ ~Rejects(Judgement(x, LatchIn(x))) /\ Ready(x) =>
           VerdictsOf(x) = IF SelectionProblem(x) = <<>>
-                          THEN <<[kind |-> "plan", id |-> x, digest |-> DigestOf[x], span |-> Span(x),
+                          THEN <<[kind |-> "plan", id |-> x, digest |-> DigestOf[x], span |-> Target(x),
                                   blocks_by_group |-> ChosenAll(x), recurrent |-> Pairs(x)]>>
                           ELSE <<RejectedWith(x, "invalid_selection", SelectionProblem(x))>>]_vars
 \* Output order (protocol section 5): new requests' verdicts first, then cached ones', each in
@@ -990,7 +990,7 @@ CountersProp ==
           /\ plans' = plans + Count("plan")
           /\ rejected' = rejected + Count("rejected")
           /\ skippedQuorum' = skippedQuorum + Count("retired")
-                + Cardinality({x \in EvNew : MinSpan <= Span(x) /\ Span(x) <= MaxSpan /\ held[DigestOf[x]] = Ranks})
+                + Cardinality({x \in EvNew : MinSpan <= Target(x) /\ Target(x) <= MaxSpan /\ held[DigestOf[x]] = Ranks})
           /\ retiredFinished' = retiredFinished]_vars
 \* A finished event retires the request's store (one verdict) or says nothing; a held event
 \* says nothing and changes no store.
@@ -1002,9 +1002,9 @@ FinishedRetiresProp ==
           /\ DOMAIN pending' = DOMAIN pending \ {x}]_vars
 HeldSaysNothingProp ==
     [][lastEvent'.kind = "held" => lastVerdicts' = <<>> /\ pending' = pending]_vars
-\* The span rule (protocol section 2): the largest multiple of the hash block strictly below
+\* The target rule (protocol section 2): the largest multiple of the hash block strictly below
 \* the prompt's end.
-SpanRule == \A x \in Req : Span(x) % HashBlock = 0 /\ Span(x) < PromptOf[x] /\ PromptOf[x] <= Span(x) + HashBlock
+TargetRule == \A x \in Req : Target(x) % HashBlock = 0 /\ Target(x) < PromptOf[x] /\ PromptOf[x] <= Target(x) + HashBlock
 
 -----------------------------------------------------------------------------
 (* Liveness: a request that keeps being scheduled and holds a complete      *)

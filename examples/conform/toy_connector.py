@@ -107,7 +107,7 @@ class Connector:
             if request_id in self.pending:
                 self.pending[request_id]["latch"] = {}
         for request in event.new:
-            span = self.topology.span(request.prompt_tokens)
+            span = self.topology.target(request.prompt_tokens)
             if not self.topology.tracked(span):
                 continue
             if self.full_quorum(request.digest):
@@ -231,7 +231,7 @@ class ToyAdapter(Adapter):
     def namespace(self, probe):
         """What stored data means and where it is found: the prefix digest, the span, the plan."""
         connector = Connector(probe.topology)
-        span = probe.topology.span(probe.prompt_tokens)
+        span = probe.topology.target(probe.prompt_tokens)
         identity = [probe.identity.model, probe.identity.dtype, probe.identity.cache_salt, probe.identity.lora]
         digest = hashlib.sha256(DIGEST_SALT + json.dumps([identity, probe.token_ids[:span]]).encode()).digest()
         store = {"span": span, "table": probe.block_ids, "latch": {g: b for g, b in probe.recurrent}}

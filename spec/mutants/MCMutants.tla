@@ -34,7 +34,7 @@ MutantValidateBeforeQuorum(r, field, entry, p) ==
          THEN Out(<<>>, <<[kind |-> "retired", id |-> r, cause |-> "quorum"]>>, 0, 0, 1)
          ELSE CachedBelowQuorum(r, field, entry, p)
 
-\* Evidence of a new request validated before the span bounds and the quorum are checked.
+\* Evidence of a new request validated before the target bounds and the quorum are checked.
 MutantValidateUntracked(r, field, entry) ==
     LET v == Validation(field, r, {}) IN
     IF v.kind = "poison" THEN Rejection(r, v)

@@ -147,14 +147,14 @@ class Topology:
         """The indices of the `recurrent_align` groups, in index order."""
         return tuple(i for i, g in enumerate(self.groups) if g.recurrent)
 
-    def span(self, prompt_tokens: int) -> int:
+    def target(self, prompt_tokens: int) -> int:
         """The target of protocol section 2: the largest multiple of `hash_block_size` strictly
         below the prompt's end."""
         return (prompt_tokens - 1) // self.hash_block_size * self.hash_block_size
 
-    def tracked(self, span: int) -> bool:
-        """Whether a request with this span is a store candidate (`min <= span <= max`)."""
-        return self.min_span_tokens <= span and (self.max_span_tokens is None or span <= self.max_span_tokens)
+    def tracked(self, target: int) -> bool:
+        """Whether a request with this target is a store candidate (`min <= target <= max`)."""
+        return self.min_span_tokens <= target and (self.max_span_tokens is None or target <= self.max_span_tokens)
 
 
 @dataclass(frozen=True)

@@ -151,7 +151,7 @@ class DefaultsTest(unittest.TestCase):
         self.assertEqual((1, 256, 1024, None), (topology.tp_degree, topology.hash_block_size, topology.min_span_tokens,
                                                 topology.max_span_tokens))
         self.assertEqual((1,), topology.recurrent_groups)
-        self.assertEqual(6912, topology.span(6992))
+        self.assertEqual(6912, topology.target(6992))
         self.assertTrue(topology.tracked(6912))
         self.assertFalse(topology.tracked(768))
 

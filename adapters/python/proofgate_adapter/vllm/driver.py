@@ -290,7 +290,7 @@ class VllmConnectorAdapter(Adapter):
             request.num_computed_tokens = r.computed
             self._requests[r.id], self._labels[r.id] = request, r.digest
             self._tables[r.id] = [list(blocks) for blocks in r.block_ids]
-            self._prefixes.setdefault(r.digest, {}).setdefault(self.topology_.span(r.prompt_tokens), request)
+            self._prefixes.setdefault(r.digest, {}).setdefault(self.topology_.target(r.prompt_tokens), request)
             self._fan_out(r.digest)
             new_data.append(c.make(c.NewRequestData, req_id=r.id, prompt_token_ids=request.prompt_token_ids,
                                    mm_features=[], sampling_params=None, pooling_params=None,
@@ -328,7 +328,7 @@ class VllmConnectorAdapter(Adapter):
             if r.id in before and r.id not in after and r.id not in decided:
                 verdicts.append(self._retired(r.id, "quorum"))
         for r in step.new:  # a new request of a label at full quorum, not tracked: counted, no verdict
-            if (self.topology_.tracked(self.topology_.span(r.prompt_tokens)) and r.id not in after
+            if (self.topology_.tracked(self.topology_.target(r.prompt_tokens)) and r.id not in after
                     and r.id not in decided and self._full_quorum(r.digest)):
                 self._counted.store_skipped_quorum += 1
         order = step.order()

@@ -15,8 +15,8 @@ import java.util.Set;
 
 /**
  * Which cells of plan block selection (protocol §3) the written scenarios reach: each group's
- * policy, crossed with the span a multiple of the group's block size or not, a sliding window
- * shorter than, equal to or longer than the span and a multiple of the block size or not, and the
+ * policy, crossed with the target a multiple of the group's block size or not, a sliding window
+ * shorter than, equal to or longer than the target and a multiple of the block size or not, and the
  * group's table shorter than, equal to or longer than what the policy selects. A cell is reached
  * by a scenario whose expectations hold a plan (the group's selected blocks are in it), or, for a
  * table shorter than the selection, an {@code invalid_selection short_table} rejection naming that
@@ -31,9 +31,9 @@ final class SelectionCoverage {
     static final String NONE = "-";
 
     /** One cell; the dimensions a policy does not read are {@link #NONE}. */
-    record Cell(String policy, String span, String window, String windowSize, String table) {
+    record Cell(String policy, String target, String window, String windowSize, String table) {
         String row() {
-            return "| " + policy + " | " + span + " | " + window + " | " + windowSize + " | " + table + " |";
+            return "| " + policy + " | " + target + " | " + window + " | " + windowSize + " | " + table + " |";
         }
     }
 
@@ -41,32 +41,32 @@ final class SelectionCoverage {
 
     /**
      * Every cell the protocol allows, in the order COVERAGE.md lists them. A window equal to the
-     * span is a multiple of the block size exactly when the span is, so those two cells are not
+     * target is a multiple of the block size exactly when the target is, so those two cells are not
      * allowed; a recurrent group's selection is its latched block, whatever its table and window.
      */
     static List<Cell> allowed() {
         List<Cell> cells = new ArrayList<>();
         List<String> sizes = List.of(MULTIPLE, NOT_MULTIPLE);
         List<String> tables = List.of("shorter", "equal", "longer");
-        for (String span : sizes) {
+        for (String target : sizes) {
             for (String table : tables) {
-                cells.add(new Cell("full", span, NONE, NONE, table));
+                cells.add(new Cell("full", target, NONE, NONE, table));
             }
         }
-        for (String span : sizes) {
+        for (String target : sizes) {
             for (String window : List.of("shorter", "equal", "longer")) {
                 for (String windowSize : sizes) {
-                    if (window.equals("equal") && !windowSize.equals(span)) {
+                    if (window.equals("equal") && !windowSize.equals(target)) {
                         continue;
                     }
                     for (String table : tables) {
-                        cells.add(new Cell("sliding", span, window, windowSize, table));
+                        cells.add(new Cell("sliding", target, window, windowSize, table));
                     }
                 }
             }
         }
-        for (String span : sizes) {
-            cells.add(new Cell("recurrent_align", span, NONE, NONE, NONE));
+        for (String target : sizes) {
+            cells.add(new Cell("recurrent_align", target, NONE, NONE, NONE));
         }
         return List.copyOf(cells);
     }
@@ -129,35 +129,36 @@ final class SelectionCoverage {
             String kind = ModelState.string(ModelState.field(verdict, "kind"));
             String id = ModelState.string(ModelState.field(verdict, "id"));
             if (kind.equals("plan")) {
-                long span = ModelState.integer(ModelState.field(verdict, "span"));
+                // a plan line names the target "span" on the wire (protocol §2, "One name per term")
+                long target = ModelState.integer(ModelState.field(verdict, "span"));
                 List<List<TlaValue>> table = table(event, from, id);
                 for (int g = 0; g < groups.size(); g++) {
-                    cells.add(cell(ModelState.record(groups.get(g), "group"), span, table.get(g).size()));
+                    cells.add(cell(ModelState.record(groups.get(g), "group"), target, table.get(g).size()));
                 }
             } else if (kind.equals("rejected") && ModelState.string(ModelState.field(verdict, "code")).equals("invalid_selection")
                     && verdict.get("problem").map(ModelState::string).orElse("").equals("short_table")) {
-                long span = ModelState.integer(ModelState.field(verdict, "target"));
+                long target = ModelState.integer(ModelState.field(verdict, "target"));
                 int g = (int) ModelState.integer(ModelState.field(verdict, "group"));
-                cells.add(cell(ModelState.record(groups.get(g), "group"), span, table(event, from, id).get(g).size()));
+                cells.add(cell(ModelState.record(groups.get(g), "group"), target, table(event, from, id).get(g).size()));
             }
         }
         return cells;
     }
 
-    private static Cell cell(TlaValue.TlaRecord group, long span, int tableLength) {
+    private static Cell cell(TlaValue.TlaRecord group, long target, int tableLength) {
         String policy = ModelState.string(ModelState.field(group, "policy"));
         long block = ModelState.integer(ModelState.field(group, "block_tokens"));
-        String spanSize = span % block == 0 ? MULTIPLE : NOT_MULTIPLE;
+        String targetSize = target % block == 0 ? MULTIPLE : NOT_MULTIPLE;
         if (policy.equals("recurrent_align")) {
-            return new Cell(policy, spanSize, NONE, NONE, NONE);
+            return new Cell(policy, targetSize, NONE, NONE, NONE);
         }
-        long selected = (span + block - 1) / block; // both policies select up to the block holding the span's last token
+        long selected = (target + block - 1) / block; // both policies select up to the block holding the target's last token
         String table = tableLength < selected ? "shorter" : tableLength == selected ? "equal" : "longer";
         if (policy.equals("full")) {
-            return new Cell(policy, spanSize, NONE, NONE, table);
+            return new Cell(policy, targetSize, NONE, NONE, table);
         }
         long window = ModelState.integer(ModelState.field(group, "window_tokens"));
-        return new Cell(policy, spanSize, window < span ? "shorter" : window == span ? "equal" : "longer",
+        return new Cell(policy, targetSize, window < target ? "shorter" : window == target ? "equal" : "longer",
                 window % block == 0 ? MULTIPLE : NOT_MULTIPLE, table);
     }
 
@@ -207,13 +208,13 @@ final class SelectionCoverage {
 
                 Scenarios whose expectations reach each cell of plan block selection (protocol §3): a
                 plan, which names the group's selected blocks, or for a table shorter than the selection
-                an `invalid_selection short_table` rejection naming the group. Span and window are
+                an `invalid_selection short_table` rejection naming the group. Target and window are
                 compared with the group's block size; "table" is the group's table after the step
-                against the blocks up to the one holding the span's last token. A recurrent group
+                against the blocks up to the one holding the target's last token. A recurrent group
                 selects its latched block, whatever its table. Every cell the protocol allows is listed;
                 `SelectionCoverageTest` fails when one has no scenario.
 
-                | policy | span | window against the span | window | table against the selection | scenarios |
+                | policy | target | window against the target | window | table against the selection | scenarios |
                 |---|---|---|---|---|---|
                 """);
         for (Cell cell : allowed()) {

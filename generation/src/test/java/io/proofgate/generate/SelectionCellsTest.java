@@ -19,7 +19,7 @@ class SelectionCellsTest {
         // 2 x 3 where a window equal to the span differs from it in being a multiple; recurrent: 2 spans
         assertEquals(6 + 30 + 2, cells.size());
         assertEquals(cells.size(), Set.copyOf(cells).size());
-        assertTrue(cells.stream().noneMatch(c -> c.window().equals("equal") && !c.windowSize().equals(c.span())));
+        assertTrue(cells.stream().noneMatch(c -> c.window().equals("equal") && !c.windowSize().equals(c.target())));
     }
 
     @Test

@@ -58,10 +58,10 @@ final class AuditFixtures {
 
     /** The span rule changed in the spec and in the validator: the largest multiple at or below the prompt's end. */
     static final List<Change> SPAN_AT_OR_BELOW = List.of(
-            new Change(SPEC, "SpanOf == [r \\in Req |-> ((PromptOf[r] - 1) \\div HashBlock) * HashBlock]",
-                    "SpanOf == [r \\in Req |-> (PromptOf[r] \\div HashBlock) * HashBlock]"),
-            new Change(SPEC, "Span(x) < PromptOf[x] /\\ PromptOf[x] <= Span(x) + HashBlock",
-                    "Span(x) <= PromptOf[x] /\\ PromptOf[x] < Span(x) + HashBlock"),
+            new Change(SPEC, "TargetOf == [r \\in Req |-> ((PromptOf[r] - 1) \\div HashBlock) * HashBlock]",
+                    "TargetOf == [r \\in Req |-> (PromptOf[r] \\div HashBlock) * HashBlock]"),
+            new Change(SPEC, "Target(x) < PromptOf[x] /\\ PromptOf[x] <= Target(x) + HashBlock",
+                    "Target(x) <= PromptOf[x] /\\ PromptOf[x] < Target(x) + HashBlock"),
             new Change(TOPOLOGY, "return Math.floorDiv(promptTokens - 1, hashBlockSize) * hashBlockSize;",
                     "return Math.floorDiv(promptTokens, hashBlockSize) * hashBlockSize;"));
 

@@ -205,7 +205,7 @@ class AuditTest {
     }
 
     @Test
-    void aChangeOfTheSpanRuleHasNamespaceImpact() throws Exception {
+    void aChangeOfTheTargetRuleHasNamespaceImpact() throws Exception {
         String changed = repo.commitOn(current, "span at or below the prompt end", AuditFixtures.SPAN_AT_OR_BELOW);
         Audit.Report report = audit(current, changed, "gen-edges");
         assertTrue(report.namespaceImpact(), AuditText.write(report));

@@ -116,8 +116,8 @@ public final class Connector {
     /** Rule "New request". */
     private void newRequest(long step, Event.NewRequest request, Finding whole, Map<String, RawValue> byRequest,
                             List<Verdict> verdicts) {
-        long span = topology.spanOf(request.promptTokens());
-        if (!topology.tracks(span)) {
+        long target = topology.targetOf(request.promptTokens());
+        if (!topology.tracks(target)) {
             return; // protocol §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
         }
         if (atFullQuorum(request.digest(), request.digest().hashCode())) {
@@ -126,17 +126,17 @@ public final class Connector {
         }
         long[] proof = null;
         if (hasRecurrent) {
-            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), span, topology);
+            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), target, topology);
             switch (finding) {
                 case Finding.Keep keep -> { }
                 case Finding.Proof found -> proof = found.blockByGroup();
                 case Finding.Poison poison -> {
-                    verdicts.add(reject(step, request.id(), span, poison));
+                    verdicts.add(reject(step, request.id(), target, poison));
                     return;
                 }
             }
         }
-        PendingStore store = new PendingStore(request.id(), request.digest(), span, request.blockIds());
+        PendingStore store = new PendingStore(request.id(), request.digest(), target, request.blockIds());
         store.done = request.computed() + request.scheduled();
         if (proof != null) {
             store.latch(proof);
@@ -144,7 +144,7 @@ public final class Connector {
         pending.put(request.id(), store);
         // A topology with recurrent groups never publishes on the new-request step: vLLM hands the
         // aligned proof over with the step's output and a copy-on-write target one step later.
-        if (!hasRecurrent && store.done >= span) {
+        if (!hasRecurrent && store.done >= target) {
             publish(step, store, verdicts);
         }
     }
@@ -162,7 +162,7 @@ public final class Connector {
         }
         // (2) Validate: poison, latch, keep, or conflict.
         if (hasRecurrent) {
-            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.span, topology);
+            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.target, topology);
             switch (finding) {
                 case Finding.Keep keep -> { }
                 case Finding.Proof found -> {
@@ -170,13 +170,13 @@ public final class Connector {
                         store.latch(found.blockByGroup());
                     } else if (!store.latchEquals(found.blockByGroup())) {
                         pending.remove(store.id);
-                        verdicts.add(reject(step, store.id, store.span, conflict(store, found.blockByGroup())));
+                        verdicts.add(reject(step, store.id, store.target, conflict(store, found.blockByGroup())));
                         return;
                     }
                 }
                 case Finding.Poison poison -> {
                     pending.remove(store.id);
-                    verdicts.add(reject(step, store.id, store.span, poison));
+                    verdicts.add(reject(step, store.id, store.target, poison));
                     return;
                 }
             }
@@ -190,7 +190,7 @@ public final class Connector {
         // (4) Progress.
         store.done = cached.computed(request) + cached.scheduled(request);
         // (5) Publish once the target is computed and, with recurrent groups, proven.
-        if (store.done >= store.span && (!hasRecurrent || store.latched())) {
+        if (store.done >= store.target && (!hasRecurrent || store.latched())) {
             publish(step, store, verdicts);
         }
     }
@@ -234,7 +234,7 @@ public final class Connector {
     }
 
     /**
-     * Plan block selection, then the plan. A null block, a table too short for the span, or a
+     * Plan block selection, then the plan. A null block, a table too short for the target, or a
      * block selected twice anywhere in the plan fails closed: all groups draw from vLLM's one
      * block pool, so one block in two places of a plan is corruption whichever groups they are.
      */
@@ -247,10 +247,10 @@ public final class Connector {
         for (Group group : groups) {
             int g = group.index();
             switch (group.policy()) {
-                case FULL -> selected[g] = slice(store, g, 0, ceilDiv(store.span, group.blockTokens()));
+                case FULL -> selected[g] = slice(store, g, 0, ceilDiv(store.target, group.blockTokens()));
                 case SLIDING -> {
-                    long from = Math.max(0, store.span - group.windowTokens()) / group.blockTokens();
-                    selected[g] = slice(store, g, from, ceilDiv(store.span, group.blockTokens()));
+                    long from = Math.max(0, store.target - group.windowTokens()) / group.blockTokens();
+                    selected[g] = slice(store, g, from, ceilDiv(store.target, group.blockTokens()));
                 }
                 case RECURRENT_ALIGN -> {
                     // Never from the table: its recurrent slot keeps advancing past the target.
@@ -278,11 +278,11 @@ public final class Connector {
             return;
         }
         plans++;
-        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.span, BlockIds.adopt(selected), recurrent));
+        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.target, BlockIds.adopt(selected), recurrent));
     }
 
     private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, SelectionProblem problem) {
-        return reject(step, store.id, store.span,
+        return reject(step, store.id, store.target,
                 new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.word(), null, group,
                         block == null ? null : BigInteger.valueOf(block)));
     }
@@ -338,7 +338,7 @@ public final class Connector {
             int g = group.index();
             if (group.isRecurrent() && proof[g] != store.latchedBlock(g)) {
                 return Finding.Poison.of(PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g),
-                        store.span, g, proof[g]);
+                        store.target, g, proof[g]);
             }
         }
         throw new IllegalStateException("conflict without a differing group");

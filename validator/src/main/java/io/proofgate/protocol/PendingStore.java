@@ -11,7 +11,7 @@ final class PendingStore {
     final String digest;
     /** {@code digest.hashCode()}, kept so that the quorum check of a step does not load the string. */
     final int digestHash;
-    final long span;
+    final long target;
     long done;
     private final long[][] table;
     private final int[] tableLength;
@@ -26,11 +26,11 @@ final class PendingStore {
     private long evidenceIn;
     private RawValue evidence;
 
-    PendingStore(String id, String digest, long span, BlockIds initialTable) {
+    PendingStore(String id, String digest, long target, BlockIds initialTable) {
         this.id = id;
         this.digest = digest;
         this.digestHash = digest.hashCode();
-        this.span = span;
+        this.target = target;
         int groups = initialTable.groupCount();
         this.table = new long[groups][];
         this.tableLength = new int[groups];
@@ -117,6 +117,6 @@ final class PendingStore {
         for (int g = 0; g < table.length; g++) {
             copy[g] = Arrays.copyOf(table[g], tableLength[g]);
         }
-        return new PendingSnapshot(id, digest, span, done, BlockIds.adopt(copy), Connector.latchList(latch, topology));
+        return new PendingSnapshot(id, digest, target, done, BlockIds.adopt(copy), Connector.latchList(latch, topology));
     }
 }

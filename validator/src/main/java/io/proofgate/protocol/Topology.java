@@ -30,7 +30,7 @@ public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, lon
             throw new IllegalArgumentException("hash_block_size must be >= 1, got " + hashBlockSize);
         }
         if (minSpanTokens < 0 || maxSpanTokens < minSpanTokens) {
-            throw new IllegalArgumentException("span bounds must satisfy 0 <= min_span_tokens <= max_span_tokens, got "
+            throw new IllegalArgumentException("target bounds must satisfy 0 <= min_span_tokens <= max_span_tokens, got "
                     + minSpanTokens + " and " + maxSpanTokens);
         }
     }
@@ -41,13 +41,13 @@ public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, lon
     }
 
     /** protocol §2: the largest multiple of the hash block size strictly below the prompt end. */
-    public long spanOf(long promptTokens) {
+    public long targetOf(long promptTokens) {
         return Math.floorDiv(promptTokens - 1, hashBlockSize) * hashBlockSize;
     }
 
     /** protocol §2: only spans within [min_span_tokens, max_span_tokens] are tracked for storing. */
-    public boolean tracks(long span) {
-        return span >= minSpanTokens && span <= maxSpanTokens;
+    public boolean tracks(long target) {
+        return target >= minSpanTokens && target <= maxSpanTokens;
     }
 
     public int recurrentGroupCount() {

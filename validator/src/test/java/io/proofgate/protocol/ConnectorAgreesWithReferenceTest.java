@@ -139,7 +139,7 @@ class ConnectorAgreesWithReferenceTest {
                 scheduled.add(id);
                 if (!targets.containsKey(id)) {
                     long prompt = PROMPTS[pick(PROMPTS.length)];
-                    targets.put(id, topology.spanOf(prompt));
+                    targets.put(id, topology.targetOf(prompt));
                     long scheduledTokens = tokens(prompt);
                     news.add(new Event.NewRequest(id, DIGESTS[pick(DIGESTS.length)], prompt, 0, scheduledTokens,
                             table(4)));

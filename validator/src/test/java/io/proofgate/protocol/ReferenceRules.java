@@ -16,7 +16,7 @@ import java.util.TreeSet;
  */
 final class ReferenceRules {
 
-    record Store(String digest, long span, long done, List<List<Long>> table, Set<GroupBlock> latch) {}
+    record Store(String digest, long target, long done, List<List<Long>> table, Set<GroupBlock> latch) {}
 
     private final Topology topology;
     final Map<String, Store> pending = new TreeMap<>();
@@ -50,12 +50,12 @@ final class ReferenceRules {
             for (String id : s.preempted()) {
                 Store store = pending.get(id);
                 if (store != null) {
-                    pending.put(id, new Store(store.digest(), store.span(), store.done(), store.table(), Set.of()));
+                    pending.put(id, new Store(store.digest(), store.target(), store.done(), store.table(), Set.of()));
                 }
             }
             for (Event.NewRequest r : s.newRequests()) {
-                long span = Math.floorDiv(r.promptTokens() - 1, topology.hashBlockSize()) * topology.hashBlockSize();
-                if (span < topology.minSpanTokens() || span > topology.maxSpanTokens()) {
+                long target = Math.floorDiv(r.promptTokens() - 1, topology.hashBlockSize()) * topology.hashBlockSize();
+                if (target < topology.minSpanTokens() || target > topology.maxSpanTokens()) {
                     continue;
                 }
                 if (fullQuorum(r.digest())) {
@@ -64,19 +64,19 @@ final class ReferenceRules {
                 }
                 Set<GroupBlock> latch = Set.of();
                 if (hasRecurrent()) {
-                    Object judged = judge(s.evidence(), r.id(), span);
+                    Object judged = judge(s.evidence(), r.id(), target);
                     if (judged instanceof String code) {
                         rejected++;
-                        out.add("rejected " + s.step() + " " + r.id() + " " + code + " " + span);
+                        out.add("rejected " + s.step() + " " + r.id() + " " + code + " " + target);
                         continue;
                     }
                     if (judged instanceof Set<?> proof) {
                         latch = castSet(proof);
                     }
                 }
-                Store store = new Store(r.digest(), span, r.computed() + r.scheduled(), lists(r.blockIds()), latch);
+                Store store = new Store(r.digest(), target, r.computed() + r.scheduled(), lists(r.blockIds()), latch);
                 pending.put(r.id(), store);
-                if (!hasRecurrent() && store.done() >= span) {
+                if (!hasRecurrent() && store.done() >= target) {
                     out.add(publish(s.step(), r.id(), store));
                 }
             }
@@ -93,11 +93,11 @@ final class ReferenceRules {
                 }
                 Set<GroupBlock> latch = store.latch();
                 if (hasRecurrent()) {
-                    Object judged = judge(s.evidence(), r.id(), store.span());
+                    Object judged = judge(s.evidence(), r.id(), store.target());
                     if (judged instanceof String code) {
                         pending.remove(r.id());
                         rejected++;
-                        out.add("rejected " + s.step() + " " + r.id() + " " + code + " " + store.span());
+                        out.add("rejected " + s.step() + " " + r.id() + " " + code + " " + store.target());
                         continue;
                     }
                     if (judged instanceof Set<?> proof) {
@@ -106,7 +106,7 @@ final class ReferenceRules {
                         } else if (!latch.equals(proof)) {
                             pending.remove(r.id());
                             rejected++;
-                            out.add("rejected " + s.step() + " " + r.id() + " conflict " + store.span());
+                            out.add("rejected " + s.step() + " " + r.id() + " conflict " + store.target());
                             continue;
                         }
                     }
@@ -121,9 +121,9 @@ final class ReferenceRules {
                     }
                     table = joined;
                 }
-                store = new Store(store.digest(), store.span(), r.computed() + r.scheduled(), table, latch);
+                store = new Store(store.digest(), store.target(), r.computed() + r.scheduled(), table, latch);
                 pending.put(r.id(), store);
-                if (store.done() >= store.span() && (!hasRecurrent() || !latch.isEmpty())) {
+                if (store.done() >= store.target() && (!hasRecurrent() || !latch.isEmpty())) {
                     out.add(publish(s.step(), r.id(), store));
                 }
             }
@@ -136,7 +136,7 @@ final class ReferenceRules {
         List<List<Long>> selected = new ArrayList<>();
         for (Group group : topology.groups()) {
             List<Long> table = store.table().get(group.index());
-            long needed = (store.span() + group.blockTokens() - 1) / group.blockTokens();
+            long needed = (store.target() + group.blockTokens() - 1) / group.blockTokens();
             List<Long> pick;
             if (group.policy() == GroupPolicy.RECURRENT_ALIGN) {
                 pick = new ArrayList<>();
@@ -150,12 +150,12 @@ final class ReferenceRules {
             } else if (group.policy() == GroupPolicy.FULL) {
                 pick = table.subList(0, (int) needed);
             } else {
-                long firstToken = Math.max(0, store.span() - group.windowTokens());
+                long firstToken = Math.max(0, store.target() - group.windowTokens());
                 pick = table.subList((int) (firstToken / group.blockTokens()), (int) needed);
             }
             if (pick == null || pick.stream().anyMatch(b -> b <= 0)) {
                 rejected++;
-                return "rejected " + step + " " + id + " invalid_selection " + store.span();
+                return "rejected " + step + " " + id + " invalid_selection " + store.target();
             }
             selected.add(pick);
         }
@@ -163,10 +163,10 @@ final class ReferenceRules {
         selected.forEach(all::addAll);
         if (new HashSet<>(all).size() != all.size()) {
             rejected++;
-            return "rejected " + step + " " + id + " invalid_selection " + store.span();
+            return "rejected " + step + " " + id + " invalid_selection " + store.target();
         }
         plans++;
-        return "plan " + step + " " + id + " " + store.digest() + " " + store.span() + " " + selected + " "
+        return "plan " + step + " " + id + " " + store.digest() + " " + store.target() + " " + selected + " "
                 + Events.sorted(store.latch());
     }
 
