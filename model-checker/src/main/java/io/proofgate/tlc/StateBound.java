@@ -62,6 +62,6 @@ public record StateBound(long maxStates) {
         libraries.addAll(command.libraries());
         return new TlcCommand(wrapper, java.util.Optional.of(bounded), command.workers(), command.metaDir(),
                 command.dumpDot(), command.maxHeap(), command.checkDeadlock(), command.rawOutput(), command.timeout(),
-                libraries, java.util.Optional.empty());
+                libraries, java.util.Optional.empty(), command.shortRun());
     }
 }

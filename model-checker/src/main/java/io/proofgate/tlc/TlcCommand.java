@@ -24,10 +24,15 @@ import java.util.Optional;
  *     spec folder for a mutant module that extends the real one from a subfolder
  * @param stateBound the run stops after this many distinct states (its outcome then unknown);
  *     empty runs to the end
+ * @param shortRun the run is expected to be short: the child JVM compiles with C1 alone
+ *     ({@code -XX:TieredStopAtLevel=1}). On a run of a few thousand states the JVM's start, the
+ *     parse and C2's compiler threads are most of the time and most of the CPU (measured in
+ *     docs/performance.md, "TLC runs: a short run without C2"); on a long run C2's code is what
+ *     makes TLC fast. It changes how fast TLC runs, never what it finds.
  */
 public record TlcCommand(Path spec, Optional<Path> config, int workers, Path metaDir, Optional<Path> dumpDot,
         Optional<String> maxHeap, boolean checkDeadlock, Path rawOutput,
-        Optional<Duration> timeout, List<Path> libraries, Optional<StateBound> stateBound) {
+        Optional<Duration> timeout, List<Path> libraries, Optional<StateBound> stateBound, boolean shortRun) {
 
     public TlcCommand {
         Objects.requireNonNull(spec);
@@ -47,47 +52,53 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     public static TlcCommand of(Path spec, Path targetDir) {
         String name = spec.getFileName().toString().replaceFirst("\\.tla$", "");
         return new TlcCommand(spec, Optional.empty(), 1, targetDir.resolve("states"), Optional.empty(),
-                Optional.empty(), true, targetDir.resolve(name + ".out"), Optional.empty(), List.of(), Optional.empty());
+                Optional.empty(), true, targetDir.resolve(name + ".out"), Optional.empty(), List.of(), Optional.empty(), false);
     }
 
     public TlcCommand withConfig(Path cfg) {
         return new TlcCommand(spec, Optional.of(cfg), workers, metaDir, dumpDot, maxHeap, checkDeadlock,
-                rawOutput, timeout, libraries, stateBound);
+                rawOutput, timeout, libraries, stateBound, shortRun);
     }
 
     public TlcCommand withWorkers(int n) {
         return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout, libraries,
-                stateBound);
+                stateBound, shortRun);
     }
 
     public TlcCommand withDumpDot(Path dot) {
         return new TlcCommand(spec, config, workers, metaDir, Optional.of(dot), maxHeap, checkDeadlock,
-                rawOutput, timeout, libraries, stateBound);
+                rawOutput, timeout, libraries, stateBound, shortRun);
     }
 
     public TlcCommand withMaxHeap(String xmx) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, Optional.of(xmx), checkDeadlock,
-                rawOutput, timeout, libraries, stateBound);
+                rawOutput, timeout, libraries, stateBound, shortRun);
     }
 
     public TlcCommand withoutDeadlockCheck() {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, rawOutput, timeout, libraries,
-                stateBound);
+                stateBound, shortRun);
     }
 
     public TlcCommand withTimeout(Duration limit) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
-                Optional.of(limit), libraries, stateBound);
+                Optional.of(limit), libraries, stateBound, shortRun);
     }
 
     public TlcCommand withLibraries(List<Path> folders) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
-                timeout, folders, stateBound);
+                timeout, folders, stateBound, shortRun);
     }
 
     public TlcCommand withStateBound(StateBound bound) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
-                libraries, Optional.of(bound));
+                libraries, Optional.of(bound), shortRun);
+    }
+
+    /** As this command, as a short run or not ({@code shortRun}). */
+    public TlcCommand asShortRun(boolean isShort) {
+        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
+                libraries, stateBound, isShort);
     }
 
     /** The child's java.io.tmpdir: a folder of this run's own (TlcProcess creates it). */
@@ -105,6 +116,9 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
         // TLC asks for the parallel collector (message 2401) and runs slower without it.
         args.add("-XX:+UseParallelGC");
         maxHeap.ifPresent(xmx -> args.add("-Xmx" + xmx));
+        if (shortRun) {
+            args.add("-XX:TieredStopAtLevel=1");
+        }
         // TLC writes the standard modules (Naturals.tla, ...) into java.io.tmpdir before parsing
         // them: with a shared /tmp, one run read another's half-written Naturals.tla ("Lexical
         // error ... Encountered: <EOF>"). Each run gets its own, inside its metadir.

@@ -114,6 +114,25 @@ class TlcProcessTest {
         assertEquals(Path.of("/t/MC.out"), command.rawOutput());
     }
 
+    /** A short run's child compiles with C1 alone and finds what a full run finds. */
+    @Test
+    void aShortRunStopsCompilationAtC1AndFindsTheSameStates(@TempDir Path dir) throws Exception {
+        TlcCommand full = TlcCommand.of(Path.of("/specs/MC.tla"), Path.of("/t"));
+        List<String> shortLine = full.asShortRun(true).commandLine(Path.of("/jdk/bin/java"), List.of(), "tlc2.TLC");
+        assertTrue(shortLine.contains("-XX:TieredStopAtLevel=1"), shortLine.toString());
+        assertFalse(full.commandLine(Path.of("/jdk/bin/java"), List.of(), "tlc2.TLC").contains("-XX:TieredStopAtLevel=1"));
+        assertTrue(full.asShortRun(true).withStateBound(new StateBound(3)).shortRun(), "a bound keeps the run short");
+
+        Path spec = copySpec(dir, "Tiny.tla", "Tiny.cfg");
+        TlcResult quick = TlcProcess.run(TlcCommand.of(spec, dir.resolve("short")).withMaxHeap("256m")
+                .withTimeout(Duration.ofSeconds(60)).asShortRun(true), message -> { });
+        TlcResult whole = TlcProcess.run(TlcCommand.of(spec, dir.resolve("full")).withMaxHeap("256m")
+                .withTimeout(Duration.ofSeconds(60)), message -> { });
+        assertEquals(whole.run().violatedName(), quick.run().violatedName());
+        assertEquals(whole.run().statistics().distinctStates(), quick.run().statistics().distinctStates());
+        assertEquals(whole.run().trace(), quick.run().trace());
+    }
+
     @Test
     void frameAssembler_agreesWithTheWholeFileParse() {
         String text = Samples.text("lasso_liveness.out");

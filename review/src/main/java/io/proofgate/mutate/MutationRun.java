@@ -71,18 +71,23 @@ public final class MutationRun {
      * @throws MutationException when a model does not pass on the module as it is
      */
     public void checkBaseline(String text, PrintStream progress) throws MutationException, IOException, InterruptedException {
-        Path dir = workDir.resolve("baseline");
-        Outcome outcome = check(text, dir, null).outcome();
-        if (!(outcome instanceof Outcome.Survived)) {
-            throw new MutationException(moduleFile + ": the models must pass before mutation, but "
-                    + switch (outcome) {
-                        case Outcome.Killed k -> "model " + k.model() + " fails: " + k.by();
-                        case Outcome.TimedOut t -> "model " + t.model() + " ran past " + limits.timeout().toSeconds() + " s";
-                        case Outcome.OverStateBound o -> "model " + o.model() + " found more than " + o.maxStates()
-                                + " distinct states (--max-states)";
-                        case Outcome.NotCompilable n -> "it does not compile: " + n.problem();
-                        case Outcome.Survived s -> throw new IllegalStateException();
-                    });
+        // each model on its own, up to `jobs` at a time, as the mutants are checked: each run has
+        // one worker, so one model after the other would leave all but one core idle
+        List<Checked> checked = inParallel(models, model -> check(text, workDir.resolve("baseline").resolve(folder(model)),
+                List.of(model)));
+        for (Checked one : checked) {
+            Outcome outcome = one.outcome();
+            if (!(outcome instanceof Outcome.Survived)) {
+                throw new MutationException(moduleFile + ": the models must pass before mutation, but "
+                        + switch (outcome) {
+                            case Outcome.Killed k -> "model " + k.model() + " fails: " + k.by();
+                            case Outcome.TimedOut t -> "model " + t.model() + " ran past " + limits.timeout().toSeconds() + " s";
+                            case Outcome.OverStateBound o -> "model " + o.model() + " found more than " + o.maxStates()
+                                    + " distinct states (--max-states)";
+                            case Outcome.NotCompilable n -> "it does not compile: " + n.problem();
+                            case Outcome.Survived s -> throw new IllegalStateException();
+                        });
+            }
         }
         progress.println("proofgate mutate: the models pass on " + moduleFile + " as it is");
     }
@@ -101,28 +106,37 @@ public final class MutationRun {
     public List<MutantResult> run(String text, List<Mutation> mutations, java.util.Map<String, String> firstModels,
                                   PrintStream progress)
             throws IOException, InterruptedException {
+        AtomicInteger finished = new AtomicInteger();
+        return inParallel(mutations, m -> {
+            Checked checked = check(m.apply(text), workDir.resolve(m.id()), order(firstModels.get(m.id())));
+            synchronized (progress) {
+                progress.printf(java.util.Locale.ROOT, "  [%d/%d] %s %s %s: %s (%,d states)%n",
+                        finished.incrementAndGet(), mutations.size(), m.id(), m.operator(), m.kind().word(),
+                        describe(checked.outcome()), checked.states());
+            }
+            return new MutantResult(m, checked.outcome());
+        });
+    }
+
+    /** One check of a text. */
+    private interface Task<T, R> {
+        R on(T item) throws IOException, InterruptedException;
+    }
+
+    /** {@code task} on each item, up to {@code jobs} at a time; the results in the items' order. */
+    private <T, R> List<R> inParallel(List<T> items, Task<T, R> task) throws IOException, InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
             Thread t = new Thread(r, "proofgate-mutant");
             t.setDaemon(true);
             return t;
         });
-        AtomicInteger finished = new AtomicInteger();
         try {
-            List<Future<MutantResult>> futures = new ArrayList<>();
-            for (Mutation m : mutations) {
-                futures.add(pool.submit(() -> {
-                    Checked checked = check(m.apply(text), workDir.resolve(m.id()), firstModels.get(m.id()));
-                    MutantResult result = new MutantResult(m, checked.outcome());
-                    synchronized (progress) {
-                        progress.printf(java.util.Locale.ROOT, "  [%d/%d] %s %s %s: %s (%,d states)%n",
-                                finished.incrementAndGet(), mutations.size(), m.id(), m.operator(), m.kind().word(),
-                                describe(checked.outcome()), checked.states());
-                    }
-                    return result;
-                }));
+            List<Future<R>> futures = new ArrayList<>();
+            for (T item : items) {
+                futures.add(pool.submit(() -> task.on(item)));
             }
-            List<MutantResult> results = new ArrayList<>();
-            for (Future<MutantResult> f : futures) {
+            List<R> results = new ArrayList<>();
+            for (Future<R> f : futures) {
                 try {
                     results.add(f.get());
                 } catch (ExecutionException e) {
@@ -138,6 +152,17 @@ public final class MutationRun {
         }
     }
 
+    /** The models, {@code firstModel} (if any) first, then the others in their order. */
+    private List<Model> order(String firstModel) {
+        List<Model> order = new ArrayList<>(models);
+        order.sort(java.util.Comparator.comparing(model -> !model.name().equals(firstModel)));
+        return order;
+    }
+
+    private static String folder(Model model) {
+        return "tlc-" + model.name().replaceAll("[^A-Za-z0-9_.-]", "_");
+    }
+
     static String describe(Outcome o) {
         return switch (o) {
             case Outcome.Killed k -> "killed on " + k.model() + " by " + k.by();
@@ -149,10 +174,8 @@ public final class MutationRun {
         };
     }
 
-    /** Checks {@code text} as the module on each model in turn, in {@code dir}. */
-    private Checked check(String text, Path dir, String firstModel) throws IOException, InterruptedException {
-        List<Model> order = new ArrayList<>(models);
-        order.sort(java.util.Comparator.comparing(model -> !model.name().equals(firstModel)));
+    /** Checks {@code text} as the module on each model of {@code order} in turn, in {@code dir}. */
+    private Checked check(String text, Path dir, List<Model> order) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         try (Stream<Path> modules = Files.list(specDir)) {
             for (Path p : modules.filter(p -> p.getFileName().toString().endsWith(".tla")).toList()) {
@@ -169,7 +192,7 @@ public final class MutationRun {
                 }
                 Model mutant = new Model(model.name(), module, model.config(), model.expected(),
                         model.distinctStates(), model.description(), dir);
-                Path out = dir.resolve("tlc-" + model.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
+                Path out = dir.resolve(folder(model));
                 // one worker: the same states in the same order on every machine, so the bound
                 // stops a run at the same state everywhere
                 long maxStates = limits.maxStates(model);
@@ -209,7 +232,7 @@ public final class MutationRun {
                 case ACTION_PROPERTY -> "an action property";
             }));
         }
-        // an invariant that does not depend on the state (SpanRule) is evaluated before the
+        // an invariant that does not depend on the state (TargetRule) is evaluated before the
         // initial states, and TLC reports it false as an error, not as a violation
         for (TlcMessage m : run.errors()) {
             java.util.regex.Matcher constant = CONSTANT_INVARIANT.matcher(m.text());
