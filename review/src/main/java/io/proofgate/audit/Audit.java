@@ -165,17 +165,24 @@ public final class Audit {
             List<Model> models = SpecGraphs.models(base, request.models());
             List<String> names = models.stream().map(Model::name).toList();
             List<String> differ = SpecGraphs.headOnBaseModels(base, head, models, run.resolve("head-on-base"));
-            // the two TLC runs are independent: side by side, each with half the workers
+            // the two TLC runs are independent: side by side, each with half the workers, or all of
+            // them for one side when the other's graphs are all kept from an earlier audit
             progress.say("TLC on both specs (the head's on the base's models), state graphs dumped");
+            GraphCache kept = new GraphCache(runs.resolve("graphs"));
+            Path headSpec = run.resolve("head-on-base/spec");
+            boolean baseKept = SpecGraphs.allKept(base.spec(), names, "base", kept);
+            boolean headKept = SpecGraphs.allKept(headSpec, names, "head", kept);
             int half = Math.max(1, request.workers() / 2);
+            int baseWorkers = headKept ? request.workers() : half;
+            int headWorkers = baseKept ? request.workers() : half;
             var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
             SpecGraphs.Side baseSide;
             SpecGraphs.Side headSide;
             try {
                 var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), names, "base " + base.shortName(),
-                        run.resolve("tlc/base"), half, false, stderr));
-                var headRun = pool.submit(() -> SpecGraphs.run(run.resolve("head-on-base/spec"), names,
-                        "head " + head.shortName(), run.resolve("tlc/head"), half, true, stderr));
+                        run.resolve("tlc/base"), baseWorkers, false, kept, stderr));
+                var headRun = pool.submit(() -> SpecGraphs.run(headSpec, names,
+                        "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, stderr));
                 baseSide = result(baseRun);
                 headSide = result(headRun);
             } finally {
@@ -193,7 +200,7 @@ public final class Audit {
             if (!differ.isEmpty() && !compared.isEmpty()) {
                 progress.say("TLC on the head's own models (its model files differ from the base's)");
                 headOwn = SpecGraphs.run(head.spec(), compared.stream().filter(headCatalog::containsKey).toList(),
-                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, stderr).graphs();
+                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, kept, stderr).graphs();
             }
 
             List<BehaviourDiff.Result> behaviour = new ArrayList<>();

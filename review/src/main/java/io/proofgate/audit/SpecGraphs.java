@@ -88,27 +88,33 @@ final class SpecGraphs {
     record Side(SequencedMap<String, StateGraph> graphs, List<Safety> safety) {}
 
     /**
-     * TLC with the state graph dumped, one model after the other. A model whose run stops at a
-     * violation with a counterexample is a broken {@link Safety} when {@code violationIsFinding}
-     * (the head: the base passes there), else an {@link AuditException}; any other failure (a spec
-     * that does not parse, a run that does not finish) is always an {@link AuditException}.
+     * TLC with the state graph dumped, one model after the other, or the graph {@code cache} kept
+     * from a run on the same spec. A model whose run stops at a violation with a counterexample is
+     * a broken {@link Safety} when {@code violationIsFinding} (the head: the base passes there),
+     * else an {@link AuditException}; any other failure (a spec that does not parse, a run that
+     * does not finish) is always an {@link AuditException}.
      */
     static Side run(Path specDir, List<String> models, String side, Path tlcDir, int workers, boolean violationIsFinding,
-                    PrintStream progress) throws IOException, InterruptedException {
-        ModelCatalog catalog;
-        try {
-            catalog = ModelCatalog.of(specDir);
-        } catch (IOException | RuntimeException e) {
-            throw new AuditException("the " + side + " spec's models cannot be read: " + e.getMessage());
-        }
+                    GraphCache cache, PrintStream progress) throws IOException, InterruptedException {
+        ModelCatalog catalog = catalogAt(specDir, side);
         SequencedMap<String, StateGraph> graphs = new LinkedHashMap<>();
         List<Safety> safety = new ArrayList<>();
         for (String name : models) {
             Model model = catalog.resolve(name);
+            String key = cache.key(specDir, model);
+            Optional<StateGraph> kept = cache.find(key);
+            if (kept.isPresent()) {
+                progress.println("proofgate: the state graph of " + name + " (" + side + ") from an earlier run on the same spec"
+                        + " (key " + key.substring(0, 16) + ")");
+                graphs.put(name, kept.get());
+                safety.add(Safety.holds(name));
+                continue;
+            }
             Path out = tlcDir.resolve(name);
             Files.createDirectories(out);
             switch (Generation.tryDumpGraph(model, name + " (" + side + ")", CheckOptions.defaults(workers, out), progress)) {
                 case Generation.GraphRun.Passed passed -> {
+                    cache.keep(key, out.resolve("states.dot"));
                     graphs.put(name, passed.graph());
                     safety.add(Safety.holds(name));
                 }
@@ -119,6 +125,25 @@ final class SpecGraphs {
             }
         }
         return new Side(graphs, safety);
+    }
+
+    /** Whether {@code cache} keeps the graph of every one of {@code models} on the spec under {@code specDir}. */
+    static boolean allKept(Path specDir, List<String> models, String side, GraphCache cache) throws IOException {
+        ModelCatalog catalog = catalogAt(specDir, side);
+        for (String name : models) {
+            if (!cache.keeps(cache.key(specDir, catalog.resolve(name)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static ModelCatalog catalogAt(Path specDir, String side) {
+        try {
+            return ModelCatalog.of(specDir);
+        } catch (IOException | RuntimeException e) {
+            throw new AuditException("the " + side + " spec's models cannot be read: " + e.getMessage());
+        }
     }
 
     /** A revision's models by name (its spec/models.json), for its own sizes and recorded counts. */

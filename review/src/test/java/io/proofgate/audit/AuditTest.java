@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -227,6 +228,39 @@ class AuditTest {
         assertTrue(snapshot.changed() > 0, snapshot::toString);
         assertTrue(report.namespace().stream().filter(s -> !s.name().equals("snapshot")).allMatch(s -> s.changed() == 0));
         assertTrue(snapshot.firstBase().contains(" sha256=") && snapshot.firstHead().contains(" sha256="), snapshot::toString);
+    }
+
+    /**
+     * A second audit of a change reads both sides' state graphs kept from the first (the key: the
+     * spec's files, the model and TLC's code) and reports what the first reported, byte for byte.
+     */
+    @Test
+    void aSecondAuditReadsTheKeptStateGraphsAndReportsTheSame() throws Exception {
+        String change = repo.commitOn(current, "refactor-again", AuditFixtures.REFACTOR);
+        java.util.function.Function<ByteArrayOutputStream, Audit.Report> audit = progress -> {
+            try {
+                return Audit.run(new Audit.Request(repo.dir(), current, change, List.of("gen-untracked"), 2, MAX_PAIRS),
+                        new PrintStream(progress, true, StandardCharsets.UTF_8));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        Path graphs = repo.dir().resolve("target/proofgate/audit/graphs");
+        if (Files.isDirectory(graphs)) {
+            try (var kept = Files.list(graphs)) {
+                kept.forEach(p -> p.toFile().delete()); // graphs other tests kept
+            }
+        }
+        ByteArrayOutputStream first = new ByteArrayOutputStream();
+        ByteArrayOutputStream second = new ByteArrayOutputStream();
+        Audit.Report before = audit.apply(first);
+        Audit.Report after = audit.apply(second);
+        String kept = "from an earlier run on the same spec";
+        assertFalse(first.toString(StandardCharsets.UTF_8).contains(kept), first.toString(StandardCharsets.UTF_8));
+        assertEquals(2, second.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(kept)).count(),
+                second.toString(StandardCharsets.UTF_8));
+        assertEquals(AuditJson.write(before), AuditJson.write(after));
+        assertEquals(AuditText.write(before), AuditText.write(after));
     }
 
     @Test
