@@ -97,7 +97,7 @@ class SpecModelsTest {
 
     private static Model onlyInvariant(Model model, String invariant) {
         return new Model(model.name(), model.module(), model.config(), new Model.Expected.EachViolated(List.of(invariant)),
-                model.distinctStates(), model.description(), model.specDir());
+                model.distinctStates(), model.description(), model.specDir(), model.shortRun());
     }
 
     private static void assertAsExpected(CheckReport report) {

@@ -11,9 +11,17 @@ import java.util.OptionalLong;
  * @param distinctStates the pinned distinct-state count, where known (never depth: it is not
  *     reproducible with several workers)
  * @param specDir where the modules a model extends live (a mutant's module sits in a subfolder)
+ * @param shortRun TLC's child runs it as a short run ({@code shortRun} in spec/models.json:
+ *     {@link io.proofgate.tlc.TlcCommand#shortRun()})
  */
 public record Model(String name, Path module, Path config, Expected expected, OptionalLong distinctStates,
-                    String description, Path specDir) {
+                    String description, Path specDir, boolean shortRun) {
+
+    /** A model TLC runs as usual (not as a short run). */
+    public Model(String name, Path module, Path config, Expected expected, OptionalLong distinctStates,
+                 String description, Path specDir) {
+        this(name, module, config, expected, distinctStates, description, specDir, false);
+    }
 
     /** What TLC must report for the model. */
     public sealed interface Expected {

@@ -112,7 +112,7 @@ public final class ModelCatalog {
             }
         }
         return new Model(entry.name(), module, config, entry.expected(), entry.distinctStates(), entry.description(),
-                specDir);
+                specDir, entry.shortRun());
     }
 
     private static Path moduleOf(Path config) throws IOException {

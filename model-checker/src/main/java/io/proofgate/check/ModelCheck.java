@@ -48,7 +48,8 @@ public final class ModelCheck {
             Path only = dir.resolve(model.config().getFileName());
             Files.writeString(only, withOnlyInvariant(config, invariant));
             Model one = new Model(model.name() + "/" + invariant, model.module(), only,
-                    new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir());
+                    new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir(),
+                    model.shortRun());
             progress.println("  " + invariant + ":");
             reports.add(run(one, options.in(dir), progress));
         }
@@ -95,22 +96,9 @@ public final class ModelCheck {
                 .withWorkers(options.workers())
                 .withMaxHeap(options.maxHeap())
                 .withTimeout(options.timeout())
-                .asShortRun(isShortRun(model));
+                .asShortRun(model.shortRun());
         return options.maxStates().isPresent() ? command.withStateBound(new StateBound(options.maxStates().getAsLong()))
                 : command;
-    }
-
-    /**
-     * Models that spec/models.json pins at no more than this many distinct states run as short
-     * runs ({@link TlcCommand#shortRun()}). Measured: at 1,641 states (ci) a short run takes 0.78
-     * of the wall time and 0.68 of the CPU; at 20,406 (producer) both are equal; at 34,887
-     * (interleaved) a short run takes 2.3 times as long.
-     */
-    static final long SHORT_RUN_STATES = 10_000;
-
-    /** A model pinned at few distinct states; one whose count is not pinned (deep) is not short. */
-    static boolean isShortRun(Model model) {
-        return model.distinctStates().isPresent() && model.distinctStates().getAsLong() <= SHORT_RUN_STATES;
     }
 
     static String progressLine(TlcStatistics.Progress p, Duration elapsed) {

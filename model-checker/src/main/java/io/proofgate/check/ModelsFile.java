@@ -25,7 +25,8 @@ import java.util.Set;
  * {@code invariants} each of which must be violated in a run of its own (the non-vacuity checks).
  * Optional: the pinned {@code distinctStates}, {@code generate} (the generated scenarios cover the
  * model's edges), {@code inCi} (false for a model too large for CI), {@code audit} (audit checks
- * the model's invariants and properties at both revisions), a {@code description}, and
+ * the model's invariants and properties at both revisions), {@code shortRun} (TLC's child
+ * compiles with C1 alone: measured faster on this model with benchmarks/tlc-short-run), a {@code description}, and
  * figures kept for readers ({@code statesGenerated}, {@code dotEdges}, {@code workers},
  * {@code seconds}, {@code override}, {@code status}).
  */
@@ -34,11 +35,11 @@ record ModelsFile(List<Entry> entries) {
     private static final Set<String> TOP_KEYS = Set.of("tlc", "note", "models");
     private static final Set<String> ENTRY_KEYS = Set.of("name", "cfg", "module", "mode", "expected", "invariant",
             "property", "invariants", "distinctStates", "generate", "inCi", "description", "statesGenerated",
-            "dotEdges", "workers", "seconds", "override", "status", "audit");
+            "dotEdges", "workers", "seconds", "override", "status", "audit", "shortRun");
 
     /** One model's entry; {@code cfg} and {@code module} are relative to spec/. */
     record Entry(String name, String cfg, String module, Model.Expected expected, OptionalLong distinctStates,
-                 String description, boolean generate, boolean inCi, boolean audit) {}
+                 String description, boolean generate, boolean inCi, boolean audit, boolean shortRun) {}
 
     static ModelsFile read(Path file) throws IOException {
         if (!Files.exists(file)) {
@@ -92,7 +93,7 @@ record ModelsFile(List<Entry> entries) {
             entries.add(new Entry(name, cfg, module, expected(file, where, node), distinct(file, where, node),
                     node.has("description") ? text(file, where, node, "description") : "",
                     bool(file, where, node, "generate", false), bool(file, where, node, "inCi", true),
-                    bool(file, where, node, "audit", false)));
+                    bool(file, where, node, "audit", false), bool(file, where, node, "shortRun", false)));
         }
         return new ModelsFile(List.copyOf(entries));
     }

@@ -38,6 +38,9 @@ class ModelsFileTest {
         assertEquals(12, entry.distinctStates().getAsLong());
         assertTrue(entry.generate());
         assertTrue(!entry.inCi());
+        assertTrue(!entry.shortRun(), "a model runs as usual unless marked");
+        assertTrue(read(OK + ", \"shortRun\": true}").entries().getFirst().shortRun());
+        assertTrue(error(OK + ", \"shortRun\": \"yes\"}").contains("shortRun"), error(OK + ", \"shortRun\": \"yes\"}"));
     }
 
     @Test

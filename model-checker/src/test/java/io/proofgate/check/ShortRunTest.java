@@ -1,31 +1,44 @@
 package io.proofgate.check;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.OptionalLong;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Which models run as short runs: those pinned at few distinct states, by spec/models.json. */
+/**
+ * Which models run as short runs: those spec/models.json marks {@code "shortRun": true}, measured
+ * faster that way (docs/performance.md, "TLC runs: a short run without C2"), and only those.
+ */
 class ShortRunTest {
 
-    private static Model pinnedAt(OptionalLong states) {
-        return new Model("m", Path.of("/spec/MC.tla"), Path.of("/spec/MC.cfg"), new Model.Expected.Ok(), states, "",
-                Path.of("/spec"));
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @Test
+    void theMarkedModelsRunShortAndTheLargeOnesDoNot() throws Exception {
+        ModelCatalog catalog = ModelCatalog.of(ROOT.resolve("spec"));
+        for (String name : List.of("ci", "gen-edges", "gen-selection")) {
+            assertTrue(catalog.resolve(name).shortRun(), name);
+            assertTrue(ModelCheck.command(catalog.resolve(name), CheckOptions.defaults(1,
+                    ROOT.resolve("target/proofgate/test/short-run").resolve(name))).shortRun(), name);
+        }
+        // measured slower as short runs: C2's code pays for itself
+        for (String name : List.of("interleaved", "liveness", "producer", "gen-batch")) {
+            assertFalse(catalog.resolve(name).shortRun(), name);
+            assertFalse(ModelCheck.command(catalog.resolve(name), CheckOptions.defaults(1,
+                    ROOT.resolve("target/proofgate/test/short-run").resolve(name))).shortRun(), name);
+        }
     }
 
     @Test
-    void aModelPinnedAtFewStatesIsShortAndOneUnpinnedOrLargeIsNot() throws Exception {
-        assertTrue(ModelCheck.isShortRun(pinnedAt(OptionalLong.of(ModelCheck.SHORT_RUN_STATES))));
-        assertFalse(ModelCheck.isShortRun(pinnedAt(OptionalLong.of(ModelCheck.SHORT_RUN_STATES + 1))));
-        assertFalse(ModelCheck.isShortRun(pinnedAt(OptionalLong.empty())), "deep pins no count: it runs long");
-
-        ModelCatalog catalog = ModelCatalog.of(Path.of("..").toAbsolutePath().normalize().resolve("spec"));
-        assertTrue(ModelCheck.isShortRun(catalog.resolve("ci")));
-        assertFalse(ModelCheck.isShortRun(catalog.resolve("interleaved")), "34,887 states: C2 pays for itself");
-        assertFalse(ModelCheck.isShortRun(catalog.resolve("producer")));
-        assertTrue(ModelCheck.command(catalog.resolve("gen-edges"), CheckOptions.defaults(1,
-                Path.of("..").toAbsolutePath().normalize().resolve("target/proofgate/test/short-run"))).shortRun());
+    void aModelWithoutTheMarkRunsAsUsualAndCiIsMarked() throws Exception {
+        Model ci = ModelCatalog.of(ROOT.resolve("spec")).resolve("ci");
+        Model unmarked = new Model(ci.name(), ci.module(), ci.config(), ci.expected(), ci.distinctStates(), ci.description(),
+                ci.specDir());
+        assertFalse(unmarked.shortRun(), "a model without the mark (an unlisted config) runs as usual");
+        assertEquals(ci, new Model(ci.name(), ci.module(), ci.config(), ci.expected(), ci.distinctStates(), ci.description(),
+                ci.specDir(), true));
     }
 }

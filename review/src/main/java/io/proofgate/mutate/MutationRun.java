@@ -191,7 +191,7 @@ public final class MutationRun {
                     Files.copy(model.module(), module); // a model module kept outside the spec folder
                 }
                 Model mutant = new Model(model.name(), module, model.config(), model.expected(),
-                        model.distinctStates(), model.description(), dir);
+                        model.distinctStates(), model.description(), dir, model.shortRun());
                 Path out = dir.resolve(folder(model));
                 // one worker: the same states in the same order on every machine, so the bound
                 // stops a run at the same state everywhere
