@@ -29,9 +29,10 @@ class MutationRunTest {
     @TempDir
     Path work;
 
+    /** A toy of a few states: a short run, as the small models of spec/models.json are. */
     private static Model model(String cfg) {
         return new Model(cfg, TOY.resolve("Toy.tla"), TOY.resolve(cfg + ".cfg"), new Model.Expected.Ok(),
-                OptionalLong.empty(), "", TOY);
+                OptionalLong.empty(), "", TOY, true);
     }
 
     private List<MutantResult> run(String cfg, String text) throws Exception {

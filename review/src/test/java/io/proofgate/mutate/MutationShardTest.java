@@ -38,8 +38,10 @@ class MutationShardTest {
     static String text;
     static String unsharded;
 
+    /** A toy of a few states: a short run, as the small models of spec/models.json are. */
     private static Model model(String name, String cfg) {
-        return new Model(name, TOY.resolve("Toy.tla"), TOY.resolve(cfg), new Model.Expected.Ok(), OptionalLong.empty(), "", TOY);
+        return new Model(name, TOY.resolve("Toy.tla"), TOY.resolve(cfg), new Model.Expected.Ok(), OptionalLong.empty(), "", TOY,
+                true);
     }
 
     /** The inputs of a run on the model Rules, its config the file {@code cfg}. */
