@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import io.proofgate.adapter.AdapterSession;
+import io.proofgate.adapter.Capability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

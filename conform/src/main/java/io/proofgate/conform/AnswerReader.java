@@ -2,6 +2,7 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.proofgate.adapter.Capability;
 import io.proofgate.format.StateLine;
 import java.util.ArrayList;
 import java.util.EnumSet;

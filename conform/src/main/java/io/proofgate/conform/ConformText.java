@@ -1,5 +1,6 @@
 package io.proofgate.conform;
 
+import io.proofgate.adapter.Capability;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

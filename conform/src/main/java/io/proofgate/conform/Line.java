@@ -1,7 +1,8 @@
 package io.proofgate.conform;
 
-import io.proofgate.text.Outside;
 
+import io.proofgate.adapter.Capability;
+import io.proofgate.text.Outside;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;

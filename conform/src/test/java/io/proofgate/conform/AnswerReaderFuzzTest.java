@@ -1,12 +1,13 @@
 package io.proofgate.conform;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.proofgate.adapter.Capability;
 import io.proofgate.text.JsonWords;
 import io.proofgate.text.Outside;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Fuzzing of the reader of an adapter's answers (Jazzer): the adapter is a program under test,

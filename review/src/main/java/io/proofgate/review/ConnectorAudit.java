@@ -1,8 +1,8 @@
 package io.proofgate.review;
 
+import io.proofgate.adapter.Capability;
 import io.proofgate.conform.AdapterClient;
 import io.proofgate.conform.AdapterException;
-import io.proofgate.conform.Capability;
 import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Line;

@@ -1,11 +1,11 @@
 package io.proofgate.review;
 
-import io.proofgate.audit.Approvals;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.proofgate.conform.Capability;
+import io.proofgate.adapter.Capability;
+import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Line;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.proofgate.review;
 
+import io.proofgate.adapter.Capability;
 import io.proofgate.audit.Approvals;
-import io.proofgate.conform.Capability;
 import io.proofgate.conform.Json;
 import io.proofgate.conform.Line;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.proofgate.review;
 
-import io.proofgate.conform.Capability;
+import io.proofgate.adapter.Capability;
 import io.proofgate.conform.Scenario;
 import java.util.Set;
 

@@ -39,7 +39,8 @@ public final class AdapterSession {
     public static final String PROTOCOL = "proofgate-adapter/v1";
     public static final String END = "{\"kind\":\"end\"}";
     /** Everything the kit can compare: the reference declares it all. */
-    public static final List<String> CAPABILITIES = List.of("reason_facts", "state", "sliding", "wide_integers", "namespace");
+    public static final List<String> CAPABILITIES = java.util.Arrays.stream(Capability.values()).map(Capability::wireName)
+            .toList();
 
     private static final Set<String> EVENT_KINDS = Set.of("step", "finished", "held");
 

@@ -1,11 +1,12 @@
-package io.proofgate.conform;
+package io.proofgate.adapter;
 
 import java.util.Optional;
 
 /**
- * What an adapter declares it can do (docs/conformance.md, "Capabilities"). Each decides which
- * expectations are compared or which scenarios are run; the report names what a missing one left
- * out.
+ * What an adapter declares it can do in its {@code hello} line (docs/conformance.md,
+ * "Capabilities"), by wire name. Each decides which expectations the kit compares or which
+ * scenarios it runs; the report names what a missing one left out. Here, beside the reference
+ * adapter, so that the reference and the kit read one list.
  */
 public enum Capability {
     REASON_FACTS("reason_facts", "the facts of each rejection's reason (observed, target, group, block, entry, ...)"),
@@ -37,7 +38,8 @@ public enum Capability {
         return this == SLIDING || this == WIDE_INTEGERS;
     }
 
-    static Optional<Capability> of(String wireName) {
+    /** The capability of a wire name; empty for a name this version does not know. */
+    public static Optional<Capability> of(String wireName) {
         for (Capability capability : values()) {
             if (capability.wireName.equals(wireName)) {
                 return Optional.of(capability);
