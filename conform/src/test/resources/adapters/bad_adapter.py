@@ -42,6 +42,9 @@ if MODE == "spawn":
         os._exit(0)
     os.waitpid(first, 0)
 
+if MODE == "slow-start":
+    time.sleep(3)  # an adapter importing a large framework before it can greet
+
 if MODE == "exit-at-start":
     sys.stderr.write("toy: cannot load the connector\n")
     sys.exit(3)

@@ -35,11 +35,18 @@ public final class AdapterClient implements AutoCloseable {
         return open(adapter, patience, AnswerLimits.DEFAULT);
     }
 
+    /**
+     * The least time the greeting may take, whatever the patience: it includes the adapter's start
+     * (an interpreter and its imports, a framework such as vLLM among them), which a loaded machine
+     * stretches far more than an answer. A hung adapter is still found at its greeting, in a minute.
+     */
+    static final Duration GREETING_PATIENCE = Duration.ofSeconds(60);
+
     /** As {@link #open(Adapter, Duration)}, each answer bounded by {@code limits}. */
     public static AdapterClient open(Adapter adapter, Duration patience, AnswerLimits limits) throws AdapterException {
         List<Line> answer;
         try {
-            answer = exchange(adapter, patience, limits, HELLO);
+            answer = exchange(adapter, patience.compareTo(GREETING_PATIENCE) > 0 ? patience : GREETING_PATIENCE, limits, HELLO);
         } catch (AdapterException e) {
             adapter.close();
             throw new AdapterException("did not answer the greeting: it " + e.getMessage());

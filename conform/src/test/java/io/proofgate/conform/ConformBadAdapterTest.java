@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,6 +102,15 @@ class ConformBadAdapterTest {
         assertEquals("scenario one/finished_r1, event 1 (" + folder.resolve("one.scenarios") + ":5): the adapter closed its output"
                 + " (it exited with status 4); its stderr ends: \"Traceback (most recent call last):\" | \"KeyError: 'new'\"",
                 error("exit-mid-run"));
+    }
+
+    /** The greeting includes the adapter's start: a start slower than the patience is no hang. */
+    @Test
+    void anAdapterSlowerToStartThanThePatienceIsWaitedFor() throws ConformException {
+        Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(ADAPTER + "slow-start",
+                Path.of("").toAbsolutePath()), NEVER_ANSWERS, line -> { });
+        assertEquals(1, report.results().size());
+        assertFalse(report.results().getFirst() instanceof Result.Errored, report.results().toString());
     }
 
     @Test
