@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * character, or a refusal fit for a terminal (no control character, none of the JSON parser's
  * words); nothing else escapes.
  */
+@org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class AnswerReaderFuzzTest {
 
     @FuzzTest(maxDuration = "10s")

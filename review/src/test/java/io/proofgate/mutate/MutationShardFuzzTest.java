@@ -15,6 +15,7 @@ import java.nio.file.Path;
  * would act on, or a refusal that names the file and is fit for a terminal (no control
  * character, none of the JSON parser's words); nothing else escapes.
  */
+@org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class MutationShardFuzzTest {
 
     private static final Path FILE;
