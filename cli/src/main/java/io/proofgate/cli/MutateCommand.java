@@ -186,13 +186,15 @@ final class MutateCommand implements Command {
             Path base = root.resolve("target/proofgate/mutate");
             Files.createDirectories(base);
             Path work = Files.createTempDirectory(base, "run-");
-            MutationRun run = new MutationRun(moduleFile.toAbsolutePath().getParent(),
-                    moduleFile.getFileName().toString(), models, jobs, limits, work);
             err.println("proofgate mutate: " + mutations.size() + " mutants of " + definitions.size() + " definitions in "
                     + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
             long start = System.nanoTime();
-            run.checkBaseline(text, err);
-            List<MutantResult> results = run.run(text, mutations, plan.firstModels(), err);
+            List<MutantResult> results;
+            try (MutationRun run = new MutationRun(moduleFile.toAbsolutePath().getParent(),
+                    moduleFile.getFileName().toString(), models, jobs, limits, work)) {
+                run.checkBaseline(text, err);
+                results = run.run(text, mutations, plan.firstModels(), err);
+            }
             MutationReport report = new MutationReport(source, part, names, text, results, equivalents, plan.allIds());
             io.proofgate.check.FileTree.delete(work);
             err.printf("proofgate mutate: %d mutants checked in %d s%n", results.size(),

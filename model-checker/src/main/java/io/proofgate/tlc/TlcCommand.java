@@ -124,19 +124,32 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
         // error ... Encountered: <EOF>"). Each run gets its own, inside its metadir.
         args.add("-Djava.io.tmpdir=" + javaTmpDir().toAbsolutePath());
         if (!libraries.isEmpty()) {
-            args.add("-DTLA-Library=" + String.join(File.pathSeparator,
-                    libraries.stream().map(p -> p.toAbsolutePath().toString()).toList()));
+            args.add("-DTLA-Library=" + libraryPath());
         }
         args.addAll(List.of("-cp", String.join(File.pathSeparator,
                 classPath.stream().map(p -> p.toAbsolutePath().toString()).toList()), mainClass));
-        args.addAll(List.of("-tool", "-workers", Integer.toString(workers),
+        args.addAll(tlcArguments(spec.getFileName().toString()));
+        return args;
+    }
+
+    /**
+     * TLC's own arguments, the spec named as {@code specName}: its file name for a child that
+     * runs in the spec's folder, its absolute path for a {@link WarmTlc} that runs many specs.
+     */
+    List<String> tlcArguments(String specName) {
+        List<String> args = new ArrayList<>(List.of("-tool", "-workers", Integer.toString(workers),
                 "-metadir", metaDir.toAbsolutePath().toString()));
         config.ifPresent(cfg -> args.addAll(List.of("-config", cfg.toAbsolutePath().toString())));
         if (!checkDeadlock) {
             args.add("-deadlock");
         }
         dumpDot.ifPresent(dot -> args.addAll(List.of("-dump", "dot,actionlabels", dot.toAbsolutePath().toString())));
-        args.add(spec.getFileName().toString());
+        args.add(specName);
         return args;
+    }
+
+    /** The {@code -DTLA-Library} value: the library folders, or empty for none. */
+    String libraryPath() {
+        return String.join(File.pathSeparator, libraries.stream().map(p -> p.toAbsolutePath().toString()).toList());
     }
 }

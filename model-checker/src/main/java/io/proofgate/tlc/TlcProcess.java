@@ -29,14 +29,9 @@ public final class TlcProcess {
      * @throws ParseException when the output is not TLC's {@code -tool} format
      */
     public static TlcResult run(TlcCommand asked, TlcListener listener) throws IOException, InterruptedException {
-        TlcCommand command = asked.stateBound().isPresent() ? asked.stateBound().get().wrap(asked) : asked;
-        Files.createDirectories(command.metaDir());
-        Files.createDirectories(command.javaTmpDir());
+        TlcCommand command = prepare(asked);
         Path raw = command.rawOutput();
-        if (raw.getParent() != null) {
-            Files.createDirectories(raw.getParent());
-        }
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path java = java();
         Path specDir = command.spec().toAbsolutePath().getParent();
         Process process = new ProcessBuilder(command.commandLine(java, List.of(tlatoolsJar(), ownCode()),
                 TlcChild.class.getName()))
@@ -60,6 +55,30 @@ public final class TlcProcess {
                 removeHook(hook);
             }
         }
+    }
+
+    /** The command TLC runs for {@code asked}: under its state bound, if any, its folders made. */
+    static TlcCommand prepare(TlcCommand asked) throws IOException {
+        TlcCommand command = asked.stateBound().isPresent() ? asked.stateBound().get().wrap(asked) : asked;
+        Files.createDirectories(command.metaDir());
+        Files.createDirectories(command.javaTmpDir());
+        Path raw = command.rawOutput();
+        if (raw.getParent() != null) {
+            Files.createDirectories(raw.getParent());
+        }
+        return command;
+    }
+
+    /** The result of a run that wrote its whole output to {@code raw}, read from that file. */
+    static TlcResult result(int exit, boolean timedOut, boolean bounded, Path raw) throws IOException {
+        TlcOutput output = TlcOutputReader.read(raw);
+        TlcRun run = TlcRun.of(output);
+        return new TlcResult(exit, timedOut, bounded && StateBound.stopped(run), raw, output, run);
+    }
+
+    /** The java launcher of this JVM: a TLC child runs on the same runtime. */
+    static Path java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
     }
 
     private static void removeHook(Thread hook) {
@@ -89,9 +108,7 @@ public final class TlcProcess {
         if (!copyFailure.isEmpty()) {
             throw copyFailure.getFirst();
         }
-        TlcOutput output = TlcOutputReader.read(raw);
-        TlcRun run = TlcRun.of(output);
-        return new TlcResult(exit, timedOut, bounded && StateBound.stopped(run), raw, output, run);
+        return result(exit, timedOut, bounded, raw);
     }
 
     private static void copy(Process process, Path raw, TlcListener listener, List<IOException> failure) {
@@ -147,7 +164,7 @@ public final class TlcProcess {
     }
 
     /** The jar or folder this class was loaded from: TlcChild is there. */
-    private static Path ownCode() throws IOException {
+    static Path ownCode() throws IOException {
         try {
             return Path.of(TlcChild.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (java.net.URISyntaxException | NullPointerException e) {

@@ -10,17 +10,24 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** TLC never outlives proofgate: not on SIGTERM (shutdown hook), not on SIGKILL (TlcChild watches its parent). */
+/**
+ * TLC never outlives proofgate: not on SIGTERM (shutdown hook), not on SIGKILL (TlcChild and
+ * WarmTlc watch their parent), whether TLC runs in a JVM of its own or in a warm one.
+ */
 class TlcChildTest {
 
     @TempDir
     Path work;
 
     private Process parent() throws Exception {
+        return parent("fresh");
+    }
+
+    private Process parent(String mode) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         return new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
                 TlcParentForTest.class.getName(), Samples.path("Forever.tla").toString(), work.toString(),
-                Samples.path("Forever.cfg").toString()))
+                Samples.path("Forever.cfg").toString(), mode))
                 .redirectErrorStream(true).redirectOutput(work.resolve("parent.out").toFile()).start();
     }
 
@@ -28,7 +35,8 @@ class TlcChildTest {
     private static ProcessHandle child(Process parent) throws InterruptedException {
         for (int i = 0; i < 3000; i++) {
             Optional<ProcessHandle> child = parent.children()
-                    .filter(p -> p.info().commandLine().orElse("").contains(TlcChild.class.getName())).findFirst();
+                    .filter(p -> p.info().commandLine().orElse("").contains(TlcChild.class.getName())
+                            || p.info().commandLine().orElse("").contains(WarmTlc.class.getName())).findFirst();
             if (child.isPresent()) {
                 Thread.sleep(500); // let TLC get going
                 return child.get();
@@ -63,6 +71,24 @@ class TlcChildTest {
         Process parent = parent();
         ProcessHandle child = child(parent);
         parent.destroy(); // SIGTERM: the shutdown hook kills TLC
+        parent.waitFor();
+        assertEnds(child);
+    }
+
+    @Test
+    void sigkillOfTheParentEndsAWarmTlc() throws Exception {
+        Process parent = parent("warm");
+        ProcessHandle child = child(parent);
+        parent.destroyForcibly();
+        parent.waitFor();
+        assertEnds(child);
+    }
+
+    @Test
+    void sigtermOfTheParentEndsAWarmTlc() throws Exception {
+        Process parent = parent("warm");
+        ProcessHandle child = child(parent);
+        parent.destroy();
         parent.waitFor();
         assertEnds(child);
     }

@@ -6,10 +6,10 @@ import io.proofgate.check.Model;
 import io.proofgate.check.ModelCheck;
 import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcMessage;
-import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
 import io.proofgate.tlc.TlcEnding;
 import io.proofgate.tlc.Violation;
+import io.proofgate.tlc.WarmTlcPool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -27,9 +27,13 @@ import java.util.stream.Stream;
  * Checks mutants of one module on a list of models, {@code jobs} TLC runs at a time, each mutant
  * in a folder of its own (a copy of the spec folder's modules with the one module mutated), so
  * that runs never share a file. A mutant's models run in the order given and stop at the first
- * that kills it: put the cheapest first.
+ * that kills it: put the cheapest first. TLC runs in warm JVMs kept for the next run
+ * ({@link WarmTlcPool}); close the run to end them.
  */
-public final class MutationRun {
+public final class MutationRun implements AutoCloseable {
+
+    /** Each TLC run's heap, in a fresh JVM as in a warm one. */
+    private static final String HEAP = "1g";
 
     /**
      * TLC's "Computing initial states..." (2189): before it, a failure is the module's or the
@@ -46,6 +50,7 @@ public final class MutationRun {
     private final int jobs;
     private final MutantLimits limits;
     private final Path workDir;
+    private final WarmTlcPool tlc;
 
     /**
      * @param specDir the folder of the module and of the models' modules
@@ -59,6 +64,13 @@ public final class MutationRun {
         this.jobs = jobs;
         this.limits = limits;
         this.workDir = workDir;
+        this.tlc = new WarmTlcPool(workDir.resolve("warm-tlc"), HEAP);
+    }
+
+    /** Ends the warm TLC JVMs. */
+    @Override
+    public void close() {
+        tlc.close();
     }
 
     /** What checking one text gave, and the most distinct states one of its TLC runs found. */
@@ -196,9 +208,9 @@ public final class MutationRun {
                 // one worker: the same states in the same order on every machine, so the bound
                 // stops a run at the same state everywhere
                 long maxStates = limits.maxStates(model);
-                TlcCommand command = ModelCheck.command(mutant, new CheckOptions(1, "1g", out, limits.timeout(),
+                TlcCommand command = ModelCheck.command(mutant, new CheckOptions(1, HEAP, out, limits.timeout(),
                         java.util.OptionalLong.of(maxStates)));
-                TlcResult result = TlcProcess.run(command, message -> { });
+                TlcResult result = tlc.run(command);
                 states = Math.max(states, result.run().statistics().distinctStates().orElse(0));
                 Outcome outcome = outcome(model.name(), maxStates, result);
                 if (!(outcome instanceof Outcome.Survived)) {

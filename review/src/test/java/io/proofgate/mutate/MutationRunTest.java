@@ -29,6 +29,18 @@ class MutationRunTest {
     @TempDir
     Path work;
 
+    private final List<MutationRun> runs = new java.util.ArrayList<>();
+
+    private MutationRun closeLater(MutationRun run) {
+        runs.add(run);
+        return run;
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void endWarmTlc() {
+        runs.forEach(MutationRun::close);
+    }
+
     /** A toy of a few states: a short run, as the small models of spec/models.json are. */
     private static Model model(String cfg) {
         return new Model(cfg, TOY.resolve("Toy.tla"), TOY.resolve(cfg + ".cfg"), new Model.Expected.Ok(),
@@ -38,11 +50,12 @@ class MutationRunTest {
     private List<MutantResult> run(String cfg, String text) throws Exception {
         TlaModule module = TlaModule.parse(text, "Toy.tla");
         List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 2, LIMITS,
-                work.resolve(cfg));
-        PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
-        run.checkBaseline(text, quiet);
-        return run.run(text, ms, quiet);
+        try (MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 2, LIMITS,
+                work.resolve(cfg))) {
+            PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+            run.checkBaseline(text, quiet);
+            return run.run(text, ms, quiet);
+        }
     }
 
     private static Map<String, String> byChange(List<MutantResult> results) {
@@ -72,8 +85,8 @@ class MutationRunTest {
         List<Mutation> ms = TlaModule.parse(text, "Toy.tla").part("Impl").stream()
                 .flatMap(d -> Mutator.mutations(d, text).stream()).filter(m -> m.change().equals("< → <=")).toList();
         assertEquals(1, ms.size());
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety"), model("Rules")), 1, LIMITS,
-                work.resolve("order"));
+        MutationRun run = closeLater(new MutationRun(TOY, "Toy.tla", List.of(model("Safety"), model("Rules")), 1, LIMITS,
+                work.resolve("order")));
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
         assertEquals("killed on Safety by Bounded", MutationRun.describe(run.run(text, ms, quiet).getFirst().outcome()));
         Outcome hinted = run.run(text, ms, Map.of(ms.getFirst().id(), "Rules"), quiet).getFirst().outcome();
@@ -87,7 +100,7 @@ class MutationRunTest {
         String text = Files.readString(TOY.resolve("Toy.tla"));
         Mutation broken = new Mutation("0000000000", "Step", Mutation.Kind.CONSTANT, text.indexOf("v + 1"),
                 text.indexOf("v + 1") + 5, "v + 1", "v + + 1", 7, 30);
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, LIMITS, work);
+        MutationRun run = closeLater(new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, LIMITS, work));
         List<MutantResult> results = run.run(text, List.of(broken), new PrintStream(new ByteArrayOutputStream()));
         assertTrue(results.getFirst().outcome() instanceof Outcome.NotCompilable n
                 && n.problem().startsWith("Toy.tla:7:32: Encountered \"1\" at line 7"), results.toString());
@@ -99,7 +112,7 @@ class MutationRunTest {
 
     @Test
     void modelsThatFailWithoutAMutationStopTheRun() {
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, LIMITS, work);
+        MutationRun run = closeLater(new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1, LIMITS, work));
         String broken = readToy().replace("x <= 3", "x <= 2");
         var e = assertThrows(MutationException.class, () -> run.checkBaseline(broken, new PrintStream(new ByteArrayOutputStream())));
         assertEquals("Toy.tla: the models must pass before mutation, but model Safety fails: Bounded", e.getMessage());
@@ -112,8 +125,8 @@ class MutationRunTest {
     @Test
     void aRunThatFindsMoreStatesThanTheBoundIsUnfinished() throws Exception {
         String text = readToy();
-        MutationRun tight = new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1,
-                new MutantLimits(Duration.ofSeconds(60), OptionalLong.of(2)), work.resolve("tight"));
+        MutationRun tight = closeLater(new MutationRun(TOY, "Toy.tla", List.of(model("Safety")), 1,
+                new MutantLimits(Duration.ofSeconds(60), OptionalLong.of(2)), work.resolve("tight")));
         var e = assertThrows(MutationException.class, () -> tight.checkBaseline(text, new PrintStream(new ByteArrayOutputStream())));
         assertEquals("Toy.tla: the models must pass before mutation, but model Safety found more than 2 distinct states"
                 + " (--max-states)", e.getMessage());

@@ -51,8 +51,9 @@ class MutationShardTest {
 
     private static List<MutantResult> check(MutationPlan plan, String name) throws Exception {
         Model rules = model("Rules", "Rules.cfg");
-        MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(rules), 2, LIMITS, work.resolve(name));
-        return run.run(text, plan.mutations(), new PrintStream(new ByteArrayOutputStream()));
+        try (MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(rules), 2, LIMITS, work.resolve(name))) {
+            return run.run(text, plan.mutations(), new PrintStream(new ByteArrayOutputStream()));
+        }
     }
 
     private static MutationReport report(MutationPlan plan, List<MutantResult> results) {

@@ -1,0 +1,212 @@
+package io.proofgate.tlc;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs TLC in warm child JVMs ({@link WarmTlc}), each kept for the next run, instead of a fresh
+ * JVM per run ({@link TlcProcess}): for many short runs, such as a mutation run's. A run here
+ * gives what {@link TlcProcess#run} gives for the same command (its output file, exit code,
+ * time limit and state bound), without a listener: the output is read once the run ends.
+ *
+ * <p>A child is lent to one caller at a time; as many children start as callers run at once.
+ * Where a child cannot say how a run went (it ended, or TLC threw), the run is made again in a
+ * fresh JVM, so a warm child can cost time but never change an outcome. A run past its time
+ * limit ends its child, as it ends a fresh JVM.
+ */
+public final class WarmTlcPool implements AutoCloseable {
+
+    /** A reply line that no child writes: the child's stdout ended. */
+    private static final String GONE = "\0gone";
+
+    private final Path home;
+    private final String maxHeap;
+    private final Deque<Child> idle = new ArrayDeque<>();
+    private final List<Child> all = new ArrayList<>();
+    private final Thread hook;
+    private int started;
+    private boolean closed;
+
+    /**
+     * @param home a folder of this pool's own: each child's working folder and java.io.tmpdir
+     * @param maxHeap each child's {@code -Xmx}; a command asking for another heap runs in a fresh JVM
+     */
+    public WarmTlcPool(Path home, String maxHeap) {
+        this.home = home;
+        this.maxHeap = maxHeap;
+        this.hook = new Thread(this::destroyAll, "proofgate-warm-tlc-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** One warm child: its process, the requests it reads and the replies it writes. */
+    private record Child(Process process, Writer requests, BlockingQueue<String> replies) {
+        void destroy() {
+            process.destroyForcibly();
+        }
+    }
+
+    /** Runs {@code asked} in a warm child, or in a fresh JVM where no child can run it. */
+    public TlcResult run(TlcCommand asked) throws IOException, InterruptedException {
+        if (!asked.maxHeap().map(maxHeap::equals).orElse(true)) {
+            return TlcProcess.run(asked, message -> { });
+        }
+        TlcCommand command = TlcProcess.prepare(asked);
+        Optional<String> request = request(command);
+        if (request.isEmpty()) {
+            return TlcProcess.run(asked, message -> { });
+        }
+        Child child = borrow();
+        String reply;
+        try {
+            child.requests().write(request.get());
+            child.requests().write('\n');
+            child.requests().flush();
+            reply = command.timeout().isPresent()
+                    ? child.replies().poll(command.timeout().get().toMillis(), TimeUnit.MILLISECONDS)
+                    : child.replies().take();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            child.destroy(); // never lend a child whose run is still going
+            if (e instanceof IOException) {
+                return TlcProcess.run(asked, message -> { }); // the child's stdin closed: it ended
+            }
+            throw e;
+        }
+        boolean bounded = asked.stateBound().isPresent();
+        if (reply == null) { // past the time limit: as a fresh JVM's run, killed, its output as far as it went
+            child.destroy();
+            child.process().waitFor();
+            cutToLastLine(command.rawOutput());
+            return TlcProcess.result(137, true, bounded, command.rawOutput());
+        }
+        if (reply.startsWith("done ")) {
+            giveBack(child);
+            return TlcProcess.result(Integer.parseInt(reply.substring("done ".length())), false, bounded,
+                    command.rawOutput());
+        }
+        child.destroy(); // "failed", or gone: this run again in a JVM of its own
+        return TlcProcess.run(asked, message -> { });
+    }
+
+    /** The child's request line for {@code command}, or empty where a field cannot go in one. */
+    private static Optional<String> request(TlcCommand command) {
+        List<String> fields = new ArrayList<>();
+        fields.add(command.rawOutput().toAbsolutePath().toString());
+        fields.add(command.libraryPath());
+        fields.addAll(command.tlcArguments(command.spec().toAbsolutePath().toString()));
+        if (fields.stream().anyMatch(f -> f.indexOf('\0') >= 0 || f.indexOf('\n') >= 0 || f.indexOf('\r') >= 0)) {
+            return Optional.empty();
+        }
+        return Optional.of(String.join("\0", fields));
+    }
+
+    private synchronized Child borrow() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("this pool of warm TLC children is closed");
+        }
+        while (!idle.isEmpty()) {
+            Child child = idle.pop();
+            if (child.process().isAlive()) {
+                return child;
+            }
+        }
+        Path folder = home.resolve("child-" + started++);
+        Path tmp = folder.resolve("java-tmp");
+        Files.createDirectories(tmp);
+        List<String> line = new ArrayList<>(List.of(TlcProcess.java().toString(), "-XX:+UseParallelGC", "-Xmx" + maxHeap,
+                // TLC writes the standard modules into java.io.tmpdir: a folder of this child's own
+                "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
+                "-cp", TlcProcess.tlatoolsJar().toAbsolutePath() + java.io.File.pathSeparator
+                        + TlcProcess.ownCode().toAbsolutePath(),
+                WarmTlc.class.getName()));
+        Process process = new ProcessBuilder(line).directory(folder.toFile())
+                .redirectError(folder.resolve("stderr.txt").toFile())
+                .start();
+        BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+        Thread.ofVirtual().start(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String reply; (reply = in.readLine()) != null; ) {
+                    replies.add(reply);
+                }
+            } catch (IOException e) {
+                // the child is gone; said below
+            }
+            replies.add(GONE);
+        });
+        Child child = new Child(process, new java.io.OutputStreamWriter(process.getOutputStream(),
+                StandardCharsets.UTF_8), replies);
+        all.add(child);
+        return child;
+    }
+
+    /** How many warm JVMs this pool has started. */
+    synchronized int childrenStarted() {
+        return started;
+    }
+
+    private synchronized void giveBack(Child child) {
+        if (closed) {
+            child.destroy();
+        } else {
+            idle.push(child);
+        }
+    }
+
+    /** A killed child may have written part of a line: the output ends at its last whole line. */
+    private static void cutToLastLine(Path raw) throws IOException {
+        if (!Files.exists(raw)) {
+            Files.createFile(raw);
+            return;
+        }
+        byte[] bytes = Files.readAllBytes(raw);
+        int end = bytes.length;
+        while (end > 0 && bytes[end - 1] != '\n') {
+            end--;
+        }
+        if (end < bytes.length) {
+            try (FileChannel channel = FileChannel.open(raw, StandardOpenOption.WRITE)) {
+                channel.truncate(end);
+            }
+        }
+    }
+
+    private synchronized void destroyAll() {
+        all.forEach(Child::destroy);
+    }
+
+    /** Ends every child: their stdin closes, and any still running is killed. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+            for (Child child : all) {
+                try {
+                    child.requests().close();
+                } catch (IOException e) {
+                    // it ended already
+                }
+            }
+        }
+        destroyAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway
+        }
+    }
+}

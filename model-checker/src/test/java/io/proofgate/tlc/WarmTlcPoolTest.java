@@ -1,0 +1,96 @@
+package io.proofgate.tlc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A warm TLC JVM runs one spec after the other and gives what a fresh JVM gives for each: the
+ * real TLC on the tiny specs, every kind of ending, each run compared with its fresh twin.
+ */
+class WarmTlcPoolTest {
+
+    private static Path copySpec(Path dir, String name) throws IOException {
+        Files.createDirectories(dir);
+        Files.copy(Samples.path(name + ".tla"), dir.resolve(name + ".tla"));
+        Files.copy(Samples.path(name + ".cfg"), dir.resolve(name + ".cfg"));
+        return dir.resolve(name + ".tla");
+    }
+
+    /** What a run found, without what differs from run to run (times, paths, the JVM's figures). */
+    private static String found(TlcResult r) {
+        TlcRun run = r.run();
+        return "exit " + r.exitCode() + ", " + run.ending() + ", violated " + run.violatedName()
+                + ", bound reached " + r.stateBoundReached() + ", timed out " + r.timedOut()
+                + ", distinct " + run.statistics().distinctStates() + ", generated " + run.statistics().generatedStates()
+                + ", problem " + run.parseProblem() + ", errors " + run.errors().stream().map(TlcMessage::text).toList()
+                + ", trace " + run.trace();
+    }
+
+    private static TlcCommand command(Path spec, Path out, Optional<StateBound> bound) {
+        TlcCommand command = TlcCommand.of(spec, out).withMaxHeap("256m").withTimeout(Duration.ofMinutes(1))
+                .withoutDeadlockCheck();
+        return bound.map(command::withStateBound).orElse(command);
+    }
+
+    @Test
+    void oneWarmJvmRunsSpecAfterSpecAndFindsWhatAFreshJvmFinds(@TempDir Path dir) throws Exception {
+        // a violation, a bounded run without end, a module SANY refuses, an evaluation error, a
+        // liveness lasso, and the first two again: a run must not see what the runs before it
+        // left (a bounded run after another run once read that run's checker and never stopped)
+        List<String> specs = List.of("Tiny", "Forever", "SemanticError", "RuntimeError", "Lasso", "Forever", "Tiny");
+        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
+            for (int i = 0; i < specs.size(); i++) {
+                String name = specs.get(i);
+                Optional<StateBound> bound = name.equals("Forever") ? Optional.of(new StateBound(300)) : Optional.empty();
+                Path spec = copySpec(dir.resolve(i + "-" + name), name);
+                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(i + "-fresh"), bound), m -> { });
+                TlcResult warm = pool.run(command(spec, dir.resolve(i + "-warm"), bound));
+                assertEquals(found(fresh), found(warm), name);
+                assertTrue(Files.readString(warm.rawOutput()).contains("@!@!@STARTMSG"), "TLC's -tool output, in the run's file");
+            }
+            assertEquals(1, pool.childrenStarted(), "every run in the one warm JVM");
+        }
+    }
+
+    @Test
+    void aRunPastItsTimeLimitEndsItsJvmAndTheNextRunGetsAnother(@TempDir Path dir) throws Exception {
+        Path forever = copySpec(dir.resolve("forever"), "Forever");
+        Path tiny = copySpec(dir.resolve("tiny"), "Tiny");
+        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
+            TlcResult stopped = pool.run(TlcCommand.of(forever, dir.resolve("out-forever")).withMaxHeap("256m")
+                    .withoutDeadlockCheck().withTimeout(Duration.ofSeconds(3)));
+            assertTrue(stopped.timedOut());
+            assertTrue(stopped.unfinished());
+            TlcResult next = pool.run(command(tiny, dir.resolve("out-tiny"), Optional.empty()));
+            assertEquals(Optional.of("SmallX"), next.run().violatedName());
+            assertEquals(2, pool.childrenStarted());
+        }
+    }
+
+    @Test
+    void aWarmJvmThatEndedBetweenRunsCostsTimeNotAnOutcome(@TempDir Path dir) throws Exception {
+        Path tiny = copySpec(dir.resolve("tiny"), "Tiny");
+        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
+            TlcResult first = pool.run(command(tiny, dir.resolve("out-1"), Optional.empty()));
+            ProcessHandle.current().children()
+                    .filter(p -> p.info().commandLine().orElse("").contains(WarmTlc.class.getName()))
+                    .forEach(p -> {
+                        p.destroyForcibly();
+                        p.onExit().join();
+                    });
+            TlcResult second = pool.run(command(tiny, dir.resolve("out-2"), Optional.empty()));
+            assertEquals(found(first), found(second));
+            assertEquals(OptionalLong.of(5), second.run().statistics().distinctStates());
+        }
+    }
+}
