@@ -190,15 +190,17 @@ final class MutateCommand implements Command {
                     + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
             long start = System.nanoTime();
             List<MutantResult> results;
+            int jvms;
             try (MutationRun run = new MutationRun(moduleFile.toAbsolutePath().getParent(),
                     moduleFile.getFileName().toString(), models, jobs, limits, work)) {
                 run.checkBaseline(text, err);
                 results = run.run(text, mutations, plan.firstModels(), err);
+                jvms = run.tlcJvms();
             }
             MutationReport report = new MutationReport(source, part, names, text, results, equivalents, plan.allIds());
             io.proofgate.check.FileTree.delete(work);
-            err.printf("proofgate mutate: %d mutants checked in %d s%n", results.size(),
-                    Duration.ofNanos(System.nanoTime() - start).toSeconds());
+            err.printf("proofgate mutate: %d mutants checked in %d s, TLC in %d warm JVMs%n", results.size(),
+                    Duration.ofNanos(System.nanoTime() - start).toSeconds(), jvms);
             // the report first: a result file that cannot be written must not cost a long run its report
             out.print(report.render(format));
             out.flush();

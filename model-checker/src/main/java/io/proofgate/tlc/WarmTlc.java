@@ -4,15 +4,17 @@ import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The entry point of a warm TLC child: one JVM that runs TLC once per request, one request after
@@ -23,18 +25,26 @@ import java.util.Map;
  *
  * <p>The requests come on stdin, one line each, fields separated by NUL: the file that receives
  * the run's output, the {@code TLA-Library} path (empty for none), then TLC's arguments with the
- * spec's absolute path last. Each gets one line on stdout, {@code done EXIT} with the exit code
- * TLC's own {@code main} would have ended with, or {@code failed}, after which this JVM ends: a
- * TLC that threw may have left its static state half made, so the next run gets a fresh JVM.
- * TLC's own output goes to the request's file, never to stdout, which carries only the replies.
+ * spec's absolute path last. Each gets one line on stdout: {@code done EXIT}, with the exit code
+ * TLC's own {@code main} would have ended with; {@code last EXIT}, the same, after which this JVM
+ * ends; or {@code failed}, after which it ends too, since a TLC that threw may have left its
+ * static state half made. TLC's own output goes to the request's file, never to stdout, which
+ * carries only the replies.
  *
- * <p>TLC keeps a run's settings and its checker in static fields ({@code TLCGlobals} and its
- * own classes), and a run reads what the one before it left there: with the last run's checker
- * still in {@code TLCGlobals.mainChecker}, TLC evaluates {@code TLCGet("distinct")} at start as
- * a constant and drops or fails a state bound's invariant at once. So each run starts from the
- * static fields as they were before the first run, which is what a fresh JVM gives it.
+ * <p>Every run starts from the same static state of TLC ({@link TlcStatics}), taken after a
+ * warm-up on models of its own ({@code warm-up/}) that loads the classes the project's models
+ * need. A run that still loaded one of TLC's classes ends the child after it ({@code last}): the
+ * next run could not start from that same state. (Only TLC's own classes count: the JDK makes
+ * classes of its own, for method handles, at any time.)
  */
 public final class WarmTlc {
+
+    private static final String WARM_UP = "warm-up/";
+    private static final List<String> WARM_UP_FILES = List.of("ProofgateWarmUp.tla",
+            "ProofgateWarmUpInvariant.cfg", "ProofgateWarmUpPasses.cfg", "ProofgateWarmUpLiveness.cfg", "ProofgateWarmUpTableau.cfg",
+            "ProofgateWarmUpFault.cfg", "ProofgateWarmUpBroken.tla", "ProofgateWarmUpBroken.cfg",
+            "ProofgateWarmUpUnparsable.tla", "ProofgateWarmUpUnparsable.cfg",
+            "bound/ProofgateStateBound.tla", "bound/ProofgateStateBound.cfg");
 
     private WarmTlc() {}
 
@@ -44,20 +54,27 @@ public final class WarmTlc {
         PrintStream replies = new PrintStream(new FileOutputStream(java.io.FileDescriptor.out), true,
                 StandardCharsets.UTF_8);
         PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
+        PrintStream log = new PrintStream(new FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
         System.setOut(discard); // nothing but a reply may reach stdout, not even a late TLC thread
         System.setErr(discard);
-        StaticFields pristine = StaticFields.of(tlc2.TLCGlobals.class, tlc2.TLC.class, tlc2.module.TLC.class);
+        TlcStatics settings = TlcStatics.settings();
+        warmUp(settings, discard);
+        TlcStatics strings = TlcStatics.strings();
+        TlcClasses classes = TlcClasses.of(tlc2.TLC.class);
         BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = requests.readLine()) != null; ) {
             String[] fields = line.split("\0", -1);
             if (fields.length < 3) {
                 replies.println("failed");
-                return;
+                end();
             }
+            Set<String> loaded = classes.loaded();
             int exit;
             try (PrintStream output = new PrintStream(new BufferedOutputStream(new FileOutputStream(fields[0]), 1 << 16),
                     false, StandardCharsets.UTF_8)) {
-                pristine.restore();
+                settings.restore();
+                strings.restore();
+                TlcStatics.forgetModelValues();
                 exit = runOnce(fields[1], Arrays.copyOfRange(fields, 2, fields.length), output);
                 output.flush();
                 if (output.checkError()) {
@@ -66,17 +83,79 @@ public final class WarmTlc {
             } catch (Throwable e) { // TLC's own failure, or no room for its output
                 exit = -1;
             } finally {
-                System.setOut(discard);
-                System.setErr(discard);
-                util.ToolIO.out = discard;
-                util.ToolIO.err = discard;
+                quiet(discard);
             }
             if (exit < 0) {
                 replies.println("failed");
-                return;
+                end();
+            }
+            Set<String> now = classes.loaded();
+            if (!now.equals(loaded)) {
+                now.removeAll(loaded);
+                log.println("this run loaded " + now + ": the next run gets another JVM");
+                replies.println("last " + exit);
+                end();
             }
             replies.println("done " + exit);
         }
+        end();
+    }
+
+    /** Ends this JVM: TLC leaves threads that are not daemons (RMI's), which would keep it. */
+    private static void end() {
+        Runtime.getRuntime().halt(0);
+    }
+
+    /**
+     * Runs TLC on the warm-up models, each ending as the project's runs end (a violation, a pass,
+     * two liveness lassos, one through a tableau, an evaluation error, two modules SANY refuses,
+     * a state bound), so that the classes those endings need are loaded before
+     * {@link TlcStatics#strings()} is taken.
+     * Its outcomes are not read: a warm-up that went wrong costs only later restarts.
+     */
+    private static void warmUp(TlcStatics settings, PrintStream discard) throws IOException {
+        Path dir = Files.createTempDirectory("proofgate-warm-up");
+        for (String name : WARM_UP_FILES) {
+            try (InputStream in = WarmTlc.class.getResourceAsStream(WARM_UP + name)) {
+                if (in == null) {
+                    throw new IOException("the warm-up model " + name + " is missing from proofgate's classes");
+                }
+                Path target = dir.resolve(name);
+                Files.createDirectories(target.getParent());
+                Files.copy(in, target);
+            }
+        }
+        String spec = dir.resolve("ProofgateWarmUp.tla").toString();
+        List<List<String>> runs = new ArrayList<>();
+        for (String config : List.of("Invariant", "Passes", "Liveness", "Tableau", "Fault")) {
+            runs.add(List.of("", "-config", dir.resolve("ProofgateWarmUp" + config + ".cfg").toString(), spec));
+        }
+        for (String broken : List.of("Broken", "Unparsable")) {
+            runs.add(List.of("", dir.resolve("ProofgateWarmUp" + broken + ".tla").toString()));
+        }
+        runs.add(List.of(dir.toString(), dir.resolve("bound/ProofgateStateBound.tla").toString()));
+        int n = 0;
+        for (List<String> run : runs) {
+            List<String> tlcArgs = new ArrayList<>(List.of("-tool", "-workers", "1", "-deadlock",
+                    "-metadir", dir.resolve("meta-" + n++).toString()));
+            tlcArgs.addAll(run.subList(1, run.size()));
+            try {
+                settings.restore();
+                TlcStatics.forgetModelValues();
+                runOnce(run.get(0), tlcArgs.toArray(String[]::new), discard);
+            } catch (Throwable e) {
+                // see above: a warm-up's outcome is not read
+            } finally {
+                quiet(discard);
+            }
+        }
+    }
+
+    private static void quiet(PrintStream discard) {
+        System.setOut(discard);
+        System.setErr(discard);
+        util.ToolIO.out = discard;
+        util.ToolIO.err = discard;
     }
 
     /** One run of TLC, as {@code tlc2.TLC.main} makes it, without its {@code System.exit}. */
@@ -98,37 +177,5 @@ public final class WarmTlc {
         String dir = util.FileUtil.parseDirname(tlc.getMainFile());
         tlc.setResolver(dir.isEmpty() ? new util.SimpleFilenameToStream() : new util.SimpleFilenameToStream(dir));
         return tlc2.output.EC.ExitStatus.errorConstantToExitStatus(tlc.process());
-    }
-
-    /** The values of some classes' static fields that a run may change, to put them back before the next. */
-    private record StaticFields(Map<Field, Object> values) {
-
-        static StaticFields of(Class<?>... classes) {
-            Map<Field, Object> values = new LinkedHashMap<>();
-            for (Class<?> c : classes) {
-                for (Field f : c.getDeclaredFields()) {
-                    int mods = f.getModifiers();
-                    if (Modifier.isStatic(mods) && !Modifier.isFinal(mods)) {
-                        f.setAccessible(true);
-                        try {
-                            values.put(f, f.get(null));
-                        } catch (IllegalAccessException e) {
-                            throw new IllegalStateException("cannot read " + f, e);
-                        }
-                    }
-                }
-            }
-            return new StaticFields(values);
-        }
-
-        void restore() {
-            values.forEach((f, v) -> {
-                try {
-                    f.set(null, v);
-                } catch (IllegalAccessException e) {
-                    throw new IllegalStateException("cannot reset " + f, e);
-                }
-            });
-        }
     }
 }

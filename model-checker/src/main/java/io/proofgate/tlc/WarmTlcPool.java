@@ -93,8 +93,14 @@ public final class WarmTlcPool implements AutoCloseable {
             cutToLastLine(command.rawOutput());
             return TlcProcess.result(137, true, bounded, command.rawOutput());
         }
-        if (reply.startsWith("done ")) {
-            giveBack(child);
+        if (reply.startsWith("done ") || reply.startsWith("last ")) {
+            if (reply.startsWith("done ")) {
+                giveBack(child);
+            } else { // the child ends after this run (see WarmTlc): the next one gets another
+                if (!child.process().waitFor(10, TimeUnit.SECONDS)) {
+                    child.destroy();
+                }
+            }
             return TlcProcess.result(Integer.parseInt(reply.substring("done ".length())), false, bounded,
                     command.rawOutput());
         }
@@ -128,6 +134,8 @@ public final class WarmTlcPool implements AutoCloseable {
         Path tmp = folder.resolve("java-tmp");
         Files.createDirectories(tmp);
         List<String> line = new ArrayList<>(List.of(TlcProcess.java().toString(), "-XX:+UseParallelGC", "-Xmx" + maxHeap,
+                // WarmTlc counts TLC's loaded classes through ClassLoader.findLoadedClass (TlcClasses)
+                "--add-opens=java.base/java.lang=ALL-UNNAMED",
                 // TLC writes the standard modules into java.io.tmpdir: a folder of this child's own
                 "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
                 "-cp", TlcProcess.tlatoolsJar().toAbsolutePath() + java.io.File.pathSeparator
@@ -155,7 +163,7 @@ public final class WarmTlcPool implements AutoCloseable {
     }
 
     /** How many warm JVMs this pool has started. */
-    synchronized int childrenStarted() {
+    public synchronized int childrenStarted() {
         return started;
     }
 

@@ -68,6 +68,11 @@ public final class MutationRun implements AutoCloseable {
     }
 
     /** Ends the warm TLC JVMs. */
+    /** How many warm JVMs have run TLC for this run so far, each for many runs. */
+    public int tlcJvms() {
+        return tlc.childrenStarted();
+    }
+
     @Override
     public void close() {
         tlc.close();

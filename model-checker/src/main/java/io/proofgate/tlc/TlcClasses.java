@@ -1,0 +1,70 @@
+package io.proofgate.tlc;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.zip.ZipFile;
+
+/**
+ * Which of TLC's classes this JVM has loaded, for {@link WarmTlc}: a class that a run loads
+ * may make strings of its own while it initialises, which {@link TlcStatics} cannot keep for the
+ * next run. Counting loaded classes is on the safe side: a class is loaded before it initialises.
+ * Where the count cannot be taken (TLC not from a jar, {@code java.lang} not opened to this
+ * code), every run counts as having loaded one.
+ */
+final class TlcClasses {
+
+    private final List<String> names;
+    private final ClassLoader loader;
+    private final MethodHandle findLoaded; // ClassLoader.findLoadedClass, or null
+
+    private TlcClasses(List<String> names, ClassLoader loader, MethodHandle findLoaded) {
+        this.names = names;
+        this.loader = loader;
+        this.findLoaded = findLoaded;
+    }
+
+    /** The classes of the jar that holds {@code anyClass}. */
+    static TlcClasses of(Class<?> anyClass) {
+        List<String> names = new ArrayList<>();
+        try (ZipFile jar = new ZipFile(Path.of(anyClass.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toFile())) {
+            jar.stream().map(e -> e.getName())
+                    .filter(n -> n.endsWith(".class") && !n.contains("-")) // no module-info, no versioned copies
+                    .forEach(n -> names.add(n.substring(0, n.length() - ".class".length()).replace('/', '.')));
+            MethodHandle findLoaded = MethodHandles.privateLookupIn(ClassLoader.class, MethodHandles.lookup())
+                    .findVirtual(ClassLoader.class, "findLoadedClass", MethodType.methodType(Class.class, String.class));
+            return new TlcClasses(names, anyClass.getClassLoader(), findLoaded);
+        } catch (IOException | URISyntaxException | ReflectiveOperationException | RuntimeException e) {
+            return new TlcClasses(names, anyClass.getClassLoader(), null);
+        }
+    }
+
+    /** The names of those loaded now; where they cannot be told, a name no class has, new each call. */
+    Set<String> loaded() {
+        Set<String> loaded = new TreeSet<>();
+        try {
+            if (findLoaded != null) {
+                for (String name : names) {
+                    if ((Class<?>) findLoaded.invoke(loader, name) != null) {
+                        loaded.add(name);
+                    }
+                }
+                return loaded;
+            }
+        } catch (Throwable e) {
+            // counted as unknown, below
+        }
+        loaded.add("unknown " + unknown++);
+        return loaded;
+    }
+
+    private int unknown;
+}
