@@ -13,11 +13,12 @@ import java.util.TreeSet;
 import java.util.zip.ZipFile;
 
 /**
- * Which of TLC's classes this JVM has loaded, for {@link WarmTlc}: a class that a run loads
- * may make strings of its own while it initialises, which {@link TlcStatics} cannot keep for the
- * next run. Counting loaded classes is on the safe side: a class is loaded before it initialises.
- * Where the count cannot be taken (TLC not from a jar, {@code java.lang} not opened to this
- * code), every run counts as having loaded one.
+ * TLC's classes, for {@link WarmTlc}: all of them initialised before the warm-up, and which are
+ * loaded after each run. A class that a run loads may make strings of its own while it
+ * initialises, which {@link TlcStatics} cannot keep for the next run; looking at loaded classes
+ * is on the safe side, since a class is loaded before it initialises. Where it cannot be told
+ * (TLC not from a jar, {@code java.lang} not opened to this code), every run counts as having
+ * loaded one.
  */
 final class TlcClasses {
 
@@ -45,6 +46,22 @@ final class TlcClasses {
         } catch (IOException | URISyntaxException | ReflectiveOperationException | RuntimeException e) {
             return new TlcClasses(names, anyClass.getClassLoader(), null);
         }
+    }
+
+    /**
+     * Loads and initialises every class of the jar, so that none makes its strings during a run;
+     * returns those that initialised (a class whose initialiser fails is left out).
+     */
+    List<Class<?>> initialiseAll() {
+        List<Class<?>> classes = new ArrayList<>();
+        for (String name : names) {
+            try {
+                classes.add(Class.forName(name, true, loader));
+            } catch (Throwable e) {
+                // a class TLC cannot load here (an optional dependency): no run of ours needs it
+            }
+        }
+        return classes;
     }
 
     /** The names of those loaded now; where they cannot be told, a name no class has, new each call. */

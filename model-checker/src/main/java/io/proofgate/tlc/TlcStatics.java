@@ -3,44 +3,43 @@ package io.proofgate.tlc;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Hashtable;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.Vector;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * TLC's static state, taken once in a warm child ({@link WarmTlc}) and put back before each run,
  * so that every run starts from the same state whatever ran before it. TLC keeps much of a run in
- * static fields, built for one run per JVM, and a run reads what the one before it left:
+ * static fields, built for one run per JVM, and a run reads what the one before it left; seen
+ * here:
  *
  * <ul>
- *   <li>the settings and the checker ({@code TLCGlobals}, {@code tlc2.TLC}, the {@code TLC}
- *       module's class): with the last run's checker still there, TLC evaluated a state bound's
+ *   <li>the last run's checker ({@code TLCGlobals.mainChecker}): TLC evaluated a state bound's
  *       {@code TLCGet("distinct")} as a constant at start and dropped or failed the bound;
- *   <li>what a run found ({@code LiveWorker}): with the last run's liveness violation still
- *       there, a lasso was reported as an error without its trace;
- *   <li>the interned strings ({@code UniqueString}): each carries the index of its definition in
- *       the last run that defined it, which TLC keeps (a model's invariant was read as
- *       {@code Integers}' division), and the order of strings, which orders TLC's sets and
- *       records, is the order they were first seen in;
- *   <li>the model values ({@code ModelValue}), numbered in the order they were made;
- *   <li>the counters that number SANY's nodes.
+ *   <li>the last run's liveness finding ({@code LiveWorker}): a lasso was reported as an error
+ *       without its trace;
+ *   <li>the interned strings ({@code UniqueString}): each keeps the index of its definition in
+ *       the last run that defined it (a model's invariant was read as {@code Integers}' division),
+ *       and the order of strings, which orders TLC's sets and records, is the order they were
+ *       first seen in.
  * </ul>
  *
- * The settings are taken before the first run, as a fresh JVM has them; the strings and the node
- * counters after the warm-up, since the strings TLC's classes made while they were loaded must
- * stay (TLC compares strings by identity). A run that loads a class of TLC's may leave strings
- * that the next run's restore drops, so {@link WarmTlc} ends a child after such a run.
+ * So every static field of every TLC class is taken once all of them are initialised, before any
+ * run ({@link #fields}); the strings and the counters that number SANY's nodes after the warm-up
+ * ({@link #strings}), since the strings TLC's classes made must stay, being compared by identity.
+ * Arrays and the JDK's maps and lists are copied; a final one is refilled. Objects kept in a
+ * field are the same objects, as they were: what a run changes inside TLC's own objects is not
+ * undone, which is why a warm run is compared with a fresh JVM's in the tests.
  */
 final class TlcStatics {
-
-    /**
-     * The classes whose static fields are a run's: settings, the checker, the liveness checker's
-     * finding, the message printer, SANY's error list and user-defined operators, the seed.
-     */
-    private static final List<Class<?>> SETTINGS = List.of(tlc2.TLCGlobals.class, tlc2.TLC.class,
-            tlc2.module.TLC.class, tlc2.tool.liveness.LiveWorker.class, tlc2.tool.TLCTrace.class,
-            tlc2.output.MP.class, util.ToolIO.class, tlc2.value.RandomEnumerableValues.class,
-            tlc2.tool.AbstractChecker.class, tlc2.tool.Simulator.class, tla2sany.semantic.SemanticNode.class,
-            tla2sany.parser.Operators.class);
 
     private final List<Saved> saved;
 
@@ -50,29 +49,59 @@ final class TlcStatics {
 
     /** One field's value as taken, and how to put it back. */
     private record Saved(Field field, Object owner, Object value) {
+
         void restore() throws IllegalAccessException {
-            if (value instanceof java.util.Hashtable<?, ?> table) {
-                field.set(owner, new java.util.Hashtable<>(table));
-            } else if (value instanceof int[] ints) {
-                field.set(owner, ints.clone());
-            } else if (value instanceof Object[] objects) {
-                field.set(owner, objects.clone());
-            } else if (field.getType() == AtomicInteger.class) {
-                ((AtomicInteger) field.get(owner)).set((Integer) value);
-            } else {
-                field.set(owner, value);
+            boolean fixed = Modifier.isFinal(field.getModifiers());
+            Object current = field.get(owner);
+            if (value instanceof Map<?, ?> map) {
+                if (fixed) {
+                    refill(current, map);
+                } else {
+                    field.set(owner, copy(map));
+                }
+            } else if (value instanceof Collection<?> list) {
+                if (fixed) {
+                    refill(current, list);
+                } else {
+                    field.set(owner, copy(list));
+                }
+            } else if (value instanceof AtomicCount count) {
+                count.restore(current);
+            } else if (!fixed) {
+                field.set(owner, copy(value));
+            }
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private static void refill(Object current, Object saved) {
+            if (current instanceof Map map && !map.equals(saved)) {
+                map.clear();
+                map.putAll((Map) saved);
+            } else if (current instanceof Collection list && !list.equals(saved)) {
+                list.clear();
+                list.addAll((Collection) saved);
             }
         }
     }
 
-    /** The settings, as they are before any run: TLC's static fields that a run sets. */
-    static TlcStatics settings() {
+    /** An atomic counter's value. */
+    private record AtomicCount(long value) {
+        void restore(Object counter) {
+            if (counter instanceof AtomicInteger i) {
+                i.set((int) value);
+            } else if (counter instanceof AtomicLong l) {
+                l.set(value);
+            }
+        }
+    }
+
+    /** Every static field of {@code classes}, as it is now: each class is initialised first. */
+    static TlcStatics fields(List<Class<?>> classes) {
         List<Saved> saved = new ArrayList<>();
-        for (Class<?> c : SETTINGS) {
+        for (Class<?> c : classes) {
             for (Field f : c.getDeclaredFields()) {
-                int mods = f.getModifiers();
-                if (Modifier.isStatic(mods) && !Modifier.isFinal(mods)) {
-                    saved.add(take(f, null));
+                if (Modifier.isStatic(f.getModifiers()) && !f.isSynthetic() && !f.isEnumConstant()) {
+                    take(f, null).ifPresent(saved::add);
                 }
             }
         }
@@ -86,13 +115,12 @@ final class TlcStatics {
             Object table = field(util.UniqueString.class, "internTbl").get(null);
             for (Field f : table.getClass().getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) {
-                    saved.add(take(f, table));
+                    take(f, table).ifPresent(saved::add);
                 }
             }
-            saved.add(take(field(util.UniqueString.class, "varCount"), null));
-            saved.add(take(field(tla2sany.semantic.FrontEnd.class, "idCnt"), null));
-            Field uid = field(tla2sany.semantic.SemanticNode.class, "uid");
-            saved.add(new Saved(uid, null, ((AtomicInteger) uid.get(null)).get()));
+            take(field(util.UniqueString.class, "varCount"), null).ifPresent(saved::add);
+            take(field(tla2sany.semantic.FrontEnd.class, "idCnt"), null).ifPresent(saved::add);
+            take(field(tla2sany.semantic.SemanticNode.class, "uid"), null).ifPresent(saved::add);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("TLC's static state is not where this TLC keeps it", e);
         }
@@ -122,21 +150,64 @@ final class TlcStatics {
         tlc2.value.impl.ModelValue.init();
     }
 
-    private static Saved take(Field f, Object owner) {
+    /**
+     * A field's value to put back, or none where nothing of it can be put back: a final field
+     * other than a counter or a map or list of the JDK's.
+     */
+    private static Optional<Saved> take(Field f, Object owner) {
         try {
             f.setAccessible(true);
             Object value = f.get(owner);
-            if (value instanceof java.util.Hashtable<?, ?> table) {
-                value = new java.util.Hashtable<>(table);
-            } else if (value instanceof int[] ints) {
-                value = ints.clone();
-            } else if (value instanceof Object[] objects) {
-                value = objects.clone();
+            boolean fixed = Modifier.isFinal(f.getModifiers());
+            if (value instanceof AtomicInteger i) {
+                return Optional.of(new Saved(f, owner, new AtomicCount(i.get())));
+            } else if (value instanceof AtomicLong l) {
+                return Optional.of(new Saved(f, owner, new AtomicCount(l.get())));
+            } else if (fixed && !((value instanceof Map || value instanceof Collection) && copyable(value))) {
+                return Optional.empty();
             }
-            return new Saved(f, owner, value);
-        } catch (IllegalAccessException e) {
+            return Optional.of(new Saved(f, owner, copy(value)));
+        } catch (IllegalAccessException | RuntimeException e) {
             throw new IllegalStateException("cannot read " + f, e);
         }
+    }
+
+    /** Whether {@link #copy} copies {@code value}: arrays, and the JDK's own maps and lists. */
+    private static boolean copyable(Object value) {
+        return value != null && (value.getClass().isArray() || value instanceof Hashtable || value instanceof HashMap
+                || value instanceof TreeMap || value instanceof ArrayList || value instanceof Vector);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object copy(Object value) {
+        if (value instanceof Object[] a) {
+            return a.clone();
+        } else if (value instanceof int[] a) {
+            return a.clone();
+        } else if (value instanceof long[] a) {
+            return a.clone();
+        } else if (value instanceof byte[] a) {
+            return a.clone();
+        } else if (value instanceof boolean[] a) {
+            return a.clone();
+        } else if (value instanceof char[] a) {
+            return a.clone();
+        } else if (value instanceof double[] a) {
+            return a.clone();
+        } else if (value instanceof Hashtable m) {
+            return new Hashtable(m);
+        } else if (value instanceof LinkedHashMap m) {
+            return new LinkedHashMap(m);
+        } else if (value instanceof HashMap m) {
+            return new HashMap(m);
+        } else if (value instanceof TreeMap m) {
+            return new TreeMap(m);
+        } else if (value instanceof Vector v) {
+            return new Vector(v);
+        } else if (value instanceof ArrayList l) {
+            return new ArrayList(l);
+        }
+        return value;
     }
 
     private static Field field(Class<?> c, String name) throws NoSuchFieldException {

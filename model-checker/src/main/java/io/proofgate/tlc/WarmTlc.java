@@ -31,11 +31,11 @@ import java.util.Set;
  * static state half made. TLC's own output goes to the request's file, never to stdout, which
  * carries only the replies.
  *
- * <p>Every run starts from the same static state of TLC ({@link TlcStatics}), taken after a
- * warm-up on models of its own ({@code warm-up/}) that loads the classes the project's models
- * need. A run that still loaded one of TLC's classes ends the child after it ({@code last}): the
- * next run could not start from that same state. (Only TLC's own classes count: the JDK makes
- * classes of its own, for method handles, at any time.)
+ * <p>Every run starts from the same static state of TLC ({@link TlcStatics}): every class of
+ * TLC's initialised, then a warm-up on models of its own ({@code warm-up/}) that compiles the
+ * paths the project's models take. A run that still loaded one of TLC's classes ends the child
+ * after it ({@code last}): the next run could not start from that same state. (Only TLC's own
+ * classes count: the JDK makes classes of its own, for method handles, at any time.)
  */
 public final class WarmTlc {
 
@@ -57,10 +57,10 @@ public final class WarmTlc {
         PrintStream log = new PrintStream(new FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
         System.setOut(discard); // nothing but a reply may reach stdout, not even a late TLC thread
         System.setErr(discard);
-        TlcStatics settings = TlcStatics.settings();
+        TlcClasses classes = TlcClasses.of(tlc2.TLC.class);
+        TlcStatics settings = TlcStatics.fields(classes.initialiseAll());
         warmUp(settings, discard);
         TlcStatics strings = TlcStatics.strings();
-        TlcClasses classes = TlcClasses.of(tlc2.TLC.class);
         BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = requests.readLine()) != null; ) {
             String[] fields = line.split("\0", -1);
@@ -109,8 +109,8 @@ public final class WarmTlc {
     /**
      * Runs TLC on the warm-up models, each ending as the project's runs end (a violation, a pass,
      * two liveness lassos, one through a tableau, an evaluation error, two modules SANY refuses,
-     * a state bound), so that the classes those endings need are loaded before
-     * {@link TlcStatics#strings()} is taken.
+     * a state bound), so that the code those endings take is compiled before the first request,
+     * and what they leave in TLC's strings is there before {@link TlcStatics#strings()} is taken.
      * Its outcomes are not read: a warm-up that went wrong costs only later restarts.
      */
     private static void warmUp(TlcStatics settings, PrintStream discard) throws IOException {
