@@ -22,6 +22,12 @@ import java.util.zip.ZipFile;
  */
 final class TlcClasses {
 
+    /**
+     * The model checker's packages: where TLC is inside proofgate's own jar, the jar holds much
+     * else, and PlusCal's and the typesetter's packages are never run by a model check.
+     */
+    private static final List<String> PACKAGES = List.of("tlc2/", "tla2sany/", "util/", "model/");
+
     private final List<String> names;
     private final ClassLoader loader;
     private final MethodHandle findLoaded; // ClassLoader.findLoadedClass, or null
@@ -32,13 +38,14 @@ final class TlcClasses {
         this.findLoaded = findLoaded;
     }
 
-    /** The classes of the jar that holds {@code anyClass}. */
+    /** TLC's classes in the jar that holds {@code anyClass}, one of them. */
     static TlcClasses of(Class<?> anyClass) {
         List<String> names = new ArrayList<>();
         try (ZipFile jar = new ZipFile(Path.of(anyClass.getProtectionDomain().getCodeSource().getLocation().toURI())
                 .toFile())) {
             jar.stream().map(e -> e.getName())
-                    .filter(n -> n.endsWith(".class") && !n.contains("-")) // no module-info, no versioned copies
+                    .filter(n -> n.endsWith(".class") && !n.contains("-") // no module-info, no versioned copies
+                            && PACKAGES.stream().anyMatch(n::startsWith))
                     .forEach(n -> names.add(n.substring(0, n.length() - ".class".length()).replace('/', '.')));
             MethodHandle findLoaded = MethodHandles.privateLookupIn(ClassLoader.class, MethodHandles.lookup())
                     .findVirtual(ClassLoader.class, "findLoadedClass", MethodType.methodType(Class.class, String.class));
