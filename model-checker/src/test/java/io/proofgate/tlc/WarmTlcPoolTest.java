@@ -63,6 +63,21 @@ class WarmTlcPoolTest {
     }
 
     @Test
+    void theOrderOfStringsIsTheRunsOwnNotTheOneOfTheRunsBeforeIt(@TempDir Path dir) throws Exception {
+        // TLC orders strings, and so sets and record fields, by when it first saw each: a warm JVM
+        // that kept the first run's order would print the second's state differently
+        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
+            for (String name : List.of("StringOrderZA", "StringOrderAZ")) {
+                Path spec = copySpec(dir.resolve(name), name);
+                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(name + "-fresh"), Optional.empty()), m -> { });
+                TlcResult warm = pool.run(command(spec, dir.resolve(name + "-warm"), Optional.empty()));
+                assertEquals(found(fresh), found(warm), name);
+            }
+            assertEquals(1, pool.childrenStarted());
+        }
+    }
+
+    @Test
     void aRunPastItsTimeLimitEndsItsJvmAndTheNextRunGetsAnother(@TempDir Path dir) throws Exception {
         Path forever = copySpec(dir.resolve("forever"), "Forever");
         Path tiny = copySpec(dir.resolve("tiny"), "Tiny");
