@@ -170,8 +170,10 @@ public final class Audit {
             progress.say("TLC on both specs (the head's on the base's models), state graphs dumped");
             GraphCache kept = new GraphCache(runs.resolve("graphs"));
             Path headSpec = run.resolve("head-on-base/spec");
-            boolean baseKept = SpecGraphs.allKept(base.spec(), names, "base", kept);
-            boolean headKept = SpecGraphs.allKept(headSpec, names, "head", kept);
+            SequencedMap<String, String> baseKeys = SpecGraphs.keys(base.spec(), names, "base", kept);
+            SequencedMap<String, String> headKeys = SpecGraphs.keys(headSpec, names, "head", kept);
+            boolean baseKept = SpecGraphs.allKept(baseKeys, kept);
+            boolean headKept = SpecGraphs.allKept(headKeys, kept);
             int half = Math.max(1, request.workers() / 2);
             int baseWorkers = headKept ? request.workers() : half;
             int headWorkers = baseKept ? request.workers() : half;
@@ -179,9 +181,9 @@ public final class Audit {
             SpecGraphs.Side baseSide;
             SpecGraphs.Side headSide;
             try {
-                var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), names, "base " + base.shortName(),
+                var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), baseKeys, "base " + base.shortName(),
                         run.resolve("tlc/base"), baseWorkers, false, kept, stderr));
-                var headRun = pool.submit(() -> SpecGraphs.run(headSpec, names,
+                var headRun = pool.submit(() -> SpecGraphs.run(headSpec, headKeys,
                         "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, stderr));
                 baseSide = result(baseRun);
                 headSide = result(headRun);
@@ -199,7 +201,8 @@ public final class Audit {
             java.util.Map<String, Model> headCatalog = SpecGraphs.catalogOf(head, "head", compared);
             if (!differ.isEmpty() && !compared.isEmpty()) {
                 progress.say("TLC on the head's own models (its model files differ from the base's)");
-                headOwn = SpecGraphs.run(head.spec(), compared.stream().filter(headCatalog::containsKey).toList(),
+                headOwn = SpecGraphs.run(head.spec(), SpecGraphs.keys(head.spec(),
+                                compared.stream().filter(headCatalog::containsKey).toList(), "head", kept),
                         "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, kept, stderr).graphs();
             }
 

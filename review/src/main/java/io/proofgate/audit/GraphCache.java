@@ -3,16 +3,13 @@ package io.proofgate.audit;
 import io.proofgate.check.Model;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
+import io.proofgate.shard.Sha256;
 import io.proofgate.tlc.TlcProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -40,15 +37,10 @@ final class GraphCache {
 
     /** The key of {@code model}'s run on the spec under {@code specDir}. */
     String key(Path specDir, Model model) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        Sha256.Fields key = Sha256.fields();
         for (String part : List.of(FORMAT, TlcProcess.toolIdentity(), model.name(),
                 relative(specDir, model.module()), relative(specDir, model.config()))) {
-            field(digest, part.getBytes(StandardCharsets.UTF_8));
+            key.add(part);
         }
         List<Path> files;
         try (Stream<Path> walk = Files.walk(specDir)) {
@@ -56,10 +48,10 @@ final class GraphCache {
                     .sorted(java.util.Comparator.comparing(p -> p.toString().replace('\\', '/'))).toList();
         }
         for (Path file : files) {
-            field(digest, file.toString().replace('\\', '/').getBytes(StandardCharsets.UTF_8));
-            field(digest, Files.readAllBytes(specDir.resolve(file)));
+            key.add(file.toString().replace('\\', '/'));
+            key.add(Files.readAllBytes(specDir.resolve(file)));
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return key.hex();
     }
 
     /** Whether a graph is kept under {@code key} (it may still fail to read: {@link #find}). */
@@ -101,11 +93,5 @@ final class GraphCache {
         Path path = file.toAbsolutePath().normalize();
         Path root = specDir.toAbsolutePath().normalize();
         return path.startsWith(root) ? root.relativize(path).toString().replace('\\', '/') : path.toString();
-    }
-
-    /** A length-prefixed field, so that two different sequences of fields never hash alike. */
-    private static void field(MessageDigest digest, byte[] bytes) {
-        digest.update(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(bytes.length).array());
-        digest.update(bytes);
     }
 }

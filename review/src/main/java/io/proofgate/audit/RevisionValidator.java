@@ -2,6 +2,7 @@ package io.proofgate.audit;
 
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
+import io.proofgate.shard.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,10 +18,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
@@ -158,19 +156,12 @@ final class RevisionValidator implements AutoCloseable {
     }
 
     private static String hash(Path root, List<Path> files) throws IOException {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(Runtime.version().toString().getBytes(StandardCharsets.UTF_8));
-            for (Path file : files) {
-                digest.update(root.relativize(file).toString().replace('\\', '/').getBytes(StandardCharsets.UTF_8));
-                digest.update((byte) 0);
-                digest.update(Files.readAllBytes(file));
-                digest.update((byte) 0);
-            }
-            return HexFormat.of().formatHex(digest.digest()).substring(0, 24);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        Sha256.Fields hash = Sha256.fields().add(Runtime.version().toString());
+        for (Path file : files) {
+            hash.add(root.relativize(file).toString().replace('\\', '/'));
+            hash.add(Files.readAllBytes(file));
         }
+        return hash.hex().substring(0, 24);
     }
 
     /**

@@ -94,14 +94,16 @@ final class SpecGraphs {
      * else an {@link AuditException}; any other failure (a spec that does not parse, a run that
      * does not finish) is always an {@link AuditException}.
      */
-    static Side run(Path specDir, List<String> models, String side, Path tlcDir, int workers, boolean violationIsFinding,
-                    GraphCache cache, PrintStream progress) throws IOException, InterruptedException {
+    static Side run(Path specDir, SequencedMap<String, String> keys, String side, Path tlcDir, int workers,
+                    boolean violationIsFinding, GraphCache cache, PrintStream progress)
+            throws IOException, InterruptedException {
         ModelCatalog catalog = catalogAt(specDir, side);
         SequencedMap<String, StateGraph> graphs = new LinkedHashMap<>();
         List<Safety> safety = new ArrayList<>();
-        for (String name : models) {
+        for (var entry : keys.entrySet()) {
+            String name = entry.getKey();
             Model model = catalog.resolve(name);
-            String key = cache.key(specDir, model);
+            String key = entry.getValue();
             Optional<StateGraph> kept = cache.find(key);
             if (kept.isPresent()) {
                 progress.println("proofgate: the state graph of " + name + " (" + side + ") from an earlier run on the same spec"
@@ -127,15 +129,20 @@ final class SpecGraphs {
         return new Side(graphs, safety);
     }
 
-    /** Whether {@code cache} keeps the graph of every one of {@code models} on the spec under {@code specDir}. */
-    static boolean allKept(Path specDir, List<String> models, String side, GraphCache cache) throws IOException {
+    /** Each of {@code models}' key in {@code cache} for the spec under {@code specDir}, in their order. */
+    static SequencedMap<String, String> keys(Path specDir, List<String> models, String side, GraphCache cache)
+            throws IOException {
         ModelCatalog catalog = catalogAt(specDir, side);
+        SequencedMap<String, String> keys = new LinkedHashMap<>();
         for (String name : models) {
-            if (!cache.keeps(cache.key(specDir, catalog.resolve(name)))) {
-                return false;
-            }
+            keys.put(name, cache.key(specDir, catalog.resolve(name)));
         }
-        return true;
+        return keys;
+    }
+
+    /** Whether {@code cache} keeps the graph under every one of {@code keys}. */
+    static boolean allKept(SequencedMap<String, String> keys, GraphCache cache) {
+        return keys.values().stream().allMatch(cache::keeps);
     }
 
     private static ModelCatalog catalogAt(Path specDir, String side) {

@@ -34,8 +34,8 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
     /** Layers per block and bytes per page of the simulated pools. */
     public static final int LAYERS = 2;
     public static final long PAGE_BYTES = 128;
-    /** Distinct block ids per group that a log may name; {@code -Dproofgate.conformance.blocks}. */
-    public static final int DEFAULT_BLOCKS = Integer.getInteger("proofgate.conformance.blocks", 1 << 16);
+    /** Distinct block ids per group that a log may name; {@code -Dproofgate.store.blocks}. */
+    public static final int DEFAULT_BLOCKS = Integer.getInteger("proofgate.store.blocks", 1 << 16);
     /** Fresh blocks per group reserved for restores: the most blocks one plan may select in a group. */
     public static final int RESTORE_BLOCKS = 4096;
     /** The most page-pool memory a harness allocates unless told otherwise: 4 GiB. */
@@ -95,7 +95,7 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
             throw new IllegalStateException("the topology's " + topology.groups().size() + " groups need "
                     + bytes + " bytes of page pools (" + blocks + " blocks a group), more than the limit of "
                     + MAX_POOL_BYTES + " bytes; raise it with PROOFGATE_JVM_OPTS=-Dproofgate.store.maxBytes=N,"
-                    + " or lower the room with -Dproofgate.conformance.blocks=N");
+                    + " or lower the room with -Dproofgate.store.blocks=N");
         }
         PageStore store = kind.open(layout);
         try {

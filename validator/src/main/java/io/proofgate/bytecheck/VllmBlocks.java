@@ -256,7 +256,7 @@ final class VllmBlocks {
         if (slot == null) {
             if (map.size() >= slotLimit) {
                 throw new IllegalStateException("the log names more than " + slotLimit + " distinct blocks in group "
-                        + group + " (raise -Dproofgate.conformance.blocks)");
+                        + group + " (raise -Dproofgate.store.blocks)");
             }
             slot = map.size();
             map.put(id, slot);
