@@ -180,34 +180,21 @@ final class TlcStatics {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object copy(Object value) {
-        if (value instanceof Object[] a) {
-            return a.clone();
-        } else if (value instanceof int[] a) {
-            return a.clone();
-        } else if (value instanceof long[] a) {
-            return a.clone();
-        } else if (value instanceof byte[] a) {
-            return a.clone();
-        } else if (value instanceof boolean[] a) {
-            return a.clone();
-        } else if (value instanceof char[] a) {
-            return a.clone();
-        } else if (value instanceof double[] a) {
-            return a.clone();
-        } else if (value instanceof Hashtable m) {
-            return new Hashtable(m);
-        } else if (value instanceof LinkedHashMap m) {
-            return new LinkedHashMap(m);
-        } else if (value instanceof HashMap m) {
-            return new HashMap(m);
-        } else if (value instanceof TreeMap m) {
-            return new TreeMap(m);
-        } else if (value instanceof Vector v) {
-            return new Vector(v);
-        } else if (value instanceof ArrayList l) {
-            return new ArrayList(l);
+        if (value != null && value.getClass().isArray()) {
+            int length = java.lang.reflect.Array.getLength(value);
+            Object copy = java.lang.reflect.Array.newInstance(value.getClass().getComponentType(), length);
+            System.arraycopy(value, 0, copy, 0, length);
+            return copy;
         }
-        return value;
+        return switch (value) {
+            case Hashtable m -> new Hashtable(m);
+            case LinkedHashMap m -> new LinkedHashMap(m);
+            case HashMap m -> new HashMap(m);
+            case TreeMap m -> new TreeMap(m);
+            case Vector v -> new Vector(v);
+            case ArrayList l -> new ArrayList(l);
+            case null, default -> value;
+        };
     }
 
     private static Field field(Class<?> c, String name) throws NoSuchFieldException {

@@ -7,7 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -18,10 +19,6 @@ class TlcChildTest {
 
     @TempDir
     Path work;
-
-    private Process parent() throws Exception {
-        return parent("fresh");
-    }
 
     private Process parent(String mode) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -57,38 +54,17 @@ class TlcChildTest {
         assertFalse(child.isAlive());
     }
 
-    @Test
-    void sigkillOfTheParentEndsTlc() throws Exception {
-        Process parent = parent();
+    /** A fresh TLC (TlcChild) or a warm one (WarmTlc) ends with its parent, however the parent ends. */
+    @ParameterizedTest(name = "{0} TLC, the parent ended by {1}")
+    @CsvSource({"fresh, SIGKILL", "fresh, SIGTERM", "warm, SIGKILL", "warm, SIGTERM"})
+    void tlcEndsWithItsParent(String mode, String signal) throws Exception {
+        Process parent = parent(mode);
         ProcessHandle child = child(parent);
-        parent.destroyForcibly(); // SIGKILL: no shutdown hook runs
-        parent.waitFor();
-        assertEnds(child);
-    }
-
-    @Test
-    void sigtermOfTheParentEndsTlc() throws Exception {
-        Process parent = parent();
-        ProcessHandle child = child(parent);
-        parent.destroy(); // SIGTERM: the shutdown hook kills TLC
-        parent.waitFor();
-        assertEnds(child);
-    }
-
-    @Test
-    void sigkillOfTheParentEndsAWarmTlc() throws Exception {
-        Process parent = parent("warm");
-        ProcessHandle child = child(parent);
-        parent.destroyForcibly();
-        parent.waitFor();
-        assertEnds(child);
-    }
-
-    @Test
-    void sigtermOfTheParentEndsAWarmTlc() throws Exception {
-        Process parent = parent("warm");
-        ProcessHandle child = child(parent);
-        parent.destroy();
+        if (signal.equals("SIGKILL")) {
+            parent.destroyForcibly(); // no shutdown hook runs: the child sees its parent go
+        } else {
+            parent.destroy(); // the shutdown hook kills the child
+        }
         parent.waitFor();
         assertEnds(child);
     }
