@@ -36,6 +36,7 @@ public final class WarmTlcPool implements AutoCloseable {
 
     private final Path home;
     private final String maxHeap;
+    private final boolean seesLoadedClasses;
     private final Deque<Child> idle = new ArrayDeque<>();
     private final List<Child> all = new ArrayList<>();
     private final Thread hook;
@@ -47,8 +48,17 @@ public final class WarmTlcPool implements AutoCloseable {
      * @param maxHeap each child's {@code -Xmx}; a command asking for another heap runs in a fresh JVM
      */
     public WarmTlcPool(Path home, String maxHeap) {
+        this(home, maxHeap, true);
+    }
+
+    /**
+     * @param seesLoadedClasses false for tests: a child that cannot tell which of TLC's classes
+     *     are loaded ({@link TlcClasses}) ends after every run, as if each had loaded one
+     */
+    WarmTlcPool(Path home, String maxHeap, boolean seesLoadedClasses) {
         this.home = home;
         this.maxHeap = maxHeap;
+        this.seesLoadedClasses = seesLoadedClasses;
         this.hook = new Thread(this::destroyAll, "proofgate-warm-tlc-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -134,13 +144,14 @@ public final class WarmTlcPool implements AutoCloseable {
         Path tmp = folder.resolve("java-tmp");
         Files.createDirectories(tmp);
         List<String> line = new ArrayList<>(List.of(TlcProcess.java().toString(), "-XX:+UseParallelGC", "-Xmx" + maxHeap,
-                // WarmTlc counts TLC's loaded classes through ClassLoader.findLoadedClass (TlcClasses)
-                "--add-opens=java.base/java.lang=ALL-UNNAMED",
                 // TLC writes the standard modules into java.io.tmpdir: a folder of this child's own
                 "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
                 "-cp", TlcProcess.tlatoolsJar().toAbsolutePath() + java.io.File.pathSeparator
                         + TlcProcess.ownCode().toAbsolutePath(),
                 WarmTlc.class.getName()));
+        if (seesLoadedClasses) { // WarmTlc tells TLC's loaded classes through ClassLoader.findLoadedClass (TlcClasses)
+            line.add(1, "--add-opens=java.base/java.lang=ALL-UNNAMED");
+        }
         Process process = new ProcessBuilder(line).directory(folder.toFile())
                 .redirectError(folder.resolve("stderr.txt").toFile())
                 .start();

@@ -93,6 +93,22 @@ class WarmTlcPoolTest {
     }
 
     @Test
+    void aRunThatMayHaveLoadedOneOfTlcsClassesIsItsJvmsLast(@TempDir Path dir) throws Exception {
+        // a child that cannot tell which classes are loaded takes every run as having loaded one:
+        // it answers the run, then ends, and each run gets a JVM of its own, with the same outcome
+        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m", false)) {
+            for (int i = 0; i < 3; i++) {
+                Path spec = copySpec(dir.resolve(i + "-Tiny"), "Tiny");
+                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(i + "-fresh"), Optional.empty()), m -> { });
+                TlcResult warm = pool.run(command(spec, dir.resolve(i + "-warm"), Optional.empty()));
+                assertEquals(found(fresh), found(warm));
+                assertEquals(i + 1, pool.childrenStarted(), "a JVM per run");
+            }
+            assertTrue(Files.readString(dir.resolve("pool/child-0/stderr.txt")).contains("the next run gets another JVM"));
+        }
+    }
+
+    @Test
     void aWarmJvmThatEndedBetweenRunsCostsTimeNotAnOutcome(@TempDir Path dir) throws Exception {
         Path tiny = copySpec(dir.resolve("tiny"), "Tiny");
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
