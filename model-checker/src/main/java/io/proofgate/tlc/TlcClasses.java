@@ -17,16 +17,17 @@ import java.util.zip.ZipFile;
  * loaded after each run. A class that a run loads may make strings of its own while it
  * initialises, which {@link TlcStatics} cannot keep for the next run; looking at loaded classes
  * is on the safe side, since a class is loaded before it initialises. Where it cannot be told
- * (TLC not from a jar, {@code java.lang} not opened to this code), every run counts as having
- * loaded one.
+ * ({@code java.lang} not opened to this code), every run counts as having loaded one; where TLC's
+ * classes are not found at all, {@link WarmTlc} runs nothing.
  */
 final class TlcClasses {
 
     /**
-     * The model checker's packages: where TLC is inside proofgate's own jar, the jar holds much
-     * else, and PlusCal's and the typesetter's packages are never run by a model check.
+     * The model checker's packages, PlusCal's among them (SANY validates a module's algorithm
+     * while it parses): where TLC is inside proofgate's own jar, the jar holds much else, and the
+     * typesetter's package is never run by a model check.
      */
-    private static final List<String> PACKAGES = List.of("tlc2/", "tla2sany/", "util/", "model/");
+    private static final List<String> PACKAGES = List.of("tlc2/", "tla2sany/", "util/", "model/", "pcal/");
 
     private final List<String> names;
     private final ClassLoader loader;
@@ -36,6 +37,12 @@ final class TlcClasses {
         this.names = names;
         this.loader = loader;
         this.findLoaded = findLoaded;
+    }
+
+    /** Whether {@code className} is in one of TLC's packages. */
+    static boolean isTlcClass(String className) {
+        String path = className.replace('.', '/');
+        return PACKAGES.stream().anyMatch(path::startsWith);
     }
 
     /** TLC's classes in the jar that holds {@code anyClass}, one of them. */

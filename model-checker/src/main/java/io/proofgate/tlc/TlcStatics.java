@@ -145,6 +145,20 @@ final class TlcStatics {
         }
     }
 
+    /**
+     * A new message printer: TLC's {@code MP} is one object kept across runs, and it remembers
+     * the warnings it printed (each once per JVM), which would leave them out of a later run.
+     */
+    static void freshMessagePrinter() {
+        try {
+            var make = tlc2.output.MP.class.getDeclaredConstructor();
+            make.setAccessible(true);
+            field(tlc2.output.MP.class, "instance").set(null, make.newInstance());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("TLC's message printer is not where this TLC keeps it", e);
+        }
+    }
+
     /** Model values as a fresh JVM has them: none. */
     static void forgetModelValues() {
         tlc2.value.impl.ModelValue.init();
@@ -175,7 +189,9 @@ final class TlcStatics {
     /** Whether {@link #copy} copies {@code value}: arrays, and the JDK's own maps and lists. */
     private static boolean copyable(Object value) {
         return value != null && (value.getClass().isArray() || value instanceof Hashtable || value instanceof HashMap
-                || value instanceof TreeMap || value instanceof ArrayList || value instanceof Vector);
+                || value instanceof TreeMap || value instanceof ArrayList || value instanceof Vector
+                || value instanceof java.util.HashSet || value instanceof java.util.TreeSet
+                || value instanceof java.util.ArrayDeque || value instanceof java.util.concurrent.ConcurrentHashMap);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -193,6 +209,11 @@ final class TlcStatics {
             case TreeMap m -> new TreeMap(m);
             case Vector v -> new Vector(v);
             case ArrayList l -> new ArrayList(l);
+            case java.util.LinkedHashSet h -> new java.util.LinkedHashSet(h);
+            case java.util.HashSet h -> new java.util.HashSet(h);
+            case java.util.TreeSet t -> new java.util.TreeSet(t);
+            case java.util.ArrayDeque d -> new java.util.ArrayDeque(d);
+            case java.util.concurrent.ConcurrentHashMap m -> new java.util.concurrent.ConcurrentHashMap(m);
             case null, default -> value;
         };
     }

@@ -25,10 +25,11 @@ import java.util.Set;
  *
  * <p>The requests come on stdin, one line each, fields separated by NUL: the file that receives
  * the run's output, the {@code TLA-Library} path (empty for none), then TLC's arguments with the
- * spec's absolute path last. Each gets one line on stdout: {@code done EXIT}, with the exit code
+ * spec's absolute path last. Once warm, the child says {@code ready}; each request gets one line
+ * on stdout: {@code done EXIT}, with the exit code
  * TLC's own {@code main} would have ended with; {@code last EXIT}, the same, after which this JVM
- * ends; or {@code failed}, after which it ends too, since a TLC that threw may have left its
- * static state half made. TLC's own output goes to the request's file, never to stdout, which
+ * ends; or {@code failed}, after which it ends too: a TLC that threw may have left its static
+ * state half made, and a run that ran out of heap or stack might not have in a fresh JVM. TLC's own output goes to the request's file, never to stdout, which
  * carries only the replies.
  *
  * <p>Every run starts from the same static state of TLC ({@link TlcStatics}): every class of
@@ -46,9 +47,13 @@ public final class WarmTlc {
             "ProofgateWarmUpUnparsable.tla", "ProofgateWarmUpUnparsable.cfg",
             "bound/ProofgateStateBound.tla", "bound/ProofgateStateBound.cfg");
 
+    private static final Set<Integer> HISTORY_DEPENDENT = Set.of(tlc2.output.EC.SYSTEM_OUT_OF_MEMORY,
+            tlc2.output.EC.SYSTEM_OUT_OF_MEMORY_TOO_MANY_INIT, tlc2.output.EC.SYSTEM_OUT_OF_MEMORY_LIVENESS,
+            tlc2.output.EC.SYSTEM_STACK_OVERFLOW, tlc2.output.EC.TLC_BUG);
+
     private WarmTlc() {}
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, InterruptedException {
         ProcessHandle.current().parent().ifPresent(parent ->
                 parent.onExit().thenRun(() -> Runtime.getRuntime().halt(143)));
         PrintStream replies = new PrintStream(new FileOutputStream(java.io.FileDescriptor.out), true,
@@ -57,10 +62,27 @@ public final class WarmTlc {
         PrintStream log = new PrintStream(new FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
         System.setOut(discard); // nothing but a reply may reach stdout, not even a late TLC thread
         System.setErr(discard);
-        TlcClasses classes = TlcClasses.of(tlc2.TLC.class);
-        TlcStatics settings = TlcStatics.fields(classes.initialiseAll());
-        warmUp(settings, discard);
-        TlcStatics strings = TlcStatics.strings();
+        TlcClasses classes;
+        TlcStatics settings;
+        TlcStatics strings;
+        try {
+            classes = TlcClasses.of(tlc2.TLC.class);
+            List<Class<?>> initialised = classes.initialiseAll();
+            if (!initialised.containsAll(List.of(tlc2.TLCGlobals.class, tlc2.tool.liveness.LiveWorker.class,
+                    util.UniqueString.class, tlc2.output.MP.class))) {
+                // without TLC's classes there is no static state to put back: no warm run is safe
+                log.println("TLC's classes were not found in its jar: this JVM runs nothing");
+                end();
+            }
+            settings = TlcStatics.fields(initialised);
+            warmUp(settings, discard);
+            strings = TlcStatics.strings();
+        } catch (Throwable e) {
+            e.printStackTrace(log);
+            end();
+            return;
+        }
+        replies.println("ready"); // the pool starts a run's clock after this, not before the warm-up
         BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = requests.readLine()) != null; ) {
             String[] fields = line.split("\0", -1);
@@ -69,18 +91,23 @@ public final class WarmTlc {
                 end();
             }
             Set<String> loaded = classes.loaded();
+            Set<Thread> threads = Set.copyOf(Thread.getAllStackTraces().keySet());
             int exit;
+            // flushed line by line, as a fresh JVM's stdout: a run killed at its time limit keeps what it printed
             try (PrintStream output = new PrintStream(new BufferedOutputStream(new FileOutputStream(fields[0]), 1 << 16),
-                    false, StandardCharsets.UTF_8)) {
+                    true, StandardCharsets.UTF_8)) {
                 settings.restore();
                 strings.restore();
                 TlcStatics.forgetModelValues();
+                TlcStatics.freshMessagePrinter();
                 exit = runOnce(fields[1], Arrays.copyOfRange(fields, 2, fields.length), output);
                 output.flush();
                 if (output.checkError()) {
+                    log.println("the run's output could not be written");
                     exit = -1;
                 }
             } catch (Throwable e) { // TLC's own failure, or no room for its output
+                e.printStackTrace(log);
                 exit = -1;
             } finally {
                 quiet(discard);
@@ -90,15 +117,44 @@ public final class WarmTlc {
                 end();
             }
             Set<String> now = classes.loaded();
-            if (!now.equals(loaded)) {
+            List<String> left = threadsLeft(threads);
+            if (!now.equals(loaded) || !left.isEmpty()) {
                 now.removeAll(loaded);
-                log.println("this run loaded " + now + ": the next run gets another JVM");
+                log.println("this run loaded " + now + " and left threads " + left + ": the next run gets another JVM");
                 replies.println("last " + exit);
                 end();
             }
             replies.println("done " + exit);
         }
         end();
+    }
+
+    /**
+     * The threads a run left that are not daemons and are in TLC's code, once those ending or
+     * going idle have had a moment to (a pool's thread parks a little after its task ends).
+     */
+    private static List<String> threadsLeft(Set<Thread> before) throws InterruptedException {
+        List<String> left = List.of();
+        for (int wait = 0; wait < 1000; wait++) { // at most about 10 s, and only while some are left
+            left = Thread.getAllStackTraces().entrySet().stream()
+                    .filter(t -> !before.contains(t.getKey()) && t.getKey().isAlive() && !t.getKey().isDaemon()
+                            && inTlcCode(t.getValue()))
+                    .map(t -> t.getKey().getName()).toList();
+            if (left.isEmpty()) {
+                break;
+            }
+            Thread.sleep(10);
+        }
+        return left;
+    }
+
+    /**
+     * Whether a thread is in TLC's code: one that is not (a pool's idle thread TLC's liveness
+     * check leaves, the JDK's RMI threads, which start when they will) prints nothing into the
+     * next run's output; one that is might.
+     */
+    private static boolean inTlcCode(StackTraceElement[] stack) {
+        return java.util.Arrays.stream(stack).anyMatch(frame -> TlcClasses.isTlcClass(frame.getClassName()));
     }
 
     /** Ends this JVM: TLC leaves threads that are not daemons (RMI's), which would keep it. */
@@ -176,6 +232,13 @@ public final class WarmTlc {
         // as TLC's main: modules are found in the spec's folder, then on the library path
         String dir = util.FileUtil.parseDirname(tlc.getMainFile());
         tlc.setResolver(dir.isEmpty() ? new util.SimpleFilenameToStream() : new util.SimpleFilenameToStream(dir));
-        return tlc2.output.EC.ExitStatus.errorConstantToExitStatus(tlc.process());
+        int code = tlc.process();
+        // TLC reports running out of heap or stack, and its own bugs, as a run's end: in a warm
+        // JVM those depend on what ran before (a fuller heap, compiled frames), so the run is made
+        // again in a fresh JVM
+        if (HISTORY_DEPENDENT.contains(code)) {
+            return -1;
+        }
+        return tlc2.output.EC.ExitStatus.errorConstantToExitStatus(code);
     }
 }

@@ -21,18 +21,28 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs TLC in warm child JVMs ({@link WarmTlc}), each kept for the next run, instead of a fresh
  * JVM per run ({@link TlcProcess}): for many short runs, such as a mutation run's. A run here
- * gives what {@link TlcProcess#run} gives for the same command (its output file, exit code,
- * time limit and state bound), without a listener: the output is read once the run ends.
+ * is read as {@link TlcProcess#run} reads one (its output file, exit code, time limit and state
+ * bound), without a listener: the output is read once the run ends. Its output is TLC's in a
+ * warm JVM, written in UTF-8; where it can differ from a fresh JVM's: docs/performance.md.
  *
- * <p>A child is lent to one caller at a time; as many children start as callers run at once.
- * Where a child cannot say how a run went (it ended, or TLC threw), the run is made again in a
- * fresh JVM, so a warm child can cost time but never change an outcome. A run past its time
- * limit ends its child, as it ends a fresh JVM.
+ * <p>A child is lent to one caller at a time; as many children start as callers run at once,
+ * and a run's time limit starts once its child is warm. Where a child cannot say how a run went
+ * (it ended, TLC threw, or ran out of heap or stack), the run is made again in a fresh JVM, so a
+ * warm child can cost time but never leave a run without its outcome. A run past its time limit
+ * ends its child, as it ends a fresh JVM. After three new children in a row that did not become
+ * warm, every run goes to a fresh JVM.
  */
 public final class WarmTlcPool implements AutoCloseable {
 
     /** A reply line that no child writes: the child's stdout ended. */
     private static final String GONE = "\0gone";
+    /** The replies a child writes; any other line on its stdout is the JVM's own, and is skipped. */
+    private static final java.util.regex.Pattern REPLY = java.util.regex.Pattern.compile("ready|failed|(done|last) -?\\d+");
+    /** How long a new child may take to load TLC and warm up; past it, runs go to fresh JVMs. */
+    private static final long READY_LIMIT_S = 300;
+    private static final long KILL_WAIT_S = 10;
+    /** Children in a row that failed before serving a run, after which the pool starts no more. */
+    private static final int GIVE_UP_AFTER = 3;
 
     private final Path home;
     private final String maxHeap;
@@ -41,6 +51,7 @@ public final class WarmTlcPool implements AutoCloseable {
     private final List<Child> all = new ArrayList<>();
     private final Thread hook;
     private int started;
+    private int failedInARow;
     private boolean closed;
 
     /**
@@ -65,22 +76,25 @@ public final class WarmTlcPool implements AutoCloseable {
 
     /** One warm child: its process, the requests it reads and the replies it writes. */
     private record Child(Process process, Writer requests, BlockingQueue<String> replies) {
-        void destroy() {
+        /** Kills the child and waits for it, so that no later run shares a file with it. */
+        void destroy() throws InterruptedException {
             process.destroyForcibly();
+            process.waitFor(KILL_WAIT_S, TimeUnit.SECONDS);
         }
     }
 
     /** Runs {@code asked} in a warm child, or in a fresh JVM where no child can run it. */
     public TlcResult run(TlcCommand asked) throws IOException, InterruptedException {
-        if (!asked.maxHeap().map(maxHeap::equals).orElse(true)) {
+        if (!asked.maxHeap().map(maxHeap::equals).orElse(false)) { // no heap asked: the JVM's own default
             return TlcProcess.run(asked, message -> { });
         }
         TlcCommand command = TlcProcess.prepare(asked);
         Optional<String> request = request(command);
-        if (request.isEmpty()) {
+        Optional<Child> lent = request.isEmpty() ? Optional.empty() : borrow();
+        if (lent.isEmpty()) {
             return TlcProcess.run(asked, message -> { });
         }
-        Child child = borrow();
+        Child child = lent.get();
         String reply;
         try {
             child.requests().write(request.get());
@@ -89,9 +103,10 @@ public final class WarmTlcPool implements AutoCloseable {
             reply = command.timeout().isPresent()
                     ? child.replies().poll(command.timeout().get().toMillis(), TimeUnit.MILLISECONDS)
                     : child.replies().take();
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            child.destroy(); // never lend a child whose run is still going
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            child.process().destroyForcibly(); // never lend a child whose run is still going
             if (e instanceof IOException) {
+                child.destroy();
                 return TlcProcess.run(asked, message -> { }); // the child's stdin closed: it ended
             }
             throw e;
@@ -99,17 +114,14 @@ public final class WarmTlcPool implements AutoCloseable {
         boolean bounded = asked.stateBound().isPresent();
         if (reply == null) { // past the time limit: as a fresh JVM's run, killed, its output as far as it went
             child.destroy();
-            child.process().waitFor();
             cutToLastLine(command.rawOutput());
             return TlcProcess.result(137, true, bounded, command.rawOutput());
         }
         if (reply.startsWith("done ") || reply.startsWith("last ")) {
             if (reply.startsWith("done ")) {
                 giveBack(child);
-            } else { // the child ends after this run (see WarmTlc): the next one gets another
-                if (!child.process().waitFor(10, TimeUnit.SECONDS)) {
-                    child.destroy();
-                }
+            } else if (!child.process().waitFor(KILL_WAIT_S, TimeUnit.SECONDS)) { // it ends after this run (WarmTlc)
+                child.destroy();
             }
             return TlcProcess.result(Integer.parseInt(reply.substring("done ".length())), false, bounded,
                     command.rawOutput());
@@ -117,6 +129,32 @@ public final class WarmTlcPool implements AutoCloseable {
         child.destroy(); // "failed", or gone: this run again in a JVM of its own
         return TlcProcess.run(asked, message -> { });
     }
+
+    /**
+     * A warm child for one run: an idle one, or a new one once it is warm (its run's time limit
+     * starts after the warm-up); none where a new one did not become warm, or where
+     * {@value #GIVE_UP_AFTER} in a row did not, after which this pool runs every run fresh.
+     */
+    private Optional<Child> borrow() throws IOException, InterruptedException {
+        Optional<Lent> child = idleOrNew();
+        if (child.isEmpty() || !child.get().fresh()) {
+            return child.map(Lent::child);
+        }
+        Child made = child.get().child();
+        String first = made.replies().poll(READY_LIMIT_S, TimeUnit.SECONDS);
+        synchronized (this) {
+            if ("ready".equals(first)) {
+                failedInARow = 0;
+                return Optional.of(made);
+            }
+            failedInARow++;
+        }
+        made.destroy(); // its stderr.txt says why
+        return Optional.empty();
+    }
+
+    /** A child to lend, and whether it was started for this run. */
+    private record Lent(Child child, boolean fresh) {}
 
     /** The child's request line for {@code command}, or empty where a field cannot go in one. */
     private static Optional<String> request(TlcCommand command) {
@@ -130,15 +168,19 @@ public final class WarmTlcPool implements AutoCloseable {
         return Optional.of(String.join("\0", fields));
     }
 
-    private synchronized Child borrow() throws IOException {
+    private synchronized Optional<Lent> idleOrNew() throws IOException {
         if (closed) {
             throw new IllegalStateException("this pool of warm TLC children is closed");
         }
         while (!idle.isEmpty()) {
             Child child = idle.pop();
             if (child.process().isAlive()) {
-                return child;
+                return Optional.of(new Lent(child, false));
             }
+            all.remove(child);
+        }
+        if (failedInARow >= GIVE_UP_AFTER) {
+            return Optional.empty();
         }
         Path folder = home.resolve("child-" + started++);
         Path tmp = folder.resolve("java-tmp");
@@ -160,7 +202,9 @@ public final class WarmTlcPool implements AutoCloseable {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {
                 for (String reply; (reply = in.readLine()) != null; ) {
-                    replies.add(reply);
+                    if (REPLY.matcher(reply).matches()) {
+                        replies.add(reply);
+                    }
                 }
             } catch (IOException e) {
                 // the child is gone; said below
@@ -170,7 +214,7 @@ public final class WarmTlcPool implements AutoCloseable {
         Child child = new Child(process, new java.io.OutputStreamWriter(process.getOutputStream(),
                 StandardCharsets.UTF_8), replies);
         all.add(child);
-        return child;
+        return Optional.of(new Lent(child, true));
     }
 
     /** How many warm JVMs this pool has started. */
@@ -180,7 +224,7 @@ public final class WarmTlcPool implements AutoCloseable {
 
     private synchronized void giveBack(Child child) {
         if (closed) {
-            child.destroy();
+            child.process().destroyForcibly(); // close() waits for it
         } else {
             idle.push(child);
         }
@@ -204,8 +248,20 @@ public final class WarmTlcPool implements AutoCloseable {
         }
     }
 
-    private synchronized void destroyAll() {
-        all.forEach(Child::destroy);
+    /** Kills every child, then waits a while for each to be gone. */
+    private void destroyAll() {
+        List<Child> children;
+        synchronized (this) {
+            children = List.copyOf(all);
+        }
+        children.forEach(child -> child.process().destroyForcibly());
+        try {
+            for (Child child : children) {
+                child.process().waitFor(KILL_WAIT_S, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Ends every child: their stdin closes, and any still running is killed. */

@@ -3,6 +3,7 @@ package io.proofgate.tlc;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -28,13 +29,19 @@ class TlcChildTest {
                 .redirectErrorStream(true).redirectOutput(work.resolve("parent.out").toFile()).start();
     }
 
-    /** The TLC child of {@code parent}, once it runs (at most 5 minutes: a guard, never waited out when all is well). */
-    private static ProcessHandle child(Process parent) throws InterruptedException {
+    /**
+     * The TLC child of {@code parent}, once it runs the spec: a warm one once TLC's output has
+     * begun (after its warm-up), so that it is killed mid-run (at most 5 minutes: a guard, never
+     * waited out when all is well).
+     */
+    private ProcessHandle child(Process parent) throws Exception {
+        Path output = work.resolve("Forever.out");
         for (int i = 0; i < 3000; i++) {
             Optional<ProcessHandle> child = parent.children()
                     .filter(p -> p.info().commandLine().orElse("").contains(TlcChild.class.getName())
                             || p.info().commandLine().orElse("").contains(WarmTlc.class.getName())).findFirst();
-            if (child.isPresent()) {
+            boolean warm = child.map(p -> p.info().commandLine().orElse("").contains(WarmTlc.class.getName())).orElse(false);
+            if (child.isPresent() && (!warm || (Files.exists(output) && Files.size(output) > 0))) {
                 Thread.sleep(500); // let TLC get going
                 return child.get();
             }

@@ -67,12 +67,12 @@ public final class MutationRun implements AutoCloseable {
         this.tlc = new WarmTlcPool(workDir.resolve("warm-tlc"), HEAP);
     }
 
-    /** Ends the warm TLC JVMs. */
     /** How many warm JVMs have run TLC for this run so far, each for many runs. */
     public int tlcJvms() {
         return tlc.childrenStarted();
     }
 
+    /** Ends the warm TLC JVMs. */
     @Override
     public void close() {
         tlc.close();

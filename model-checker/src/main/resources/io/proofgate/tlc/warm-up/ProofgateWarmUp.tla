@@ -18,25 +18,25 @@ ProofgateWarmUpInit ==
     /\ proofgateWarmUpLog = <<>>
     /\ proofgateWarmUpRec = [proofgateWarmUpKind |-> "proofgateWarmUpText", proofgateWarmUpPeer |-> ProofgateWarmUpA,
                              proofgateWarmUpOk |-> TRUE]
-    /\ proofgateWarmUpFn = [p \in ProofgateWarmUpPeers |-> {}]
+    /\ proofgateWarmUpFn = [proofgateWarmUpP \in ProofgateWarmUpPeers |-> {}]
 
-ProofgateWarmUpStep(p) ==
-    LET next == (proofgateWarmUpN + 1) % 7
+ProofgateWarmUpStep(proofgateWarmUpP) ==
+    LET proofgateWarmUpSuccessor == (proofgateWarmUpN + 1) % 7
     IN /\ proofgateWarmUpN < ProofgateWarmUpLimit
-       /\ proofgateWarmUpN' = next
-       /\ proofgateWarmUpLog' = IF Len(proofgateWarmUpLog) >= 3 THEN Tail(Append(proofgateWarmUpLog, p))
-                                ELSE Append(proofgateWarmUpLog, p)
+       /\ proofgateWarmUpN' = proofgateWarmUpSuccessor
+       /\ proofgateWarmUpLog' = IF Len(proofgateWarmUpLog) >= 3 THEN Tail(Append(proofgateWarmUpLog, proofgateWarmUpP))
+                                ELSE Append(proofgateWarmUpLog, proofgateWarmUpP)
        /\ proofgateWarmUpRec' = [proofgateWarmUpRec EXCEPT !.proofgateWarmUpOk = ~@,
-                                   !.proofgateWarmUpKind = CHOOSE k \in ProofgateWarmUpKinds : k /= @]
-       /\ proofgateWarmUpFn' = [proofgateWarmUpFn EXCEPT ![p] = @ \cup {next \div 2}]
+                                   !.proofgateWarmUpKind = CHOOSE proofgateWarmUpK \in ProofgateWarmUpKinds : proofgateWarmUpK /= @]
+       /\ proofgateWarmUpFn' = [proofgateWarmUpFn EXCEPT ![proofgateWarmUpP] = @ \cup {proofgateWarmUpSuccessor \div 2}]
 
 ProofgateWarmUpReset ==
     /\ proofgateWarmUpN >= 2
-    /\ \E q \in ProofgateWarmUpPeers : proofgateWarmUpFn[q] /= {}
+    /\ \E proofgateWarmUpQ \in ProofgateWarmUpPeers : proofgateWarmUpFn[proofgateWarmUpQ] /= {}
     /\ proofgateWarmUpN' = 0
     /\ UNCHANGED <<proofgateWarmUpLog, proofgateWarmUpRec, proofgateWarmUpFn>>
 
-ProofgateWarmUpNext == (\E p \in ProofgateWarmUpPeers : ProofgateWarmUpStep(p)) \/ ProofgateWarmUpReset
+ProofgateWarmUpNext == (\E proofgateWarmUpP \in ProofgateWarmUpPeers : ProofgateWarmUpStep(proofgateWarmUpP)) \/ ProofgateWarmUpReset
 
 ProofgateWarmUpSpec == ProofgateWarmUpInit /\ [][ProofgateWarmUpNext]_proofgateWarmUpVars
                        /\ WF_proofgateWarmUpVars(ProofgateWarmUpNext)
@@ -47,7 +47,7 @@ ProofgateWarmUpTypeOK ==
     /\ proofgateWarmUpN \in 0..7
     /\ proofgateWarmUpLog \in Seq(ProofgateWarmUpPeers)
     /\ DOMAIN proofgateWarmUpFn = ProofgateWarmUpPeers
-    /\ \A p \in ProofgateWarmUpPeers : Cardinality(proofgateWarmUpFn[p]) <= 8
+    /\ \A proofgateWarmUpP \in ProofgateWarmUpPeers : Cardinality(proofgateWarmUpFn[proofgateWarmUpP]) <= 8
     /\ CASE proofgateWarmUpRec.proofgateWarmUpOk -> TRUE [] OTHER -> proofgateWarmUpRec.proofgateWarmUpKind \in ProofgateWarmUpKinds
 
 ProofgateWarmUpBounded == proofgateWarmUpN < 4 \/ proofgateWarmUpLog /= <<>>
@@ -63,5 +63,5 @@ ProofgateWarmUpSettles == <>[](proofgateWarmUpN = 0)
 ProofgateWarmUpReaches == <>(proofgateWarmUpN = 6)
 
 \* an evaluation error once the counter reaches 3
-ProofgateWarmUpFaulty == proofgateWarmUpN < 3 \/ (CHOOSE k \in {} : TRUE) = 0
+ProofgateWarmUpFaulty == proofgateWarmUpN < 3 \/ (CHOOSE proofgateWarmUpK \in {} : TRUE) = 0
 ====
