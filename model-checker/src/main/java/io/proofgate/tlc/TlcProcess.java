@@ -33,7 +33,7 @@ public final class TlcProcess {
         Path raw = command.rawOutput();
         Path java = java();
         Path specDir = command.spec().toAbsolutePath().getParent();
-        Process process = new ProcessBuilder(command.commandLine(java, List.of(tlatoolsJar(), ownCode()),
+        Process process = new ProcessBuilder(command.commandLine(java, childClassPath(),
                 TlcChild.class.getName()))
                 .directory(specDir.toFile())
                 .redirectErrorStream(true)
@@ -74,6 +74,11 @@ public final class TlcProcess {
         TlcOutput output = TlcOutputReader.read(raw);
         TlcRun run = TlcRun.of(output);
         return new TlcResult(exit, timedOut, bounded && StateBound.stopped(run), raw, output, run);
+    }
+
+    /** A TLC child's class path: TLC's jar, and proofgate's own classes, where its main class is. */
+    static List<Path> childClassPath() throws IOException {
+        return List.of(tlatoolsJar(), ownCode());
     }
 
     /** The java launcher of this JVM: a TLC child runs on the same runtime. */

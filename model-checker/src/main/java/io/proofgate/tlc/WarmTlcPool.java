@@ -107,7 +107,7 @@ public final class WarmTlcPool implements AutoCloseable {
             child.process().destroyForcibly(); // never lend a child whose run is still going
             if (e instanceof IOException) {
                 child.destroy();
-                return TlcProcess.run(asked, message -> { }); // the child's stdin closed: it ended
+                return again(asked); // the child's stdin closed: it ended
             }
             throw e;
         }
@@ -127,6 +127,16 @@ public final class WarmTlcPool implements AutoCloseable {
                     command.rawOutput());
         }
         child.destroy(); // "failed", or gone: this run again in a JVM of its own
+        return again(asked);
+    }
+
+    /**
+     * {@code asked} in a JVM of its own, after a warm child did not finish it: what the child left
+     * in the metadir goes first, since TLC names its folder there by the second it starts in and
+     * refuses one that exists.
+     */
+    private static TlcResult again(TlcCommand asked) throws IOException, InterruptedException {
+        io.proofgate.check.FileTree.delete(asked.metaDir());
         return TlcProcess.run(asked, message -> { });
     }
 
@@ -188,8 +198,8 @@ public final class WarmTlcPool implements AutoCloseable {
         List<String> line = new ArrayList<>(List.of(TlcProcess.java().toString(), "-XX:+UseParallelGC", "-Xmx" + maxHeap,
                 // TLC writes the standard modules into java.io.tmpdir: a folder of this child's own
                 "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
-                "-cp", TlcProcess.tlatoolsJar().toAbsolutePath() + java.io.File.pathSeparator
-                        + TlcProcess.ownCode().toAbsolutePath(),
+                "-cp", String.join(java.io.File.pathSeparator,
+                        TlcProcess.childClassPath().stream().map(p -> p.toAbsolutePath().toString()).toList()),
                 WarmTlc.class.getName()));
         if (seesLoadedClasses) { // WarmTlc tells TLC's loaded classes through ClassLoader.findLoadedClass (TlcClasses)
             line.add(1, "--add-opens=java.base/java.lang=ALL-UNNAMED");
