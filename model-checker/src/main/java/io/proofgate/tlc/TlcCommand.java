@@ -90,6 +90,12 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
                 timeout, folders, stateBound, shortRun);
     }
 
+    /** As this command, with TLC's metadir (and the child's java.io.tmpdir inside it) at {@code dir}. */
+    TlcCommand withMetaDir(Path dir) {
+        return new TlcCommand(spec, config, workers, dir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
+                libraries, stateBound, shortRun);
+    }
+
     public TlcCommand withStateBound(StateBound bound) {
         return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
                 libraries, Optional.of(bound), shortRun);

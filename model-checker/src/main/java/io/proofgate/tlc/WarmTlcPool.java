@@ -131,13 +131,13 @@ public final class WarmTlcPool implements AutoCloseable {
     }
 
     /**
-     * {@code asked} in a JVM of its own, after a warm child did not finish it: what the child left
-     * in the metadir goes first, since TLC names its folder there by the second it starts in and
-     * refuses one that exists.
+     * {@code asked} in a JVM of its own, after a warm child did not finish it, with a metadir of
+     * its own: TLC names its folder there by the second it starts in and refuses one that exists,
+     * such as the child's of the same second.
      */
     private static TlcResult again(TlcCommand asked) throws IOException, InterruptedException {
-        io.proofgate.check.FileTree.delete(asked.metaDir());
-        return TlcProcess.run(asked, message -> { });
+        Path metaDir = asked.metaDir();
+        return TlcProcess.run(asked.withMetaDir(metaDir.resolveSibling(metaDir.getFileName() + "-again")), message -> { });
     }
 
     /**
