@@ -194,9 +194,10 @@ def run(adapter, stdin=None, stdout=None) -> int:
     """Speaks the protocol on stdin and stdout until stdin closes; returns the exit status.
 
     While it runs, `sys.stdout` is stderr, so that a `print()` in the connector cannot break the
-    protocol; answers go to the real stdout.
+    protocol; answers go to the real stdout. Answers are flushed once no more input is waiting:
+    the kit sends a scenario ahead in one write, and its answers then go back in one write, not
+    one per message (each write wakes the kit).
     """
-    stdin = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     try:
         session = Session(adapter)
@@ -205,16 +206,49 @@ def run(adapter, stdin=None, stdout=None) -> int:
         return 2
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
-        for line in stdin:
-            answer = session.handle(line)
-            if answer:
-                out.write(answer)
-                out.flush()
+        for batch in _batches(stdin if stdin is not None else sys.stdin):
+            # one write whatever the stream's buffering (PYTHONUNBUFFERED makes every write a system call)
+            out.write("".join([session.handle(line) if isinstance(line, str)
+                               else session._error("the message is not UTF-8: %s" % line) + END for line in batch]))
+            out.flush()
     except (BrokenPipeError, KeyboardInterrupt):
         return 1
     finally:
         sys.stdout = saved
     return 0
+
+
+def _batches(stdin):
+    """The input's lines, in lists of those that arrived together.
+
+    A stream with a descriptor (the standard input) is read from it, each read as much as is
+    waiting; any other (a test's) a line at a time.
+    """
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        for line in stdin:
+            yield (line,)
+        return
+    rest = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if rest:
+                yield (_text(rest),)
+            return
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        if lines:
+            yield [_text(line) for line in lines]
+
+
+def _text(line: bytes):
+    """The line's text; a line that is not UTF-8 is answered as such (its error), never read with a character replaced."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e
 
 
 def main(adapter) -> None:

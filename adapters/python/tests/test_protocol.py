@@ -1,7 +1,9 @@
 """The protocol loop: greeting, answers and end markers, errors, defaults, state and summary."""
 
+import contextlib
 import io
 import json
+import os
 import unittest
 
 from support import HELLO, TOPOLOGY, answers
@@ -9,6 +11,28 @@ from support import HELLO, TOPOLOGY, answers
 from proofgate_adapter import (Adapter, Counters, MessageError, PendingStore, State, Topology, plan, rejected,
                                retired, run)
 from proofgate_adapter.events import DuplicateKeys, Step
+
+
+class Writes(io.StringIO):
+    """An output that keeps each write."""
+
+    def __init__(self):
+        super().__init__()
+        self.writes = []
+
+    def write(self, text):
+        self.writes.append(text)
+        return super().write(text)
+
+
+@contextlib.contextmanager
+def piped(data: bytes):
+    """A stream with a descriptor, as the standard input is, holding `data` and then its end."""
+    read, write = os.pipe()
+    os.write(write, data)  # a pipe holds 64 KiB: all of it is waiting before the first read
+    os.close(write)
+    with open(read, "r") as stream:
+        yield stream
 
 
 class Recorder(Adapter):
@@ -133,6 +157,24 @@ class ProtocolTest(unittest.TestCase):
         self.assertNotIn("connector ready", stdout.getvalue())
         self.assertIn("connector ready", stderr.getvalue())
         self.assertEqual(4, stdout.getvalue().count('{"kind":"end"}'))
+
+    def test_messages_that_arrived_together_are_answered_in_one_write(self):
+        # each write wakes the kit: a scenario sent ahead is answered in one, whatever the stream's buffering
+        stdout = Writes()
+        message = "\n".join(json.dumps(m) for m in (HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)) + "\n"
+        with piped(message.encode("utf-8")) as stdin:
+            self.assertEqual(0, run(Recorder(), stdin, stdout))
+        self.assertEqual(1, len([w for w in stdout.writes if w]), stdout.writes)
+        self.assertEqual(5, stdout.getvalue().count('{"kind":"end"}'))
+
+    def test_a_message_that_is_not_utf8_is_refused_as_such_and_the_next_is_answered(self):
+        stdout = Writes()
+        message = (json.dumps(TOPOLOGY) + "\n").encode("utf-8") + b'{"kind":"summary\xff"}\n' + json.dumps(SUMMARY).encode()
+        with piped(message) as stdin:
+            self.assertEqual(0, run(Recorder(), stdin, stdout))
+        got = [json.loads(line) for line in stdout.getvalue().splitlines()]
+        self.assertEqual(["end", "error", "end", "summary", "end"], [g["kind"] for g in got])
+        self.assertTrue(got[1]["message"].startswith("the message is not UTF-8: "), got[1])
 
     def test_an_unknown_capability_stops_the_adapter_before_it_greets(self):
         class Misspelt(Recorder):

@@ -15,6 +15,14 @@ public interface Adapter extends AutoCloseable {
      */
     void send(String message);
 
+    /**
+     * Queues messages in order, as {@link #send(String)} each; an adapter process gets them in one
+     * write, so that a scenario sent ahead wakes its adapter once, not once per message.
+     */
+    default void send(java.util.List<String> messages) {
+        messages.forEach(this::send);
+    }
+
     /** The next line of the answer, or null when none came within {@code patience}. */
     String receive(Duration patience) throws AdapterException;
 

@@ -76,7 +76,7 @@ public final class AdapterClient implements AutoCloseable {
      * pipe. Reading the answers finds where an adapter that is gone stopped.
      */
     void send(List<String> messages) {
-        messages.forEach(adapter::send);
+        adapter.send(messages);
     }
 
     /**

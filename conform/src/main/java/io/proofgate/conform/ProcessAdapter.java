@@ -9,6 +9,8 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -28,8 +30,12 @@ public final class ProcessAdapter implements Adapter {
 
     private sealed interface Item {}
 
-    /** A line and the bytes of the queue's budget it holds. */
-    private record Text(String line, int cost) implements Item {}
+    /**
+     * The complete lines of one read from the pipe, and the bytes of the queue's budget they hold:
+     * an answer printed in one write crosses from the reader thread to the kit in one hand-over,
+     * not one per line.
+     */
+    private record Lines(List<String> lines, int cost) implements Item {}
 
     private record Broken(String problem) implements Item {}
 
@@ -47,9 +53,11 @@ public final class ProcessAdapter implements Adapter {
     static final int QUEUED_BYTES = 4 << 20;
     private final java.util.concurrent.Semaphore budget = new java.util.concurrent.Semaphore(QUEUED_BYTES);
     private volatile boolean closed;
-    /** Messages for the writer thread: a write never blocks the kit, so a stuck adapter is a timeout. */
-    private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>();
-    private static final String CLOSE = new String("close");
+    /** The lines of the last hand-over not yet given to the kit. */
+    private final java.util.ArrayDeque<String> ready = new java.util.ArrayDeque<>();
+    /** Messages for the writer thread, encoded: a write never blocks the kit, so a stuck adapter is a timeout. */
+    private final BlockingQueue<byte[]> outbox = new LinkedBlockingQueue<>();
+    private static final byte[] CLOSE = new byte[0];
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread stderrReader;
     private long waited;
@@ -81,19 +89,27 @@ public final class ProcessAdapter implements Adapter {
 
     @Override
     public void send(String message) {
-        outbox.add(message);
+        outbox.add((message + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void send(List<String> messages) {
+        StringBuilder text = new StringBuilder();
+        for (String message : messages) {
+            text.append(message).append('\n');
+        }
+        outbox.add(text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** The writer thread: messages in order; when the adapter stops reading, the rest are dropped. */
     private void writeMessages() {
         try (OutputStream out = stdin) {
             while (true) {
-                String message = outbox.take();
+                byte[] message = outbox.take();
                 if (message == CLOSE) {
                     return;
                 }
-                out.write(message.getBytes(StandardCharsets.UTF_8));
-                out.write('\n');
+                out.write(message);
                 if (outbox.isEmpty()) {
                     out.flush();
                 }
@@ -105,6 +121,9 @@ public final class ProcessAdapter implements Adapter {
 
     @Override
     public String receive(Duration patience) throws AdapterException {
+        if (!ready.isEmpty()) {
+            return ready.pollFirst();
+        }
         if (ended) {
             throw new AdapterException("closed its output" + exit());
         }
@@ -120,9 +139,10 @@ public final class ProcessAdapter implements Adapter {
         }
         return switch (item) {
             case null -> null;
-            case Text text -> {
-                budget.release(text.cost());
-                yield text.line();
+            case Lines batch -> {
+                budget.release(batch.cost());
+                ready.addAll(batch.lines());
+                yield ready.pollFirst();
             }
             case Broken broken -> throw new AdapterException(broken.problem());
             case Ended ended -> {
@@ -140,6 +160,12 @@ public final class ProcessAdapter implements Adapter {
     @Override
     public String leftover(Duration patience) {
         outbox.add(CLOSE);
+        for (String line : ready) {
+            if (!line.isBlank()) {
+                return line;
+            }
+        }
+        ready.clear();
         long deadline = System.nanoTime() + patience.toNanos();
         while (!ended) {
             Item item;
@@ -153,10 +179,12 @@ public final class ProcessAdapter implements Adapter {
                 case null -> {
                     return null; // still running: close() stops it
                 }
-                case Text text -> {
-                    budget.release(text.cost());
-                    if (!text.line().isBlank()) {
-                        return text.line();
+                case Lines batch -> {
+                    budget.release(batch.cost());
+                    for (String line : batch.lines()) {
+                        if (!line.isBlank()) {
+                            return line;
+                        }
                     }
                 }
                 case Broken broken -> {
@@ -221,18 +249,44 @@ public final class ProcessAdapter implements Adapter {
         try (out) {
             int read;
             while ((read = out.read(buffer)) >= 0) {
-                for (int i = 0; i < read; i++) {
-                    if (buffer[i] == '\n') {
-                        if (!hand(decode(line.toByteArray()))) {
-                            return;
-                        }
-                        line.reset();
-                    } else if (line.size() >= MAX_LINE_BYTES) {
-                        hand(new Broken("printed a line longer than " + (MAX_LINE_BYTES >> 20) + " MiB"));
-                        return;
-                    } else {
-                        line.write(buffer[i]);
+                List<String> lines = new ArrayList<>();
+                int cost = 0;
+                int from = 0;
+                Item problem = null;
+                for (int i = 0; i < read && problem == null; i++) {
+                    if (buffer[i] != '\n') {
+                        continue;
                     }
+                    byte[] bytes;
+                    if (line.size() == 0) {
+                        bytes = Arrays.copyOfRange(buffer, from, i);
+                    } else {
+                        line.write(buffer, from, i - from);
+                        bytes = line.toByteArray();
+                        line.reset();
+                    }
+                    from = i + 1;
+                    if (bytes.length > MAX_LINE_BYTES) {
+                        problem = tooLong();
+                    } else if (decode(bytes) instanceof String text) {
+                        lines.add(text);
+                        cost += bytes.length + 1;
+                    } else {
+                        problem = new Broken("printed a line that is not UTF-8: " + Json.excerpt(new String(bytes, StandardCharsets.UTF_8)));
+                    }
+                }
+                if (problem == null) {
+                    line.write(buffer, from, read - from);
+                    if (line.size() > MAX_LINE_BYTES) {
+                        problem = tooLong();
+                    }
+                }
+                if (!lines.isEmpty() && !hand(new Lines(lines, cost))) {
+                    return;
+                }
+                if (problem != null) {
+                    hand(problem);
+                    return;
                 }
             }
             if (line.size() > 0) {
@@ -247,12 +301,16 @@ public final class ProcessAdapter implements Adapter {
         }
     }
 
+    private static Broken tooLong() {
+        return new Broken("printed a line longer than " + (MAX_LINE_BYTES >> 20) + " MiB");
+    }
+
     /**
-     * Hands a line to the kit once the queue has room for its bytes; false when the adapter was
+     * Hands lines to the kit once the queue has room for their bytes; false when the adapter was
      * closed meanwhile (nobody reads any more).
      */
     private boolean hand(Item item) throws InterruptedException {
-        int cost = item instanceof Text text ? text.cost() : 0;
+        int cost = item instanceof Lines batch ? batch.cost() : 0;
         while (!budget.tryAcquire(cost, 100, TimeUnit.MILLISECONDS)) {
             if (closed) {
                 return false;
@@ -266,12 +324,13 @@ public final class ProcessAdapter implements Adapter {
         return true;
     }
 
-    private static Item decode(byte[] bytes) {
+    /** The line's text, a carriage return at its end left out; null when it is not UTF-8. */
+    private static String decode(byte[] bytes) {
         try {
             String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-            return new Text(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text, bytes.length + 1);
+            return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
         } catch (CharacterCodingException e) {
-            return new Broken("printed a line that is not UTF-8: " + Json.excerpt(new String(bytes, StandardCharsets.UTF_8)));
+            return null;
         }
     }
 
