@@ -28,6 +28,10 @@ from .verdicts import State, Verdict, check_line
 
 PROTOCOL = "proofgate-adapter/v1"
 
+# one encoder and one decoder for the session: json.dumps and json.loads with arguments build a new one per call
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+_DECODER = json.JSONDecoder(object_pairs_hook=object_pairs)
+
 #: The capabilities of docs/conformance.md, "Capabilities".
 CAPABILITIES = ("reason_facts", "state", "sliding", "wide_integers", "namespace")
 
@@ -107,7 +111,7 @@ class Session:
         self.failures = 0
 
     def _error(self, message) -> str:
-        return json.dumps({"kind": "error", "message": message}, separators=(",", ":")) + "\n"
+        return _encode({"kind": "error", "message": message}) + "\n"
 
     def _failed(self, where: str, error: BaseException) -> str:
         message = "%s: %s" % (where, describe(error))
@@ -125,13 +129,13 @@ class Session:
         if not line.strip():
             return ""
         try:
-            message = json.loads(line, object_pairs_hook=object_pairs)
+            message = _DECODER.decode(line)
         except ValueError as e:
             return self._error("the message is not JSON: %s" % e) + END
         kind = message.get("kind") if isinstance(message, dict) else None
         if kind == "hello":
-            return json.dumps({"kind": "hello", "protocol": PROTOCOL, "implementation": str(self.adapter.name),
-                               "capabilities": list(self.capabilities)}, separators=(",", ":")) + "\n" + END
+            return _encode({"kind": "hello", "protocol": PROTOCOL, "implementation": str(self.adapter.name),
+                               "capabilities": list(self.capabilities)}) + "\n" + END
         if kind == "topology":
             self.topology, self.broken = None, None
             try:
@@ -163,7 +167,7 @@ class Session:
             kind, " %s" % message.get("step") if kind == "step" else "")
         try:
             if kind == "summary":
-                return json.dumps(self._state().summary(), separators=(",", ":")) + "\n" + END
+                return _encode(self._state().summary()) + "\n" + END
             event = EVENTS[kind].from_json(message)
             verdicts = getattr(self.adapter, kind)(event)
             lines = []
@@ -175,9 +179,9 @@ class Session:
                 else:
                     raise TypeError("%s() gave %r, not a verdict (plan(), rejected(), retired(), or a dict as replay "
                                     "prints it)" % (kind, verdict))
-                lines.append(json.dumps(line, separators=(",", ":")))
+                lines.append(_encode(line))
             if self.state_capability:
-                lines.append(json.dumps(self._state().to_json(), separators=(",", ":")))
+                lines.append(_encode(self._state().to_json()))
             return "".join(line + "\n" for line in lines) + END
         except Exception as e:  # noqa: BLE001
             self.broken = "the connector failed at the %s (%s)" % (where, describe(e))

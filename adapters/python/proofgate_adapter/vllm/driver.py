@@ -63,6 +63,7 @@ class Classes:
         if choice not in ("auto", "standins", "vllm"):
             raise ValueError("%s must be auto, standins or vllm, not %r" % (CLASSES_VARIABLE, choice))
         self.real = False
+        self._fields = {}  # class -> its field names and required fields (dataclasses.fields is slow per call)
         for name in ("NewRequestData", "CachedRequestData", "SchedulerOutput", "KVConnectorOutput", "Request",
                      "KVConnectorRole", "KVConnectorMetadata", "KVConnectorBase_V1", "SupportsHMA"):
             setattr(self, name, getattr(standins, name))
@@ -87,12 +88,11 @@ class Classes:
         the class does not have is set as an attribute after construction (so that
         `recurrent_boundary_blocks` reaches a vLLM without it), an older field name is filled from
         the newer one, and a required field the driver cannot fill is an error that names it."""
-        names = {f.name: f for f in dataclasses.fields(cls)}
+        names, required = self._fields.get(cls) or self._fields.setdefault(cls, _fields(cls))
         if "resumed_from_preemption" in names and "resumed_req_ids" in values:  # vLLM before late 2025
             values["resumed_from_preemption"] = [r in values["resumed_req_ids"] for r in values["req_ids"]]
         given = {k: v for k, v in values.items() if k in names}
-        missing = [n for n, f in names.items() if n not in given and f.default is dataclasses.MISSING
-                   and f.default_factory is dataclasses.MISSING]
+        missing = [n for n in required if n not in given]
         if missing:
             raise TypeError("%s.%s has fields the driver does not fill: %s (the driver is documented against %s)"
                             % (cls.__module__, cls.__name__, ", ".join(missing), standins.VLLM_REFERENCE))
@@ -113,6 +113,12 @@ class Classes:
                 print("proofgate_adapter.vllm: vLLM's Request could not be built (%s); using the stand-in" % e,
                       file=sys.stderr)
         return standins.Request(request_id, prompt_token_ids)
+
+
+def _fields(cls):
+    fields = dataclasses.fields(cls)
+    return (frozenset(f.name for f in fields),
+            [f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING])
 
 
 _TOKENS = {}
