@@ -43,6 +43,16 @@ public final class ConnectorAudit {
 
     public static Run run(List<Scenario> scenarios, Conform.Adapters base, Conform.Adapters head, Settings settings,
                           Conform.Progress progress) throws ConformException {
+        return run(scenarios, base, head, settings, progress, (b, h) -> { });
+    }
+
+    /**
+     * As {@link #run(List, Conform.Adapters, Conform.Adapters, Settings, Conform.Progress)}; {@code greeted}
+     * gets both revisions' greetings as soon as their first adapters answered, before any scenario.
+     */
+    public static Run run(List<Scenario> scenarios, Conform.Adapters base, Conform.Adapters head, Settings settings,
+                          Conform.Progress progress, java.util.function.BiConsumer<Line.Hello, Line.Hello> greeted)
+            throws ConformException {
         long start = System.nanoTime();
         AdapterClient firstBase = open(base, "base", settings);
         AdapterClient firstHead;
@@ -54,6 +64,7 @@ public final class ConnectorAudit {
         }
         Line.Hello baseHello = firstBase.hello();
         Line.Hello headHello = firstHead.hello();
+        greeted.accept(baseHello, headHello);
         Classifier classifier = new Classifier(baseHello.capabilities(), headHello.capabilities());
         AtomicReferenceArray<Outcome> outcomes = new AtomicReferenceArray<>(scenarios.size());
         List<Integer> runnable = new ArrayList<>();

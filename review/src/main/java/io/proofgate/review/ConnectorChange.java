@@ -62,28 +62,13 @@ public final class ConnectorChange {
         Conform.Adapters baseAdapters = () -> new ProcessAdapter(request.baseCommand(), baseDir);
         Conform.Adapters headAdapters = () -> new ProcessAdapter(request.headCommand(), headDir);
         // the probes are independent of the scenarios: their adapters run beside the scenarios'
-        var probes = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                NamespaceRun.Result result = NamespaceRun.run(baseAdapters, headAdapters, request.settings());
-                if (result.computed()) {
-                    progress.line(String.format("%,d namespace probes through both revisions", result.probes()));
-                }
-                return result;
-            } catch (ConformException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        });
-        ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios(), baseAdapters, headAdapters, request.settings(), progress);
+        NamespaceRun.Beside probes = new NamespaceRun.Beside(baseAdapters, headAdapters, request.settings(), progress);
+        ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios(), baseAdapters, headAdapters, request.settings(), progress,
+                probes);
         progress.line(String.format("%,d scenarios through both revisions in %.1f s", run.outcomes().size(), run.seconds()));
         List<DifferenceClass> classes = run.stoppedAfter() > 0 ? List.of()
                 : Classes.of(run, baseAdapters, headAdapters, request.settings());
-        NamespaceRun.Result namespace;
-        try {
-            namespace = probes.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof ConformException c ? c
-                    : new ConformException("the namespace probes could not be judged: " + e.getCause().getMessage());
-        }
+        NamespaceRun.Result namespace = probes.result();
         return new ConnectorAuditReport(base, head, run, classes, namespace, approvals, changed);
     }
 }

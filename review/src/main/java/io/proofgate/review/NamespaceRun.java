@@ -48,6 +48,62 @@ public final class NamespaceRun {
     private NamespaceRun() {}
 
     /**
+     * The probes beside an audit's scenarios: started once both revisions' first adapters have
+     * greeted ({@link ConnectorAudit#run}'s callback), and only where both declare namespace; else
+     * no adapter is started only to be asked.
+     */
+    public static final class Beside implements java.util.function.BiConsumer<Line.Hello, Line.Hello> {
+        private final Conform.Adapters base;
+        private final Conform.Adapters head;
+        private final ConnectorAudit.Settings settings;
+        private final Conform.Progress progress;
+        private final CompletableFuture<Result> result = new CompletableFuture<>();
+
+        public Beside(Conform.Adapters base, Conform.Adapters head, ConnectorAudit.Settings settings, Conform.Progress progress) {
+            this.base = base;
+            this.head = head;
+            this.settings = settings;
+            this.progress = progress;
+        }
+
+        @Override
+        public void accept(Line.Hello baseHello, Line.Hello headHello) {
+            boolean inBase = baseHello.capabilities().contains(Capability.NAMESPACE);
+            boolean inHead = headHello.capabilities().contains(Capability.NAMESPACE);
+            if (!inBase || !inHead) {
+                result.complete(notDeclared(inBase, inHead));
+                return;
+            }
+            CompletableFuture.runAsync(() -> {
+                try {
+                    Result probed = run(base, head, settings);
+                    if (probed.computed()) {
+                        progress.line(String.format("%,d namespace probes through both revisions", probed.probes()));
+                    }
+                    result.complete(probed);
+                } catch (ConformException | RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        }
+
+        /** The probes' result, once the scenarios' run has greeted both revisions. */
+        public Result result() throws ConformException {
+            try {
+                return result.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof ConformException c ? c
+                        : new ConformException("the namespace probes could not be judged: " + e.getCause().getMessage());
+            }
+        }
+    }
+
+    private static Result notDeclared(boolean inBase, boolean inHead) {
+        return Result.notComputed(!inBase && !inHead ? "neither revision's adapter declares namespace"
+                : "the " + (!inBase ? "base" : "head") + " revision's adapter does not declare namespace");
+    }
+
+    /**
      * Every probe to both revisions, each through an adapter of its own (so this may run beside
      * the scenarios). Not computed when either revision's adapter does not declare namespace.
      */
@@ -60,8 +116,7 @@ public final class NamespaceRun {
         List<Line> fromBase = join(baseAnswers);
         List<Line> fromHead = join(headAnswers);
         if (fromBase == null || fromHead == null) {
-            return Result.notComputed(fromBase == null && fromHead == null ? "neither revision's adapter declares namespace"
-                    : "the " + (fromBase == null ? "base" : "head") + " revision's adapter does not declare namespace");
+            return notDeclared(fromBase != null, fromHead != null);
         }
         List<String> ids = new ArrayList<>();
         List<Map<String, String>> baseValues = new ArrayList<>();
