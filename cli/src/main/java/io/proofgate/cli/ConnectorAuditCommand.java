@@ -57,8 +57,9 @@ final class ConnectorAuditCommand {
         if (!Set.of("text", "json", "markdown", "sarif").contains(format)) {
             throw new UsageException("--format must be text, json, markdown or sarif, not \"" + format + "\"");
         }
-        // a job is a pair of adapters; a pair's kit thread reads two answers for one, so pairs = cores (at most 4) is fastest here
-        int jobs = (int) Options.integer(options, "--jobs", 1, 256, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        // a job is a pair of adapters kept busy by sending each scenario ahead: a pair per two cores (at most 2) is as fast
+        // on two cores as a pair per core, with less CPU (docs/performance.md, "The connector audit against conform")
+        int jobs = (int) Options.integer(options, "--jobs", 1, 256, Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()) / 2));
         long timeout = Options.integer(options, "--timeout", 1, 3600, io.proofgate.conform.Conform.DEFAULT_PATIENCE.toSeconds());
         int maxErrors = (int) Options.integer(options, "--max-errors", 1, 1_000_000, 10);
         Path repo = null;

@@ -76,59 +76,13 @@ public final class ConnectorAudit {
                 outcomes.set(i, new Outcome.NotRun(scenarios.get(i), missing));
             }
         }
-        AtomicInteger next = new AtomicInteger();
-        AtomicInteger errors = new AtomicInteger();
-        AtomicInteger done = new AtomicInteger();
-        AtomicBoolean stop = new AtomicBoolean();
+        Shared shared = new Shared(scenarios, runnable, base, head, baseHello, headHello, settings, classifier, outcomes,
+                progress, start);
         int jobs = Math.max(1, Math.min(settings.jobs(), runnable.size()));
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < jobs; w++) {
-            Pair own = w == 0 ? new Pair(firstBase, firstHead) : null;
-            workers.add(Thread.ofPlatform().name("proofgate-audit-" + w).start(() -> {
-                Pair pair = own;
-                try {
-                    while (!stop.get()) {
-                        int position = next.getAndIncrement();
-                        if (position >= runnable.size()) {
-                            break;
-                        }
-                        int index = runnable.get(position);
-                        Scenario scenario = scenarios.get(index);
-                        String side = "base";
-                        try {
-                            if (pair == null) {
-                                pair = new Pair(reopen(base, baseHello, settings), null);
-                                side = "head";
-                                pair = new Pair(pair.base(), reopen(head, headHello, settings));
-                            }
-                            Transcript[] both = pair.record(scenario, scenario.events().size());
-                            outcomes.set(index, new Outcome.Compared(scenario,
-                                    classifier.compare(scenario, scenario.events().size(), both[0], both[1])));
-                        } catch (SideException e) {
-                            outcomes.set(index, new Outcome.Errored(scenario, e.side, e.getMessage()));
-                            pair = closed(pair);
-                            if (errors.incrementAndGet() >= settings.maxErrors()) {
-                                stop.set(true);
-                            }
-                        } catch (AdapterException | RuntimeException e) {
-                            String message = e instanceof AdapterException ? "the adapter " + e.getMessage()
-                                    : "could not be judged: " + e;
-                            outcomes.set(index, new Outcome.Errored(scenario, side, "scenario " + scenario.id() + ": " + message));
-                            pair = closed(pair);
-                            if (errors.incrementAndGet() >= settings.maxErrors()) {
-                                stop.set(true);
-                            }
-                        }
-                        int finished = done.incrementAndGet();
-                        if (finished % 2000 == 0) {
-                            progress.line(String.format("%,d of %,d scenarios through both revisions, %.1f s", finished,
-                                    runnable.size(), (System.nanoTime() - start) / 1e9));
-                        }
-                    }
-                } finally {
-                    closed(pair);
-                }
-            }));
+            Worker worker = new Worker(shared, w == 0 ? new Pair(firstBase, firstHead) : null);
+            workers.add(Thread.ofPlatform().name("proofgate-audit-" + w).start(worker::run));
         }
         for (Thread worker : workers) {
             try {
@@ -138,6 +92,8 @@ public final class ConnectorAudit {
                 throw new ConformException("interrupted");
             }
         }
+        AtomicInteger errors = shared.errors();
+        AtomicBoolean stop = shared.stop();
         List<Outcome> ordered = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
             ordered.add(outcomes.get(i) != null ? outcomes.get(i) : new Outcome.Errored(scenarios.get(i), "run",
@@ -145,6 +101,150 @@ public final class ConnectorAudit {
         }
         return new Run(baseHello, headHello, List.copyOf(ordered), stop.get() ? errors.get() : 0,
                 (System.nanoTime() - start) / 1e9);
+    }
+
+    /** What the workers share: the scenarios to run, where the outcomes go, and the run's counts. */
+    private record Shared(List<Scenario> scenarios, List<Integer> runnable, Conform.Adapters base, Conform.Adapters head,
+                          Line.Hello baseHello, Line.Hello headHello, Settings settings, Classifier classifier,
+                          AtomicReferenceArray<Outcome> outcomes, Conform.Progress progress, long start,
+                          AtomicInteger next, AtomicInteger errors, AtomicInteger done, AtomicBoolean stop) {
+        Shared(List<Scenario> scenarios, List<Integer> runnable, Conform.Adapters base, Conform.Adapters head,
+               Line.Hello baseHello, Line.Hello headHello, Settings settings, Classifier classifier,
+               AtomicReferenceArray<Outcome> outcomes, Conform.Progress progress, long start) {
+            this(scenarios, runnable, base, head, baseHello, headHello, settings, classifier, outcomes, progress, start,
+                    new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicBoolean());
+        }
+
+        /** The next scenario's index, or -1 when none is left or the run stopped. */
+        int take() {
+            if (stop.get()) {
+                return -1;
+            }
+            int position = next.getAndIncrement();
+            return position < runnable.size() ? runnable.get(position) : -1;
+        }
+
+        void compared(int index, Transcript[] both) {
+            Scenario scenario = scenarios.get(index);
+            outcomes.set(index, new Outcome.Compared(scenario, classifier.compare(scenario, scenario.events().size(), both[0], both[1])));
+            finished();
+        }
+
+        void errored(int index, String side, String message) {
+            outcomes.set(index, new Outcome.Errored(scenarios.get(index), side, message));
+            if (errors.incrementAndGet() >= settings.maxErrors()) {
+                stop.set(true);
+            }
+            finished();
+        }
+
+        private void finished() {
+            int count = done.incrementAndGet();
+            if (count % 2000 == 0) {
+                progress.line(String.format("%,d of %,d scenarios through both revisions, %.1f s", count, runnable.size(),
+                        (System.nanoTime() - start) / 1e9));
+            }
+        }
+    }
+
+    /**
+     * One worker: a pair of adapters, one of each revision. The next scenario is sent ahead of
+     * reading the answers to the one before it, so both revisions' adapters work on it while this
+     * thread reads and compares. When a pair breaks with a scenario sent ahead, the answers of
+     * both are lost with it: each is then run again alone on a fresh pair, so that an error is
+     * charged to the scenario that caused it, never to the one before it.
+     */
+    private static final class Worker {
+        private final Shared shared;
+        private final java.util.ArrayDeque<Integer> alone = new java.util.ArrayDeque<>();
+        private Pair pair;
+
+        Worker(Shared shared, Pair first) {
+            this.shared = shared;
+            this.pair = first;
+        }
+
+        void run() {
+            try {
+                int pending = -1;
+                while (true) {
+                    if (!alone.isEmpty()) {
+                        int index = alone.poll();
+                        if (!shared.stop.get() && opened(index)) {
+                            Scenario scenario = shared.scenarios.get(index);
+                            pair.send(scenario, scenario.events().size());
+                            Failure failure = receive(index);
+                            if (failure != null) {
+                                shared.errored(index, failure.side(), failure.message());
+                            }
+                        }
+                        continue;
+                    }
+                    int index = shared.take();
+                    if (index < 0 && pending < 0) {
+                        return;
+                    }
+                    if (index >= 0) {
+                        if (!opened(index)) {
+                            continue;
+                        }
+                        Scenario scenario = shared.scenarios.get(index);
+                        pair.send(scenario, scenario.events().size());
+                    }
+                    Failure failure = pending >= 0 ? receive(pending) : null;
+                    if (failure != null && index >= 0) {
+                        alone.add(pending); // the pair broke with this one sent ahead: both go again, each alone
+                        alone.add(index);
+                        index = -1;
+                    } else if (failure != null) {
+                        shared.errored(pending, failure.side(), failure.message());
+                    }
+                    pending = index;
+                }
+            } finally {
+                closed(pair);
+            }
+        }
+
+        private record Failure(String side, String message) {}
+
+        /** Reads and compares the answers to scenario {@code index}; the failure when the pair broke on it (then closed), else null. */
+        private Failure receive(int index) {
+            Scenario scenario = shared.scenarios.get(index);
+            Failure failure;
+            try {
+                shared.compared(index, pair.receive(scenario, scenario.events().size()));
+                return null;
+            } catch (SideException e) {
+                failure = new Failure(e.side, e.getMessage()); // it names its scenario and event itself
+            } catch (RuntimeException e) {
+                failure = new Failure("base", "scenario " + scenario.id() + ": could not be judged: " + e);
+            }
+            pair = closed(pair);
+            return failure;
+        }
+
+        /** Whether a pair is open, starting one if needed; false when it could not be (the scenario is then an error). */
+        private boolean opened(int index) {
+            if (pair != null) {
+                return true;
+            }
+            String side = "base";
+            try {
+                AdapterClient base = reopen(shared.base, shared.baseHello, shared.settings);
+                side = "head";
+                try {
+                    pair = new Pair(base, reopen(shared.head, shared.headHello, shared.settings));
+                } catch (AdapterException e) {
+                    base.close();
+                    throw e;
+                }
+                return true;
+            } catch (AdapterException e) {
+                shared.errored(index, side, "scenario " + shared.scenarios.get(index).id() + ": the adapter " + e.getMessage());
+                return false;
+            }
+        }
     }
 
     /** A class's witness: the scenario's first {@code events} events, and the difference they show. */
@@ -179,18 +279,25 @@ public final class ConnectorAudit {
     private record Pair(AdapterClient base, AdapterClient head) {
         /** Both transcripts: the messages go to both before either answer is read. */
         Transcript[] record(Scenario scenario, int prefix) throws SideException {
-            ScenarioRun baseRun = new ScenarioRun(base);
-            ScenarioRun headRun = new ScenarioRun(head);
-            baseRun.send(scenario, prefix);
-            headRun.send(scenario, prefix);
+            send(scenario, prefix);
+            return receive(scenario, prefix);
+        }
+
+        void send(Scenario scenario, int prefix) {
+            new ScenarioRun(base).send(scenario, prefix);
+            new ScenarioRun(head).send(scenario, prefix);
+        }
+
+        /** The answers to what {@link #send} sent, base first. */
+        Transcript[] receive(Scenario scenario, int prefix) throws SideException {
             Transcript a;
             try {
-                a = baseRun.receive(scenario, prefix);
+                a = new ScenarioRun(base).receive(scenario, prefix);
             } catch (AdapterException e) {
                 throw new SideException("base", e);
             }
             try {
-                return new Transcript[] {a, headRun.receive(scenario, prefix)};
+                return new Transcript[] {a, new ScenarioRun(head).receive(scenario, prefix)};
             } catch (AdapterException e) {
                 throw new SideException("head", e);
             }

@@ -168,6 +168,14 @@ class ConnectorAuditTest {
         assertEquals("head", first.side());
         assertTrue(first.message().contains("scenario " + first.scenario().id()), first.message());
         assertTrue(ConnectorAuditText.write(report).contains(first.scenario().id()));
+        // each error is charged to a scenario with a held event (where the head exits), never to the
+        // scenario before it, whose answers the exit also lost when the next was sent ahead
+        List<Outcome.Errored> charged = report.errors().stream().filter(e -> !e.side().equals("run")).toList();
+        assertFalse(charged.isEmpty());
+        for (Outcome.Errored error : charged) {
+            assertTrue(error.scenario().events().stream().anyMatch(e -> e.line().contains("\"kind\":\"held\"")),
+                    error.scenario().id() + " has no held event but was charged: " + error.message());
+        }
         assertTrue(report.verdict().startsWith("could not be judged"), report.verdict());
     }
 
