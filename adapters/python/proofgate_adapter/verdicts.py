@@ -40,11 +40,11 @@ class VerdictError(ValueError):
 
 
 def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _check_int(value, what):
-    if not _is_int(value):
+    if type(value) is not int and not _is_int(value):  # the first test is the common case, and cheap
         raise VerdictError("%s is not an integer: %r" % (what, value))
     return value
 
@@ -58,7 +58,13 @@ def _check_id(value, what="a request id"):
 def _blocks(value, what):
     if not isinstance(value, (list, tuple)) or not all(isinstance(g, (list, tuple)) for g in value):
         raise VerdictError("%s is not a list of lists of block ids: %r" % (what, value))
-    return [[_check_int(b, what + " block") for b in g] for g in value]
+    out = []
+    for g in value:
+        if all(type(b) is int for b in g):  # the common case, without building a message per block
+            out.append(list(g))
+        else:
+            out.append([_check_int(b, what + " block") for b in g])
+    return out
 
 
 def _pairs(value, what):
