@@ -117,24 +117,35 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
      * it) on {@code classPath}. Paths are absolute, since the child runs in the spec's folder.
      */
     public List<String> commandLine(Path java, List<Path> classPath, String mainClass) {
+        List<String> options = new ArrayList<>();
+        maxHeap.ifPresent(xmx -> options.add("-Xmx" + xmx));
+        if (shortRun) {
+            options.add("-XX:TieredStopAtLevel=1");
+        }
+        if (!libraries.isEmpty()) {
+            options.add("-DTLA-Library=" + libraryPath());
+        }
+        List<String> args = childJvm(java, options, javaTmpDir(), classPath, mainClass);
+        args.addAll(tlcArguments(spec.getFileName().toString()));
+        return args;
+    }
+
+    /**
+     * The command of a JVM that runs TLC, up to its main class and with {@code options} among
+     * its own: a run's child here, or a warm child ({@link WarmTlcPool}) that runs many.
+     */
+    static List<String> childJvm(Path java, List<String> options, Path tmpDir, List<Path> classPath, String mainClass) {
         List<String> args = new ArrayList<>();
         args.add(java.toString());
         // TLC asks for the parallel collector (message 2401) and runs slower without it.
         args.add("-XX:+UseParallelGC");
-        maxHeap.ifPresent(xmx -> args.add("-Xmx" + xmx));
-        if (shortRun) {
-            args.add("-XX:TieredStopAtLevel=1");
-        }
+        args.addAll(options);
         // TLC writes the standard modules (Naturals.tla, ...) into java.io.tmpdir before parsing
         // them: with a shared /tmp, one run read another's half-written Naturals.tla ("Lexical
-        // error ... Encountered: <EOF>"). Each run gets its own, inside its metadir.
-        args.add("-Djava.io.tmpdir=" + javaTmpDir().toAbsolutePath());
-        if (!libraries.isEmpty()) {
-            args.add("-DTLA-Library=" + libraryPath());
-        }
+        // error ... Encountered: <EOF>"). Each child gets its own.
+        args.add("-Djava.io.tmpdir=" + tmpDir.toAbsolutePath());
         args.addAll(List.of("-cp", String.join(File.pathSeparator,
                 classPath.stream().map(p -> p.toAbsolutePath().toString()).toList()), mainClass));
-        args.addAll(tlcArguments(spec.getFileName().toString()));
         return args;
     }
 

@@ -195,15 +195,12 @@ public final class WarmTlcPool implements AutoCloseable {
         Path folder = home.resolve("child-" + started++);
         Path tmp = folder.resolve("java-tmp");
         Files.createDirectories(tmp);
-        List<String> line = new ArrayList<>(List.of(TlcProcess.java().toString(), "-XX:+UseParallelGC", "-Xmx" + maxHeap,
-                // TLC writes the standard modules into java.io.tmpdir: a folder of this child's own
-                "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
-                "-cp", String.join(java.io.File.pathSeparator,
-                        TlcProcess.childClassPath().stream().map(p -> p.toAbsolutePath().toString()).toList()),
-                WarmTlc.class.getName()));
+        List<String> options = new ArrayList<>(List.of("-Xmx" + maxHeap));
         if (seesLoadedClasses) { // WarmTlc tells TLC's loaded classes through ClassLoader.findLoadedClass (TlcClasses)
-            line.add(1, "--add-opens=java.base/java.lang=ALL-UNNAMED");
+            options.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
         }
+        List<String> line = TlcCommand.childJvm(TlcProcess.java(), options, tmp, TlcProcess.childClassPath(),
+                WarmTlc.class.getName());
         Process process = new ProcessBuilder(line).directory(folder.toFile())
                 .redirectError(folder.resolve("stderr.txt").toFile())
                 .start();
