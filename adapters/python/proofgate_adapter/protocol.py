@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
+import time
 import traceback
 
 from .events import EVENTS, MessageError, Topology, object_pairs
@@ -198,9 +200,11 @@ def run(adapter, stdin=None, stdout=None) -> int:
     """Speaks the protocol on stdin and stdout until stdin closes; returns the exit status.
 
     While it runs, `sys.stdout` is stderr, so that a `print()` in the connector cannot break the
-    protocol; answers go to the real stdout. Answers are flushed once no more input is waiting:
-    the kit sends a scenario ahead in one write, and its answers then go back in one write, not
-    one per message (each write wakes the kit).
+    protocol; answers go to the real stdout. The answers to messages that arrived together are
+    written together (each write wakes the kit: a scenario sent ahead is answered in one), but
+    none waits more than about `HOLD` seconds for the ones after it, so that the kit's patience
+    still bounds each answer and a connector that hangs is found at the message it hangs on; and
+    whatever was answered is written before the loop ends, when the connector exits too.
     """
     out = stdout if stdout is not None else sys.stdout
     try:
@@ -209,17 +213,70 @@ def run(adapter, stdin=None, stdout=None) -> int:
         print("proofgate_adapter: %s" % e, file=sys.stderr)
         return 2
     saved, sys.stdout = sys.stdout, sys.stderr
+    held = _Held(out)
     try:
         for batch in _batches(stdin if stdin is not None else sys.stdin):
-            # one write whatever the stream's buffering (PYTHONUNBUFFERED makes every write a system call)
-            out.write("".join([session.handle(line) if isinstance(line, str)
-                               else session._error("the message is not UTF-8: %s" % line) + END for line in batch]))
-            out.flush()
+            for line in batch:
+                held.add(session.handle(line) if isinstance(line, str)
+                         else session._error("the message is not UTF-8: %s" % line) + END)
+            held.write()
     except (BrokenPipeError, KeyboardInterrupt):
         return 1
     finally:
         sys.stdout = saved
+        held.close()  # the connector exited (SystemExit) or the loop broke: what was answered still goes out
     return 0
+
+
+#: The longest an answer waits for the answers after it, in seconds (about: a thread looks this often).
+HOLD = 0.02
+
+
+class _Held:
+    """Answers not yet written, and a thread that writes them once the oldest has waited `HOLD`."""
+
+    def __init__(self, out):
+        self.out = out
+        self.answers = []
+        self.since = 0.0
+        self.lock = threading.Lock()
+        self.closed = threading.Event()
+        threading.Thread(target=self._watch, name="proofgate-adapter-answers", daemon=True).start()
+
+    def add(self, answer: str) -> None:
+        with self.lock:
+            if not self.answers:
+                self.since = time.monotonic()
+            self.answers.append(answer)
+
+    def write(self) -> None:
+        with self.lock:
+            self._write()
+
+    def _write(self) -> None:
+        if self.answers:
+            # one write whatever the stream's buffering (PYTHONUNBUFFERED makes every write a system call)
+            text = "".join(self.answers)
+            self.answers.clear()
+            self.out.write(text)
+            self.out.flush()
+
+    def _watch(self) -> None:
+        while not self.closed.wait(HOLD):
+            with self.lock:
+                if self.answers and time.monotonic() - self.since >= HOLD:
+                    try:
+                        self._write()
+                    except (OSError, ValueError):  # the kit is gone: the loop finds out at its own write
+                        return
+
+    def close(self) -> None:
+        self.closed.set()
+        with self.lock:
+            try:
+                self._write()
+            except (OSError, ValueError):
+                pass
 
 
 def _batches(stdin):

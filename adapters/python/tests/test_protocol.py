@@ -4,6 +4,7 @@ import contextlib
 import io
 import json
 import os
+import time
 import unittest
 
 from support import HELLO, TOPOLOGY, answers
@@ -165,6 +166,38 @@ class ProtocolTest(unittest.TestCase):
         with piped(message.encode("utf-8")) as stdin:
             self.assertEqual(0, run(Recorder(), stdin, stdout))
         self.assertEqual(1, len([w for w in stdout.writes if w]), stdout.writes)
+        self.assertEqual(5, stdout.getvalue().count('{"kind":"end"}'))
+
+    def test_an_exit_of_the_connector_still_writes_the_answers_before_it(self):
+        # the kit then finds the adapter gone at the message it exited on, not at an earlier one
+        class Exits(Recorder):
+            def step(self, step):
+                if step.step == 2:
+                    raise SystemExit(3)
+                return super().step(step)
+        stdout = Writes()
+        message = "\n".join(json.dumps(m) for m in (HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)) + "\n"
+        with piped(message.encode("utf-8")) as stdin:
+            with self.assertRaises(SystemExit):
+                run(Exits(), stdin, stdout)
+        self.assertEqual(3, stdout.getvalue().count('{"kind":"end"}'), stdout.getvalue())
+
+    def test_an_answer_does_not_wait_for_a_slow_one_after_it(self):
+        # the kit's patience bounds each answer: the ones before a slow event are written while it runs
+        stdout = Writes()
+
+        class Slow(Recorder):
+            def step(self, step):
+                if step.step == 2:  # waits until the answers before it were written, for at most 60 s
+                    deadline = time.monotonic() + 60
+                    while not [w for w in stdout.writes if w] and time.monotonic() < deadline:
+                        time.sleep(0.005)
+                return super().step(step)
+        message = "\n".join(json.dumps(m) for m in (HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)) + "\n"
+        with piped(message.encode("utf-8")) as stdin:
+            self.assertEqual(0, run(Slow(), stdin, stdout))
+        writes = [w for w in stdout.writes if w]
+        self.assertEqual(3, writes[0].count('{"kind":"end"}'), writes)
         self.assertEqual(5, stdout.getvalue().count('{"kind":"end"}'))
 
     def test_a_message_that_is_not_utf8_is_refused_as_such_and_the_next_is_answered(self):

@@ -73,13 +73,30 @@ final class ConnectorAuditCommand {
         if (options.containsKey("--scenarios")) {
             folders.addAll(ConformCommand.folders(options.get("--scenarios")));
         }
-        try {
-            List<Scenario> scenarios = new ArrayList<>();
+        // the scenarios are read while both revisions are written
+        java.util.concurrent.FutureTask<List<Scenario>> reading = new java.util.concurrent.FutureTask<>(() -> {
+            List<Scenario> read = new ArrayList<>();
             for (Path folder : folders) {
-                scenarios.addAll(ScenarioReader.read(folder));
+                read.addAll(ScenarioReader.read(folder));
             }
-            err.println("proofgate audit: " + String.format("%,d", scenarios.size()) + " scenarios from "
+            return read;
+        });
+        Thread.ofPlatform().daemon(true).name("proofgate-audit-scenarios").start(reading);
+        ConnectorChange.Scenarios scenarios = () -> {
+            List<Scenario> read;
+            try {
+                read = reading.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof ConformException c ? c : new ConformException("the scenarios could not be read: " + e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConformException("interrupted");
+            }
+            err.println("proofgate audit: " + String.format("%,d", read.size()) + " scenarios from "
                     + String.join(", ", folders.stream().map(Path::toString).toList()));
+            return read;
+        };
+        try {
             ConnectorAuditReport report = ConnectorChange.run(new ConnectorChange.Request(repo, base, options.get("--head"),
                     baseCommand, headCommand, scenarios, new ConnectorAudit.Settings(jobs, Duration.ofSeconds(timeout), maxErrors),
                     options.containsKey("--accept-from-head")), line -> err.println("proofgate audit: " + line));

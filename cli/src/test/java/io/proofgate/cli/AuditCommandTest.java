@@ -56,6 +56,31 @@ class AuditCommandTest {
         assertEquals("", out.toString(StandardCharsets.UTF_8));
     }
 
+    /** The scenarios are read while both revisions are written: one that cannot be read still stops the audit, located. */
+    @Test
+    void aConnectorAuditWithAnUnreadableScenarioIsExitTwoWithItsPlace(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path file = dir.resolve("broken.scenarios");
+        java.nio.file.Files.writeString(file, "topology {\"kind\":\"topology\"}\n\nscenario one\nevent {not json\n");
+        String root = System.getProperty("proofgate.root");
+        System.setProperty("proofgate.root", ROOT.toString()); // as the launcher sets it: the committed scenarios are read too
+        int exit;
+        try {
+            exit = run("audit", "--exec", "python3 examples/conform/toy_connector.py", "--repo", ROOT.toString(),
+                    "--base", "HEAD", "--head", "HEAD", "--scenarios", dir.toString());
+        } finally {
+            if (root == null) {
+                System.clearProperty("proofgate.root");
+            } else {
+                System.setProperty("proofgate.root", root);
+            }
+        }
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        assertEquals(Main.USAGE, exit, stderr);
+        assertTrue(stderr.contains("proofgate audit: " + file + ":"), stderr);
+        assertTrue(!stderr.contains("scenarios through both revisions") && !stderr.contains("Exception"), stderr);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void aFolderOutsideGitIsExitTwo(@org.junit.jupiter.api.io.TempDir Path dir) {
         assertEquals(Main.USAGE, run("audit", "--repo", dir.toString(), "--base", "HEAD"));

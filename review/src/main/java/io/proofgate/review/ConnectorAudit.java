@@ -1,6 +1,7 @@
 package io.proofgate.review;
 
 import io.proofgate.adapter.Capability;
+import io.proofgate.conform.Adapter;
 import io.proofgate.conform.AdapterClient;
 import io.proofgate.conform.AdapterException;
 import io.proofgate.conform.Conform;
@@ -54,10 +55,25 @@ public final class ConnectorAudit {
                           Conform.Progress progress, java.util.function.BiConsumer<Line.Hello, Line.Hello> greeted)
             throws ConformException {
         long start = System.nanoTime();
-        AdapterClient firstBase = open(base, "base", settings);
+        // both processes start before either is greeted: their interpreters load side by side
+        Adapter baseProcess = start(base, "base");
+        Adapter headProcess;
+        try {
+            headProcess = start(head, "head");
+        } catch (ConformException e) {
+            baseProcess.close();
+            throw e;
+        }
+        AdapterClient firstBase;
+        try {
+            firstBase = greet(baseProcess, "base", settings);
+        } catch (ConformException e) {
+            headProcess.close();
+            throw e;
+        }
         AdapterClient firstHead;
         try {
-            firstHead = open(head, "head", settings);
+            firstHead = greet(headProcess, "head", settings);
         } catch (ConformException e) {
             firstBase.close();
             throw e;
@@ -327,8 +343,21 @@ public final class ConnectorAudit {
     }
 
     private static AdapterClient open(Conform.Adapters adapters, String side, Settings settings) throws ConformException {
+        return greet(start(adapters, side), side, settings);
+    }
+
+    private static Adapter start(Conform.Adapters adapters, String side) throws ConformException {
         try {
-            return AdapterClient.open(adapters.start(), settings.patience());
+            return adapters.start();
+        } catch (AdapterException e) {
+            throw new ConformException("the " + side + " revision's adapter " + e.getMessage());
+        }
+    }
+
+    /** The greeting; a failed one closes the adapter ({@link AdapterClient#open}). */
+    private static AdapterClient greet(Adapter adapter, String side, Settings settings) throws ConformException {
+        try {
+            return AdapterClient.open(adapter, settings.patience());
         } catch (AdapterException e) {
             throw new ConformException("the " + side + " revision's adapter " + e.getMessage());
         }

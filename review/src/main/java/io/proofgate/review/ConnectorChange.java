@@ -25,7 +25,21 @@ public final class ConnectorChange {
      * @param head the head revision, or null for the working tree
      */
     public record Request(Path repo, String base, String head, String baseCommand, String headCommand,
-                          List<Scenario> scenarios, ConnectorAudit.Settings settings, boolean acceptFromHead) {}
+                          Scenarios scenarios, ConnectorAudit.Settings settings, boolean acceptFromHead) {
+        public Request(Path repo, String base, String head, String baseCommand, String headCommand,
+                       List<Scenario> scenarios, ConnectorAudit.Settings settings, boolean acceptFromHead) {
+            this(repo, base, head, baseCommand, headCommand, () -> scenarios, settings, acceptFromHead);
+        }
+    }
+
+    /**
+     * The scenarios, asked for once both revisions are written: a caller may read them meanwhile
+     * (the command line does, on a thread of its own).
+     */
+    @FunctionalInterface
+    public interface Scenarios {
+        List<Scenario> get() throws ConformException;
+    }
 
     private ConnectorChange() {}
 
@@ -63,7 +77,7 @@ public final class ConnectorChange {
         Conform.Adapters headAdapters = () -> new ProcessAdapter(request.headCommand(), headDir);
         // the probes are independent of the scenarios: their adapters run beside the scenarios'
         NamespaceRun.Beside probes = new NamespaceRun.Beside(baseAdapters, headAdapters, request.settings(), progress);
-        ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios(), baseAdapters, headAdapters, request.settings(), progress,
+        ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios().get(), baseAdapters, headAdapters, request.settings(), progress,
                 probes);
         progress.line(String.format("%,d scenarios through both revisions in %.1f s", run.outcomes().size(), run.seconds()));
         List<DifferenceClass> classes = run.stoppedAfter() > 0 ? List.of()
