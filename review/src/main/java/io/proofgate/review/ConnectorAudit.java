@@ -154,6 +154,14 @@ public final class ConnectorAudit {
             finished();
         }
 
+        /** An error in place of the comparison already recorded for {@code index}. */
+        void erroredInstead(int index, String side, String message) {
+            outcomes.set(index, new Outcome.Errored(scenarios.get(index), side, message));
+            if (errors.incrementAndGet() >= settings.maxErrors()) {
+                stop.set(true);
+            }
+        }
+
         private void finished() {
             int count = done.incrementAndGet();
             if (count % 2000 == 0) {
@@ -168,12 +176,23 @@ public final class ConnectorAudit {
      * reading the answers to the one before it, so both revisions' adapters work on it while this
      * thread reads and compares. When a pair breaks with a scenario sent ahead, the answers of
      * both are lost with it: each is then run again alone on a fresh pair, so that an error is
-     * charged to the scenario that caused it, never to the one before it.
+     * charged to the scenario that caused it, never to the one before it; and when neither fails
+     * again, the first is charged with the break all the same (an adapter that fails now and then
+     * never makes a clean audit).
      */
     private static final class Worker {
         private final Shared shared;
-        private final java.util.ArrayDeque<Integer> alone = new java.util.ArrayDeque<>();
+        private final java.util.ArrayDeque<Again> again = new java.util.ArrayDeque<>();
         private Pair pair;
+        /** Sent, its answers not read yet; or -1. */
+        private int pending = -1;
+        /** Taken, not sent yet; or -1. */
+        private int current = -1;
+
+        /** Two scenarios whose answers a broken pair lost, {@code second} sent ahead, and how it broke. */
+        private record Again(int first, int second, Failure failure) {}
+
+        private record Failure(String side, String message) {}
 
         Worker(Shared shared, Pair first) {
             this.shared = shared;
@@ -182,47 +201,79 @@ public final class ConnectorAudit {
 
         void run() {
             try {
-                int pending = -1;
-                while (true) {
-                    if (!alone.isEmpty()) {
-                        int index = alone.poll();
-                        if (!shared.stop.get() && opened(index)) {
-                            Scenario scenario = shared.scenarios.get(index);
-                            pair.send(scenario, scenario.events().size());
-                            Failure failure = receive(index);
-                            if (failure != null) {
-                                shared.errored(index, failure.side(), failure.message());
-                            }
-                        }
-                        continue;
+                loop();
+            } catch (RuntimeException | Error e) {
+                // the worker cannot go on: what it held is charged with the cause, never left "not run"
+                List<Integer> held = new ArrayList<>(List.of(pending, current));
+                again.forEach(a -> held.addAll(List.of(a.first(), a.second())));
+                for (int index : held) {
+                    if (index >= 0 && shared.outcomes.get(index) == null) {
+                        shared.errored(index, "run", "scenario " + shared.scenarios.get(index).id() + ": could not be judged: " + e);
                     }
-                    int index = shared.take();
-                    if (index < 0 && pending < 0) {
-                        return;
-                    }
-                    if (index >= 0) {
-                        if (!opened(index)) {
-                            continue;
-                        }
-                        Scenario scenario = shared.scenarios.get(index);
-                        pair.send(scenario, scenario.events().size());
-                    }
-                    Failure failure = pending >= 0 ? receive(pending) : null;
-                    if (failure != null && index >= 0) {
-                        alone.add(pending); // the pair broke with this one sent ahead: both go again, each alone
-                        alone.add(index);
-                        index = -1;
-                    } else if (failure != null) {
-                        shared.errored(pending, failure.side(), failure.message());
-                    }
-                    pending = index;
                 }
             } finally {
                 closed(pair);
             }
         }
 
-        private record Failure(String side, String message) {}
+        private void loop() {
+            while (true) {
+                if (!again.isEmpty()) {
+                    runAgain(again.peek());
+                    again.poll();
+                    continue;
+                }
+                current = shared.take();
+                if (current < 0 && pending < 0) {
+                    return;
+                }
+                if (current >= 0) {
+                    if (!opened(current)) {
+                        current = -1;
+                        continue;
+                    }
+                    send(current);
+                }
+                Failure failure = pending >= 0 ? receive(pending) : null;
+                if (failure != null && current >= 0) {
+                    again.add(new Again(pending, current, failure)); // the pair broke with this one sent ahead
+                    current = -1;
+                } else if (failure != null) {
+                    shared.errored(pending, failure.side(), failure.message());
+                }
+                pending = current;
+                current = -1;
+            }
+        }
+
+        private void runAgain(Again lost) {
+            boolean firstFailed = false;
+            boolean secondFailed = false;
+            for (int index : new int[] {lost.first(), lost.second()}) {
+                if (shared.stop.get() || !opened(index)) {
+                    return; // stopped: left for "not run"; not opened: charged by opened()
+                }
+                send(index);
+                Failure failure = receive(index);
+                if (failure != null) {
+                    shared.errored(index, failure.side(), failure.message());
+                    if (index == lost.first()) {
+                        firstFailed = true;
+                    } else {
+                        secondFailed = true;
+                    }
+                }
+            }
+            if (!firstFailed && !secondFailed) {
+                shared.erroredInstead(lost.first(), lost.failure().side(), lost.failure().message()
+                        + " (run again alone, it and the scenario sent after it passed: the adapter fails now and then)");
+            }
+        }
+
+        private void send(int index) {
+            Scenario scenario = shared.scenarios.get(index);
+            pair.send(scenario, scenario.events().size());
+        }
 
         /** Reads and compares the answers to scenario {@code index}; the failure when the pair broke on it (then closed), else null. */
         private Failure receive(int index) {
@@ -251,13 +302,14 @@ public final class ConnectorAudit {
                 side = "head";
                 try {
                     pair = new Pair(base, reopen(shared.head, shared.headHello, shared.settings));
-                } catch (AdapterException e) {
+                } catch (AdapterException | RuntimeException e) {
                     base.close();
                     throw e;
                 }
                 return true;
-            } catch (AdapterException e) {
-                shared.errored(index, side, "scenario " + shared.scenarios.get(index).id() + ": the adapter " + e.getMessage());
+            } catch (AdapterException | RuntimeException e) {
+                shared.errored(index, side, "scenario " + shared.scenarios.get(index).id() + ": the adapter "
+                        + (e instanceof AdapterException ? e.getMessage() : "could not be started: " + e));
                 return false;
             }
         }

@@ -81,7 +81,7 @@ public final class NamespaceRun {
                         progress.line(String.format("%,d namespace probes through both revisions", probed.probes()));
                     }
                     result.complete(probed);
-                } catch (ConformException | RuntimeException e) {
+                } catch (Throwable e) { // whatever ends the probes ends the wait for them
                     result.completeExceptionally(e);
                 }
             });
