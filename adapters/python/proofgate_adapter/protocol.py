@@ -240,17 +240,22 @@ class _Held:
         self.answers = []
         self.since = 0.0
         self.lock = threading.Lock()
+        self.failed = None  # the watcher's failed write, raised in the loop's thread at its next answer
         self.closed = threading.Event()
         threading.Thread(target=self._watch, name="proofgate-adapter-answers", daemon=True).start()
 
     def add(self, answer: str) -> None:
         with self.lock:
+            if self.failed is not None:
+                raise self.failed
             if not self.answers:
                 self.since = time.monotonic()
             self.answers.append(answer)
 
     def write(self) -> None:
         with self.lock:
+            if self.failed is not None:
+                raise self.failed
             self._write()
 
     def _write(self) -> None:
@@ -267,7 +272,8 @@ class _Held:
                 if self.answers and time.monotonic() - self.since >= HOLD:
                     try:
                         self._write()
-                    except (OSError, ValueError):  # the kit is gone: the loop finds out at its own write
+                    except (OSError, ValueError) as e:  # the loop's thread raises it, as its own write would
+                        self.failed = e
                         return
 
     def close(self) -> None:

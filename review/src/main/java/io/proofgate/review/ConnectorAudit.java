@@ -203,7 +203,9 @@ public final class ConnectorAudit {
             try {
                 loop();
             } catch (RuntimeException | Error e) {
-                // the worker cannot go on: what it held is charged with the cause, never left "not run"
+                // the worker cannot go on: what it held is charged with the cause, and the run stops
+                // (what no worker reached is then "not run", as after too many errors)
+                shared.stop.set(true);
                 List<Integer> held = new ArrayList<>(List.of(pending, current));
                 again.forEach(a -> held.addAll(List.of(a.first(), a.second())));
                 for (int index : held) {
@@ -247,24 +249,23 @@ public final class ConnectorAudit {
         }
 
         private void runAgain(Again lost) {
-            boolean firstFailed = false;
-            boolean secondFailed = false;
+            if (shared.stop.get()) {
+                return; // both left for "not run"
+            }
+            int passed = 0;
             for (int index : new int[] {lost.first(), lost.second()}) {
-                if (shared.stop.get() || !opened(index)) {
-                    return; // stopped: left for "not run"; not opened: charged by opened()
+                if (!opened(index)) {
+                    continue; // charged by opened()
                 }
                 send(index);
                 Failure failure = receive(index);
-                if (failure != null) {
+                if (failure == null) {
+                    passed++;
+                } else {
                     shared.errored(index, failure.side(), failure.message());
-                    if (index == lost.first()) {
-                        firstFailed = true;
-                    } else {
-                        secondFailed = true;
-                    }
                 }
             }
-            if (!firstFailed && !secondFailed) {
+            if (passed == 2) {
                 shared.erroredInstead(lost.first(), lost.failure().side(), lost.failure().message()
                         + " (run again alone, it and the scenario sent after it passed: the adapter fails now and then)");
             }
