@@ -25,16 +25,21 @@ class NamespaceRunTest {
         return new Line.Hello(AdapterSession.PROTOCOL, "test", capabilities);
     }
 
+    /** proofgate's validator in process, each start counted. */
+    private static Conform.Adapters counting(AtomicInteger started) {
+        return () -> {
+            started.incrementAndGet();
+            return new InProcessAdapter();
+        };
+    }
+
     private static final Set<Capability> WITH = EnumSet.of(Capability.STATE, Capability.NAMESPACE);
     private static final Set<Capability> WITHOUT = EnumSet.of(Capability.STATE);
 
     @Test
     void whereARevisionLacksNamespaceNoAdapterIsStartedAndTheReportSaysWhich() throws ConformException {
         AtomicInteger started = new AtomicInteger();
-        Conform.Adapters counted = () -> {
-            started.incrementAndGet();
-            return new InProcessAdapter();
-        };
+        Conform.Adapters counted = counting(started);
         String[][] cases = {
                 {"without", "without", "neither revision's adapter declares namespace"},
                 {"without", "with", "the base revision's adapter does not declare namespace"},
@@ -52,10 +57,7 @@ class NamespaceRunTest {
     @Test
     void whereBothDeclareNamespaceEveryProbeGoesToAnAdapterOfEachRevision() throws ConformException {
         AtomicInteger started = new AtomicInteger();
-        Conform.Adapters counted = () -> {
-            started.incrementAndGet();
-            return new InProcessAdapter();
-        };
+        Conform.Adapters counted = counting(started);
         NamespaceRun.Beside probes = new NamespaceRun.Beside(counted, counted, SETTINGS, line -> { });
         probes.accept(hello(WITH), hello(WITH));
         NamespaceRun.Result result = probes.result();
