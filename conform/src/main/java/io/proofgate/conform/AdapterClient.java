@@ -22,8 +22,6 @@ public final class AdapterClient implements AutoCloseable {
     private final AnswerLimits limits;
     private final Line.Hello hello;
     private long answers;
-    /** Where answer lines are read; null: each is parsed. */
-    private SharedLines shared;
 
     private AdapterClient(Adapter adapter, Duration patience, AnswerLimits limits, Line.Hello hello) {
         this.adapter = adapter;
@@ -107,12 +105,7 @@ public final class AdapterClient implements AutoCloseable {
     /** The next answer, the end marker left out. */
     List<Line> answer() throws AdapterException {
         answers++;
-        return answer(adapter, patience, limits, shared);
-    }
-
-    /** Reads this adapter's answer lines through {@code lines}, which another adapter's client may share. */
-    public void readThrough(SharedLines lines) {
-        this.shared = lines;
+        return answer(adapter, patience, limits);
     }
 
     /** Answers read so far. */
@@ -123,11 +116,10 @@ public final class AdapterClient implements AutoCloseable {
     private static List<Line> exchange(Adapter adapter, Duration patience, AnswerLimits limits, String message)
             throws AdapterException {
         adapter.send(message);
-        return answer(adapter, patience, limits, null);
+        return answer(adapter, patience, limits);
     }
 
-    private static List<Line> answer(Adapter adapter, Duration patience, AnswerLimits limits, SharedLines shared)
-            throws AdapterException {
+    private static List<Line> answer(Adapter adapter, Duration patience, AnswerLimits limits) throws AdapterException {
         List<Line> answer = new ArrayList<>();
         long bytes = 0;
         long deadline = System.nanoTime() + patience.toNanos();
@@ -156,7 +148,7 @@ public final class AdapterClient implements AutoCloseable {
                         + " one answer; raise it with " + (answer.size() >= limits.lines() ? "--max-answer-lines" : "--max-answer-bytes")
                         + ")");
             }
-            Line line = shared != null ? shared.read(text) : AnswerReader.read(text);
+            Line line = AnswerReader.read(text);
             if (line instanceof Line.End) {
                 return answer;
             }

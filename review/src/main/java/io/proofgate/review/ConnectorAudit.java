@@ -9,7 +9,6 @@ import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Line;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioRun;
-import io.proofgate.conform.SharedLines;
 import io.proofgate.conform.Transcript;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -345,17 +344,8 @@ public final class ConnectorAudit {
         }
     }
 
-    /**
-     * One adapter of each revision, reading their answer lines through one {@link SharedLines}:
-     * where the head prints what the base printed, its line is not parsed again.
-     */
-    private record Pair(AdapterClient base, AdapterClient head, SharedLines lines) {
-        Pair(AdapterClient base, AdapterClient head) {
-            this(base, head, new SharedLines());
-            base.readThrough(lines);
-            head.readThrough(lines);
-        }
-
+    /** One adapter of each revision. */
+    private record Pair(AdapterClient base, AdapterClient head) {
         /** Both transcripts: the messages go to both before either answer is read. */
         Transcript[] record(Scenario scenario, int prefix) throws SideException {
             send(scenario, prefix);
@@ -369,7 +359,6 @@ public final class ConnectorAudit {
 
         /** The answers to what {@link #send} sent, base first. */
         Transcript[] receive(Scenario scenario, int prefix) throws SideException {
-            lines.clear();
             Transcript a;
             try {
                 a = new ScenarioRun(base).receive(scenario, prefix);
