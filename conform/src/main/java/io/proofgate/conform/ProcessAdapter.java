@@ -89,7 +89,7 @@ public final class ProcessAdapter implements Adapter {
 
     @Override
     public void send(String message) {
-        outbox.add((message + "\n").getBytes(StandardCharsets.UTF_8));
+        send(List.of(message));
     }
 
     @Override

@@ -56,6 +56,7 @@ public final class ConnectorAudit {
             throws ConformException {
         long start = System.nanoTime();
         // both processes start before either is greeted: their interpreters load side by side
+        // (a failed greeting closes its own adapter, so each failure closes only the others)
         Adapter baseProcess = start(base, "base");
         Adapter headProcess;
         try {
@@ -108,14 +109,13 @@ public final class ConnectorAudit {
                 throw new ConformException("interrupted");
             }
         }
-        AtomicInteger errors = shared.errors();
-        AtomicBoolean stop = shared.stop();
+        int errors = shared.errors().get();
         List<Outcome> ordered = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
             ordered.add(outcomes.get(i) != null ? outcomes.get(i) : new Outcome.Errored(scenarios.get(i), "run",
-                    "scenario " + scenarios.get(i).id() + ": not run, the audit stopped after " + errors.get() + " adapter errors"));
+                    "scenario " + scenarios.get(i).id() + ": not run, the audit stopped after " + errors + " adapter errors"));
         }
-        return new Run(baseHello, headHello, List.copyOf(ordered), stop.get() ? errors.get() : 0,
+        return new Run(baseHello, headHello, List.copyOf(ordered), shared.stop().get() ? errors : 0,
                 (System.nanoTime() - start) / 1e9);
     }
 
@@ -147,14 +147,11 @@ public final class ConnectorAudit {
         }
 
         void errored(int index, String side, String message) {
-            outcomes.set(index, new Outcome.Errored(scenarios.get(index), side, message));
-            if (errors.incrementAndGet() >= settings.maxErrors()) {
-                stop.set(true);
-            }
+            erroredInstead(index, side, message);
             finished();
         }
 
-        /** An error in place of the comparison already recorded for {@code index}. */
+        /** An error for {@code index}, not counted as one more scenario done: in place of a comparison already recorded. */
         void erroredInstead(int index, String side, String message) {
             outcomes.set(index, new Outcome.Errored(scenarios.get(index), side, message));
             if (errors.incrementAndGet() >= settings.maxErrors()) {
