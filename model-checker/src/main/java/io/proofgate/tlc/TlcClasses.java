@@ -52,7 +52,7 @@ final class TlcClasses {
                 .toFile())) {
             jar.stream().map(e -> e.getName())
                     .filter(n -> n.endsWith(".class") && !n.contains("-") // no module-info, no versioned copies
-                            && PACKAGES.stream().anyMatch(n::startsWith))
+                            && isTlcClass(n))
                     .forEach(n -> names.add(n.substring(0, n.length() - ".class".length()).replace('/', '.')));
             MethodHandle findLoaded = MethodHandles.privateLookupIn(ClassLoader.class, MethodHandles.lookup())
                     .findVirtual(ClassLoader.class, "findLoadedClass", MethodType.methodType(Class.class, String.class));

@@ -104,11 +104,11 @@ public final class WarmTlcPool implements AutoCloseable {
                     ? child.replies().poll(command.timeout().get().toMillis(), TimeUnit.MILLISECONDS)
                     : child.replies().take();
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            child.process().destroyForcibly(); // never lend a child whose run is still going
             if (e instanceof IOException) {
                 child.destroy();
                 return again(asked); // the child's stdin closed: it ended
             }
+            child.process().destroyForcibly(); // never lend a child whose run is still going
             throw e;
         }
         boolean bounded = asked.stateBound().isPresent();
