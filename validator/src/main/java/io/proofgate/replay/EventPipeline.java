@@ -1,179 +1,357 @@
 package io.proofgate.replay;
 
+import io.proofgate.protocol.Topology;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Parses the log on a second thread while the caller validates, in batches through a small
- * bounded queue: replay then costs about as much as parsing alone instead of parsing plus
- * validating, and memory stays bounded (at most {@link #CAPACITY} batches in flight). Lines and a
- * parse error come out in log order, exactly as {@link EventReader#next()} would give them.
+ * A log's events in log order, parsed ahead of the caller on other threads, so that replay costs
+ * about as much as parsing the log, and less once parsing is shared between cores.
  *
- * <p>The first {@link #INLINE_LINES} reads are made on the caller's thread, so a log of fewer
- * lines ends there, and the second thread starts only for a log that goes on after them:
- * starting and joining a thread costs far more than a short log takes to replay (the audit
- * replays tens of thousands of scenarios of a few lines each), while on a long log those first
- * lines are nothing.
+ * <p>A log that fits in one piece ({@link Settings#piece} bytes) is read on the caller's thread
+ * and no thread starts: the audit replays tens of thousands of logs of a few lines each, and a
+ * thread costs more than such a log takes to replay.
+ *
+ * <p>A longer log is cut at line ends into pieces ({@link LogPieces}, on a cutting thread), and
+ * each piece is parsed on its own by a pool of parsers, a reader {@linkplain EventReader#resumed
+ * resumed} at its first line. The caller takes the pieces' lines in log order. A piece parsed
+ * without the lines before it gives the lines one reader from the start would give, when it
+ * parses: it begins where a valid line ended, so that reader would be in the same state there
+ * (nothing open, no multi-byte character begun, the topology read, the last object on an earlier
+ * line). So a piece's own parse is used only when it succeeds. When it fails anywhere (invalid
+ * JSON, an object running past the piece's end, bytes that are not UTF-8), or a line is longer
+ * than {@link Settings#maxPiece}, the caller reads on alone from that piece's first line with one
+ * reader, over that piece and all that follows: every error is the one, at the same place, that
+ * one reader from the start reports. Memory stays bounded: at most {@link Settings#window}
+ * pieces wait ahead of the caller.
  */
 final class EventPipeline implements AutoCloseable {
 
-    /** Where the lines come from: {@link EventReader#next()}, or a stand-in in tests. */
-    @FunctionalInterface
-    interface Lines {
-        ReplayLine next() throws ReplayException, IOException;
+    /** How a log is cut and parsed: {@link #defaults()}, or small pieces in tests. */
+    record Settings(int piece, int maxPiece, int parsers, int window) {
+
+        static final int PIECE = 256 << 10;
+        static final int MAX_PIECE = 64 << 20;
+
+        Settings {
+            if (piece < 1 || maxPiece < piece || parsers < 1 || window < 1) {
+                throw new IllegalArgumentException(this.toString());
+            }
+        }
+
+        /**
+         * A parser per core up to four (the caller validates on a core of its own, and four
+         * parsers outrun it); as many pieces waiting as keep a sixteenth of the heap, a piece's
+         * events counted at four times its bytes, up to two per parser.
+         */
+        static Settings defaults() {
+            Runtime runtime = Runtime.getRuntime();
+            int parsers = Math.max(1, Math.min(4, runtime.availableProcessors()));
+            long ahead = runtime.maxMemory() / 16 / (5L * PIECE);
+            return new Settings(PIECE, MAX_PIECE, parsers, (int) Math.max(1, Math.min(2L * parsers, ahead)));
+        }
     }
 
-    /** How often the consumer looks whether the reader thread is still alive while it waits. */
+    /** A piece's lines, numbered from 1 at the piece's first line, and its line ends; no lines when its parse failed. */
+    private record Parsed(List<ReplayLine> lines, long lineEnds) {
+        static final Parsed FAILED = new Parsed(null, 0);
+    }
+
+    /** What the cutting thread hands over, in log order: a piece and its parse (null when not parsed), the end, or a failure. */
+    private record Item(LogPieces.Piece piece, Future<Parsed> parsed, Throwable failure) {
+        static final Item END = new Item(null, null, null);
+    }
+
+    /** How often the caller looks whether the cutting thread is still alive while it waits. */
     private static final long WATCH_MILLIS = 50;
 
-    private static final int BATCH = 64;
-    private static final int CAPACITY = 8;
-    /** Reads made on the caller's thread before the second thread takes over. */
-    static final int INLINE_LINES = 64;
-
-    /** A batch of lines, possibly ending with the error or the end that followed them. */
-    private record Batch(List<ReplayLine> lines, Throwable failure, boolean end) {}
-
-    private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(CAPACITY);
-    private final Thread producer;
-    private final Lines reader;
-    /** Reads still to be made on the caller's thread; at 0 the second thread takes over; -1 once it has, or the log ended. */
-    private int inline;
+    private final String source;
+    private final Topology topology;
+    /** Reading on the caller's thread: the whole log, or everything from a piece whose parse failed. */
+    private EventReader single;
+    private final BlockingQueue<Item> items;
+    private final ExecutorService parsers;
+    private final Thread cutter;
+    /** Whether the cutting thread still hands pieces to the parsers (not once the caller reads on alone). */
+    private volatile boolean parallel = true;
     private volatile boolean closed;
-    private Batch current = new Batch(List.of(), null, false);
+    private List<ReplayLine> lines = List.of();
     private int position;
+    /** Added to the line numbers of the current piece's lines; the log's line at which the next piece starts. */
+    private long shift;
+    private long nextFirstLine = 1;
+    private boolean first = true;
+    private boolean ended;
+    private int piecesParsed;
 
-    private EventPipeline(Lines reader, int inlineLines) {
-        this.reader = reader;
-        this.inline = inlineLines;
-        // A thread that dies with nothing handed over is reported by the consumer (take()), in one
-        // line; the JVM's default handler would print a stack trace first.
-        producer = Thread.ofPlatform().name("proofgate-replay-reader").daemon(true)
+    private EventPipeline(String source, Topology topology, EventReader single) {
+        this.source = source;
+        this.topology = topology;
+        this.single = single;
+        this.items = null;
+        this.parsers = null;
+        this.cutter = null;
+    }
+
+    private EventPipeline(String source, Topology topology, EventReader first, LogPieces.Piece firstPiece,
+                          LogPieces pieces, Settings settings) {
+        this.source = source;
+        this.topology = topology;
+        this.items = new ArrayBlockingQueue<>(settings.window());
+        this.parsers = Executors.newFixedThreadPool(settings.parsers(), task -> Thread.ofPlatform()
+                .name("proofgate-replay-parser").daemon(true).unstarted(task));
+        // the first piece goes on with the reader that read its topology line
+        items.add(new Item(firstPiece, parsers.submit(() -> parse(first, firstPiece)), null));
+        this.cutter = Thread.ofPlatform().name("proofgate-replay-cutter").daemon(true)
+                // a thread that dies with nothing handed over is reported by take(), in one line;
+                // the JVM's default handler would print a stack trace first
                 .uncaughtExceptionHandler((thread, failure) -> { })
-                .unstarted(this::produce);
+                .start(() -> cut(pieces));
     }
 
-    static EventPipeline start(Lines reader) {
-        return start(reader, INLINE_LINES);
+    /** Reads the topology line, and starts the parsers when the log is longer than a piece. */
+    static EventPipeline open(InputStream in, String source) throws ReplayException, IOException {
+        return open(in, source, Settings.defaults());
     }
 
-    /** As {@link #start(Lines)}, the second thread taking over after {@code inlineLines} lines (tests). */
-    static EventPipeline start(Lines reader, int inlineLines) {
-        return new EventPipeline(reader, inlineLines);
+    static EventPipeline open(InputStream in, String source, Settings settings) throws ReplayException, IOException {
+        LogPieces pieces = new LogPieces(in, settings.piece(), settings.maxPiece());
+        LogPieces.Piece piece = pieces.next();
+        if (piece == null || piece.last() || !piece.lines()) {
+            // all of it in one piece, or a first line longer than a piece may be: one reader
+            InputStream all = piece == null ? InputStream.nullInputStream()
+                    : piece.last() ? piece.stream() : new SequenceInputStream(piece.stream(), pieces.rest());
+            EventReader reader = new EventReader(all, source);
+            return new EventPipeline(source, reader.readTopology(), reader);
+        }
+        EventReader first = new EventReader(piece.stream(), source);
+        Topology topology;
+        try {
+            topology = first.readTopology();
+        } catch (ReplayException e) {
+            // maybe only the piece's end inside the topology's object: one reader says what is wrong
+            EventReader reader = new EventReader(new SequenceInputStream(piece.stream(), pieces.rest()), source);
+            return new EventPipeline(source, reader.readTopology(), reader);
+        }
+        return new EventPipeline(source, topology, first, piece, pieces, settings);
+    }
+
+    Topology topology() {
+        return topology;
     }
 
     /** The next line, or null at the end of the log. */
     ReplayLine next() throws ReplayException, IOException {
-        if (inline > 0) {
-            ReplayLine line = reader.next(); // a failure here comes out in order by itself
-            if (line == null) {
-                inline = -1;
-                current = new Batch(List.of(), null, true); // the end, read here: the thread never starts
-            } else {
-                inline--;
+        while (true) {
+            if (single != null) {
+                return single.next();
             }
-            return line;
-        }
-        if (inline == 0) {
-            // the log goes on past the inline reads: the reader is the second thread's from here,
-            // and Thread.start orders this thread's reads before its own
-            inline = -1;
-            producer.start();
-        }
-        while (position == current.lines().size()) {
-            if (current.failure() != null) {
-                switch (current.failure()) {
-                    case ReplayException e -> throw e;
-                    case IOException e -> throw e;
-                    case RuntimeException e -> throw e;
-                    case Error e -> throw e; // out of memory on the reader thread surfaces here, once
-                    default -> throw new IllegalStateException(current.failure());
-                }
+            if (position < lines.size()) {
+                ReplayLine line = lines.get(position++);
+                return shift == 0 ? line : new ReplayLine(line.event(), line.line() + shift, line.column());
             }
-            if (current.end()) {
+            if (ended) {
                 return null;
             }
-            try {
-                current = take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while reading the log", e);
+            Item item = take();
+            if (item.failure() != null) {
+                throw failure(item.failure());
             }
+            if (item == Item.END) {
+                ended = true;
+                return null;
+            }
+            Parsed parsed = item.parsed() == null ? Parsed.FAILED : await(item.parsed());
+            if (parsed.lines() == null) {
+                readOnAlone(item.piece());
+                continue;
+            }
+            piecesParsed++;
+            first = false;
+            lines = parsed.lines();
             position = 0;
-        }
-        return current.lines().get(position++);
-    }
-
-    /**
-     * The next batch. The reader thread hands over its own failure, an out-of-memory error
-     * included; but when even that hand-over cannot be allocated the thread dies with nothing in
-     * the queue, and a plain take() would wait for ever. So the consumer watches the thread.
-     */
-    private Batch take() throws InterruptedException {
-        while (true) {
-            Batch batch = queue.poll(WATCH_MILLIS, TimeUnit.MILLISECONDS);
-            if (batch != null) {
-                return batch;
-            }
-            if (!producer.isAlive()) {
-                batch = queue.poll(); // it may have put its last batch just before it ended
-                if (batch != null) {
-                    return batch;
-                }
-                throw new OutOfMemoryError("the log reader stopped without handing over its failure");
-            }
+            shift = nextFirstLine - 1;
+            nextFirstLine += parsed.lineEnds();
         }
     }
 
-    private void produce() {
-        List<ReplayLine> lines = new ArrayList<>(BATCH);
-        Batch last;
-        try {
+    /** How many pieces were parsed on their own and used (tests: the pieces were not all read on alone). */
+    int piecesParsed() {
+        return piecesParsed;
+    }
+
+    /** From this piece on, one reader on the caller's thread: from the log's start when it is the first piece. */
+    private void readOnAlone(LogPieces.Piece piece) throws ReplayException, IOException {
+        parallel = false;
+        InputStream rest = new SequenceInputStream(piece.stream(), new Following());
+        if (first) {
+            single = new EventReader(rest, source);
+            single.readTopology(); // read without fault before; the same again
+        } else {
+            single = EventReader.resumed(rest, source, topology, nextFirstLine);
+        }
+    }
+
+    private Parsed parse(EventReader reader, LogPieces.Piece piece) {
+        try (reader) {
+            List<ReplayLine> parsed = new ArrayList<>();
             ReplayLine line;
-            while (!closed && (line = reader.next()) != null) {
-                lines.add(line);
-                if (lines.size() == BATCH) {
-                    put(new Batch(lines, null, false));
-                    lines = new ArrayList<>(BATCH);
-                }
+            while ((line = reader.next()) != null) {
+                parsed.add(line);
             }
-            last = new Batch(lines, null, true);
-        } catch (ReplayException | IOException | RuntimeException | Error e) {
-            // the lines before the failure first, then the failure; an Error (out of memory) too,
-            // or the consumer would wait for ever on a reader that died
-            last = new Batch(lines, e, false);
+            return new Parsed(parsed, Utf8Check.countLineEnds(piece.bytes(), piece.length()));
+        } catch (ReplayException | IOException | RuntimeException e) {
+            return Parsed.FAILED; // the caller reads this piece again with the lines before it
+        }
+    }
+
+    private void cut(LogPieces pieces) {
+        Item last;
+        try {
+            LogPieces.Piece piece;
+            while (!closed && (piece = pieces.next()) != null) {
+                LogPieces.Piece p = piece;
+                boolean parse = parallel && p.lines();
+                if (!p.lines()) {
+                    parallel = false; // the next piece starts inside this line: it cannot be parsed alone
+                }
+                Future<Parsed> parsed = parse ? parsers.submit(() -> parse(
+                        EventReader.resumed(p.stream(), source, topology, 1), p)) : null;
+                put(new Item(p, parsed, null));
+            }
+            last = Item.END;
+        } catch (IOException | RuntimeException | Error e) {
+            // out of memory too: the caller would otherwise wait for ever on a thread that died
+            last = new Item(null, null, e);
         } catch (InterruptedException e) {
-            return; // closed by the consumer: nobody is waiting for more
+            return; // closed by the caller: nobody is waiting for more
         }
         try {
             put(last);
         } catch (InterruptedException e) {
-            // closed by the consumer
+            // closed by the caller
         }
     }
 
-    private void put(Batch batch) throws InterruptedException {
+    private void put(Item item) throws InterruptedException {
         while (!closed) {
-            if (queue.offer(batch, WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
+            if (items.offer(item, WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
                 return;
             }
         }
         throw new InterruptedException("closed");
     }
 
-    /** Stops the reader thread when the consumer gives up early (an invalid event, an error). */
-    @Override
-    public void close() {
-        closed = true;
-        queue.clear();
+    /**
+     * The next item. The cutting thread hands over its own failure, an out-of-memory error
+     * included; but when even that hand-over cannot be allocated the thread dies with nothing in
+     * the queue, and a plain take() would wait for ever. So the caller watches the thread.
+     */
+    private Item take() throws IOException {
         try {
-            producer.join(1000);
+            while (true) {
+                Item item = items.poll(WATCH_MILLIS, TimeUnit.MILLISECONDS);
+                if (item != null) {
+                    return item;
+                }
+                if (!cutter.isAlive()) {
+                    item = items.poll(); // it may have put its last item just before it ended
+                    if (item != null) {
+                        return item;
+                    }
+                    throw new OutOfMemoryError("the log reader stopped without handing over its failure");
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading the log", e);
+        }
+    }
+
+    private Parsed await(Future<Parsed> parsed) throws IOException {
+        try {
+            return parsed.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error; // out of memory on a parser surfaces here, once
+            }
+            return Parsed.FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading the log", e);
+        }
+    }
+
+    private static IOException failure(Throwable failure) {
+        return switch (failure) {
+            case IOException e -> e;
+            case RuntimeException e -> throw e;
+            case Error e -> throw e;
+            default -> throw new IllegalStateException(failure);
+        };
+    }
+
+    /** The bytes of the pieces still to come, in order, for the reader that reads on alone. */
+    private final class Following extends InputStream {
+        private InputStream current = InputStream.nullInputStream();
+        private boolean done;
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] buffer, int from, int length) throws IOException {
+            while (!done) {
+                int n = current.read(buffer, from, length);
+                if (n >= 0) {
+                    return n;
+                }
+                Item item = take();
+                if (item.failure() != null) {
+                    throw failure(item.failure());
+                }
+                if (item == Item.END) {
+                    done = true;
+                } else {
+                    current = item.piece().stream();
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** Stops the cutting thread and the parsers when the caller gives up early (an invalid event, an error). */
+    @Override
+    public void close() throws IOException {
+        try {
+            if (single != null) {
+                single.close();
+            }
+        } finally {
+            if (cutter != null) {
+                closed = true;
+                parallel = false;
+                parsers.shutdownNow();
+                items.clear();
+                try {
+                    cutter.join(1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 }

@@ -18,10 +18,12 @@ import io.proofgate.protocol.Group;
 import io.proofgate.protocol.GroupPolicy;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
+import java.io.ByteArrayInputStream;
 import java.io.CharConversionException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,16 +125,48 @@ public final class EventReader implements Closeable {
     private final FieldNames cachedFields = new FieldNames(CACHED_FIELDS);
     private final Utf8Check.Malformed startFailure;
     private final String source;
+    /**
+     * Added to the parser's line numbers: 0 for a log read from its start; for a reader resumed at a
+     * later line ({@link #resumed}), the parser counts from a line of its own before that line.
+     */
+    private final long lineShift;
     private long previousEndLine;
     private Topology topology;
     private int groupCount;
 
     public EventReader(InputStream in, String source) throws IOException {
+        this(in, source, null, 1);
+    }
+
+    /**
+     * What a resumed reader's parser reads before the log's bytes: a line of blanks, so that the
+     * parser's guess of the encoding and its skipping of a byte-order mark see these four bytes and
+     * never the log's (a byte-order mark or a zero byte in the middle of a log is an error there,
+     * as it is for one reader from the start).
+     */
+    private static final byte[] RESUME_PREFIX = {' ', ' ', ' ', '\n'};
+
+    /**
+     * A reader of the events from the start of line {@code firstLine} on, the topology read
+     * before: it reads and reports as one reader from the log's start would from that line (every
+     * line number and message the same), given that the lines before ended there and were valid.
+     */
+    static EventReader resumed(InputStream rest, String source, Topology topology, long firstLine) throws IOException {
+        return new EventReader(new SequenceInputStream(new ByteArrayInputStream(RESUME_PREFIX), rest), source, topology,
+                firstLine);
+    }
+
+    private EventReader(InputStream in, String source, Topology known, long firstLine) throws IOException {
         this.source = source;
+        boolean resumed = known != null;
+        // a resumed parser's first line is the prefix's: the log's line firstLine is its line 2
+        this.lineShift = resumed ? firstLine - 2 : 0;
+        this.topology = known;
+        this.groupCount = resumed ? known.groups().size() : 0;
         JsonParser created = null;
         Utf8Check.Malformed early = null;
         try {
-            created = FACTORY.createParser(new Utf8Check(in));
+            created = FACTORY.createParser(new Utf8Check(in, resumed ? firstLine - 1 : 1));
             if (!(created instanceof UTF8StreamJsonParser)) {
                 // the parser guesses UTF-16 and UTF-32 from the first bytes; a log is UTF-8
                 early = notUtf8();
@@ -180,7 +214,8 @@ public final class EventReader implements Closeable {
         } catch (JsonProcessingException e) {
             throw invalidJson(e);
         } catch (Utf8Check.Malformed e) {
-            throw error(e.line, e.column, e.getMessage());
+            // the check counts the log's own lines, not the parser's
+            throw new ReplayException(source, e.line, e.column, e.getMessage());
         }
     }
 
@@ -208,6 +243,9 @@ public final class EventReader implements Closeable {
         if (topology == null) {
             throw new IllegalStateException("read the topology first");
         }
+        if (startFailure != null) {
+            throw startFailure; // a resumed reader reads no topology line to report it
+        }
         if (!startObject()) {
             return null;
         }
@@ -221,7 +259,7 @@ public final class EventReader implements Closeable {
             default -> throw error(line.kindLine, line.kindColumn,
                     "unknown event kind " + Outside.quoted(line.kind) + " (expected step, finished, held)");
         };
-        return new ReplayLine(event, line.startLine, line.startColumn);
+        return new ReplayLine(event, line.startLine + lineShift, line.startColumn);
     }
 
     @Override
@@ -280,7 +318,8 @@ public final class EventReader implements Closeable {
         }
         long endLine = lineHere(); // the closing brace's line
         if (endLine != line.startLine) {
-            throw error(line.startLine, line.startColumn, "the object spans lines " + line.startLine + " to " + endLine
+            throw error(line.startLine, line.startColumn, "the object spans lines " + (line.startLine + lineShift) + " to "
+                    + (endLine + lineShift)
                     + " (JSON Lines holds one object per line)");
         }
         previousEndLine = endLine;
@@ -578,7 +617,7 @@ public final class EventReader implements Closeable {
 
     private ReplayException invalidJson(JsonProcessingException e) {
         JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-        return error(at.getLineNr(), at.getColumnNr(), "invalid JSON: " + JsonWords.of(e));
+        return error(at.getLineNr(), at.getColumnNr(), "invalid JSON: " + JsonWords.of(e, lineShift));
     }
 
     private String text(JsonToken token, String name) throws ReplayException, IOException {
@@ -656,8 +695,9 @@ public final class EventReader implements Closeable {
         return error(tokenLine(), tokenColumn(), problem);
     }
 
+    /** An error at the parser's {@code line}. */
     private ReplayException error(long line, long column, String problem) {
-        return new ReplayException(source, line, column, problem);
+        return new ReplayException(source, line + lineShift, column, problem);
     }
 
     private static String describe(JsonToken token) {

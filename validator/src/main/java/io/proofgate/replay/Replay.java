@@ -10,8 +10,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * {@code proofgate replay}: log in, verdicts out, one event at a time, in log order. Parsing runs
- * one batch ahead on a second thread ({@link EventPipeline}); the connector stays single-threaded.
+ * {@code proofgate replay}: log in, verdicts out, one event at a time, in log order. A long log is
+ * parsed ahead in pieces on other threads ({@link EventPipeline}); the connector stays single-threaded.
  * The summary is written only when the whole log was read, so output without a summary line is
  * incomplete.
  */
@@ -41,22 +41,27 @@ public final class Replay {
     /** Replays with an observer beside the connector (the byte-check harness hooks in here). */
     public static <E extends Exception> Connector run(InputStream in, String source, OutputStream out,
                                                       ObserverFactory<E> observers) throws ReplayException, IOException, E {
-        try (EventReader reader = new EventReader(in, source); VerdictWriter writer = new VerdictWriter(out)) {
-            Connector connector = new Connector(reader.readTopology());
+        return run(in, source, out, observers, EventPipeline.Settings.defaults());
+    }
+
+    /** As above, the log cut and parsed as {@code settings} say (tests: small pieces). */
+    static <E extends Exception> Connector run(InputStream in, String source, OutputStream out,
+                                               ObserverFactory<E> observers, EventPipeline.Settings settings)
+            throws ReplayException, IOException, E {
+        try (EventPipeline lines = EventPipeline.open(in, source, settings); VerdictWriter writer = new VerdictWriter(out)) {
+            Connector connector = new Connector(lines.topology());
             Observer observer = observers.open(connector.topology());
-            try (EventPipeline lines = EventPipeline.start(reader::next)) {
-                ReplayLine line;
-                while ((line = lines.next()) != null) {
-                    try {
-                        observer.event(line.event());
-                        for (Verdict verdict : connector.apply(line.event())) {
-                            observer.verdict(verdict);
-                            writer.write(verdict);
-                        }
-                    } catch (InvalidEventException e) {
-                        writer.flush();
-                        throw new ReplayException(source, line.line(), line.column(), e.getMessage());
+            ReplayLine line;
+            while ((line = lines.next()) != null) {
+                try {
+                    observer.event(line.event());
+                    for (Verdict verdict : connector.apply(line.event())) {
+                        observer.verdict(verdict);
+                        writer.write(verdict);
                     }
+                } catch (InvalidEventException e) {
+                    writer.flush();
+                    throw new ReplayException(source, line.line(), line.column(), e.getMessage());
                 }
             }
             writer.writeSummary(connector.state());

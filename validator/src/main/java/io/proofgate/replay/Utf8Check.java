@@ -36,7 +36,7 @@ final class Utf8Check extends FilterInputStream {
      * Positions are kept as offsets and turned into a column only for an error: the line count,
      * the offset of the last newline, and the offset of the next byte, all from the stream's start.
      */
-    private long line = 1;
+    private long line;
     private long lastNewline = -1;
     private long offset;
     /** Continuation bytes still expected, and the range the next one must be in. */
@@ -47,7 +47,13 @@ final class Utf8Check extends FilterInputStream {
     private long sequenceColumn;
 
     Utf8Check(InputStream in) {
+        this(in, 1);
+    }
+
+    /** Checks a stream whose first byte is on line {@code firstLine} of the log (a reader resumed there). */
+    Utf8Check(InputStream in, long firstLine) {
         super(in);
+        this.line = firstLine;
     }
 
     @Override
@@ -79,9 +85,7 @@ final class Utf8Check extends FilterInputStream {
                     if ((word & HIGH_BITS) != 0) {
                         break;
                     }
-                    // exactly the bytes equal to '\n' get their high bit (no carry crosses a byte)
-                    long x = word ^ NEWLINES;
-                    long newlines = ~(((x & LOW_BITS) + LOW_BITS) | x) & HIGH_BITS;
+                    long newlines = lineEnds(word);
                     if (newlines != 0) {
                         line += Long.bitCount(newlines);
                         lastNewline = base + i + ((63 - Long.numberOfLeadingZeros(newlines)) >>> 3);
@@ -96,6 +100,28 @@ final class Utf8Check extends FilterInputStream {
         }
         offset += n;
         return n;
+    }
+
+    /** The high bit of exactly the bytes of {@code word} that are '\n' (no carry crosses a byte; exact for any byte). */
+    private static long lineEnds(long word) {
+        long x = word ^ NEWLINES;
+        return ~(((x & LOW_BITS) + LOW_BITS) | x) & HIGH_BITS;
+    }
+
+    /** How many bytes of {@code bytes[0, length)} are '\n', eight at a time. */
+    static long countLineEnds(byte[] bytes, int length) {
+        long count = 0;
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES) {
+            long word = (long) WORDS.get(bytes, i);
+            count += Long.bitCount(lineEnds(word));
+        }
+        for (; i < length; i++) {
+            if (bytes[i] == '\n') {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** Checks the byte at stream offset {@code at}. */

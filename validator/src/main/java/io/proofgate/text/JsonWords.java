@@ -126,12 +126,25 @@ public final class JsonWords {
         return words(e.getOriginalMessage());
     }
 
+    /**
+     * As {@link #of(JsonProcessingException)}, for a parser that counts its lines {@code lineShift}
+     * below the input's (one that began reading at a later line): the lines it names are the input's.
+     */
+    public static String of(JsonProcessingException e, long lineShift) {
+        return words(e.getOriginalMessage(), lineShift);
+    }
+
     /** A message of the parser, in the project's words; "not well-formed" for one not known here. */
     public static String words(String parserMessage) {
+        return words(parserMessage, 0);
+    }
+
+    private static String words(String parserMessage, long lineShift) {
         if (parserMessage == null) {
             return UNKNOWN;
         }
-        String text = SOURCE.matcher(parserMessage).replaceAll("line $1, column $2").strip();
+        String text = SOURCE.matcher(parserMessage)
+                .replaceAll(m -> "line " + (Long.parseLong(m.group(1)) + lineShift) + ", column " + m.group(2)).strip();
         for (Rewrite rewrite : REWRITES) {
             Matcher m = rewrite.pattern().matcher(text);
             if (m.matches()) {

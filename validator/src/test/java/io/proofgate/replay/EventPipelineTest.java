@@ -3,103 +3,234 @@ package io.proofgate.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.time.Duration;
-import java.util.Set;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lines come out in order, read on the caller's thread for a short log and on a second thread
- * after that; the reader's failures reach the consumer, and a consumer never waits on a dead reader.
+ * A log cut into pieces and parsed side by side reads as one reader from the start reads it: the
+ * same verdicts for a valid log, the same error at the same place for an invalid one, whatever
+ * the pieces' size, with lines longer than a piece, and with lines too long to be parsed alone.
  */
 class EventPipelineTest {
 
-    @Test
-    void aFailureOfTheReaderReachesTheConsumer() throws Exception {
-        for (int inline : new int[] {0, 3, EventPipeline.INLINE_LINES}) {
-            Numbered numbered = new Numbered(2, new IOException("disk gone"));
-            try (EventPipeline pipeline = EventPipeline.start(numbered, inline)) {
-                assertEquals(1, pipeline.next().line());
-                assertEquals(2, pipeline.next().line());
-                IOException e = assertThrows(IOException.class, pipeline::next);
-                assertEquals("disk gone", e.getMessage());
-            }
-        }
-    }
+    /** Piece sizes from one byte (every line a piece of its own) to several lines a piece. */
+    private static final int[] PIECES = {1, 2, 3, 5, 8, 13, 40, 97, 256, 1000};
 
     @Test
-    void aShortLogIsReadOnTheCallersThreadAndALongOneGoesOnOnASecondThread() throws Exception {
-        // the end is the last of the inline reads
-        Numbered small = new Numbered(EventPipeline.INLINE_LINES - 1, null);
-        try (EventPipeline pipeline = EventPipeline.start(small)) {
-            for (int i = 1; i < EventPipeline.INLINE_LINES; i++) {
-                assertEquals(i, pipeline.next().line());
-            }
-            assertNull(pipeline.next());
-        }
-        assertEquals(Set.of(Thread.currentThread()), small.readers);
-
-        int lines = EventPipeline.INLINE_LINES + 1000;
-        Numbered large = new Numbered(lines, null);
-        try (EventPipeline pipeline = EventPipeline.start(large)) {
-            for (int i = 1; i <= lines; i++) {
-                assertEquals(i, pipeline.next().line());
-            }
-            assertNull(pipeline.next());
-        }
-        assertEquals(2, large.readers.size(), "the caller's thread first, then the pipeline's");
-        assertTrue(large.readers.contains(Thread.currentThread()));
-    }
-
-    /** Lines numbered 1 to {@code count}, then the end or {@code failure}; records which threads read them. */
-    private static final class Numbered implements EventPipeline.Lines {
-        final Set<Thread> readers = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        private final int count;
-        private final IOException failure;
-        private int next = 1;
-
-        Numbered(int count, IOException failure) {
-            this.count = count;
-            this.failure = failure;
-        }
-
-        @Override
-        public ReplayLine next() throws IOException {
-            readers.add(Thread.currentThread());
-            if (next > count) {
-                if (failure != null) {
-                    throw failure;
+    void aValidLogGivesTheSameVerdictsWhateverItsPieces() throws Exception {
+        List<byte[]> logs = new ArrayList<>(validLogs());
+        ByteArrayOutputStream synthetic = new ByteArrayOutputStream();
+        new SyntheticLog(5, 16).write(synthetic, 200_000);
+        logs.add(synthetic.toByteArray());
+        for (byte[] log : logs) {
+            Outcome whole = replay(log, oneReader(log));
+            assertNull(whole.error, whole.error);
+            for (int piece : PIECES) {
+                for (int maxPiece : new int[] {piece, 4 * piece, 1 << 20}) {
+                    for (int parsers : new int[] {1, 3}) {
+                        Outcome pieces = replay(log, new EventPipeline.Settings(piece, maxPiece, parsers, 2));
+                        assertEquals(whole, pieces, "piece " + piece + ", at most " + maxPiece + ", " + parsers + " parsers");
+                    }
                 }
-                return null;
             }
-            return new ReplayLine(null, next++, 1);
         }
     }
 
-    /**
-     * Stands in for a reader thread that dies while handing over its own failure (out of memory
-     * again while allocating the hand-over): nothing ever reaches the queue. Without the watch on
-     * the thread, next() waits for ever and this test times out.
-     */
     @Test
-    void aReaderThatDiesWithoutAWordEndsTheReplayInsteadOfHangingIt() {
-        EventPipeline.Lines dying = () -> {
-            throw EventPipelineTest.<RuntimeException>sneaky(new Exception("escapes every catch of the reader"));
-        };
-        // a guard against the hang this test exists for: seconds here would be a bet on the machine
-        assertTimeoutPreemptively(Duration.ofMinutes(5), () -> {
-            try (EventPipeline pipeline = EventPipeline.start(dying, 0)) {
-                OutOfMemoryError e = assertThrows(OutOfMemoryError.class, pipeline::next);
-                assertEquals("the log reader stopped without handing over its failure", e.getMessage());
+    void anInvalidLogFailsWithTheSameErrorWhateverItsPieces() throws Exception {
+        List<byte[]> logs = new ArrayList<>();
+        for (byte[] log : invalidLogs()) {
+            logs.add(log);
+            logs.add(padded(log, 7)); // the error further down, after pieces that parse
+        }
+        byte[] valid = validLogs().getFirst();
+        // a byte-order mark or a zero byte starting a later line: one reader refuses them there
+        logs.add(withLine(valid, "\uFEFF{\"kind\":\"finished\",\"id\":\"x\"}\n"));
+        logs.add(withLine(valid, "\0\0\0{\"kind\":\"finished\",\"id\":\"x\"}\n"));
+        // a line ended inside an object, a string and a multi-byte character
+        logs.add(withLine(valid, "{\"kind\":\"finished\",\n\"id\":\"x\"}\n"));
+        logs.add(withLine(valid, "{\"kind\":\"finished\",\"id\":\"x\n\"}\n"));
+        logs.add(concat(withLine(valid, "{\"kind\":\"finished\",\"id\":\"x"), new byte[] {(byte) 0xC3, '\n', '"', '}', '\n'}));
+        logs.add(padded(concat(valid, "{\"kind\":\"finished\"".getBytes(StandardCharsets.UTF_8)), 3)); // the end inside an object
+        for (byte[] log : logs) {
+            Outcome whole = replay(log, oneReader(log));
+            assertTrue(whole.error != null, () -> new String(log, StandardCharsets.UTF_8));
+            for (int piece : PIECES) {
+                for (int maxPiece : new int[] {piece, 1 << 20}) {
+                    Outcome pieces = replay(log, new EventPipeline.Settings(piece, maxPiece, 2, 2));
+                    String where = "piece " + piece + ", at most " + maxPiece + ": " + new String(log, StandardCharsets.UTF_8);
+                    assertEquals(whole.error, pieces.error, where);
+                    if (whole.error.contains("invalid UTF-8")) {
+                        // the check runs as the parser pulls bytes in, a buffer ahead of the events:
+                        // one reader can fail before the verdicts of the lines before the bad byte
+                        assertTrue(pieces.output.startsWith(whole.output) || whole.output.startsWith(pieces.output), where);
+                    } else {
+                        assertEquals(whole.output, pieces.output, where);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void piecesAreParsedOnTheirOwnAndNotReadAgain() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        new SyntheticLog(3, 16).write(log, 100_000);
+        byte[] bytes = log.toByteArray();
+        List<Long> lines = new ArrayList<>();
+        int parsed;
+        try (EventPipeline pipeline = EventPipeline.open(new ByteArrayInputStream(bytes), "log",
+                new EventPipeline.Settings(4096, 1 << 20, 2, 2))) {
+            ReplayLine line;
+            while ((line = pipeline.next()) != null) {
+                lines.add(line.line());
+            }
+            parsed = pipeline.piecesParsed();
+        }
+        assertTrue(parsed >= bytes.length / 4096 - 1, parsed + " pieces parsed of about " + bytes.length / 4096);
+        List<Long> expected = new ArrayList<>();
+        try (EventReader reader = new EventReader(new ByteArrayInputStream(bytes), "log")) {
+            reader.readTopology();
+            ReplayLine line;
+            while ((line = reader.next()) != null) {
+                expected.add(line.line());
+            }
+        }
+        assertEquals(expected, lines);
+    }
+
+    @Test
+    void aLogOfOnePieceStartsNoThread() throws Exception {
+        byte[] log = validLogs().getFirst();
+        long before = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("proofgate-replay")).count();
+        try (EventPipeline pipeline = EventPipeline.open(new ByteArrayInputStream(log), "log")) {
+            while (pipeline.next() != null) {
+                long now = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("proofgate-replay")).count();
+                assertEquals(before, now, "no thread for a log of one piece");
+            }
+            assertEquals(0, pipeline.piecesParsed());
+        }
+    }
+
+    @Test
+    void aFailureToReadTheLogReachesTheCaller() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        new SyntheticLog(3, 16).write(log, 50_000);
+        InputStream failing = new SequenceInputStream(new ByteArrayInputStream(log.toByteArray()), new InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new IOException("disk gone");
             }
         });
+        IOException e = assertThrows(IOException.class, () -> Replay.run(failing, "log", OutputStream.nullOutputStream(),
+                topology -> Replay.Observer.NONE, new EventPipeline.Settings(1000, 1 << 20, 2, 2)));
+        assertEquals("disk gone", e.getMessage());
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T extends Throwable> T sneaky(Throwable t) throws T {
-        throw (T) t;
+    /** The verdicts written, and the error's message if the replay failed. */
+    private record Outcome(String output, String error) {
+        @Override
+        public String toString() {
+            return (error == null ? "no error" : error) + "\n" + output;
+        }
+    }
+
+    private static Outcome replay(byte[] log, EventPipeline.Settings settings) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        String error = null;
+        try {
+            Replay.run(new ByteArrayInputStream(log), "log", out, topology -> Replay.Observer.NONE, settings);
+        } catch (ReplayException e) {
+            error = e.getMessage();
+        }
+        return new Outcome(out.toString(StandardCharsets.UTF_8), error);
+    }
+
+    /** Settings under which the whole log is one piece: one reader, no threads. */
+    private static EventPipeline.Settings oneReader(byte[] log) {
+        return new EventPipeline.Settings(log.length + 1, log.length + 1, 1, 1);
+    }
+
+    private static List<byte[]> validLogs() throws IOException, URISyntaxException {
+        Path root = Path.of(EventPipelineTest.class.getResource("/scenarios").toURI());
+        try (Stream<Path> files = Files.walk(root)) {
+            List<byte[]> logs = new ArrayList<>();
+            for (Path file : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
+                logs.add(Files.readAllBytes(file));
+            }
+            assertTrue(logs.size() >= 3, "the scenarios of src/test/resources/scenarios");
+            return logs;
+        }
+    }
+
+    private static List<byte[]> invalidLogs() throws IOException, URISyntaxException {
+        Path root = Path.of(EventPipelineTest.class.getResource("/invalid").toURI());
+        try (Stream<Path> files = Files.list(root)) {
+            List<byte[]> logs = new ArrayList<>();
+            for (Path file : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
+                logs.add(Files.readAllBytes(file));
+            }
+            assertTrue(logs.size() >= 30, "the logs of src/test/resources/invalid");
+            return logs;
+        }
+    }
+
+    /** The log with {@code blanks} blank lines after its first line (lines between objects may be blank). */
+    private static byte[] padded(byte[] log, int blanks) {
+        int end = 0;
+        while (end < log.length && log[end] != '\n') {
+            end++;
+        }
+        if (end == log.length) {
+            return log;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(log, 0, end + 1);
+        for (int i = 0; i < blanks; i++) {
+            out.write(i % 2 == 0 ? '\n' : ' ');
+            if (i % 2 == 1) {
+                out.write('\n');
+            }
+        }
+        out.write(log, end + 1, log.length - end - 1);
+        return out.toByteArray();
+    }
+
+    private static byte[] withLine(byte[] log, String line) {
+        return concat(log, line.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = new byte[a.length + b.length];
+        System.arraycopy(a, 0, both, 0, a.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+
+    @Test
+    void countLineEndsCountsEveryNewlineAndNoOtherByte() {
+        byte[] bytes = new byte[300];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 37);
+        }
+        long expected = 0;
+        for (byte b : bytes) {
+            expected += b == '\n' ? 1 : 0;
+        }
+        assertEquals(expected, Utf8Check.countLineEnds(bytes, bytes.length));
     }
 }

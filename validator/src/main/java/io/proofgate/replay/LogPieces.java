@@ -1,0 +1,96 @@
+package io.proofgate.replay;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.util.Arrays;
+
+/**
+ * Cuts a log's bytes into pieces that end at a line end, so that each can be parsed on its own
+ * ({@link EventPipeline}). A piece holds at least {@code size} bytes up to the last line end in
+ * them, unless the input ends first; a line longer than that makes the piece grow to its end, up
+ * to {@code max} bytes. What follows a piece's last line end is carried to the next piece.
+ */
+final class LogPieces {
+
+    /**
+     * A piece of the log: {@code bytes[0, length)}. {@code lines} when it ends at a line end (or
+     * the input's end after its last line end); {@code last} when the input ends with it. A piece
+     * that is not {@code lines} holds {@code max} bytes and no line end.
+     */
+    record Piece(byte[] bytes, int length, boolean lines, boolean last) {
+        InputStream stream() {
+            return new ByteArrayInputStream(bytes, 0, length);
+        }
+    }
+
+    private final InputStream in;
+    private final int size;
+    private final int max;
+    private byte[] carry = new byte[0];
+    private int carryFrom;
+    private int carryLength;
+    private boolean ended;
+
+    LogPieces(InputStream in, int size, int max) {
+        if (size < 1 || max < size) {
+            throw new IllegalArgumentException("piece size " + size + ", at most " + max);
+        }
+        this.in = in;
+        this.size = size;
+        this.max = max;
+    }
+
+    /** The next piece, or null when nothing is left. */
+    Piece next() throws IOException {
+        if (ended && carryLength == 0) {
+            return null;
+        }
+        byte[] buffer = new byte[Math.max(size, carryLength)];
+        System.arraycopy(carry, carryFrom, buffer, 0, carryLength);
+        int length = carryLength;
+        carryLength = 0;
+        while (!ended) {
+            if (length == buffer.length) {
+                if (buffer.length >= max || lastLineEnd(buffer, length) >= 0) {
+                    break;
+                }
+                buffer = Arrays.copyOf(buffer, (int) Math.min(max, 2L * buffer.length)); // a line longer than a piece
+            }
+            int n = in.read(buffer, length, buffer.length - length);
+            if (n < 0) {
+                ended = true;
+            } else {
+                length += n;
+            }
+        }
+        if (ended) {
+            return new Piece(buffer, length, true, true);
+        }
+        int end = lastLineEnd(buffer, length);
+        if (end < 0) {
+            return new Piece(buffer, length, false, false); // max bytes and no line end
+        }
+        carry = buffer;
+        carryFrom = end + 1;
+        carryLength = length - carryFrom;
+        return new Piece(buffer, end + 1, true, false);
+    }
+
+    /** The bytes not yet handed out as pieces: what was carried, then the rest of the input. */
+    InputStream rest() {
+        InputStream carried = new ByteArrayInputStream(carry, carryFrom, carryLength);
+        carryLength = 0;
+        return ended ? carried : new SequenceInputStream(carried, in);
+    }
+
+    private static int lastLineEnd(byte[] bytes, int length) {
+        for (int i = length - 1; i >= 0; i--) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
