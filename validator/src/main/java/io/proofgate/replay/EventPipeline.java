@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A longer log is cut at line ends into pieces ({@link LogPieces}, on a cutting thread), and
  * each piece is parsed on its own by a pool of parsers, a reader {@linkplain EventReader#resumed
- * resumed} at its first line. The caller takes the pieces' lines in log order. A piece parsed
+ * resumed} at its first line; the caller parses a piece too rather than wait for one. The caller
+ * takes the pieces' lines in log order. A piece parsed
  * without the lines before it gives the lines one reader from the start would give, when it
  * parses: it begins where a valid line ended, so that reader would be in the same state there
  * (nothing open, no multi-byte character begun, the topology read, the last object on an earlier
@@ -50,15 +52,18 @@ final class EventPipeline implements AutoCloseable {
         }
 
         /**
-         * A parser per core up to four (the caller validates on a core of its own, and four
-         * parsers outrun it); as many pieces waiting as keep a sixteenth of the heap, a piece's
-         * events counted at four times its bytes, up to two per parser.
+         * A parser for each core but the caller's, which parses too whenever it would wait, up to
+         * three (the caller validates a piece in about 0.4 of the time a piece takes to parse);
+         * as many pieces waiting as keep within a sixteenth of the heap, a piece's events counted
+         * at four times its bytes, up to two per parser and the caller. On two cores, one parser
+         * and the caller replay faster than two parsers beside the caller (docs/performance.md):
+         * three busy threads on two cores cost each other more than the second parser brings.
          */
         static Settings defaults() {
             Runtime runtime = Runtime.getRuntime();
-            int parsers = Math.max(1, Math.min(4, runtime.availableProcessors()));
+            int parsers = Math.max(1, Math.min(3, runtime.availableProcessors() - 1));
             long ahead = runtime.maxMemory() / 16 / (5L * PIECE);
-            return new Settings(PIECE, MAX_PIECE, parsers, (int) Math.max(1, Math.min(2L * parsers, ahead)));
+            return new Settings(PIECE, MAX_PIECE, parsers, (int) Math.max(1, Math.min(2L * (parsers + 1), ahead)));
         }
     }
 
@@ -278,7 +283,22 @@ final class EventPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * The piece's parse, once done. Rather than wait, the caller parses a piece no parser has
+     * begun: this one, or one after it (a task run a second time does nothing).
+     */
     private Parsed await(Future<Parsed> parsed) throws IOException {
+        if (parsed instanceof FutureTask<Parsed> task) {
+            task.run();
+        }
+        for (Item ahead : items) {
+            if (parsed.isDone()) {
+                break;
+            }
+            if (ahead.parsed() instanceof FutureTask<Parsed> task) {
+                task.run();
+            }
+        }
         try {
             return parsed.get();
         } catch (ExecutionException e) {

@@ -3,6 +3,7 @@ package io.proofgate.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -15,6 +16,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -139,6 +141,53 @@ class EventPipelineTest {
         IOException e = assertThrows(IOException.class, () -> Replay.run(failing, "log", OutputStream.nullOutputStream(),
                 topology -> Replay.Observer.NONE, new EventPipeline.Settings(1000, 1 << 20, 2, 2)));
         assertEquals("disk gone", e.getMessage());
+    }
+
+    /**
+     * Stands in for a cutting thread that dies while handing over its own failure (out of memory
+     * again while allocating the hand-over): nothing more reaches the queue. Without the watch on
+     * the thread, next() waits for ever and this test times out.
+     */
+    @Test
+    void aCuttingThreadThatDiesWithoutAWordEndsTheReplayInsteadOfHangingIt() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        new SyntheticLog(3, 16).write(log, 20_000);
+        byte[] bytes = log.toByteArray();
+        InputStream dying = new InputStream() {
+            private int at;
+
+            @Override
+            public int read() {
+                throw new AssertionError("read in blocks");
+            }
+
+            @Override
+            public int read(byte[] buffer, int from, int length) {
+                if (at >= 10_000) {
+                    throw EventPipelineTest.<RuntimeException>sneaky(new Exception("escapes every catch of the cutter"));
+                }
+                int n = Math.min(length, 10_000 - at);
+                System.arraycopy(bytes, at, buffer, from, n);
+                at += n;
+                return n;
+            }
+        };
+        // a guard against the hang this test exists for: seconds here would be a bet on the machine
+        assertTimeoutPreemptively(Duration.ofMinutes(5), () -> {
+            try (EventPipeline pipeline = EventPipeline.open(dying, "log", new EventPipeline.Settings(4096, 1 << 20, 2, 2))) {
+                OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> {
+                    while (pipeline.next() != null) {
+                        // the lines of the first piece, then the dead thread
+                    }
+                });
+                assertEquals("the log reader stopped without handing over its failure", e.getMessage());
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
     }
 
     /** The verdicts written, and the error's message if the replay failed. */
