@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * thread costs more than such a log takes to replay.
  *
  * <p>A longer log is cut at line ends into pieces ({@link LogPieces}, on a cutting thread), and
- * each piece is parsed on its own by a pool of parsers, a reader {@linkplain EventReader#resumed
- * resumed} at its first line; the caller parses a piece too rather than wait for one. The caller
+ * each piece is parsed on its own by a pool of parsers, a {@linkplain EventReader#fromLine
+ * reader from its first line}; the caller parses a piece too rather than wait for one. The caller
  * takes the pieces' lines in log order. A piece parsed
  * without the lines before it gives the lines one reader from the start would give, when it
  * parses: it begins where a valid line ended, so that reader would be in the same state there
@@ -87,6 +87,9 @@ final class EventPipeline implements AutoCloseable {
     private final BlockingQueue<Item> items;
     private final ExecutorService parsers;
     private final Thread cutter;
+    private final LogPieces pieces;
+    /** The piece whose lines the caller is taking, given back to {@link #pieces} once they are taken. */
+    private LogPieces.Piece current;
     /** Whether the cutting thread still hands pieces to the parsers (not once the caller reads on alone). */
     private volatile boolean parallel = true;
     private volatile boolean closed;
@@ -106,17 +109,19 @@ final class EventPipeline implements AutoCloseable {
         this.items = null;
         this.parsers = null;
         this.cutter = null;
+        this.pieces = null;
     }
 
     private EventPipeline(String source, Topology topology, EventReader first, LogPieces.Piece firstPiece,
                           LogPieces pieces, Settings settings) {
         this.source = source;
         this.topology = topology;
+        this.pieces = pieces;
         this.items = new ArrayBlockingQueue<>(settings.window());
         this.parsers = Executors.newFixedThreadPool(settings.parsers(), task -> Thread.ofPlatform()
                 .name("proofgate-replay-parser").daemon(true).unstarted(task));
         // the first piece goes on with the reader that read its topology line
-        items.add(new Item(firstPiece, parsers.submit(() -> parse(first, firstPiece)), null));
+        items.add(new Item(firstPiece, parsers.submit(() -> parse(first)), null));
         this.cutter = Thread.ofPlatform().name("proofgate-replay-cutter").daemon(true)
                 // a thread that dies with nothing handed over is reported by take(), in one line;
                 // the JVM's default handler would print a stack trace first
@@ -168,6 +173,10 @@ final class EventPipeline implements AutoCloseable {
             if (ended) {
                 return null;
             }
+            if (current != null) {
+                pieces.done(current); // parsed, its lines taken, and read no more: this is not reading on alone
+                current = null;
+            }
             Item item = take();
             if (item.failure() != null) {
                 throw failure(item.failure());
@@ -183,6 +192,7 @@ final class EventPipeline implements AutoCloseable {
             }
             piecesParsed++;
             first = false;
+            current = item.piece();
             lines = parsed.lines();
             position = 0;
             shift = nextFirstLine - 1;
@@ -203,18 +213,18 @@ final class EventPipeline implements AutoCloseable {
             single = new EventReader(rest, source);
             single.readTopology(); // read without fault before; the same again
         } else {
-            single = EventReader.resumed(rest, source, topology, nextFirstLine);
+            single = EventReader.fromLine(rest, source, topology, nextFirstLine);
         }
     }
 
-    private Parsed parse(EventReader reader, LogPieces.Piece piece) {
+    private Parsed parse(EventReader reader) {
         try (reader) {
             List<ReplayLine> parsed = new ArrayList<>();
             ReplayLine line;
             while ((line = reader.next()) != null) {
                 parsed.add(line);
             }
-            return new Parsed(parsed, Utf8Check.countLineEnds(piece.bytes(), piece.length()));
+            return new Parsed(parsed, reader.lineAfterEnd() - 1); // the piece's lines are numbered from 1
         } catch (ReplayException | IOException | RuntimeException e) {
             return Parsed.FAILED; // the caller reads this piece again with the lines before it
         }
@@ -231,7 +241,7 @@ final class EventPipeline implements AutoCloseable {
                     parallel = false; // the next piece starts inside this line: it cannot be parsed alone
                 }
                 Future<Parsed> parsed = parse ? parsers.submit(() -> parse(
-                        EventReader.resumed(p.stream(), source, topology, 1), p)) : null;
+                        EventReader.fromLine(p.stream(), source, topology, 1))) : null;
                 put(new Item(p, parsed, null));
             }
             last = Item.END;

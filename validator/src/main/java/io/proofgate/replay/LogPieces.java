@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Cuts a log's bytes into pieces that end at a line end, so that each can be parsed on its own
@@ -28,6 +30,12 @@ final class LogPieces {
     private final InputStream in;
     private final int size;
     private final int max;
+    /**
+     * Buffers of {@code size} bytes whose pieces are done with, for the next pieces: a log's bytes
+     * would otherwise be allocated a second time as pieces, and the collector's extra work cost
+     * a replay more than the pieces' parsing side by side saved (docs/performance.md).
+     */
+    private final Queue<byte[]> free = new ConcurrentLinkedQueue<>();
     private byte[] carry = new byte[0];
     private int carryFrom;
     private int carryLength;
@@ -47,7 +55,7 @@ final class LogPieces {
         if (ended && carryLength == 0) {
             return null;
         }
-        byte[] buffer = new byte[Math.max(size, carryLength)];
+        byte[] buffer = carryLength <= size ? buffer() : new byte[carryLength];
         System.arraycopy(carry, carryFrom, buffer, 0, carryLength);
         int length = carryLength;
         carryLength = 0;
@@ -76,6 +84,22 @@ final class LogPieces {
         carryFrom = end + 1;
         carryLength = length - carryFrom;
         return new Piece(buffer, end + 1, true, false);
+    }
+
+    /**
+     * Gives back a piece's buffer once nothing reads it any more: its parse has ended and its
+     * lines were taken, and no reader will read it again. Any thread; a buffer grown for a long
+     * line is left to the collector.
+     */
+    void done(Piece piece) {
+        if (piece.bytes().length == size) {
+            free.add(piece.bytes());
+        }
+    }
+
+    private byte[] buffer() {
+        byte[] buffer = free.poll();
+        return buffer != null ? buffer : new byte[size];
     }
 
     /** The bytes not yet handed out as pieces: what was carried, then the rest of the input. */

@@ -50,7 +50,7 @@ final class Utf8Check extends FilterInputStream {
         this(in, 1);
     }
 
-    /** Checks a stream whose first byte is on line {@code firstLine} of the log (a reader resumed there). */
+    /** Checks a stream whose first byte is on line {@code firstLine} of the log (a reader from that line). */
     Utf8Check(InputStream in, long firstLine) {
         super(in);
         this.line = firstLine;
@@ -108,20 +108,9 @@ final class Utf8Check extends FilterInputStream {
         return ~(((x & LOW_BITS) + LOW_BITS) | x) & HIGH_BITS;
     }
 
-    /** How many bytes of {@code bytes[0, length)} are '\n', eight at a time. */
-    static long countLineEnds(byte[] bytes, int length) {
-        long count = 0;
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES) {
-            long word = (long) WORDS.get(bytes, i);
-            count += Long.bitCount(lineEnds(word));
-        }
-        for (; i < length; i++) {
-            if (bytes[i] == '\n') {
-                count++;
-            }
-        }
-        return count;
+    /** The line of the next byte: past the last line end read. */
+    long line() {
+        return line;
     }
 
     /** Checks the byte at stream offset {@code at}. */

@@ -269,17 +269,4 @@ class EventPipelineTest {
         System.arraycopy(b, 0, both, a.length, b.length);
         return both;
     }
-
-    @Test
-    void countLineEndsCountsEveryNewlineAndNoOtherByte() {
-        byte[] bytes = new byte[300];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) (i * 37);
-        }
-        long expected = 0;
-        for (byte b : bytes) {
-            expected += b == '\n' ? 1 : 0;
-        }
-        assertEquals(expected, Utf8Check.countLineEnds(bytes, bytes.length));
-    }
 }
