@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
@@ -39,14 +40,18 @@ import java.util.concurrent.TimeUnit;
  */
 final class EventPipeline implements AutoCloseable {
 
-    /** How a log is cut and parsed: {@link #defaults()}, or small pieces in tests. */
-    record Settings(int piece, int maxPiece, int parsers, int window) {
+    /**
+     * How a log is cut and parsed: {@link #defaults()}, or small pieces in tests. At most
+     * {@code window} pieces wait, and at most {@code budget} bytes of pieces are held, but one
+     * piece larger than that (a long line) is held alone.
+     */
+    record Settings(int piece, int maxPiece, int parsers, int window, int budget) {
 
         static final int PIECE = 256 << 10;
         static final int MAX_PIECE = 64 << 20;
 
         Settings {
-            if (piece < 1 || maxPiece < piece || parsers < 1 || window < 1) {
+            if (piece < 1 || maxPiece < piece || parsers < 1 || window < 1 || budget < 1) {
                 throw new IllegalArgumentException(this.toString());
             }
         }
@@ -63,7 +68,10 @@ final class EventPipeline implements AutoCloseable {
             Runtime runtime = Runtime.getRuntime();
             int parsers = Math.max(1, Math.min(3, runtime.availableProcessors() - 1));
             long ahead = runtime.maxMemory() / 16 / (5L * PIECE);
-            return new Settings(PIECE, MAX_PIECE, parsers, (int) Math.max(1, Math.min(2L * (parsers + 1), ahead)));
+            int window = (int) Math.max(1, Math.min(2L * (parsers + 1), ahead));
+            // a long line's piece can be 64 MiB: counting bytes, not pieces, keeps a log of long
+            // lines within about what one reader holds
+            return new Settings(PIECE, MAX_PIECE, parsers, window, (window + 2) * PIECE);
         }
     }
 
@@ -73,8 +81,8 @@ final class EventPipeline implements AutoCloseable {
     }
 
     /** What the cutting thread hands over, in log order: a piece and its parse (null when not parsed), the end, or a failure. */
-    private record Item(LogPieces.Piece piece, Future<Parsed> parsed, Throwable failure) {
-        static final Item END = new Item(null, null, null);
+    private record Item(LogPieces.Piece piece, Future<Parsed> parsed, Throwable failure, int cost) {
+        static final Item END = new Item(null, null, null, 0);
     }
 
     /** How often the caller looks whether the cutting thread is still alive while it waits. */
@@ -88,8 +96,11 @@ final class EventPipeline implements AutoCloseable {
     private final ExecutorService parsers;
     private final Thread cutter;
     private final LogPieces pieces;
+    /** Bytes of pieces held, from their cutting to the taking of their lines: a piece costs its length, at most all. */
+    private final Semaphore held;
+    private final int budget;
     /** The piece whose lines the caller is taking, given back to {@link #pieces} once they are taken. */
-    private LogPieces.Piece current;
+    private Item current;
     /** Whether the cutting thread still hands pieces to the parsers (not once the caller reads on alone). */
     private volatile boolean parallel = true;
     private volatile boolean closed;
@@ -100,6 +111,7 @@ final class EventPipeline implements AutoCloseable {
     private long nextFirstLine = 1;
     private boolean first = true;
     private boolean ended;
+    private Throwable failed;
     private int piecesParsed;
 
     private EventPipeline(String source, Topology topology, EventReader single) {
@@ -110,6 +122,8 @@ final class EventPipeline implements AutoCloseable {
         this.parsers = null;
         this.cutter = null;
         this.pieces = null;
+        this.held = null;
+        this.budget = 0;
     }
 
     private EventPipeline(String source, Topology topology, EventReader first, LogPieces.Piece firstPiece,
@@ -117,16 +131,29 @@ final class EventPipeline implements AutoCloseable {
         this.source = source;
         this.topology = topology;
         this.pieces = pieces;
+        this.budget = settings.budget();
+        this.held = new Semaphore(budget);
         this.items = new ArrayBlockingQueue<>(settings.window());
         this.parsers = Executors.newFixedThreadPool(settings.parsers(), task -> Thread.ofPlatform()
                 .name("proofgate-replay-parser").daemon(true).unstarted(task));
         // the first piece goes on with the reader that read its topology line
-        items.add(new Item(firstPiece, parsers.submit(() -> parse(first)), null));
-        this.cutter = Thread.ofPlatform().name("proofgate-replay-cutter").daemon(true)
-                // a thread that dies with nothing handed over is reported by take(), in one line;
-                // the JVM's default handler would print a stack trace first
-                .uncaughtExceptionHandler((thread, failure) -> { })
-                .start(() -> cut(pieces));
+        int cost = cost(firstPiece);
+        held.acquireUninterruptibly(cost); // all of them are free
+        items.add(new Item(firstPiece, parsers.submit(() -> parse(first)), null, cost));
+        try {
+            this.cutter = Thread.ofPlatform().name("proofgate-replay-cutter").daemon(true)
+                    // a thread that dies with nothing handed over is reported by take(), in one line;
+                    // the JVM's default handler would print a stack trace first
+                    .uncaughtExceptionHandler((thread, failure) -> { })
+                    .start(() -> cut(pieces));
+        } catch (RuntimeException | Error e) {
+            parsers.shutdownNow(); // no thread could start: none is left behind
+            throw e;
+        }
+    }
+
+    private int cost(LogPieces.Piece piece) {
+        return Math.max(1, Math.min(budget, piece.length()));
     }
 
     /** Reads the topology line, and starts the parsers when the log is longer than a piece. */
@@ -174,12 +201,17 @@ final class EventPipeline implements AutoCloseable {
                 return null;
             }
             if (current != null) {
-                pieces.done(current); // parsed, its lines taken, and read no more: this is not reading on alone
+                pieces.done(current.piece()); // parsed, its lines taken, and read no more: this is not reading on alone
+                held.release(current.cost());
                 current = null;
+            }
+            if (failed != null) {
+                throw failure(failed); // asked again after the failure: the same failure
             }
             Item item = take();
             if (item.failure() != null) {
-                throw failure(item.failure());
+                failed = item.failure();
+                throw failure(failed);
             }
             if (item == Item.END) {
                 ended = true;
@@ -187,12 +219,13 @@ final class EventPipeline implements AutoCloseable {
             }
             Parsed parsed = item.parsed() == null ? Parsed.FAILED : await(item.parsed());
             if (parsed.lines() == null) {
+                held.release(item.cost()); // its bytes are the lone reader's now, as are the next pieces'
                 readOnAlone(item.piece());
                 continue;
             }
             piecesParsed++;
             first = false;
-            current = item.piece();
+            current = item;
             lines = parsed.lines();
             position = 0;
             shift = nextFirstLine - 1;
@@ -224,7 +257,9 @@ final class EventPipeline implements AutoCloseable {
             while ((line = reader.next()) != null) {
                 parsed.add(line);
             }
-            return new Parsed(parsed, reader.lineAfterEnd() - 1); // the piece's lines are numbered from 1
+            long after = reader.lineAfterEnd();
+            // the piece's lines are numbered from 1
+            return after < 0 ? Parsed.FAILED : new Parsed(parsed, after - 1);
         } catch (ReplayException | IOException | RuntimeException e) {
             return Parsed.FAILED; // the caller reads this piece again with the lines before it
         }
@@ -240,14 +275,16 @@ final class EventPipeline implements AutoCloseable {
                 if (!p.lines()) {
                     parallel = false; // the next piece starts inside this line: it cannot be parsed alone
                 }
+                int cost = cost(p);
+                hold(cost);
                 Future<Parsed> parsed = parse ? parsers.submit(() -> parse(
                         EventReader.fromLine(p.stream(), source, topology, 1))) : null;
-                put(new Item(p, parsed, null));
+                put(new Item(p, parsed, null, cost));
             }
             last = Item.END;
         } catch (IOException | RuntimeException | Error e) {
             // out of memory too: the caller would otherwise wait for ever on a thread that died
-            last = new Item(null, null, e);
+            last = new Item(null, null, e, 0);
         } catch (InterruptedException e) {
             return; // closed by the caller: nobody is waiting for more
         }
@@ -256,6 +293,16 @@ final class EventPipeline implements AutoCloseable {
         } catch (InterruptedException e) {
             // closed by the caller
         }
+    }
+
+    /** Waits until {@code cost} more bytes of pieces may be held. */
+    private void hold(int cost) throws InterruptedException {
+        while (!closed) {
+            if (held.tryAcquire(cost, WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        }
+        throw new InterruptedException("closed");
     }
 
     private void put(Item item) throws InterruptedException {
@@ -356,6 +403,7 @@ final class EventPipeline implements AutoCloseable {
                 if (item == Item.END) {
                     done = true;
                 } else {
+                    held.release(item.cost()); // read now by the lone reader, a piece at a time
                     current = item.piece().stream();
                 }
             }

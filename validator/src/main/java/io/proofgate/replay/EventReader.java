@@ -203,11 +203,14 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * The line after the last byte read; once {@link #next()} returned null, the line a log that
-     * went on would go on at (the reader of the next piece's first line).
+     * Once {@link #next()} returned null, the line a log that went on would go on at (where the
+     * reader of the next piece starts); -1 when the parser counted its lines otherwise than by
+     * '\n': a '\r' not followed by '\n' ends a line for it, and a reader from a later line takes
+     * its first line from the count of '\n', so where the two differ only one reader from here is exact.
      */
     long lineAfterEnd() {
-        return check.line();
+        long counted = parser.currentLocation().getLineNr() + lineShift;
+        return counted == check.line() ? counted : -1;
     }
 
     /** Made once: a method reference made on every call is an allocation per line. */

@@ -43,6 +43,8 @@ final class Utf8Check extends FilterInputStream {
     private int need;
     private int low = 0x80;
     private int high = 0xBF;
+    /** Found in a read that handed over the bytes before it; thrown on the next read. */
+    private Malformed pending;
     private long sequenceLine;
     private long sequenceColumn;
 
@@ -69,6 +71,9 @@ final class Utf8Check extends FilterInputStream {
 
     @Override
     public int read(byte[] buffer, int from, int length) throws IOException {
+        if (pending != null) {
+            throw pending;
+        }
         int n = in.read(buffer, from, length);
         if (n < 0) {
             atEnd();
@@ -95,7 +100,18 @@ final class Utf8Check extends FilterInputStream {
                     break;
                 }
             }
-            check(buffer[i], base + i);
+            try {
+                check(buffer[i], base + i);
+            } catch (Malformed e) {
+                if (i == from) {
+                    throw e;
+                }
+                // the bytes before it first: the parser then meets the error where it stands in
+                // the log, after any error in those bytes, however the reads fall
+                pending = e;
+                offset += i - from;
+                return i - from;
+            }
             i++;
         }
         offset += n;
