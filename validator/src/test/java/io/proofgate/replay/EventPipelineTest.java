@@ -220,25 +220,22 @@ class EventPipelineTest {
     }
 
     private static List<byte[]> validLogs() throws IOException, URISyntaxException {
-        Path root = Path.of(EventPipelineTest.class.getResource("/scenarios").toURI());
+        return logs("/scenarios", 3);
+    }
+
+    private static List<byte[]> invalidLogs() throws IOException, URISyntaxException {
+        return logs("/invalid", 30);
+    }
+
+    /** The {@code .jsonl} logs under a folder of the test resources, in path order; at least {@code atLeast}. */
+    private static List<byte[]> logs(String folder, int atLeast) throws IOException, URISyntaxException {
+        Path root = Path.of(EventPipelineTest.class.getResource(folder).toURI());
         try (Stream<Path> files = Files.walk(root)) {
             List<byte[]> logs = new ArrayList<>();
             for (Path file : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
                 logs.add(Files.readAllBytes(file));
             }
-            assertTrue(logs.size() >= 3, "the scenarios of src/test/resources/scenarios");
-            return logs;
-        }
-    }
-
-    private static List<byte[]> invalidLogs() throws IOException, URISyntaxException {
-        Path root = Path.of(EventPipelineTest.class.getResource("/invalid").toURI());
-        try (Stream<Path> files = Files.list(root)) {
-            List<byte[]> logs = new ArrayList<>();
-            for (Path file : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
-                logs.add(Files.readAllBytes(file));
-            }
-            assertTrue(logs.size() >= 30, "the logs of src/test/resources/invalid");
+            assertTrue(logs.size() >= atLeast, "the logs of src/test/resources" + folder);
             return logs;
         }
     }
