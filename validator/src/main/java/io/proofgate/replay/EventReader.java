@@ -131,8 +131,6 @@ public final class EventReader implements Closeable {
      */
     private final long lineShift;
     private final Utf8Check check;
-    /** Reading from a later line on ({@link #fromLine}), the topology known. */
-    private final boolean startsLater;
     private long previousEndLine;
     private Topology topology;
     private int groupCount;
@@ -142,10 +140,10 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * What the parser of a reader from a later line reads before the log's bytes: a line of blanks, so that the
-     * parser's guess of the encoding and its skipping of a byte-order mark see these four bytes and
-     * never the log's (a byte-order mark or a zero byte in the middle of a log is an error there,
-     * as it is for one reader from the start).
+     * What the parser of a reader from a later line reads before the log's bytes: a line of
+     * blanks, so that the parser's guess of the encoding and its skipping of a byte-order mark see
+     * these four bytes and never the log's (a byte-order mark or a zero byte in the middle of a
+     * log is an error there, as it is for one reader from the start).
      */
     private static final byte[] RESUME_PREFIX = {' ', ' ', ' ', '\n'};
 
@@ -161,7 +159,7 @@ public final class EventReader implements Closeable {
 
     private EventReader(InputStream in, String source, Topology known, long firstLine) throws IOException {
         this.source = source;
-        this.startsLater = known != null;
+        boolean startsLater = known != null; // a reader from a later line (fromLine)
         // such a parser's first line is the prefix's: the log's line firstLine is its line 2
         this.lineShift = startsLater ? firstLine - 2 : 0;
         this.topology = known;

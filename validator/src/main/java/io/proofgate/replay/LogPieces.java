@@ -59,9 +59,11 @@ final class LogPieces {
         System.arraycopy(carry, carryFrom, buffer, 0, carryLength);
         int length = carryLength;
         carryLength = 0;
+        int end = -1; // the last line end, looked for once the buffer is full
         while (!ended) {
             if (length == buffer.length) {
-                if (buffer.length >= max || lastLineEnd(buffer, length) >= 0) {
+                end = lastLineEnd(buffer, length);
+                if (end >= 0 || buffer.length >= max) {
                     break;
                 }
                 buffer = Arrays.copyOf(buffer, (int) Math.min(max, 2L * buffer.length)); // a line longer than a piece
@@ -76,7 +78,6 @@ final class LogPieces {
         if (ended) {
             return new Piece(buffer, length, true, true);
         }
-        int end = lastLineEnd(buffer, length);
         if (end < 0) {
             return new Piece(buffer, length, false, false); // max bytes and no line end
         }

@@ -73,7 +73,6 @@ final class PiecesSideBySide implements EventPipeline {
     /** Added to the line numbers of the current piece's lines; the log's line at which the next piece starts. */
     private long shift;
     private long nextFirstLine = 1;
-    private boolean first = true;
     private boolean ended;
     private Throwable failed;
     private int piecesParsed;
@@ -150,7 +149,6 @@ final class PiecesSideBySide implements EventPipeline {
                 continue;
             }
             piecesParsed++;
-            first = false;
             current = item;
             lines = parsed.lines();
             position = 0;
@@ -168,7 +166,7 @@ final class PiecesSideBySide implements EventPipeline {
     private void readOnAlone(LogPieces.Piece piece) throws ReplayException, IOException {
         parallel = false;
         InputStream rest = new SequenceInputStream(piece.stream(), new Following());
-        if (first) {
+        if (piecesParsed == 0) {
             single = new EventReader(rest, source);
             single.readTopology(); // read without fault before; the same again
         } else {
@@ -223,17 +221,23 @@ final class PiecesSideBySide implements EventPipeline {
 
     /** Waits until {@code cost} more bytes of pieces may be held. */
     private void hold(int cost) throws InterruptedException {
-        while (!closed) {
-            if (held.tryAcquire(cost, WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
-                return;
-            }
-        }
-        throw new InterruptedException("closed");
+        untilClosed(millis -> held.tryAcquire(cost, millis, TimeUnit.MILLISECONDS));
     }
 
     private void put(Item item) throws InterruptedException {
+        untilClosed(millis -> items.offer(item, millis, TimeUnit.MILLISECONDS));
+    }
+
+    /** A wait of at most some milliseconds; true when what was waited for happened. */
+    @FunctionalInterface
+    private interface TimedWait {
+        boolean waited(long millis) throws InterruptedException;
+    }
+
+    /** Waits in short spells, so that the caller's close() ends the wait. */
+    private void untilClosed(TimedWait wait) throws InterruptedException {
         while (!closed) {
-            if (items.offer(item, WATCH_MILLIS, TimeUnit.MILLISECONDS)) {
+            if (wait.waited(WATCH_MILLIS)) {
                 return;
             }
         }

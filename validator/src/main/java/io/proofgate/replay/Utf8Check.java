@@ -90,7 +90,9 @@ final class Utf8Check extends FilterInputStream {
                     if ((word & HIGH_BITS) != 0) {
                         break;
                     }
-                    long newlines = lineEnds(word);
+                    // exactly the bytes equal to '\n' get their high bit (no carry crosses a byte)
+                    long x = word ^ NEWLINES;
+                    long newlines = ~(((x & LOW_BITS) + LOW_BITS) | x) & HIGH_BITS;
                     if (newlines != 0) {
                         line += Long.bitCount(newlines);
                         lastNewline = base + i + ((63 - Long.numberOfLeadingZeros(newlines)) >>> 3);
@@ -116,12 +118,6 @@ final class Utf8Check extends FilterInputStream {
         }
         offset += n;
         return n;
-    }
-
-    /** The high bit of exactly the bytes of {@code word} that are '\n' (no carry crosses a byte; exact for any byte). */
-    private static long lineEnds(long word) {
-        long x = word ^ NEWLINES;
-        return ~(((x & LOW_BITS) + LOW_BITS) | x) & HIGH_BITS;
     }
 
     /** The line of the next byte: past the last line end read. */
