@@ -6,9 +6,8 @@ import io.proofgate.check.ModelCheck;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
 import io.proofgate.tlc.TlcCommand;
-import io.proofgate.tlc.TlcListener;
-import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
+import io.proofgate.tlc.TlcRunner;
 import io.proofgate.tlc.TlcEnding;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -131,12 +130,18 @@ public final class Generation {
     /** Runs TLC on one model with its state graph dumped, and says whether it passed (a violation's trace in the result). */
     public static GraphRun tryDumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
+        return tryDumpGraph(model, modelDescription, options, progress, TlcRunner.FRESH);
+    }
+
+    /** As {@link #tryDumpGraph(Model, String, CheckOptions, PrintStream)}, TLC run by {@code tlc}. */
+    public static GraphRun tryDumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress,
+                                        TlcRunner tlc) throws IOException, InterruptedException {
         TlcCommand command = ModelCheck.command(model, options);
         Path dot = options.outputDir().resolve("states.dot");
         Files.deleteIfExists(dot);
         command = command.withDumpDot(dot);
         progress.println("proofgate: running TLC on " + modelDescription + " with the state graph dumped");
-        TlcResult result = TlcProcess.run(command, TlcListener.NONE);
+        TlcResult result = tlc.run(command);
         if (result.timedOut() || result.run().ending() != TlcEnding.OK) {
             String why = result.timedOut() ? "timed out"
                     : result.run().violatedName().map(name -> "violates " + name)

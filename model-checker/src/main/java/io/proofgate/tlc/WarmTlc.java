@@ -40,8 +40,8 @@ import java.util.Set;
  */
 public final class WarmTlc {
 
-    private static final String WARM_UP = "warm-up/";
-    private static final List<String> WARM_UP_FILES = List.of("ProofgateWarmUp.tla",
+    static final String WARM_UP = "warm-up/";
+    static final List<String> WARM_UP_FILES = List.of("ProofgateWarmUp.tla",
             "ProofgateWarmUpInvariant.cfg", "ProofgateWarmUpPasses.cfg", "ProofgateWarmUpLiveness.cfg", "ProofgateWarmUpTableau.cfg",
             "ProofgateWarmUpFault.cfg", "ProofgateWarmUpBroken.tla", "ProofgateWarmUpBroken.cfg",
             "ProofgateWarmUpUnparsable.tla", "ProofgateWarmUpUnparsable.cfg",

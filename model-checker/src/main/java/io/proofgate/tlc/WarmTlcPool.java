@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * ends its child, as it ends a fresh JVM. After three new children in a row that did not become
  * warm, every run goes to a fresh JVM.
  */
-public final class WarmTlcPool implements AutoCloseable {
+public final class WarmTlcPool implements TlcRunner, AutoCloseable {
 
     /** A reply line that no child writes: the child's stdout ended. */
     private static final String GONE = "\0gone";
@@ -84,6 +84,7 @@ public final class WarmTlcPool implements AutoCloseable {
     }
 
     /** Runs {@code asked} in a warm child, or in a fresh JVM where no child can run it. */
+    @Override
     public TlcResult run(TlcCommand asked) throws IOException, InterruptedException {
         if (!asked.maxHeap().map(maxHeap::equals).orElse(false)) { // no heap asked: the JVM's own default
             return TlcProcess.run(asked, message -> { });
@@ -224,6 +225,43 @@ public final class WarmTlcPool implements AutoCloseable {
         return Optional.of(new Lent(child, true));
     }
 
+    private static String identity;
+
+    /**
+     * A SHA-256 of what a warm child's runs print by: a fresh JVM's TLC ({@link TlcProcess#toolIdentity()}),
+     * the child's own classes, and its warm-up models, whose strings TLC has made before any run's.
+     * A run this pool hands to a fresh JVM (a child that failed) prints as a warm one does wherever
+     * the spec's record fields and strings are not names TLC makes itself, as on every model of
+     * this project (docs/performance.md); one identity covers both.
+     */
+    @Override
+    public String identity() throws IOException {
+        synchronized (WarmTlcPool.class) {
+            if (identity == null) {
+                io.proofgate.shard.Sha256.Fields fields = io.proofgate.shard.Sha256.fields();
+                fields.add("warm TLC JVM");
+                fields.add(TlcProcess.toolIdentity());
+                for (Class<?> own : List.of(WarmTlc.class, TlcStatics.class, TlcClasses.class)) {
+                    fields.add(resource(own, own.getSimpleName() + ".class"));
+                }
+                for (String name : WarmTlc.WARM_UP_FILES) {
+                    fields.add(resource(WarmTlc.class, WarmTlc.WARM_UP + name));
+                }
+                identity = fields.hex();
+            }
+            return identity;
+        }
+    }
+
+    private static byte[] resource(Class<?> near, String name) throws IOException {
+        try (var in = near.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("cannot read proofgate's " + name + " to identify warm TLC runs");
+            }
+            return in.readAllBytes();
+        }
+    }
+
     /** How many warm JVMs this pool has started. */
     public synchronized int childrenStarted() {
         return started;
@@ -271,10 +309,13 @@ public final class WarmTlcPool implements AutoCloseable {
         }
     }
 
-    /** Ends every child: their stdin closes, and any still running is killed. */
+    /** Ends every child: their stdin closes, and any still running is killed. Closing again does nothing. */
     @Override
     public void close() {
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
             for (Child child : all) {
                 try {

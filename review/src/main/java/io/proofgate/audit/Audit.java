@@ -1,8 +1,10 @@
 package io.proofgate.audit;
 
+import io.proofgate.check.CheckOptions;
 import io.proofgate.check.FileTree;
 import io.proofgate.check.Model;
 import io.proofgate.graph.StateGraph;
+import io.proofgate.tlc.WarmTlcPool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -157,6 +159,7 @@ public final class Audit {
         Path runs = repository.root().resolve("target/proofgate/audit");
         Files.createDirectories(runs);
         Path run = Files.createTempDirectory(runs, "run-");
+        WarmTlcPool tlc = new WarmTlcPool(run.resolve("warm-tlc"), CheckOptions.DEFAULT_HEAP);
         try {
             progress.say("reading " + request.base() + " and "
                     + (request.head() == null ? "the working tree" : request.head()) + " into " + repository.root().relativize(run));
@@ -168,7 +171,9 @@ public final class Audit {
             // the two TLC runs are independent: side by side, each with half the workers, or all of
             // them for one side when the other's graphs are all kept from an earlier audit
             progress.say("TLC on both specs (the head's on the base's models), state graphs dumped");
-            GraphCache kept = new GraphCache(runs.resolve("graphs"));
+            // warm JVMs: most of the models are small, and a fresh JVM spends most of such a run
+            // before its compiler has caught up (docs/performance.md, "The spec audit end to end")
+            GraphCache kept = new GraphCache(runs.resolve("graphs"), tlc);
             Path headSpec = run.resolve("head-on-base/spec");
             SequencedMap<String, String> baseKeys = SpecGraphs.keys(base.spec(), names, "base", kept);
             SequencedMap<String, String> headKeys = SpecGraphs.keys(headSpec, names, "head", kept);
@@ -182,9 +187,9 @@ public final class Audit {
             SpecGraphs.Side headSide;
             try {
                 var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), baseKeys, "base " + base.shortName(),
-                        run.resolve("tlc/base"), baseWorkers, false, kept, stderr));
+                        run.resolve("tlc/base"), baseWorkers, false, kept, tlc, stderr));
                 var headRun = pool.submit(() -> SpecGraphs.run(headSpec, headKeys,
-                        "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, stderr));
+                        "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, tlc, stderr));
                 baseSide = result(baseRun);
                 headSide = result(headRun);
             } finally {
@@ -203,8 +208,10 @@ public final class Audit {
                 progress.say("TLC on the head's own models (its model files differ from the base's)");
                 headOwn = SpecGraphs.run(head.spec(), SpecGraphs.keys(head.spec(),
                                 compared.stream().filter(headCatalog::containsKey).toList(), "head", kept),
-                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, kept, stderr).graphs();
+                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, kept, tlc, stderr).graphs();
             }
+
+            tlc.close(); // its JVMs' memory is the validators' now
 
             List<BehaviourDiff.Result> behaviour = new ArrayList<>();
             List<ModelSizes> counts = new ArrayList<>();
@@ -248,6 +255,7 @@ public final class Audit {
                     ChangedCode.specDefinitions(base, head),
                     ChangedCode.validatorSources(base, head));
         } finally {
+            tlc.close();
             FileTree.delete(run);
         }
     }

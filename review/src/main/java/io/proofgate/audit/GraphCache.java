@@ -4,7 +4,7 @@ import io.proofgate.check.Model;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
 import io.proofgate.shard.Sha256;
-import io.proofgate.tlc.TlcProcess;
+import io.proofgate.tlc.TlcRunner;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * The state graphs of TLC runs that passed, kept by a hash of everything such a run reads: the
- * code TLC runs ({@link TlcProcess#toolIdentity()}), the model's name, module and config, and
+ * code TLC runs and how ({@link TlcRunner#identity()}), the model's name, module and config, and
  * every file of the spec folder by path and bytes. An audit's base rarely changes between two
  * audits of one change (a pull request pushed again, a validator-only change whose head spec is
  * the base's), and its TLC runs are most of an audit's time; a kept graph is read instead.
@@ -27,18 +27,21 @@ import java.util.stream.Stream;
  */
 final class GraphCache {
 
-    private static final String FORMAT = "proofgate-graph-cache/1";
+    private static final String FORMAT = "proofgate-graph-cache/2";
 
     private final Path dir;
+    private final TlcRunner tlc;
 
-    GraphCache(Path dir) {
+    /** Graphs kept under {@code dir}, of runs by {@code tlc}. */
+    GraphCache(Path dir, TlcRunner tlc) {
         this.dir = dir;
+        this.tlc = tlc;
     }
 
     /** The key of {@code model}'s run on the spec under {@code specDir}. */
     String key(Path specDir, Model model) throws IOException {
         Sha256.Fields key = Sha256.fields();
-        for (String part : List.of(FORMAT, TlcProcess.toolIdentity(), model.name(),
+        for (String part : List.of(FORMAT, tlc.identity(), model.name(),
                 relative(specDir, model.module()), relative(specDir, model.config()))) {
             key.add(part);
         }

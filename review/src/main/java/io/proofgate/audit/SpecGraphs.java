@@ -5,6 +5,7 @@ import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
 import io.proofgate.generate.Generation;
 import io.proofgate.graph.StateGraph;
+import io.proofgate.tlc.TlcRunner;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -88,14 +89,14 @@ final class SpecGraphs {
     record Side(SequencedMap<String, StateGraph> graphs, List<Safety> safety) {}
 
     /**
-     * TLC with the state graph dumped, one model after the other, or the graph {@code cache} kept
+     * TLC with the state graph dumped by {@code tlc} (the cache's runner), one model after the other, or the graph {@code cache} kept
      * from a run on the same spec. A model whose run stops at a violation with a counterexample is
      * a broken {@link Safety} when {@code violationIsFinding} (the head: the base passes there),
      * else an {@link AuditException}; any other failure (a spec that does not parse, a run that
      * does not finish) is always an {@link AuditException}.
      */
     static Side run(Path specDir, SequencedMap<String, String> keys, String side, Path tlcDir, int workers,
-                    boolean violationIsFinding, GraphCache cache, PrintStream progress)
+                    boolean violationIsFinding, GraphCache cache, TlcRunner tlc, PrintStream progress)
             throws IOException, InterruptedException {
         ModelCatalog catalog = catalogAt(specDir, side);
         SequencedMap<String, StateGraph> graphs = new LinkedHashMap<>();
@@ -114,7 +115,7 @@ final class SpecGraphs {
             }
             Path out = tlcDir.resolve(name);
             Files.createDirectories(out);
-            switch (Generation.tryDumpGraph(model, name + " (" + side + ")", CheckOptions.defaults(workers, out), progress)) {
+            switch (Generation.tryDumpGraph(model, name + " (" + side + ")", CheckOptions.defaults(workers, out), progress, tlc)) {
                 case Generation.GraphRun.Passed passed -> {
                     cache.keep(key, out.resolve("states.dot"));
                     graphs.put(name, passed.graph());

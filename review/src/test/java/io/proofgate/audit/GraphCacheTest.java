@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalLong;
+import io.proofgate.tlc.TlcRunner;
+import io.proofgate.tlc.WarmTlcPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +31,7 @@ class GraphCacheTest {
         Files.writeString(spec.resolve("MC.cfg"), "INIT Init\n");
         Files.writeString(spec.resolve("Other.cfg"), "INIT Init\n");
         Files.writeString(spec.resolve("mutants/M.tla"), "---- MODULE M ----\n====\n");
-        GraphCache cache = new GraphCache(dir.resolve("cache"));
+        GraphCache cache = new GraphCache(dir.resolve("cache"), TlcRunner.FRESH);
         String key = cache.key(spec, model(spec, "a", "MC.cfg"));
 
         Path copy = dir.resolve("copy");
@@ -40,6 +42,10 @@ class GraphCacheTest {
         assertEquals(key, cache.key(copy, model(copy, "a", "MC.cfg")), "the same files elsewhere: the same key");
 
         assertNotEquals(key, cache.key(spec, model(spec, "b", "MC.cfg")), "another model name");
+        try (WarmTlcPool warm = new WarmTlcPool(dir.resolve("warm"), "1g")) { // starts no JVM until a run
+            assertNotEquals(key, new GraphCache(dir.resolve("cache"), warm).key(spec, model(spec, "a", "MC.cfg")),
+                    "TLC in a warm JVM, which can print a record's fields in another order");
+        }
         assertNotEquals(key, cache.key(spec, model(spec, "a", "Other.cfg")), "another config");
         Files.writeString(copy.resolve("mutants/M.tla"), "---- MODULE M ----\n\n====\n");
         assertNotEquals(key, cache.key(copy, model(copy, "a", "MC.cfg")), "one byte more in a file the model does not name");
@@ -49,7 +55,7 @@ class GraphCacheTest {
 
     @Test
     void aKeptFileThatIsNotAStateGraphIsNotTrusted(@TempDir Path dir) throws Exception {
-        GraphCache cache = new GraphCache(dir.resolve("cache"));
+        GraphCache cache = new GraphCache(dir.resolve("cache"), TlcRunner.FRESH);
         Path dot = dir.resolve("states.dot");
         Files.writeString(dot, "strict digraph DiskGraph {\n"); // cut short
         cache.keep("k", dot);
