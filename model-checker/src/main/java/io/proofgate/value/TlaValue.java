@@ -41,7 +41,13 @@ public sealed interface TlaValue {
         }
 
         public Optional<TlaValue> get(String name) {
-            return fields.stream().filter(f -> f.name().equals(name)).map(Field::value).findFirst();
+            // a loop, not a stream: generation and the audit read fields by name for every state they print
+            for (Field field : fields) {
+                if (field.name().equals(name)) {
+                    return Optional.of(field.value());
+                }
+            }
+            return Optional.empty();
         }
     }
 
@@ -77,7 +83,12 @@ public sealed interface TlaValue {
         }
 
         public Optional<TlaValue> get(TlaValue key) {
-            return pairs.stream().filter(p -> p.key().equals(key)).map(Pair::value).findFirst();
+            for (Pair pair : pairs) {
+                if (pair.key().equals(key)) {
+                    return Optional.of(pair.value());
+                }
+            }
+            return Optional.empty();
         }
     }
 

@@ -40,6 +40,8 @@ final class LogPieces {
     private int carryFrom;
     private int carryLength;
     private boolean ended;
+    private int allocated;
+    private static final int FIRST_BUFFER = 8 << 10;
 
     LogPieces(InputStream in, int size, int max) {
         if (size < 1 || max < size) {
@@ -61,6 +63,9 @@ final class LogPieces {
         carryLength = 0;
         int end = -1; // the last line end, looked for once the buffer is full
         while (!ended) {
+            if (length == buffer.length && buffer.length < size) { // the first buffer, grown as the log turns out longer
+                buffer = Arrays.copyOf(buffer, Math.min(size, 2 * buffer.length));
+            }
             if (length == buffer.length) {
                 end = lastLineEnd(buffer, length);
                 if (end >= 0 || buffer.length >= max) {
@@ -98,9 +103,17 @@ final class LogPieces {
         }
     }
 
+    /**
+     * A buffer of {@code size} bytes, or a smaller one for the first piece: most logs an audit
+     * replays are a few hundred bytes, and a buffer of a whole piece for each cost it more than
+     * their parse (docs/performance.md).
+     */
     private byte[] buffer() {
         byte[] buffer = free.poll();
-        return buffer != null ? buffer : new byte[size];
+        if (buffer != null) {
+            return buffer;
+        }
+        return new byte[allocated++ == 0 ? Math.min(size, FIRST_BUFFER) : size];
     }
 
     /** The bytes not yet handed out as pieces: what was carried, then the rest of the input. */
