@@ -20,33 +20,86 @@ final class EventJson {
             "digest", "prompt_tokens", "computed", "scheduled", "block_ids", "new_block_ids", "resumed", "new", "cached",
             "preempted", "recurrent_boundary_blocks");
 
+    /** Each name's place in {@link #ORDER}. */
+    private static final java.util.Map<String, Integer> PLACE = places();
+
+    private static final int STEP = ORDER.indexOf("step");
+
+    private static final String STEP_KIND = "{\"kind\":\"step\"";
+
     private EventJson() {}
+
+    private static java.util.Map<String, Integer> places() {
+        java.util.Map<String, Integer> places = new java.util.HashMap<>();
+        for (int i = 0; i < ORDER.size(); i++) {
+            places.put(ORDER.get(i), i);
+        }
+        return java.util.Map.copyOf(places);
+    }
+
+    /**
+     * A record's fields that have a place in {@link #ORDER}, there, in one pass over them (the
+     * audit writes each state's event many times over); the others are left out.
+     */
+    private static TlaValue[] inOrder(TlaValue.TlaRecord record) {
+        TlaValue[] values = new TlaValue[ORDER.size()];
+        for (TlaValue.Field field : record.fields()) {
+            Integer place = PLACE.get(field.name());
+            if (place != null && values[place] == null) { // the first of a name, as a lookup by name finds it
+                values[place] = field.value();
+            }
+        }
+        return values;
+    }
 
     /** The replay line for an event record, with {@code step} inserted for step events (the spec has no step numbers). */
     static String line(TlaValue.TlaRecord event, long step) {
-        StringBuilder json = new StringBuilder("{");
-        boolean first = true;
-        for (String name : ORDER) {
-            if (name.equals("step") && step > 0) {
-                json.append(first ? "" : ",").append("\"step\":").append(step);
-                first = false;
-                continue;
-            }
-            var value = event.get(name);
-            if (value.isEmpty() || omitted(name, value.get())) {
-                continue;
-            }
-            json.append(first ? "" : ",").append(quote(name)).append(':');
-            write(value.get(), json);
-            first = false;
-        }
         for (TlaValue.Field field : event.fields()) {
-            if (!ORDER.contains(field.name())) {
+            if (!PLACE.containsKey(field.name())) {
                 throw new IllegalArgumentException("event field \"" + field.name() + "\" has no place in a replay line: "
                         + TlaValuePrinter.print(event));
             }
         }
+        TlaValue[] values = inOrder(event);
+        StringBuilder json = new StringBuilder(128).append('{');
+        boolean first = true;
+        for (int i = 0; i < values.length; i++) {
+            if (i == STEP && step > 0) {
+                json.append(first ? "" : ",").append("\"step\":").append(step);
+                first = false;
+                continue;
+            }
+            TlaValue value = values[i];
+            if (value == null || omitted(ORDER.get(i), value)) {
+                continue;
+            }
+            json.append(first ? "" : ",").append(quote(ORDER.get(i))).append(':');
+            write(value, json);
+            first = false;
+        }
         return json.append('}').toString();
+    }
+
+    /** Whether {@code label}, a {@code line(event, 0)}, is a step event's. */
+    static boolean isStep(String label) {
+        return label.startsWith(STEP_KIND) && label.length() > STEP_KIND.length()
+                && (label.charAt(STEP_KIND.length()) == ',' || label.charAt(STEP_KIND.length()) == '}');
+    }
+
+    /**
+     * {@code line(event, step)} from {@code line(event, 0)}, the event's label, without writing
+     * the event again; empty for a step event with a schema (only the topology line has one in
+     * the spec), whose number would go after it.
+     */
+    static java.util.Optional<String> withStep(String label, long step) {
+        if (step <= 0 || !isStep(label)) {
+            return java.util.Optional.of(label);
+        }
+        String rest = label.substring(STEP_KIND.length());
+        if (rest.startsWith(",\"schema\":")) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(STEP_KIND + ",\"step\":" + step + rest);
     }
 
     /** Absent evidence is no field at all; empty request lists may be omitted (protocol §5), and are. */
@@ -78,16 +131,16 @@ final class EventJson {
             case TlaValue.TlaRecord record -> {
                 json.append('{');
                 boolean first = true;
-                for (String name : ORDER) {
-                    var field = record.get(name);
-                    if (field.isPresent()) {
-                        json.append(first ? "" : ",").append(quote(name)).append(':');
-                        write(field.get(), json);
+                TlaValue[] values = inOrder(record);
+                for (int i = 0; i < values.length; i++) {
+                    if (values[i] != null) {
+                        json.append(first ? "" : ",").append(quote(ORDER.get(i))).append(':');
+                        write(values[i], json);
                         first = false;
                     }
                 }
                 for (TlaValue.Field field : record.fields()) {
-                    if (!ORDER.contains(field.name())) {
+                    if (!PLACE.containsKey(field.name())) {
                         json.append(first ? "" : ",").append(quote(field.name())).append(':');
                         write(field.value(), json);
                         first = false;

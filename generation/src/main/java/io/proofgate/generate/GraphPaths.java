@@ -49,6 +49,27 @@ public final class GraphPaths {
         return lines;
     }
 
+    /**
+     * {@link #replayLines} from the path's labels ({@link #label}, one per edge, as a caller that
+     * keeps them per state has them): the same lines, without writing each event again.
+     */
+    public static List<String> replayLines(StateGraph graph, List<Edge> path, String topology, List<String> labels) {
+        List<String> lines = new ArrayList<>(labels.size() + 1);
+        lines.add(topology);
+        long step = 0;
+        for (int i = 0; i < labels.size(); i++) {
+            String label = labels.get(i);
+            if (EventJson.isStep(label)) {
+                step++;
+            }
+            long number = step;
+            Edge edge = path.get(i);
+            lines.add(EventJson.withStep(label, number).orElseGet(() ->
+                    EventJson.line(new ModelState(graph.state(edge.to())).lastEvent(), number)));
+        }
+        return lines;
+    }
+
     /** The topic of the path's last event, read from the path's events alone, as the generator files scenarios. */
     public static Topic topic(StateGraph graph, List<Edge> path) {
         io.proofgate.generate.Topic.Context context =

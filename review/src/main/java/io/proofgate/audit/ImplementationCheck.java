@@ -59,8 +59,9 @@ public final class ImplementationCheck {
         SequencedMap<String, Case> cases = new LinkedHashMap<>();
         for (Machine machine : List.of(baseMachine, headMachine)) {
             for (List<Edge> path : GraphPaths.scenarioPaths(machine.graph())) {
-                List<String> lines = GraphPaths.replayLines(machine.graph(), path);
-                cases.putIfAbsent(String.join("\n", lines), new Case(lines, machine.labels(path)));
+                List<String> labels = machine.labels(path);
+                List<String> lines = machine.replayLines(path, labels);
+                cases.putIfAbsent(String.join("\n", lines), new Case(lines, labels));
             }
         }
         for (Difference witness : witnesses) {

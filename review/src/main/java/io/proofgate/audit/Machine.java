@@ -19,6 +19,9 @@ final class Machine {
     private final StateGraph graph;
     private final long start;
     private final Map<Long, Map<String, Long>> byState = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each state's label: the event that leads to it, written once (the audit reads each many times over). */
+    private final Map<Long, String> labelOf = new java.util.concurrent.ConcurrentHashMap<>();
+    private String topology;
 
     Machine(StateGraph graph, String side) {
         if (graph.initialStates().size() != 1) {
@@ -42,10 +45,10 @@ final class Machine {
         return byState.computeIfAbsent(state, id -> {
             Map<String, Long> out = new TreeMap<>();
             for (Edge edge : graph.outgoing(id)) {
-                Long other = out.put(GraphPaths.label(graph, edge), edge.to());
+                Long other = out.put(label(edge), edge.to());
                 if (other != null && other != edge.to()) {
                     throw new AuditException("two edges leave one state with the same event, so the spec is not a"
-                            + " function of its input: " + GraphPaths.label(graph, edge));
+                            + " function of its input: " + label(edge));
                 }
             }
             return out;
@@ -62,8 +65,14 @@ final class Machine {
                 return Optional.empty();
             }
             long from = at;
-            Edge edge = graph.outgoing(from).stream().filter(e -> e.to() == next).findFirst().orElseThrow();
-            path.add(edge);
+            Edge edge = null;
+            for (Edge out : graph.outgoing(from)) {
+                if (out.to() == next) {
+                    edge = out;
+                    break;
+                }
+            }
+            path.add(java.util.Objects.requireNonNull(edge));
             at = next;
         }
         return Optional.of(path);
@@ -71,6 +80,28 @@ final class Machine {
 
     /** The labels of a path. */
     List<String> labels(List<Edge> path) {
-        return path.stream().map(edge -> GraphPaths.label(graph, edge)).toList();
+        List<String> labels = new ArrayList<>(path.size());
+        for (Edge edge : path) {
+            labels.add(label(edge));
+        }
+        return labels;
+    }
+
+    /** An edge's label ({@link GraphPaths#label}): it depends on the state the edge leads to only. */
+    String label(Edge edge) {
+        String label = labelOf.get(edge.to());
+        if (label == null) {
+            label = GraphPaths.label(graph, edge);
+            labelOf.put(edge.to(), label);
+        }
+        return label;
+    }
+
+    /** {@link GraphPaths#replayLines} of a path from the start whose {@link #labels} are {@code labels}. */
+    List<String> replayLines(List<Edge> path, List<String> labels) {
+        if (topology == null) {
+            topology = GraphPaths.topology(graph, start);
+        }
+        return GraphPaths.replayLines(graph, path, topology, labels);
     }
 }
