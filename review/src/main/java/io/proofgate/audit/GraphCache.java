@@ -62,17 +62,28 @@ final class GraphCache {
         return Files.isRegularFile(dir.resolve(key + ".dot"));
     }
 
-    /** The graph kept under {@code key}, if one is kept and reads as a state graph. */
+    /**
+     * The graph kept under {@code key}, if one is kept and reads as a state graph. Its file's
+     * time becomes now, as a new one's is, so that the graphs no recent audit used can be told
+     * by their time and dropped (docs/audit.md, "In CI").
+     */
     Optional<StateGraph> find(String key) {
         Path file = dir.resolve(key + ".dot");
         if (!Files.isRegularFile(file)) {
             return Optional.empty();
         }
+        StateGraph graph;
         try {
-            return Optional.of(StateGraphReader.read(file));
+            graph = StateGraphReader.read(file);
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // run TLC again; its dump replaces this file
         }
+        try {
+            Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(java.time.Instant.now()));
+        } catch (IOException e) {
+            // a folder this audit may read but not write: the graph is still good
+        }
+        return Optional.of(graph);
     }
 
     /** Keeps the dump {@code dot} of a run that passed under {@code key}. */

@@ -54,6 +54,30 @@ class GraphCacheTest {
     }
 
     @Test
+    void aKeptGraphThatIsReadIsMarkedAsUsedNow(@TempDir Path dir) throws Exception {
+        GraphCache cache = new GraphCache(dir.resolve("cache"), TlcRunner.FRESH);
+        Path dot = dir.resolve("states.dot");
+        Files.writeString(dot, """
+                strict digraph DiskGraph {
+                nodesep=0.35;
+                subgraph cluster_graph {
+                color="white";
+                1 [label="/\\\\ x = 0",style = filled]
+                1 -> 2 [label="Next",color="black",fontcolor="black"];
+                2 [label="/\\\\ x = 1"];
+                }
+                }
+                """);
+        cache.keep("k", dot);
+        Path kept = dir.resolve("cache/k.dot");
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.from(java.time.Instant.parse("2020-01-01T00:00:00Z"));
+        Files.setLastModifiedTime(kept, old);
+        assertTrue(cache.find("k").isPresent());
+        assertTrue(Files.getLastModifiedTime(kept).compareTo(old) > 0,
+                "its time is the audit's, so that a CI cache can drop the graphs no recent audit used");
+    }
+
+    @Test
     void aKeptFileThatIsNotAStateGraphIsNotTrusted(@TempDir Path dir) throws Exception {
         GraphCache cache = new GraphCache(dir.resolve("cache"), TlcRunner.FRESH);
         Path dot = dir.resolve("states.dot");
