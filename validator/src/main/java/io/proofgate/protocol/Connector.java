@@ -29,7 +29,7 @@ public final class Connector {
      */
     private final StepIds scheduledThisStep = new StepIds();
     /** The pending store of each cached request of the step being applied (null: not pending), found by the check. */
-    private PendingStore[] cachedStores = new PendingStore[256];
+    private PendingStore[] cachedStores = new PendingStore[16];
     /** Counts step checks, to mark what a check found on the stores themselves. */
     private long check;
     private final Map<String, PendingStore> pending = new HashMap<>();
@@ -37,9 +37,10 @@ public final class Connector {
     /**
      * One bit per digest hash (folded to {@link #QUORUM_FILTER_BITS}) for the digests at full
      * quorum: a clear bit answers "not at full quorum" for a scheduled request without a lookup.
-     * Full quorum is never undone, so bits are only ever set.
+     * Full quorum is never undone, so bits are only ever set. Made at the first full quorum: the
+     * audit replays about a hundred thousand short logs, most of which never reach one.
      */
-    private final long[] fullQuorumFilter = new long[QUORUM_FILTER_BITS / 64];
+    private long[] fullQuorumFilter;
     private static final int QUORUM_FILTER_BITS = 1 << 16;
     private long plans;
     private long rejected;
@@ -214,6 +215,9 @@ public final class Connector {
         BitSet ranks = heldRanks.computeIfAbsent(digest, d -> new BitSet(topology.tpDegree()));
         ranks.set(rank);
         if (ranks.cardinality() == topology.tpDegree()) {
+            if (fullQuorumFilter == null) {
+                fullQuorumFilter = new long[QUORUM_FILTER_BITS / 64];
+            }
             int bit = quorumFilterBit(digest.hashCode());
             fullQuorumFilter[bit >>> 6] |= 1L << bit;
         }
@@ -221,6 +225,9 @@ public final class Connector {
     }
 
     private boolean atFullQuorum(String digest, int digestHash) {
+        if (fullQuorumFilter == null) {
+            return false; // no digest has reached full quorum yet
+        }
         int bit = quorumFilterBit(digestHash);
         if ((fullQuorumFilter[bit >>> 6] & (1L << bit)) == 0) {
             return false;

@@ -15,8 +15,9 @@ final class StepIds {
 
     private static final int LONG_PROBE = 32;
 
-    private String[] ids = new String[1024];
-    private int[] generations = new int[1024];
+    // small at first, grown as steps turn out larger: most logs the audit replays have a few requests
+    private String[] ids = new String[16];
+    private int[] generations = new int[16];
     private int generation = 1;
     private int size;
     /** Non-null once this step's ids probed too long; then it holds them all. */

@@ -41,7 +41,7 @@ final class LogPieces {
     private int carryLength;
     private boolean ended;
     private int allocated;
-    private static final int FIRST_BUFFER = 8 << 10;
+    private static final int FIRST_BUFFER = 1 << 10;
 
     LogPieces(InputStream in, int size, int max) {
         if (size < 1 || max < size) {
@@ -105,7 +105,7 @@ final class LogPieces {
 
     /**
      * A buffer of {@code size} bytes, or a smaller one for the first piece: most logs an audit
-     * replays are a few hundred bytes, and a buffer of a whole piece for each cost it more than
+     * replays are a few hundred bytes to a few KiB, and a buffer of a whole piece for each cost it more than
      * their parse (docs/performance.md).
      */
     private byte[] buffer() {
