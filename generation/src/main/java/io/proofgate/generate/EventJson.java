@@ -89,15 +89,16 @@ final class EventJson {
     /**
      * {@code line(event, step)} from {@code line(event, 0)}, the event's label, without writing
      * the event again; empty for a step event with a schema (only the topology line has one in
-     * the spec), whose number would go after it.
+     * the spec), whose number would go after it, or with a step field of its own, which the
+     * number replaces (the spec's events have none).
      */
     static java.util.Optional<String> withStep(String label, long step) {
         if (step <= 0 || !isStep(label)) {
             return java.util.Optional.of(label);
         }
         String rest = label.substring(STEP_KIND.length());
-        if (rest.startsWith(",\"schema\":")) {
-            return java.util.Optional.empty();
+        if (rest.startsWith(",\"schema\":") || rest.startsWith(",\"step\":")) {
+            return java.util.Optional.empty(); // the number goes after a schema, or replaces the event's own
         }
         return java.util.Optional.of(STEP_KIND + ",\"step\":" + step + rest);
     }

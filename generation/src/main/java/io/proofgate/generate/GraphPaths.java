@@ -21,6 +21,8 @@ public final class GraphPaths {
 
     /** The label of an edge: its event's replay line without a step number. Labels of one state's edges differ. */
     public static String label(StateGraph graph, Edge edge) {
+        // an event whose kind is not a string is refused here, as writing its replay line would refuse it
+        new ModelState(graph.state(edge.to())).eventKind();
         return Script.label(graph, edge);
     }
 

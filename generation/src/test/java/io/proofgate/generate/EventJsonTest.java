@@ -68,10 +68,14 @@ class EventJsonTest {
     }
 
     @Test
-    void aStepEventWithASchemaIsLeftToBeWrittenAgain() {
+    void aStepEventWithASchemaOrAStepOfItsOwnIsLeftToBeWrittenAgain() {
         TlaRecord event = record("kind", s("step"), "schema", s("proofgate-events/v1"));
         assertEquals(Optional.empty(), EventJson.withStep(EventJson.line(event, 0), 3),
                 "its number goes after the schema, which a label does not mark");
         assertEquals("{\"kind\":\"step\",\"schema\":\"proofgate-events/v1\",\"step\":3}", EventJson.line(event, 3));
+        TlaRecord numbered = record("kind", s("step"), "step", new TlaInt(9), "preempted", new TlaSeq(List.of(s("r1"))));
+        assertEquals(Optional.empty(), EventJson.withStep(EventJson.line(numbered, 0), 3),
+                "the number replaces the event's own, which a label keeps");
+        assertEquals("{\"kind\":\"step\",\"step\":3,\"preempted\":[\"r1\"]}", EventJson.line(numbered, 3));
     }
 }

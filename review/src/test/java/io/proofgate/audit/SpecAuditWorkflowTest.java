@@ -28,14 +28,20 @@ class SpecAuditWorkflowTest {
         for (JsonNode step : steps) {
             order.add(step.path("uses").asText(step.path("id").asText(step.path("name").asText())));
         }
-        int cache = order.indexOf("actions/cache@v4");
+        int restore = order.indexOf("actions/cache/restore@v4");
         int audit = order.indexOf("audit");
-        int prune = order.indexOf("Keep only the graphs this audit used");
-        assertTrue(cache >= 0 && cache < audit && audit < prune, "cache, audit, prune in that order: " + order);
-        assertEquals("target/proofgate/audit/graphs", steps.get(cache).path("with").path("path").asText());
-        assertTrue(steps.get(cache).path("with").path("restore-keys").asText()
+        int prune = order.indexOf("Keep only the graphs recent audits used");
+        int save = order.indexOf("actions/cache/save@v4");
+        assertTrue(restore >= 0 && restore < audit && audit < prune && prune < save,
+                "restore, audit, prune, save in that order: " + order);
+        assertEquals("target/proofgate/audit/graphs", steps.get(restore).path("with").path("path").asText());
+        assertEquals("target/proofgate/audit/graphs", steps.get(save).path("with").path("path").asText());
+        assertEquals(steps.get(restore).path("with").path("key").asText(), steps.get(save).path("with").path("key").asText());
+        assertTrue(steps.get(restore).path("with").path("restore-keys").asText()
                 .contains("proofgate-graphs-${{ github.event.pull_request.base.sha }}-"), "another push on the same base restores");
         assertEquals("always()", steps.get(prune).path("if").asText(), "pruned whether or not the audit found a change");
+        assertEquals("always()", steps.get(save).path("if").asText(),
+                "saved when the audit fails the job too (an unaccepted change), or its next push runs TLC on the base again");
         assertTrue(steps.get(prune).path("run").asText().contains("find target/proofgate/audit/graphs -name '*.dot' -mmin +"));
         assertTrue(steps.get(audit).path("run").asText().contains("./proofgate audit --base"));
     }
