@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,16 +11,9 @@ import org.junit.jupiter.api.Test;
 /** The spec audit's GitHub Actions workflow in docs/audit.md is YAML that keeps the audit's state graphs as the page says. */
 class SpecAuditWorkflowTest {
 
-    private static final String HEADING = "## In CI: a GitHub Actions workflow\n";
-
     @Test
     void theWorkflowKeepsTheGraphsOfTheAuditsItRan() throws Exception {
-        String page = Files.readString(Path.of("..", "docs", "audit.md"));
-        int section = page.indexOf(HEADING);
-        assertTrue(section >= 0, "docs/audit.md has no section " + HEADING.strip());
-        int start = page.indexOf("```yaml\n", section) + "```yaml\n".length();
-        String yaml = page.substring(start, page.indexOf("\n```", start));
-        JsonNode steps = new YAMLMapper().readTree(yaml).path("jobs").path("audit").path("steps");
+        JsonNode steps = DocsWorkflow.under("## In CI: a GitHub Actions workflow").path("jobs").path("audit").path("steps");
         List<String> order = new ArrayList<>();
         for (JsonNode step : steps) {
             order.add(step.path("uses").asText(step.path("id").asText(step.path("name").asText())));
