@@ -4,6 +4,7 @@ import io.proofgate.check.CheckOptions;
 import io.proofgate.check.FileTree;
 import io.proofgate.check.Model;
 import io.proofgate.graph.StateGraph;
+import io.proofgate.tlc.TlcRunner;
 import io.proofgate.tlc.WarmTlcPool;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -147,6 +148,13 @@ public final class Audit {
         }
     }
 
+    /**
+     * The fewest models an audit runs TLC in warm JVMs for. One warm JVM's first run costs about
+     * a fresh run more than the fresh run (its start and warm-up); each run after it about half a
+     * fresh one's (docs/performance.md, "The spec audit end to end").
+     */
+    static final int WARM_FROM_MODELS = 3;
+
     private Audit() {}
 
     public static Report run(Request request, PrintStream stderr) throws IOException, InterruptedException {
@@ -159,7 +167,7 @@ public final class Audit {
         Path runs = repository.root().resolve("target/proofgate/audit");
         Files.createDirectories(runs);
         Path run = Files.createTempDirectory(runs, "run-");
-        WarmTlcPool tlc = new WarmTlcPool(run.resolve("warm-tlc"), CheckOptions.DEFAULT_HEAP);
+        WarmTlcPool warm = null;
         try {
             progress.say("reading " + request.base() + " and "
                     + (request.head() == null ? "the working tree" : request.head()) + " into " + repository.root().relativize(run));
@@ -170,9 +178,16 @@ public final class Audit {
             List<String> differ = SpecGraphs.headOnBaseModels(base, head, models, run.resolve("head-on-base"));
             // the two TLC runs are independent: side by side, each with half the workers, or all of
             // them for one side when the other's graphs are all kept from an earlier audit
-            progress.say("TLC on both specs (the head's on the base's models), state graphs dumped");
-            // warm JVMs: most of the models are small, and a fresh JVM spends most of such a run
-            // before its compiler has caught up (docs/performance.md, "The spec audit end to end")
+            progress.say("TLC on both specs (the head's on the base's models), state graphs dumped"
+                    + (models.size() >= WARM_FROM_MODELS ? ", in warm JVMs" : ""));
+            // warm JVMs from a few models on: most of the models are small, and a fresh JVM spends
+            // most of such a run before its compiler has caught up; but a warm JVM's first run also
+            // pays its warm-up, so an audit of one or two models runs fresh (docs/performance.md,
+            // "The spec audit end to end")
+            if (models.size() >= WARM_FROM_MODELS) {
+                warm = new WarmTlcPool(run.resolve("warm-tlc"), CheckOptions.DEFAULT_HEAP);
+            }
+            TlcRunner tlc = warm != null ? warm : TlcRunner.FRESH;
             GraphCache kept = new GraphCache(runs.resolve("graphs"), tlc);
             Path headSpec = run.resolve("head-on-base/spec");
             SequencedMap<String, String> baseKeys = SpecGraphs.keys(base.spec(), names, "base", kept);
@@ -211,7 +226,9 @@ public final class Audit {
                         "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, kept, tlc, stderr).graphs();
             }
 
-            tlc.close(); // its JVMs' memory is the validators' now
+            if (warm != null) {
+                warm.close(); // its JVMs' memory is the validators' now
+            }
 
             List<BehaviourDiff.Result> behaviour = new ArrayList<>();
             List<ModelSizes> counts = new ArrayList<>();
@@ -255,7 +272,9 @@ public final class Audit {
                     ChangedCode.specDefinitions(base, head),
                     ChangedCode.validatorSources(base, head));
         } finally {
-            tlc.close();
+            if (warm != null) {
+                warm.close();
+            }
             FileTree.delete(run);
         }
     }

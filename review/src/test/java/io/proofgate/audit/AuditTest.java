@@ -66,6 +66,27 @@ class AuditTest {
     }
 
     @Test
+    void tlcInWarmJvmsFindsWhatFreshJvmsFind() throws Exception {
+        String changed = repo.commitOn(current, "below-target entries rejected (warm and fresh)", AuditFixtures.BELOW_TARGET_REJECTED);
+        List<String> models = List.of("gen-edges", "gen-untracked", "gen-attention-field");
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        Audit.Report warm = Audit.run(new Audit.Request(repo.dir(), current, changed, models, 2, MAX_PAIRS),
+                new PrintStream(progress, true, StandardCharsets.UTF_8));
+        assertTrue(progress.toString(StandardCharsets.UTF_8).contains("state graphs dumped, in warm JVMs"),
+                "three models or more run in warm JVMs");
+        assertFalse(warm.differences().isEmpty(), "the change shows on these models");
+        for (int i = 0; i < models.size(); i++) {
+            progress.reset();
+            Audit.Report fresh = Audit.run(new Audit.Request(repo.dir(), current, changed, List.of(models.get(i)), 2, MAX_PAIRS),
+                    new PrintStream(progress, true, StandardCharsets.UTF_8));
+            assertFalse(progress.toString(StandardCharsets.UTF_8).contains("in warm JVMs"), "one model runs fresh");
+            assertEquals(fresh.behaviour().getFirst(), warm.behaviour().get(i), models.get(i));
+            assertEquals(fresh.implementation().getFirst(), warm.implementation().get(i), models.get(i));
+            assertEquals(fresh.counts().getFirst(), warm.counts().get(i), models.get(i));
+        }
+    }
+
+    @Test
     void aRefactorOfTheSpecIsNoSemanticChange() throws Exception {
         String refactor = repo.commitOn(current, "refactor", AuditFixtures.REFACTOR);
         Audit.Report report = audit(current, refactor, "gen-edges");
