@@ -38,17 +38,11 @@ public final class GraphPaths {
 
     /** The replay lines of a path from an initial state: the topology, then one line per edge with step numbers. */
     public static List<String> replayLines(StateGraph graph, List<Edge> path) {
-        List<String> lines = new ArrayList<>();
-        lines.add(topology(graph, path.getFirst().from()));
-        long step = 0;
+        List<String> labels = new ArrayList<>(path.size());
         for (Edge edge : path) {
-            ModelState state = new ModelState(graph.state(edge.to()));
-            if (state.eventKind().equals("step")) {
-                step++;
-            }
-            lines.add(EventJson.line(state.lastEvent(), state.eventKind().equals("step") ? step : 0));
+            labels.add(label(graph, edge));
         }
-        return lines;
+        return replayLines(graph, path, topology(graph, path.getFirst().from()), labels);
     }
 
     /**

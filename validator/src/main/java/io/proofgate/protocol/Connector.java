@@ -37,8 +37,8 @@ public final class Connector {
     /**
      * One bit per digest hash (folded to {@link #QUORUM_FILTER_BITS}) for the digests at full
      * quorum: a clear bit answers "not at full quorum" for a scheduled request without a lookup.
-     * Full quorum is never undone, so bits are only ever set. Made at the first full quorum: the
-     * audit replays about a hundred thousand short logs, most of which never reach one.
+     * Full quorum is never undone, so bits are only ever set. Made at the first full quorum, so that
+     * the audit's hundred thousand short logs allocate it only where one reaches it.
      */
     private long[] fullQuorumFilter;
     private static final int QUORUM_FILTER_BITS = 1 << 16;
