@@ -37,11 +37,15 @@ public final class Connector {
     /**
      * One bit per digest hash (folded to {@link #QUORUM_FILTER_BITS}) for the digests at full
      * quorum: a clear bit answers "not at full quorum" for a scheduled request without a lookup.
-     * Full quorum is never undone, so bits are only ever set. Made at the first full quorum, so that
-     * the audit's hundred thousand short logs allocate it only where one reaches it.
+     * Full quorum is never undone, so bits are only ever set. Made at the first full quorum, small,
+     * and grown as digests reach it (up to {@link #QUORUM_FILTER_BITS}), so that the audit's
+     * hundred thousand short logs, where a few digests do, do not each clear 8 KiB.
      */
     private long[] fullQuorumFilter;
+    /** How many digests are at full quorum: the filter grows when they would fill an eighth of it. */
+    private int fullQuorumDigests;
     private static final int QUORUM_FILTER_BITS = 1 << 16;
+    private static final int QUORUM_FILTER_FIRST_BITS = 1 << 9;
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
@@ -213,22 +217,40 @@ public final class Connector {
             return List.of();
         }
         BitSet ranks = heldRanks.computeIfAbsent(digest, d -> new BitSet(topology.tpDegree()));
+        boolean again = ranks.get(rank);
         ranks.set(rank);
-        if (ranks.cardinality() == topology.tpDegree()) {
-            if (fullQuorumFilter == null) {
-                fullQuorumFilter = new long[QUORUM_FILTER_BITS / 64];
+        if (!again && ranks.cardinality() == topology.tpDegree()) { // the report that completes the quorum: once a digest
+            fullQuorumDigests++;
+            int bits = fullQuorumFilter == null ? 0 : fullQuorumFilter.length * 64;
+            if (bits < QUORUM_FILTER_BITS && fullQuorumDigests * 8 > bits) {
+                growQuorumFilter(Math.max(QUORUM_FILTER_FIRST_BITS, bits * 8));
+            } else {
+                setQuorumBit(digest);
             }
-            int bit = quorumFilterBit(digest.hashCode());
-            fullQuorumFilter[bit >>> 6] |= 1L << bit;
         }
         return List.of();
+    }
+
+    /** A filter of {@code bits} bits with the bit of every digest at full quorum set. */
+    private void growQuorumFilter(int bits) {
+        fullQuorumFilter = new long[Math.min(bits, QUORUM_FILTER_BITS) / 64];
+        heldRanks.forEach((digest, ranks) -> {
+            if (ranks.cardinality() == topology.tpDegree()) {
+                setQuorumBit(digest);
+            }
+        });
+    }
+
+    private void setQuorumBit(String digest) {
+        int bit = quorumFilterBit(digest.hashCode(), fullQuorumFilter.length * 64);
+        fullQuorumFilter[bit >>> 6] |= 1L << bit;
     }
 
     private boolean atFullQuorum(String digest, int digestHash) {
         if (fullQuorumFilter == null) {
             return false; // no digest has reached full quorum yet
         }
-        int bit = quorumFilterBit(digestHash);
+        int bit = quorumFilterBit(digestHash, fullQuorumFilter.length * 64);
         if ((fullQuorumFilter[bit >>> 6] & (1L << bit)) == 0) {
             return false;
         }
@@ -236,8 +258,8 @@ public final class Connector {
         return ranks != null && ranks.cardinality() == topology.tpDegree();
     }
 
-    private static int quorumFilterBit(int hash) {
-        return (hash ^ (hash >>> 16)) & (QUORUM_FILTER_BITS - 1);
+    private static int quorumFilterBit(int hash, int bits) {
+        return (hash ^ (hash >>> 16)) & (bits - 1);
     }
 
     /**

@@ -109,11 +109,13 @@ public final class EventReader implements Closeable {
         }
     }
 
-    private static final List<String> GROUP_FIELDS = List.of("policy", "block_tokens", "window_tokens");
+    private static final FieldNames.Known GROUP_FIELDS = new FieldNames.Known(List.of("policy", "block_tokens",
+            "window_tokens"));
     /** The fields of a new request and of a cached one, by index (the switches below name the indexes). */
-    private static final List<String> NEW_FIELDS = List.of("id", "digest", "prompt_tokens", "computed", "scheduled",
-            "block_ids");
-    private static final List<String> CACHED_FIELDS = List.of("id", "computed", "scheduled", "new_block_ids", "resumed");
+    private static final FieldNames.Known NEW_FIELDS = new FieldNames.Known(List.of("id", "digest", "prompt_tokens",
+            "computed", "scheduled", "block_ids"));
+    private static final FieldNames.Known CACHED_FIELDS = new FieldNames.Known(List.of("id", "computed", "scheduled",
+            "new_block_ids", "resumed"));
 
     private final JsonParser parser;
     /** Where a step's cached requests are built, and a new request's block lists read; reused. */

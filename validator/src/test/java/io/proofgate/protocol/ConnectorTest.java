@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -344,6 +345,32 @@ class ConnectorTest {
             assertTrue(connector.state().pending().containsKey("r1"));
             onlyPlan(reachTarget(2, NO_EVIDENCE));
             assertEquals(new Counters(1, 0, 0, 0), connector.counters());
+        }
+
+        /**
+         * The filter starts small and grows as digests reach full quorum; a digest set before a
+         * growth must still be found after it, and one never held must still be tracked.
+         */
+        @Test
+        void digestsAtFullQuorumAreFoundAcrossEveryGrowthOfTheFilter() {
+            int held = 10_000; // past every growth: 512, 4096, 32768 and 65536 bits
+            for (int i = 0; i < held; i++) {
+                connector.apply(new Event.Held(0, "q" + i));
+                connector.apply(new Event.Held(0, "q" + i)); // a report again counts the digest once
+            }
+            List<Event.NewRequest> requests = new ArrayList<>();
+            int skipped = 0;
+            for (int i = 0; i < held; i += 37) {
+                requests.add(newRequest("h" + i, "q" + i, 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))));
+                skipped++;
+            }
+            for (int i = 0; i < 300; i++) {
+                requests.add(newRequest("n" + i, "other" + i, 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))));
+            }
+            connector.apply(step(1, requests, List.of(), List.of(), NO_EVIDENCE));
+            assertEquals(new Counters(0, 0, skipped, 0), connector.counters());
+            assertEquals(300, connector.state().pending().size());
+            assertTrue(connector.state().pending().keySet().stream().allMatch(id -> id.startsWith("n")));
         }
 
         @Test
