@@ -38,6 +38,11 @@ public final class CanonicalCover {
 
     private CanonicalCover() {}
 
+    /** A state first reached in a layer: the edge that offers it, that edge's source's rank and its label. */
+    private record Offer(long state, Edge edge, int parentRank, String label) {}
+
+    private record Labelled(Edge edge, String label) {}
+
     /**
      * @param label an edge's label; for the proofgate spec, the replay line of the event it records
      */
@@ -67,14 +72,22 @@ public final class CanonicalCover {
                     }
                 }
             }
-            next.sort(Comparator.<Long>comparingInt(v -> rank.get(offers.get(v).from()))
-                    .thenComparing(v -> labels.get(offers.get(v))));
-            for (int i = 0; i < next.size(); i++) {
-                rank.put(next.get(i), i);
-                parent.put(next.get(i), offers.get(next.get(i)));
+            // each key read once, not in every comparison (a layer of the producer model has thousands of states)
+            List<Offer> sorted = new ArrayList<>(next.size());
+            for (long v : next) {
+                Edge e = offers.get(v);
+                sorted.add(new Offer(v, e, rank.get(e.from()), labels.get(e)));
             }
-            order.addAll(next);
-            layer = next;
+            sorted.sort(Comparator.comparingInt(Offer::parentRank).thenComparing(Offer::label));
+            List<Long> ordered = new ArrayList<>(sorted.size());
+            for (int i = 0; i < sorted.size(); i++) {
+                Offer o = sorted.get(i);
+                rank.put(o.state(), i);
+                parent.put(o.state(), o.edge());
+                ordered.add(o.state());
+            }
+            order.addAll(ordered);
+            layer = ordered;
         }
         if (rank.size() != graph.states().size()) {
             throw new GenerationException((graph.states().size() - rank.size())
@@ -114,13 +127,20 @@ public final class CanonicalCover {
         for (Edge e : graph.outgoing(u)) {
             bySuccessor.merge(e.to(), e, (a, b) -> a.action().orElse("").compareTo(b.action().orElse("")) <= 0 ? a : b);
         }
-        List<Edge> out = new ArrayList<>(bySuccessor.values());
-        out.sort(Comparator.comparing(e -> labels.computeIfAbsent(e, label)));
-        for (int i = 1; i < out.size(); i++) {
-            if (labels.get(out.get(i)).equals(labels.get(out.get(i - 1)))) {
+        List<Labelled> sorted = new ArrayList<>(bySuccessor.size());
+        for (Edge e : bySuccessor.values()) {
+            String l = label.apply(e);
+            labels.put(e, l);
+            sorted.add(new Labelled(e, l));
+        }
+        sorted.sort(Comparator.comparing(Labelled::label));
+        List<Edge> out = new ArrayList<>(sorted.size());
+        for (int i = 0; i < sorted.size(); i++) {
+            if (i > 0 && sorted.get(i).label().equals(sorted.get(i - 1).label())) {
                 throw new GenerationException("two edges leave one state with the same label, so a scenario could not"
-                        + " say which it takes: " + labels.get(out.get(i)));
+                        + " say which it takes: " + sorted.get(i).label());
             }
+            out.add(sorted.get(i).edge());
         }
         return out;
     }

@@ -155,7 +155,7 @@ public final class Generation {
 
     /** The scenarios of one state graph (pure: no TLC, no files). */
     public static Output fromGraph(StateGraph graph, String modelName, String modelDescription) {
-        CanonicalCover.Result cover = CanonicalCover.cover(graph, edge -> Script.label(graph, edge));
+        CanonicalCover.Result cover = CanonicalCover.cover(graph, Script.labels(graph));
         List<Script> scripts = new ArrayList<>();
         for (var path : cover.paths()) {
             scripts.add(Script.of(graph, path));

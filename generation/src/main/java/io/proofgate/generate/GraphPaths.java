@@ -106,30 +106,53 @@ public final class GraphPaths {
     }
 
     /**
+     * What the event that led to one state adds to a replay's outcome: whether it is a step, its
+     * verdicts' script lines, and the summary line were the log to end there.
+     */
+    public record StateOutcome(boolean step, List<String> verdicts, String summary) {}
+
+    /** The {@link StateOutcome} of {@code state}. */
+    public static StateOutcome stateOutcome(StateGraph graph, long state) {
+        ModelState model = new ModelState(graph.state(state));
+        return new StateOutcome(model.eventKind().equals("step"), List.copyOf(model.verdictLines()), model.summaryLine());
+    }
+
+    /**
      * What replay prints for a log whose events are the path's, in comparable words: each verdict
      * as "step=N" and its script line, then the summary line of the last state. A validator's
-     * replay output normalised the same way must be equal when it follows the model.
+     * replay output normalised the same way must be equal when it follows the model. Each state's
+     * part is {@code outcomes}' ({@link #stateOutcome}), so that a caller keeps each state's once:
+     * many paths pass through one state.
      */
-    public static List<String> replayOutcome(StateGraph graph, List<Edge> path) {
+    public static List<String> replayOutcome(StateGraph graph, List<Edge> path,
+                                             java.util.function.LongFunction<StateOutcome> outcomes) {
         List<String> lines = new ArrayList<>();
         long step = 0;
         for (Edge edge : path) {
-            ModelState state = new ModelState(graph.state(edge.to()));
-            if (state.eventKind().equals("step")) {
+            StateOutcome state = outcomes.apply(edge.to());
+            if (state.step()) {
                 step++;
             }
-            for (String verdict : state.verdictLines()) {
+            for (String verdict : state.verdicts()) {
                 lines.add("step=" + step + " " + verdict);
             }
         }
-        lines.add(new ModelState(graph.state(path.isEmpty() ? graph.initialStates().getFirst() : path.getLast().to()))
-                .summaryLine());
+        lines.add(outcomes.apply(path.isEmpty() ? graph.initialStates().getFirst() : path.getLast().to()).summary());
         return lines;
     }
 
     /** The paths {@code proofgate generate} writes as scenarios: the canonical shortest path through every edge. */
     public static List<List<Edge>> scenarioPaths(StateGraph graph) {
-        return CanonicalCover.cover(graph, edge -> Script.label(graph, edge)).paths();
+        return CanonicalCover.cover(graph, Script.labels(graph)).paths();
+    }
+
+    /**
+     * As {@link #scenarioPaths(StateGraph)}, each edge's {@link #label} given by {@code label}: a
+     * caller that keeps each state's label (an edge's depends on the state it leads to only) gives
+     * them, so that a state reached by many edges has its event written once.
+     */
+    public static List<List<Edge>> scenarioPaths(StateGraph graph, java.util.function.Function<Edge, String> label) {
+        return CanonicalCover.cover(graph, label).paths();
     }
 
     /** The event record that led to {@code state}. */

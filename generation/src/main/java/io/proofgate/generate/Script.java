@@ -33,6 +33,19 @@ public record Script(String id, String name, Topic topic, String topology, Strin
         return EventJson.line(new ModelState(graph.state(edge.to())).lastEvent(), 0);
     }
 
+    /** {@link #label} for one caller at a time, each state's written once: an edge's label depends on its target only. */
+    static java.util.function.Function<Edge, String> labels(StateGraph graph) {
+        java.util.Map<Long, String> byState = new java.util.HashMap<>();
+        return edge -> {
+            String label = byState.get(edge.to());
+            if (label == null) {
+                label = label(graph, edge);
+                byState.put(edge.to(), label);
+            }
+            return label;
+        };
+    }
+
     static Script of(StateGraph graph, List<Edge> path) {
         ModelState initial = new ModelState(graph.state(path.getFirst().from()));
         if (!initial.eventKind().equals("topology")) {

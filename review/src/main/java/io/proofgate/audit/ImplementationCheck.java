@@ -2,7 +2,6 @@ package io.proofgate.audit;
 
 import io.proofgate.generate.GraphPaths;
 import io.proofgate.graph.Edge;
-import io.proofgate.graph.StateGraph;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -48,32 +47,30 @@ public final class ImplementationCheck {
     /** All findings of one model, and what was run. */
     public record Result(String model, List<Finding> findings, int logs, int oneSidedLogs) {}
 
-    private record Case(List<String> lines, List<String> labels) {}
+    /** One log: its lines, its events' labels, and the machine whose path it was found on, with that path. */
+    private record Case(List<String> lines, List<String> labels, Machine taker, List<Edge> path) {}
 
     private ImplementationCheck() {}
 
     static Result run(String model, Machine baseMachine, Machine headMachine, List<Difference> witnesses,
                       RevisionValidator baseValidator, RevisionValidator headValidator) {
-        StateGraph base = baseMachine.graph();
-        StateGraph head = headMachine.graph();
         SequencedMap<String, Case> cases = new LinkedHashMap<>();
-        for (Machine machine : List.of(baseMachine, headMachine)) {
-            for (List<Edge> path : GraphPaths.scenarioPaths(machine.graph())) {
-                List<String> labels = machine.labels(path);
-                List<String> lines = machine.replayLines(path, labels);
-                cases.putIfAbsent(String.join("\n", lines), new Case(lines, labels));
+        // each graph's scenarios are found on a thread of their own, then taken base first, as one after the other did
+        for (List<Case> side : List.of(baseMachine, headMachine).parallelStream().map(ImplementationCheck::scenarios).toList()) {
+            for (Case c : side) {
+                cases.putIfAbsent(String.join("\n", c.lines()), c);
             }
         }
         for (Difference witness : witnesses) {
             Machine taker = witness.baseTakes() ? baseMachine : headMachine;
             Optional<List<Edge>> path = taker.walk(labelsOf(witness.witness()));
             path.ifPresent(p -> cases.putIfAbsent(String.join("\n", witness.witness()),
-                    new Case(witness.witness(), taker.labels(p))));
+                    new Case(witness.witness(), taker.labels(p), taker, p)));
         }
         boolean sameValidator = baseValidator.sourceHash().equals(headValidator.sourceHash());
         List<Case> all = List.copyOf(cases.values());
         // the validators are pure, so the logs run in parallel; classification below keeps the cases' order
-        List<Outcome> outcomes = all.parallelStream().map(c -> outcome(c, base, head, baseMachine, headMachine,
+        List<Outcome> outcomes = all.parallelStream().map(c -> outcome(c, baseMachine, headMachine,
                 baseValidator, headValidator, sameValidator)).toList();
         Map<String, List<Finding>> groups = new TreeMap<>();
         int oneSided = 0;
@@ -117,21 +114,31 @@ public final class ImplementationCheck {
         return new Result(model, findings, cases.size(), oneSided);
     }
 
+    /** The logs {@code proofgate generate} would write from the machine's graph, with their event labels. */
+    private static List<Case> scenarios(Machine machine) {
+        List<Case> cases = new ArrayList<>();
+        for (List<Edge> path : GraphPaths.scenarioPaths(machine.graph(), machine::label)) {
+            List<String> labels = machine.labels(path);
+            cases.add(new Case(machine.replayLines(path, labels), labels, machine, path));
+        }
+        return cases;
+    }
+
     /** What both specs and both validators say of one log; null when one spec's environment never sends it. */
     private record Outcome(List<String> baseSpec, List<String> headSpec, List<String> baseOut, List<String> headOut) {}
 
-    private static Outcome outcome(Case c, StateGraph base, StateGraph head, Machine baseMachine, Machine headMachine,
+    private static Outcome outcome(Case c, Machine baseMachine, Machine headMachine,
                                    RevisionValidator baseValidator, RevisionValidator headValidator, boolean sameValidator) {
-        Optional<List<Edge>> onBase = baseMachine.walk(c.labels());
-        Optional<List<Edge>> onHead = headMachine.walk(c.labels());
+        // the machine a log was found on takes it along that path: only the other one walks it
+        Optional<List<Edge>> onBase = c.taker() == baseMachine ? Optional.of(c.path()) : baseMachine.walk(c.labels());
+        Optional<List<Edge>> onHead = c.taker() == headMachine ? Optional.of(c.path()) : headMachine.walk(c.labels());
         if (onBase.isEmpty() || onHead.isEmpty()) {
             return null;
         }
         String log = String.join("\n", c.lines()) + "\n";
         List<String> baseOut = ReplayWords.of(baseValidator.replay(log));
         List<String> headOut = sameValidator ? baseOut : ReplayWords.of(headValidator.replay(log));
-        return new Outcome(GraphPaths.replayOutcome(base, onBase.get()), GraphPaths.replayOutcome(head, onHead.get()),
-                baseOut, headOut);
+        return new Outcome(baseMachine.replayOutcome(onBase.get()), headMachine.replayOutcome(onHead.get()), baseOut, headOut);
     }
 
     /** A witness's event labels: its replay lines without the topology and without step numbers. */

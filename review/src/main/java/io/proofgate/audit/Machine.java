@@ -21,6 +21,8 @@ final class Machine {
     private final Map<Long, Map<String, Long>> byState = new java.util.concurrent.ConcurrentHashMap<>();
     /** Each state's label: the event that leads to it, written once (the audit reads each many times over). */
     private final Map<Long, String> labelOf = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each state's part of a replay's outcome, likewise. */
+    private final Map<Long, GraphPaths.StateOutcome> outcomeOf = new java.util.concurrent.ConcurrentHashMap<>();
     private String topology;
 
     Machine(StateGraph graph, String side) {
@@ -95,6 +97,20 @@ final class Machine {
             labelOf.put(edge.to(), label);
         }
         return label;
+    }
+
+    /** {@link GraphPaths#replayOutcome} of a path from the start, each state's part made once. */
+    List<String> replayOutcome(List<Edge> path) {
+        return GraphPaths.replayOutcome(graph, path, this::outcome);
+    }
+
+    private GraphPaths.StateOutcome outcome(long state) {
+        GraphPaths.StateOutcome outcome = outcomeOf.get(state);
+        if (outcome == null) {
+            outcome = GraphPaths.stateOutcome(graph, state);
+            outcomeOf.put(state, outcome);
+        }
+        return outcome;
     }
 
     /** {@link GraphPaths#replayLines} of a path from the start whose {@link #labels} are {@code labels}. */
