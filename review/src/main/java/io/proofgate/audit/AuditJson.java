@@ -77,7 +77,8 @@ public final class AuditJson {
         }
         ArrayNode runs = root.putArray("implementation_runs");
         for (ImplementationCheck.Result r : report.implementation()) {
-            runs.addObject().put("model", r.model()).put("logs", r.logs()).put("logs_one_spec_only", r.oneSidedLogs());
+            runs.addObject().put("model", r.model()).put("logs", r.logs()).put("logs_one_spec_only", r.oneSidedLogs())
+                    .put("logs_replayed", r.replayed());
         }
         ObjectNode namespace = root.putObject("namespace");
         namespace.put("impact", report.namespaceImpact());

@@ -60,7 +60,10 @@ public final class AuditText {
         }
         int logs = report.implementation().stream().mapToInt(ImplementationCheck.Result::logs).sum();
         int oneSided = report.implementation().stream().mapToInt(ImplementationCheck.Result::oneSidedLogs).sum();
-        out.append(" (").append(logs).append(" logs through both validators");
+        int replayed = report.implementation().stream().mapToInt(ImplementationCheck.Result::replayed).sum();
+        out.append(" (").append(logs).append(replayed == logs - oneSided ? " logs through both validators"
+                : " logs; both revisions' validators are built from the same sources, so only the " + replayed
+                  + " the specs answer differently went through them");
         out.append(oneSided > 0 ? "; " + oneSided + " only one spec's environment sends, not compared" : "").append(")\n");
         for (ImplementationCheck.Finding f : findings) {
             out.append("  ").append(mark(report, f.fingerprint())).append(f.kind().wireName).append(' ').append(f.model())

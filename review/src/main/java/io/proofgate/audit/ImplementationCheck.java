@@ -44,8 +44,15 @@ public final class ImplementationCheck {
                    List<String> baseValidator, List<String> headValidator, List<String> baseSpec, List<String> headSpec,
                    int logs) {}
 
-    /** All findings of one model, and what was run. */
-    public record Result(String model, List<Finding> findings, int logs, int oneSidedLogs) {}
+    /**
+     * All findings of one model, and what was run.
+     *
+     * @param replayed the logs that went through the validators: all that both specs' environments
+     *     send, or, where both revisions' validators are built from the same sources, those the
+     *     specs answer differently (on any other the validators answer alike, and the specs too:
+     *     it cannot show a finding)
+     */
+    public record Result(String model, List<Finding> findings, int logs, int oneSidedLogs, int replayed) {}
 
     /** One log: its lines, its events' labels, and the machine whose path it was found on, with that path. */
     private record Case(List<String> lines, List<String> labels, Machine taker, List<Edge> path) {}
@@ -74,6 +81,7 @@ public final class ImplementationCheck {
                 baseValidator, headValidator, sameValidator)).toList();
         Map<String, List<Finding>> groups = new TreeMap<>();
         int oneSided = 0;
+        int replayed = 0;
         for (int n = 0; n < all.size(); n++) {
             Case c = all.get(n);
             Outcome o = outcomes.get(n);
@@ -81,6 +89,10 @@ public final class ImplementationCheck {
                 oneSided++;
                 continue;
             }
+            if (o.baseOut() == null) {
+                continue; // one validator, and the specs agree: no finding
+            }
+            replayed++;
             boolean specChanged = !o.baseSpec().equals(o.headSpec());
             Class kind;
             if (!o.baseOut().equals(o.headOut())) {
@@ -111,7 +123,7 @@ public final class ImplementationCheck {
         }
         findings.sort(Comparator.comparing((Finding f) -> f.kind().ordinal()).reversed()
                 .thenComparing(Finding::difference));
-        return new Result(model, findings, cases.size(), oneSided);
+        return new Result(model, findings, cases.size(), oneSided, replayed);
     }
 
     /** The logs {@code proofgate generate} would write from the machine's graph, with their event labels. */
@@ -124,7 +136,11 @@ public final class ImplementationCheck {
         return cases;
     }
 
-    /** What both specs and both validators say of one log; null when one spec's environment never sends it. */
+    /**
+     * What both specs and both validators say of one log; null when one spec's environment never
+     * sends it. The validators' words are null where they were not asked: one validator, and
+     * specs that agree.
+     */
     private record Outcome(List<String> baseSpec, List<String> headSpec, List<String> baseOut, List<String> headOut) {}
 
     private static Outcome outcome(Case c, Machine baseMachine, Machine headMachine,
@@ -135,10 +151,15 @@ public final class ImplementationCheck {
         if (onBase.isEmpty() || onHead.isEmpty()) {
             return null;
         }
+        List<String> baseSpec = baseMachine.replayOutcome(onBase.get());
+        List<String> headSpec = headMachine.replayOutcome(onHead.get());
+        if (sameValidator && baseSpec.equals(headSpec)) {
+            return new Outcome(baseSpec, headSpec, null, null);
+        }
         String log = String.join("\n", c.lines()) + "\n";
         List<String> baseOut = ReplayWords.of(baseValidator.replay(log));
         List<String> headOut = sameValidator ? baseOut : ReplayWords.of(headValidator.replay(log));
-        return new Outcome(baseMachine.replayOutcome(onBase.get()), headMachine.replayOutcome(onHead.get()), baseOut, headOut);
+        return new Outcome(baseSpec, headSpec, baseOut, headOut);
     }
 
     /** A witness's event labels: its replay lines without the topology and without step numbers. */

@@ -92,6 +92,12 @@ class AuditTest {
         Audit.Report report = audit(current, refactor, "gen-edges");
         assertEquals(List.of(), report.differences(), AuditText.write(report));
         assertEquals(List.of(), report.implementationFindings());
+        // one validator, and specs that agree on every log: no log can show a finding, none is replayed
+        ImplementationCheck.Result run = report.implementation().getFirst();
+        assertTrue(run.logs() > 0);
+        assertEquals(0, run.replayed());
+        assertTrue(AuditText.write(report).contains(run.logs() + " logs; both revisions' validators are built from the same"
+                + " sources, so only the 0 the specs answer differently went through them"), AuditText.write(report));
         assertFalse(report.namespaceImpact());
         assertEquals(List.of(), report.unaccepted());
         assertEquals(report.counts().getFirst().baseStates(), report.counts().getFirst().headStates());
@@ -157,6 +163,9 @@ class AuditTest {
         assertFalse(findings.isEmpty(), AuditText.write(report));
         assertTrue(findings.stream().allMatch(f -> f.kind() == ImplementationCheck.Class.UNEXPLAINED), AuditText.write(report));
         assertTrue(findings.getFirst().difference().contains("duplicate_group"), findings.getFirst()::difference);
+        ImplementationCheck.Result run = report.implementation().getFirst();
+        assertEquals(run.logs() - run.oneSidedLogs(), run.replayed(), "two validators: every log goes through both");
+        assertTrue(AuditText.write(report).contains(run.logs() + " logs through both validators"), AuditText.write(report));
         assertFalse(report.unaccepted().isEmpty());
         assertTrue(report.validatorChanges().stream().anyMatch(l -> l.path().endsWith("EvidenceRules.java")
                 && l.what().startsWith("method judgeEntry, ")), report.validatorChanges()::toString);
@@ -173,6 +182,10 @@ class AuditTest {
         List<ImplementationCheck.Finding> findings = report.implementationFindings();
         assertTrue(findings.stream().anyMatch(f -> f.kind() == ImplementationCheck.Class.NOT_FOLLOWED), AuditText.write(report));
         assertTrue(findings.stream().noneMatch(f -> f.kind() == ImplementationCheck.Class.UNEXPLAINED), AuditText.write(report));
+        // one validator: only the logs the specs answer differently are replayed, and each finding's logs are among them
+        ImplementationCheck.Result run = report.implementation().getFirst();
+        assertTrue(run.replayed() > 0 && run.replayed() < run.logs() - run.oneSidedLogs(), run::toString);
+        assertTrue(findings.stream().mapToInt(ImplementationCheck.Finding::logs).sum() <= run.replayed(), run::toString);
         assertValidSarif(report);
         assertTrue(report.specChanges().stream().anyMatch(l -> l.what().equals("definition EntryCode")), report.specChanges()::toString);
         String markdown = AuditMarkdown.write(report);
