@@ -136,6 +136,33 @@ class DriverTest(unittest.TestCase):
                           (0, "r4", 3840),  # a new span of d1, before its step is built; r5's span was delivered already
                           (1, "r4", 3840), (1, "r1", 6912), (1, "r2", 8192)], mapping.delivered)
 
+    def test_a_log_capture_is_one_handler_for_the_process_and_starts_empty_at_each_topology(self):
+        import logging
+        logger = logging.getLogger("proofgate-test-capture")
+
+        class Logging(Mapping):
+            def create_connector(self, vllm_config, kv_cache_config):
+                self.log = self.capture_log(logger.name)
+                return super().create_connector(vllm_config, kv_cache_config)
+
+            def read_step(self, metadata, scheduler_output):
+                logger.warning("step %d", scheduler_output.total_num_scheduled_tokens)
+                self.taken = [r.args for r in self.log.take()]
+                return []
+
+        mapping = Logging()
+        answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]})
+        self.assertEqual([(4608,)], mapping.taken)
+        logger.warning("after the step: the next topology must not see it")
+        answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992, scheduled=2304)]})
+        self.assertEqual([(2304,)], mapping.taken)
+        self.assertEqual(1, sum(isinstance(h, type(mapping.log)) for h in logger.handlers))
+
+    def test_a_request_tells_its_label(self):
+        mapping = Mapping()
+        answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992), new("r2", "d7", 6992)]})
+        self.assertEqual(["d1", "d7"], [mapping.label(mapping._requests[r]) for r in ("r1", "r2")])
+
     def test_a_label_reported_before_any_request_reaches_the_first_request_before_its_step(self):
         mapping = Mapping()
         got = answers(mapping, TP2, {"kind": "held", "rank": 0, "digest": "d1"}, {"kind": "held", "rank": 1, "digest": "d1"},

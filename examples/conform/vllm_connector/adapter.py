@@ -16,6 +16,7 @@ from proofgate_adapter import Counters, PendingStore, main  # noqa: E402
 from proofgate_adapter.vllm import VllmConnectorAdapter  # noqa: E402
 
 rsc.FIXED = "--fixed" in sys.argv[1:]
+DIGESTS = {}  # (label, span) -> the connector's digest of that prefix
 
 
 class RecurrentStoreMapping(VllmConnectorAdapter):
@@ -34,7 +35,12 @@ class RecurrentStoreMapping(VllmConnectorAdapter):
             yield self.plan(store.request_id, store.span, store.block_ids, store.recurrent_blocks)
 
     def deliver_held(self, rank, request, span):
-        digest = self.connector.prefix_digest(request.prompt_token_ids[:span])
+        # this connector's digest is of the tokens alone, and a label's tokens are the same in every
+        # scenario: each prefix is hashed once per process, not once per rank and scenario
+        key = (self.label(request), span)
+        digest = DIGESTS.get(key)
+        if digest is None:
+            digest = DIGESTS[key] = self.connector.prefix_digest(request.prompt_token_ids[:span])
         output = self.classes.KVConnectorOutput(kv_connector_worker_meta=rsc.HeldPrefixes([(rank, digest)]))
         self.connector.update_connector_output(output)
 
