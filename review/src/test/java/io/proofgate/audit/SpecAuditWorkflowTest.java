@@ -35,4 +35,41 @@ class SpecAuditWorkflowTest {
         assertTrue(steps.get(prune).path("run").asText().contains("find target/proofgate/audit/graphs -name '*.dot' -mmin +"));
         assertTrue(steps.get(audit).path("run").asText().contains("./proofgate audit --base"));
     }
+
+    /**
+     * A push to main saves its spec's graphs under a key that a pull request on that commit
+     * restores by its base's sha; each job runs on its own event only.
+     */
+    @Test
+    void aPushToMainSeedsTheGraphsEveryPullRequestOnItReads() throws Exception {
+        JsonNode workflow = DocsWorkflow.under("## In CI: a GitHub Actions workflow");
+        assertEquals("main", workflow.path("on").path("push").path("branches").path(0).asText());
+        JsonNode seed = workflow.path("jobs").path("seed");
+        assertEquals("github.event_name == 'push'", seed.path("if").asText());
+        assertEquals("github.event_name == 'pull_request'", workflow.path("jobs").path("audit").path("if").asText());
+        JsonNode save = null;
+        String run = null;
+        for (JsonNode step : seed.path("steps")) {
+            if (step.path("uses").asText().equals("actions/cache/save@v4")) {
+                save = step;
+            }
+            if (step.has("run")) {
+                run = step.path("run").asText();
+            }
+        }
+        assertTrue(run != null && run.contains("./proofgate audit --base HEAD --head HEAD"), "the seed runs TLC on this commit: " + run);
+        assertTrue(save != null, "the seed saves the graphs");
+        assertEquals("target/proofgate/audit/graphs", save.path("with").path("path").asText());
+        // on a push, github.sha is the commit a pull request on it names as its base's sha
+        String key = save.path("with").path("key").asText();
+        String restoreKeys = "";
+        for (JsonNode step : workflow.path("jobs").path("audit").path("steps")) {
+            if (step.path("uses").asText().equals("actions/cache/restore@v4")) {
+                restoreKeys = step.path("with").path("restore-keys").asText();
+            }
+        }
+        String asAPullRequestNamesIt = key.replace("${{ github.sha }}", "${{ github.event.pull_request.base.sha }}");
+        assertTrue(restoreKeys.lines().map(String::strip).anyMatch(prefix -> !prefix.isEmpty() && asAPullRequestNamesIt.startsWith(prefix)
+                        && prefix.contains("base.sha")), "a pull request restores the seed of its base: " + key + " / " + restoreKeys);
+    }
 }
