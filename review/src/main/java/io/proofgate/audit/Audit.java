@@ -197,18 +197,27 @@ public final class Audit {
             int half = Math.max(1, request.workers() / 2);
             int baseWorkers = headKept ? request.workers() : half;
             int headWorkers = baseKept ? request.workers() : half;
-            var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
             SpecGraphs.Side baseSide;
             SpecGraphs.Side headSide;
-            try {
-                var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), baseKeys, "base " + base.shortName(),
-                        run.resolve("tlc/base"), baseWorkers, false, kept, tlc, stderr));
-                var headRun = pool.submit(() -> SpecGraphs.run(headSpec, headKeys,
-                        "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, tlc, stderr));
-                baseSide = result(baseRun);
-                headSide = result(headRun);
-            } finally {
-                pool.shutdownNow();
+            if (baseKeys.equals(headKeys)) {
+                // every spec file the same at both revisions (a change of the validator alone): one run per model
+                // serves both sides, where two side by side would compute the same graphs twice
+                progress.say("the head's spec is the base's, file for file: TLC runs once for both");
+                baseSide = SpecGraphs.run(base.spec(), baseKeys, "base and head " + base.shortName() + ", " + head.shortName(),
+                        run.resolve("tlc/base"), request.workers(), false, kept, tlc, stderr);
+                headSide = baseSide;
+            } else {
+                var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+                try {
+                    var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), baseKeys, "base " + base.shortName(),
+                            run.resolve("tlc/base"), baseWorkers, false, kept, tlc, stderr));
+                    var headRun = pool.submit(() -> SpecGraphs.run(headSpec, headKeys,
+                            "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, tlc, stderr));
+                    baseSide = result(baseRun);
+                    headSide = result(headRun);
+                } finally {
+                    pool.shutdownNow();
+                }
             }
             SequencedMap<String, StateGraph> baseGraphs = baseSide.graphs();
             SequencedMap<String, StateGraph> headGraphs = headSide.graphs();

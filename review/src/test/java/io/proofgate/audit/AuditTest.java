@@ -61,9 +61,13 @@ class AuditTest {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         Audit.Report report = Audit.run(new Audit.Request(repo.dir(), base, head, List.of(model), 2, MAX_PAIRS),
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
-        assertTrue(progress.toString(StandardCharsets.UTF_8).contains("proofgate audit: ["), "progress goes to stderr");
+        lastProgress = progress.toString(StandardCharsets.UTF_8);
+        assertTrue(lastProgress.contains("proofgate audit: ["), "progress goes to stderr");
         return report;
     }
+
+    /** What the last {@link #audit} printed on its progress stream. */
+    private String lastProgress = "";
 
     @Test
     void tlcInWarmJvmsFindsWhatFreshJvmsFind() throws Exception {
@@ -163,6 +167,10 @@ class AuditTest {
         assertFalse(findings.isEmpty(), AuditText.write(report));
         assertTrue(findings.stream().allMatch(f -> f.kind() == ImplementationCheck.Class.UNEXPLAINED), AuditText.write(report));
         assertTrue(findings.getFirst().difference().contains("duplicate_group"), findings.getFirst()::difference);
+        // the spec is the same file for file: one TLC run serves both sides
+        assertTrue(lastProgress.contains("TLC runs once for both"), lastProgress);
+        assertEquals(1, lastProgress.lines().filter(l -> l.startsWith("proofgate: running TLC on gen-edges")
+                || l.startsWith("proofgate: the state graph of gen-edges")).count(), "run or read once: " + lastProgress);
         ImplementationCheck.Result run = report.implementation().getFirst();
         assertEquals(run.logs() - run.oneSidedLogs(), run.replayed(), "two validators: every log goes through both");
         assertTrue(AuditText.write(report).contains(run.logs() + " logs through both validators"), AuditText.write(report));
