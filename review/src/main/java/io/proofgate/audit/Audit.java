@@ -297,8 +297,22 @@ public final class Audit {
         try {
             return step.get();
         } catch (IllegalArgumentException | io.proofgate.generate.GenerationException e) {
-            throw new AuditException("the state graphs of model " + model + " are not ones the audit reads: " + e.getMessage());
+            throw new AuditException("the state graphs of model " + model + " are not ones the audit reads: " + ownMessage(e));
         }
+    }
+
+    /**
+     * The message of the exception a step threw. A parallel stream rethrows one that a pool thread
+     * threw as a new exception of its class with it as the cause, whose message is the cause's
+     * class name and message; the cause's own message is the one to say.
+     */
+    static String ownMessage(RuntimeException e) {
+        Throwable said = e;
+        while (said.getCause() != null && said.getCause().getClass() == said.getClass()
+               && String.valueOf(said.getMessage()).equals(said.getCause().toString())) {
+            said = said.getCause();
+        }
+        return said.getMessage();
     }
 
     /** The value of a finished task, with its failure rethrown as what it was. */
