@@ -54,8 +54,12 @@ public final class ImplementationCheck {
      */
     public record Result(String model, List<Finding> findings, int logs, int oneSidedLogs, int replayed) {}
 
-    /** One log: its lines, its events' labels, and the machine whose path it was found on, with that path. */
-    private record Case(List<String> lines, List<String> labels, Machine taker, List<Edge> path) {}
+    /**
+     * One log: its lines, and joined as a log without its last newline (written once: it is both the
+     * key that makes the logs distinct and what the validators read), its events' labels, and the
+     * machine whose path it was found on, with that path.
+     */
+    private record Case(List<String> lines, String text, List<String> labels, Machine taker, List<Edge> path) {}
 
     private ImplementationCheck() {}
 
@@ -65,14 +69,14 @@ public final class ImplementationCheck {
         // each graph's scenarios are found on a thread of their own, then taken base first, as one after the other did
         for (List<Case> side : List.of(baseMachine, headMachine).parallelStream().map(ImplementationCheck::scenarios).toList()) {
             for (Case c : side) {
-                cases.putIfAbsent(String.join("\n", c.lines()), c);
+                cases.putIfAbsent(c.text(), c);
             }
         }
         for (Difference witness : witnesses) {
             Machine taker = witness.baseTakes() ? baseMachine : headMachine;
             Optional<List<Edge>> path = taker.walk(labelsOf(witness.witness()));
-            path.ifPresent(p -> cases.putIfAbsent(String.join("\n", witness.witness()),
-                    new Case(witness.witness(), taker.labels(p), taker, p)));
+            String text = String.join("\n", witness.witness());
+            path.ifPresent(p -> cases.putIfAbsent(text, new Case(witness.witness(), text, taker.labels(p), taker, p)));
         }
         boolean sameValidator = baseValidator.sourceHash().equals(headValidator.sourceHash());
         List<Case> all = List.copyOf(cases.values());
@@ -131,7 +135,8 @@ public final class ImplementationCheck {
         List<Case> cases = new ArrayList<>();
         for (List<Edge> path : GraphPaths.scenarioPaths(machine.graph(), machine::label)) {
             List<String> labels = machine.labels(path);
-            cases.add(new Case(machine.replayLines(path, labels), labels, machine, path));
+            List<String> lines = machine.replayLines(path, labels);
+            cases.add(new Case(lines, String.join("\n", lines), labels, machine, path));
         }
         return cases;
     }
@@ -156,7 +161,7 @@ public final class ImplementationCheck {
         if (sameValidator && baseSpec.equals(headSpec)) {
             return new Outcome(baseSpec, headSpec, null, null);
         }
-        String log = String.join("\n", c.lines()) + "\n";
+        String log = c.text() + "\n";
         String basePrinted = baseValidator.replay(log);
         List<String> baseOut = ReplayWords.of(basePrinted);
         if (sameValidator) {
