@@ -176,10 +176,6 @@ public final class Audit {
             List<Model> models = SpecGraphs.models(base, request.models());
             List<String> names = models.stream().map(Model::name).toList();
             List<String> differ = SpecGraphs.headOnBaseModels(base, head, models, run.resolve("head-on-base"));
-            // the two TLC runs are independent: side by side, each with half the workers, or all of
-            // them for one side when the other's graphs are all kept from an earlier audit
-            progress.say("TLC on both specs (the head's on the base's models), state graphs dumped"
-                    + (models.size() >= WARM_FROM_MODELS ? ", in warm JVMs" : ""));
             // warm JVMs from a few models on: most of the models are small, and a fresh JVM spends
             // most of such a run before its compiler has caught up; but a warm JVM's first run also
             // pays its warm-up, so an audit of one or two models runs fresh (docs/performance.md,
@@ -199,14 +195,18 @@ public final class Audit {
             int headWorkers = baseKept ? request.workers() : half;
             SpecGraphs.Side baseSide;
             SpecGraphs.Side headSide;
+            String how = "state graphs dumped" + (models.size() >= WARM_FROM_MODELS ? ", in warm JVMs" : "");
             if (baseKeys.equals(headKeys)) {
                 // every spec file the same at both revisions (a change of the validator alone): one run per model
                 // serves both sides, where two side by side would compute the same graphs twice
-                progress.say("the head's spec is the base's, file for file: TLC runs once for both");
+                progress.say("TLC once for both specs (the head's is the base's, file for file), " + how);
                 baseSide = SpecGraphs.run(base.spec(), baseKeys, "base and head " + base.shortName() + ", " + head.shortName(),
                         run.resolve("tlc/base"), request.workers(), false, kept, tlc, stderr);
                 headSide = baseSide;
             } else {
+                // the two TLC runs are independent: side by side, each with half the workers, or all of
+                // them for one side when the other's graphs are all kept from an earlier audit
+                progress.say("TLC on both specs (the head's on the base's models), " + how);
                 var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
                 try {
                     var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), baseKeys, "base " + base.shortName(),
