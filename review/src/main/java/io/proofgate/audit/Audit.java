@@ -195,7 +195,7 @@ public final class Audit {
             int headWorkers = baseKept ? request.workers() : half;
             SpecGraphs.Side baseSide;
             SpecGraphs.Side headSide;
-            String how = "state graphs dumped" + (models.size() >= WARM_FROM_MODELS ? ", in warm JVMs" : "");
+            String how = "state graphs dumped" + (warm != null ? ", in warm JVMs" : "");
             if (baseKeys.equals(headKeys)) {
                 // every spec file the same at both revisions (a change of the validator alone): one run per model
                 // serves both sides, where two side by side would compute the same graphs twice

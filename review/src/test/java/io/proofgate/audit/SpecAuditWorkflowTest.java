@@ -47,29 +47,29 @@ class SpecAuditWorkflowTest {
         JsonNode seed = workflow.path("jobs").path("seed");
         assertEquals("github.event_name == 'push'", seed.path("if").asText());
         assertEquals("github.event_name == 'pull_request'", workflow.path("jobs").path("audit").path("if").asText());
-        JsonNode save = null;
-        String run = null;
+        String run = "";
         for (JsonNode step : seed.path("steps")) {
-            if (step.path("uses").asText().equals("actions/cache/save@v4")) {
-                save = step;
-            }
-            if (step.has("run")) {
-                run = step.path("run").asText();
-            }
+            run += step.path("run").asText();
         }
-        assertTrue(run != null && run.contains("./proofgate audit --base HEAD --head HEAD"), "the seed runs TLC on this commit: " + run);
-        assertTrue(save != null, "the seed saves the graphs");
+        assertTrue(run.contains("./proofgate audit --base HEAD --head HEAD"), "the seed runs TLC on this commit: " + run);
+        JsonNode save = stepUsing(seed.path("steps"), "actions/cache/save@v4");
         assertEquals("target/proofgate/audit/graphs", save.path("with").path("path").asText());
         // on a push, github.sha is the commit a pull request on it names as its base's sha
         String key = save.path("with").path("key").asText();
-        String restoreKeys = "";
-        for (JsonNode step : workflow.path("jobs").path("audit").path("steps")) {
-            if (step.path("uses").asText().equals("actions/cache/restore@v4")) {
-                restoreKeys = step.path("with").path("restore-keys").asText();
-            }
-        }
+        String restoreKeys = stepUsing(workflow.path("jobs").path("audit").path("steps"), "actions/cache/restore@v4")
+                .path("with").path("restore-keys").asText();
         String asAPullRequestNamesIt = key.replace("${{ github.sha }}", "${{ github.event.pull_request.base.sha }}");
         assertTrue(restoreKeys.lines().map(String::strip).anyMatch(prefix -> !prefix.isEmpty() && asAPullRequestNamesIt.startsWith(prefix)
                         && prefix.contains("base.sha")), "a pull request restores the seed of its base: " + key + " / " + restoreKeys);
+    }
+
+    /** The step of {@code steps} that uses {@code action}; the test fails when none does. */
+    private static JsonNode stepUsing(JsonNode steps, String action) {
+        for (JsonNode step : steps) {
+            if (step.path("uses").asText().equals(action)) {
+                return step;
+            }
+        }
+        throw new AssertionError("no step uses " + action + ": " + steps);
     }
 }
