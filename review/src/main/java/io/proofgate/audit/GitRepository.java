@@ -50,8 +50,13 @@ public final class GitRepository {
         return result.text().strip();
     }
 
-    /** Writes the files under {@code paths} at {@code commit} into {@code into}; the file names written, sorted. */
-    public List<String> export(String commit, List<String> paths, Path into) throws IOException, InterruptedException {
+    /**
+     * Writes the files under {@code paths} at {@code commit} into {@code into}; each file name
+     * written with its blob id, sorted by name (two files with one blob id have the same bytes).
+     */
+    public java.util.SortedMap<String, String> export(String commit, List<String> paths, Path into)
+            throws IOException, InterruptedException {
+        java.util.SortedMap<String, String> written = new java.util.TreeMap<>();
         List<String> names = new ArrayList<>();
         java.util.Set<String> executable = new java.util.HashSet<>();
         StringBuilder batch = new StringBuilder();
@@ -65,13 +70,14 @@ public final class GitRepository {
                 continue; // submodules are not part of a spec or a validator
             }
             names.add(entry.substring(tab + 1));
+            written.put(entry.substring(tab + 1), meta[2]);
             if (meta[0].equals("100755")) {
                 executable.add(entry.substring(tab + 1));
             }
             batch.append(meta[2]).append('\n');
         }
         if (names.isEmpty()) {
-            return names;
+            return written;
         }
         byte[] blobs = git(root, batch.toString().getBytes(StandardCharsets.UTF_8), "cat-file", "--batch").bytes();
         int at = 0;
@@ -96,7 +102,7 @@ public final class GitRepository {
             }
             at = newline + 1 + size + 1;
         }
-        return names;
+        return written;
     }
 
     /** The working tree's files under {@code paths} that git would commit (tracked or not ignored), copied into {@code into}. */

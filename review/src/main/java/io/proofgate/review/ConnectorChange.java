@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * {@code proofgate audit --exec}: a change to a connector in any language, as the scenarios see
@@ -55,17 +57,58 @@ public final class ConnectorChange {
         Path work = Files.createTempDirectory("proofgate-audit-");
         try {
             long start = System.nanoTime();
-            Checkout base = Checkout.of(repository, request.base(), work.resolve("base"));
-            Checkout head = Checkout.of(repository, request.head(), work.resolve("head"));
+            // the two revisions are written side by side: each is mostly waiting on git and the disk
+            FutureTask<Checkout> headWritten = new FutureTask<>(() -> Checkout.of(repository, request.head(), work.resolve("head")));
+            Thread.ofPlatform().name("proofgate-audit-head").start(headWritten);
+            Checkout base;
+            try {
+                base = Checkout.of(repository, request.base(), work.resolve("base"));
+            } finally {
+                awaitQuietly(headWritten); // the folder is deleted below: the head's writer must be done with it first
+            }
+            Checkout head = written(headWritten);
             progress.line(String.format("revisions written: base %s, head %s (%.1f s)", base.shortName(), head.shortName(),
                     (System.nanoTime() - start) / 1e9));
             Approvals approvals = new Approvals(Accepted.read(base.dir().resolve(Accepted.FILE)),
                     Accepted.read(head.dir().resolve(Accepted.FILE)), request.acceptFromHead());
             return audit(request, new ConnectorAuditReport.Side(base.name(), base.commit(), request.baseCommand(), List.of()),
                     new ConnectorAuditReport.Side(head.name(), head.commit(), request.headCommand(), head.uncommitted()),
-                    base.dir(), head.dir(), approvals, Checkout.changed(base.dir(), head.dir()), progress);
+                    base.dir(), head.dir(), approvals, Checkout.changed(base, head), progress);
         } finally {
             io.proofgate.check.FileTree.delete(work);
+        }
+    }
+
+    /** Waits for {@code task} to end, whatever its outcome. */
+    private static void awaitQuietly(FutureTask<?> task) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                task.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException e) {
+                break; // its failure is reported by written(), or a failure of the base is already on its way
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The revision {@code task} wrote, or what stopped it, as it was thrown. */
+    private static Checkout written(FutureTask<Checkout> task) throws IOException, InterruptedException {
+        try {
+            return task.get();
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case InterruptedException interrupted -> throw interrupted;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IllegalStateException(e.getCause());
+            }
         }
     }
 
