@@ -22,6 +22,15 @@ final class AnswerReader {
     private AnswerReader() {}
 
     static Line read(String text) throws AdapterException {
+        Line plain = PlainAnswers.read(text);
+        if (plain != null) {
+            return plain;
+        }
+        return readTree(text);
+    }
+
+    /** {@link #read} through a JSON tree: every line, and the only reading that says what is wrong with one. */
+    static Line readTree(String text) throws AdapterException {
         JsonNode node;
         try {
             node = Json.tree(text);
@@ -60,10 +69,24 @@ final class AnswerReader {
 
     private static Line.Rejected rejected(JsonNode node, String text) throws AdapterException {
         String reason = node.has("reason") ? string(node, "reason", text) : "";
+        Map<String, String> integers = new TreeMap<>();
+        for (String field : FIELDS_OF_REASON) {
+            if (node.has(field)) {
+                integers.put(field, integer(node, field, text));
+            }
+        }
+        return rejected(string(node, "id", text), integer(node, "step", text), string(node, "code", text), reason, integers);
+    }
+
+    /** The fields of a rejected line that its reason states too. */
+    private static final List<String> FIELDS_OF_REASON = List.of("observed", "target", "group", "block");
+
+    /** A rejected line from its fields: {@code integers} holds those of {@link #FIELDS_OF_REASON} it has, as text. */
+    static Line.Rejected rejected(String id, String step, String code, String reason, Map<String, String> integers) {
         List<String> facts = io.proofgate.protocol.ReasonFacts.of(reason);
         StringBuilder disagreement = new StringBuilder();
-        for (String field : List.of("observed", "target", "group", "block")) {
-            String value = node.has(field) ? integer(node, field, text) : null;
+        for (String field : FIELDS_OF_REASON) {
+            String value = integers.get(field);
             String fact = null;
             for (String word : facts) {
                 if (word.startsWith(field + "=")) {
@@ -74,8 +97,7 @@ final class AnswerReader {
                 disagreement.append(" field-").append(field).append('=').append(value);
             }
         }
-        return new Line.Rejected(string(node, "id", text), integer(node, "step", text), string(node, "code", text),
-                facts, disagreement.toString(), reason);
+        return new Line.Rejected(id, step, code, facts, disagreement.toString(), reason);
     }
 
 
