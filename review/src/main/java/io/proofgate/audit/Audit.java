@@ -213,8 +213,8 @@ public final class Audit {
                             run.resolve("tlc/base"), baseWorkers, false, kept, tlc, stderr));
                     var headRun = pool.submit(() -> SpecGraphs.run(headSpec, headKeys,
                             "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, tlc, stderr));
-                    baseSide = result(baseRun);
-                    headSide = result(headRun);
+                    baseSide = TaskResult.of(baseRun);
+                    headSide = TaskResult.of(headRun);
                 } finally {
                     pool.shutdownNow();
                 }
@@ -313,21 +313,6 @@ public final class Audit {
             said = said.getCause();
         }
         return said.getMessage();
-    }
-
-    /** The value of a finished task, with its failure rethrown as what it was. */
-    private static <T> T result(java.util.concurrent.Future<T> task) throws IOException, InterruptedException {
-        try {
-            return task.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case InterruptedException interrupted -> throw interrupted;
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IllegalStateException(e.getCause());
-            }
-        }
     }
 
     /** Progress lines on stderr, each with the seconds since the audit started, so that a run shows where its time goes. */

@@ -3,6 +3,7 @@ package io.proofgate.review;
 import io.proofgate.audit.Approvals;
 import io.proofgate.audit.Accepted;
 import io.proofgate.audit.GitRepository;
+import io.proofgate.audit.TaskResult;
 import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.ProcessAdapter;
@@ -11,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 /**
@@ -64,9 +64,9 @@ public final class ConnectorChange {
             try {
                 base = Checkout.of(repository, request.base(), work.resolve("base"));
             } finally {
-                awaitQuietly(headWritten); // the folder is deleted below: the head's writer must be done with it first
+                TaskResult.await(headWritten); // the folder is deleted below: the head's writer must be done with it first
             }
-            Checkout head = written(headWritten);
+            Checkout head = TaskResult.of(headWritten);
             progress.line(String.format("revisions written: base %s, head %s (%.1f s)", base.shortName(), head.shortName(),
                     (System.nanoTime() - start) / 1e9));
             Approvals approvals = new Approvals(Accepted.read(base.dir().resolve(Accepted.FILE)),
@@ -76,39 +76,6 @@ public final class ConnectorChange {
                     base.dir(), head.dir(), approvals, Checkout.changed(base, head), progress);
         } finally {
             io.proofgate.check.FileTree.delete(work);
-        }
-    }
-
-    /** Waits for {@code task} to end, whatever its outcome. */
-    private static void awaitQuietly(FutureTask<?> task) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                task.get();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException e) {
-                break; // its failure is reported by written(), or a failure of the base is already on its way
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The revision {@code task} wrote, or what stopped it, as it was thrown. */
-    private static Checkout written(FutureTask<Checkout> task) throws IOException, InterruptedException {
-        try {
-            return task.get();
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case InterruptedException interrupted -> throw interrupted;
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IllegalStateException(e.getCause());
-            }
         }
     }
 

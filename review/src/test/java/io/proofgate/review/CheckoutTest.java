@@ -9,7 +9,6 @@ import io.proofgate.audit.GitRepository;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,10 +76,6 @@ class CheckoutTest {
     }
 
     private void git(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("git", "-C", repo.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + output);
+        GitCommand.run(repo, args);
     }
 }

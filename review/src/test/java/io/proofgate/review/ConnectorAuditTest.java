@@ -266,11 +266,7 @@ class ConnectorAuditTest {
     }
 
     private void git(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("git", "-C", repo.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + output);
+        GitCommand.run(repo, args);
     }
 
     private static void copy(Path from, Path to) throws IOException {
