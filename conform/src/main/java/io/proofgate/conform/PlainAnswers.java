@@ -25,10 +25,16 @@ final class PlainAnswers {
     /** The reader's factory: the same limits, and a key twice in an object is the parser's error too. */
     private static final JsonFactory FACTORY = Json.READER.getFactory();
 
+    /** The longest string the parser takes: a line no longer than that holds none longer. */
+    private static final int MAX_STRING = FACTORY.streamReadConstraints().getMaxStringLength();
+
     private PlainAnswers() {}
 
     /** The line as {@link AnswerReader#read} reads it, or null where this class does not read it. */
     static Line read(String text) {
+        if (text.length() > MAX_STRING) {
+            return null; // a skipped string is not held to the parser's length limit, which the tree's reading applies
+        }
         try (JsonParser parser = FACTORY.createParser(text)) {
             if (parser.nextToken() != JsonToken.START_OBJECT || !"kind".equals(parser.nextFieldName())
                     || parser.nextToken() != JsonToken.VALUE_STRING) {

@@ -97,6 +97,16 @@ class PlainAnswersTest {
         assertTrue(outcomes[0] > 300 && outcomes[1] > 300, "both readings are exercised: " + outcomes[0] + " and " + outcomes[1]);
     }
 
+    @Test
+    void aStringBeyondTheParsersLimitIsRefusedWhereverItStands() {
+        int limit = Json.READER.getFactory().streamReadConstraints().getMaxStringLength();
+        String line = "{\"kind\":\"retired\",\"id\":\"r1\",\"step\":1,\"cause\":\"finished\",\"note\":\""
+                + "a".repeat(limit + 1) + "\"}";
+        assertNull(PlainAnswers.read(line), "an ignored field is read past, not parsed to its end");
+        AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class, () -> AnswerReader.read(line));
+        assertTrue(refused.getMessage().contains("a string is longer than " + limit + " characters"), refused.getMessage());
+    }
+
     /** {@code line} with a few random alterations, some of which keep it plain. */
     private static String altered(String line, SplittableRandom random) {
         try {
@@ -108,10 +118,12 @@ class PlainAnswersTest {
             return switch (random.nextInt(12)) {
                 case 0 -> text + " {}";
                 case 1 -> " " + text.replace(",", " , ") + "\n";
-                case 2 -> text.replaceFirst("\\{", "{\"id\":\"again\",");
+                case 2 -> text.replaceFirst("\\{", "{\"id\":\"again\","); // the kind not first
                 case 3 -> text.substring(0, random.nextInt(text.length()));
                 case 4, 5 -> integerWritten(text, random, "-0"); // the tree's numbers say 0
                 case 6 -> integerWritten(text, random, "-" + random.nextInt(3));
+                case 7 -> text.replaceFirst("(\"kind\":\"[a-z]+\")", "$1,\"id\":\"again\""); // a key twice, or one more
+                case 8 -> text.replaceFirst("(\"kind\":\"[a-z]+\")", "$1,\"extra\":1,\"extra\":2");
                 default -> text;
             };
         } catch (java.io.IOException e) {
@@ -186,10 +198,10 @@ class PlainAnswersTest {
     private static JsonNode value(SplittableRandom random) {
         JsonNodeFactory nodes = JsonNodeFactory.instance;
         return switch (random.nextInt(10)) {
-            case 0 -> nodes.textNode("text");
+            case 0 -> nodes.textNode(random.nextBoolean() ? "text" : "te\"x\\t\u0007");
             case 1 -> nodes.numberNode(new BigInteger("-0"));
             case 2 -> nodes.numberNode(BigInteger.TWO.pow(70).add(BigInteger.valueOf(random.nextInt(3))));
-            case 3 -> nodes.numberNode(1.5);
+            case 3 -> random.nextBoolean() ? nodes.numberNode(1.5) : nodes.numberNode(new java.math.BigDecimal("1E+2"));
             case 4 -> nodes.nullNode();
             case 5 -> nodes.booleanNode(true);
             case 6 -> nodes.arrayNode().add(random.nextInt(4)).add(random.nextInt(4));
