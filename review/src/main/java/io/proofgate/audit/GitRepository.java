@@ -69,10 +69,11 @@ public final class GitRepository {
             if (!meta[1].equals("blob")) {
                 continue; // submodules are not part of a spec or a validator
             }
-            names.add(entry.substring(tab + 1));
-            written.put(entry.substring(tab + 1), meta[2]);
+            String name = entry.substring(tab + 1);
+            names.add(name); // in git's order, which is the batch's: the blobs come back in it
+            written.put(name, meta[2]);
             if (meta[0].equals("100755")) {
-                executable.add(entry.substring(tab + 1));
+                executable.add(name);
             }
             batch.append(meta[2]).append('\n');
         }
