@@ -22,6 +22,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * CI for the spec: every model spec/models.json lists (but those marked {@code "inCi": false})
@@ -29,7 +31,11 @@ import org.junit.jupiter.api.TestFactory;
  * each Debug invariant is reachable (one run each); and the committed generated scenarios are
  * what {@code proofgate generate} writes today, from generation models that pass with the
  * distinct states models.json records.
+ *
+ * <p>It runs beside the module's other classes (src/test/resources/junit-platform.properties):
+ * it works only in folders of its own and reads no shared property.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class SpecModelsTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
