@@ -167,8 +167,19 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     /** A child to lend, and whether it was started for this run. */
     private record Lent(Child child, boolean fresh) {}
 
-    /** The child's request line for {@code command}, or empty where a field cannot go in one. */
+    /**
+     * The child's request line for {@code command}, or empty where a field cannot go in one, or
+     * where the config is outside the module's folder (such a run goes to a fresh JVM). A child
+     * names the module by its absolute path, and TLC then looks for every file under the module's
+     * folder: a config elsewhere is "not found" there, where a fresh JVM, which names the module
+     * from its own folder, reads it. A bounded run's wrapper module and config are side by side
+     * ({@link StateBound}), so mutation runs stay warm.
+     */
     private static Optional<String> request(TlcCommand command) {
+        Path folder = command.spec().toAbsolutePath().normalize().getParent();
+        if (command.config().map(c -> !folder.equals(c.toAbsolutePath().normalize().getParent())).orElse(false)) {
+            return Optional.empty();
+        }
         List<String> fields = new ArrayList<>();
         fields.add(command.rawOutput().toAbsolutePath().toString());
         fields.add(command.libraryPath());

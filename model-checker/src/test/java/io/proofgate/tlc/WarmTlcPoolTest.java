@@ -62,6 +62,27 @@ class WarmTlcPoolTest {
         }
     }
 
+    /**
+     * A config in another folder than its module (check's one config per invariant, a user's
+     * models folder) is read as a fresh JVM reads it. A warm child once answered such a run with
+     * TLC's "File not found" for the config: an error where the fresh JVM found the violation.
+     */
+    @Test
+    void aConfigOutsideItsModulesFolderIsReadAsAFreshJvmReadsIt(@TempDir Path dir) throws Exception {
+        Path spec = copySpec(dir.resolve("module"), "Tiny");
+        Path config = dir.resolve("configs/Tiny.cfg");
+        Files.createDirectories(config.getParent());
+        Files.move(spec.resolveSibling("Tiny.cfg"), config);
+        TlcResult fresh = TlcProcess.run(command(spec, dir.resolve("fresh"), Optional.empty()).withConfig(config), m -> { });
+        assertEquals(TlcEnding.VIOLATION, fresh.run().ending(), "the fresh JVM reads the config: " + found(fresh));
+        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
+            for (int i = 0; i < 2; i++) { // in a child's first run, and in a run after another
+                TlcResult warm = pool.run(command(spec, dir.resolve("warm-" + i), Optional.empty()).withConfig(config));
+                assertEquals(found(fresh), found(warm), "run " + i);
+            }
+        }
+    }
+
     @Test
     void theOrderOfStringsIsTheRunsOwnNotTheOneOfTheRunsBeforeIt(@TempDir Path dir) throws Exception {
         // TLC orders strings, and so sets and record fields, by when it first saw each: a warm JVM
