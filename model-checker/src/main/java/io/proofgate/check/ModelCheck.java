@@ -4,7 +4,9 @@ import io.proofgate.tlc.StateBound;
 import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
+import io.proofgate.tlc.TlcRunner;
 import io.proofgate.tlc.TlcStatistics;
+import io.proofgate.tlc.WarmTlcPool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -16,6 +18,13 @@ import java.util.Locale;
 
 /** Runs TLC on a model in a child JVM, reporting progress as TLC prints it. */
 public final class ModelCheck {
+
+    /**
+     * From this many invariants on, {@link #runEach} runs them in one warm TLC JVM
+     * ({@link WarmTlcPool}): each run of the reachability model is about a second of TLC after
+     * as long again starting a JVM and loading TLC (docs/performance.md, "TLC runs").
+     */
+    static final int WARM_FROM_RUNS = 3;
 
     private ModelCheck() {}
 
@@ -30,16 +39,48 @@ public final class ModelCheck {
         return new CheckReport(model, options, result, Duration.ofNanos(System.nanoTime() - start));
     }
 
+    /** As {@link #run(Model, CheckOptions, PrintStream)}, in {@code tlc}, which prints no progress. */
+    private static CheckReport run(Model model, CheckOptions options, TlcRunner tlc) throws IOException, InterruptedException {
+        TlcCommand command = command(model, options);
+        long start = System.nanoTime();
+        TlcResult result = tlc.run(command);
+        FileTree.delete(command.metaDir());
+        return new CheckReport(model, options, result, Duration.ofNanos(System.nanoTime() - start));
+    }
+
     /**
      * Checks a model whose invariants must each be violated: one TLC run per invariant, on a copy
      * of the config that keeps only that invariant (TLC stops at the first violation, so one run
-     * of all of them would confirm one). Each report expects a violation of its invariant.
+     * of all of them would confirm one). Each report expects a violation of its invariant. From
+     * {@value #WARM_FROM_RUNS} invariants on, the runs share one warm TLC JVM, whose folder is kept
+     * under the options' folder, and print no progress while they run.
      */
     public static List<CheckReport> runEach(Model model, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
         if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
             throw new IllegalArgumentException(model.name() + " does not expect each of a list of invariants violated");
         }
+        // a warm JVM reads a config only in its module's folder: each run gets a copy of the
+        // module beside its config, which works where the module extends only the spec folder's
+        boolean beside = model.module().toAbsolutePath().normalize().getParent()
+                .equals(model.specDir().toAbsolutePath().normalize());
+        if (!beside || each.invariants().size() < WARM_FROM_RUNS) {
+            return runEach(model, each, options, progress, null);
+        }
+        // the child's folder stays with the runs' raw output: its stderr.txt says why a child failed, if one did
+        try (WarmTlcPool warm = new WarmTlcPool(options.outputDir().resolve("warm-tlc"), options.maxHeap())) {
+            return runEach(model, each, options, progress, warm);
+        }
+    }
+
+    /**
+     * One run per invariant, each in a folder of its own with its config: in {@code warm} with a
+     * copy of the module beside the config, or, where it is null, in a fresh JVM that prints its
+     * progress.
+     */
+    private static List<CheckReport> runEach(Model model, Model.Expected.EachViolated each, CheckOptions options,
+                                             PrintStream progress, WarmTlcPool warm)
+            throws IOException, InterruptedException {
         String config = Files.readString(model.config());
         List<CheckReport> reports = new ArrayList<>();
         for (String invariant : each.invariants()) {
@@ -47,11 +88,16 @@ public final class ModelCheck {
             Files.createDirectories(dir);
             Path only = dir.resolve(model.config().getFileName());
             Files.writeString(only, withOnlyInvariant(config, invariant));
-            Model one = new Model(model.name() + "/" + invariant, model.module(), only,
+            Path module = model.module();
+            if (warm != null) {
+                module = dir.resolve(model.module().getFileName());
+                Files.copy(model.module(), module);
+            }
+            Model one = new Model(model.name() + "/" + invariant, module, only,
                     new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir(),
                     model.shortRun());
             progress.println("  " + invariant + ":");
-            reports.add(run(one, options.in(dir), progress));
+            reports.add(warm == null ? run(one, options.in(dir), progress) : run(one, options.in(dir), warm));
         }
         return reports;
     }
