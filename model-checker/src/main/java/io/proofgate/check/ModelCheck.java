@@ -91,7 +91,7 @@ public final class ModelCheck {
             Path module = model.module();
             if (warm != null) {
                 module = dir.resolve(model.module().getFileName());
-                Files.copy(model.module(), module);
+                Files.copy(model.module(), module, java.nio.file.StandardCopyOption.REPLACE_EXISTING); // a folder run again
             }
             Model one = new Model(model.name() + "/" + invariant, module, only,
                     new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir(),
