@@ -4,7 +4,6 @@ import io.proofgate.tlc.StateBound;
 import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.tlc.TlcResult;
-import io.proofgate.tlc.TlcRunner;
 import io.proofgate.tlc.TlcStatistics;
 import io.proofgate.tlc.WarmTlcPool;
 import java.io.IOException;
@@ -30,21 +29,23 @@ public final class ModelCheck {
 
     public static CheckReport run(Model model, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
-        TlcCommand command = command(model, options);
         long start = System.nanoTime();
-        TlcResult result = TlcProcess.run(command, message -> TlcStatistics.counts(message)
+        return run(model, options, command -> TlcProcess.run(command, message -> TlcStatistics.counts(message)
                 .filter(p -> message.code() == TlcStatistics.PROGRESS)
-                .ifPresent(p -> progress.println(progressLine(p, Duration.ofNanos(System.nanoTime() - start)))));
-        FileTree.delete(command.metaDir()); // TLC's fingerprints and queue; the raw output stays
-        return new CheckReport(model, options, result, Duration.ofNanos(System.nanoTime() - start));
+                .ifPresent(p -> progress.println(progressLine(p, Duration.ofNanos(System.nanoTime() - start))))));
     }
 
-    /** As {@link #run(Model, CheckOptions, PrintStream)}, in {@code tlc}, which prints no progress. */
-    private static CheckReport run(Model model, CheckOptions options, TlcRunner tlc) throws IOException, InterruptedException {
+    /** How one run is made: in a fresh JVM that prints its progress, or in a warm JVM ({@link WarmTlcPool}). */
+    @FunctionalInterface
+    private interface Runs {
+        TlcResult run(TlcCommand command) throws IOException, InterruptedException;
+    }
+
+    private static CheckReport run(Model model, CheckOptions options, Runs runs) throws IOException, InterruptedException {
         TlcCommand command = command(model, options);
         long start = System.nanoTime();
-        TlcResult result = tlc.run(command);
-        FileTree.delete(command.metaDir());
+        TlcResult result = runs.run(command);
+        FileTree.delete(command.metaDir()); // TLC's fingerprints and queue; the raw output stays
         return new CheckReport(model, options, result, Duration.ofNanos(System.nanoTime() - start));
     }
 
@@ -97,7 +98,7 @@ public final class ModelCheck {
                     new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir(),
                     model.shortRun());
             progress.println("  " + invariant + ":");
-            reports.add(warm == null ? run(one, options.in(dir), progress) : run(one, options.in(dir), warm));
+            reports.add(warm == null ? run(one, options.in(dir), progress) : run(one, options.in(dir), warm::run));
         }
         return reports;
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.tlc.TlcEnding;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * invariant, in one warm JVM from three invariants on, each finding what it finds in a fresh JVM.
  */
 class RunEachTest {
+
+    private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
     private static final String MODULE = """
             ---- MODULE Reach ----
@@ -56,13 +60,13 @@ class RunEachTest {
     void threeInvariantsRunInOneWarmJvmAndFindWhatFreshJvmsFind(@TempDir Path dir) throws Exception {
         List<String> invariants = List.of("DebugOne", "DebugTwo", "DebugThree");
         List<CheckReport> warm = ModelCheck.runEach(model(dir.resolve("spec"), invariants), options(dir.resolve("warm")),
-                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+                QUIET);
         assertTrue(Files.isDirectory(dir.resolve("warm/warm-tlc")), "the runs went to a warm JVM");
         assertEquals(3, warm.size());
         for (int i = 0; i < invariants.size(); i++) {
             // alone, the model has one invariant: fewer than three run in a fresh JVM each
             List<CheckReport> fresh = ModelCheck.runEach(model(dir.resolve("spec-" + i), List.of(invariants.get(i))),
-                    options(dir.resolve("fresh-" + i)), new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+                    options(dir.resolve("fresh-" + i)), QUIET);
             assertFalse(Files.exists(dir.resolve("fresh-" + i + "/warm-tlc")), "one run goes to a fresh JVM");
             assertEquals(found(fresh.getFirst()), found(warm.get(i)));
             assertEquals(TlcEnding.VIOLATION, warm.get(i).ending(), found(warm.get(i)));
@@ -77,7 +81,7 @@ class RunEachTest {
         Model model = model(dir.resolve("spec"), List.of("DebugOne", "DebugNever", "DebugThree"));
         for (int again = 0; again < 2; again++) {
             List<CheckReport> reports = ModelCheck.runEach(model, options(dir.resolve("warm")),
-                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+                    QUIET);
             assertTrue(Files.isDirectory(dir.resolve("warm/warm-tlc")), "the runs went to a warm JVM");
             assertEquals(List.of(true, false, true), reports.stream().map(CheckReport::asExpected).toList());
             assertEquals(TlcEnding.OK, reports.get(1).ending(), found(reports.get(1)));
