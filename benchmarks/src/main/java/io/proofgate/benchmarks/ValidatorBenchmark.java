@@ -42,6 +42,13 @@ public class ValidatorBenchmark {
     @Param({"256req/13%evidence/1%preempted"})
     public String mix;
 
+    /**
+     * The synthetic log's size. The claim is on 16 MiB; smaller logs fit in the caches and show
+     * the connector's own work against the floor's ({@code -- -p logBytes=1048576}).
+     */
+    @Param({"16777216"})
+    public long logBytes;
+
     private SyntheticEvents input;
 
     /** Counts request evaluations, so JMH reports them per second. */
@@ -58,7 +65,7 @@ public class ValidatorBenchmark {
 
     @Setup(Level.Trial)
     public void setup() {
-        input = new SyntheticEvents(11, 256, 16L << 20);
+        input = new SyntheticEvents(11, 256, logBytes);
     }
 
     @Benchmark
