@@ -61,11 +61,7 @@ public final class ModelCheck {
         if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
             throw new IllegalArgumentException(model.name() + " does not expect each of a list of invariants violated");
         }
-        // a warm JVM reads a config only in its module's folder: each run gets a copy of the
-        // module beside its config, which works where the module extends only the spec folder's
-        boolean beside = model.module().toAbsolutePath().normalize().getParent()
-                .equals(model.specDir().toAbsolutePath().normalize());
-        if (!beside || each.invariants().size() < WARM_FROM_RUNS) {
+        if (each.invariants().size() < WARM_FROM_RUNS) {
             return runEach(model, each, options, progress, null);
         }
         // the child's folder stays with the runs' raw output: its stderr.txt says why a child failed, if one did
@@ -75,9 +71,8 @@ public final class ModelCheck {
     }
 
     /**
-     * One run per invariant, each in a folder of its own with its config: in {@code warm} with a
-     * copy of the module beside the config, or, where it is null, in a fresh JVM that prints its
-     * progress.
+     * One run per invariant, each in a folder of its own with its config: in {@code warm}, or,
+     * where it is null, in a fresh JVM that prints its progress.
      */
     private static List<CheckReport> runEach(Model model, Model.Expected.EachViolated each, CheckOptions options,
                                              PrintStream progress, WarmTlcPool warm)
@@ -89,12 +84,7 @@ public final class ModelCheck {
             Files.createDirectories(dir);
             Path only = dir.resolve(model.config().getFileName());
             Files.writeString(only, withOnlyInvariant(config, invariant));
-            Path module = model.module();
-            if (warm != null) {
-                module = dir.resolve(model.module().getFileName());
-                Files.copy(model.module(), module, java.nio.file.StandardCopyOption.REPLACE_EXISTING); // a folder run again
-            }
-            Model one = new Model(model.name() + "/" + invariant, module, only,
+            Model one = new Model(model.name() + "/" + invariant, model.module(), only,
                     new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir(),
                     model.shortRun());
             progress.println("  " + invariant + ":");

@@ -1,6 +1,7 @@
 package io.proofgate.tlc;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,13 +151,39 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     }
 
     /**
-     * TLC's own arguments, the spec named as {@code specName}: its file name for a child that
-     * runs in the spec's folder, its absolute path for a {@link WarmTlc} that runs many specs.
+     * TLC's own arguments for a child that runs in the spec's folder: the spec by its file name,
+     * the config by its absolute path.
      */
     List<String> tlcArguments(String specName) {
+        return tlcArguments(specName, config.map(cfg -> cfg.toAbsolutePath().toString()));
+    }
+
+    /**
+     * TLC's own arguments for a {@link WarmTlc}, which runs many specs from a folder of its own:
+     * the spec by its absolute path, and the config by its path from the spec's folder, or empty
+     * where there is none (the config is missing, or the folder cannot be read). Named by its
+     * absolute path, the spec's folder becomes TLC 2.18's user dir, and TLC then reads every file
+     * it is given by name, the config too, from that folder: an absolute config path elsewhere
+     * would be "not found" there, where a fresh JVM started in the folder reads it. The config is
+     * named from the folder's real path, since the system resolves {@code ..} after links.
+     */
+    Optional<List<String>> warmTlcArguments() {
+        Path specPath = spec.toAbsolutePath();
+        Optional<String> configName = Optional.empty();
+        if (config.isPresent()) {
+            try {
+                configName = Optional.of(specPath.getParent().toRealPath().relativize(config.get().toRealPath()).toString());
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(tlcArguments(specPath.toString(), configName));
+    }
+
+    private List<String> tlcArguments(String specName, Optional<String> configName) {
         List<String> args = new ArrayList<>(List.of("-tool", "-workers", Integer.toString(workers),
                 "-metadir", metaDir.toAbsolutePath().toString()));
-        config.ifPresent(cfg -> args.addAll(List.of("-config", cfg.toAbsolutePath().toString())));
+        configName.ifPresent(cfg -> args.addAll(List.of("-config", cfg)));
         if (!checkDeadlock) {
             args.add("-deadlock");
         }

@@ -168,22 +168,18 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     private record Lent(Child child, boolean fresh) {}
 
     /**
-     * The child's request line for {@code command}, or empty where a field cannot go in one, or
-     * where the config is outside the module's folder (such a run goes to a fresh JVM). A child
-     * names the module by its absolute path, and TLC then looks for every file under the module's
-     * folder: a config elsewhere is "not found" there, where a fresh JVM, which names the module
-     * from its own folder, reads it. A bounded run's wrapper module and config are side by side
-     * ({@link StateBound}), so mutation runs stay warm.
+     * The child's request line for {@code command}, or empty where a field cannot go in one or
+     * the config cannot be named from the module's folder (such a run goes to a fresh JVM).
      */
     private static Optional<String> request(TlcCommand command) {
-        Path folder = command.spec().toAbsolutePath().normalize().getParent();
-        if (command.config().map(c -> !folder.equals(c.toAbsolutePath().normalize().getParent())).orElse(false)) {
+        Optional<List<String>> arguments = command.warmTlcArguments();
+        if (arguments.isEmpty()) {
             return Optional.empty();
         }
         List<String> fields = new ArrayList<>();
         fields.add(command.rawOutput().toAbsolutePath().toString());
         fields.add(command.libraryPath());
-        fields.addAll(command.tlcArguments(command.spec().toAbsolutePath().toString()));
+        fields.addAll(arguments.get());
         if (fields.stream().anyMatch(f -> f.indexOf('\0') >= 0 || f.indexOf('\n') >= 0 || f.indexOf('\r') >= 0)) {
             return Optional.empty();
         }

@@ -61,7 +61,8 @@ class RunEachTest {
         List<String> invariants = List.of("DebugOne", "DebugTwo", "DebugThree");
         List<CheckReport> warm = ModelCheck.runEach(model(dir.resolve("spec"), invariants), options(dir.resolve("warm")),
                 QUIET);
-        assertTrue(Files.isDirectory(dir.resolve("warm/warm-tlc")), "the runs went to a warm JVM");
+        assertTrue(Files.isDirectory(dir.resolve("warm/warm-tlc/child-0")), "the runs went to a warm JVM");
+        assertFalse(Files.exists(dir.resolve("warm/warm-tlc/child-1")), "one warm JVM ran them all");
         assertEquals(3, warm.size());
         for (int i = 0; i < invariants.size(); i++) {
             // alone, the model has one invariant: fewer than three run in a fresh JVM each
@@ -82,7 +83,7 @@ class RunEachTest {
         for (int again = 0; again < 2; again++) {
             List<CheckReport> reports = ModelCheck.runEach(model, options(dir.resolve("warm")),
                     QUIET);
-            assertTrue(Files.isDirectory(dir.resolve("warm/warm-tlc")), "the runs went to a warm JVM");
+            assertTrue(Files.isDirectory(dir.resolve("warm/warm-tlc/child-0")), "the runs went to a warm JVM");
             assertEquals(List.of(true, false, true), reports.stream().map(CheckReport::asExpected).toList());
             assertEquals(TlcEnding.OK, reports.get(1).ending(), found(reports.get(1)));
         }

@@ -80,6 +80,26 @@ class WarmTlcPoolTest {
                 TlcResult warm = pool.run(command(spec, dir.resolve("warm-" + i), Optional.empty()).withConfig(config));
                 assertEquals(found(fresh), found(warm), "run " + i);
             }
+            assertEquals(1, pool.childrenStarted(), "both runs went to one warm child");
+        }
+    }
+
+    @Test
+    void aConfigOutsideAModuleFolderReachedThroughALinkIsReadWarm(@TempDir Path dir) throws Exception {
+        // the link leads two folders deeper than it stands: a config named from the link's own
+        // path would be looked for two folders too high once the system follows the link
+        Path spec = copySpec(dir.resolve("deep/er/module"), "Tiny");
+        Path config = dir.resolve("configs/Tiny.cfg");
+        Files.createDirectories(config.getParent());
+        Files.move(spec.resolveSibling("Tiny.cfg"), config);
+        Files.createSymbolicLink(dir.resolve("link"), dir.resolve("deep/er"));
+        Path linked = dir.resolve("link/module/Tiny.tla");
+        TlcResult fresh = TlcProcess.run(command(linked, dir.resolve("fresh"), Optional.empty()).withConfig(config), m -> { });
+        assertEquals(TlcEnding.VIOLATION, fresh.run().ending(), "the fresh JVM reads the config: " + found(fresh));
+        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
+            TlcResult warm = pool.run(command(linked, dir.resolve("warm"), Optional.empty()).withConfig(config));
+            assertEquals(found(fresh), found(warm));
+            assertEquals(1, pool.childrenStarted(), "the run went to a warm child");
         }
     }
 
