@@ -177,32 +177,32 @@ final class TlcStatics {
                 return Optional.of(new Saved(f, owner, new AtomicCount(i.get())));
             } else if (value instanceof AtomicLong l) {
                 return Optional.of(new Saved(f, owner, new AtomicCount(l.get())));
-            } else if (fixed && !((value instanceof Map || value instanceof Collection) && copyable(value))) {
+            }
+            Optional<Object> copied = copyOf(value);
+            if (fixed && !((value instanceof Map || value instanceof Collection) && copied.isPresent())) {
                 return Optional.empty();
             }
-            return Optional.of(new Saved(f, owner, copy(value)));
+            return Optional.of(new Saved(f, owner, copied.orElse(value)));
         } catch (IllegalAccessException | RuntimeException e) {
             throw new IllegalStateException("cannot read " + f, e);
         }
     }
 
-    /** Whether {@link #copy} copies {@code value}: arrays, and the JDK's own maps and lists. */
-    private static boolean copyable(Object value) {
-        return value != null && (value.getClass().isArray() || value instanceof Hashtable || value instanceof HashMap
-                || value instanceof TreeMap || value instanceof ArrayList || value instanceof Vector
-                || value instanceof java.util.HashSet || value instanceof java.util.TreeSet
-                || value instanceof java.util.ArrayDeque || value instanceof java.util.concurrent.ConcurrentHashMap);
+    /** A copy of {@code value} where it is an array or one of the JDK's own maps and lists, else {@code value} itself. */
+    private static Object copy(Object value) {
+        return copyOf(value).orElse(value);
     }
 
+    /** A copy of {@code value}: an array, or one of the JDK's own maps and lists; empty for anything else. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Object copy(Object value) {
+    private static Optional<Object> copyOf(Object value) {
         if (value != null && value.getClass().isArray()) {
             int length = java.lang.reflect.Array.getLength(value);
             Object copy = java.lang.reflect.Array.newInstance(value.getClass().getComponentType(), length);
             System.arraycopy(value, 0, copy, 0, length);
-            return copy;
+            return Optional.of(copy);
         }
-        return switch (value) {
+        return Optional.ofNullable(switch (value) {
             case Hashtable m -> new Hashtable(m);
             case LinkedHashMap m -> new LinkedHashMap(m);
             case HashMap m -> new HashMap(m);
@@ -214,8 +214,8 @@ final class TlcStatics {
             case java.util.TreeSet t -> new java.util.TreeSet(t);
             case java.util.ArrayDeque d -> new java.util.ArrayDeque(d);
             case java.util.concurrent.ConcurrentHashMap m -> new java.util.concurrent.ConcurrentHashMap(m);
-            case null, default -> value;
-        };
+            case null, default -> null;
+        });
     }
 
     private static Field field(Class<?> c, String name) throws NoSuchFieldException {

@@ -83,6 +83,19 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
         }
     }
 
+    /** Kills {@code child}, waits for it, and forgets it: a pool that runs for hours keeps only its live children. */
+    private void end(Child child) throws InterruptedException {
+        child.destroy();
+        synchronized (this) {
+            all.remove(child);
+        }
+    }
+
+    /** How many children this pool holds now, lent or idle (for tests). */
+    synchronized int childrenHeld() {
+        return all.size();
+    }
+
     /** Runs {@code asked} in a warm child, or in a fresh JVM where no child can run it. */
     @Override
     public TlcResult run(TlcCommand asked) throws IOException, InterruptedException {
@@ -106,7 +119,7 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
                     : child.replies().take();
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             if (e instanceof IOException) {
-                child.destroy();
+                end(child);
                 return again(asked); // the child's stdin closed: it ended
             }
             child.process().destroyForcibly(); // never lend a child whose run is still going
@@ -114,20 +127,21 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
         }
         boolean bounded = asked.stateBound().isPresent();
         if (reply == null) { // past the time limit: as a fresh JVM's run, killed, its output as far as it went
-            child.destroy();
+            end(child);
             cutToLastLine(command.rawOutput());
             return TlcProcess.result(137, true, bounded, command.rawOutput());
         }
         if (reply.startsWith("done ") || reply.startsWith("last ")) {
             if (reply.startsWith("done ")) {
                 giveBack(child);
-            } else if (!child.process().waitFor(KILL_WAIT_S, TimeUnit.SECONDS)) { // it ends after this run (WarmTlc)
-                child.destroy();
+            } else {
+                child.process().waitFor(KILL_WAIT_S, TimeUnit.SECONDS); // it ends after this run (WarmTlc)
+                end(child);
             }
             return TlcProcess.result(Integer.parseInt(reply.substring("done ".length())), false, bounded,
                     command.rawOutput());
         }
-        child.destroy(); // "failed", or gone: this run again in a JVM of its own
+        end(child); // "failed", or gone: this run again in a JVM of its own
         return again(asked);
     }
 
@@ -160,7 +174,7 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
             }
             failedInARow++;
         }
-        made.destroy(); // its stderr.txt says why
+        end(made); // its stderr.txt says why
         return Optional.empty();
     }
 

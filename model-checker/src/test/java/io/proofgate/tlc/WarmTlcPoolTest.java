@@ -130,6 +130,7 @@ class WarmTlcPoolTest {
             TlcResult next = pool.run(command(tiny, dir.resolve("out-tiny"), Optional.empty()));
             assertEquals(Optional.of("SmallX"), next.run().violatedName());
             assertEquals(2, pool.childrenStarted());
+            assertEquals(1, pool.childrenHeld(), "the ended child is forgotten");
         }
     }
 
