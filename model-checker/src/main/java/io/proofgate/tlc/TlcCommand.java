@@ -160,12 +160,13 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
 
     /**
      * TLC's own arguments for a {@link WarmTlc}, which runs many specs from a folder of its own:
-     * the spec by its absolute path, and the config by its path from the spec's folder, or empty
-     * where there is none (the config is missing, or the folder cannot be read). Named by its
-     * absolute path, the spec's folder becomes TLC 2.18's user dir, and TLC then reads every file
-     * it is given by name, the config too, from that folder: an absolute config path elsewhere
-     * would be "not found" there, where a fresh JVM started in the folder reads it. The config is
-     * named from the folder's real path, since the system resolves {@code ..} after links.
+     * the spec by its absolute path, and the config, where there is one, by its path from the
+     * spec's folder; empty where a config is given but cannot be named so (it is missing, or a
+     * folder cannot be read). Named by its absolute path, the spec's folder becomes TLC 2.18's
+     * user dir, and TLC then looks for each file it is given by name, the config too, first under
+     * that folder and then in the TLA-Library folders: an absolute config path elsewhere would be
+     * "not found", where a fresh JVM started in the folder reads it. The config is named from the
+     * folder's real path, since the system resolves {@code ..} after links.
      */
     Optional<List<String>> warmTlcArguments() {
         Path specPath = spec.toAbsolutePath();
@@ -173,7 +174,7 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
         if (config.isPresent()) {
             try {
                 configName = Optional.of(specPath.getParent().toRealPath().relativize(config.get().toRealPath()).toString());
-            } catch (IOException e) {
+            } catch (IOException | IllegalArgumentException e) { // the latter: no path between two roots
                 return Optional.empty();
             }
         }

@@ -83,7 +83,10 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
         }
     }
 
-    /** Kills {@code child}, waits for it, and forgets it: a pool that runs for hours keeps only its live children. */
+    /**
+     * Kills {@code child}, waits for it, and forgets it, so that a pool that runs for hours does
+     * not hold every child it ended. A child killed without waiting stays, for {@link #close} to wait for.
+     */
     private void end(Child child) throws InterruptedException {
         child.destroy();
         synchronized (this) {

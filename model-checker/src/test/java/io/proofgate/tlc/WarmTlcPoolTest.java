@@ -70,18 +70,7 @@ class WarmTlcPoolTest {
     @Test
     void aConfigOutsideItsModulesFolderIsReadAsAFreshJvmReadsIt(@TempDir Path dir) throws Exception {
         Path spec = copySpec(dir.resolve("module"), "Tiny");
-        Path config = dir.resolve("configs/Tiny.cfg");
-        Files.createDirectories(config.getParent());
-        Files.move(spec.resolveSibling("Tiny.cfg"), config);
-        TlcResult fresh = TlcProcess.run(command(spec, dir.resolve("fresh"), Optional.empty()).withConfig(config), m -> { });
-        assertEquals(TlcEnding.VIOLATION, fresh.run().ending(), "the fresh JVM reads the config: " + found(fresh));
-        try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
-            for (int i = 0; i < 2; i++) { // in a child's first run, and in a run after another
-                TlcResult warm = pool.run(command(spec, dir.resolve("warm-" + i), Optional.empty()).withConfig(config));
-                assertEquals(found(fresh), found(warm), "run " + i);
-            }
-            assertEquals(1, pool.childrenStarted(), "both runs went to one warm child");
-        }
+        assertReadWarmAsFresh(dir, spec, configElsewhere(dir, spec), 2); // in a child's first run, and in one after another
     }
 
     @Test
@@ -89,17 +78,29 @@ class WarmTlcPoolTest {
         // the link leads two folders deeper than it stands: a config named from the link's own
         // path would be looked for two folders too high once the system follows the link
         Path spec = copySpec(dir.resolve("deep/er/module"), "Tiny");
+        Path config = configElsewhere(dir, spec);
+        Files.createSymbolicLink(dir.resolve("link"), dir.resolve("deep/er"));
+        assertReadWarmAsFresh(dir, dir.resolve("link/module/Tiny.tla"), config, 1);
+    }
+
+    /** Moves the spec's config to a folder of its own, {@code dir/configs}. */
+    private static Path configElsewhere(Path dir, Path spec) throws IOException {
         Path config = dir.resolve("configs/Tiny.cfg");
         Files.createDirectories(config.getParent());
         Files.move(spec.resolveSibling("Tiny.cfg"), config);
-        Files.createSymbolicLink(dir.resolve("link"), dir.resolve("deep/er"));
-        Path linked = dir.resolve("link/module/Tiny.tla");
-        TlcResult fresh = TlcProcess.run(command(linked, dir.resolve("fresh"), Optional.empty()).withConfig(config), m -> { });
+        return config;
+    }
+
+    /** {@code runs} warm runs of the spec with the config find what a fresh JVM finds, all in one warm child. */
+    private static void assertReadWarmAsFresh(Path dir, Path spec, Path config, int runs) throws Exception {
+        TlcResult fresh = TlcProcess.run(command(spec, dir.resolve("fresh"), Optional.empty()).withConfig(config), m -> { });
         assertEquals(TlcEnding.VIOLATION, fresh.run().ending(), "the fresh JVM reads the config: " + found(fresh));
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
-            TlcResult warm = pool.run(command(linked, dir.resolve("warm"), Optional.empty()).withConfig(config));
-            assertEquals(found(fresh), found(warm));
-            assertEquals(1, pool.childrenStarted(), "the run went to a warm child");
+            for (int i = 0; i < runs; i++) {
+                TlcResult warm = pool.run(command(spec, dir.resolve("warm-" + i), Optional.empty()).withConfig(config));
+                assertEquals(found(fresh), found(warm), "run " + i);
+            }
+            assertEquals(1, pool.childrenStarted(), "the runs went to one warm child");
         }
     }
 
