@@ -36,7 +36,7 @@ final class SpecGraphs {
      * models reach).
      */
     static List<Model> models(Revision base, List<String> names) throws IOException {
-        ModelCatalog catalog = catalog(base);
+        ModelCatalog catalog = catalog(base, "base");
         if (names.isEmpty()) {
             List<Model> models = new ArrayList<>(catalog.generationModels());
             for (Model model : catalog.safetyAuditModels()) {
@@ -156,12 +156,7 @@ final class SpecGraphs {
 
     /** A revision's models by name (its spec/models.json), for its own sizes and recorded counts. */
     static java.util.Map<String, Model> catalogOf(Revision revision, String side, List<String> names) {
-        ModelCatalog catalog;
-        try {
-            catalog = ModelCatalog.of(revision.spec());
-        } catch (IOException | RuntimeException e) {
-            throw new AuditException("the " + side + "'s spec/models.json cannot be read: " + e.getMessage());
-        }
+        ModelCatalog catalog = catalog(revision, side);
         java.util.Map<String, Model> models = new LinkedHashMap<>();
         for (String name : names) {
             try {
@@ -173,11 +168,11 @@ final class SpecGraphs {
         return models;
     }
 
-    private static ModelCatalog catalog(Revision base) {
+    private static ModelCatalog catalog(Revision revision, String side) {
         try {
-            return ModelCatalog.of(base.spec());
+            return ModelCatalog.of(revision.spec());
         } catch (IOException | RuntimeException e) {
-            throw new AuditException("the base's spec/models.json cannot be read: " + e.getMessage());
+            throw new AuditException("the " + side + "'s spec/models.json cannot be read: " + e.getMessage());
         }
     }
 

@@ -340,6 +340,13 @@ class AuditTest {
     }
 
     @Test
+    void aBaseWhoseModelsFileCannotBeReadIsAnError() throws Exception {
+        String unreadable = repo.commitFile(current, "spec/models.json", "{\"models\": [", "models.json cut short");
+        AuditException e = assertThrows(AuditException.class, () -> audit(unreadable, current, "ci"));
+        assertTrue(e.getMessage().startsWith("the base's spec/models.json cannot be read: "), e.getMessage());
+    }
+
+    @Test
     void aRevisionWithoutASpecIsAnError() throws Exception {
         String bare = repo.commitWithout(current, "spec", "no spec");
         AuditException e = assertThrows(AuditException.class, () -> audit(bare, current, "ci"));
