@@ -172,7 +172,9 @@ final class SpecGraphs {
         try {
             return ModelCatalog.of(revision.spec());
         } catch (IOException | RuntimeException e) {
-            throw new AuditException("the " + side + "'s spec/models.json cannot be read: " + e.getMessage());
+            // the revision's folder is this run's and is gone after it: the file is named from the revision's root
+            String problem = String.valueOf(e.getMessage()).replace(revision.dir().toAbsolutePath() + java.io.File.separator, "");
+            throw new AuditException("the " + side + "'s spec/models.json cannot be read: " + problem);
         }
     }
 

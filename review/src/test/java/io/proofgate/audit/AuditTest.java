@@ -343,7 +343,7 @@ class AuditTest {
     void aBaseWhoseModelsFileCannotBeReadIsAnError() throws Exception {
         String unreadable = repo.commitFile(current, "spec/models.json", "{\"models\": [", "models.json cut short");
         AuditException e = assertThrows(AuditException.class, () -> audit(unreadable, current, "ci"));
-        assertTrue(e.getMessage().startsWith("the base's spec/models.json cannot be read: "), e.getMessage());
+        assertTrue(e.getMessage().startsWith("the base's spec/models.json cannot be read: spec/models.json:1:"), e.getMessage());
     }
 
     @Test
