@@ -43,10 +43,8 @@ class DuplicateKeys:
 
 def object_pairs(pairs):
     """`json.loads` hook: a dict, or `DuplicateKeys` when a key appears twice."""
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        return DuplicateKeys(pairs)
-    return dict(pairs)
+    mapping = dict(pairs)
+    return mapping if len(mapping) == len(pairs) else DuplicateKeys(pairs)
 
 
 def _int(obj, name, where, default=..., minimum=None):

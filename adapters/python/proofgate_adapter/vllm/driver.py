@@ -64,6 +64,7 @@ class Classes:
             raise ValueError("%s must be auto, standins or vllm, not %r" % (CLASSES_VARIABLE, choice))
         self.real = False
         self._fields = {}  # class -> its field names and required fields (dataclasses.fields is slow per call)
+        self._shapes = {}  # (class, the names given) -> what make() does with them
         for name in ("NewRequestData", "CachedRequestData", "SchedulerOutput", "KVConnectorOutput", "Request",
                      "KVConnectorRole", "KVConnectorMetadata", "KVConnectorBase_V1", "SupportsHMA"):
             setattr(self, name, getattr(standins, name))
@@ -88,19 +89,29 @@ class Classes:
         the class does not have is set as an attribute after construction (so that
         `recurrent_boundary_blocks` reaches a vLLM without it), an older field name is filled from
         the newer one, and a required field the driver cannot fill is an error that names it."""
-        names, required = self._fields.get(cls) or self._fields.setdefault(cls, _fields(cls))
-        if "resumed_from_preemption" in names and "resumed_req_ids" in values:  # vLLM before late 2025
+        key = (cls, tuple(values))  # each call site passes the same names in the same order
+        shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shapes[key] = self._shape(cls, values)
+        legacy, inside, outside = shape
+        if legacy:  # vLLM before late 2025
             values["resumed_from_preemption"] = [r in values["resumed_req_ids"] for r in values["req_ids"]]
-        given = {k: v for k, v in values.items() if k in names}
-        missing = [n for n in required if n not in given]
+        instance = cls(**{k: values[k] for k in inside})
+        for k in outside:
+            setattr(instance, k, values[k])
+        return instance
+
+    def _shape(self, cls, values):
+        """Which of these names `cls` takes as fields (the legacy one added where it has it), and
+        which are set as attributes after construction; a required field missing is an error."""
+        names, required = self._fields.get(cls) or self._fields.setdefault(cls, _fields(cls))
+        legacy = "resumed_from_preemption" in names and "resumed_req_ids" in values
+        inside = tuple(k for k in values if k in names) + (("resumed_from_preemption",) if legacy else ())
+        missing = [n for n in required if n not in inside]
         if missing:
             raise TypeError("%s.%s has fields the driver does not fill: %s (the driver is documented against %s)"
                             % (cls.__module__, cls.__name__, ", ".join(missing), standins.VLLM_REFERENCE))
-        instance = cls(**given)
-        for k, v in values.items():
-            if k not in names and k != "resumed_req_ids":
-                setattr(instance, k, v)
-        return instance
+        return legacy, inside, tuple(k for k in values if k not in names and k != "resumed_req_ids")
 
     def request(self, request_id: str, prompt_token_ids: list):
         if self.real:
@@ -334,20 +345,28 @@ class VllmConnectorAdapter(Adapter):
                         finished_req_ids=set(self._finished_ids), free_encoder_mm_hashes=[],
                         preempted_req_ids=set(step.preempted), recurrent_boundary_blocks=step.evidence)
         self._finished_ids.clear()
-        before = self._pending_ids()
+        # the pending ids before the call matter only for the step's cached requests (a store that
+        # went without a verdict); the mapping's pending() is a query, asked only where its answer is read
+        before = self._pending_ids() if step.cached else ()
         metadata = self.connector.build_connector_meta(output)
         verdicts = list(self.read_step(metadata, output) or ())
-        after = self._pending_ids()
+        after = None
         decided = {v.id for v in verdicts}
-        for r in step.cached:  # a pending store that went without a verdict: full quorum (protocol section 3)
-            if r.id in before and r.id not in after and r.id not in decided:
-                verdicts.append(self._retired(r.id, "quorum"))
+        if before:
+            after = self._pending_ids()
+            for r in step.cached:  # a pending store that went without a verdict: full quorum (protocol section 3)
+                if r.id in before and r.id not in after and r.id not in decided:
+                    verdicts.append(self._retired(r.id, "quorum"))
         for r in step.new:  # a new request of a label at full quorum, not tracked: counted, no verdict
-            if (self.topology_.tracked(self.topology_.target(r.prompt_tokens)) and r.id not in after
-                    and r.id not in decided and self._full_quorum(r.digest)):
-                self._counted.store_skipped_quorum += 1
-        order = step.order()
-        verdicts.sort(key=lambda v: order.get(v.id, len(order)))
+            if (self.topology_.tracked(self.topology_.target(r.prompt_tokens)) and r.id not in decided
+                    and self._full_quorum(r.digest)):
+                if after is None:
+                    after = self._pending_ids()
+                if r.id not in after:
+                    self._counted.store_skipped_quorum += 1
+        if len(verdicts) > 1:
+            order = step.order()
+            verdicts.sort(key=lambda v: order.get(v.id, len(order)))
         self._counted.count(verdicts)
         return verdicts
 
