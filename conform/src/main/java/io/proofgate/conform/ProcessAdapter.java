@@ -63,8 +63,28 @@ public final class ProcessAdapter implements Adapter {
     private long waited;
     private boolean ended;
 
+    /**
+     * The folder's own path as its files are named in the adapter's stderr, both as given and as
+     * the system resolves it (a folder reached through a link); empty but for {@link #ofRevision}.
+     */
+    private final List<String> shownFromFolder;
+
     public ProcessAdapter(String command, Path directory) throws AdapterException {
+        this(command, directory, false);
+    }
+
+    /**
+     * An adapter run in a revision written into a folder of the kit's own: that folder is gone
+     * when an error is read, so the adapter's stderr names the files under it from the folder,
+     * as the author finds them in the revision.
+     */
+    public static ProcessAdapter ofRevision(String command, Path revision) throws AdapterException {
+        return new ProcessAdapter(command, revision, true);
+    }
+
+    private ProcessAdapter(String command, Path directory, boolean revision) throws AdapterException {
         this.command = command;
+        this.shownFromFolder = revision ? prefixes(directory) : List.of();
         try {
             session = OwnSession.start(command, directory);
         } catch (IOException e) {
@@ -238,9 +258,27 @@ public final class ProcessAdapter implements Adapter {
         if (tail.isEmpty()) {
             return "";
         }
-        List<String> last = tail.lines().toList();
+        String shown = tail;
+        for (String prefix : shownFromFolder) {
+            shown = shown.replace(prefix, "");
+        }
+        List<String> last = shown.lines().toList();
         last = last.subList(Math.max(0, last.size() - 5), last.size());
-        return "; its stderr ends: " + String.join(" | ", last.stream().map(Json::excerpt).toList());
+        return (shown.equals(tail) ? "; its stderr ends: " : "; its stderr ends (paths from the root of its revision): ")
+                + String.join(" | ", last.stream().map(Json::excerpt).toList());
+    }
+
+    /** The longest first: a resolved path may extend the given one. */
+    private static List<String> prefixes(Path directory) {
+        java.util.TreeSet<String> prefixes = new java.util.TreeSet<>(
+                java.util.Comparator.comparingInt(String::length).reversed().thenComparing(java.util.Comparator.naturalOrder()));
+        prefixes.add(directory.toAbsolutePath().normalize() + java.io.File.separator);
+        try {
+            prefixes.add(directory.toRealPath() + java.io.File.separator);
+        } catch (IOException e) {
+            // not there (yet): the adapter then fails to start, and names the folder as given
+        }
+        return List.copyOf(prefixes);
     }
 
     private void readLines(InputStream out) {

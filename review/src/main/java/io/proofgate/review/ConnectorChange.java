@@ -83,8 +83,12 @@ public final class ConnectorChange {
                                               Path baseDir, Path headDir, Approvals approvals, List<String> changed,
                                               Conform.Progress progress)
             throws ConformException {
-        Conform.Adapters baseAdapters = () -> new ProcessAdapter(request.baseCommand(), baseDir);
-        Conform.Adapters headAdapters = () -> new ProcessAdapter(request.headCommand(), headDir);
+        // written revisions are folders of the run's own; two commands compared as they are run here
+        boolean written = request.repo() != null;
+        Conform.Adapters baseAdapters = () -> written ? ProcessAdapter.ofRevision(request.baseCommand(), baseDir)
+                : new ProcessAdapter(request.baseCommand(), baseDir);
+        Conform.Adapters headAdapters = () -> written ? ProcessAdapter.ofRevision(request.headCommand(), headDir)
+                : new ProcessAdapter(request.headCommand(), headDir);
         // the probes are independent of the scenarios: their adapters run beside the scenarios'
         NamespaceRun.Beside probes = new NamespaceRun.Beside(baseAdapters, headAdapters, request.settings(), progress);
         ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios().get(), baseAdapters, headAdapters, request.settings(), progress,

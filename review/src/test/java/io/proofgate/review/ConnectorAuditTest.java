@@ -3,8 +3,10 @@ package io.proofgate.review;
 import io.proofgate.audit.Approvals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioReader;
 import java.io.IOException;
@@ -57,6 +59,7 @@ class ConnectorAuditTest {
         revision("fixed", "renamed", "full_quorum", "at_full_quorum");
         revision("fixed", "salted", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v2\"");
         revision("fixed", "crash", "    def held_by(self, event):\n", "    def held_by(self, event):\n        raise SystemExit(3)\n");
+        revision("fixed", "unstartable", "FIXED = True", "FIXED = True\nimport proofgate_no_such_module");
         git("checkout", "-q", "fixed");
     }
 
@@ -177,6 +180,20 @@ class ConnectorAuditTest {
                     error.scenario().id() + " has no held event but was charged: " + error.message());
         }
         assertTrue(report.verdict().startsWith("could not be judged"), report.verdict());
+    }
+
+    /**
+     * The revision's folder is the audit's own and gone when the message is read: the adapter's
+     * stderr names its files from the revision's root, as the author finds them in their repository.
+     */
+    @Test
+    void anAdapterThatCannotStartNamesItsFilesFromTheRevisionsRoot() throws Exception {
+        ConformException e = assertThrows(ConformException.class, () -> audit("fixed", "unstartable", false));
+        assertTrue(e.getMessage().startsWith("the head revision's adapter did not answer the greeting"), e.getMessage());
+        assertTrue(e.getMessage().contains("its stderr ends (paths from the root of its revision): "), e.getMessage());
+        assertTrue(e.getMessage().contains("File \\\"" + TOY + "\\\", line "), e.getMessage());
+        assertTrue(e.getMessage().contains("No module named 'proofgate_no_such_module'"), e.getMessage());
+        assertFalse(e.getMessage().contains("proofgate-audit-"), e.getMessage());
     }
 
     @Test
