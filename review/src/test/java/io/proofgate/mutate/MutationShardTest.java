@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,26 +50,36 @@ class MutationShardTest {
         return RunInputs.of(TOY, TOY.resolve("Toy.tla"), List.of(model("Rules", cfg)), null, null, null, LIMITS);
     }
 
-    private static List<MutantResult> check(MutationPlan plan, String name) throws Exception {
-        Model rules = model("Rules", "Rules.cfg");
-        try (MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(rules), 2, LIMITS, work.resolve(name))) {
-            return run.run(text, plan.mutations(), new PrintStream(new ByteArrayOutputStream()));
-        }
+    /**
+     * One run's warm TLC JVMs check the unsharded plan and every shard: a mutant's outcome does not
+     * depend on the JVM that checks it, and each run's start cost about ten seconds of the class's
+     * minute when each shard had a run of its own.
+     */
+    private static MutationRun run;
+
+    private static synchronized List<MutantResult> check(MutationPlan plan) throws Exception {
+        return run.run(text, plan.mutations(), new PrintStream(new ByteArrayOutputStream()));
     }
 
     private static MutationReport report(MutationPlan plan, List<MutantResult> results) {
         return new MutationReport(plan.source(), plan.part(), MODELS, text, results, Equivalents.none(), plan.allIds());
     }
 
+    @AfterAll
+    static void endRun() {
+        run.close();
+    }
+
     @BeforeAll
     static void runUnsharded() throws Exception {
+        run = new MutationRun(TOY, "Toy.tla", List.of(model("Rules", "Rules.cfg")), 2, LIMITS, work.resolve("run"));
         text = Files.readString(TOY.resolve("Toy.tla"));
         List<Mutation> all = MutationPlan.of(text, "Toy.tla", new MutationPlan.Selection("Impl", null, null, null, null))
                 .mutations();
         only = all.stream().map(Mutation::id).sorted().limit(4).toList();
         MutationPlan plan = MutationPlan.of(text, "Toy.tla", new MutationPlan.Selection("Impl", null, null, only, null));
         assertEquals(4, plan.mutations().size());
-        unsharded = report(plan, check(plan, "whole")).toText();
+        unsharded = report(plan, check(plan)).toText();
     }
 
     private static synchronized List<MutationShard> shards(int count) throws Exception {
@@ -80,7 +91,7 @@ class MutationShardTest {
             MutationPlan.Selection selection = new MutationPlan.Selection("Impl", null, null, only, new MutationPlan.Shard(k, count));
             MutationPlan plan = MutationPlan.of(text, "Toy.tla", selection);
             Path file = work.resolve("shard-" + k + "-of-" + count + ".json");
-            Files.writeString(file, MutationShard.of(plan, selection, inputs("Rules.cfg"), check(plan, k + "-of-" + count)).toJson());
+            Files.writeString(file, MutationShard.of(plan, selection, inputs("Rules.cfg"), check(plan)).toJson());
             shards.add(MutationShard.read(file));
         }
         SHARDS.put(count, List.copyOf(shards));
