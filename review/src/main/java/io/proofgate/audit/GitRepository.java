@@ -59,6 +59,7 @@ public final class GitRepository {
         java.util.SortedMap<String, String> written = new java.util.TreeMap<>();
         List<String> names = new ArrayList<>();
         java.util.Set<String> executable = new java.util.HashSet<>();
+        java.util.Set<String> links = new java.util.HashSet<>();
         StringBuilder batch = new StringBuilder();
         for (String entry : listing("cannot list " + commit, paths, "ls-tree", "-r", "-z", "--full-tree", commit, "--")) {
             if (entry.isEmpty()) {
@@ -74,6 +75,8 @@ public final class GitRepository {
             written.put(name, meta[2]);
             if (meta[0].equals("100755")) {
                 executable.add(name);
+            } else if (meta[0].equals("120000")) {
+                links.add(name); // its blob is the link's target
             }
             batch.append(meta[2]).append('\n');
         }
@@ -81,6 +84,8 @@ public final class GitRepository {
             return written;
         }
         byte[] blobs = git(root, batch.toString().getBytes(StandardCharsets.UTF_8), "cat-file", "--batch").bytes();
+        // links are made after every file is written, so that no file is written through one
+        java.util.SortedMap<Path, String> linkTargets = new java.util.TreeMap<>();
         int at = 0;
         for (String name : names) {
             int newline = indexOf(blobs, (byte) '\n', at);
@@ -94,6 +99,11 @@ public final class GitRepository {
             if (!file.startsWith(into)) {
                 throw new AuditException("the revision names a file outside its tree: " + name);
             }
+            if (links.contains(name)) {
+                linkTargets.put(file, new String(blobs, newline + 1, size, StandardCharsets.UTF_8));
+                at = newline + 1 + size + 1;
+                continue;
+            }
             Files.createDirectories(file.getParent());
             try (OutputStream out = Files.newOutputStream(file)) {
                 out.write(blobs, newline + 1, size);
@@ -102,6 +112,16 @@ public final class GitRepository {
                 file.toFile().setExecutable(true); // an adapter may be a script run as it is
             }
             at = newline + 1 + size + 1;
+        }
+        for (var link : linkTargets.entrySet()) {
+            // as git checks it out: a symbolic link, never a file holding its target's path
+            Files.createDirectories(link.getKey().getParent());
+            try {
+                Files.createSymbolicLink(link.getKey(), Path.of(link.getValue()));
+            } catch (UnsupportedOperationException | IOException | java.nio.file.InvalidPathException e) {
+                throw new AuditException(into.relativize(link.getKey()) + ": the revision's symbolic link to "
+                        + link.getValue() + " cannot be made here (" + e.getMessage() + ")");
+            }
         }
         return written;
     }

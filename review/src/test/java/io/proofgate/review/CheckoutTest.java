@@ -55,6 +55,23 @@ class CheckoutTest {
         assertEquals("new at the head\n", Files.readString(head.dir().resolve("added.py")));
     }
 
+    /** As git checks it out: an adapter that reads its configuration through a link reads the revision's. */
+    @Test
+    void aCommittedSymbolicLinkIsWrittenAsALink() throws Exception {
+        write("cfg/modes", "slidebug\n");
+        Files.createDirectories(repo.resolve("adapter"));
+        Files.createSymbolicLink(repo.resolve("adapter/modes.txt"), Path.of("../cfg/modes"));
+        git("init", "-q");
+        git("add", "-A");
+        git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "a link");
+
+        Checkout written = Checkout.of(GitRepository.at(repo), "HEAD", work.resolve("head"));
+        Path link = written.dir().resolve("adapter/modes.txt");
+        assertTrue(Files.isSymbolicLink(link), "a file holding the link's target was written instead");
+        assertEquals(Path.of("../cfg/modes"), Files.readSymbolicLink(link));
+        assertEquals("slidebug\n", Files.readString(link));
+    }
+
     @Test
     void theWorkingTreeIsComparedByItsBytes() throws Exception {
         write("a.py", "one\n");
