@@ -172,7 +172,7 @@ public final class AdapterClient implements AutoCloseable {
      * Ends the adapter: closes its input, looks whether it printed anything after its last
      * answer (that would be output nothing compared), then stops it. Returns that problem, or null.
      */
-    String finish() {
+    public String finish() {
         String line = adapter.leftover(Duration.ofMillis(Math.min(2000, patience.toMillis())));
         adapter.close();
         return line == null ? null : "printed after its last answer: " + Json.excerpt(line);

@@ -185,6 +185,8 @@ public final class ConnectorAudit {
         private int pending = -1;
         /** Taken, not sent yet; or -1. */
         private int current = -1;
+        /** The last scenario the open pair answered whole; or -1. */
+        private int answered = -1;
 
         /** Two scenarios whose answers a broken pair lost, {@code second} sent ahead, and how it broke. */
         private record Again(int first, int second, Failure failure) {}
@@ -199,6 +201,7 @@ public final class ConnectorAudit {
         void run() {
             try {
                 loop();
+                finish();
             } catch (RuntimeException | Error e) {
                 // the worker cannot go on: what it held is charged with the cause, and the run stops
                 // (what no worker reached is then "not run", as after too many errors)
@@ -245,6 +248,26 @@ public final class ConnectorAudit {
             }
         }
 
+        /**
+         * Ends the open pair as conform ends its adapters: anything either printed after its last
+         * answer is output nothing compared, so the last scenario it answered is an error instead.
+         */
+        private void finish() {
+            if (pair == null || answered < 0) {
+                return;
+            }
+            String base = pair.base().finish();
+            String head = pair.head().finish();
+            pair = null;
+            String id = shared.scenarios.get(answered).id();
+            if (base != null) {
+                shared.erroredInstead(answered, "base", "scenario " + id + ": the base revision's adapter " + base);
+            }
+            if (head != null) {
+                shared.erroredInstead(answered, "head", "scenario " + id + ": the head revision's adapter " + head);
+            }
+        }
+
         private void runAgain(Again lost) {
             if (shared.stop.get()) {
                 return; // both left for "not run"
@@ -279,6 +302,7 @@ public final class ConnectorAudit {
             Failure failure;
             try {
                 shared.compared(index, pair.receive(scenario, scenario.events().size()));
+                answered = index;
                 return null;
             } catch (SideException e) {
                 failure = new Failure(e.side, e.getMessage()); // it names its scenario and event itself
@@ -286,6 +310,7 @@ public final class ConnectorAudit {
                 failure = new Failure("base", "scenario " + scenario.id() + ": could not be judged: " + e);
             }
             pair = closed(pair);
+            answered = -1;
             return failure;
         }
 

@@ -60,6 +60,8 @@ class ConnectorAuditTest {
         revision("fixed", "salted", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v2\"");
         revision("fixed", "crash", "    def held_by(self, event):\n", "    def held_by(self, event):\n        raise SystemExit(3)\n");
         revision("fixed", "unstartable", "FIXED = True", "FIXED = True\nimport proofgate_no_such_module");
+        revision("fixed", "late", "FIXED = True", "FIXED = True\nimport atexit\n"
+                + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n'))");
         git("checkout", "-q", "fixed");
     }
 
@@ -194,6 +196,19 @@ class ConnectorAuditTest {
         assertTrue(e.getMessage().contains("File \\\"" + TOY + "\\\", line "), e.getMessage());
         assertTrue(e.getMessage().contains("No module named 'proofgate_no_such_module'"), e.getMessage());
         assertFalse(e.getMessage().contains("proofgate-audit-"), e.getMessage());
+    }
+
+    /** As conform: output after an adapter's last answer is output nothing compared, never a clean audit. */
+    @Test
+    void anAdapterThatPrintsAfterItsLastAnswerCannotBeJudged() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "late", false);
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, report.exitCode(), ConnectorAuditText.write(report));
+        assertEquals(1, report.errors().size(), report.errors().toString());
+        Outcome.Errored error = report.errors().getFirst();
+        assertEquals("head", error.side());
+        assertTrue(error.message().startsWith("scenario " + error.scenario().id() + ": the head revision's adapter printed"
+                + " after its last answer: "), error.message());
+        assertTrue(error.message().contains("after the last answer"), error.message());
     }
 
     @Test
