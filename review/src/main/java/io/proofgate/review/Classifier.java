@@ -54,7 +54,7 @@ public final class Classifier {
                     return new Comparison.OneRefused(k, refusedA != null ? "base" : "head",
                             (refusedA != null ? refusedA : refusedB).message());
                 }
-                continue;
+                return new Comparison.BothRefused(k, refusedA.message(), refusedB.message());
             }
             if (k == 0) {
                 continue; // the topology's answer is empty or a refusal

@@ -35,4 +35,10 @@ public sealed interface Comparison {
      * an implementation refuse, so the two cannot be compared there (the audit cannot judge).
      */
     record OneRefused(int message, String side, String refusal) implements Comparison {}
+
+    /**
+     * Both sides refused a message: they fail alike, but nothing was compared there (a connector
+     * that cannot run at either revision, say), so the audit cannot judge it either.
+     */
+    record BothRefused(int message, String base, String head) implements Comparison {}
 }

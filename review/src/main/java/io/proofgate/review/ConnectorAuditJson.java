@@ -75,6 +75,15 @@ public final class ConnectorAuditJson {
             node.put("message", r.message());
             node.put("refusal", r.refusal());
         }
+        ArrayNode refusedByBoth = root.putArray("refused_by_both");
+        for (Outcome.Compared o : report.refusedByBoth()) {
+            Comparison.BothRefused r = (Comparison.BothRefused) o.comparison();
+            ObjectNode node = refusedByBoth.addObject();
+            node.put("scenario", o.scenario().id());
+            node.put("message", r.message());
+            node.put("base_refusal", r.base());
+            node.put("head_refusal", r.head());
+        }
         strings(root.putArray("stale_acceptances"), report.stale());
         ObjectNode namespace = root.putObject("namespace");
         namespace.put("computed", report.namespace().computed());
@@ -100,6 +109,7 @@ public final class ConnectorAuditJson {
                 }
             }
             strings(namespace.putArray("refused_by_one"), report.namespace().refusedByOne());
+            strings(namespace.putArray("refused_by_both"), report.namespace().refusedByBoth());
         }
         try {
             return MAPPER.writeValueAsString(root) + "\n";

@@ -52,8 +52,15 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
                 .map(Outcome.Compared.class::cast).toList();
     }
 
+    /** Scenarios both revisions refused: alike, and compared nowhere after the refusal. */
+    public List<Outcome.Compared> refusedByBoth() {
+        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.BothRefused)
+                .map(Outcome.Compared.class::cast).toList();
+    }
+
     public boolean judged() {
-        return errors().isEmpty() && refusedByOne().isEmpty() && run.stoppedAfter() == 0 && namespace.refusedByOne().isEmpty();
+        return errors().isEmpty() && refusedByOne().isEmpty() && refusedByBoth().isEmpty() && run.stoppedAfter() == 0
+                && namespace.refusedByOne().isEmpty() && namespace.refusedByBoth().isEmpty();
     }
 
     public int exitCode() {
@@ -74,8 +81,15 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
                 why.add(refusedByOne().size() + " scenario" + (refusedByOne().size() == 1 ? "" : "s")
                         + " one revision refused and the other answered");
             }
+            if (!refusedByBoth().isEmpty()) {
+                why.add(refusedByBoth().size() + " scenario" + (refusedByBoth().size() == 1 ? "" : "s")
+                        + " both revisions refused (nothing compared after the refusal)");
+            }
             if (!namespace.refusedByOne().isEmpty()) {
                 why.add(namespace.refusedByOne().size() + " namespace probes one revision refused and the other answered");
+            }
+            if (!namespace.refusedByBoth().isEmpty()) {
+                why.add(namespace.refusedByBoth().size() + " namespace probes both revisions refused");
             }
             if (run.stoppedAfter() > 0) {
                 why.add("the run stopped after " + run.stoppedAfter() + " adapter errors (--max-errors)");

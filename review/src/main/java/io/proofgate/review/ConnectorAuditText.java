@@ -59,6 +59,20 @@ public final class ConnectorAuditText {
                         .append(r.message()).append(": ").append(Json.excerpt(r.refusal())).append('\n');
             });
         }
+        if (!report.refusedByBoth().isEmpty()) {
+            out.append("\nRefused by both revisions (not compared): ").append(String.format("%,d", report.refusedByBoth().size()))
+                    .append('\n');
+            report.refusedByBoth().stream().limit(ERRORS_SHOWN).forEach(o -> {
+                Comparison.BothRefused r = (Comparison.BothRefused) o.comparison();
+                out.append("  ").append(o.scenario().id()).append(": both revisions refused message ").append(r.message())
+                        .append(": base ").append(Json.excerpt(r.base())).append(", head ").append(Json.excerpt(r.head()))
+                        .append('\n');
+            });
+            if (report.refusedByBoth().size() > ERRORS_SHOWN) {
+                out.append(String.format("  ... and %,d more (--format json lists every one)%n",
+                        report.refusedByBoth().size() - ERRORS_SHOWN));
+            }
+        }
         if (!report.errors().isEmpty()) {
             out.append("\nErrors (the scenario could not be judged): ").append(String.format("%,d", report.errors().size()))
                     .append('\n');
@@ -110,6 +124,10 @@ public final class ConnectorAuditText {
         }
         for (String probe : namespace.refusedByOne()) {
             out.append("  not comparable: ").append(probe).append('\n');
+        }
+        namespace.refusedByBoth().stream().limit(ERRORS_SHOWN).forEach(probe -> out.append("  not compared: ").append(probe).append('\n'));
+        if (namespace.refusedByBoth().size() > ERRORS_SHOWN) {
+            out.append(String.format("  ... and %,d more probes both refused%n", namespace.refusedByBoth().size() - ERRORS_SHOWN));
         }
         out.setLength(out.length() - 1);
         return out.toString();

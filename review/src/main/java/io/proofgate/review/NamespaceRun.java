@@ -27,11 +27,12 @@ public final class NamespaceRun {
 
     /**
      * The result: computed, or why not; the comparison per name; the probes one revision refused
-     * and the other answered (the audit cannot judge those).
+     * and the other answered, and those both refused (nothing compared: the audit cannot judge those).
      */
-    public record Result(boolean computed, String why, int probes, List<NamespaceImpact.Name> names, List<String> refusedByOne) {
+    public record Result(boolean computed, String why, int probes, List<NamespaceImpact.Name> names, List<String> refusedByOne,
+                         List<String> refusedByBoth) {
         public static Result notComputed(String why) {
-            return new Result(false, why, 0, List.of(), List.of());
+            return new Result(false, why, 0, List.of(), List.of(), List.of());
         }
 
         public List<NamespaceImpact.Name> changed() {
@@ -122,17 +123,21 @@ public final class NamespaceRun {
         List<Map<String, String>> baseValues = new ArrayList<>();
         List<Map<String, String>> headValues = new ArrayList<>();
         List<String> refusedByOne = new ArrayList<>();
+        List<String> refusedByBoth = new ArrayList<>();
         for (int i = 0; i < probes.size(); i++) {
             Line x = fromBase.get(i);
             Line y = fromHead.get(i);
             if (x instanceof Line.Refused != y instanceof Line.Refused) {
                 refusedByOne.add(probes.get(i).id() + " (refused by the " + (x instanceof Line.Refused ? "base" : "head") + ")");
+            } else if (x instanceof Line.Refused) {
+                refusedByBoth.add(probes.get(i).id() + " (refused by both)"); // alike, and no name compared
             }
             ids.add(probes.get(i).id());
             baseValues.add(x instanceof Line.Namespace n ? n.values() : Map.of());
             headValues.add(y instanceof Line.Namespace n ? n.values() : Map.of());
         }
-        return new Result(true, "", probes.size(), NamespaceImpact.compare(ids, baseValues, headValues), List.copyOf(refusedByOne));
+        return new Result(true, "", probes.size(), NamespaceImpact.compare(ids, baseValues, headValues), List.copyOf(refusedByOne),
+                List.copyOf(refusedByBoth));
     }
 
     /** The answers of one revision's adapter, in the probes' order; null when it does not declare namespace. */

@@ -60,6 +60,12 @@ class ConnectorAuditTest {
         revision("fixed", "salted", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v2\"");
         revision("fixed", "crash", "    def held_by(self, event):\n", "    def held_by(self, event):\n        raise SystemExit(3)\n");
         revision("fixed", "unstartable", "FIXED = True", "FIXED = True\nimport proofgate_no_such_module");
+        revision("fixed", "refusing", "    def step(self, step):\n        out = []\n",
+                "    def step(self, step):\n        raise RuntimeError(\"no backend\")\n");
+        revision("refusing", "refusing-too", "RuntimeError(\"no backend\")", "RuntimeError(\"still no backend\")");
+        revision("fixed", "probes-refused", "    def namespace(self, probe):\n",
+                "    def namespace(self, probe):\n        raise RuntimeError(\"no namespace\")\n");
+        revision("probes-refused", "probes-refused-too", "RuntimeError(\"no namespace\")", "RuntimeError(\"still no namespace\")");
         revision("fixed", "late", "FIXED = True", "FIXED = True\nimport atexit\n"
                 + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n'))");
         git("checkout", "-q", "fixed");
@@ -196,6 +202,32 @@ class ConnectorAuditTest {
         assertTrue(e.getMessage().contains("File \\\"" + TOY + "\\\", line "), e.getMessage());
         assertTrue(e.getMessage().contains("No module named 'proofgate_no_such_module'"), e.getMessage());
         assertFalse(e.getMessage().contains("proofgate-audit-"), e.getMessage());
+    }
+
+    /**
+     * Both revisions refuse every step alike (a connector that cannot run at either): nothing is
+     * compared after a refusal, so that is no "the same" and no clean audit.
+     */
+    @Test
+    void scenariosBothRevisionsRefuseAreNotJudged() throws Exception {
+        ConnectorAuditReport report = audit("refusing", "refusing-too", false);
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, report.exitCode(), ConnectorAuditText.write(report));
+        assertFalse(report.refusedByBoth().isEmpty());
+        assertEquals(0, report.same(), "a scenario with a step was counted the same");
+        assertTrue(report.verdict().contains("both revisions refused"), report.verdict());
+        String text = ConnectorAuditText.write(report);
+        assertTrue(text.contains("Refused by both revisions (not compared): "), text);
+        assertTrue(text.contains("still no backend"), text);
+    }
+
+    /** The same for namespace probes: two empty answers compare equal, but no name was compared. */
+    @Test
+    void namespaceProbesBothRevisionsRefuseAreNotJudged() throws Exception {
+        ConnectorAuditReport report = audit("probes-refused", "probes-refused-too", false);
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, report.exitCode(), ConnectorAuditText.write(report));
+        assertEquals(report.namespace().probes(), report.namespace().refusedByBoth().size());
+        assertTrue(report.verdict().contains("namespace probes both revisions refused"), report.verdict());
+        assertTrue(ConnectorAuditText.write(report).contains("  not compared: "), ConnectorAuditText.write(report));
     }
 
     /** As conform: output after an adapter's last answer is output nothing compared, never a clean audit. */
