@@ -55,7 +55,7 @@ final class AnswerReader {
                     integerLists(node, "recurrent", 2, text));
             case "rejected" -> rejected(node, text);
             case "retired" -> new Line.Retired(string(node, "id", text), integer(node, "step", text),
-                    string(node, "cause", text));
+                    known(string(node, "cause", text), CAUSES, "a retirement whose cause", text));
             case "state" -> state(node, text);
             case "summary" -> summary(node, text);
             case "error" -> new Line.Refused(string(node, "message", text));
@@ -75,7 +75,25 @@ final class AnswerReader {
                 integers.put(field, integer(node, field, text));
             }
         }
-        return rejected(string(node, "id", text), integer(node, "step", text), string(node, "code", text), reason, integers);
+        return rejected(string(node, "id", text), integer(node, "step", text),
+                known(string(node, "code", text), CODES, "a rejection whose code", text), reason, integers);
+    }
+
+    /**
+     * The codes of protocol section 3 and the causes of a retirement: a line's words join its
+     * fields, so a code that is not one (a code with its facts written into it, say) could read
+     * as a code and its facts, and must be refused, never compared.
+     */
+    static final Set<String> CODES = java.util.Arrays.stream(io.proofgate.protocol.PoisonCode.values())
+            .map(io.proofgate.protocol.PoisonCode::code).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    static final Set<String> CAUSES = Set.of("quorum", "finished");
+
+    private static String known(String value, Set<String> allowed, String what, String text) throws AdapterException {
+        if (!allowed.contains(value)) {
+            throw new AdapterException("printed " + what + " is none of " + String.join(", ", new java.util.TreeSet<>(allowed)) + ": "
+                    + Json.excerpt(text));
+        }
+        return value;
     }
 
     /** The fields of a rejected line that its reason states too. */

@@ -178,7 +178,9 @@ final class PlainAnswers {
                 default -> skipValue(parser);
             }
         }
-        return all(id, step, code) ? AnswerReader.rejected(id, step, code, reason == null ? "" : reason, integers) : null;
+        // an unknown code is read again as a tree, which says what is wrong
+        return all(id, step, code) && AnswerReader.CODES.contains(code)
+                ? AnswerReader.rejected(id, step, code, reason == null ? "" : reason, integers) : null;
     }
 
     private static Line retired(JsonParser parser) throws IOException {
@@ -194,7 +196,7 @@ final class PlainAnswers {
                 default -> skipValue(parser);
             }
         }
-        return all(id, step, cause) ? new Line.Retired(id, step, cause) : null;
+        return all(id, step, cause) && AnswerReader.CAUSES.contains(cause) ? new Line.Retired(id, step, cause) : null;
     }
 
     private static Line state(JsonParser parser) throws IOException {

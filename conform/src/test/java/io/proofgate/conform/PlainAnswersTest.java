@@ -107,6 +107,25 @@ class PlainAnswersTest {
         assertTrue(refused.getMessage().contains("a string is longer than " + limit + " characters"), refused.getMessage());
     }
 
+    /**
+     * A line's words join its fields: a code with its facts written into it read as that code
+     * with those facts, and passed a run whose adapter declares reason_facts without stating one.
+     */
+    @Test
+    void aCodeOrCauseNoneOfTheProtocolsIsRefusedInEitherReading() {
+        for (String line : List.of(
+                "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary observed=8448 target=8192 group=1\"}",
+                "{\"kind\":\"retired\",\"step\":3,\"id\":\"r1\",\"cause\":\"quorum step=3\"}")) {
+            assertNull(PlainAnswers.read(line), line);
+            AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class,
+                    () -> AnswerReader.read(line));
+            assertTrue(refused.getMessage().matches("printed a (rejection whose code|retirement whose cause) is none of .*"),
+                    refused.getMessage());
+        }
+        assertEquals("rejected r1 step=2 code=future_boundary", ((Line.Rejected) PlainAnswers.read(
+                "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary\"}")).words(java.util.Set.of()));
+    }
+
     /** {@code line} with a few random alterations, some of which keep it plain. */
     private static String altered(String line, SplittableRandom random) {
         try {
