@@ -24,7 +24,7 @@ public final class ConnectorAuditJson {
         root.set("head", side(report.head(), report.run().head()));
         root.put("verdict", report.verdict());
         root.put("judged", report.judged());
-        root.put("unaccepted", report.open().size() + report.openNamespace().size());
+        root.put("unaccepted", report.open().size() + report.openNamespace().size() + report.openDropped().size());
         ObjectNode scenarios = root.putObject("scenarios");
         scenarios.put("total", report.run().outcomes().size());
         scenarios.put("same", report.same());
@@ -83,6 +83,14 @@ public final class ConnectorAuditJson {
             node.put("message", r.message());
             node.put("base_refusal", r.base());
             node.put("head_refusal", r.head());
+        }
+        ArrayNode dropped = root.putArray("dropped_capabilities");
+        for (var capability : report.dropped()) {
+            String fingerprint = ConnectorAuditReport.droppedFingerprint(capability);
+            ObjectNode node = dropped.addObject();
+            node.put("capability", capability.wireName());
+            node.put("fingerprint", fingerprint);
+            node.put("unaccepted", report.approvals().open(fingerprint));
         }
         strings(root.putArray("stale_acceptances"), report.stale());
         ObjectNode namespace = root.putObject("namespace");

@@ -60,6 +60,11 @@ public final class ConnectorAuditMarkdown {
             out.append(left).append(" witness").append(left == 1 ? " is" : "es are")
                     .append(" left out to stay under GitHub's comment limit (`--format json` has every one).\n\n");
         }
+        for (var capability : report.dropped()) {
+            String fingerprint = ConnectorAuditReport.droppedFingerprint(capability);
+            out.append("The head no longer declares `").append(capability.wireName()).append("` (`").append(fingerprint)
+                    .append("`): ").append(ConnectorAuditText.status(report.approvals(), fingerprint)).append("\n\n");
+        }
         if (!report.judged()) {
             out.append("**Not judged.** ").append(report.errors().isEmpty() ? "" : "First error: `"
                     + code(report.errors().getFirst().message()) + "`").append('\n');

@@ -37,6 +37,25 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
         return classes.stream().filter(c -> approvals.open(c.fingerprint())).toList();
     }
 
+    /**
+     * The capabilities the base declares and the head does not, in the protocol's order: what the
+     * base was checked on and the head no longer is (scenarios not run, facts, states or names not
+     * compared). A change that drops one switches off its own checks, so each is a difference to
+     * accept like any other.
+     */
+    public List<io.proofgate.adapter.Capability> dropped() {
+        return run.base().capabilities().stream().filter(c -> !run.head().capabilities().contains(c)).sorted().toList();
+    }
+
+    public static String droppedFingerprint(io.proofgate.adapter.Capability capability) {
+        return io.proofgate.audit.Fingerprints.of("capability", "dropped", capability.wireName());
+    }
+
+    /** Dropped capabilities no acceptance at the base covers. */
+    public List<String> openDropped() {
+        return dropped().stream().map(ConnectorAuditReport::droppedFingerprint).filter(approvals::open).toList();
+    }
+
     /** Changed namespace names no acceptance at the base covers. */
     public List<String> openNamespace() {
         return namespace.changed().stream().map(NamespaceRun.Result::fingerprint).filter(approvals::open).toList();
@@ -67,7 +86,7 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
         if (!judged()) {
             return NOT_JUDGED;
         }
-        return open().isEmpty() && openNamespace().isEmpty() ? CLEAN : DIFFERENCES;
+        return open().isEmpty() && openNamespace().isEmpty() && openDropped().isEmpty() ? CLEAN : DIFFERENCES;
     }
 
     /** The one line a report leads with. */
@@ -98,7 +117,8 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
         }
         int open = open().size();
         int names = openNamespace().size();
-        if (open == 0 && names == 0) {
+        int dropped = openDropped().size();
+        if (open == 0 && names == 0 && dropped == 0) {
             return "no unaccepted difference";
         }
         List<String> parts = new java.util.ArrayList<>();
@@ -107,6 +127,9 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
         }
         if (names > 0) {
             parts.add(names + " unaccepted namespace change" + (names == 1 ? "" : "s"));
+        }
+        if (dropped > 0) {
+            parts.add(dropped + " unaccepted capabilit" + (dropped == 1 ? "y" : "ies") + " the head no longer declares");
         }
         return String.join(", ", parts);
     }
@@ -141,6 +164,7 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     public List<String> stale() {
         Set<String> all = classes.stream().map(DifferenceClass::fingerprint).collect(Collectors.toSet());
         namespace.changed().forEach(n -> all.add(NamespaceRun.Result.fingerprint(n)));
+        dropped().forEach(c -> all.add(droppedFingerprint(c)));
         return approvals.stale(all);
     }
 }

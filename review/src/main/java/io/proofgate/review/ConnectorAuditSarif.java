@@ -21,6 +21,7 @@ public final class ConnectorAuditSarif {
         {"connector-both_differ", "Both revisions differ from the model, differently", "error"},
         {"connector-model_silent", "The revisions differ where the model states nothing", "warning"},
         {"connector-namespace", "What stored data means or where it is found changed", "error"},
+        {"connector-capability", "The head no longer declares a capability the base declares: fewer checks", "error"},
     };
 
     private ConnectorAuditSarif() {}
@@ -37,6 +38,10 @@ public final class ConnectorAuditSarif {
             result(log, "connector-namespace", name.name() + ": changed on " + name.changed() + " of " + name.probes()
                     + " probes; first " + name.firstProbe() + ": base " + NamespaceImpact.shown(name.base()) + ", head "
                     + NamespaceImpact.shown(name.head()), NamespaceRun.Result.fingerprint(name), report);
+        }
+        for (var capability : report.dropped()) {
+            result(log, "connector-capability", "the head no longer declares " + capability.wireName()
+                    + ": what it gates is not checked at the head", ConnectorAuditReport.droppedFingerprint(capability), report);
         }
         return log.write();
     }

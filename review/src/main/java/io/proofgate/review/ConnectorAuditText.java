@@ -81,6 +81,14 @@ public final class ConnectorAuditText {
                 out.append(String.format("  ... and %,d more (--format json lists every one)%n", report.errors().size() - ERRORS_SHOWN));
             }
         }
+        if (!report.dropped().isEmpty()) {
+            out.append("\nCapabilities the head no longer declares (what the base was checked on and the head is not):\n");
+            for (Capability capability : report.dropped()) {
+                String fingerprint = ConnectorAuditReport.droppedFingerprint(capability);
+                out.append("  [").append(fingerprint).append("] ").append(capability.wireName()).append(": ")
+                        .append(status(report.approvals(), fingerprint)).append('\n');
+            }
+        }
         List<String> byChange = report.classes().stream()
                 .filter(c -> report.approvals().of(c.fingerprint()) instanceof Approvals.ByChange).map(DifferenceClass::fingerprint)
                 .toList();

@@ -66,6 +66,8 @@ class ConnectorAuditTest {
         revision("fixed", "probes-refused", "    def namespace(self, probe):\n",
                 "    def namespace(self, probe):\n        raise RuntimeError(\"no namespace\")\n");
         revision("probes-refused", "probes-refused-too", "RuntimeError(\"no namespace\")", "RuntimeError(\"still no namespace\")");
+        revision("fixed", "no-sliding", "capabilities = (\"state\", \"sliding\", \"namespace\")",
+                "capabilities = (\"state\", \"namespace\")");
         revision("fixed", "late", "FIXED = True", "FIXED = True\nimport atexit\n"
                 + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n'))");
         git("checkout", "-q", "fixed");
@@ -228,6 +230,31 @@ class ConnectorAuditTest {
         assertEquals(report.namespace().probes(), report.namespace().refusedByBoth().size());
         assertTrue(report.verdict().contains("namespace probes both revisions refused"), report.verdict());
         assertTrue(ConnectorAuditText.write(report).contains("  not compared: "), ConnectorAuditText.write(report));
+    }
+
+    /**
+     * A head that stops declaring a capability switches off what it gates (here every sliding
+     * scenario goes unrun): that is a difference to accept, never a clean audit by itself.
+     */
+    @Test
+    void aCapabilityTheHeadNoLongerDeclaresIsADifferenceToAccept() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "no-sliding", false);
+        assertEquals(List.of(io.proofgate.adapter.Capability.SLIDING), report.dropped());
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
+        assertEquals("1 unaccepted capability the head no longer declares", report.verdict());
+        String fingerprint = ConnectorAuditReport.droppedFingerprint(io.proofgate.adapter.Capability.SLIDING);
+        assertTrue(ConnectorAuditText.write(report).contains("[" + fingerprint + "] sliding: "), ConnectorAuditText.write(report));
+        assertTrue(ConnectorAuditSarif.write(report).contains(fingerprint));
+
+        git("checkout", "-q", "fixed");
+        Files.writeString(repo.resolve("audit-accepted.json"), "{\"schema\":\"proofgate-audit-accepted/v1\",\"accepted\":["
+                + "{\"fingerprint\":\"" + fingerprint + "\",\"justification\":\"sliding windows are no longer offered\"}]}");
+        commit("the reviewers accept that sliding goes", "accepting-no-sliding");
+        revision("accepting-no-sliding", "no-sliding-accepted", "capabilities = (\"state\", \"sliding\", \"namespace\")",
+                "capabilities = (\"state\", \"namespace\")");
+        ConnectorAuditReport accepted = audit("accepting-no-sliding", "no-sliding-accepted", false);
+        assertEquals(ConnectorAuditReport.CLEAN, accepted.exitCode(), ConnectorAuditText.write(accepted));
+        git("checkout", "-q", "fixed");
     }
 
     /** As conform: output after an adapter's last answer is output nothing compared, never a clean audit. */
