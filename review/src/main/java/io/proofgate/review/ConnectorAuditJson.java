@@ -66,24 +66,8 @@ public final class ConnectorAuditJson {
             node.put("side", e.side());
             node.put("message", e.message());
         }
-        ArrayNode refused = root.putArray("refused_by_one");
-        for (Outcome.Compared o : report.refusedByOne()) {
-            Comparison.OneRefused r = (Comparison.OneRefused) o.comparison();
-            ObjectNode node = refused.addObject();
-            node.put("scenario", o.scenario().id());
-            node.put("side", r.side());
-            node.put("message", r.message());
-            node.put("refusal", r.refusal());
-        }
-        ArrayNode refusedByBoth = root.putArray("refused_by_both");
-        for (Outcome.Compared o : report.refusedByBoth()) {
-            Comparison.BothRefused r = (Comparison.BothRefused) o.comparison();
-            ObjectNode node = refusedByBoth.addObject();
-            node.put("scenario", o.scenario().id());
-            node.put("message", r.message());
-            node.put("base_refusal", r.base());
-            node.put("head_refusal", r.head());
-        }
+        refusals(root.putArray("refused_by_one"), report.refusedByOne());
+        refusals(root.putArray("refused_by_both"), report.refusedByBoth());
         ArrayNode dropped = root.putArray("dropped_capabilities");
         for (var capability : report.dropped()) {
             String fingerprint = ConnectorAuditReport.droppedFingerprint(capability);
@@ -156,5 +140,27 @@ public final class ConnectorAuditJson {
 
     private static void strings(ArrayNode array, List<String> values) {
         values.forEach(array::add);
+    }
+
+    /** Scenarios refused by one revision or by both: where, and what each refusal said. */
+    private static void refusals(ArrayNode into, List<Outcome.Compared> outcomes) {
+        for (Outcome.Compared o : outcomes) {
+            ObjectNode node = into.addObject();
+            node.put("scenario", o.scenario().id());
+            switch (o.comparison()) {
+                case Comparison.OneRefused r -> {
+                    node.put("side", r.side());
+                    node.put("message", r.message());
+                    node.put("refusal", r.refusal());
+                }
+                case Comparison.BothRefused r -> {
+                    node.put("message", r.message());
+                    node.put("base_refusal", r.base());
+                    node.put("head_refusal", r.head());
+                }
+                case Comparison.Same s -> throw new IllegalStateException("not a refusal: " + s);
+                case Comparison.Differs d -> throw new IllegalStateException("not a refusal: " + d);
+            }
+        }
     }
 }
