@@ -76,6 +76,9 @@ for line in sys.stdin:
     elif kind == "summary" and MODE == "no-end-at-all":
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
              "pending": [], "latched": {}})
+    elif kind == "summary" and MODE == "exit-at-end":
+        say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
+             "pending": [], "latched": {}}, END)
     elif kind == "summary" and MODE == "late-line":
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
              "pending": [], "latched": {}}, END, {"kind": "retired", "step": 1, "id": "r1", "cause": "finished"})
@@ -90,9 +93,13 @@ for line in sys.stdin:
             say({"kind": "retired", "step": 1, "id": "nobody", "cause": "finished"}, END)
         elif MODE == "no-end":
             say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"})
-        elif MODE in ("no-end-at-all", "late-line") and kind == "finished":
+        elif MODE in ("no-end-at-all", "late-line", "exit-at-end") and kind == "finished":
             say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"}, END)
         elif MODE == "bad-field":
             say({"kind": "retired", "step": "1", "id": "r1", "cause": "finished"}, END)
         else:
             say(END)
+
+if MODE == "exit-at-end":
+    sys.stderr.write("Segmentation fault in the connector's teardown\n")
+    sys.exit(7)

@@ -37,6 +37,15 @@ public interface Adapter extends AutoCloseable {
      */
     String leftover(Duration patience);
 
+    /**
+     * After {@link #leftover} saw the adapter end its output: how it exited, when that was a
+     * failure (a status other than 0, with its last stderr lines); null when it exited with 0, is
+     * still running, or is no process.
+     */
+    default String failedExit() {
+        return null;
+    }
+
     /** Nanoseconds spent waiting in {@link #receive}: the adapter's share of a run. */
     long waitedNanos();
 

@@ -170,12 +170,14 @@ public final class AdapterClient implements AutoCloseable {
 
     /**
      * Ends the adapter: closes its input, looks whether it printed anything after its last
-     * answer (that would be output nothing compared), then stops it. Returns that problem, or null.
+     * answer (that would be output nothing compared) or exited with a failure (a crash at its
+     * end, which its answers do not show), then stops it. Returns that problem, or null.
      */
     public String finish() {
         String line = adapter.leftover(Duration.ofMillis(Math.min(2000, patience.toMillis())));
+        String exit = line == null ? adapter.failedExit() : null;
         adapter.close();
-        return line == null ? null : "printed after its last answer: " + Json.excerpt(line);
+        return line != null ? "printed after its last answer: " + Json.excerpt(line) : exit;
     }
 
     @Override

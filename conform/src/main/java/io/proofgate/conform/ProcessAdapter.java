@@ -232,6 +232,22 @@ public final class ProcessAdapter implements Adapter {
         session.end(Duration.ofSeconds(1));
     }
 
+    @Override
+    public String failedExit() {
+        if (!ended) {
+            return null; // still running: close() stops it
+        }
+        try {
+            if (process.waitFor(1, TimeUnit.SECONDS) && process.exitValue() != 0) {
+                stderrReader.join(500);
+                return "exited with status " + process.exitValue() + " after its last answer" + stderrTail();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return null;
+    }
+
     /** How the process ended, with its last stderr lines, for a message. */
     private String exit() {
         try {

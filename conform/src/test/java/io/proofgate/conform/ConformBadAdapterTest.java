@@ -152,6 +152,17 @@ class ConformBadAdapterTest {
                 + " \\\"id\\\": \\\"r1\\\", \\\"cause\\\": \\\"finished\\\"}\"", error("bad-field"));
     }
 
+    /** Every answer given, then a crash when its input closes: its answers do not show it, the run does. */
+    @Test
+    void anAdapterThatExitsWithAFailureAfterItsLastAnswerIsAnErrorOfTheRun() throws ConformException {
+        Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(ADAPTER + "exit-at-end",
+                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        assertEquals(1, report.count(Result.Passed.class), report.results().toString());
+        assertEquals(List.of("the adapter exited with status 7 after its last answer; its stderr ends: \"Segmentation fault in"
+                + " the connector's teardown\""), report.late());
+        assertTrue(ConformText.of(report, "exit-at-end").contains("0 failed, 0 not run, 1 errors"));
+    }
+
     @Test
     void anAdapterThatPrintsAfterItsLastAnswerIsAnErrorOfTheRun() throws ConformException {
         Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(ADAPTER + "late-line",
