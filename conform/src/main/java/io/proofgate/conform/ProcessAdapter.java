@@ -237,28 +237,27 @@ public final class ProcessAdapter implements Adapter {
         if (!ended) {
             return null; // still running: close() stops it
         }
+        Integer status = exitStatus();
+        return status == null || status == 0 ? null : "exited with status " + status + " after its last answer" + stderrTail();
+    }
+
+    /** How the process ended, with its last stderr lines, for a message. */
+    private String exit() {
+        Integer status = exitStatus();
+        return (status == null ? " (it is still running)" : " (it exited with status " + status + ")") + stderrTail();
+    }
+
+    /** The exit status once the process ended (waiting a second for it, and for its last stderr), or null. */
+    private Integer exitStatus() {
         try {
-            if (process.waitFor(1, TimeUnit.SECONDS) && process.exitValue() != 0) {
+            if (process.waitFor(1, TimeUnit.SECONDS)) {
                 stderrReader.join(500);
-                return "exited with status " + process.exitValue() + " after its last answer" + stderrTail();
+                return process.exitValue();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         return null;
-    }
-
-    /** How the process ended, with its last stderr lines, for a message. */
-    private String exit() {
-        try {
-            if (process.waitFor(1, TimeUnit.SECONDS)) {
-                stderrReader.join(500);
-                return " (it exited with status " + process.exitValue() + ")" + stderrTail();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return " (it is still running)" + stderrTail();
     }
 
     @Override

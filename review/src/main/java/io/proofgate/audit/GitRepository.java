@@ -99,19 +99,19 @@ public final class GitRepository {
             if (!file.startsWith(into)) {
                 throw new AuditException("the revision names a file outside its tree: " + name);
             }
+            int start = newline + 1;
+            at = start + size + 1;
             if (links.contains(name)) {
-                linkTargets.put(file, new String(blobs, newline + 1, size, StandardCharsets.UTF_8));
-                at = newline + 1 + size + 1;
+                linkTargets.put(file, new String(blobs, start, size, StandardCharsets.UTF_8));
                 continue;
             }
             Files.createDirectories(file.getParent());
             try (OutputStream out = Files.newOutputStream(file)) {
-                out.write(blobs, newline + 1, size);
+                out.write(blobs, start, size);
             }
             if (executable.contains(name)) {
                 file.toFile().setExecutable(true); // an adapter may be a script run as it is
             }
-            at = newline + 1 + size + 1;
         }
         for (var link : linkTargets.entrySet()) {
             // as git checks it out: a symbolic link, never a file holding its target's path

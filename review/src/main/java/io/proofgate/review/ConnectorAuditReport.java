@@ -67,13 +67,17 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
 
     /** Scenarios one revision refused where the other answered. */
     public List<Outcome.Compared> refusedByOne() {
-        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.OneRefused)
-                .map(Outcome.Compared.class::cast).toList();
+        return compared(Comparison.OneRefused.class);
     }
 
     /** Scenarios both revisions refused: alike, and compared nowhere after the refusal. */
     public List<Outcome.Compared> refusedByBoth() {
-        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.BothRefused)
+        return compared(Comparison.BothRefused.class);
+    }
+
+    /** The scenarios whose comparison is of {@code kind}, in scenario order. */
+    private List<Outcome.Compared> compared(Class<? extends Comparison> kind) {
+        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && kind.isInstance(c.comparison()))
                 .map(Outcome.Compared.class::cast).toList();
     }
 
@@ -135,13 +139,11 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     }
 
     public long differing() {
-        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.Differs)
-                .count();
+        return compared(Comparison.Differs.class).size();
     }
 
     public long same() {
-        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && c.comparison() instanceof Comparison.Same)
-                .count();
+        return compared(Comparison.Same.class).size();
     }
 
     /** "2 not run (a revision lacks wide_integers)": scenarios not run and the capabilities they lacked. */

@@ -68,18 +68,13 @@ public final class ConnectorAuditText {
                         .append(": base ").append(Json.excerpt(r.base())).append(", head ").append(Json.excerpt(r.head()))
                         .append('\n');
             });
-            if (report.refusedByBoth().size() > ERRORS_SHOWN) {
-                out.append(String.format("  ... and %,d more (--format json lists every one)%n",
-                        report.refusedByBoth().size() - ERRORS_SHOWN));
-            }
+            andMore(out, report.refusedByBoth().size());
         }
         if (!report.errors().isEmpty()) {
             out.append("\nErrors (the scenario could not be judged): ").append(String.format("%,d", report.errors().size()))
                     .append('\n');
             report.errors().stream().limit(ERRORS_SHOWN).forEach(e -> out.append("  ").append(e.message()).append('\n'));
-            if (report.errors().size() > ERRORS_SHOWN) {
-                out.append(String.format("  ... and %,d more (--format json lists every one)%n", report.errors().size() - ERRORS_SHOWN));
-            }
+            andMore(out, report.errors().size());
         }
         if (!report.dropped().isEmpty()) {
             out.append("\nCapabilities the head no longer declares (what the base was checked on and the head is not):\n");
@@ -139,6 +134,13 @@ public final class ConnectorAuditText {
         }
         out.setLength(out.length() - 1);
         return out.toString();
+    }
+
+    /** The line for what a list of {@code total} shows no more of, past {@link #ERRORS_SHOWN}. */
+    private static void andMore(StringBuilder out, int total) {
+        if (total > ERRORS_SHOWN) {
+            out.append(String.format("  ... and %,d more (--format json lists every one)%n", total - ERRORS_SHOWN));
+        }
     }
 
     static String status(Approvals approvals, String fingerprint) {
