@@ -62,121 +62,139 @@ record ModelsFile(List<Entry> entries) {
             throw new IOException(file + where + ": not valid JSON: " + io.proofgate.text.JsonWords.of(e), e);
         }
         if (root == null || !root.isObject()) {
-            throw new IOException(file + ": expected an object with \"models\"");
+            throw new IOException(file + ":1:1: expected an object with \"models\"");
         }
-        unknownKeys(file, "the top level", root, TOP_KEYS);
+        At at = new At(file, JsonPlaces.of(text, root));
+        unknownKeys(at, "the top level", root, TOP_KEYS);
         JsonNode list = root.path("models");
         if (!list.isArray()) {
-            throw new IOException(file + ": \"models\" must be a list");
+            throw at.error(root, "models", "\"models\" must be a list");
         }
         List<Entry> entries = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        for (JsonNode node : list) {
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode node = list.get(i);
             if (!node.isObject()) {
-                throw new IOException(file + ": every model is an object, found " + node);
+                throw at.error(list, String.valueOf(i), "every model is an object, found " + node);
             }
-            String name = required(file, "a model", node, "name");
+            String name = required(at, "a model", node, "name");
             if (!name.matches("[a-z0-9][a-z0-9-]*")) {
-                throw new IOException(file + ": model \"" + name + "\": a name is lower-case letters, digits and '-'");
+                throw at.error(node, "name", "model \"" + name + "\": a name is lower-case letters, digits and '-'");
             }
             if (!names.add(name)) {
-                throw new IOException(file + ": two models are named \"" + name + "\"");
+                throw at.error(node, "name", "two models are named \"" + name + "\"");
             }
             String where = "model \"" + name + "\"";
-            unknownKeys(file, where, node, ENTRY_KEYS);
-            String cfg = required(file, where, node, "cfg");
-            String module = required(file, where, node, "module");
-            String mode = required(file, where, node, "mode");
+            unknownKeys(at, where, node, ENTRY_KEYS);
+            String cfg = required(at, where, node, "cfg");
+            String module = required(at, where, node, "module");
+            String mode = required(at, where, node, "mode");
             if (!mode.equals("safety") && !mode.equals("liveness")) {
-                throw new IOException(file + ": " + where + ": \"mode\" is \"safety\" or \"liveness\", not " + io.proofgate.text.Outside.excerpt(mode));
+                throw at.error(node, "mode", where + ": \"mode\" is \"safety\" or \"liveness\", not " + io.proofgate.text.Outside.excerpt(mode));
             }
-            entries.add(new Entry(name, cfg, module, expected(file, where, node), distinct(file, where, node),
-                    node.has("description") ? text(file, where, node, "description") : "",
-                    bool(file, where, node, "generate", false), bool(file, where, node, "inCi", true),
-                    bool(file, where, node, "audit", false), bool(file, where, node, "shortRun", false)));
+            entries.add(new Entry(name, cfg, module, expected(at, where, node), distinct(at, where, node),
+                    node.has("description") ? text(at, where, node, "description") : "",
+                    bool(at, where, node, "generate", false), bool(at, where, node, "inCi", true),
+                    bool(at, where, node, "audit", false), bool(at, where, node, "shortRun", false)));
         }
         return new ModelsFile(List.copyOf(entries));
     }
 
-    private static Model.Expected expected(Path file, String where, JsonNode node) throws IOException {
-        String result = required(file, where, node, "expected");
+    private static Model.Expected expected(At at, String where, JsonNode node) throws IOException {
+        String result = required(at, where, node, "expected");
         return switch (result) {
             case "ok" -> {
                 if (node.has("invariant") || node.has("invariants")) {
-                    throw new IOException(file + ": " + where + ": expected \"ok\" names no invariant to violate");
+                    throw at.error(node, "expected", where + ": expected \"ok\" names no invariant to violate");
                 }
                 yield new Model.Expected.Ok();
             }
             case "violation" -> {
                 if (node.has("invariant") == node.has("property")) {
-                    throw new IOException(file + ": " + where
+                    throw at.error(node, "expected", where
                             + ": an expected violation names its \"invariant\" or its \"property\" (one of them)");
                 }
-                yield new Model.Expected.Violation(text(file, where, node, node.has("invariant") ? "invariant" : "property"));
+                yield new Model.Expected.Violation(text(at, where, node, node.has("invariant") ? "invariant" : "property"));
             }
             case "each-violated" -> {
                 JsonNode list = node.get("invariants");
                 if (list == null || !list.isArray() || list.isEmpty()) {
-                    throw new IOException(file + ": " + where + ": \"each-violated\" needs a non-empty list \"invariants\"");
+                    throw at.error(node, "expected", where + ": \"each-violated\" needs a non-empty list \"invariants\"");
                 }
                 List<String> invariants = new ArrayList<>();
                 for (JsonNode invariant : list) {
                     if (!invariant.isTextual() || !invariant.asText().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                        throw new IOException(file + ": " + where + ": \"invariants\" holds names, found " + invariant);
+                        throw at.error(node, "invariants", where + ": \"invariants\" holds names, found " + invariant);
                     }
                     invariants.add(invariant.asText());
                 }
                 yield new Model.Expected.EachViolated(List.copyOf(invariants));
             }
-            default -> throw new IOException(file + ": " + where + ": \"expected\" is \"ok\", \"violation\" or"
+            default -> throw at.error(node, "expected", where + ": \"expected\" is \"ok\", \"violation\" or"
                     + " \"each-violated\", not \"" + result + "\"");
         };
     }
 
-    private static OptionalLong distinct(Path file, String where, JsonNode node) throws IOException {
+    private static OptionalLong distinct(At at, String where, JsonNode node) throws IOException {
         JsonNode value = node.get("distinctStates");
         if (value == null || value.isNull()) {
             return OptionalLong.empty();
         }
         if (!value.canConvertToLong() || !value.isIntegralNumber() || value.asLong() < 1) {
-            throw new IOException(file + ": " + where + ": \"distinctStates\" is a positive integer or null, found " + value);
+            throw at.error(node, "distinctStates", where + ": \"distinctStates\" is a positive integer or null, found " + value);
         }
         return OptionalLong.of(value.asLong());
     }
 
-    private static void unknownKeys(Path file, String where, JsonNode node, Set<String> known) throws IOException {
+    private static void unknownKeys(At at, String where, JsonNode node, Set<String> known) throws IOException {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String key = names.next();
             if (!known.contains(key)) {
-                throw new IOException(file + ": " + where + ": unknown key " + io.proofgate.text.Outside.excerpt(key) + " (known: "
+                throw at.keyError(node, key, where + ": unknown key " + io.proofgate.text.Outside.excerpt(key) + " (known: "
                         + String.join(", ", known.stream().sorted().toList()) + ")");
             }
         }
     }
 
-    private static String required(Path file, String where, JsonNode node, String key) throws IOException {
+    private static String required(At at, String where, JsonNode node, String key) throws IOException {
         if (!node.has(key)) {
-            throw new IOException(file + ": " + where + ": \"" + key + "\" is missing");
+            throw at.error(node, where + ": \"" + key + "\" is missing");
         }
-        return text(file, where, node, key);
+        return text(at, where, node, key);
     }
 
-    private static String text(Path file, String where, JsonNode node, String key) throws IOException {
+    private static String text(At at, String where, JsonNode node, String key) throws IOException {
         JsonNode value = node.get(key);
         if (!value.isTextual()) {
-            throw new IOException(file + ": " + where + ": \"" + key + "\" must be a string, found " + value);
+            throw at.error(node, key, where + ": \"" + key + "\" must be a string, found " + value);
         }
         return value.asText();
     }
 
-    private static boolean bool(Path file, String where, JsonNode node, String key, boolean otherwise) throws IOException {
+    private static boolean bool(At at, String where, JsonNode node, String key, boolean otherwise) throws IOException {
         JsonNode value = node.get(key);
         if (value == null) {
             return otherwise;
         }
         if (!value.isBoolean()) {
-            throw new IOException(file + ": " + where + ": \"" + key + "\" must be true or false, found " + value);
+            throw at.error(node, key, where + ": \"" + key + "\" must be true or false, found " + value);
         }
         return value.asBoolean();
+    }
+
+    /** The file and where its keys and values are, for errors at the line and column of what is wrong. */
+    private record At(Path file, JsonPlaces places) {
+
+        IOException error(JsonNode node, String key, String problem) {
+            return new IOException(file + ":" + places.value(node, key) + ": " + problem);
+        }
+
+        IOException error(JsonNode node, String problem) {
+            return new IOException(file + ":" + places.of(node) + ": " + problem);
+        }
+
+        IOException keyError(JsonNode node, String key, String problem) {
+            return new IOException(file + ":" + places.key(node, key) + ": " + problem);
+        }
     }
 }

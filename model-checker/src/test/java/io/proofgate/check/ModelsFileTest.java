@@ -43,6 +43,22 @@ class ModelsFileTest {
         assertTrue(error(OK + ", \"shortRun\": \"yes\"}").contains("shortRun"), error(OK + ", \"shortRun\": \"yes\"}"));
     }
 
+    /** A model author edits this file by hand: an error points at the line and column of what is wrong. */
+    @Test
+    void anErrorIsAtTheLineAndColumnOfWhatIsWrong() throws IOException {
+        Path file = dir.resolve("models.json");
+        Files.writeString(file, "{\"models\": [\n  " + OK + "},\n  {\"name\": \"b\", \"cfg\": \"B.cfg\", \"module\": \"B.tla\",\n"
+                + "   \"mode\": \"safty\", \"expected\": \"ok\"}]}");
+        assertEquals(file + ":4:12: model \"b\": \"mode\" is \"safety\" or \"liveness\", not \"safty\"",
+                assertThrows(IOException.class, () -> ModelsFile.read(file)).getMessage());
+        Files.writeString(file, "{\"models\": [\n  " + OK + ",\n   \"inCI\": false}]}");
+        assertTrue(assertThrows(IOException.class, () -> ModelsFile.read(file)).getMessage()
+                .startsWith(file + ":3:4: model \"ci\": unknown key \"inCI\""));
+        Files.writeString(file, "{\"models\": [\n  " + OK + "},\n  " + OK + "}]}");
+        assertEquals(file + ":3:12: two models are named \"ci\"",
+                assertThrows(IOException.class, () -> ModelsFile.read(file)).getMessage());
+    }
+
     @Test
     void unknownAndAliasKeysAreErrorsNamingTheKey() {
         assertTrue(error(OK + ", \"invarient\": \"X\"}").contains("unknown key \"invarient\""));

@@ -24,7 +24,7 @@ public record Accepted(Map<String, String> byFingerprint) {
     public static final String FILE = "audit-accepted.json";
     static final String SCHEMA = "proofgate-audit-accepted/v1";
     private static final Set<String> TOP = Set.of("schema", "note", "accepted");
-    private static final Set<String> ENTRY = Set.of("fingerprint", "justification", "class");
+    private static final Set<String> ENTRY = Set.of("fingerprint", "justification");
 
     public static final Accepted NONE = new Accepted(Map.of());
 
@@ -37,29 +37,29 @@ public record Accepted(Map<String, String> byFingerprint) {
         if (!Files.exists(file)) {
             return NONE;
         }
-        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"accepted\"", AuditException::new);
-        JsonNode entries = root.get("accepted");
+        StrictJson<AuditException> doc = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"accepted\"", AuditException::new);
+        JsonNode entries = doc.root().get("accepted");
         if (entries == null || !entries.isArray()) {
-            throw new AuditException(file + ": \"accepted\" must be a list");
+            throw doc.error(doc.root(), "accepted", "\"accepted\" must be a list");
         }
         Map<String, String> accepted = new LinkedHashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             JsonNode node = entries.get(i);
             String where = "accepted[" + i + "]";
             if (!node.isObject()) {
-                throw new AuditException(file + ": " + where + " must be an object");
+                throw doc.error(entries, String.valueOf(i), where + " must be an object");
             }
-            StrictJson.keys(file, where, node, ENTRY, AuditException::new);
-            String fingerprint = StrictJson.text(file, where, node, "fingerprint", AuditException::new);
-            String justification = StrictJson.text(file, where, node, "justification", AuditException::new);
+            doc.keys(where, node, ENTRY);
+            String fingerprint = doc.text(where, node, "fingerprint");
+            String justification = doc.text(where, node, "justification");
             if (!fingerprint.matches("[0-9a-f]{16}")) {
-                throw new AuditException(file + ": " + where + ": \"fingerprint\" must be the 16 hex digits a report gives");
+                throw doc.error(node, "fingerprint", where + ": \"fingerprint\" must be the 16 hex digits a report gives");
             }
             if (justification.isBlank()) {
-                throw new AuditException(file + ": " + where + ": a justification is required (why the change is intended)");
+                throw doc.error(node, "justification", where + ": a justification is required (why the change is intended)");
             }
             if (accepted.put(fingerprint, justification) != null) {
-                throw new AuditException(file + ": " + where + ": fingerprint " + fingerprint + " is accepted twice");
+                throw doc.error(node, "fingerprint", where + ": fingerprint " + fingerprint + " is accepted twice");
             }
         }
         return new Accepted(accepted);

@@ -28,30 +28,30 @@ public record Equivalents(Map<String, Entry> byId) {
     }
 
     public static Equivalents read(Path file) throws MutationException {
-        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"equivalent\"", MutationException::new);
-        JsonNode list = root.path("equivalent");
+        StrictJson<MutationException> doc = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"equivalent\"",
+                MutationException::new);
+        JsonNode list = doc.root().path("equivalent");
         if (!list.isArray()) {
-            throw new MutationException(file + ": \"equivalent\" must be a list");
+            throw doc.error(doc.root(), "equivalent", "\"equivalent\" must be a list");
         }
         Map<String, Entry> out = new LinkedHashMap<>();
-        int index = 0;
-        for (JsonNode node : list) {
-            String where = "equivalent[" + index++ + "]";
+        for (int index = 0; index < list.size(); index++) {
+            JsonNode node = list.get(index);
+            String where = "equivalent[" + index + "]";
             if (!node.isObject()) {
-                throw new MutationException(file + ": " + where + " must be an object");
+                throw doc.error(list, String.valueOf(index), where + " must be an object");
             }
-            StrictJson.keys(file, where, node, ENTRY, MutationException::new);
-            String id = StrictJson.text(file, where, node, "id", MutationException::new);
+            doc.keys(where, node, ENTRY);
+            String id = doc.text(where, node, "id");
             if (!id.matches("[0-9a-f]{10}")) {
-                throw new MutationException(file + ": " + where + ": \"id\" must be 10 lower-case hex digits, found \""
-                        + id + "\"");
+                throw doc.error(node, "id", where + ": \"id\" must be 10 lower-case hex digits, found \"" + id + "\"");
             }
-            String reason = StrictJson.text(file, where, node, "reason", MutationException::new);
+            String reason = doc.text(where, node, "reason");
             if (reason.isBlank()) {
-                throw new MutationException(file + ": " + where + ": \"reason\" must say why the mutant is equivalent");
+                throw doc.error(node, "reason", where + ": \"reason\" must say why the mutant is equivalent");
             }
             if (out.put(id, new Entry(id, node.path("operator").asText(""), node.path("change").asText(""), reason)) != null) {
-                throw new MutationException(file + ": " + where + ": mutant " + id + " is listed twice");
+                throw doc.error(node, "id", where + ": mutant " + id + " is listed twice");
             }
         }
         return new Equivalents(Map.copyOf(out));

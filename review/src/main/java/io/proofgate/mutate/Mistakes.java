@@ -52,37 +52,37 @@ public final class Mistakes {
 
     private static List<Mutation> parse(Path file, String text, String source, java.util.Map<String, String> firstModels)
             throws MutationException {
-        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"", MutationException::new);
-        JsonNode list = root.path("mistakes");
+        StrictJson<MutationException> doc = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"",
+                MutationException::new);
+        JsonNode list = doc.root().path("mistakes");
         if (!list.isArray()) {
-            throw new MutationException(file + ": \"mistakes\" must be a list");
+            throw doc.error(doc.root(), "mistakes", "\"mistakes\" must be a list");
         }
         List<Mutation> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        int index = 0;
-        for (JsonNode node : list) {
-            String where = "mistakes[" + index++ + "]";
+        for (int index = 0; index < list.size(); index++) {
+            JsonNode node = list.get(index);
+            String where = "mistakes[" + index + "]";
             if (!node.isObject()) {
-                throw new MutationException(file + ": " + where + " must be an object");
+                throw doc.error(list, String.valueOf(index), where + " must be an object");
             }
-            StrictJson.keys(file, where, node, ENTRY, MutationException::new);
-            String name = string(file, where, node, "name");
+            doc.keys(where, node, ENTRY);
+            String name = string(doc, where, node, "name");
             if (!name.matches("[a-z0-9][a-z0-9-]*")) {
-                throw new MutationException(file + ": " + where + ": a name is lower-case letters, digits and '-', found \""
-                        + name + "\"");
+                throw doc.error(node, "name", where + ": a name is lower-case letters, digits and '-', found \"" + name + "\"");
             }
             if (!names.add(name)) {
-                throw new MutationException(file + ": " + where + ": the mistake \"" + name + "\" is listed twice");
+                throw doc.error(node, "name", where + ": the mistake \"" + name + "\" is listed twice");
             }
-            string(file, where, node, "meaning");
-            String find = string(file, where, node, "find");
-            String replace = string(file, where, node, "replace");
+            string(doc, where, node, "meaning");
+            String find = string(doc, where, node, "find");
+            String replace = string(doc, where, node, "replace");
             int at = find.isEmpty() ? -1 : text.indexOf(find);
             if (at < 0) {
-                throw new MutationException(file + ": mistake \"" + name + "\": its find text is not in " + source);
+                throw doc.error(node, "find", "mistake \"" + name + "\": its find text is not in " + source);
             }
             if (text.indexOf(find, at + 1) >= 0) {
-                throw new MutationException(file + ": mistake \"" + name + "\": its find text occurs more than once in "
+                throw doc.error(node, "find", "mistake \"" + name + "\": its find text occurs more than once in "
                         + source + "; make it longer");
             }
             int line = 1;
@@ -97,7 +97,7 @@ public final class Mistakes {
                     find, replace, line, at - lineStart + 1);
             out.add(mutation);
             if (node.has("model")) {
-                firstModels.put(mutation.id(), string(file, where, node, "model"));
+                firstModels.put(mutation.id(), string(doc, where, node, "model"));
             }
         }
         return out;
@@ -113,10 +113,11 @@ public final class Mistakes {
         }
     }
 
-    private static String string(Path file, String where, JsonNode node, String key) throws MutationException {
-        String v = StrictJson.text(file, where, node, key, MutationException::new);
+    private static String string(StrictJson<MutationException> doc, String where, JsonNode node, String key)
+            throws MutationException {
+        String v = doc.text(where, node, key);
         if (v.isBlank()) {
-            throw new MutationException(file + ": " + where + ": \"" + key + "\" must be a non-empty string");
+            throw doc.error(node, key, where + ": \"" + key + "\" must be a non-empty string");
         }
         return v;
     }

@@ -142,74 +142,77 @@ public record MutationShard(String module, String part, String operators, String
 
     /** Reads a shard file strictly ({@link StrictJson}); a file that is not one is a {@link MutationException} naming it. */
     public static MutationShard read(Path file) throws MutationException {
-        JsonNode root = StrictJson.read(file, SCHEMA, TOP, "the keys of a mutation shard file", MutationException::new);
-        int index = integer(file, root, "shard");
-        int count = integer(file, root, "of");
+        StrictJson<MutationException> doc = StrictJson.read(file, SCHEMA, TOP, "the keys of a mutation shard file",
+                MutationException::new);
+        JsonNode root = doc.root();
+        int index = integer(doc, root, "shard");
+        int count = integer(doc, root, "of");
         if (count < 1 || index < 0 || index >= count) {
-            throw new MutationException(shown(file) + ": shard " + index + " of " + count + " is not a shard");
+            throw doc.error(root, "shard", "shard " + index + " of " + count + " is not a shard");
         }
         TreeMap<String, String> files = new TreeMap<>();
-        for (JsonNode input : list(file, root, "inputs")) {
-            StrictJson.keys(file, "an input", input, INPUT, MutationException::new);
-            String path = text(file, "an input", input, "path");
-            String sha = text(file, "an input", input, "sha256");
+        for (JsonNode input : list(doc, root, "inputs")) {
+            doc.keys("an input", input, INPUT);
+            String path = text(doc, "an input", input, "path");
+            String sha = text(doc, "an input", input, "sha256");
             if (!Sha256.isHash(sha)) {
-                throw new MutationException(shown(file) + ": input " + Outside.quoted(path) + ": \"sha256\" is not 64 lower-case hex digits");
+                throw doc.error(input, "sha256", "input " + Outside.quoted(path) + ": \"sha256\" is not 64 lower-case hex digits");
             }
             if (files.put(path, sha) != null) {
-                throw new MutationException(shown(file) + ": input " + Outside.quoted(path) + " is listed twice");
+                throw doc.error(input, "path", "input " + Outside.quoted(path) + " is listed twice");
             }
         }
         List<RunInputs.CheckedModel> models = new ArrayList<>();
-        for (JsonNode m : list(file, root, "models")) {
-            StrictJson.keys(file, "a model", m, MODEL, MutationException::new);
-            String name = text(file, "a model", m, "name");
-            String cfg = text(file, "model " + Outside.quoted(name), m, "cfg");
-            String module = text(file, "model " + Outside.quoted(name), m, "module");
+        for (JsonNode m : list(doc, root, "models")) {
+            doc.keys("a model", m, MODEL);
+            String name = text(doc, "a model", m, "name");
+            String cfg = text(doc, "model " + Outside.quoted(name), m, "cfg");
+            String module = text(doc, "model " + Outside.quoted(name), m, "module");
             for (String path : List.of(cfg, module)) {
                 if (!files.containsKey(path)) {
-                    throw new MutationException(shown(file) + ": model " + Outside.quoted(name) + ": " + Outside.quoted(path) + " is not among the inputs");
+                    throw doc.error(m, path.equals(cfg) ? "cfg" : "module", "model " + Outside.quoted(name) + ": " + Outside.quoted(path)
+                            + " is not among the inputs");
                 }
             }
             JsonNode deadlock = m.get("deadlock");
             if (deadlock == null || !deadlock.isBoolean()) {
-                throw new MutationException(shown(file) + ": model " + Outside.quoted(name) + ": \"deadlock\" must be true or false");
+                throw doc.error(m, "deadlock", "model " + Outside.quoted(name) + ": \"deadlock\" must be true or false");
             }
-            models.add(new RunInputs.CheckedModel(name, cfg, module, new ConfigChecks(strings(file, m, "invariants"),
-                    strings(file, m, "properties"), deadlock.asBoolean()), positive(file, m, "max_states")));
+            models.add(new RunInputs.CheckedModel(name, cfg, module, new ConfigChecks(strings(doc, m, "invariants"),
+                    strings(doc, m, "properties"), deadlock.asBoolean()), positive(doc, m, "max_states")));
         }
         if (models.stream().map(RunInputs.CheckedModel::name).distinct().count() != models.size()) {
-            throw new MutationException(shown(file) + ": a model is listed twice");
+            throw doc.error(root, "models", "a model is listed twice");
         }
-        long timeout = positive(file, root, "timeout_seconds");
+        long timeout = positive(doc, root, "timeout_seconds");
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
-        for (JsonNode r : list(file, root, "results")) {
-            StrictJson.keys(file, "a result", r, RESULT, MutationException::new);
-            String id = text(file, "a result", r, "id");
-            Outcome outcome = switch (text(file, "a result", r, "outcome")) {
-                case "killed" -> new Outcome.Killed(text(file, "a result", r, "model"), text(file, "a result", r, "by"));
+        for (JsonNode r : list(doc, root, "results")) {
+            doc.keys("a result", r, RESULT);
+            String id = text(doc, "a result", r, "id");
+            Outcome outcome = switch (text(doc, "a result", r, "outcome")) {
+                case "killed" -> new Outcome.Killed(text(doc, "a result", r, "model"), text(doc, "a result", r, "by"));
                 case "survived" -> new Outcome.Survived();
-                case "over-state-bound" -> new Outcome.OverStateBound(text(file, "a result", r, "model"),
-                        positive(file, r, "max_states"));
-                case "timed-out" -> new Outcome.TimedOut(text(file, "a result", r, "model"));
-                case "not-compilable" -> new Outcome.NotCompilable(text(file, "a result", r, "problem"));
-                default -> throw new MutationException(shown(file) + ": mutant " + Outside.quoted(id) + " has an unknown outcome");
+                case "over-state-bound" -> new Outcome.OverStateBound(text(doc, "a result", r, "model"),
+                        positive(doc, r, "max_states"));
+                case "timed-out" -> new Outcome.TimedOut(text(doc, "a result", r, "model"));
+                case "not-compilable" -> new Outcome.NotCompilable(text(doc, "a result", r, "problem"));
+                default -> throw doc.error(r, "outcome", "mutant " + Outside.quoted(id) + " has an unknown outcome");
             };
             if (outcomes.put(id, outcome) != null) {
-                throw new MutationException(shown(file) + ": mutant " + Outside.quoted(id) + " appears twice");
+                throw doc.error(r, "id", "mutant " + Outside.quoted(id) + " appears twice");
             }
         }
-        String module = text(file, "the top level", root, "module");
+        String module = text(doc, "the top level", root, "module");
         if (!files.containsKey(module)) {
-            throw new MutationException(shown(file) + ": the module " + Outside.quoted(module) + " is not among the inputs");
+            throw doc.error(root, "module", "the module " + Outside.quoted(module) + " is not among the inputs");
         }
-        String mistakes = nullable(file, root, "mistakes");
+        String mistakes = nullable(doc, root, "mistakes");
         if (mistakes != null && !files.containsKey(mistakes)) {
-            throw new MutationException(shown(file) + ": the mistakes file " + Outside.quoted(mistakes) + " is not among the inputs");
+            throw doc.error(root, "mistakes", "the mistakes file " + Outside.quoted(mistakes) + " is not among the inputs");
         }
-        String hmac = nullable(file, root, "hmac");
-        return new MutationShard(module, nullable(file, root, "part"), nullable(file, root, "operators"), mistakes,
-                root.path("only").isNull() ? null : strings(file, root, "only"),
+        String hmac = nullable(doc, root, "hmac");
+        return new MutationShard(module, nullable(doc, root, "part"), nullable(doc, root, "operators"), mistakes,
+                root.path("only").isNull() ? null : strings(doc, root, "only"),
                 new RunInputs(files, models, timeout), index, count, outcomes, hmac);
     }
 
@@ -247,10 +250,11 @@ public record MutationShard(String module, String part, String operators, String
      * escaped where it is shown.
      */
     // names in messages are quoted (Outside): a name is any text, and where it ends must be clear
-    private static String text(Path file, String where, JsonNode node, String field) throws MutationException {
-        String value = StrictJson.text(file, where, node, field, MutationException::new);
+    private static String text(StrictJson<MutationException> doc, String where, JsonNode node, String field)
+            throws MutationException {
+        String value = doc.text(where, node, field);
         if (!field.equals("problem") && !Outside.isPlain(value)) {
-            throw new MutationException(shown(file) + ": " + where + ": \"" + field + "\" holds a control or invisible character: "
+            throw doc.error(node, field, where + ": \"" + field + "\" holds a control or invisible character: "
                     + Outside.excerpt(value));
         }
         return value;
@@ -261,51 +265,51 @@ public record MutationShard(String module, String part, String operators, String
         return Outside.bare(file.toString());
     }
 
-    private static String nullable(Path file, JsonNode node, String field) throws MutationException {
-        return node.path(field).isNull() || node.path(field).isMissingNode() ? null : text(file, "the top level", node, field);
+    private static String nullable(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
+        return node.path(field).isNull() || node.path(field).isMissingNode() ? null : text(doc, "the top level", node, field);
     }
 
-    private static long positive(Path file, JsonNode node, String field) throws MutationException {
+    private static long positive(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 1) {
-            throw new MutationException(shown(file) + ": \"" + field + "\" is missing or not a positive integer");
+            throw doc.error(node, field, "\"" + field + "\" is missing or not a positive integer");
         }
         return value.asLong();
     }
 
-    private static int integer(Path file, JsonNode node, String field) throws MutationException {
+    private static int integer(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isInt()) {
-            throw new MutationException(shown(file) + ": \"" + field + "\" is missing or not an integer");
+            throw doc.error(node, field, "\"" + field + "\" is missing or not an integer");
         }
         return value.asInt();
     }
 
-    private static JsonNode list(Path file, JsonNode node, String field) throws MutationException {
+    private static JsonNode list(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
-            throw new MutationException(shown(file) + ": \"" + field + "\" is not a list");
+            throw doc.error(node, field, "\"" + field + "\" is not a list");
         }
         for (JsonNode item : value) {
             if (!item.isObject()) {
-                throw new MutationException(shown(file) + ": \"" + field + "\" holds something that is not an object");
+                throw doc.error(node, field, "\"" + field + "\" holds something that is not an object");
             }
         }
         return value;
     }
 
-    private static List<String> strings(Path file, JsonNode node, String field) throws MutationException {
+    private static List<String> strings(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
-            throw new MutationException(shown(file) + ": \"" + field + "\" is not a list");
+            throw doc.error(node, field, "\"" + field + "\" is not a list");
         }
         List<String> out = new ArrayList<>();
         for (JsonNode item : value) {
             if (!item.isTextual()) {
-                throw new MutationException(shown(file) + ": \"" + field + "\" holds a non-string");
+                throw doc.error(node, field, "\"" + field + "\" holds a non-string");
             }
             if (!Outside.isPlain(item.asText())) {
-                throw new MutationException(shown(file) + ": \"" + field + "\" holds a name with a control or invisible character: "
+                throw doc.error(node, field, "\"" + field + "\" holds a name with a control or invisible character: "
                         + Outside.excerpt(item.asText()));
             }
             out.add(item.asText());

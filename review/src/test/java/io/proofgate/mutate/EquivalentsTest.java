@@ -28,14 +28,14 @@ class EquivalentsTest {
                 """);
         assertEquals("S is never 0", Equivalents.read(f).byId().get("0123456789").reason());
 
-        assertEquals("F: \"schema\" must be \"proofgate-mutants-equivalent/v1\"", problem("{\"equivalent\": []}"));
-        assertEquals("F: equivalent[0]: unknown key \"why\" (known: change, id, operator, reason)",
+        assertEquals("F:1:1: \"schema\" must be \"proofgate-mutants-equivalent/v1\"", problem("{\"equivalent\": []}"));
+        assertEquals("F:1:83: equivalent[0]: unknown key \"why\" (known: change, id, operator, reason)",
                 problem("{\"schema\": \"proofgate-mutants-equivalent/v1\", \"equivalent\": [{\"id\": \"0123456789\", \"why\": \"x\"}]}"));
-        assertEquals("F: equivalent[0]: \"reason\" must say why the mutant is equivalent",
+        assertEquals("F:1:93: equivalent[0]: \"reason\" must say why the mutant is equivalent",
                 problem("{\"schema\": \"proofgate-mutants-equivalent/v1\", \"equivalent\": [{\"id\": \"0123456789\", \"reason\": \" \"}]}"));
-        assertEquals("F: equivalent[0]: \"id\" must be 10 lower-case hex digits, found \"xyz\"",
+        assertEquals("F:1:69: equivalent[0]: \"id\" must be 10 lower-case hex digits, found \"xyz\"",
                 problem("{\"schema\": \"proofgate-mutants-equivalent/v1\", \"equivalent\": [{\"id\": \"xyz\", \"reason\": \"r\"}]}"));
-        assertEquals("F: equivalent[1]: mutant 0123456789 is listed twice",
+        assertEquals("F:1:105: equivalent[1]: mutant 0123456789 is listed twice",
                 problem("{\"schema\": \"proofgate-mutants-equivalent/v1\", \"equivalent\": [{\"id\": \"0123456789\", \"reason\": \"r\"},"
                         + "{\"id\": \"0123456789\", \"reason\": \"r\"}]}"));
         assertEquals("F:1:23: not valid JSON: the key \"schema\" appears twice in an object", problem("{\"schema\": 1, \"schema\": 2}"));

@@ -47,14 +47,14 @@ class MistakesTest {
     @Test
     void aFindThatIsMissingOrAmbiguousIsAnError() throws Exception {
         Path f = file("{\"name\": \"x\", \"meaning\": \"m\", \"find\": \"A + 1\", \"replace\": \"A\"}");
-        assertEquals(f + ": mistake \"x\": its find text occurs more than once in M.tla; make it longer",
+        assertEquals(f + ":1:88: mistake \"x\": its find text occurs more than once in M.tla; make it longer",
                 assertThrows(MutationException.class, () -> Mistakes.read(f, TEXT, "M.tla")).getMessage());
         Path g = file("{\"name\": \"x\", \"meaning\": \"m\", \"find\": \"D ==\", \"replace\": \"A\"}");
-        assertEquals(g + ": mistake \"x\": its find text is not in M.tla",
+        assertEquals(g + ":1:88: mistake \"x\": its find text is not in M.tla",
                 assertThrows(MutationException.class, () -> Mistakes.read(g, TEXT, "M.tla")).getMessage());
         Path h = file("{\"name\": \"x\", \"meaning\": \"m\", \"find\": \"B ==\", \"replace\": \"A\", \"why\": 1}");
         assertTrue(assertThrows(MutationException.class, () -> Mistakes.read(h, TEXT, "M.tla")).getMessage()
-                .endsWith("mistakes[0]: unknown key \"why\" (known: find, meaning, model, name, replace)"));
+                .endsWith(":1:112: mistakes[0]: unknown key \"why\" (known: find, meaning, model, name, replace)"));
     }
 
     /** A named mistake that survives fails the check, and cannot be judged away. */

@@ -163,14 +163,14 @@ class MutationShardTest {
     void aFileThatIsNotAShardIsOneLine() throws Exception {
         Path file = work.resolve("not-a-shard.json");
         Files.writeString(file, "{\"schema\": \"something-else\"}");
-        assertEquals(file + ": \"schema\" must be \"proofgate-mutate-shard/v3\"",
+        assertEquals(file + ":1:12: \"schema\" must be \"proofgate-mutate-shard/v3\"",
                 assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
         Files.writeString(file, "{not json");
         assertEquals(file + ":1:2: not valid JSON: expected a field name in double quotes, found \"n\"",
                 assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage());
         Files.writeString(file, "{\"schema\": \"proofgate-mutate-shard/v3\", \"shards\": 2}");
         assertTrue(assertThrows(MutationException.class, () -> MutationShard.read(file)).getMessage()
-                .startsWith(file + ": the top level: unknown key \"shards\" (known: "));
+                .startsWith(file + ":1:41: the top level: unknown key \"shards\" (known: "));
     }
 
     private static MutationShard withIndex(List<MutationShard> shards, int index) {

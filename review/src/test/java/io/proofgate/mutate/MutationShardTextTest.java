@@ -23,17 +23,17 @@ class MutationShardTextTest {
 
     @Test
     void aModelNameWithAnEscapeSequenceIsRefusedAndShownEscaped() throws Exception {
-        assertEquals(": a model: \"name\" holds a control or invisible character: \"M\\u001b[31m\"",
+        assertEquals(":1:86: a model: \"name\" holds a control or invisible character: \"M\\u001b[31m\"",
                 refusal("{\"schema\":\"proofgate-mutate-shard/v3\",\"shard\":0,\"of\":1,\"inputs\":[],\"models\":[{\"name\":"
                         + "\"M\\u001b[31m\",\"cfg\":\"a\",\"module\":\"b\",\"invariants\":[],\"properties\":[],\"deadlock\":true}]}"));
     }
 
     @Test
     void anInputPathAndAKeyAreShownEscaped() throws Exception {
-        assertEquals(": an input: \"path\" holds a control or invisible character: \"spec/\\u001b[2JX.tla\"",
+        assertEquals(":1:74: an input: \"path\" holds a control or invisible character: \"spec/\\u001b[2JX.tla\"",
                 refusal("{\"schema\":\"proofgate-mutate-shard/v3\",\"shard\":0,\"of\":1,\"inputs\":[{\"path\":\"spec/\\u001b[2JX.tla\","
                         + "\"sha256\":\"zz\"}]}"));
-        assertEquals(": the top level: unknown key \"\\u001bc\" (known: hmac, inputs, mistakes, models, module, of, only,"
+        assertEquals(":1:39: the top level: unknown key \"\\u001bc\" (known: hmac, inputs, mistakes, models, module, of, only,"
                         + " operators, part, results, schema, shard, timeout_seconds)",
                 refusal("{\"schema\":\"proofgate-mutate-shard/v3\",\"\\u001bc\":1}"));
     }
