@@ -76,7 +76,7 @@ for line in sys.stdin:
     elif kind == "summary" and MODE == "no-end-at-all":
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
              "pending": [], "latched": {}})
-    elif kind == "summary" and MODE == "exit-at-end":
+    elif kind == "summary" and MODE in ("exit-at-end", "lingers", "says-on-stop"):
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
              "pending": [], "latched": {}}, END)
     elif kind == "summary" and MODE == "late-line":
@@ -93,7 +93,7 @@ for line in sys.stdin:
             say({"kind": "retired", "step": 1, "id": "nobody", "cause": "finished"}, END)
         elif MODE == "no-end":
             say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"})
-        elif MODE in ("no-end-at-all", "late-line", "exit-at-end") and kind == "finished":
+        elif MODE in ("no-end-at-all", "late-line", "exit-at-end", "lingers", "says-on-stop") and kind == "finished":
             say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"}, END)
         elif MODE == "bad-field":
             say({"kind": "retired", "step": "1", "id": "r1", "cause": "finished"}, END)
@@ -103,3 +103,17 @@ for line in sys.stdin:
 if MODE == "exit-at-end":
     sys.stderr.write("Segmentation fault in the connector's teardown\n")
     sys.exit(7)
+if MODE in ("lingers", "says-on-stop"):
+    # its input closed, it does not exit: the kit stops it; one that prints when stopped prints
+    # after its last answer
+    import os
+    import signal
+
+    if MODE == "says-on-stop":
+        def stopped(signum, frame):
+            say({"kind": "retired", "step": 1, "id": "r1", "cause": "finished"})
+            os._exit(0)
+
+        signal.signal(signal.SIGTERM, stopped)
+    while True:
+        time.sleep(3600)

@@ -33,7 +33,8 @@ public interface Adapter extends AutoCloseable {
 
     /**
      * Closes the adapter's input and returns the first non-blank line it printed after its last
-     * answer, or null when it printed none before it ended (or within {@code patience}).
+     * answer, or null when it printed none before it ended. One still running after
+     * {@code patience} is stopped, and what it printed until then is read too.
      */
     String leftover(Duration patience);
 

@@ -62,6 +62,8 @@ public final class ProcessAdapter implements Adapter {
     private final Thread stderrReader;
     private long waited;
     private boolean ended;
+    /** Whether the kit ended the adapter's session (it did not exit on its own in time). */
+    private volatile boolean stopped;
 
     /**
      * The folder's own path as its files are named in the adapter's stderr, both as given and as
@@ -197,7 +199,13 @@ public final class ProcessAdapter implements Adapter {
             }
             switch (item) {
                 case null -> {
-                    return null; // still running: close() stops it
+                    if (stopped) {
+                        return null; // its output stays open after the stop: something outside its session holds it
+                    }
+                    // Still running: stopped now, and what it wrote until then is read to its end,
+                    // so no line written before the stop goes unread.
+                    stop();
+                    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
                 }
                 case Lines batch -> {
                     budget.release(batch.cost());
@@ -224,18 +232,27 @@ public final class ProcessAdapter implements Adapter {
     public void close() {
         closed = true; // the reader stops waiting for room in the queue
         outbox.add(CLOSE);
+        if (stopped) {
+            return;
+        }
         try {
             process.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        stop();
+    }
+
+    /** Ends the adapter's session: the adapter, what it started and what those started. */
+    private void stop() {
+        stopped = true;
         session.end(Duration.ofSeconds(1));
     }
 
     @Override
     public String failedExit() {
-        if (!ended) {
-            return null; // still running: close() stops it
+        if (!ended || stopped) {
+            return null; // still running, or stopped by the kit: its exit status is the kit's signal
         }
         Integer status = exitStatus();
         return status == null || status == 0 ? null : "exited with status " + status + " after its last answer" + stderrTail();

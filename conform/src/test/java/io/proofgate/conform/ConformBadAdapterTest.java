@@ -165,6 +165,26 @@ class ConformBadAdapterTest {
                 + " \\\"id\\\": \\\"r1\\\", \\\"cause\\\": \\\"finished\\\"}\""), problemsAfterTheLastAnswer("late-line"));
     }
 
+    /**
+     * One that does not exit when its input closes is stopped, and what it prints as it is
+     * stopped is read: no line it writes goes unread (before, the kit waited two seconds more
+     * without reading, then stopped it).
+     */
+    @Test
+    void anAdapterThatPrintsWhenTheKitStopsItIsAnErrorOfTheRun() throws ConformException {
+        assertEquals(List.of("the adapter printed after its last answer: \"{\\\"kind\\\": \\\"retired\\\", \\\"step\\\": 1,"
+                + " \\\"id\\\": \\\"r1\\\", \\\"cause\\\": \\\"finished\\\"}\""), problemsAfterTheLastAnswer("says-on-stop"));
+    }
+
+    /** One that lingers silently is stopped; its exit status is then the kit's signal, not a failure of its own. */
+    @Test
+    void anAdapterThatLingersSilentlyAfterItsInputClosesIsStoppedWithoutAnError() throws ConformException {
+        Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(ADAPTER + "lingers", Path.of("").toAbsolutePath()),
+                SETTINGS, line -> { });
+        assertEquals(1, report.count(Result.Passed.class), report.results().toString());
+        assertEquals(List.of(), report.late());
+    }
+
     /** The run's problems after the adapter's last answer, where its one scenario passed and the run still has an error. */
     private List<String> problemsAfterTheLastAnswer(String mode) throws ConformException {
         Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(ADAPTER + mode, Path.of("").toAbsolutePath()),
