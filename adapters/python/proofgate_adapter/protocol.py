@@ -12,7 +12,10 @@ What the loop does for the author:
   message, and keeps answering: the kit has already sent the rest of the scenario and reads every
   answer. Until the next topology line, later events of the scenario are answered with an error
   that names the first one (the connector's state is not trusted after an exception);
-- keeps the protocol's stdout clean: the author's `print()` goes to stderr.
+- keeps the protocol's stdout clean: the author's `print()` goes to stderr;
+- under `proofgate audit --exec`, refuses to run code loaded from the repository's working tree
+  instead of the revision audited (`revision.py`): it exits with status 2 before its greeting, or
+  at the topology that loaded it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import traceback
 
 from .events import EVENTS, MessageError, Topology, object_pairs
 from .namespace import Probe, answer as namespace_answer
+from .revision import OutsideRevision, RevisionCheck
 from .verdicts import State, Verdict, check_line
 
 PROTOCOL = "proofgate-adapter/v1"
@@ -111,6 +115,7 @@ class Session:
         self.err = err if err is not None else sys.stderr
         self.every_traceback = bool(os.environ.get("PROOFGATE_ADAPTER_TRACEBACKS"))
         self.failures = 0
+        self.revision = RevisionCheck()
 
     def _error(self, message) -> str:
         return _encode({"kind": "error", "message": message}) + "\n"
@@ -144,10 +149,11 @@ class Session:
                 topology = Topology.from_json(message)
                 self.adapter.topology(topology)
                 self.topology = topology
-                return END
             except Exception as e:  # noqa: BLE001 - the author's code: any exception is the protocol's error
                 self.broken = "the topology was refused"
                 return self._failed("the topology", e) + END
+            self.revision.check()  # a connector may import its modules when it is made
+            return END
         if kind in EVENTS or kind == "summary":
             if self.broken is not None:
                 return self._error("not run: %s" % self.broken) + END
@@ -210,7 +216,8 @@ def run(adapter, stdin=None, stdout=None) -> int:
     out = stdout if stdout is not None else sys.stdout
     try:
         session = Session(adapter)
-    except ValueError as e:
+        session.revision.check()
+    except (ValueError, OutsideRevision) as e:
         print("proofgate_adapter: %s" % e, file=sys.stderr)
         return 2
     saved, sys.stdout = sys.stdout, sys.stderr
@@ -223,6 +230,9 @@ def run(adapter, stdin=None, stdout=None) -> int:
             held.write()
     except (BrokenPipeError, KeyboardInterrupt):
         return 1
+    except OutsideRevision as e:
+        print("proofgate_adapter: %s" % e, file=sys.stderr)
+        return 2
     finally:
         sys.stdout = saved
         held.close()  # the connector exited (SystemExit) or the loop broke: what was answered still goes out

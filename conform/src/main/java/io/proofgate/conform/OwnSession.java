@@ -62,13 +62,17 @@ final class OwnSession {
         this.marker = marker;
     }
 
-    /** Starts {@code /bin/sh -c command} in {@code directory}, in a session of its own when {@code setsid} is there. */
-    static OwnSession start(String command, Path directory) throws IOException {
+    /**
+     * Starts {@code /bin/sh -c command} in {@code directory}, in a session of its own when
+     * {@code setsid} is there, with {@code environment} added to the kit's own.
+     */
+    static OwnSession start(String command, Path directory, java.util.Map<String, String> environment) throws IOException {
         List<String> line = new ArrayList<>();
         setsid.ifPresent(path -> line.add(path.toString()));
         line.addAll(List.of("/bin/sh", "-c", command));
         ProcessBuilder builder = new ProcessBuilder(line).directory(directory.toFile());
         String marker = UUID.randomUUID().toString();
+        builder.environment().putAll(environment);
         builder.environment().put(MARKER, marker);
         OwnSession session = new OwnSession(builder.start(), marker);
         LIVE.add(session);

@@ -72,23 +72,33 @@ public final class ProcessAdapter implements Adapter {
     private final List<String> shownFromFolder;
 
     public ProcessAdapter(String command, Path directory) throws AdapterException {
-        this(command, directory, false);
+        this(command, directory, null);
     }
+
+    /** What an adapter run in a revision is told: where that revision is, and where its repository's own files are. */
+    public static final String REVISION = "PROOFGATE_REVISION";
+    public static final String REPOSITORY = "PROOFGATE_REPOSITORY";
 
     /**
-     * An adapter run in a revision written into a folder of the kit's own: that folder is gone
-     * when an error is read, so the adapter's stderr names the files under it from the folder,
-     * as the author finds them in the revision.
+     * An adapter run in a revision written into a folder of the kit's own, from
+     * {@code repository}. That folder is gone when an error is read, so the adapter's stderr
+     * names the files under it from the folder, as the author finds them in the revision. The
+     * adapter is told both folders ({@link #REVISION}, {@link #REPOSITORY}): code it runs from
+     * the repository's working tree (an installed package, PYTHONPATH) is the same code at both
+     * revisions, and an adapter that can tell refuses to run it (the Python library does).
      */
-    public static ProcessAdapter ofRevision(String command, Path revision) throws AdapterException {
-        return new ProcessAdapter(command, revision, true);
+    public static ProcessAdapter ofRevision(String command, Path revision, Path repository) throws AdapterException {
+        return new ProcessAdapter(command, revision, repository);
     }
 
-    private ProcessAdapter(String command, Path directory, boolean revision) throws AdapterException {
+    private ProcessAdapter(String command, Path directory, Path repository) throws AdapterException {
         this.command = command;
+        boolean revision = repository != null;
         this.shownFromFolder = revision ? prefixes(directory) : List.of();
         try {
-            session = OwnSession.start(command, directory);
+            session = OwnSession.start(command, directory, revision
+                    ? java.util.Map.of(REVISION, directory.toAbsolutePath().toString(), REPOSITORY, repository.toAbsolutePath().toString())
+                    : java.util.Map.of());
         } catch (IOException e) {
             throw new AdapterException("could not be started: " + e.getMessage());
         }

@@ -50,7 +50,7 @@ public final class ConnectorChange {
         if (request.repo() == null) {
             Path here = Path.of("").toAbsolutePath();
             return audit(request, new ConnectorAuditReport.Side("base", null, request.baseCommand(), List.of()),
-                    new ConnectorAuditReport.Side("head", null, request.headCommand(), List.of()), here, here,
+                    new ConnectorAuditReport.Side("head", null, request.headCommand(), List.of()), here, here, null,
                     Approvals.NONE, List.of(), progress);
         }
         GitRepository repository = GitRepository.at(request.repo());
@@ -73,21 +73,21 @@ public final class ConnectorChange {
                     Accepted.read(head.dir().resolve(Accepted.FILE)), request.acceptFromHead());
             return audit(request, new ConnectorAuditReport.Side(base.name(), base.commit(), request.baseCommand(), List.of()),
                     new ConnectorAuditReport.Side(head.name(), head.commit(), request.headCommand(), head.uncommitted()),
-                    base.dir(), head.dir(), approvals, Checkout.changed(base, head), progress);
+                    base.dir(), head.dir(), repository.root(), approvals, Checkout.changed(base, head), progress);
         } finally {
             io.proofgate.check.FileTree.delete(work);
         }
     }
 
     private static ConnectorAuditReport audit(Request request, ConnectorAuditReport.Side base, ConnectorAuditReport.Side head,
-                                              Path baseDir, Path headDir, Approvals approvals, List<String> changed,
-                                              Conform.Progress progress)
+                                              Path baseDir, Path headDir, Path repository, Approvals approvals,
+                                              List<String> changed, Conform.Progress progress)
             throws ConformException {
-        // written revisions are folders of the run's own; two commands compared as they are run here
-        boolean written = request.repo() != null;
-        Conform.Adapters baseAdapters = () -> written ? ProcessAdapter.ofRevision(request.baseCommand(), baseDir)
+        // written revisions are folders of the run's own (repository is where they come from); two
+        // commands compared as they are run here have none
+        Conform.Adapters baseAdapters = () -> repository != null ? ProcessAdapter.ofRevision(request.baseCommand(), baseDir, repository)
                 : new ProcessAdapter(request.baseCommand(), baseDir);
-        Conform.Adapters headAdapters = () -> written ? ProcessAdapter.ofRevision(request.headCommand(), headDir)
+        Conform.Adapters headAdapters = () -> repository != null ? ProcessAdapter.ofRevision(request.headCommand(), headDir, repository)
                 : new ProcessAdapter(request.headCommand(), headDir);
         // the probes are independent of the scenarios: their adapters run beside the scenarios'
         NamespaceRun.Beside probes = new NamespaceRun.Beside(baseAdapters, headAdapters, request.settings(), progress);

@@ -207,6 +207,21 @@ class ConnectorAuditTest {
     }
 
     /**
+     * An adapter run from the working tree (an absolute path, an installed package, PYTHONPATH)
+     * runs the same connector at both revisions, and the audit would compare it with itself: the
+     * adapter is told both folders, and the library refuses to run such code.
+     */
+    @Test
+    void anAdapterRunFromTheWorkingTreeInsteadOfTheRevisionIsRefused() throws Exception {
+        String fromTheWorkingTree = "python3 " + repo.resolve(TOY).toAbsolutePath();
+        ConformException e = assertThrows(ConformException.class, () -> ConnectorChange.run(new ConnectorChange.Request(repo,
+                "bug", "fixed", fromTheWorkingTree, fromTheWorkingTree, scenarios, SETTINGS, false), line -> { }));
+        assertTrue(e.getMessage().contains("adapter did not answer the greeting"), e.getMessage());
+        assertTrue(e.getMessage().contains("module __main__ was loaded from "), e.getMessage());
+        assertTrue(e.getMessage().contains("in the repository's working tree"), e.getMessage());
+    }
+
+    /**
      * Both revisions refuse every step alike (a connector that cannot run at either): nothing is
      * compared after a refusal, so that is no "the same" and no clean audit.
      */

@@ -1,0 +1,58 @@
+"""Under `proofgate audit --exec`, each revision's adapter must run that revision's code.
+
+The audit writes each revision into a folder of its own and starts the adapter there, telling it
+`PROOFGATE_REVISION` (that folder) and `PROOFGATE_REPOSITORY` (the repository's working tree).
+A module loaded from the working tree instead (the connector installed with `pip install -e`,
+or the repository on `PYTHONPATH`) is the same code at both revisions: the audit would compare
+it with itself and find no difference, whatever the change. The library refuses to run such an
+adapter: it names the module on stderr and exits with status 2, so the audit is not judged.
+Outside an audit (no such variables) nothing is checked.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+REVISION = "PROOFGATE_REVISION"
+REPOSITORY = "PROOFGATE_REPOSITORY"
+
+
+class OutsideRevision(Exception):
+    """A module of the repository was loaded from its working tree, not from the revision."""
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class RevisionCheck:
+    """Looks at the modules loaded so far; again only once more have been loaded."""
+
+    def __init__(self, environ=None, modules=None):
+        environ = os.environ if environ is None else environ
+        self.modules = sys.modules if modules is None else modules
+        repository, revision = environ.get(REPOSITORY), environ.get(REVISION)
+        self.active = bool(repository and revision)
+        if self.active:
+            self.repository = os.path.realpath(repository)
+            self.revision = os.path.realpath(revision)
+        self.seen = 0
+
+    def check(self) -> None:
+        """Raises `OutsideRevision` for the first module whose file is in the working tree, not in the revision."""
+        if not self.active or len(self.modules) == self.seen:
+            return
+        self.seen = len(self.modules)
+        for name, module in sorted(list(self.modules.items()), key=lambda item: item[0]):
+            path = getattr(module, "__file__", None)
+            if not isinstance(path, str):
+                continue  # built in, or a namespace package: no file of its own
+            real = os.path.realpath(path)
+            if _under(real, self.repository) and not _under(real, self.revision):
+                raise OutsideRevision(
+                    "module %s was loaded from %s, in the repository's working tree (%s), not from the revision"
+                    " the audit runs (%s): both revisions would run that code, and the audit would compare it with"
+                    " itself. An installed package (pip install -e) or PYTHONPATH puts it there; import it from"
+                    " the adapter's own folder instead (sys.path, as examples/conform/vllm_connector/adapter.py"
+                    " does)" % (name, real, self.repository, self.revision))

@@ -1,0 +1,109 @@
+"""Under an audit, a module loaded from the repository's working tree instead of the revision is refused."""
+
+import contextlib
+import io
+import os
+import tempfile
+import types
+import unittest
+from unittest import mock
+
+from support import HELLO, TOPOLOGY
+
+from proofgate_adapter import Adapter, run
+from proofgate_adapter.revision import REPOSITORY, REVISION, OutsideRevision, RevisionCheck
+
+
+def module(name, path):
+    m = types.ModuleType(name)
+    m.__file__ = path
+    return m
+
+
+class RevisionCheckTest(unittest.TestCase):
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.repo = os.path.join(folder.name, "repo")
+        self.revision = os.path.join(folder.name, "audit", "head")
+        for d in (self.repo, self.revision):
+            os.makedirs(os.path.join(d, "connector"))
+        self.environ = {REPOSITORY: self.repo, REVISION: self.revision}
+
+    def test_a_module_from_the_working_tree_is_named(self):
+        modules = {"json": module("json", "/usr/lib/python3/json/__init__.py"),
+                   "my_connector": module("my_connector", os.path.join(self.repo, "connector", "my_connector.py"))}
+        with self.assertRaises(OutsideRevision) as refused:
+            RevisionCheck(self.environ, modules).check()
+        self.assertIn("module my_connector was loaded from %s" % os.path.join(os.path.realpath(self.repo), "connector",
+                                                                             "my_connector.py"), str(refused.exception))
+        self.assertIn("pip install -e", str(refused.exception))
+
+    def test_modules_from_the_revision_or_elsewhere_pass(self):
+        link = self.revision + "-link"  # the revision reached through a link is the revision
+        os.symlink(self.revision, link)
+        modules = {"json": module("json", "/usr/lib/python3/json/__init__.py"), "sys": types.ModuleType("sys"),
+                   "a": module("a", os.path.join(self.revision, "connector", "a.py")),
+                   "b": module("b", os.path.join(link, "connector", "b.py")),
+                   "c": module("c", self.repo + "-other/c.py")}  # a sibling folder whose name starts alike
+        RevisionCheck(self.environ, modules).check()
+
+    def test_outside_an_audit_nothing_is_checked(self):
+        modules = {"my_connector": module("my_connector", os.path.join(self.repo, "connector", "my_connector.py"))}
+        RevisionCheck({}, modules).check()
+        RevisionCheck({REPOSITORY: self.repo}, modules).check()
+
+    def test_a_module_loaded_later_is_found_at_the_next_check(self):
+        modules = {}
+        check = RevisionCheck(self.environ, modules)
+        check.check()
+        modules["late"] = module("late", os.path.join(self.repo, "late.py"))
+        with self.assertRaises(OutsideRevision):
+            check.check()
+
+
+class Lazy(Adapter):
+    """Imports its connector's module when the topology makes the connector (here: puts it in sys.modules)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def topology(self, topology):
+        import sys
+        sys.modules["lazy_connector_for_test"] = module("lazy_connector_for_test", self.path)
+
+
+class RunTest(unittest.TestCase):
+
+    def _run(self, environ, adapter, messages):
+        import json
+        out, err = io.StringIO(), io.StringIO()
+        with mock.patch.dict(os.environ, environ), contextlib.redirect_stderr(err):
+            status = run(adapter, stdin=io.StringIO("".join(json.dumps(m) + "\n" for m in messages)), stdout=out)
+        return status, out.getvalue(), err.getvalue()
+
+    def tearDown(self):
+        import sys
+        sys.modules.pop("lazy_connector_for_test", None)
+
+    def test_an_adapter_whose_connector_comes_from_the_working_tree_exits_2_at_that_topology(self):
+        with tempfile.TemporaryDirectory() as folder:
+            repo, revision = os.path.join(folder, "repo"), os.path.join(folder, "head")
+            status, out, err = self._run({REPOSITORY: repo, REVISION: revision},
+                                         Lazy(os.path.join(repo, "lazy_connector_for_test.py")), [HELLO, TOPOLOGY])
+        self.assertEqual(2, status)
+        self.assertIn("proofgate_adapter: module lazy_connector_for_test was loaded from", err)
+        self.assertEqual(1, out.count('{"kind":"end"}'), "the greeting is answered, the topology is not: %r" % out)
+
+    def test_the_same_adapter_run_from_the_revision_goes_on(self):
+        with tempfile.TemporaryDirectory() as folder:
+            repo, revision = os.path.join(folder, "repo"), os.path.join(folder, "head")
+            status, out, err = self._run({REPOSITORY: repo, REVISION: revision},
+                                         Lazy(os.path.join(revision, "lazy_connector_for_test.py")), [HELLO, TOPOLOGY])
+        self.assertEqual(0, status, err)
+        self.assertEqual(2, out.count('{"kind":"end"}'))
+
+
+if __name__ == "__main__":
+    unittest.main()
