@@ -218,7 +218,7 @@ def run(adapter, stdin=None, stdout=None) -> int:
         session = Session(adapter)
         session.revision.check()
     except (ValueError, OutsideRevision) as e:
-        print("proofgate_adapter: %s" % e, file=sys.stderr)
+        _refuse(e)
         return 2
     saved, sys.stdout = sys.stdout, sys.stderr
     held = _Held(out)
@@ -231,12 +231,18 @@ def run(adapter, stdin=None, stdout=None) -> int:
     except (BrokenPipeError, KeyboardInterrupt):
         return 1
     except OutsideRevision as e:
-        print("proofgate_adapter: %s" % e, file=sys.stderr)
+        _refuse(e)
         return 2
     finally:
         sys.stdout = saved
         held.close()  # the connector exited (SystemExit) or the loop broke: what was answered still goes out
     return 0
+
+
+def _refuse(error: Exception) -> None:
+    """Why the adapter does not run, on stderr, each line marked as the library's."""
+    for line in str(error).splitlines():
+        print("proofgate_adapter: %s" % line, file=sys.stderr)
 
 
 #: The longest an answer waits for the answers after it, in seconds (about: a thread looks this often).

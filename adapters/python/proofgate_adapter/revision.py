@@ -51,8 +51,7 @@ class RevisionCheck:
             real = os.path.realpath(path)
             if _under(real, self.repository) and not _under(real, self.revision):
                 raise OutsideRevision(
-                    "module %s was loaded from %s, in the repository's working tree (%s), not from the revision"
-                    " the audit runs (%s): both revisions would run that code, and the audit would compare it with"
-                    " itself. An installed package (pip install -e) or PYTHONPATH puts it there; import it from"
-                    " the adapter's own folder instead (sys.path, as examples/conform/vllm_connector/adapter.py"
-                    " does)" % (name, real, self.repository, self.revision))
+                    "module %s is the working tree's %s, not the audited revision's: both revisions would run"
+                    " the same code\nrun the adapter by a path relative to the repository, and import the connector"
+                    " from beside it (not from an installed package or PYTHONPATH)"
+                    % (name, os.path.relpath(real, self.repository)))

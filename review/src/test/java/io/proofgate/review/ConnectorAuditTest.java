@@ -217,8 +217,9 @@ class ConnectorAuditTest {
         ConformException e = assertThrows(ConformException.class, () -> ConnectorChange.run(new ConnectorChange.Request(repo,
                 "bug", "fixed", fromTheWorkingTree, fromTheWorkingTree, scenarios, SETTINGS, false), line -> { }));
         assertTrue(e.getMessage().contains("adapter did not answer the greeting"), e.getMessage());
-        assertTrue(e.getMessage().contains("module __main__ was loaded from "), e.getMessage());
-        assertTrue(e.getMessage().contains("in the repository's working tree"), e.getMessage());
+        assertTrue(e.getMessage().contains("module __main__ is the working tree's " + TOY + ", not the audited revision's"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("run the adapter by a path relative to the repository"), e.getMessage());
     }
 
     /**
