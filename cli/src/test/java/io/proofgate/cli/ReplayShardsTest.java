@@ -183,7 +183,8 @@ class ReplayShardsTest {
         lines.set(0, lines.getFirst().replace("]]}", "],[1,null]]}"));
         Files.write(file, lines);
         CliRun refused = merge(java.util.Map.of(), List.of(), two);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + file + ": its header gives SHA-256s of logs outside its share"
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + file + ":1:" + (lines.getFirst().indexOf("[1,null]") + 1)
+                + ": its header gives SHA-256s of logs outside its share"
                 + " (shard 0/2)\n"), refused);
     }
 
@@ -222,5 +223,109 @@ class ReplayShardsTest {
         assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + old + ": a shard of schema \"proofgate-replay-shard/v1\";"
                 + " this proofgate merges proofgate-replay-shard/v2 (run the shards again with it)\n"),
                 merge(java.util.Map.of(), List.of(), List.of(old.toString())));
+    }
+
+    /**
+     * A copy of the shard {@code file} with the first match of the regular expression {@code from}
+     * (on the first line that has one) replaced by {@code to}, or that line removed when {@code to} is null.
+     */
+    private static Path edited(Path file, String from, String to) throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(from);
+        int at = 0;
+        while (!pattern.matcher(lines.get(at)).find()) {
+            at++;
+        }
+        if (to == null) {
+            lines.remove(at);
+        } else {
+            lines.set(at, pattern.matcher(lines.get(at)).replaceFirst(to));
+        }
+        Path copy = file.resolveSibling("edited-" + file.getFileName());
+        Files.write(copy, lines);
+        return copy;
+    }
+
+    private static CliRun mergeInstead(List<String> shards, int index, Path instead) {
+        List<String> files = new ArrayList<>(shards);
+        files.set(index, instead.toString());
+        return merge(java.util.Map.of(), List.of(), files);
+    }
+
+    /**
+     * Regression: a header read loosely merged what it should refuse. "files" as an object
+     * stopped the merge with a NullPointerException; "files":[] merged no logs and passed; "of"
+     * as the string "2" or 2.0 was read as a count; a key given twice was read as its last value.
+     */
+    @Test
+    void aHeaderIsReadStrictlyAndRefusedAtItsColumn() throws Exception {
+        List<String> two = shards(2, java.util.Map.of(), LOGS, "header");
+        Path file = Path.of(two.get(0));
+        String header = Files.readAllLines(file).getFirst();
+        int files = header.indexOf("\"files\":") + "\"files\":".length() + 1;
+        int of = header.indexOf("\"of\":") + "\"of\":".length() + 1;
+        for (String list : List.of("{\"a\":[$1]}", "[]", "\"x\"")) {
+            Path loose = edited(file, "\"files\":\\[([^\\]]*)\\]", "\"files\":" + list);
+            assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + loose + ":1:" + files
+                    + ": \"files\" must list the run's logs: a non-empty list of paths\n"), mergeInstead(two, 0, loose), list);
+        }
+        for (String count : List.of("\"2\"", "2.0", "4294967298", "false", "0")) {
+            Path loose = edited(file, "\"of\":2,", "\"of\":" + count + ",");
+            assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + loose + ":1:" + of
+                    + ": \"of\" must be the shard count N, an integer of at least 1\n"), mergeInstead(two, 0, loose), count);
+        }
+        Path twice = edited(file, "\"of\":2,", "\"of\":2,\"of\":1,");
+        assertTrue(mergeInstead(two, 0, twice).err().startsWith("proofgate merge: " + twice + ":1:"), mergeInstead(two, 0, twice).err());
+        assertTrue(mergeInstead(two, 0, twice).err().endsWith(": not a replay shard file: the key \"of\" appears twice in an object\n"),
+                mergeInstead(two, 0, twice).err());
+        Path unknown = edited(file, "\"of\":2,", "\"of\":2,\"note\":1,");
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + unknown + ":1:" + (of + 2)
+                + ": unknown key \"note\" in a shard's header\n"), mergeInstead(two, 0, unknown));
+    }
+
+    /**
+     * Regression: a merge read a shard's body only for its log lines, so an unsigned shard edited
+     * into another outcome merged: the error line of a failing log deleted (exit 0 where one run
+     * exits 2), a summary deleted, a line of a kind a replay never prints, a log line whose path
+     * is not the header's. Each is refused at its line before anything is printed.
+     */
+    @Test
+    void aShardsBodyIsCheckedLineByLineBeforeAnythingIsPrinted() throws Exception {
+        List<String> two = shards(2, java.util.Map.of(), LOGS, "body");
+        assertEquals(run(args("replay")), merge(java.util.Map.of(), List.of(), two));
+        Path failing = Path.of(two.get(0)); // log 2, the one with a structural error, is shard 0's
+        int errorLine = Files.readAllLines(failing).indexOf(Files.readAllLines(failing).stream()
+                .filter(l -> l.startsWith("{\"kind\":\"error\"")).findFirst().orElseThrow()) + 1;
+        Path noError = edited(failing, "^\\{\"kind\":\"error\".*", null);
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + noError + ":" + errorLine
+                + ":1: the output of log 2 ends without its summary or error line\n"), mergeInstead(two, 0, noError));
+        Path noSummary = edited(failing, "^\\{\"kind\":\"summary\".*", null);
+        assertTrue(mergeInstead(two, 0, noSummary).err().endsWith(":1: the output of log 0 ends without its summary or error line\n"),
+                mergeInstead(two, 0, noSummary).err());
+        Path noPlan = edited(failing, "^\\{\"kind\":\"plan\".*", null);
+        assertTrue(mergeInstead(two, 0, noPlan).err().contains(": the summary counts "), mergeInstead(two, 0, noPlan).err());
+        Path bogus = edited(failing, "^\\{\"kind\":\"plan\"", "{\"kind\":\"plans\"");
+        assertTrue(mergeInstead(two, 0, bogus).err().endsWith(":9: not a line a replay prints for a log (kind \"plans\")\n"),
+                mergeInstead(two, 0, bogus).err());
+        Path moved = edited(failing, "\"path\":\"[^\"]*\"}$", "\"path\":\"elsewhere.jsonl\"}");
+        assertTrue(mergeInstead(two, 0, moved).err().contains(":2:1: expected "), mergeInstead(two, 0, moved).err());
+        Path spaced = edited(failing, "^\\{\"kind\":\"summary\",", "{\"kind\": \"summary\",");
+        assertTrue(mergeInstead(two, 0, spaced).err().contains(": not written as a replay writes it"), mergeInstead(two, 0, spaced).err());
+        Path silent = edited(failing, "^\\{\"kind\":\"error\",\"message\":\"[^}]*\"}$", "{\"kind\":\"error\",\"message\":\"\"}");
+        assertTrue(mergeInstead(two, 0, silent).err().endsWith(": an error line without a message\n"), mergeInstead(two, 0, silent).err());
+        java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
+        List<Path> files = List.of(Path.of(two.get(1)), noError);
+        org.junit.jupiter.api.Assertions.assertThrows(ReplayMerge.Refused.class,
+                () -> ReplayMerge.merge(files, streamed, java.util.Optional.empty(), false));
+        assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
+    }
+
+    /** Regression: an empty PROOFGATE_SHARD_KEY (a CI secret that is missing) read as "no key", and forged unsigned shards merged. */
+    @Test
+    void anEmptyKeyIsRefused() {
+        List<String> two = shards(2, java.util.Map.of(), LOGS, "empty");
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: PROOFGATE_SHARD_KEY is set but empty (a secret that is missing?):"
+                + " unset it to run without signatures, or set it to a key of at least 32 characters\n"),
+                merge(java.util.Map.of(io.proofgate.shard.ShardKey.ENVIRONMENT, ""), List.of(), two));
     }
 }

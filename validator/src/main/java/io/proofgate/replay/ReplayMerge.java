@@ -1,6 +1,5 @@
 package io.proofgate.replay;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.proofgate.shard.Sha256;
 import io.proofgate.shard.ShardKey;
@@ -51,9 +50,10 @@ public final class ReplayMerge {
 
     /**
      * Streams the merged output to {@code sink}; returns the error lines of the logs, in order.
-     * Every check comes first, so that a refused merge prints nothing: each shard's header, its
-     * end line, its HMAC under {@code key} (a signed shard is refused without one), and with
-     * {@code check} each log's SHA-256 against the log at its path here.
+     * Every check comes first, so that a refused merge prints nothing: each shard's header
+     * ({@link ShardHeader}), its end line, its HMAC under {@code key} (a signed shard is refused
+     * without one), every line of its body ({@link ShardBody}), and with {@code check} each log's
+     * SHA-256 against the log at its path here.
      */
     public static List<String> merge(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
             throws IOException, Refused {
@@ -67,84 +67,79 @@ public final class ReplayMerge {
 
     private static List<String> mergeUtf8(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
             throws IOException, Refused {
-        List<BufferedReader> readers = new ArrayList<>();
+        Path[] fileOf = null;
+        ShardHeader first = null;
+        for (Path file : files) {
+            ShardHeader header;
+            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                header = ShardHeader.read(file, reader.readLine());
+            }
+            int count = header.count();
+            if (first == null) { // the first file sets the run that the others must be of
+                if (count > files.size() && count > MISSING_LISTED) {
+                    // refused before anything is allocated by count: a forged count of 2^31-1 ran the merge out of memory
+                    // (a smaller count gets the list of the missing shards below)
+                    throw new Refused("shards missing: a merge needs all " + count + " shards, and " + files.size()
+                            + (files.size() == 1 ? " file is" : " files are") + " given");
+                }
+                first = header;
+                fileOf = new Path[count];
+            } else if (count != first.count() || !header.logs().equals(first.logs())) {
+                throw new Refused(shown(file) + ": a shard of another run (other logs, or another shard count)");
+            }
+            int index = header.shard();
+            if (fileOf[index] != null) {
+                throw new Refused(shown(file) + ": shard " + index + "/" + count + " is given twice");
+            }
+            End end = endLine(file);
+            if (end == null) {
+                // refused before anything is streamed: a merge prints all of its output or none
+                throw new Refused("shard " + index + "/" + count + " is incomplete: " + shown(file)
+                        + " does not end with its end line (cut short, or still being written)");
+            }
+            verify(file, end, key);
+            ShardBody.check(file, header);
+            if (check) {
+                for (int n = 0, i = index; i < header.logs().size(); n++, i += count) {
+                    same(header.logs().get(i), i, header.hashes().get(n), index + "/" + count);
+                }
+            }
+            fileOf[index] = file;
+        }
+        int count = first.count();
+        List<String> missing = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+            if (fileOf[k] == null) {
+                missing.add(k + "/" + count);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new Refused("shards missing: " + missing + "; a merge needs all " + count);
+        }
+        return stream(fileOf, first.logs().size(), sink);
+    }
+
+    /**
+     * The checked shards' lines, each log's output in the logs' order; returns the logs' error
+     * messages. A shard that changes between its check and this pass is refused where it differs,
+     * with part of the output printed: the checks above are what keep a refusal from printing.
+     */
+    private static List<String> stream(Path[] fileOf, int logs, OutputStream sink) throws IOException, Refused {
+        int count = fileOf.length;
+        BufferedReader[] byIndex = new BufferedReader[count];
         try {
-            BufferedReader[] byIndex = null;
-            Path[] fileOf = null;
-            JsonNode logs = null;
-            int count = -1;
-            for (Path file : files) {
-                BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-                readers.add(reader);
-                JsonNode header = parse(file, reader.readLine());
-                if (!header.path("schema").asText().startsWith("proofgate-replay-shard/")) {
-                    throw new Refused(shown(file) + ": not a replay shard file");
-                }
-                if (!ReplayShard.SHARD_SCHEMA.equals(header.path("schema").asText())) {
-                    throw new Refused(shown(file) + ": a shard of schema " + Outside.quoted(header.path("schema").asText())
-                            + "; this proofgate merges " + ReplayShard.SHARD_SCHEMA + " (run the shards again with it)");
-                }
-                if (byIndex == null) { // the first file sets the run that the others must be of
-                    count = header.path("of").isInt() ? header.path("of").asInt() : -1;
-                    if (count < 1) {
-                        throw new Refused(shown(file) + ": \"of\" is not a shard count (a positive integer)");
-                    }
-                    if (count > files.size() && count > MISSING_LISTED) {
-                        // refused before anything is allocated by count: a forged count of 2^31-1 ran the merge out of memory
-                        // (a smaller count gets the list of the missing shards below)
-                        throw new Refused("shards missing: a merge needs all " + count + " shards, and " + files.size()
-                                + (files.size() == 1 ? " file is" : " files are") + " given");
-                    }
-                    logs = header.path("files");
-                    byIndex = new BufferedReader[Math.max(count, 0)];
-                    fileOf = new Path[byIndex.length];
-                } else if (header.path("of").asInt() != count || !header.path("files").equals(logs)) {
-                    throw new Refused(shown(file) + ": a shard of another run (other logs, or another shard count)");
-                }
-                int index = header.path("shard").asInt(-1);
-                if (index < 0 || index >= count) {
-                    throw new Refused(shown(file) + ": shard " + index + " of " + count + " is not a shard");
-                }
-                if (byIndex[index] != null) {
-                    throw new Refused(shown(file) + ": shard " + index + "/" + count + " is given twice");
-                }
-                End end = endLine(file);
-                if (end == null) {
-                    // refused before anything is streamed: a merge prints all of its output or none
-                    throw new Refused("shard " + index + "/" + count + " is incomplete: " + shown(file)
-                            + " does not end with its end line (cut short, or still being written)");
-                }
-                List<String> hashes = hashes(file, header, index, count, logs.size());
-                verify(file, end, key);
-                if (check) {
-                    for (int n = 0, i = index; i < logs.size(); n++, i += count) {
-                        same(logs.get(i).asText(), i, hashes.get(n), index + "/" + count);
-                    }
-                }
-                byIndex[index] = reader;
-                fileOf[index] = file;
-            }
-            List<String> missing = new ArrayList<>();
-            for (int k = 0; k < count; k++) {
-                if (byIndex[k] == null) {
-                    missing.add(k + "/" + count);
-                }
-            }
-            if (!missing.isEmpty()) {
-                throw new Refused("shards missing: " + missing + "; a merge needs all " + count);
-            }
             String[] pending = new String[count];
             for (int k = 0; k < count; k++) {
+                byIndex[k] = Files.newBufferedReader(fileOf[k], StandardCharsets.UTF_8);
+                byIndex[k].readLine(); // the header
                 pending[k] = byIndex[k].readLine();
             }
             List<String> errors = new ArrayList<>();
-            for (int i = 0; i < logs.size(); i++) {
+            for (int i = 0; i < logs; i++) {
                 int k = i % count;
                 String log = pending[k];
-                JsonNode node = log == null ? null : parse(fileOf[k], log);
-                if (node == null || !"log".equals(node.path("kind").asText()) || node.path("index").asInt(-1) != i) {
-                    throw new Refused("shard " + k + "/" + count + " is incomplete: it has no output for log " + i + " ("
-                            + Outside.quoted(logs.get(i).asText()) + ")");
+                if (log == null || !log.startsWith("{\"kind\":\"log\",\"index\":" + i + ",")) {
+                    throw new Refused(shown(fileOf[k]) + ": changed while it was merged (no output for log " + i + " where it was)");
                 }
                 ReplayShard.line(sink, log);
                 String line;
@@ -153,21 +148,17 @@ public final class ReplayMerge {
                     ReplayShard.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
                         // a message the shard carries is outside text, written by the shard's machine: escaped
-                        errors.add(Outside.bare(parse(fileOf[k], line).path("message").asText()));
+                        errors.add(Outside.bare(JSON.readTree(line).path("message").asText()));
                     }
                 }
                 pending[k] = line;
             }
-            for (int k = 0; k < count; k++) {
-                if (pending[k] == null || !isEnd(pending[k]) || byIndex[k].readLine() != null) {
-                    throw new Refused("shard " + k + "/" + count + " is incomplete or has more than its logs"
-                            + " (no end line where its logs end)");
-                }
-            }
             return errors;
         } finally {
-            for (BufferedReader reader : readers) {
-                reader.close();
+            for (BufferedReader reader : byIndex) {
+                if (reader != null) {
+                    reader.close();
+                }
             }
         }
     }
@@ -199,25 +190,6 @@ public final class ReplayMerge {
             }
             return null;
         }
-    }
-
-    /** The hashes the header records for the shard's own logs, in order: exactly its share, each a hash or null. */
-    private static List<String> hashes(Path file, JsonNode header, int index, int count, int logs) throws Refused {
-        JsonNode pairs = header.path("sha256");
-        List<String> hashes = new ArrayList<>();
-        int n = 0;
-        for (int i = index; i < logs; i += count, n++) {
-            JsonNode pair = pairs.path(n);
-            JsonNode hash = pair.path(1);
-            if (pair.size() != 2 || pair.path(0).asInt(-1) != i || !(hash.isNull() || Sha256.isHash(hash.asText(null)))) {
-                throw new Refused(shown(file) + ": its header does not give the SHA-256 of log " + i + ", one of its share");
-            }
-            hashes.add(hash.isNull() ? null : hash.asText());
-        }
-        if (!pairs.isArray() || pairs.size() != n) {
-            throw new Refused(shown(file) + ": its header gives SHA-256s of logs outside its share (shard " + index + "/" + count + ")");
-        }
-        return hashes;
     }
 
     /** The shard's HMAC against the key of this merge: with a key it must verify; without one, a signed shard is refused. */
@@ -272,16 +244,5 @@ public final class ReplayMerge {
     /** A file name as messages show it: escaped, since it comes from the command line. */
     private static String shown(Path file) {
         return Outside.bare(file.toString());
-    }
-
-    private static JsonNode parse(Path file, String line) throws Refused {
-        if (line == null) {
-            throw new Refused(shown(file) + ": empty, not a replay shard file");
-        }
-        try {
-            return JSON.readTree(line);
-        } catch (IOException e) {
-            throw new Refused(shown(file) + ": a line that is not JSON; not a replay shard file");
-        }
     }
 }

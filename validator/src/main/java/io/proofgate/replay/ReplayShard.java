@@ -35,7 +35,7 @@ public final class ReplayShard {
         List<String> errors = new ArrayList<>();
         for (int i = index; i < files.size(); i += count) {
             String file = files.get(i);
-            line(sink, "{\"kind\":\"log\",\"index\":" + i + ",\"path\":" + quote(file) + "}");
+            line(sink, logLine(i, file));
             String error = null;
             try (InputStream in = Files.newInputStream(Path.of(file))) {
                 Replay.run(in, file, sink);
@@ -55,6 +55,11 @@ public final class ReplayShard {
             }
         }
         return errors;
+    }
+
+    /** The line that starts the output of log {@code index}, at {@code path}. */
+    static String logLine(int index, String path) {
+        return "{\"kind\":\"log\",\"index\":" + index + ",\"path\":" + quote(path) + "}";
     }
 
     /**

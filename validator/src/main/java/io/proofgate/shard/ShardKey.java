@@ -36,11 +36,19 @@ public final class ShardKey {
         }
     }
 
-    /** The key the environment holds, or none when the variable is unset or empty. */
+    /**
+     * The key the environment holds, or none when the variable is unset. Set but empty is refused:
+     * that is what a CI secret that is missing expands to, and read as "no key" it let a merge
+     * accept unsigned (forged) shards where the workflow meant every one to be verified.
+     */
     public static Optional<ShardKey> from(Function<String, String> environment) throws Refused {
         String value = environment.apply(ENVIRONMENT);
-        if (value == null || value.isEmpty()) {
+        if (value == null) {
             return Optional.empty();
+        }
+        if (value.isEmpty()) {
+            throw new Refused(ENVIRONMENT + " is set but empty (a secret that is missing?): unset it to run without"
+                    + " signatures, or set it to a key of at least " + MIN_LENGTH + " characters");
         }
         if (value.length() < MIN_LENGTH) {
             throw new Refused(ENVIRONMENT + " holds " + value.length() + " characters; a key needs at least " + MIN_LENGTH

@@ -1,4 +1,4 @@
-package io.proofgate.check;
+package io.proofgate.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.proofgate.check;
+package io.proofgate.text;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -12,11 +12,11 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Where each key and value of a JSON text starts, so that a reviewer's file that is valid JSON
- * but says something wrong is refused at the line and column of what is wrong. Jackson's tree
- * keeps no locations, so one more streaming pass over the same text records them by JSON
- * pointer, and the tree's objects and arrays (never shared, unlike its small values) are mapped
- * to their pointers.
+ * Where each key and value of a JSON text starts, so that a file that is valid JSON but says
+ * something wrong (a reviewer's file, a shard's header) is refused at the line and column of
+ * what is wrong. Jackson's tree keeps no locations, so one more streaming pass over the same
+ * text records them by JSON pointer, and the tree's objects and arrays (never shared, unlike
+ * its small values) are mapped to their pointers.
  */
 public final class JsonPlaces {
 
@@ -28,7 +28,7 @@ public final class JsonPlaces {
     }
 
     /** The places of {@code text}, whose tree is {@code root}; the text is valid JSON (the tree was read from it). */
-    static JsonPlaces of(String text, JsonNode root) {
+    public static JsonPlaces of(String text, JsonNode root) {
         JsonPlaces places = new JsonPlaces();
         try (JsonParser parser = new JsonFactory().createParser(text)) {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
