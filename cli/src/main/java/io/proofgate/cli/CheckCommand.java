@@ -46,7 +46,8 @@ final class CheckCommand implements Command {
                 time never share a file and each ending is read from its own run's output.
 
                   --model M      a model named in spec/models.json (ci, the default; deep; reachability;
-                                 mutant-quorum-ignored; ...) or the path of any .cfg
+                                 mutant-quorum-ignored; ...) or the path of any .cfg (outside spec/,
+                                 the modules it extends must be in its folder)
                   --all          check every model spec/models.json lists but those marked "inCi": false,
                                  each against its expected result (a mutant must be caught by the invariant
                                  it names; for reachability, each Debug invariant must be violated, one

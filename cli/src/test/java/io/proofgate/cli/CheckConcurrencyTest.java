@@ -36,13 +36,16 @@ class CheckConcurrencyTest {
         return m.group(1);
     }
 
-    /** A folder holding MCX.tla (the mutants' module, renamed) and {@code cfg} as MCX.cfg. */
+    /** A folder holding MCX.tla (the mutants' module, renamed), the modules it extends, and {@code cfg} as MCX.cfg. */
     private static Path model(String folder, Path cfg) throws Exception {
         Path dir = ROOT.resolve("target/proofgate/test/concurrency").resolve(folder);
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("MCX.tla"), Files.readString(ROOT.resolve("spec/mutants/MCMutants.tla"))
                 .replace("MODULE MCMutants", "MODULE MCX"));
         Files.copy(cfg, dir.resolve("MCX.cfg"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        for (String module : java.util.List.of("MCPublication.tla", "Publication.tla")) { // a folder outside spec/ has its own
+            Files.copy(ROOT.resolve("spec").resolve(module), dir.resolve(module), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
         return dir.resolve("MCX.cfg");
     }
 

@@ -60,8 +60,13 @@ public final class ModelCatalog {
                 return model(entry);
             }
         }
-        return new Model(config.getFileName().toString().replaceFirst("\\.cfg$", ""), moduleOf(config), config,
-                new Model.Expected.Ok(), OptionalLong.empty(), "", specDir);
+        Path module = moduleOf(config);
+        // A config in this checkout's spec/ extends its modules; one outside it extends the modules
+        // beside it only: with spec/ as its library, a folder without its own Publication.tla was
+        // checked against this checkout's and "passed", a verdict on a spec that is neither.
+        Path library = wanted.startsWith(specDir.toAbsolutePath().normalize()) ? specDir : module.toAbsolutePath().getParent();
+        return new Model(config.getFileName().toString().replaceFirst("\\.cfg$", ""), module, config,
+                new Model.Expected.Ok(), OptionalLong.empty(), "", library);
     }
 
     /** Every model spec/models.json lists, in its order. */
