@@ -22,9 +22,47 @@ final class AtomicFile {
         void writeTo(OutputStream out) throws IOException;
     }
 
+    /** A target that is not a path a result file can be moved to. */
+    static final class NotAFile extends IOException {
+        NotAFile(String message) {
+            super(message);
+        }
+    }
+
     private AtomicFile() {}
 
+    /**
+     * Refuses a target that is not absent or a regular file, before a run starts: the move would
+     * replace a named pipe or a device (its reader would never see the result) or a symbolic link
+     * (not the file it points to) with a new file, and say the result was written.
+     */
+    static void check(Path file) throws NotAFile {
+        if (file.toString().isEmpty() || file.getFileName() == null) {
+            throw new NotAFile("not the path of a file");
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        for (Path up = parent; up != null; up = up.getParent()) {
+            if (Files.exists(up)) {
+                if (!Files.isDirectory(up)) {
+                    throw new NotAFile(up + " is a file, not a folder to write into");
+                }
+                break;
+            }
+        }
+        if (Files.isSymbolicLink(file)) {
+            throw new NotAFile("a symbolic link: the result would replace the link, not the file it points to (give that file's path)");
+        }
+        if (Files.isDirectory(file)) {
+            throw new NotAFile("a folder, not a file");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new NotAFile("not a regular file (a named pipe, a device or a socket): a result file is written whole"
+                    + " beside it and moved into its place, so give the path of a file");
+        }
+    }
+
     static void write(Path file, Content content) throws IOException {
+        check(file);
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path temporary = Files.createTempFile(parent, file.getFileName().toString(), ".part");

@@ -11,6 +11,7 @@ import io.proofgate.conform.Result;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioReader;
 import io.proofgate.text.FileProblems;
+import io.proofgate.text.Outside;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -94,6 +95,14 @@ final class ConformCommand implements Command {
                 Options.integer(options, "--max-answer-bytes", 1, 1L << 40, AnswerLimits.DEFAULT.bytes()));
         List<Path> folders = folders(options.getOrDefault("--scenarios", "all"));
         Path junit = options.containsKey("--junit") ? Path.of(options.get("--junit")) : null;
+        if (junit != null) {
+            try {
+                AtomicFile.check(junit); // before the run, not after it
+            } catch (AtomicFile.NotAFile e) {
+                err.println("proofgate conform: --junit " + Outside.bare(options.get("--junit")) + ": " + e.getMessage());
+                return Main.USAGE;
+            }
+        }
         Path directory = Path.of("").toAbsolutePath();
         String adapter = inProcess ? "in process" : command;
         try {

@@ -17,6 +17,7 @@ import io.proofgate.mutate.RunInputs;
 import io.proofgate.parse.ParseException;
 import io.proofgate.shard.ShardKey;
 import io.proofgate.text.FileProblems;
+import io.proofgate.text.Outside;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -148,6 +149,14 @@ final class MutateCommand implements Command {
         } catch (ShardKey.Refused e) {
             err.println("proofgate mutate: " + e.getMessage());
             return Main.USAGE;
+        }
+        if (parsed.containsKey("--out")) {
+            try {
+                AtomicFile.check(Path.of(parsed.get("--out")));
+            } catch (AtomicFile.NotAFile e) {
+                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + e.getMessage());
+                return Main.USAGE;
+            }
         }
         try {
             String text = RunInputs.read(moduleFile);

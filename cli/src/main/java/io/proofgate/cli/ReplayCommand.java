@@ -11,6 +11,7 @@ import io.proofgate.store.StoreKind;
 import io.proofgate.store.cuda.CudaException;
 import io.proofgate.store.cuda.CudaUnavailableException;
 import io.proofgate.text.FileProblems;
+import io.proofgate.text.Outside;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -168,6 +169,22 @@ final class ReplayCommand implements Command {
         } catch (ShardKey.Refused e) {
             err.println("proofgate replay: " + e.getMessage());
             return Main.USAGE;
+        }
+        if (outFile != null) {
+            try {
+                Path target = Path.of(outFile);
+                AtomicFile.check(target);
+                for (String log : files) {
+                    if (Files.exists(target) && Files.exists(Path.of(log)) && Files.isSameFile(target, Path.of(log))) {
+                        throw new AtomicFile.NotAFile("it is also a log of the run (" + Outside.quoted(log)
+                                + "), which its result file would replace");
+                    }
+                }
+            } catch (IOException e) {
+                err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + (e instanceof AtomicFile.NotAFile
+                        ? e.getMessage() : FileProblems.words(e)));
+                return Main.USAGE;
+            }
         }
         List<String> errors;
         try {
