@@ -10,7 +10,6 @@ import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
 import io.proofgate.protocol.PoisonCode;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -61,12 +60,21 @@ public final class ScenarioReader {
 
     private static List<String> lines(Path file) throws ConformException {
         try {
-            return List.of(StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
-                    .toString().split("\n", -1));
+            byte[] bytes = Files.readAllBytes(file);
+            java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+            java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+            java.nio.charset.CoderResult result = StandardCharsets.UTF_8.newDecoder().decode(in, out, true);
+            if (result.isError()) {
+                // where the first byte that is not UTF-8 is, as an editor counts it: its line, its character on that line
+                String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8);
+                int line = (int) before.chars().filter(c -> c == '\n').count() + 1;
+                String last = before.substring(before.lastIndexOf('\n') + 1);
+                throw new ConformException(file + ":" + line + ":" + (last.codePointCount(0, last.length()) + 1)
+                        + ": not UTF-8 (byte 0x" + String.format("%02x", bytes[in.position()] & 0xff) + ")");
+            }
+            return List.of(out.flip().toString().split("\n", -1));
         } catch (NoSuchFileException e) {
             throw new ConformException(file + ": no such file");
-        } catch (CharacterCodingException e) {
-            throw new ConformException(file + ":1:1: not UTF-8");
         } catch (IOException e) {
             throw new ConformException(file + ": cannot be read: " + e.getMessage());
         }
@@ -245,7 +253,7 @@ public final class ScenarioReader {
         } catch (JsonProcessingException e) {
             long offset = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getColumnNr());
             throw new ConformException(file + ":" + line + ":" + (column + offset - 1) + ": not JSON: "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+                    + io.proofgate.text.JsonWords.of(e, line - 1));
         }
     }
 
