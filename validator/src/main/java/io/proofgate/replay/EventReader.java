@@ -636,7 +636,26 @@ public final class EventReader implements Closeable {
 
     private ReplayException invalidJson(JsonProcessingException e) {
         JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-        return error(at.getLineNr(), at.getColumnNr(), "invalid JSON: " + JsonWords.of(e, lineShift));
+        return error(at.getLineNr(), at.getColumnNr() - behind(e.getOriginalMessage()), "invalid JSON: " + JsonWords.of(e, lineShift));
+    }
+
+    private static final java.util.regex.Pattern NUMBER_LENGTH = java.util.regex.Pattern.compile("^Number value length \\((\\d+)\\).*",
+            java.util.regex.Pattern.DOTALL);
+
+    /**
+     * How far the parser's place is past the start of what is wrong: it names the place after a
+     * control character outside a string, and the end of a number that is too long (whose length
+     * it states), where the user looks for the character and the number.
+     */
+    private static long behind(String parserMessage) {
+        if (parserMessage == null) {
+            return 0;
+        }
+        if (parserMessage.startsWith("Illegal character ((CTRL-CHAR")) {
+            return 1;
+        }
+        java.util.regex.Matcher number = NUMBER_LENGTH.matcher(parserMessage);
+        return number.matches() ? Long.parseLong(number.group(1)) : 0;
     }
 
     private String text(JsonToken token, String name) throws ReplayException, IOException {

@@ -78,13 +78,15 @@ public final class Outside {
     /**
      * C0 and C1 controls (a terminal reads U+009B as CSI), DEL, format characters (bidirectional
      * overrides reorder what the reader sees), unassigned code points, lone surrogates and the
-     * line and paragraph separators.
+     * line and paragraph separators, and every space but U+0020 (a no-break or ideographic space
+     * in a message reads as a plain one: `found " "` named no character the reader could find).
      */
     private static boolean escaped(int c) {
         if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029) {
             return true;
         }
         int type = Character.getType(c);
-        return type == Character.FORMAT || type == Character.UNASSIGNED || type == Character.SURROGATE;
+        return type == Character.FORMAT || type == Character.UNASSIGNED || type == Character.SURROGATE
+                || type == Character.SPACE_SEPARATOR && c != ' ';
     }
 }

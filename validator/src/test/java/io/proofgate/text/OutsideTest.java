@@ -15,6 +15,7 @@ class OutsideTest {
         assertEquals("\"a\\\"b\\\\c\\nd\\u009be\\u202ef\"", Outside.quoted("a\"b\\c\nd\u009be\u202ef"));
         assertEquals("bad\\u001b[2Jname.jsonl", Outside.bare("bad\u001b[2Jname.jsonl"));
         assertEquals("\"\\u{e0001}\"", Outside.quoted(new String(Character.toChars(0xe0001))));
+        assertEquals("\"a b\\u00a0c\\u3000d\"", Outside.quoted("a b\u00a0c\u3000d"), "spaces that read as a plain one");
     }
 
     @Test
