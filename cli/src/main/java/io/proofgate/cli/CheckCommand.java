@@ -75,6 +75,9 @@ final class CheckCommand implements Command {
         java.util.OptionalLong maxStates = parsed.containsKey("--max-states")
                 ? java.util.OptionalLong.of(Options.integer(parsed, "--max-states", 1, Long.MAX_VALUE / 2, 1))
                 : java.util.OptionalLong.empty();
+        if (parsed.containsKey("--all") && parsed.containsKey("--model")) {
+            throw new UsageException("--all checks every model spec/models.json lists; --model names one (give one of them)");
+        }
         String model = parsed.getOrDefault("--model", ModelCatalog.CI);
         boolean all = parsed.containsKey("--all");
         int workers = (int) Options.integer(parsed, "--workers", 1, 1024, Runtime.getRuntime().availableProcessors());
@@ -88,6 +91,15 @@ final class CheckCommand implements Command {
                 models.addAll(catalog.checkedInCi());
             } else {
                 models.add(catalog.resolve(model));
+            }
+            for (Model m : models) {
+                var checks = io.proofgate.check.ConfigChecks.parse(java.nio.file.Files.readString(m.config()));
+                if (checks.invariants().isEmpty() && checks.properties().isEmpty() && !checks.deadlock()) {
+                    // TLC explores its states and reports no error: "passed" would claim a check that never ran
+                    err.println("proofgate check: " + m.config() + ": checks no invariant, no property and no deadlock"
+                            + " (CHECK_DEADLOCK FALSE): there is nothing for it to pass");
+                    return Main.USAGE;
+                }
             }
             int exit = Main.OK;
             List<String> table = new ArrayList<>();

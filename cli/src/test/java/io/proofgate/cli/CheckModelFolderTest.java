@@ -39,4 +39,18 @@ class CheckModelFolderTest {
         assertEquals(Main.OK, whole.exit(), whole.out());
         assertTrue(whole.out().contains("MCGenAttention passed"), whole.out());
     }
+
+    /** Regression: a config that checks nothing (no invariant, no property, CHECK_DEADLOCK FALSE) was reported passed, exit 0. */
+    @Test
+    void aConfigThatChecksNothingIsRefused() throws Exception {
+        Files.copy(ROOT.resolve("spec/MCPublication.tla"), dir.resolve("MCPublication.tla"));
+        Files.copy(ROOT.resolve("spec/Publication.tla"), dir.resolve("Publication.tla"));
+        String config = Files.readString(ROOT.resolve("spec/MCGenAttention.cfg"));
+        // its checks cut off: what is left sets the constants, INIT and NEXT
+        Files.writeString(dir.resolve("MCGenAttention.cfg"), config.substring(0, config.indexOf("\nINVARIANTS")) + "\nCHECK_DEADLOCK FALSE\n");
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate check: " + dir.resolve("MCGenAttention.cfg") + ": checks no invariant, no"
+                + " property and no deadlock (CHECK_DEADLOCK FALSE): there is nothing for it to pass\n"), check());
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate check: --all checks every model spec/models.json lists; --model names"
+                + " one (give one of them) (see proofgate check --help)\n"), CliRun.of("check", "--all", "--model", "ci"));
+    }
 }
