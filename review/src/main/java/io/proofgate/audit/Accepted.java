@@ -32,6 +32,20 @@ public record Accepted(Map<String, String> byFingerprint) {
         byFingerprint = Map.copyOf(byFingerprint);
     }
 
+    /**
+     * The file of the revision written into {@code dir}, or {@link #NONE} where it has none; an
+     * error names it from the revision's root and says whose it is ({@code side}: "base" or
+     * "head"), since {@code dir} is the audit run's own folder and gone after it.
+     */
+    public static Accepted ofRevision(Path dir, String side) {
+        try {
+            return read(dir.resolve(FILE));
+        } catch (AuditException e) {
+            throw new AuditException("the " + side + "'s " + FILE + " cannot be read: "
+                    + e.getMessage().replace(io.proofgate.text.Outside.bare(dir.toString()) + java.io.File.separator, ""));
+        }
+    }
+
     /** The file, or {@link #NONE} where the revision has none. */
     public static Accepted read(Path file) {
         if (!Files.exists(file)) {

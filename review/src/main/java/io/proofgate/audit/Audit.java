@@ -277,7 +277,8 @@ public final class Audit {
             }
             progress.say("done");
             return new Report(base, head, names, differ, safety, behaviour, implementation, namespace, counts,
-                    new Approvals(Accepted.read(base.accepted()), Accepted.read(head.accepted()), request.acceptFromHead()),
+                    new Approvals(Accepted.ofRevision(base.dir(), "base"), Accepted.ofRevision(head.dir(), "head"),
+                            request.acceptFromHead()),
                     ChangedCode.specDefinitions(base, head),
                     ChangedCode.validatorSources(base, head));
         } finally {

@@ -47,11 +47,6 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
         return dir.resolve("spec");
     }
 
-    /** The reviewers' accepted findings this revision carries, if it has the file. */
-    public Path accepted() {
-        return dir.resolve(Accepted.FILE);
-    }
-
     /** How many generated scenarios this revision commits for the model. */
     public int scenarios(String model) throws IOException {
         Path folder = dir.resolve(SCENARIOS).resolve(model);

@@ -69,8 +69,8 @@ public final class ConnectorChange {
             Checkout head = TaskResult.of(headWritten);
             progress.line(String.format("revisions written: base %s, head %s (%.1f s)", base.shortName(), head.shortName(),
                     (System.nanoTime() - start) / 1e9));
-            Approvals approvals = new Approvals(Accepted.read(base.dir().resolve(Accepted.FILE)),
-                    Accepted.read(head.dir().resolve(Accepted.FILE)), request.acceptFromHead());
+            Approvals approvals = new Approvals(Accepted.ofRevision(base.dir(), "base"), Accepted.ofRevision(head.dir(), "head"),
+                    request.acceptFromHead());
             return audit(request, new ConnectorAuditReport.Side(base.name(), base.commit(), request.baseCommand(), List.of()),
                     new ConnectorAuditReport.Side(head.name(), head.commit(), request.headCommand(), head.uncommitted()),
                     base.dir(), head.dir(), repository.root(), approvals, Checkout.changed(base, head), progress);

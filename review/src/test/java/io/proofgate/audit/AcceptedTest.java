@@ -66,4 +66,17 @@ class AcceptedTest {
         assertEquals("F:1:1: expected an object with \"schema\" and \"accepted\"",
                 assertThrows(AuditException.class, () -> Accepted.read(f)).getMessage().replace(f.toString(), "F"));
     }
+
+    /**
+     * Regression: an error in a revision's file named the audit run's own copy of it
+     * ({@code …/target/proofgate/audit/run-…/base/audit-accepted.json:4:51}), a path gone after the run.
+     */
+    @Test
+    void aRevisionsFileIsNamedFromTheRevisionsRoot() throws Exception {
+        Files.writeString(dir.resolve(Accepted.FILE), HEAD + "  {\"fingerprint\": \"e9e782463967c3dd\", \"justification\": \"\"}]}\n");
+        assertEquals("the base's audit-accepted.json cannot be read: audit-accepted.json:3:56: accepted[0]: a justification is"
+                + " required (why the change is intended)",
+                assertThrows(AuditException.class, () -> Accepted.ofRevision(dir, "base")).getMessage());
+        assertSame(Accepted.NONE, Accepted.ofRevision(dir.resolve("none"), "head"));
+    }
 }
