@@ -54,8 +54,9 @@ class OutsideTextTest {
         Path shard = dir.resolve("shard.jsonl");
         CliRun sharded = CliRun.of("replay", "--shard", "0/1", "--out", shard.toString(), log.toString());
         assertEquals(2, sharded.exit(), sharded.err());
-        // an unsigned shard may be edited: its error line now carries an escape sequence (a window title)
-        Files.writeString(shard, Files.readString(shard).replace("invalid JSON", "\\u001b]0;pwned\\u0007invalid JSON"));
+        // an unsigned shard may be edited: its error line now carries an escape sequence (a window title), written as
+        // a replay writes one (a merge refuses a line a replay could not have written)
+        Files.writeString(shard, Files.readString(shard).replace("invalid JSON", "\\u001B]0;pwned\\u0007invalid JSON"));
         CliRun merged = CliRun.of("merge", shard.toString());
         assertEquals(2, merged.exit(), merged.err());
         assertTrue(merged.err().contains(":2:29: \\u001b]0;pwned\\u0007invalid JSON: an unknown word \"nope\""), merged.err());

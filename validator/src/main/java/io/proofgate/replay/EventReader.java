@@ -636,16 +636,27 @@ public final class EventReader implements Closeable {
 
     private ReplayException invalidJson(JsonProcessingException e) {
         JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-        return error(at.getLineNr(), at.getColumnNr() - behind(e.getOriginalMessage()), "invalid JSON: " + JsonWords.of(e, lineShift));
+        String message = e.getOriginalMessage();
+        // The parser calls a character outside ASCII where a value must start "invalid UTF-8";
+        // every byte it reads has passed the UTF-8 check first, so the bytes are UTF-8 and the
+        // character (a byte order mark, a no-break space, a line separator) is what cannot stand there.
+        String problem = message != null && message.startsWith("Invalid UTF-8")
+                ? "a character outside ASCII where a JSON value must start (the bytes are UTF-8; JSON allows only"
+                        + " space, tab and newlines between values)"
+                : JsonWords.of(e, lineShift);
+        return error(at.getLineNr(), at.getColumnNr() - behind(message), "invalid JSON: " + problem);
     }
 
+    private static final java.util.regex.Pattern UNEXPECTED = java.util.regex.Pattern.compile(
+            "^Unexpected character \\('.{1,2}' \\(code (\\d+).*", java.util.regex.Pattern.DOTALL);
     private static final java.util.regex.Pattern NUMBER_LENGTH = java.util.regex.Pattern.compile("^Number value length \\((\\d+)\\).*",
             java.util.regex.Pattern.DOTALL);
 
     /**
-     * How far the parser's place is past the start of what is wrong: it names the place after a
-     * control character outside a string, and the end of a number that is too long (whose length
-     * it states), where the user looks for the character and the number.
+     * How far the parser's place (a byte on the line) is past the start of what is wrong: it names
+     * the place after a control character outside a string or a character of several bytes, and
+     * the end of a number that is too long (whose length it states), where the user looks for the
+     * character and the number.
      */
     private static long behind(String parserMessage) {
         if (parserMessage == null) {
@@ -653,6 +664,14 @@ public final class EventReader implements Closeable {
         }
         if (parserMessage.startsWith("Illegal character ((CTRL-CHAR")) {
             return 1;
+        }
+        if (parserMessage.startsWith("Invalid UTF-8 start byte")) { // it names the character's second byte, at the place after it
+            return 2;
+        }
+        java.util.regex.Matcher character = UNEXPECTED.matcher(parserMessage);
+        if (character.matches()) { // the place after the character's last byte, for one of several bytes
+            int code = Integer.parseInt(character.group(1));
+            return code < 0x80 ? 0 : code < 0x800 ? 1 : code < 0x10000 ? 2 : 3;
         }
         java.util.regex.Matcher number = NUMBER_LENGTH.matcher(parserMessage);
         return number.matches() ? Long.parseLong(number.group(1)) : 0;
