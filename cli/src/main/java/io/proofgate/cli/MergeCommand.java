@@ -11,6 +11,7 @@ import io.proofgate.mutate.MutationPlan;
 import io.proofgate.mutate.MutationReport;
 import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.RunInputs;
+import io.proofgate.replay.MergeRefused;
 import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.ReplayMerge;
 import io.proofgate.shard.ShardKey;
@@ -83,7 +84,7 @@ final class MergeCommand implements Command {
             sink.flush();
             errors.forEach(error -> err.println("proofgate replay: " + error));
             return errors.isEmpty() ? Main.OK : Main.USAGE;
-        } catch (ReplayMerge.Refused | ShardKey.Refused e) {
+        } catch (MergeRefused | ShardKey.Refused e) {
             err.println("proofgate merge: " + e.getMessage());
             return Main.USAGE;
         } catch (OutputFailed e) {

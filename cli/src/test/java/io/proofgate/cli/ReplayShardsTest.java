@@ -3,6 +3,7 @@ package io.proofgate.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.replay.MergeRefused;
 import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.ReplayMerge;
 import io.proofgate.replay.ReplayShard;
@@ -78,7 +79,7 @@ class ReplayShardsTest {
         assertTrue(incomplete.err().startsWith("proofgate merge: shard 0/3 is incomplete"), incomplete.err());
         // refused before anything is streamed (the command's buffer would hide that for logs this small)
         java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
-        org.junit.jupiter.api.Assertions.assertThrows(ReplayMerge.Refused.class, () -> ReplayMerge.merge(
+        org.junit.jupiter.api.Assertions.assertThrows(MergeRefused.class, () -> ReplayMerge.merge(
                 List.of(Path.of(three.get(0)), Path.of(three.get(1)), cut), streamed, java.util.Optional.empty(), false));
         assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
         CliRun formatted = run(List.of("merge", "--format", "json", three.get(0), three.get(1), three.get(2)));
@@ -315,7 +316,7 @@ class ReplayShardsTest {
         assertTrue(mergeInstead(two, 0, silent).err().endsWith(": an error line without a message\n"), mergeInstead(two, 0, silent).err());
         java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
         List<Path> files = List.of(Path.of(two.get(1)), noError);
-        org.junit.jupiter.api.Assertions.assertThrows(ReplayMerge.Refused.class,
+        org.junit.jupiter.api.Assertions.assertThrows(MergeRefused.class,
                 () -> ReplayMerge.merge(files, streamed, java.util.Optional.empty(), false));
         assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
     }

@@ -26,13 +26,6 @@ public final class ReplayMerge {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A shard file that is not what a merge needs. */
-    public static final class Refused extends Exception {
-        Refused(String message) {
-            super(message);
-        }
-    }
-
     /** Up to this shard count a merge with shards missing lists them; beyond, it says how many it needs. */
     private static final int MISSING_LISTED = 1024;
 
@@ -56,17 +49,17 @@ public final class ReplayMerge {
      * SHA-256 against the log at its path here.
      */
     public static List<String> merge(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
-            throws IOException, Refused {
+            throws IOException, MergeRefused {
         try {
             return mergeUtf8(files, sink, key, check);
         } catch (java.nio.charset.CharacterCodingException e) {
             // the decoder's own words ("Input length = 1") name no file and no problem
-            throw new Refused("a shard file holds bytes that are not UTF-8 text: not a replay shard file");
+            throw new MergeRefused("a shard file holds bytes that are not UTF-8 text: not a replay shard file");
         }
     }
 
     private static List<String> mergeUtf8(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
-            throws IOException, Refused {
+            throws IOException, MergeRefused {
         Path[] fileOf = null;
         ShardHeader first = null;
         for (Path file : files) {
@@ -79,22 +72,22 @@ public final class ReplayMerge {
                 if (count > files.size() && count > MISSING_LISTED) {
                     // refused before anything is allocated by count: a forged count of 2^31-1 ran the merge out of memory
                     // (a smaller count gets the list of the missing shards below)
-                    throw new Refused("shards missing: a merge needs all " + count + " shards, and " + files.size()
+                    throw new MergeRefused("shards missing: a merge needs all " + count + " shards, and " + files.size()
                             + (files.size() == 1 ? " file is" : " files are") + " given");
                 }
                 first = header;
                 fileOf = new Path[count];
             } else if (count != first.count() || !header.logs().equals(first.logs())) {
-                throw new Refused(shown(file) + ": a shard of another run (other logs, or another shard count)");
+                throw new MergeRefused(shown(file) + ": a shard of another run (other logs, or another shard count)");
             }
             int index = header.shard();
             if (fileOf[index] != null) {
-                throw new Refused(shown(file) + ": shard " + index + "/" + count + " is given twice");
+                throw new MergeRefused(shown(file) + ": shard " + index + "/" + count + " is given twice");
             }
             End end = endLine(file);
             if (end == null) {
                 // refused before anything is streamed: a merge prints all of its output or none
-                throw new Refused("shard " + index + "/" + count + " is incomplete: " + shown(file)
+                throw new MergeRefused("shard " + index + "/" + count + " is incomplete: " + shown(file)
                         + " does not end with its end line (cut short, or still being written)");
             }
             verify(file, end, key);
@@ -114,7 +107,7 @@ public final class ReplayMerge {
             }
         }
         if (!missing.isEmpty()) {
-            throw new Refused("shards missing: " + missing + "; a merge needs all " + count);
+            throw new MergeRefused("shards missing: " + missing + "; a merge needs all " + count);
         }
         return stream(fileOf, first.logs().size(), sink);
     }
@@ -124,7 +117,7 @@ public final class ReplayMerge {
      * messages. A shard that changes between its check and this pass is refused where it differs,
      * with part of the output printed: the checks above are what keep a refusal from printing.
      */
-    private static List<String> stream(Path[] fileOf, int logs, OutputStream sink) throws IOException, Refused {
+    private static List<String> stream(Path[] fileOf, int logs, OutputStream sink) throws IOException, MergeRefused {
         int count = fileOf.length;
         BufferedReader[] byIndex = new BufferedReader[count];
         try {
@@ -139,7 +132,7 @@ public final class ReplayMerge {
                 int k = i % count;
                 String log = pending[k];
                 if (log == null || !log.startsWith("{\"kind\":\"log\",\"index\":" + i + ",")) {
-                    throw new Refused(shown(fileOf[k]) + ": changed while it was merged (no output for log " + i + " where it was)");
+                    throw new MergeRefused(shown(fileOf[k]) + ": changed while it was merged (no output for log " + i + " where it was)");
                 }
                 ReplayShard.line(sink, log);
                 String line;
@@ -193,16 +186,16 @@ public final class ReplayMerge {
     }
 
     /** The shard's HMAC against the key of this merge: with a key it must verify; without one, a signed shard is refused. */
-    private static void verify(Path file, End end, Optional<ShardKey> key) throws IOException, Refused {
+    private static void verify(Path file, End end, Optional<ShardKey> key) throws IOException, MergeRefused {
         if (key.isEmpty()) {
             if (end.hmac() != null) {
-                throw new Refused(shown(file) + ": the shard is signed (its end line has an HMAC), but " + ShardKey.ENVIRONMENT
+                throw new MergeRefused(shown(file) + ": the shard is signed (its end line has an HMAC), but " + ShardKey.ENVIRONMENT
                         + " is not set here, so its signature cannot be verified; set it to the key the shards were run with");
             }
             return;
         }
         if (end.hmac() == null) {
-            throw new Refused(shown(file) + ": the shard is not signed, and " + ShardKey.ENVIRONMENT + " is set: run the shards with the key set");
+            throw new MergeRefused(shown(file) + ": the shard is not signed, and " + ShardKey.ENVIRONMENT + " is set: run the shards with the key set");
         }
         javax.crypto.Mac mac = key.get().mac();
         try (java.io.InputStream in = Files.newInputStream(file)) {
@@ -218,25 +211,25 @@ public final class ReplayMerge {
             }
         }
         if (!ShardKey.verifies(mac, end.hmac())) {
-            throw new Refused(shown(file) + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
+            throw new MergeRefused(shown(file) + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
                     + " (the file was edited after it was written, or signed with another key)");
         }
     }
 
     /** --check: the log at {@code path} here must be the one the shard replayed. */
-    private static void same(String path, int i, String recorded, String shard) throws Refused {
+    private static void same(String path, int i, String recorded, String shard) throws MergeRefused {
         if (recorded == null) {
-            throw new Refused("--check: shard " + shard + " could not read log " + i + " (" + Outside.quoted(path) + "), so there is nothing to"
+            throw new MergeRefused("--check: shard " + shard + " could not read log " + i + " (" + Outside.quoted(path) + "), so there is nothing to"
                     + " compare it with");
         }
         String here;
         try {
             here = Sha256.of(Path.of(path));
         } catch (IOException e) {
-            throw new Refused("--check: log " + i + " (" + Outside.quoted(path) + "): cannot read it here: " + FileProblems.words(e));
+            throw new MergeRefused("--check: log " + i + " (" + Outside.quoted(path) + "): cannot read it here: " + FileProblems.words(e));
         }
         if (!here.equals(recorded)) {
-            throw new Refused("--check: log " + i + " (" + Outside.quoted(path) + ") is not the log shard " + shard + " replayed (sha256 "
+            throw new MergeRefused("--check: log " + i + " (" + Outside.quoted(path) + ") is not the log shard " + shard + " replayed (sha256 "
                     + recorded.substring(0, 12) + "… in the shard, " + here.substring(0, 12) + "… here)");
         }
     }

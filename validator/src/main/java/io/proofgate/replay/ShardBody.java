@@ -73,7 +73,7 @@ final class ShardBody {
     }
 
     /** Checks every line of {@code file} after its header, which is {@code header}. */
-    static void check(Path file, ShardHeader header) throws IOException, ReplayMerge.Refused {
+    static void check(Path file, ShardHeader header) throws IOException, MergeRefused {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             ShardBody body = new ShardBody(file, in);
             body.next(); // the header, read already
@@ -94,7 +94,7 @@ final class ShardBody {
     }
 
     /** The output of log {@code index}: its log line, its verdicts, its summary or error. */
-    private void log(int index, String path) throws IOException, ReplayMerge.Refused {
+    private void log(int index, String path) throws IOException, MergeRefused {
         String expected = ReplayShard.logLine(index, path);
         String line = next();
         if (!expected.equals(line)) {
@@ -157,14 +157,14 @@ final class ShardBody {
         }
     }
 
-    private void counted(String line, JsonNode summary, String key, long lines, String what) throws ReplayMerge.Refused {
+    private void counted(String line, JsonNode summary, String key, long lines, String what) throws MergeRefused {
         if (summary.get(key).asLong() != lines) {
             throw refused(line, summary, key, "the summary counts " + summary.get(key).asText() + " where the log's output has "
                     + lines + " " + what + ": not this log's summary, or lines were removed");
         }
     }
 
-    private JsonNode parse(String line) throws ReplayMerge.Refused {
+    private JsonNode parse(String line) throws MergeRefused {
         JsonNode root;
         try {
             root = JSON.readTree(line);
@@ -179,7 +179,7 @@ final class ShardBody {
     }
 
     /** The line's keys are {@code shape}'s, in its order and of its types, and the line is written as a replay writes it. */
-    private void shaped(String line, JsonNode root, List<Key> shape) throws ReplayMerge.Refused {
+    private void shaped(String line, JsonNode root, List<Key> shape) throws MergeRefused {
         Iterator<Map.Entry<String, JsonNode>> fields = root.fields();
         Map.Entry<String, JsonNode> field = fields.hasNext() ? fields.next() : null;
         for (Key key : shape) {
@@ -240,12 +240,12 @@ final class ShardBody {
     }
 
     /** At the value of {@code key} in the line (its start without one). */
-    private ReplayMerge.Refused refused(String line, JsonNode root, String key, String problem) {
+    private MergeRefused refused(String line, JsonNode root, String key, String problem) {
         String place = key == null ? "1" : JsonPlaces.of(line, root).value(root, key).replaceFirst("^1:", "");
-        return new ReplayMerge.Refused(shown + ":" + number + ":" + place + ": " + problem);
+        return new MergeRefused(shown + ":" + number + ":" + place + ": " + problem);
     }
 
-    private ReplayMerge.Refused refused(int column, String problem) {
-        return new ReplayMerge.Refused(shown + ":" + number + ":" + column + ": " + problem);
+    private MergeRefused refused(int column, String problem) {
+        return new MergeRefused(shown + ":" + number + ":" + column + ": " + problem);
     }
 }

@@ -32,26 +32,26 @@ record ShardHeader(int shard, int count, List<String> logs, List<String> hashes)
     private static final Set<String> KEYS = Set.of("kind", "schema", "shard", "of", "files", "sha256");
 
     /** The header on the first line of {@code file}; {@code line} null when the file is empty. */
-    static ShardHeader read(Path file, String line) throws ReplayMerge.Refused {
+    static ShardHeader read(Path file, String line) throws MergeRefused {
         String shown = Outside.bare(file.toString());
         if (line == null) {
-            throw new ReplayMerge.Refused(shown + ": empty, not a replay shard file");
+            throw new MergeRefused(shown + ": empty, not a replay shard file");
         }
         JsonNode root;
         try {
             root = JSON.readTree(line);
         } catch (JsonProcessingException e) {
             var at = e.getLocation();
-            throw new ReplayMerge.Refused(shown + ":1:" + (at == null ? 1 : at.getColumnNr()) + ": not a replay shard file: "
+            throw new MergeRefused(shown + ":1:" + (at == null ? 1 : at.getColumnNr()) + ": not a replay shard file: "
                     + JsonWords.of(e));
         }
         if (root == null || !root.isObject() || !"shard".equals(root.path("kind").asText(null))
                 || !root.path("schema").asText("").startsWith("proofgate-replay-shard/")) {
-            throw new ReplayMerge.Refused(shown + ":1:1: not a replay shard file");
+            throw new MergeRefused(shown + ":1:1: not a replay shard file");
         }
         At at = new At(shown, JsonPlaces.of(line, root));
         if (!ReplayShard.SHARD_SCHEMA.equals(root.path("schema").asText())) {
-            throw new ReplayMerge.Refused(shown + ": a shard of schema " + Outside.quoted(root.path("schema").asText())
+            throw new MergeRefused(shown + ": a shard of schema " + Outside.quoted(root.path("schema").asText())
                     + "; this proofgate merges " + ReplayShard.SHARD_SCHEMA + " (run the shards again with it)");
         }
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
@@ -80,7 +80,7 @@ record ShardHeader(int shard, int count, List<String> logs, List<String> hashes)
     }
 
     /** The integer at {@code key}, at least {@code least}: a JSON integer, never a string, a fraction or beyond an int. */
-    private static int integer(At at, JsonNode root, String key, int least, String problem) throws ReplayMerge.Refused {
+    private static int integer(At at, JsonNode root, String key, int least, String problem) throws MergeRefused {
         JsonNode value = root.get(key);
         if (value == null || !value.isInt() || value.intValue() < least) {
             throw at.value(root, key, problem);
@@ -89,7 +89,7 @@ record ShardHeader(int shard, int count, List<String> logs, List<String> hashes)
     }
 
     /** The hashes of the shard's own logs, in order: exactly its share, each {@code [position, hash or null]}. */
-    private static List<String> hashes(At at, JsonNode root, int shard, int count, int logs) throws ReplayMerge.Refused {
+    private static List<String> hashes(At at, JsonNode root, int shard, int count, int logs) throws MergeRefused {
         JsonNode pairs = root.get("sha256");
         if (pairs == null || !pairs.isArray()) {
             throw at.value(root, "sha256", "\"sha256\" must list [position, hash] for each log of the shard's share");
@@ -118,18 +118,18 @@ record ShardHeader(int shard, int count, List<String> logs, List<String> hashes)
     /** Errors at a place of the header line. */
     private record At(String file, JsonPlaces places) {
 
-        ReplayMerge.Refused key(JsonNode object, String key, String problem) {
-            return new ReplayMerge.Refused(file + ":" + places.key(object, key) + ": " + problem);
+        MergeRefused key(JsonNode object, String key, String problem) {
+            return new MergeRefused(file + ":" + places.key(object, key) + ": " + problem);
         }
 
-        ReplayMerge.Refused value(JsonNode object, String key, String problem) {
-            return new ReplayMerge.Refused(file + ":" + places.value(object, key) + ": " + problem);
+        MergeRefused value(JsonNode object, String key, String problem) {
+            return new MergeRefused(file + ":" + places.value(object, key) + ": " + problem);
         }
 
         /** At the item {@code index} of {@code list}: a container has its own place, a small value is found through its list. */
-        ReplayMerge.Refused of(JsonNode item, JsonNode list, int index, String problem) {
+        MergeRefused of(JsonNode item, JsonNode list, int index, String problem) {
             String place = item != null && item.isContainerNode() ? places.of(item) : places.value(list, Integer.toString(index));
-            return new ReplayMerge.Refused(file + ":" + place + ": " + problem);
+            return new MergeRefused(file + ":" + place + ": " + problem);
         }
     }
 }

@@ -41,7 +41,7 @@ class ReplayShardFuzzTest {
             List<String> errors = ReplayMerge.merge(List.of(FILE), new ByteArrayOutputStream(), Optional.empty(), false);
             // a shard carries the messages of the run that wrote it (of any version): escaped, not reworded
             errors.forEach(error -> assertTrue(Outside.isPlain(error), Outside.quoted(error)));
-        } catch (ReplayMerge.Refused e) {
+        } catch (MergeRefused e) {
             assertTrue(JsonWords.fitForATerminal(e.getMessage()), Outside.quoted(e.getMessage()));
         } catch (IOException e) {
             String words = FileProblems.words(e);
