@@ -50,7 +50,9 @@ final class MergeCommand implements Command {
                 Usage: proofgate merge [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
 
                 Replay shards (`proofgate replay --shard K/N --out FILE LOG...`): prints what one replay over
-                all the logs prints, and exits as it would (2 when a log had a structural error). With
+                all the logs prints, and exits as it would (2 when a log had a structural error). Every
+                shard is checked whole first (its header, each log's lines as a replay writes them, the
+                summary's counts against them, its end line), so a refused merge prints nothing. With
                 --check, each log at its path here must be the one its shard replayed (SHA-256).
                 --format and --equivalent shape a mutation report and are refused.
 
