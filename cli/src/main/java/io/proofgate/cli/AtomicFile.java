@@ -44,7 +44,7 @@ final class AtomicFile {
         for (Path up = parent; up != null; up = up.getParent()) {
             if (Files.exists(up)) {
                 if (!Files.isDirectory(up)) {
-                    throw new NotAFile(up + " is a file, not a folder to write into");
+                    throw new NotAFile(io.proofgate.text.Outside.bare(up.toString()) + " is a file, not a folder to write into");
                 }
                 break;
             }

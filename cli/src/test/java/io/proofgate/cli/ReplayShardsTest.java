@@ -329,4 +329,24 @@ class ReplayShardsTest {
                 + " unset it to run without signatures, or set it to a key of at least 32 characters\n"),
                 merge(java.util.Map.of(io.proofgate.shard.ShardKey.ENVIRONMENT, ""), List.of(), two));
     }
+
+    /**
+     * Regression: a shard whose ids hold a character outside the BMP or a lone surrogate was refused
+     * as "not written as a replay writes it": the replay's generator escapes each surrogate
+     * ({@code \\uD83D\\uDE00}), and the check wrote the line back as text, which keeps the character.
+     */
+    @Test
+    void idsOutsideTheBmpMergeAsTheyWereWritten() throws Exception {
+        Path log = dir.resolve("emoji.jsonl");
+        Files.writeString(log, "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":1,\"hash_block_size\":256,"
+                + "\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":256}]}\n"
+                + "{\"kind\":\"step\",\"step\":1,\"new\":[{\"id\":\"r\uD83D\uDE00\",\"digest\":\"d\\ud800\",\"prompt_tokens\":2048,"
+                + "\"computed\":0,\"scheduled\":2048,\"block_ids\":[[1,2,3,4,5,6,7,8]]}]}\n");
+        List<String> one = shards(1, java.util.Map.of(), List.of(log.toString(), log.toString()), "emoji"); // two logs: log lines
+        assertTrue(Files.readString(Path.of(one.getFirst())).contains("\"id\":\"r\\uD83D\\uDE00\",\"digest\":\"d\\uD800\""),
+                Files.readString(Path.of(one.getFirst())));
+        CliRun merged = merge(java.util.Map.of(), List.of(), one);
+        assertEquals(Main.OK, merged.exit(), merged.err());
+        assertEquals(run(List.of("replay", log.toString(), log.toString())), merged);
+    }
 }

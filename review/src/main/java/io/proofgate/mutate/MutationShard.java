@@ -253,7 +253,7 @@ public record MutationShard(String module, String part, String operators, String
     private static String text(StrictJson<MutationException> doc, String where, JsonNode node, String field)
             throws MutationException {
         String value = doc.text(where, node, field);
-        if (!field.equals("problem") && !Outside.isPlain(value)) {
+        if (!field.equals("problem") && !Outside.holdsNoControl(value)) {
             throw doc.error(node, field, where + ": \"" + field + "\" holds a control or invisible character: "
                     + Outside.excerpt(value));
         }
@@ -308,7 +308,7 @@ public record MutationShard(String module, String part, String operators, String
             if (!item.isTextual()) {
                 throw doc.error(node, field, "\"" + field + "\" holds a non-string");
             }
-            if (!Outside.isPlain(item.asText())) {
+            if (!Outside.holdsNoControl(item.asText())) {
                 throw doc.error(node, field, "\"" + field + "\" holds a name with a control or invisible character: "
                         + Outside.excerpt(item.asText()));
             }

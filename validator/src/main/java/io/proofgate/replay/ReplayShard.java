@@ -3,6 +3,7 @@ package io.proofgate.replay;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.proofgate.shard.Sha256;
 import io.proofgate.text.FileProblems;
+import io.proofgate.text.Outside;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,9 +45,9 @@ public final class ReplayShard {
             } catch (OutputFailed e) {
                 throw e;
             } catch (IOException e) {
-                error = file + ": " + FileProblems.words(e);
+                error = Outside.bare(file) + ": " + FileProblems.words(e); // the name is the command line's: shown escaped
             } catch (OutOfMemoryError e) {
-                error = file + ": out of memory (reading the log, or holding the connector's state); no summary written;"
+                error = Outside.bare(file) + ": out of memory (reading the log, or holding the connector's state); no summary written;"
                         + " raise the heap with PROOFGATE_JVM_OPTS=-Xmx...";
             }
             if (error != null) {

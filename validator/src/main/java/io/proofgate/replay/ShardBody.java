@@ -28,7 +28,10 @@ import java.util.stream.Collectors;
  * must be one a replay writes, key for key and byte for byte, and a summary's counts must be those
  * of the verdict lines above it. Without a key a shard is not signed, and this is what stops an
  * edit that would read as another outcome: a deleted error line (a failing log merged as a pass),
- * a deleted verdict, a summary that is not the log's.
+ * a deleted plan, rejection or retirement of a finished request, a summary that is not the log's.
+ * A retirement at full quorum is counted with the requests skipped at admission, so its deletion
+ * is not seen; nor is a line rewritten into another line of the right form with the counts kept
+ * (an error line made a summary of the lines above it): that takes the key's HMAC.
  */
 final class ShardBody {
 
@@ -199,8 +202,24 @@ final class ShardBody {
         if (field != null) {
             throw refused(line, root, field.getKey(), "key " + Outside.excerpt(field.getKey()) + " is not one a replay writes here");
         }
-        if (!root.toString().equals(line)) {
+        if (!written(root, shape).equals(line)) {
             throw refused(1, "not written as a replay writes it (spaces, or another form of a number or string)");
+        }
+    }
+
+    /**
+     * The line as a replay writes it: verdicts and summaries through a generator onto bytes
+     * (VerdictWriter), which escapes each surrogate ({@code "r\\uD83D\\uDE00"} for an emoji), error
+     * lines as text (ReplayShard), which keeps a character outside the BMP as it is.
+     */
+    private static String written(JsonNode root, List<Key> shape) {
+        if (shape == SHAPES.get("error")) {
+            return root.toString();
+        }
+        try {
+            return new String(JSON.writeValueAsBytes(root), StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree read from JSON is written back as JSON", e);
         }
     }
 

@@ -57,6 +57,15 @@ public final class Outside {
         return true;
     }
 
+    /**
+     * Whether the text holds no control, format, unassigned or separator character: what a name
+     * that proofgate itself wrote may hold. A space of another width may be in a file name; it is
+     * escaped where it is shown, not refused where it is read.
+     */
+    public static boolean holdsNoControl(String text) {
+        return text.codePoints().noneMatch(c -> escaped(c) && Character.getType(c) != Character.SPACE_SEPARATOR);
+    }
+
     private static void escape(String text, StringBuilder out, boolean quoting) {
         text.codePoints().forEach(c -> {
             if (quoting && (c == '"' || c == '\\')) {

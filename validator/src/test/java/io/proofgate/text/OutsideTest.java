@@ -16,6 +16,11 @@ class OutsideTest {
         assertEquals("bad\\u001b[2Jname.jsonl", Outside.bare("bad\u001b[2Jname.jsonl"));
         assertEquals("\"\\u{e0001}\"", Outside.quoted(new String(Character.toChars(0xe0001))));
         assertEquals("\"a b\\u00a0c\\u3000d\"", Outside.quoted("a b\u00a0c\u3000d"), "spaces that read as a plain one");
+        // a name may hold such a space (escaped where shown); a control or separator it may not
+        assertTrue(Outside.holdsNoControl("a\u00a0b\u3000c"));
+        assertFalse(Outside.holdsNoControl("a\u0007b"));
+        assertFalse(Outside.holdsNoControl("a\u2028b"));
+        assertFalse(Outside.holdsNoControl("a\u202eb"));
     }
 
     @Test
