@@ -152,9 +152,17 @@ final class MutateCommand implements Command {
         }
         if (parsed.containsKey("--out")) {
             try {
-                AtomicFile.check(Path.of(parsed.get("--out")));
-            } catch (AtomicFile.NotAFile e) {
-                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + e.getMessage());
+                Path target = Path.of(parsed.get("--out"));
+                AtomicFile.check(target);
+                Path input = readBy(target, moduleFile, root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES)),
+                        equivalentsFile(parsed, root));
+                if (input != null) {
+                    throw new AtomicFile.NotAFile("it is a file the run reads (" + Outside.quoted(root.relativize(
+                            input.toAbsolutePath().normalize()).toString()) + "), which its result file would replace");
+                }
+            } catch (IOException e) {
+                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + (e instanceof AtomicFile.NotAFile
+                        ? e.getMessage() : FileProblems.words(e)));
                 return Main.USAGE;
             }
         }
@@ -296,6 +304,27 @@ final class MutateCommand implements Command {
     }
 
     /** The equivalents file a run reads: --equivalent's, else the default one when it exists, else none (null). */
+    /**
+     * The input of the run that {@code out} is, if it is one: the module, the mistakes or
+     * equivalents file, or a module, config or models.json in the module's folder or one below it.
+     */
+    private static Path readBy(Path out, Path moduleFile, Path mistakesFile, Path equivalentsFile) throws IOException {
+        if (!Files.exists(out)) {
+            return null;
+        }
+        List<Path> inputs = new ArrayList<>(java.util.Arrays.asList(moduleFile, mistakesFile, equivalentsFile));
+        try (var files = Files.walk(moduleFile.toAbsolutePath().getParent(), 2)) {
+            files.filter(f -> f.toString().matches(".*\\.(tla|cfg)$") || f.getFileName().toString().equals("models.json"))
+                    .forEach(inputs::add);
+        }
+        for (Path input : inputs) {
+            if (input != null && Files.exists(input) && Files.isSameFile(out, input)) {
+                return input;
+            }
+        }
+        return null;
+    }
+
     static Path equivalentsFile(java.util.Map<String, String> options, Path root) {
         Path file = root.resolve(options.getOrDefault("--equivalent", DEFAULT_EQUIVALENTS));
         return options.containsKey("--equivalent") || Files.exists(file) ? file : null;

@@ -67,4 +67,16 @@ class ResultFileTargetTest {
                 CliRun.of("conform", "--in-process", "--junit", fifo.toString()));
         assertTrue(!Files.isRegularFile(fifo), "the pipe is still a pipe");
     }
+
+    /** mutate --out naming a file the run reads (its module here) would replace it with the result: refused before the run. */
+    @Test
+    void mutateRefusesToWriteOverAnInput() throws Exception {
+        System.setProperty("proofgate.root", Path.of("..").toAbsolutePath().normalize().toString());
+        Path module = dir.resolve("Publication.tla");
+        Files.copy(Path.of("../spec/Publication.tla"), module);
+        CliRun refused = CliRun.of("mutate", "--module", module.toString(), "--list", "--out", module.toString());
+        assertEquals(Main.USAGE, refused.exit(), refused.err());
+        assertTrue(refused.err().startsWith("proofgate mutate: --out " + module + ": it is a file the run reads (\""), refused.err());
+        assertEquals(Files.readString(Path.of("../spec/Publication.tla")), Files.readString(module), "the module is untouched");
+    }
 }
