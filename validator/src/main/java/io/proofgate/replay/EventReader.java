@@ -644,6 +644,13 @@ public final class EventReader implements Closeable {
                 ? "a character outside ASCII where a JSON value must start (the bytes are UTF-8; JSON allows only"
                         + " space, tab and newlines between values)"
                 : JsonWords.of(e, lineShift);
+        if (message != null && leadByte(message)) {
+            java.util.regex.Matcher character = UNEXPECTED.matcher(message);
+            character.matches();
+            problem = problem.replaceFirst(", found \".*\"$", java.util.regex.Matcher.quoteReplacement(
+                    ", found a character outside ASCII (its first byte 0x" + Integer.toHexString(Integer.parseInt(character.group(1)))
+                            + ")"));
+        }
         return error(at.getLineNr(), at.getColumnNr() - behind(message), "invalid JSON: " + problem);
     }
 
@@ -669,12 +676,23 @@ public final class EventReader implements Closeable {
             return 2;
         }
         java.util.regex.Matcher character = UNEXPECTED.matcher(parserMessage);
-        if (character.matches()) { // the place after the character's last byte, for one of several bytes
+        if (character.matches() && !leadByte(parserMessage)) { // the place of a character's last byte, for one of several
             int code = Integer.parseInt(character.group(1));
             return code < 0x80 ? 0 : code < 0x800 ? 1 : code < 0x10000 ? 2 : 3;
         }
         java.util.regex.Matcher number = NUMBER_LENGTH.matcher(parserMessage);
         return number.matches() ? Long.parseLong(number.group(1)) : 0;
+    }
+
+    /**
+     * Whether the parser names the first byte of a character outside ASCII as if it were the
+     * character (a Latin-1 reading, {@code "Ã"} for an {@code é}), at that byte's place: it decodes
+     * the character only where a field name must start.
+     */
+    private static boolean leadByte(String parserMessage) {
+        java.util.regex.Matcher character = UNEXPECTED.matcher(parserMessage);
+        return character.matches() && Integer.parseInt(character.group(1)) >= 0x80 && Integer.parseInt(character.group(1)) <= 0xff
+                && !parserMessage.contains("to start field name");
     }
 
     private String text(JsonToken token, String name) throws ReplayException, IOException {
