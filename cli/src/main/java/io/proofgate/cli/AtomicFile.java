@@ -61,6 +61,19 @@ final class AtomicFile {
         }
     }
 
+    /** The input of the run, of {@code inputs}, that the target {@code file} is, if any: the result file would replace it. */
+    static java.util.Optional<Path> replaces(Path file, java.util.Collection<Path> inputs) throws IOException {
+        if (!Files.exists(file)) {
+            return java.util.Optional.empty();
+        }
+        for (Path input : inputs) {
+            if (input != null && Files.exists(input) && Files.isSameFile(file, input)) {
+                return java.util.Optional.of(input);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     static void write(Path file, Content content) throws IOException {
         check(file);
         Path parent = file.toAbsolutePath().getParent();

@@ -2,6 +2,7 @@ package io.proofgate.cli;
 
 import io.proofgate.check.CheckOptions;
 import io.proofgate.check.CheckReport;
+import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.CounterexamplePrinter;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
@@ -93,7 +94,7 @@ final class CheckCommand implements Command {
                 models.add(catalog.resolve(model));
             }
             for (Model m : models) {
-                var checks = io.proofgate.check.ConfigChecks.parse(java.nio.file.Files.readString(m.config()));
+                ConfigChecks checks = ConfigChecks.parse(Files.readString(m.config()));
                 if (checks.invariants().isEmpty() && checks.properties().isEmpty() && !checks.deadlock()) {
                     // TLC explores its states and reports no error: "passed" would claim a check that never ran
                     err.println("proofgate check: " + m.config() + ": checks no invariant, no property and no deadlock"

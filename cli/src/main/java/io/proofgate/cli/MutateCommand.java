@@ -154,15 +154,17 @@ final class MutateCommand implements Command {
             try {
                 Path target = Path.of(parsed.get("--out"));
                 AtomicFile.check(target);
-                Path input = readBy(target, moduleFile, root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES)),
-                        equivalentsFile(parsed, root));
-                if (input != null) {
+                Optional<Path> input = AtomicFile.replaces(target, readBy(moduleFile,
+                        root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES)), equivalentsFile(parsed, root)));
+                if (input.isPresent()) {
                     throw new AtomicFile.NotAFile("it is a file the run reads (" + Outside.quoted(root.relativize(
-                            input.toAbsolutePath().normalize()).toString()) + "), which its result file would replace");
+                            input.get().toAbsolutePath().normalize()).toString()) + "), which its result file would replace");
                 }
+            } catch (AtomicFile.NotAFile e) {
+                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + e.getMessage());
+                return Main.USAGE;
             } catch (IOException e) {
-                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + (e instanceof AtomicFile.NotAFile
-                        ? e.getMessage() : FileProblems.words(e)));
+                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + FileProblems.words(e));
                 return Main.USAGE;
             }
         }
@@ -305,24 +307,17 @@ final class MutateCommand implements Command {
 
     /** The equivalents file a run reads: --equivalent's, else the default one when it exists, else none (null). */
     /**
-     * The input of the run that {@code out} is, if it is one: the module, the mistakes or
-     * equivalents file, or a module, config or models.json in the module's folder or one below it.
+     * The files a run reads that a result file could be written over: the module, the mistakes
+     * and equivalents files (either may be null), and the modules, configs and models.json in
+     * the module's folder or one below it.
      */
-    private static Path readBy(Path out, Path moduleFile, Path mistakesFile, Path equivalentsFile) throws IOException {
-        if (!Files.exists(out)) {
-            return null;
-        }
+    private static List<Path> readBy(Path moduleFile, Path mistakesFile, Path equivalentsFile) throws IOException {
         List<Path> inputs = new ArrayList<>(java.util.Arrays.asList(moduleFile, mistakesFile, equivalentsFile));
         try (var files = Files.walk(moduleFile.toAbsolutePath().getParent(), 2)) {
             files.filter(f -> f.toString().matches(".*\\.(tla|cfg)$") || f.getFileName().toString().equals("models.json"))
                     .forEach(inputs::add);
         }
-        for (Path input : inputs) {
-            if (input != null && Files.exists(input) && Files.isSameFile(out, input)) {
-                return input;
-            }
-        }
-        return null;
+        return inputs;
     }
 
     static Path equivalentsFile(java.util.Map<String, String> options, Path root) {

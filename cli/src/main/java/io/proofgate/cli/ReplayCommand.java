@@ -174,15 +174,16 @@ final class ReplayCommand implements Command {
             try {
                 Path target = Path.of(outFile);
                 AtomicFile.check(target);
-                for (String log : files) {
-                    if (Files.exists(target) && Files.exists(Path.of(log)) && Files.isSameFile(target, Path.of(log))) {
-                        throw new AtomicFile.NotAFile("it is also a log of the run (" + Outside.quoted(log)
-                                + "), which its result file would replace");
-                    }
+                Optional<Path> log = AtomicFile.replaces(target, files.stream().map(Path::of).toList());
+                if (log.isPresent()) {
+                    throw new AtomicFile.NotAFile("it is also a log of the run (" + Outside.quoted(log.get().toString())
+                            + "), which its result file would replace");
                 }
+            } catch (AtomicFile.NotAFile e) {
+                err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + e.getMessage());
+                return Main.USAGE;
             } catch (IOException e) {
-                err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + (e instanceof AtomicFile.NotAFile
-                        ? e.getMessage() : FileProblems.words(e)));
+                err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + FileProblems.words(e));
                 return Main.USAGE;
             }
         }

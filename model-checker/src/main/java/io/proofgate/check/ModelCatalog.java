@@ -63,8 +63,8 @@ public final class ModelCatalog {
         Path module = moduleOf(config);
         // A config in this checkout's spec/ extends its modules; one outside it extends the modules
         // beside it only: with spec/ as its library, a folder without its own Publication.tla was
-        // checked against this checkout's and "passed", a verdict on a spec that is neither.
-        // by real paths: a checkout under a symbolic link is spelt one way in its root and another in a path given
+        // checked against this checkout's and "passed", a verdict on a spec that is neither. Real
+        // paths, since a checkout under a symbolic link is spelt one way in its root, another in a path given.
         Path library = config.toRealPath().startsWith(specDir.toRealPath()) ? specDir : module.toAbsolutePath().getParent();
         return new Model(config.getFileName().toString().replaceFirst("\\.cfg$", ""), module, config,
                 new Model.Expected.Ok(), OptionalLong.empty(), "", library);

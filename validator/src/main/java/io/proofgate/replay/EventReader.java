@@ -636,22 +636,25 @@ public final class EventReader implements Closeable {
 
     private ReplayException invalidJson(JsonProcessingException e) {
         JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
-        String message = e.getOriginalMessage();
-        // The parser calls a character outside ASCII where a value must start "invalid UTF-8";
-        // every byte it reads has passed the UTF-8 check first, so the bytes are UTF-8 and the
-        // character (a byte order mark, a no-break space, a line separator) is what cannot stand there.
-        String problem = message != null && message.startsWith("Invalid UTF-8")
-                ? "a character outside ASCII where a JSON value must start (the bytes are UTF-8; JSON allows only"
-                        + " space, tab and newlines between values)"
-                : JsonWords.of(e, lineShift);
-        if (message != null && leadByte(message)) {
-            java.util.regex.Matcher character = UNEXPECTED.matcher(message);
-            character.matches();
-            problem = problem.replaceFirst(", found \".*\"$", java.util.regex.Matcher.quoteReplacement(
-                    ", found a character outside ASCII (its first byte 0x" + Integer.toHexString(Integer.parseInt(character.group(1)))
-                            + ")"));
+        String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        java.util.regex.Matcher unexpected = UNEXPECTED.matcher(message);
+        int code = unexpected.matches() ? Integer.parseInt(unexpected.group(1)) : -1;
+        // The parser decodes a character outside ASCII only where a field name must start; elsewhere
+        // it names the character's first byte as if it were the character ("Ã" for an "é"), at that byte.
+        boolean leadByte = code >= 0x80 && code <= 0xff && !message.contains("to start field name");
+        String problem;
+        if (message.startsWith("Invalid UTF-8")) {
+            // said of a character outside ASCII where a value must start; every byte the parser reads
+            // has passed the UTF-8 check, so the bytes are UTF-8 and the character cannot stand there
+            problem = "a character outside ASCII where a JSON value must start (the bytes are UTF-8; JSON allows only"
+                    + " space, tab and newlines between values)";
+        } else if (leadByte) {
+            problem = JsonWords.of(e, lineShift).replaceFirst(", found \".*\"$", java.util.regex.Matcher.quoteReplacement(
+                    ", found a character outside ASCII (its first byte 0x" + Integer.toHexString(code) + ")"));
+        } else {
+            problem = JsonWords.of(e, lineShift);
         }
-        return error(at.getLineNr(), at.getColumnNr() - behind(message), "invalid JSON: " + problem);
+        return error(at.getLineNr(), at.getColumnNr() - behind(message, code, leadByte), "invalid JSON: " + problem);
     }
 
     private static final java.util.regex.Pattern UNEXPECTED = java.util.regex.Pattern.compile(
@@ -661,38 +664,22 @@ public final class EventReader implements Closeable {
 
     /**
      * How far the parser's place (a byte on the line) is past the start of what is wrong: it names
-     * the place after a control character outside a string or a character of several bytes, and
-     * the end of a number that is too long (whose length it states), where the user looks for the
-     * character and the number.
+     * the place after a control character outside a string, the last byte of a character of
+     * several bytes it decoded ({@code code}, -1 for none), the place after the second byte of one
+     * it calls invalid UTF-8, and the end of a number that is too long (whose length it states).
      */
-    private static long behind(String parserMessage) {
-        if (parserMessage == null) {
-            return 0;
-        }
+    private static long behind(String parserMessage, int code, boolean leadByte) {
         if (parserMessage.startsWith("Illegal character ((CTRL-CHAR")) {
             return 1;
         }
-        if (parserMessage.startsWith("Invalid UTF-8 start byte")) { // it names the character's second byte, at the place after it
+        if (parserMessage.startsWith("Invalid UTF-8 start byte")) {
             return 2;
         }
-        java.util.regex.Matcher character = UNEXPECTED.matcher(parserMessage);
-        if (character.matches() && !leadByte(parserMessage)) { // the place of a character's last byte, for one of several
-            int code = Integer.parseInt(character.group(1));
+        if (code >= 0 && !leadByte) {
             return code < 0x80 ? 0 : code < 0x800 ? 1 : code < 0x10000 ? 2 : 3;
         }
         java.util.regex.Matcher number = NUMBER_LENGTH.matcher(parserMessage);
         return number.matches() ? Long.parseLong(number.group(1)) : 0;
-    }
-
-    /**
-     * Whether the parser names the first byte of a character outside ASCII as if it were the
-     * character (a Latin-1 reading, {@code "Ã"} for an {@code é}), at that byte's place: it decodes
-     * the character only where a field name must start.
-     */
-    private static boolean leadByte(String parserMessage) {
-        java.util.regex.Matcher character = UNEXPECTED.matcher(parserMessage);
-        return character.matches() && Integer.parseInt(character.group(1)) >= 0x80 && Integer.parseInt(character.group(1)) <= 0xff
-                && !parserMessage.contains("to start field name");
     }
 
     private String text(JsonToken token, String name) throws ReplayException, IOException {
