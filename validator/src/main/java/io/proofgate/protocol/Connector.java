@@ -2,7 +2,6 @@ package io.proofgate.protocol;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +22,7 @@ public final class Connector {
 
     private final Topology topology;
     private final boolean hasRecurrent;
+    private final int recurrentGroups;
     /**
      * Ids scheduled in the current step that are not pending (pending ones carry the check's
      * serial instead); a field so that checking a step allocates nothing new.
@@ -33,19 +33,27 @@ public final class Connector {
     /** Counts step checks, to mark what a check found on the stores themselves. */
     private long check;
     private final Map<String, PendingStore> pending = new HashMap<>();
-    private final Map<String, BitSet> heldRanks = new HashMap<>();
     /**
-     * One bit per digest hash (folded to {@link #QUORUM_FILTER_BITS}) for the digests at full
-     * quorum: a clear bit answers "not at full quorum" for a scheduled request without a lookup.
-     * Full quorum is never undone, so bits are only ever set. Made at the first full quorum, small,
-     * and grown as digests reach it (up to {@link #QUORUM_FILTER_BITS}), so that the audit's
-     * hundred thousand short logs, where a few digests do, do not each clear 8 KiB.
+     * The ranks that reported holding each digest, one bit per rank in words of 64: most digests
+     * are held by one or two ranks and never looked at again, so each costs one small array.
+     */
+    private final Map<String, long[]> heldRanks = new HashMap<>();
+    /** The digests every rank holds: never undone, so only ever added to; a few, against heldRanks' many. */
+    private final java.util.Set<String> fullQuorum = new java.util.HashSet<>();
+    /**
+     * One bit per digest hash (folded to the filter's size) for the digests at full quorum: a
+     * clear bit answers "not at full quorum" for a scheduled request without a lookup. Made at the
+     * first full quorum, small, and grown to keep at most one bit in {@link #QUORUM_FILTER_SPREAD}
+     * set (up to {@link #QUORUM_FILTER_BITS}), so that a digest not at full quorum rarely finds its
+     * bit set, and so that the audit's hundred thousand short logs, where a few digests reach full
+     * quorum, do not each clear 8 KiB.
      */
     private long[] fullQuorumFilter;
-    /** How many digests are at full quorum: the filter grows when they would fill an eighth of it. */
-    private int fullQuorumDigests;
     private static final int QUORUM_FILTER_BITS = 1 << 16;
+    private static final int QUORUM_FILTER_SPREAD = 64;
     private static final int QUORUM_FILTER_FIRST_BITS = 1 << 9;
+    /** Up to this many blocks a plan's repeated-block check compares pairs; past it, it sorts. */
+    private static final int PAIRWISE_REPEAT_CHECK = 32;
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
@@ -56,7 +64,8 @@ public final class Connector {
 
     public Connector(Topology topology) {
         this.topology = topology;
-        this.hasRecurrent = topology.recurrentGroupCount() > 0;
+        this.recurrentGroups = topology.recurrentGroupCount();
+        this.hasRecurrent = recurrentGroups > 0;
     }
 
     public Topology topology() {
@@ -141,7 +150,7 @@ public final class Connector {
                 }
             }
         }
-        PendingStore store = new PendingStore(request.id(), request.digest(), target, request.blockIds());
+        PendingStore store = new PendingStore(request.id(), request.digest(), target, request.blockIds(), topology);
         store.done = request.computed() + request.scheduled();
         if (proof != null) {
             store.latch(proof);
@@ -216,13 +225,20 @@ public final class Connector {
             ignoredHeld++;
             return List.of();
         }
-        BitSet ranks = heldRanks.computeIfAbsent(digest, d -> new BitSet(topology.tpDegree()));
-        boolean again = ranks.get(rank);
-        ranks.set(rank);
-        if (!again && ranks.cardinality() == topology.tpDegree()) { // the report that completes the quorum: once a digest
-            fullQuorumDigests++;
+        long[] ranks = heldRanks.get(digest);
+        if (ranks == null) {
+            ranks = new long[(topology.tpDegree() + 63) >>> 6];
+            heldRanks.put(digest, ranks);
+        }
+        long bit = 1L << rank;
+        if ((ranks[rank >>> 6] & bit) != 0) {
+            return List.of(); // a report again: the quorum is as it was
+        }
+        ranks[rank >>> 6] |= bit;
+        if (rankCount(ranks) == topology.tpDegree()) { // the report that completes the quorum: once a digest
+            fullQuorum.add(digest);
             int bits = fullQuorumFilter == null ? 0 : fullQuorumFilter.length * 64;
-            if (bits < QUORUM_FILTER_BITS && fullQuorumDigests * 8 > bits) {
+            if (bits < QUORUM_FILTER_BITS && fullQuorum.size() * QUORUM_FILTER_SPREAD > bits) {
                 growQuorumFilter(Math.max(QUORUM_FILTER_FIRST_BITS, bits * 8));
             } else {
                 setQuorumBit(digest);
@@ -234,11 +250,9 @@ public final class Connector {
     /** A filter of {@code bits} bits with the bit of every digest at full quorum set. */
     private void growQuorumFilter(int bits) {
         fullQuorumFilter = new long[Math.min(bits, QUORUM_FILTER_BITS) / 64];
-        heldRanks.forEach((digest, ranks) -> {
-            if (ranks.cardinality() == topology.tpDegree()) {
-                setQuorumBit(digest);
-            }
-        });
+        for (String digest : fullQuorum) {
+            setQuorumBit(digest);
+        }
     }
 
     private void setQuorumBit(String digest) {
@@ -251,11 +265,15 @@ public final class Connector {
             return false; // no digest has reached full quorum yet
         }
         int bit = quorumFilterBit(digestHash, fullQuorumFilter.length * 64);
-        if ((fullQuorumFilter[bit >>> 6] & (1L << bit)) == 0) {
-            return false;
+        return (fullQuorumFilter[bit >>> 6] & (1L << bit)) != 0 && fullQuorum.contains(digest);
+    }
+
+    private static int rankCount(long[] ranks) {
+        int count = 0;
+        for (long word : ranks) {
+            count += Long.bitCount(word);
         }
-        BitSet ranks = heldRanks.get(digest);
-        return ranks != null && ranks.cardinality() == topology.tpDegree();
+        return count;
     }
 
     private static int quorumFilterBit(int hash, int bits) {
@@ -271,21 +289,22 @@ public final class Connector {
         pending.remove(store.id);
         List<Group> groups = topology.groups();
         long[][] selected = new long[groups.size()][];
-        List<GroupBlock> recurrent = new ArrayList<>(1);
+        GroupBlock[] recurrent = new GroupBlock[recurrentGroups];
+        int recurrentAt = 0;
         int total = 0;
-        for (Group group : groups) {
-            int g = group.index();
+        for (int g = 0; g < selected.length; g++) {
+            Group group = groups.get(g);
             switch (group.policy()) {
-                case FULL -> selected[g] = slice(store, g, 0, ceilDiv(store.target, group.blockTokens()));
+                case FULL -> selected[g] = store.tableSlice(g, 0, ceilDiv(store.target, group.blockTokens()));
                 case SLIDING -> {
                     long from = Math.max(0, store.target - group.windowTokens()) / group.blockTokens();
-                    selected[g] = slice(store, g, from, ceilDiv(store.target, group.blockTokens()));
+                    selected[g] = store.tableSlice(g, from, ceilDiv(store.target, group.blockTokens()));
                 }
                 case RECURRENT_ALIGN -> {
                     // Never from the table: its recurrent slot keeps advancing past the target.
                     long block = store.latchedBlock(g);
                     selected[g] = new long[] {block};
-                    recurrent.add(new GroupBlock(g, block));
+                    recurrent[recurrentAt++] = new GroupBlock(g, block);
                 }
             }
             if (selected[g] == null) {
@@ -307,7 +326,8 @@ public final class Connector {
             return;
         }
         plans++;
-        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.target, BlockIds.adopt(selected), recurrent));
+        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.target, BlockIds.adopt(selected),
+                List.of(recurrent)));
     }
 
     private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, SelectionProblem problem) {
@@ -316,19 +336,10 @@ public final class Connector {
                         block == null ? null : BigInteger.valueOf(block)));
     }
 
-    /** Table entries [from, to) of a group, or null when the table is shorter than that. */
-    private static long[] slice(PendingStore store, int group, long from, long to) {
-        if (to > store.tableLength(group)) {
-            return null;
-        }
-        long[] blocks = new long[(int) (to - from)];
-        for (int i = 0; i < blocks.length; i++) {
-            blocks[i] = store.tableBlock(group, (int) from + i);
-        }
-        return blocks;
-    }
-
-    /** The smallest block that occurs twice in the selection, or 0 when none does. */
+    /**
+     * The smallest block that occurs twice in the selection, or 0 when none does. A plan holds a
+     * few blocks per group, so pairs are compared until sorting is the cheaper way.
+     */
     private static long firstRepeated(long[][] selected, int total) {
         long[] all = new long[total];
         int at = 0;
@@ -336,13 +347,24 @@ public final class Connector {
             System.arraycopy(group, 0, all, at, group.length);
             at += group.length;
         }
-        java.util.Arrays.sort(all);
-        for (int i = 1; i < all.length; i++) {
-            if (all[i] == all[i - 1]) {
-                return all[i];
+        if (total > PAIRWISE_REPEAT_CHECK) {
+            java.util.Arrays.sort(all);
+            for (int i = 1; i < all.length; i++) {
+                if (all[i] == all[i - 1]) {
+                    return all[i];
+                }
+            }
+            return 0;
+        }
+        long smallest = 0;
+        for (int i = 0; i < total; i++) {
+            for (int j = i + 1; j < total; j++) {
+                if (all[i] == all[j] && (smallest == 0 || all[i] < smallest)) {
+                    smallest = all[i];
+                }
             }
         }
-        return 0;
+        return smallest;
     }
 
     /** The group of the second occurrence of {@code block}, in plan order (group, then position). */
@@ -454,7 +476,11 @@ public final class Connector {
         TreeMap<String, java.util.SortedSet<Integer>> heldView = new TreeMap<>();
         heldRanks.forEach((digest, ranks) -> {
             TreeSet<Integer> set = new TreeSet<>();
-            ranks.stream().forEach(set::add);
+            for (int rank = 0; rank < ranks.length * 64; rank++) {
+                if ((ranks[rank >>> 6] & (1L << rank)) != 0) {
+                    set.add(rank);
+                }
+            }
             heldView.put(digest, set);
         });
         return new ConnectorState(pendingView, heldView, counters(), lastStep);

@@ -7,6 +7,8 @@ import java.util.Arrays;
  * Mutable and owned by {@link Connector}; the outside sees {@link PendingSnapshot}s.
  */
 final class PendingStore {
+    /** A table made at a request's start holds at most this many blocks; a longer one grows as it is extended. */
+    private static final long MAX_PLANNED_BLOCKS = 4096;
     final String id;
     final String digest;
     /** {@code digest.hashCode()}, kept so that the quorum check of a step does not load the string. */
@@ -26,7 +28,7 @@ final class PendingStore {
     private long evidenceIn;
     private RawValue evidence;
 
-    PendingStore(String id, String digest, long target, BlockIds initialTable) {
+    PendingStore(String id, String digest, long target, BlockIds initialTable, Topology topology) {
         this.id = id;
         this.digest = digest;
         this.digestHash = digest.hashCode();
@@ -34,15 +36,13 @@ final class PendingStore {
         int groups = initialTable.groupCount();
         this.table = new long[groups][];
         this.tableLength = new int[groups];
-        adoptTable(initialTable);
-    }
-
-    private void adoptTable(BlockIds blocks) {
-        for (int g = 0; g < table.length; g++) {
-            // BlockIds never changes, so its array is kept, not copied: the table is full
-            // (length == tableLength), so extendTable copies before it writes anything
-            long[] source = blocks.groupView(g);
-            table[g] = source;
+        for (int g = 0; g < groups; g++) {
+            long[] source = initialTable.groupView(g);
+            // Made long enough for the blocks a plan selects, so that the steps of a chunked prefill
+            // extend it without copying; a recurrent group's slot is never selected from the table.
+            Group group = topology.groups().get(g);
+            long planned = group.isRecurrent() ? 0 : Math.min(MAX_PLANNED_BLOCKS, -Math.floorDiv(-target, group.blockTokens()));
+            table[g] = source.length >= planned ? source : Arrays.copyOf(source, (int) planned);
             tableLength[g] = source.length;
         }
     }
@@ -84,8 +84,9 @@ final class PendingStore {
         return entry;
     }
 
-    long tableBlock(int group, int index) {
-        return table[group][index];
+    /** Table entries [from, to) of a group, or null when the table is shorter than that. */
+    long[] tableSlice(int group, long from, long to) {
+        return to > tableLength[group] ? null : Arrays.copyOfRange(table[group], (int) from, (int) to);
     }
 
     int tableLength(int group) {

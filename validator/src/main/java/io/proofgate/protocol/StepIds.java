@@ -18,6 +18,8 @@ final class StepIds {
     // small at first, grown as steps turn out larger: most logs the audit replays have a few requests
     private String[] ids = new String[16];
     private int[] generations = new int[16];
+    /** Each slot's id's hash code, compared before the text so that a probe rarely loads another id. */
+    private int[] hashes = new int[16];
     private int generation = 1;
     private int size;
     /** Non-null once this step's ids probed too long; then it holds them all. */
@@ -47,9 +49,10 @@ final class StepIds {
             grow();
         }
         int mask = ids.length - 1;
-        int slot = slot(id, mask);
+        int hash = id.hashCode();
+        int slot = slot(hash, mask);
         for (int probes = 0; generations[slot] == generation; probes++) {
-            if (ids[slot].equals(id)) {
+            if (hashes[slot] == hash && ids[slot].equals(id)) {
                 return false;
             }
             if (probes == LONG_PROBE) {
@@ -60,6 +63,7 @@ final class StepIds {
         }
         generations[slot] = generation;
         ids[slot] = id;
+        hashes[slot] = hash;
         size++;
         return true;
     }
@@ -68,8 +72,8 @@ final class StepIds {
      * Fibonacci hashing: ids such as {@code req-1}, {@code req-2} have consecutive hash codes,
      * which would fill consecutive slots and make long runs of probes.
      */
-    private static int slot(String id, int mask) {
-        return (id.hashCode() * 0x9E3779B9 >>> 16) & mask;
+    private static int slot(int hash, int mask) {
+        return (hash * 0x9E3779B9 >>> 16) & mask;
     }
 
     private Set<String> current() {
@@ -85,17 +89,20 @@ final class StepIds {
     private void grow() {
         String[] oldIds = ids;
         int[] oldGenerations = generations;
+        int[] oldHashes = hashes;
         ids = new String[oldIds.length * 2];
         generations = new int[oldIds.length * 2];
+        hashes = new int[oldIds.length * 2];
         int mask = ids.length - 1;
         for (int i = 0; i < oldIds.length; i++) {
             if (oldGenerations[i] == generation) {
-                int slot = slot(oldIds[i], mask);
+                int slot = slot(oldHashes[i], mask);
                 while (generations[slot] == generation) {
                     slot = (slot + 1) & mask;
                 }
                 generations[slot] = generation;
                 ids[slot] = oldIds[i];
+                hashes[slot] = oldHashes[i];
             }
         }
     }

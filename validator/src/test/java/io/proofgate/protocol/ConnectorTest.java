@@ -373,6 +373,25 @@ class ConnectorTest {
             assertTrue(connector.state().pending().keySet().stream().allMatch(id -> id.startsWith("n")));
         }
 
+        /** Ranks are kept one bit each in words of 64: a quorum of 70 spans two words. */
+        @Test
+        void aQuorumOfMoreThan64Ranks_isFullOnlyWithEveryRank() {
+            Connector tp70 = new Connector(new Topology(seedTopology().groups(), 70, 256, 1024, Long.MAX_VALUE));
+            for (int rank = 69; rank >= 1; rank--) {
+                tp70.apply(new Event.Held(rank, "d1"));
+            }
+            tp70.apply(new Event.Held(64, "d1")); // a report again counts once
+            assertEquals(69, tp70.state().held().get("d1").size());
+            tp70.apply(newStep(1, newRequest("r1", "d1", 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))),
+                    evidence("r1", ids(1, 42, 6912))));
+            assertTrue(tp70.state().pending().containsKey("r1"), "69 of 70 ranks is not full quorum");
+            tp70.apply(new Event.Held(0, "d1"));
+            assertEquals(java.util.stream.IntStream.range(0, 70).boxed().toList(),
+                    List.copyOf(tp70.state().held().get("d1")));
+            assertEquals(List.of(new Verdict.Retired(2, "r1", Verdict.RetireCause.QUORUM)),
+                    tp70.apply(cachedStep(2, cached("r1", 4608, 2304, blocks(ids(13), ids())), NO_EVIDENCE)));
+        }
+
         @Test
         void partialQuorum_doesNotRetire() {
             Connector tp2 = new Connector(new Topology(seedTopology().groups(), 2, 256, 1024, Long.MAX_VALUE));
@@ -392,6 +411,25 @@ class ConnectorTest {
             PendingSnapshot store = connector.state().pending().get("r1");
             assertEquals(blocks(ids(21), ids(81)), store.table());
             assertEquals(100, store.done());
+        }
+
+        /**
+         * A table is made long enough for its plan when the request is admitted; it must still
+         * hold every block, and only those, while it is shorter than that and after it outgrows it.
+         */
+        @Test
+        void aTableExtendedPastItsPlannedLength_keepsEveryBlockInOrder() {
+            firstStep(NO_EVIDENCE); // target 6912: three blocks of 2304 planned
+            assertEquals(blocks(ids(11, 12), ids(0, 71)), connector.state().pending().get("r1").table());
+            List<Long> full = new ArrayList<>(List.of(11L, 12L));
+            for (int step = 2; step < 12; step++) {
+                long[] more = {100 + 2 * step, 101 + 2 * step};
+                connector.apply(cachedStep(step, cached("r1", 4608, 1, blocks(more, ids())), NO_EVIDENCE));
+                full.add(more[0]);
+                full.add(more[1]);
+            }
+            assertEquals(blocks(full.stream().mapToLong(Long::longValue).toArray(), ids(0, 71)),
+                    connector.state().pending().get("r1").table());
         }
 
         @Test
@@ -508,6 +546,32 @@ class ConnectorTest {
             Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", 6912, 80,
                     blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
             assertEquals(java.math.BigInteger.valueOf(11), rejected.block());
+        }
+
+        /**
+         * Two blocks repeated: the reason names the smaller, however the plan orders them, both
+         * for a short plan (pairs compared) and for one of more than 32 blocks (sorted).
+         */
+        @ParameterizedTest
+        @ValueSource(ints = {0, 40})
+        void twoBlocksRepeated_theSmallerIsNamed(int extraBlocks) {
+            Connector c = new Connector(seedTopology());
+            long[] table = new long[4 + extraBlocks];
+            table[0] = 50;
+            table[1] = 50;
+            for (int i = 0; i < extraBlocks; i++) {
+                table[2 + i] = 1000 + i;
+            }
+            table[2 + extraBlocks] = 20;
+            table[3 + extraBlocks] = 20;
+            long prompt = 2304L * table.length;
+            long[] recurrent = new long[table.length];
+            recurrent[table.length - 1] = 71;
+            c.apply(newStep(1, newRequest("r1", "d1", prompt, 0, prompt - 80, blocks(table, recurrent)),
+                    evidence("r1", ids(1, 42, prompt - 256))));
+            Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", prompt - 80, 80,
+                    blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
+            assertEquals(java.math.BigInteger.valueOf(20), rejected.block(), rejected::reason);
         }
 
         @Test
