@@ -32,7 +32,7 @@ public final class Connector {
     private PendingStore[] cachedStores = new PendingStore[16];
     /** Counts step checks, to mark what a check found on the stores themselves. */
     private long check;
-    private final Map<String, PendingStore> pending = new HashMap<>();
+    private final PendingTable pending = new PendingTable();
     /**
      * The ranks that reported holding each digest, one bit per rank in words of 64: most digests
      * are held by one or two ranks and never looked at again, so each costs one small array.
@@ -155,7 +155,7 @@ public final class Connector {
         if (proof != null) {
             store.latch(proof);
         }
-        pending.put(request.id(), store);
+        pending.put(store);
         // A topology with recurrent groups never publishes on the new-request step: vLLM hands the
         // aligned proof over with the step's output and a copy-on-write target one step later.
         if (!hasRecurrent && store.done >= target) {
@@ -433,7 +433,7 @@ public final class Connector {
                 throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
             }
             tokensFit(request.computed(), request.scheduled(), request.id());
-            if (pending.containsKey(request.id())) {
+            if (pending.get(request.id()) != null) {
                 throw new InvalidEventException("new request \"" + request.id() + "\" is already pending");
             }
             if (request.blockIds().groupCount() != groups) {
@@ -472,7 +472,7 @@ public final class Connector {
 
     public ConnectorState state() {
         TreeMap<String, PendingSnapshot> pendingView = new TreeMap<>();
-        pending.forEach((id, store) -> pendingView.put(id, store.snapshot(topology)));
+        pending.forEach(store -> pendingView.put(store.id, store.snapshot(topology)));
         TreeMap<String, java.util.SortedSet<Integer>> heldView = new TreeMap<>();
         heldRanks.forEach((digest, ranks) -> {
             TreeSet<Integer> set = new TreeSet<>();

@@ -20,6 +20,8 @@ final class StepIds {
     private int[] generations = new int[16];
     /** Each slot's id's hash code, compared before the text so that a probe rarely loads another id. */
     private int[] hashes = new int[16];
+    /** 32 less the bits of a slot number: a hash's top bits after mixing pick its slot. */
+    private int shift = 28;
     private int generation = 1;
     private int size;
     /** Non-null once this step's ids probed too long; then it holds them all. */
@@ -50,7 +52,7 @@ final class StepIds {
         }
         int mask = ids.length - 1;
         int hash = id.hashCode();
-        int slot = slot(hash, mask);
+        int slot = slot(hash);
         for (int probes = 0; generations[slot] == generation; probes++) {
             if (hashes[slot] == hash && ids[slot].equals(id)) {
                 return false;
@@ -72,8 +74,8 @@ final class StepIds {
      * Fibonacci hashing: ids such as {@code req-1}, {@code req-2} have consecutive hash codes,
      * which would fill consecutive slots and make long runs of probes.
      */
-    private static int slot(int hash, int mask) {
-        return (hash * 0x9E3779B9 >>> 16) & mask;
+    private int slot(int hash) {
+        return (hash * 0x9E3779B9) >>> shift;
     }
 
     private Set<String> current() {
@@ -93,10 +95,11 @@ final class StepIds {
         ids = new String[oldIds.length * 2];
         generations = new int[oldIds.length * 2];
         hashes = new int[oldIds.length * 2];
+        shift--;
         int mask = ids.length - 1;
         for (int i = 0; i < oldIds.length; i++) {
             if (oldGenerations[i] == generation) {
-                int slot = slot(oldHashes[i], mask);
+                int slot = slot(oldHashes[i]);
                 while (generations[slot] == generation) {
                     slot = (slot + 1) & mask;
                 }

@@ -37,10 +37,10 @@ class StepIdsTest {
     @Test
     void growsPastItsFirstSizeAndStillFindsEveryRepeat() {
         StepIds table = new StepIds();
-        for (int i = 0; i < 10_000; i++) {
+        for (int i = 0; i < 200_000; i++) { // past 2^16 slots, where every bit of a hash must count
             assertTrue(table.add("req-" + i));
         }
-        for (int i = 0; i < 10_000; i++) {
+        for (int i = 0; i < 200_000; i++) {
             assertFalse(table.add("req-" + i), "req-" + i);
         }
         assertFalse(table.overflowed(), "ids with consecutive hash codes are spread, not probed in long runs");

@@ -1,0 +1,162 @@
+package io.proofgate.protocol;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The pending stores by request id: an open-addressing table of the stores themselves, beside
+ * their ids' hash codes. Every scheduled request is looked up here, and a {@link HashMap} would
+ * reach its store through an entry object and compare the id's text with the entry's key; here a
+ * probe reads a compact array of hash codes, and the text is compared with the store's own id
+ * only where the codes match. Crafted ids can share one hash code ({@code "Aa"} and
+ * {@code "BB"}); after a long run of probes the table hands every store to a {@link HashMap},
+ * which stays fast on such keys, so a hostile log costs no more than an honest one of its size.
+ */
+final class PendingTable {
+
+    private static final int LONG_PROBE = 32;
+
+    // small at first: most logs the audit replays have a few requests
+    private int[] hashes = new int[16];
+    private PendingStore[] stores = new PendingStore[16];
+    /** 32 less the bits of a slot number: a hash's top bits after mixing pick its home slot. */
+    private int shift = 28;
+    private int size;
+    /** Non-null once a probe ran too long; then it holds every store and the arrays are unused. */
+    private Map<String, PendingStore> overflow;
+
+    int size() {
+        return overflow != null ? overflow.size() : size;
+    }
+
+    /** The pending store of {@code id}, or null. */
+    PendingStore get(String id) {
+        if (overflow != null) {
+            return overflow.get(id);
+        }
+        int hash = id.hashCode();
+        int mask = stores.length - 1;
+        for (int slot = home(hash); ; slot = (slot + 1) & mask) {
+            PendingStore store = stores[slot];
+            if (store == null) {
+                return null;
+            }
+            if (hashes[slot] == hash && store.id.equals(id)) {
+                return store;
+            }
+        }
+    }
+
+    /** Adds {@code store} under its id, replacing the store of that id if there is one. */
+    void put(PendingStore store) {
+        if (overflow != null) {
+            overflow.put(store.id, store);
+            return;
+        }
+        if (2 * (size + 1) > stores.length) {
+            grow();
+        }
+        int hash = store.id.hashCode();
+        int mask = stores.length - 1;
+        int slot = home(hash);
+        for (int probes = 0; stores[slot] != null; probes++, slot = (slot + 1) & mask) {
+            if (hashes[slot] == hash && stores[slot].id.equals(store.id)) {
+                stores[slot] = store;
+                return;
+            }
+            if (probes == LONG_PROBE) {
+                overflow = toMap();
+                overflow.put(store.id, store);
+                hashes = null;
+                stores = null;
+                return;
+            }
+        }
+        hashes[slot] = hash;
+        stores[slot] = store;
+        size++;
+    }
+
+    /** Removes the store of {@code id}; the store, or null when there was none. */
+    PendingStore remove(String id) {
+        if (overflow != null) {
+            return overflow.remove(id);
+        }
+        int hash = id.hashCode();
+        int mask = stores.length - 1;
+        int slot = home(hash);
+        while (stores[slot] != null && !(hashes[slot] == hash && stores[slot].id.equals(id))) {
+            slot = (slot + 1) & mask;
+        }
+        PendingStore removed = stores[slot];
+        if (removed == null) {
+            return null;
+        }
+        // Linear probing without tombstones: the stores after the gap that would no longer be
+        // reached from their home slot move back into it.
+        int gap = slot;
+        for (int next = (gap + 1) & mask; stores[next] != null; next = (next + 1) & mask) {
+            int home = home(hashes[next]);
+            if (((next - home) & mask) >= ((next - gap) & mask)) {
+                stores[gap] = stores[next];
+                hashes[gap] = hashes[next];
+                gap = next;
+            }
+        }
+        stores[gap] = null;
+        size--;
+        return removed;
+    }
+
+    /** Each pending store, in no particular order. */
+    void forEach(Consumer<PendingStore> action) {
+        if (overflow != null) {
+            overflow.values().forEach(action);
+            return;
+        }
+        for (PendingStore store : stores) {
+            if (store != null) {
+                action.accept(store);
+            }
+        }
+    }
+
+    /** Whether the stores went to a hash map because ids shared hash codes. */
+    boolean overflowed() {
+        return overflow != null;
+    }
+
+    /**
+     * Fibonacci hashing: ids such as {@code req-1}, {@code req-2} have consecutive hash codes,
+     * which would fill consecutive slots and make long runs of probes.
+     */
+    private int home(int hash) {
+        return (hash * 0x9E3779B9) >>> shift;
+    }
+
+    private Map<String, PendingStore> toMap() {
+        Map<String, PendingStore> all = new HashMap<>(2 * size);
+        forEach(store -> all.put(store.id, store));
+        return all;
+    }
+
+    private void grow() {
+        int[] oldHashes = hashes;
+        PendingStore[] oldStores = stores;
+        hashes = new int[oldStores.length * 2];
+        stores = new PendingStore[oldStores.length * 2];
+        shift--;
+        int mask = stores.length - 1;
+        for (int i = 0; i < oldStores.length; i++) {
+            if (oldStores[i] != null) {
+                int slot = home(oldHashes[i]);
+                while (stores[slot] != null) {
+                    slot = (slot + 1) & mask;
+                }
+                hashes[slot] = oldHashes[i];
+                stores[slot] = oldStores[i];
+            }
+        }
+    }
+}
