@@ -82,4 +82,18 @@ final class Events {
     static Event.Step cachedStep(long step, Event.CachedRequest request, RawValue evidence) {
         return step(step, List.of(), List.of(request), List.of(), evidence);
     }
+
+    /** The 2^rounds ids made of "Aa" and "BB", rounds of them each: they all share one hash code. */
+    static java.util.List<String> idsSharingOneHashCode(int rounds) {
+        java.util.List<String> ids = java.util.List.of("");
+        for (int round = 0; round < rounds; round++) {
+            java.util.List<String> longer = new java.util.ArrayList<>();
+            for (String prefix : ids) {
+                longer.add(prefix + "Aa");
+                longer.add(prefix + "BB");
+            }
+            ids = longer;
+        }
+        return ids;
+    }
 }

@@ -81,16 +81,7 @@ class PendingTableTest {
     /** Ids made of "Aa" and "BB" all share one hash code: the table goes to a hash map and stays exact. */
     @Test
     void idsThatShareOneHashCodeAreStillToldApart() {
-        List<String> colliding = new ArrayList<>();
-        colliding.add("");
-        for (int round = 0; round < 8; round++) {
-            List<String> longer = new ArrayList<>();
-            for (String prefix : colliding) {
-                longer.add(prefix + "Aa");
-                longer.add(prefix + "BB");
-            }
-            colliding = longer;
-        }
+        List<String> colliding = Events.idsSharingOneHashCode(8);
         assertEquals(1, colliding.stream().mapToInt(String::hashCode).distinct().count());
         PendingTable table = new PendingTable();
         Map<String, PendingStore> reference = new HashMap<>();

@@ -7,7 +7,6 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -51,16 +50,7 @@ class StepIdsTest {
     /** Ids made of "Aa" and "BB" all share one hash code: the table goes to a hash set and stays exact. */
     @Test
     void idsThatShareOneHashCodeAreStillTellApart() {
-        List<String> colliding = new ArrayList<>();
-        colliding.add("");
-        for (int round = 0; round < 11; round++) {
-            List<String> longer = new ArrayList<>();
-            for (String prefix : colliding) {
-                longer.add(prefix + "Aa");
-                longer.add(prefix + "BB");
-            }
-            colliding = longer;
-        }
+        List<String> colliding = Events.idsSharingOneHashCode(11);
         assertEquals(2048, colliding.size());
         assertEquals(1, colliding.stream().mapToInt(String::hashCode).distinct().count());
         StepIds table = new StepIds();
