@@ -476,9 +476,9 @@ public final class Connector {
         TreeMap<String, java.util.SortedSet<Integer>> heldView = new TreeMap<>();
         heldRanks.forEach((digest, ranks) -> {
             TreeSet<Integer> set = new TreeSet<>();
-            for (int rank = 0; rank < ranks.length * 64; rank++) {
-                if ((ranks[rank >>> 6] & (1L << rank)) != 0) {
-                    set.add(rank);
+            for (int word = 0; word < ranks.length; word++) {
+                for (long bits = ranks[word]; bits != 0; bits &= bits - 1) {
+                    set.add(word * 64 + Long.numberOfTrailingZeros(bits));
                 }
             }
             heldView.put(digest, set);

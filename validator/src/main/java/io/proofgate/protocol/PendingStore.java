@@ -7,8 +7,13 @@ import java.util.Arrays;
  * Mutable and owned by {@link Connector}; the outside sees {@link PendingSnapshot}s.
  */
 final class PendingStore {
-    /** A table made at a request's start holds at most this many blocks; a longer one grows as it is extended. */
-    private static final long MAX_PLANNED_BLOCKS = 4096;
+    /**
+     * A table made at a request's start has room for at most this many blocks (512 bytes); a
+     * longer one grows as it is extended. A prefill brings a few blocks a step, so this spares
+     * the copies of most tables, while a request that waits admitted holds little more than
+     * before, however long its prompt.
+     */
+    private static final long MAX_PLANNED_BLOCKS = 64;
     final String id;
     final String digest;
     /** {@code digest.hashCode()}, kept so that the quorum check of a step does not load the string. */
@@ -87,6 +92,11 @@ final class PendingStore {
     /** Table entries [from, to) of a group, or null when the table is shorter than that. */
     long[] tableSlice(int group, long from, long to) {
         return to > tableLength[group] ? null : Arrays.copyOfRange(table[group], (int) from, (int) to);
+    }
+
+    /** How many blocks a group's table has room for before it is copied (tests). */
+    int tableCapacity(int group) {
+        return table[group].length;
     }
 
     int tableLength(int group) {

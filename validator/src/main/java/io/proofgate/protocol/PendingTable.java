@@ -9,13 +9,21 @@ import java.util.function.Consumer;
  * their ids' hash codes. Every scheduled request is looked up here, and a {@link HashMap} would
  * reach its store through an entry object and compare the id's text with the entry's key; here a
  * probe reads a compact array of hash codes, and the text is compared with the store's own id
- * only where the codes match. Crafted ids can share one hash code ({@code "Aa"} and
- * {@code "BB"}); after a long run of probes the table hands every store to a {@link HashMap},
- * which stays fast on such keys, so a hostile log costs no more than an honest one of its size.
+ * only where the codes match.
+ *
+ * <p>No operation walks far. A run of more than {@link #LONG_PROBE} probes, in a lookup, an
+ * insertion or a removal, spreads the table: while it is at least an eighth full it doubles,
+ * which breaks up the runs that ids with random hash codes form now and then; a run that
+ * survives in a table so sparse comes from crafted ids (all of {@code "Aa"}, {@code "BB"},
+ * {@code "AaBB"}... share one hash code, and others can be made to fill consecutive slots), and
+ * the table hands every store to a {@link HashMap}, which stays fast on such keys. So a hostile
+ * log costs no more than an honest one of its size, and an honest one keeps the table.
  */
 final class PendingTable {
 
     private static final int LONG_PROBE = 32;
+    /** Below one store in this many slots, a long run is not chance: the stores go to a hash map. */
+    private static final int SPARSE = 8;
 
     // small at first: most logs the audit replays have a few requests
     private int[] hashes = new int[16];
@@ -23,7 +31,7 @@ final class PendingTable {
     /** 32 less the bits of a slot number: a hash's top bits after mixing pick its home slot. */
     private int shift = 28;
     private int size;
-    /** Non-null once a probe ran too long; then it holds every store and the arrays are unused. */
+    /** Non-null once a run stayed long in a sparse table; then it holds every store and the arrays are unused. */
     private Map<String, PendingStore> overflow;
 
     int size() {
@@ -37,13 +45,17 @@ final class PendingTable {
         }
         int hash = id.hashCode();
         int mask = stores.length - 1;
-        for (int slot = home(hash); ; slot = (slot + 1) & mask) {
+        for (int slot = home(hash), probes = 0; ; slot = (slot + 1) & mask, probes++) {
             PendingStore store = stores[slot];
             if (store == null) {
                 return null;
             }
             if (hashes[slot] == hash && store.id.equals(id)) {
                 return store;
+            }
+            if (probes == LONG_PROBE) {
+                spread();
+                return get(id);
             }
         }
     }
@@ -66,10 +78,8 @@ final class PendingTable {
                 return;
             }
             if (probes == LONG_PROBE) {
-                overflow = toMap();
-                overflow.put(store.id, store);
-                hashes = null;
-                stores = null;
+                spread();
+                put(store);
                 return;
             }
         }
@@ -86,17 +96,23 @@ final class PendingTable {
         int hash = id.hashCode();
         int mask = stores.length - 1;
         int slot = home(hash);
-        while (stores[slot] != null && !(hashes[slot] == hash && stores[slot].id.equals(id))) {
+        for (int probes = 0; stores[slot] != null && !(hashes[slot] == hash && stores[slot].id.equals(id)); probes++) {
+            if (probes == LONG_PROBE) {
+                spread();
+                return remove(id);
+            }
             slot = (slot + 1) & mask;
         }
         PendingStore removed = stores[slot];
         if (removed == null) {
             return null;
         }
-        // Linear probing without tombstones: the stores after the gap that would no longer be
-        // reached from their home slot move back into it.
+        // Linear probing without markers: the stores after the gap that would no longer be
+        // reached from their home slot move back into it. The walk goes to the run's end, so a
+        // long one is walked once and then spread.
         int gap = slot;
-        for (int next = (gap + 1) & mask; stores[next] != null; next = (next + 1) & mask) {
+        int walked = 0;
+        for (int next = (gap + 1) & mask; stores[next] != null; next = (next + 1) & mask, walked++) {
             int home = home(hashes[next]);
             if (((next - home) & mask) >= ((next - gap) & mask)) {
                 stores[gap] = stores[next];
@@ -106,6 +122,9 @@ final class PendingTable {
         }
         stores[gap] = null;
         size--;
+        if (walked > LONG_PROBE) {
+            spread();
+        }
         return removed;
     }
 
@@ -122,7 +141,12 @@ final class PendingTable {
         }
     }
 
-    /** Whether the stores went to a hash map because ids shared hash codes. */
+    /** How many slots the table has, or 0 once the stores went to a hash map (tests). */
+    int slots() {
+        return overflow != null ? 0 : stores.length;
+    }
+
+    /** Whether the stores went to a hash map because crafted ids kept runs long. */
     boolean overflowed() {
         return overflow != null;
     }
@@ -133,6 +157,17 @@ final class PendingTable {
      */
     private int home(int hash) {
         return (hash * 0x9E3779B9) >>> shift;
+    }
+
+    /** A run was long: double the table while it is an eighth full or more, else go to a hash map. */
+    private void spread() {
+        if ((long) size * SPARSE >= stores.length) {
+            grow();
+        } else {
+            overflow = toMap();
+            hashes = null;
+            stores = null;
+        }
     }
 
     private Map<String, PendingStore> toMap() {
