@@ -11,13 +11,15 @@ import java.util.function.Consumer;
  * probe reads a compact array of hash codes, and the text is compared with the store's own id
  * only where the codes match.
  *
- * <p>No operation walks far. A run of more than {@link #LONG_PROBE} probes, in a lookup, an
- * insertion or a removal, spreads the table: while it is at least an eighth full it doubles,
- * which breaks up the runs that ids with random hash codes form now and then; a run that
- * survives in a table so sparse comes from crafted ids (all of {@code "Aa"}, {@code "BB"},
- * {@code "AaBB"}... share one hash code, and others can be made to fill consecutive slots), and
- * the table hands every store to a {@link HashMap}, which stays fast on such keys. So a hostile
- * log costs no more than an honest one of its size, and an honest one keeps the table.
+ * <p>No lookup or insertion probes more than {@link #LONG_PROBE} slots: a longer run, there or
+ * in a removal's search, spreads the table (a removal walks to the end of its run to close the
+ * gap, and spreads a run it found long, so a long run is walked once, at a cost its insertions
+ * paid for). While the table is at least an eighth full it doubles, which breaks up the runs
+ * that ids with random hash codes form now and then; a run that survives in a table so sparse
+ * comes from crafted ids (all of {@code "Aa"}, {@code "BB"}, {@code "AaBB"}... share one hash
+ * code, and others can be made to fill consecutive slots), and the table hands every store to a
+ * {@link HashMap}, which stays fast on such keys. So a hostile log costs no more than an honest
+ * one of its size, and an honest one keeps the table.
  */
 final class PendingTable {
 
