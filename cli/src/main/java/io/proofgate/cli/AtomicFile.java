@@ -61,8 +61,30 @@ final class AtomicFile {
         }
     }
 
+    /** The files a run reads, listed when a target is checked against them. */
+    @FunctionalInterface
+    interface Inputs {
+        java.util.Collection<Path> list() throws IOException;
+    }
+
+    /**
+     * Why {@code file} cannot take a run's result, before the run: {@link #check}'s reason, or,
+     * where it is one of the run's {@code inputs}, {@code asInput}'s words for that input (the
+     * result file would replace it). Empty when the file can take it.
+     */
+    static java.util.Optional<String> refusal(Path file, Inputs inputs, java.util.function.Function<Path, String> asInput) {
+        try {
+            check(file);
+            return replaces(file, inputs.list()).map(asInput);
+        } catch (NotAFile e) {
+            return java.util.Optional.of(e.getMessage());
+        } catch (IOException e) {
+            return java.util.Optional.of(io.proofgate.text.FileProblems.words(e));
+        }
+    }
+
     /** The input of the run, of {@code inputs}, that the target {@code file} is, if any: the result file would replace it. */
-    static java.util.Optional<Path> replaces(Path file, java.util.Collection<Path> inputs) throws IOException {
+    private static java.util.Optional<Path> replaces(Path file, java.util.Collection<Path> inputs) throws IOException {
         if (!Files.exists(file)) {
             return java.util.Optional.empty();
         }

@@ -151,20 +151,13 @@ final class MutateCommand implements Command {
             return Main.USAGE;
         }
         if (parsed.containsKey("--out")) {
-            try {
-                Path target = Path.of(parsed.get("--out"));
-                AtomicFile.check(target);
-                Optional<Path> input = AtomicFile.replaces(target, readBy(moduleFile,
-                        root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES)), equivalentsFile(parsed, root)));
-                if (input.isPresent()) {
-                    throw new AtomicFile.NotAFile("it is a file the run reads (" + Outside.quoted(root.relativize(
-                            input.get().toAbsolutePath().normalize()).toString()) + "), which its result file would replace");
-                }
-            } catch (AtomicFile.NotAFile e) {
-                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + e.getMessage());
-                return Main.USAGE;
-            } catch (IOException e) {
-                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + FileProblems.words(e));
+            Optional<String> refused = AtomicFile.refusal(Path.of(parsed.get("--out")),
+                    () -> readBy(moduleFile, root.resolve(parsed.getOrDefault("--mistakes", DEFAULT_MISTAKES)),
+                            equivalentsFile(parsed, root)),
+                    input -> "it is a file the run reads (" + Outside.quoted(root.relativize(input.toAbsolutePath().normalize())
+                            .toString()) + "), which its result file would replace");
+            if (refused.isPresent()) {
+                err.println("proofgate mutate: --out " + Outside.bare(parsed.get("--out")) + ": " + refused.get());
                 return Main.USAGE;
             }
         }
@@ -305,7 +298,6 @@ final class MutateCommand implements Command {
         return file != null ? Equivalents.read(file) : Equivalents.none();
     }
 
-    /** The equivalents file a run reads: --equivalent's, else the default one when it exists, else none (null). */
     /**
      * The files a run reads that a result file could be written over: the module, the mistakes
      * and equivalents files (either may be null), and the modules, configs and models.json in
@@ -320,6 +312,7 @@ final class MutateCommand implements Command {
         return inputs;
     }
 
+    /** The equivalents file a run reads: --equivalent's, else the default one when it exists, else none (null). */
     static Path equivalentsFile(java.util.Map<String, String> options, Path root) {
         Path file = root.resolve(options.getOrDefault("--equivalent", DEFAULT_EQUIVALENTS));
         return options.containsKey("--equivalent") || Files.exists(file) ? file : null;

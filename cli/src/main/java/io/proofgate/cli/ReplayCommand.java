@@ -171,19 +171,10 @@ final class ReplayCommand implements Command {
             return Main.USAGE;
         }
         if (outFile != null) {
-            try {
-                Path target = Path.of(outFile);
-                AtomicFile.check(target);
-                Optional<Path> log = AtomicFile.replaces(target, files.stream().map(Path::of).toList());
-                if (log.isPresent()) {
-                    throw new AtomicFile.NotAFile("it is also a log of the run (" + Outside.quoted(log.get().toString())
-                            + "), which its result file would replace");
-                }
-            } catch (AtomicFile.NotAFile e) {
-                err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + e.getMessage());
-                return Main.USAGE;
-            } catch (IOException e) {
-                err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + FileProblems.words(e));
+            Optional<String> refused = AtomicFile.refusal(Path.of(outFile), () -> files.stream().map(Path::of).toList(),
+                    log -> "it is also a log of the run (" + Outside.quoted(log.toString()) + "), which its result file would replace");
+            if (refused.isPresent()) {
+                err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + refused.get());
                 return Main.USAGE;
             }
         }

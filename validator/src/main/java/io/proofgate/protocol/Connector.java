@@ -3,8 +3,10 @@ package io.proofgate.protocol;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -39,7 +41,7 @@ public final class Connector {
      */
     private final Map<String, long[]> heldRanks = new HashMap<>();
     /** The digests every rank holds: never undone, so only ever added to; a few, against heldRanks' many. */
-    private final java.util.Set<String> fullQuorum = new java.util.HashSet<>();
+    private final Set<String> fullQuorum = new HashSet<>();
     /**
      * One bit per digest hash (folded to the filter's size) for the digests at full quorum: a
      * clear bit answers "not at full quorum" for a scheduled request without a lookup. Made at the
@@ -380,7 +382,7 @@ public final class Connector {
         throw new IllegalStateException("block " + block + " is not repeated");
     }
 
-    private static long ceilDiv(long a, long b) {
+    static long ceilDiv(long a, long b) {
         return -Math.floorDiv(-a, b);
     }
 

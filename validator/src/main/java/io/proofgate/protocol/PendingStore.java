@@ -46,7 +46,7 @@ final class PendingStore {
             // Made long enough for the blocks a plan selects, so that the steps of a chunked prefill
             // extend it without copying; a recurrent group's slot is never selected from the table.
             Group group = topology.groups().get(g);
-            long planned = group.isRecurrent() ? 0 : Math.min(MAX_PLANNED_BLOCKS, -Math.floorDiv(-target, group.blockTokens()));
+            long planned = group.isRecurrent() ? 0 : Math.min(MAX_PLANNED_BLOCKS, Connector.ceilDiv(target, group.blockTokens()));
             table[g] = source.length >= planned ? source : Arrays.copyOf(source, (int) planned);
             tableLength[g] = source.length;
         }
