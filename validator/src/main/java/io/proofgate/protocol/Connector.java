@@ -449,10 +449,11 @@ public final class Connector {
         }
         for (int i = 0; i < cached.size(); i++) {
             String id = cached.id(i);
+            int hash = cached.idHash(i);
             // A pending id cannot also be a new request of this step (that fails above as already
             // pending), so only another cached entry can repeat it, and its store's mark tells.
-            PendingStore store = pending.get(id);
-            boolean repeated = store != null ? store.scheduledIn == serial : !seen.add(id);
+            PendingStore store = pending.get(id, hash);
+            boolean repeated = store != null ? store.scheduledIn == serial : !seen.add(id, hash);
             if (repeated) {
                 throw new InvalidEventException("request \"" + id + "\" is scheduled twice in step " + step.step());
             }

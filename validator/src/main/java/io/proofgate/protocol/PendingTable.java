@@ -42,10 +42,14 @@ final class PendingTable {
 
     /** The pending store of {@code id}, or null. */
     PendingStore get(String id) {
+        return get(id, id.hashCode());
+    }
+
+    /** The pending store of {@code id}, whose hash code is {@code hash}, or null; the id is read only where a code matches. */
+    PendingStore get(String id, int hash) {
         if (overflow != null) {
             return overflow.get(id);
         }
-        int hash = id.hashCode();
         int mask = stores.length - 1;
         for (int slot = home(hash), probes = 0; ; slot = (slot + 1) & mask, probes++) {
             PendingStore store = stores[slot];
@@ -57,7 +61,7 @@ final class PendingTable {
             }
             if (probes == LONG_PROBE) {
                 spread();
-                return get(id);
+                return get(id, hash);
             }
         }
     }

@@ -44,6 +44,11 @@ final class StepIds {
 
     /** Adds {@code id}; false when this step already has it. */
     boolean add(String id) {
+        return add(id, id.hashCode());
+    }
+
+    /** Adds {@code id}, whose hash code is {@code hash}; false when this step already has it. */
+    boolean add(String id, int hash) {
         if (overflow != null) {
             return overflow.add(id);
         }
@@ -51,7 +56,6 @@ final class StepIds {
             grow();
         }
         int mask = ids.length - 1;
-        int hash = id.hashCode();
         int slot = slot(hash);
         for (int probes = 0; generations[slot] == generation; probes++) {
             if (hashes[slot] == hash && ids[slot].equals(id)) {

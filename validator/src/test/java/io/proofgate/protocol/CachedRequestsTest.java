@@ -44,6 +44,7 @@ class CachedRequestsTest {
                     for (int i = 0; i < requests.size(); i++) {
                         Event.CachedRequest r = requests.get(i);
                         assertEquals(r.id(), flat.id(i));
+                        assertEquals(r.id().hashCode(), flat.idHash(i));
                         assertEquals(r.computed(), flat.computed(i));
                         assertEquals(r.scheduled(), flat.scheduled(i));
                         assertEquals(r.resumed(), flat.resumed(i));
