@@ -56,6 +56,13 @@ public final class Connector {
     private static final int QUORUM_FILTER_FIRST_BITS = 1 << 9;
     /** Up to this many blocks a plan's repeated-block check compares pairs; past it, it sorts. */
     private static final int PAIRWISE_REPEAT_CHECK = 32;
+    /**
+     * The blocks of the plan being checked for a repeat, reused from plan to plan so that the
+     * check of a plan up to this size allocates nothing (a larger one gets its own array, so a
+     * rare long plan does not stay in memory).
+     */
+    private final long[] planBlocks = new long[PLAN_BLOCKS_KEPT];
+    private static final int PLAN_BLOCKS_KEPT = 1024;
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
@@ -342,16 +349,16 @@ public final class Connector {
      * The smallest block that occurs twice in the selection, or 0 when none does. A plan holds a
      * few blocks per group, so pairs are compared until sorting is the cheaper way.
      */
-    private static long firstRepeated(long[][] selected, int total) {
-        long[] all = new long[total];
+    private long firstRepeated(long[][] selected, int total) {
+        long[] all = total <= PLAN_BLOCKS_KEPT ? planBlocks : new long[total];
         int at = 0;
         for (long[] group : selected) {
             System.arraycopy(group, 0, all, at, group.length);
             at += group.length;
         }
         if (total > PAIRWISE_REPEAT_CHECK) {
-            java.util.Arrays.sort(all);
-            for (int i = 1; i < all.length; i++) {
+            java.util.Arrays.sort(all, 0, total);
+            for (int i = 1; i < total; i++) {
                 if (all[i] == all[i - 1]) {
                     return all[i];
                 }
