@@ -550,10 +550,11 @@ class ConnectorTest {
 
         /**
          * Two blocks repeated: the reason names the smaller, however the plan orders them, both
-         * for a short plan (pairs compared) and for one of more than 32 blocks (sorted).
+         * for a short plan (pairs compared), for one of more than 32 blocks (sorted), and for one
+         * longer than the array the connector reuses for the check.
          */
         @ParameterizedTest
-        @ValueSource(ints = {0, 40})
+        @ValueSource(ints = {0, 40, 2000})
         void twoBlocksRepeated_theSmallerIsNamed(int extraBlocks) {
             Connector c = new Connector(seedTopology());
             long[] table = new long[4 + extraBlocks];
@@ -572,6 +573,36 @@ class ConnectorTest {
             Verdict.Rejected rejected = onlyRejection(c.apply(cachedStep(2, cached("r1", prompt - 80, 80,
                     blocks(ids(), ids())), RawValue.ABSENT)), PoisonCode.INVALID_SELECTION);
             assertEquals(java.math.BigInteger.valueOf(20), rejected.block(), rejected::reason);
+        }
+
+        /**
+         * The check of a plan reuses one array (1,024 blocks): a plan after one that filled it is
+         * checked on its own blocks, so the blocks it shares with the earlier plan, selected once
+         * each, are no repeat.
+         */
+        @Test
+        void aPlanAfterOneThatFilledTheCheck_isCheckedOnItsOwnBlocks() {
+            Connector c = new Connector(seedTopology());
+            long[] longTable = new long[1023]; // and the recurrent block: 1,024 blocks in the plan
+            for (int i = 0; i < longTable.length; i++) {
+                longTable[i] = 1000 + i;
+            }
+            long[] shortTable = java.util.Arrays.copyOfRange(longTable, longTable.length - 3, longTable.length);
+            assertInstanceOf(Verdict.Plan.class, planOf(c, 1, "r1", longTable));
+            assertInstanceOf(Verdict.Plan.class, planOf(c, 3, "r2", shortTable));
+        }
+
+        /** The verdict of a request admitted at {@code step} with {@code table} and proven, one step later. */
+        private Verdict planOf(Connector c, long step, String id, long[] table) {
+            long prompt = 2304L * table.length;
+            long[] recurrent = new long[table.length];
+            recurrent[table.length - 1] = 5000 + step;
+            c.apply(newStep(step, newRequest(id, "d" + id, prompt, 0, prompt - 80, blocks(table, recurrent)),
+                    evidence(id, ids(1, 5000 + step, prompt - 256))));
+            List<Verdict> verdicts = c.apply(cachedStep(step + 1, cached(id, prompt - 80, 80, blocks(ids(), ids())),
+                    RawValue.ABSENT));
+            assertEquals(1, verdicts.size(), verdicts::toString);
+            return verdicts.get(0);
         }
 
         @Test
