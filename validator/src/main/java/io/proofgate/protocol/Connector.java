@@ -57,12 +57,12 @@ public final class Connector {
     /** Up to this many blocks a plan's repeated-block check compares pairs; past it, it sorts. */
     private static final int PAIRWISE_REPEAT_CHECK = 32;
     /**
-     * The blocks of the plan being checked for a repeat, reused from plan to plan so that the
-     * check of a plan up to this size allocates nothing (a larger one gets its own array, so a
-     * rare long plan does not stay in memory).
+     * A plan of up to this many blocks is checked for a repeat in {@link #planBlocks}; a larger
+     * one gets its own array, so that a rare long plan does not stay in memory.
      */
-    private final long[] planBlocks = new long[PLAN_BLOCKS_KEPT];
     private static final int PLAN_BLOCKS_KEPT = 1024;
+    /** The blocks of the plan being checked for a repeat, reused so that the check allocates nothing. */
+    private final long[] planBlocks = new long[PLAN_BLOCKS_KEPT];
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;

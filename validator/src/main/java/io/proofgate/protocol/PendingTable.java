@@ -45,7 +45,10 @@ final class PendingTable {
         return get(id, id.hashCode());
     }
 
-    /** The pending store of {@code id}, whose hash code is {@code hash}, or null; the id is read only where a code matches. */
+    /**
+     * The pending store of {@code id}, whose hash code is {@code hash}, or null: the id itself is
+     * read only where a slot's code matches.
+     */
     PendingStore get(String id, int hash) {
         if (overflow != null) {
             return overflow.get(id);
