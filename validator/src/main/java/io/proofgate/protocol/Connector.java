@@ -2,7 +2,6 @@ package io.proofgate.protocol;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +34,7 @@ public final class Connector {
     /** Counts step checks, to mark what a check found on the stores themselves. */
     private long check;
     private final PendingTable pending = new PendingTable();
-    /**
-     * The ranks that reported holding each digest, one bit per rank in words of 64: most digests
-     * are held by one or two ranks and never looked at again, so each costs one small array.
-     */
-    private final Map<String, long[]> heldRanks = new HashMap<>();
+    private final HeldRanks heldRanks;
     /** The digests every rank holds: never undone, so only ever added to; a few, against heldRanks' many. */
     private final Set<String> fullQuorum = new HashSet<>();
     /**
@@ -75,6 +70,7 @@ public final class Connector {
         this.topology = topology;
         this.recurrentGroups = topology.recurrentGroupCount();
         this.hasRecurrent = recurrentGroups > 0;
+        this.heldRanks = new HeldRanks(topology.tpDegree());
     }
 
     public Topology topology() {
@@ -234,11 +230,7 @@ public final class Connector {
             ignoredHeld++;
             return List.of();
         }
-        long[] ranks = heldRanks.get(digest);
-        if (ranks == null) {
-            ranks = new long[(topology.tpDegree() + 63) >>> 6];
-            heldRanks.put(digest, ranks);
-        }
+        long[] ranks = heldRanks.of(digest);
         long bit = 1L << rank;
         if ((ranks[rank >>> 6] & bit) != 0) {
             return List.of(); // a report again: the quorum is as it was
