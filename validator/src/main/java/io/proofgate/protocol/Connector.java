@@ -56,8 +56,12 @@ public final class Connector {
      * one gets its own array, so that a rare long plan does not stay in memory.
      */
     private static final int PLAN_BLOCKS_KEPT = 1024;
-    /** The blocks of the plan being checked for a repeat, reused so that the check allocates nothing. */
-    private final long[] planBlocks = new long[PLAN_BLOCKS_KEPT];
+    /**
+     * The blocks of the plan being checked for a repeat, reused so that the check allocates
+     * nothing; small at first (the audit replays a hundred thousand short logs, one connector
+     * each) and grown with the plans, up to {@link #PLAN_BLOCKS_KEPT}.
+     */
+    private long[] planBlocks = new long[16];
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
@@ -342,7 +346,10 @@ public final class Connector {
      * few blocks per group, so pairs are compared until sorting is the cheaper way.
      */
     private long firstRepeated(long[][] selected, int total) {
-        long[] all = total <= PLAN_BLOCKS_KEPT ? planBlocks : new long[total];
+        if (total > planBlocks.length && total <= PLAN_BLOCKS_KEPT) {
+            planBlocks = new long[Math.min(PLAN_BLOCKS_KEPT, Math.max(total, planBlocks.length * 2))];
+        }
+        long[] all = total <= planBlocks.length ? planBlocks : new long[total];
         int at = 0;
         for (long[] group : selected) {
             System.arraycopy(group, 0, all, at, group.length);

@@ -8,8 +8,9 @@ import java.util.function.BiConsumer;
  * The ranks that reported holding each digest, one bit per rank in words of 64: an open-addressing
  * table of the digests beside their hash codes and their words. Most digests are reported once or
  * twice and never looked at again, and a log names thousands; a {@link HashMap} would give each an
- * entry object and, as it grows, walk every entry to rehash it, where this table moves three
- * arrays. Digests are never removed (full quorum is never undone).
+ * entry object and, as it grows, follow every entry through memory to place it again, where this
+ * table places them again from three flat arrays without loading a digest. Digests are never
+ * removed (full quorum is never undone).
  *
  * <p>As {@link PendingTable}: no probe goes past {@link #LONG_PROBE} slots. A longer run doubles
  * the table while it is at least an eighth full; a run that survives in a table so sparse comes

@@ -46,8 +46,8 @@ final class PendingTable {
     }
 
     /**
-     * The pending store of {@code id}, whose hash code is {@code hash}, or null: the id itself is
-     * read only where a slot's code matches.
+     * The pending store of {@code id}, whose hash code is {@code hash}, or null: while the stores
+     * are in the table, the id itself is read only where a slot's code matches.
      */
     PendingStore get(String id, int hash) {
         if (overflow != null) {

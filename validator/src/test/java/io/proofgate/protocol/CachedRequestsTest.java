@@ -77,6 +77,8 @@ class CachedRequestsTest {
         CachedRequests second = builder.build();
         assertEquals(List.of(new Event.CachedRequest("a", 0, 1, new BlockIds(new long[] {11}), false)), first);
         assertEquals(List.of(new Event.CachedRequest("b", 5, 6, new BlockIds(new long[] {99, 98}), true)), second);
+        assertEquals("a".hashCode(), first.idHash(0));
+        assertEquals("b".hashCode(), second.idHash(0));
     }
 
     @Test

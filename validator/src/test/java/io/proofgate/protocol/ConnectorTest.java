@@ -373,6 +373,35 @@ class ConnectorTest {
             assertTrue(connector.state().pending().keySet().stream().allMatch(id -> id.startsWith("n")));
         }
 
+        /**
+         * Digests crafted to share one hash code send the held table to a hash map: every
+         * digest's ranks are still shown and counted, the full ones skip their requests and the
+         * others do not.
+         */
+        @Test
+        void heldDigestsSharingOneHashCode_keepTheirRanks() {
+            Connector tp2 = new Connector(new Topology(seedTopology().groups(), 2, 256, 1024, Long.MAX_VALUE));
+            List<String> crafted = Events.idsSharingOneHashCode(8); // 256 digests
+            for (int i = 0; i < crafted.size(); i++) {
+                tp2.apply(new Event.Held(0, crafted.get(i)));
+                if (i % 2 == 0) {
+                    tp2.apply(new Event.Held(1, crafted.get(i)));
+                }
+            }
+            java.util.Map<String, java.util.SortedSet<Integer>> held = tp2.state().held();
+            assertEquals(crafted.size(), held.size());
+            for (int i = 0; i < crafted.size(); i++) {
+                assertEquals(i % 2 == 0 ? List.of(0, 1) : List.of(0), List.copyOf(held.get(crafted.get(i))), crafted.get(i));
+            }
+            List<Event.NewRequest> requests = new ArrayList<>();
+            for (int i = 0; i < crafted.size(); i++) {
+                requests.add(newRequest("r" + i, crafted.get(i), 6992, 0, 4608, blocks(ids(11, 12), ids(0, 71))));
+            }
+            tp2.apply(step(1, requests, List.of(), List.of(), NO_EVIDENCE));
+            assertEquals(new Counters(0, 0, crafted.size() / 2, 0), tp2.counters());
+            assertEquals(crafted.size() / 2, tp2.state().pending().size());
+        }
+
         /** Ranks are kept one bit each in words of 64: a quorum of 70 spans two words. */
         @Test
         void aQuorumOfMoreThan64Ranks_isFullOnlyWithEveryRank() {
@@ -576,29 +605,38 @@ class ConnectorTest {
         }
 
         /**
-         * The check of a plan reuses one array (1,024 blocks): a plan after one that filled it is
-         * checked on its own blocks, so the blocks it shares with the earlier plan, selected once
-         * each, are no repeat.
+         * The check of a plan reuses one array (up to 1,024 blocks): a plan after one that filled
+         * it is checked on its own blocks, so the blocks it shares with the earlier plan, selected
+         * once each, are no repeat. The short plan's blocks are compared in pairs; the 41-block
+         * plan's are sorted, and its largest block (1,041) is the one the earlier plan left just
+         * past its end.
          */
-        @Test
-        void aPlanAfterOneThatFilledTheCheck_isCheckedOnItsOwnBlocks() {
+        @ParameterizedTest
+        @ValueSource(ints = {3, 40})
+        void aPlanAfterOneThatFilledTheCheck_isCheckedOnItsOwnBlocks(int blocks) {
             Connector c = new Connector(seedTopology());
             long[] longTable = new long[1023]; // and the recurrent block: 1,024 blocks in the plan
             for (int i = 0; i < longTable.length; i++) {
                 longTable[i] = 1000 + i;
             }
-            long[] shortTable = java.util.Arrays.copyOfRange(longTable, longTable.length - 3, longTable.length);
-            assertInstanceOf(Verdict.Plan.class, planOf(c, 1, "r1", longTable));
-            assertInstanceOf(Verdict.Plan.class, planOf(c, 3, "r2", shortTable));
+            assertInstanceOf(Verdict.Plan.class, planOf(c, 1, "r1", longTable, 5001));
+            long[] table = blocks == 3
+                    ? java.util.Arrays.copyOfRange(longTable, longTable.length - 3, longTable.length)
+                    : java.util.Arrays.copyOfRange(longTable, 1, 41); // 1001 to 1040
+            long recurrent = blocks == 3 ? 5003 : 1041;
+            assertInstanceOf(Verdict.Plan.class, planOf(c, 3, "r2", table, recurrent));
         }
 
-        /** The verdict of a request admitted at {@code step} with {@code table} and proven, one step later. */
-        private Verdict planOf(Connector c, long step, String id, long[] table) {
+        /**
+         * The verdict of a request admitted at {@code step} with {@code table}, proven with
+         * {@code recurrentBlock}, one step later.
+         */
+        private Verdict planOf(Connector c, long step, String id, long[] table, long recurrentBlock) {
             long prompt = 2304L * table.length;
             long[] recurrent = new long[table.length];
-            recurrent[table.length - 1] = 5000 + step;
+            recurrent[table.length - 1] = recurrentBlock;
             c.apply(newStep(step, newRequest(id, "d" + id, prompt, 0, prompt - 80, blocks(table, recurrent)),
-                    evidence(id, ids(1, 5000 + step, prompt - 256))));
+                    evidence(id, ids(1, recurrentBlock, prompt - 256))));
             List<Verdict> verdicts = c.apply(cachedStep(step + 1, cached(id, prompt - 80, 80, blocks(ids(), ids())),
                     RawValue.ABSENT));
             assertEquals(1, verdicts.size(), verdicts::toString);

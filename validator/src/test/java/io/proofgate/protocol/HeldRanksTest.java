@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The held table answers exactly as a hash map from digest to its words would. */
 class HeldRanksTest {
@@ -43,17 +45,40 @@ class HeldRanksTest {
         assertEquals(reference.size(), table.size());
     }
 
-    @Test
-    void agreesWithAHashMapUnderReports() {
-        // an op is a digest (op % 500) and a rank (op / 500) of a tp_degree of 70: two words each
-        qt().withExamples(1_000).forAll(lists().of(integers().between(0, 34_999)).ofSizeBetween(0, 600)).checkAssert(ops -> {
-            HeldRanks table = new HeldRanks(70);
+    /** tp_degree 1, 64 and 65 (one word, one full word, two words) and 70. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 64, 65, 70})
+    void agreesWithAHashMapUnderReports(int tpDegree) {
+        int words = (tpDegree + 63) / 64;
+        // an op is a digest (op % 500) and a rank (op / 500 % tpDegree)
+        qt().withExamples(500).forAll(lists().of(integers().between(0, 34_999)).ofSizeBetween(0, 600)).checkAssert(ops -> {
+            HeldRanks table = new HeldRanks(tpDegree);
             Map<String, long[]> reference = new HashMap<>();
             for (int op : ops) {
-                report(table, reference, "digest-" + (op % 500), op / 500, 2);
+                report(table, reference, "digest-" + (op % 500), op / 500 % tpDegree, words);
             }
             assertSameContents(reference, table);
         });
+    }
+
+    /**
+     * Crafted digests after a thousand honest ones: the table is more than an eighth full, so the
+     * crafted run first doubles it (three times), and only when the run stays as long in a
+     * sparser table do the digests go to a hash map; every digest keeps its words through both.
+     */
+    @Test
+    void aCraftedRunAmongHonestDigestsDoublesTheTableThenGoesToAHashMap() {
+        HeldRanks table = new HeldRanks(2);
+        Map<String, long[]> reference = new HashMap<>();
+        for (int i = 0; i < 1_000; i++) {
+            report(table, reference, "honest-" + i, 0, 1);
+        }
+        List<String> crafted = Events.idsSharingOneHashCode(6); // 64 digests, one hash code
+        for (String digest : crafted) {
+            report(table, reference, digest, 1, 1);
+        }
+        assertTrue(table.overflowed());
+        assertSameContents(reference, table);
     }
 
     @Test
