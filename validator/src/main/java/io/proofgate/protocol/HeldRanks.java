@@ -1,5 +1,7 @@
 package io.proofgate.protocol;
 
+import static io.proofgate.protocol.OpenAddressing.LONG_PROBE;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -12,16 +14,12 @@ import java.util.function.BiConsumer;
  * table places them again from three flat arrays without loading a digest. Digests are never
  * removed (full quorum is never undone).
  *
- * <p>As {@link PendingTable}: no probe goes past {@link #LONG_PROBE} slots. A longer run doubles
+ * <p>As {@link PendingTable}: no probe goes past {@link OpenAddressing#LONG_PROBE} slots. A longer run doubles
  * the table while it is at least an eighth full; a run that survives in a table so sparse comes
  * from crafted digests sharing hash codes, and the table hands everything to a {@code HashMap},
  * which stays fast on such keys.
  */
 final class HeldRanks {
-
-    private static final int LONG_PROBE = 32;
-    /** Below one digest in this many slots, a long run is not chance: the digests go to a hash map. */
-    private static final int SPARSE = 8;
 
     private final int words;
     // small at first: most logs the audit replays hold a few digests
@@ -95,14 +93,13 @@ final class HeldRanks {
         return overflow != null ? 0 : digests.length;
     }
 
-    /** Fibonacci hashing, as in {@link PendingTable}: consecutive hash codes must not fill consecutive slots. */
     private int home(int hash) {
-        return (hash * 0x9E3779B9) >>> shift;
+        return OpenAddressing.home(hash, shift);
     }
 
     /** A run was long: double the table while it is an eighth full or more, else go to a hash map. */
     private void spread() {
-        if ((long) size * SPARSE >= digests.length) {
+        if (OpenAddressing.mayBeChance(size, digests.length)) {
             grow();
         } else {
             Map<String, long[]> all = new HashMap<>(2 * size);
@@ -122,13 +119,9 @@ final class HeldRanks {
         hashes = new int[oldDigests.length * 2];
         ranks = new long[oldDigests.length * 2][];
         shift--;
-        int mask = digests.length - 1;
         for (int i = 0; i < oldDigests.length; i++) {
             if (oldDigests[i] != null) {
-                int slot = home(oldHashes[i]);
-                while (digests[slot] != null) {
-                    slot = (slot + 1) & mask;
-                }
+                int slot = OpenAddressing.emptySlot(digests, home(oldHashes[i]));
                 digests[slot] = oldDigests[i];
                 hashes[slot] = oldHashes[i];
                 ranks[slot] = oldRanks[i];

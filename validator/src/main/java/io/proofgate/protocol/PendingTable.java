@@ -1,5 +1,7 @@
 package io.proofgate.protocol;
 
+import static io.proofgate.protocol.OpenAddressing.LONG_PROBE;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -11,7 +13,7 @@ import java.util.function.Consumer;
  * probe reads a compact array of hash codes, and the text is compared with the store's own id
  * only where the codes match.
  *
- * <p>No lookup or insertion probes more than {@link #LONG_PROBE} slots: a longer run, there or
+ * <p>No lookup or insertion probes more than {@link OpenAddressing#LONG_PROBE} slots: a longer run, there or
  * in a removal's search, spreads the table (a removal walks to the end of its run to close the
  * gap, and spreads a run it found long, so a long run is walked once, at a cost its insertions
  * paid for). While the table is at least an eighth full it doubles, which breaks up the runs
@@ -22,10 +24,6 @@ import java.util.function.Consumer;
  * one of its size, and an honest one keeps the table.
  */
 final class PendingTable {
-
-    private static final int LONG_PROBE = 32;
-    /** Below one store in this many slots, a long run is not chance: the stores go to a hash map. */
-    private static final int SPARSE = 8;
 
     // small at first: most logs the audit replays have a few requests
     private int[] hashes = new int[16];
@@ -160,17 +158,13 @@ final class PendingTable {
         return overflow != null;
     }
 
-    /**
-     * Fibonacci hashing: ids such as {@code req-1}, {@code req-2} have consecutive hash codes,
-     * which would fill consecutive slots and make long runs of probes.
-     */
     private int home(int hash) {
-        return (hash * 0x9E3779B9) >>> shift;
+        return OpenAddressing.home(hash, shift);
     }
 
     /** A run was long: double the table while it is an eighth full or more, else go to a hash map. */
     private void spread() {
-        if ((long) size * SPARSE >= stores.length) {
+        if (OpenAddressing.mayBeChance(size, stores.length)) {
             grow();
         } else {
             overflow = toMap();
@@ -191,13 +185,9 @@ final class PendingTable {
         hashes = new int[oldStores.length * 2];
         stores = new PendingStore[oldStores.length * 2];
         shift--;
-        int mask = stores.length - 1;
         for (int i = 0; i < oldStores.length; i++) {
             if (oldStores[i] != null) {
-                int slot = home(oldHashes[i]);
-                while (stores[slot] != null) {
-                    slot = (slot + 1) & mask;
-                }
+                int slot = OpenAddressing.emptySlot(stores, home(oldHashes[i]));
                 hashes[slot] = oldHashes[i];
                 stores[slot] = oldStores[i];
             }

@@ -1,5 +1,7 @@
 package io.proofgate.protocol;
 
+import static io.proofgate.protocol.OpenAddressing.LONG_PROBE;
+
 import java.util.HashSet;
 import java.util.Set;
 
@@ -12,8 +14,6 @@ import java.util.Set;
  * Ids of earlier steps stay referenced until overwritten: at most the table's size.
  */
 final class StepIds {
-
-    private static final int LONG_PROBE = 32;
 
     // small at first, grown as steps turn out larger: most logs the audit replays have a few requests
     private String[] ids = new String[16];
@@ -74,12 +74,8 @@ final class StepIds {
         return true;
     }
 
-    /**
-     * Fibonacci hashing: ids such as {@code req-1}, {@code req-2} have consecutive hash codes,
-     * which would fill consecutive slots and make long runs of probes.
-     */
     private int slot(int hash) {
-        return (hash * 0x9E3779B9) >>> shift;
+        return OpenAddressing.home(hash, shift);
     }
 
     private Set<String> current() {
