@@ -14,10 +14,10 @@ import java.util.function.BiConsumer;
  * table places them again from three flat arrays without loading a digest. Digests are never
  * removed (full quorum is never undone).
  *
- * <p>As {@link PendingTable}: no probe goes past {@link OpenAddressing#LONG_PROBE} slots. A longer run doubles
- * the table while it is at least an eighth full; a run that survives in a table so sparse comes
- * from crafted digests sharing hash codes, and the table hands everything to a {@code HashMap},
- * which stays fast on such keys.
+ * <p>As {@link PendingTable}: no probe goes past {@link OpenAddressing#LONG_PROBE} slots. A
+ * longer run doubles the table while it is at least an eighth full; a run that survives in a
+ * table so sparse comes from crafted digests sharing hash codes, and the table hands everything
+ * to a {@code HashMap}, which stays fast on such keys.
  */
 final class HeldRanks {
 

@@ -99,10 +99,6 @@ final class PendingStore {
         return table[group].length;
     }
 
-    int tableLength(int group) {
-        return tableLength[group];
-    }
-
     boolean latched() {
         return latch != null;
     }

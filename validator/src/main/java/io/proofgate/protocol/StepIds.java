@@ -20,7 +20,7 @@ final class StepIds {
     private int[] generations = new int[16];
     /** Each slot's id's hash code, compared before the text so that a probe rarely loads another id. */
     private int[] hashes = new int[16];
-    /** 32 less the bits of a slot number: a hash's top bits after mixing pick its slot. */
+    /** 32 less the bits of a slot number: a hash's top bits after mixing pick its home slot. */
     private int shift = 28;
     private int generation = 1;
     private int size;
@@ -56,7 +56,7 @@ final class StepIds {
             grow();
         }
         int mask = ids.length - 1;
-        int slot = slot(hash);
+        int slot = home(hash);
         for (int probes = 0; generations[slot] == generation; probes++) {
             if (hashes[slot] == hash && ids[slot].equals(id)) {
                 return false;
@@ -74,7 +74,7 @@ final class StepIds {
         return true;
     }
 
-    private int slot(int hash) {
+    private int home(int hash) {
         return OpenAddressing.home(hash, shift);
     }
 
@@ -99,7 +99,7 @@ final class StepIds {
         int mask = ids.length - 1;
         for (int i = 0; i < oldIds.length; i++) {
             if (oldGenerations[i] == generation) {
-                int slot = slot(oldHashes[i]);
+                int slot = home(oldHashes[i]);
                 while (generations[slot] == generation) {
                     slot = (slot + 1) & mask;
                 }
