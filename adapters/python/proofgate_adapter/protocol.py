@@ -15,7 +15,8 @@ What the loop does for the author:
 - keeps the protocol's stdout clean: the author's `print()` goes to stderr;
 - under `proofgate audit --exec`, refuses to run code loaded from the repository's working tree
   instead of the revision audited (`revision.py`): it exits with status 2 before its greeting, or
-  at the topology that loaded it.
+  at the first message (a topology, an event, a namespace probe) after which such a module is
+  loaded, without answering that message.
 """
 
 from __future__ import annotations
@@ -132,7 +133,18 @@ class Session:
         return self._error(message)
 
     def handle(self, line: str) -> str:
-        """The whole answer to one message line, end marker included ('' for a blank line)."""
+        """The whole answer to one message line, end marker included ('' for a blank line).
+
+        Under an audit, raises `OutsideRevision` instead of answering when the message made the
+        connector load a module from the working tree: a connector may import its modules at any
+        message (a namespace probe's hashing, a step's first use of a helper), and an answer
+        computed with the working tree's code must not reach the kit as the revision's.
+        """
+        answer = self._answer(line)
+        self.revision.check()
+        return answer
+
+    def _answer(self, line: str) -> str:
         if not line.strip():
             return ""
         try:
@@ -152,7 +164,6 @@ class Session:
             except Exception as e:  # noqa: BLE001 - the author's code: any exception is the protocol's error
                 self.broken = "the topology was refused"
                 return self._failed("the topology", e) + END
-            self.revision.check()  # a connector may import its modules when it is made
             return END
         if kind in EVENTS or kind == "summary":
             if self.broken is not None:

@@ -75,6 +75,31 @@ class Lazy(Adapter):
         sys.modules["lazy_connector_for_test"] = module("lazy_connector_for_test", self.path)
 
 
+class LateImports(Adapter):
+    """Imports a module of its connector only when a step or a namespace probe first needs it."""
+
+    capabilities = ("namespace",)
+
+    def __init__(self, path, at):
+        self.path, self.at = path, at
+
+    def _load(self, where):
+        if where == self.at:
+            import sys
+            sys.modules["lazy_connector_for_test"] = module("lazy_connector_for_test", self.path)
+
+    def topology(self, topology):
+        pass
+
+    def step(self, step):
+        self._load("step")
+        return []
+
+    def namespace(self, probe):
+        self._load("namespace")
+        return {"span": b"6912"}
+
+
 class RunTest(unittest.TestCase):
 
     def _run(self, environ, adapter, messages):
@@ -99,6 +124,26 @@ class RunTest(unittest.TestCase):
                          " adapter by a path relative to the repository, and import the connector from beside it (not"
                          " from an installed package or PYTHONPATH)\n", err)
         self.assertEqual(1, out.count('{"kind":"end"}'), "the greeting is answered, the topology is not: %r" % out)
+
+    def test_a_module_loaded_by_a_namespace_probe_or_a_step_exits_2_before_that_answer(self):
+        from test_namespace import probe
+        step = {"kind": "step", "step": 1}
+        for at, messages, answered in (("namespace", [HELLO, probe()], 1), ("step", [HELLO, TOPOLOGY, step], 2)):
+            with self.subTest(at=at), tempfile.TemporaryDirectory() as folder:
+                import sys
+                sys.modules.pop("lazy_connector_for_test", None)
+                repo, revision = os.path.join(folder, "repo"), os.path.join(folder, "head")
+                status, out, err = self._run({REPOSITORY: repo, REVISION: revision},
+                                             LateImports(os.path.join(repo, "lazy_connector_for_test.py"), at), messages)
+                self.assertEqual(2, status, out)
+                self.assertIn("module lazy_connector_for_test is the working tree's lazy_connector_for_test.py", err)
+                self.assertEqual(answered, out.count('{"kind":"end"}'), "the %s is not answered: %r" % (at, out))
+                self.assertNotIn('"kind":"namespace"', out)
+                sys.modules.pop("lazy_connector_for_test", None)
+                status, out, err = self._run({REPOSITORY: repo, REVISION: revision},
+                                             LateImports(os.path.join(revision, "lazy_connector_for_test.py"), at), messages)
+                self.assertEqual(0, status, err)
+                self.assertEqual(len(messages), out.count('{"kind":"end"}'))
 
     def test_the_same_adapter_run_from_the_revision_goes_on(self):
         with tempfile.TemporaryDirectory() as folder:
