@@ -185,6 +185,37 @@ class DriverTest(unittest.TestCase):
                       {"kind": "held", "rank": 1, "digest": "d1"}, {"kind": "summary"})
         self.assertEqual(2, got[3][0]["ignored_held"])
 
+    def test_a_connectors_own_ignored_count_is_held_against_the_deliveries_not_the_events(self):
+        class Counting(Mapping):
+            """Reads the connector's own count of the reports it skipped; `skips` says whether it does."""
+
+            def __init__(self, skips):
+                super().__init__()
+                self.skips, self.skipped = skips, 0
+
+            def deliver_held(self, rank, request, span):
+                if self.skips and rank >= 2:
+                    self.skipped += 1
+                else:
+                    super().deliver_held(rank, request, span)
+
+            def ignored_held(self):
+                return self.skipped
+
+        held = {"kind": "held", "rank": 5, "digest": "d1"}
+        one = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}
+        two = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992), new("r2", "d1", 8256)]}
+        # a report before any request of its label (no delivery), on one span, on two spans, and repeated
+        for events, reports in (([held], 1), ([one, held], 1), ([two, held], 1), ([one, held, held], 2)):
+            summary = answers(Counting(True), TP2, *events, {"kind": "summary"})[-1][0]
+            self.assertEqual(reports, summary.get("ignored_held", 0), events)
+            # a connector that takes the delivered report as held is found, however often it was delivered
+            summary = answers(Counting(False), TP2, *events, {"kind": "summary"})[-1][0]
+            delivered = 0 if events == [held] else len(events[0]["new"])
+            self.assertEqual(max(0, reports - delivered), summary.get("ignored_held", 0), events)
+            if delivered:
+                self.assertNotEqual(reports, summary.get("ignored_held", 0), events)
+
     def test_a_mapping_that_raises_is_the_protocols_error_and_the_run_goes_on(self):
         step = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)], "recurrent_boundary_blocks": {"r1": []}}
         got = answers(Mapping(fail=True), HELLO, TOPOLOGY, step, {"kind": "summary"}, TOPOLOGY,

@@ -218,7 +218,13 @@ class VllmConnectorAdapter(Adapter):
 
     def ignored_held(self) -> Optional[int]:
         """The connector's own count of held reports from ranks it does not have, or None to count
-        the reports from ranks outside the topology."""
+        the reports from ranks outside the topology.
+
+        The connector counts what it was given: the driver gives a report once per span of its
+        label, none before a request of the label, and none again for a report repeated. So its
+        count is held against the driver's deliveries from such ranks, and the summary states the
+        events' count moved by the difference: a delivery the connector did not skip shows as
+        `ignored_held differs`, and fan-out alone never does."""
         return None
 
     # --- helpers for the mapping
@@ -288,6 +294,7 @@ class VllmConnectorAdapter(Adapter):
         self._prefixes = {}  # label -> {span: a Request of that label and span}
         self._reports = {}  # label -> ranks reported, in the order they came
         self._delivered = set()  # (label, span, rank)
+        self._delivered_ignored = 0  # deliveries from ranks outside the topology, which the connector must skip
         self._finished_ids = set()
         self._counted = Counters()
         self._ignored = 0
@@ -302,6 +309,8 @@ class VllmConnectorAdapter(Adapter):
             for rank in self._reports.get(label, ()):
                 if (label, span, rank) not in self._delivered:
                     self._delivered.add((label, span, rank))
+                    if not 0 <= rank < self.topology_.tp_degree:
+                        self._delivered_ignored += 1
                     self.deliver_held(rank, request, span)
 
     def _full_quorum(self, label: str) -> bool:
@@ -402,5 +411,7 @@ class VllmConnectorAdapter(Adapter):
         held = {label: [r for r in ranks if 0 <= r < self.topology_.tp_degree] for label, ranks in self._reports.items()}
         counters = self.counters()
         ignored = self.ignored_held()
+        if ignored is not None:  # the connector's count of deliveries, against the events' (ignored_held())
+            ignored = max(0, self._ignored + ignored - self._delivered_ignored)
         return State(list(self.pending()), {k: v for k, v in held.items() if v},
                      counters if counters is not None else self._counted, ignored if ignored is not None else self._ignored)
