@@ -34,7 +34,9 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
   a label is several digests).
 
 Counters and `ignored_held` are counted from the verdicts and events unless the mapping reads the
-connector's own (`counters()`, `ignored_held()`).
+connector's own (`counters()`, `ignored_held()`). The state line's `held` is always the driver's
+record of the reports it was sent, not the connector's: a report the connector loses shows only
+through the verdicts it changes.
 """
 
 from __future__ import annotations
