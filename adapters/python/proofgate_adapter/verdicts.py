@@ -98,6 +98,15 @@ class Plan(Verdict):
 
     kind = "plan"
 
+    def __post_init__(self):
+        # checked when made, so that a Plan made directly is held to plan()'s rules
+        _check_int(self.step, "a plan's step")
+        _check_id(self.id)
+        _check_id(self.digest, "a plan's digest")
+        _check_int(self.span, "a plan's span")
+        object.__setattr__(self, "blocks_by_group", _blocks(self.blocks_by_group, "a plan's blocks_by_group"))
+        object.__setattr__(self, "recurrent", sorted(_pairs(self.recurrent, "a plan's recurrent")))
+
     def to_json(self):
         return {"kind": "plan", "step": self.step, "id": self.id, "digest": self.digest, "span": self.span,
                 "blocks_by_group": self.blocks_by_group, "recurrent": self.recurrent}
@@ -111,6 +120,23 @@ class Rejected(Verdict):
     facts: dict = field(default_factory=dict)
 
     kind = "rejected"
+
+    def __post_init__(self):
+        # checked when made, so that a Rejected made directly is held to rejected()'s rules
+        _check_int(self.step, "a rejection's step")
+        _check_id(self.id)
+        if self.code not in SENTENCES:
+            raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (self.code, ", ".join(SENTENCES)))
+        if not isinstance(self.facts, dict):
+            raise VerdictError("a rejection's facts are not a mapping: %r" % (self.facts,))
+        unknown = sorted(set(self.facts) - set(FACTS))
+        if unknown:
+            raise VerdictError("unknown reason facts %s (protocol section 6 has %s)" % (", ".join(unknown), ", ".join(FACTS)))
+        for name in FIELDS:
+            if name in self.facts:
+                _check_int(self.facts[name], "the fact %r" % name)
+        object.__setattr__(self, "facts", {name: self.facts[name] for name in FACTS
+                                           if name in self.facts and self.facts[name] is not None})
 
     @property
     def reason(self) -> str:
@@ -135,6 +161,13 @@ class Retired(Verdict):
 
     kind = "retired"
 
+    def __post_init__(self):
+        # checked when made, so that a Retired made directly is held to retired()'s rules
+        _check_int(self.step, "a retirement's step")
+        _check_id(self.id)
+        if self.cause not in CAUSES:
+            raise VerdictError("unknown retirement cause %r (quorum or finished)" % (self.cause,))
+
     def to_json(self):
         return {"kind": "retired", "step": self.step, "id": self.id, "cause": self.cause}
 
@@ -142,9 +175,7 @@ class Retired(Verdict):
 def plan(step: int, request_id: str, digest: str, span: int, blocks_by_group, recurrent) -> Plan:
     """A published plan. `recurrent` is a list of [group, block] pairs or a {group: block} mapping;
     it is written in group order."""
-    return Plan(_check_int(step, "a plan's step"), _check_id(request_id), _check_id(digest, "a plan's digest"),
-                _check_int(span, "a plan's span"), _blocks(blocks_by_group, "a plan's blocks_by_group"),
-                sorted(_pairs(recurrent, "a plan's recurrent")))
+    return Plan(step, request_id, digest, span, blocks_by_group, recurrent)
 
 
 def rejected(step: int, request_id: str, code: str, **facts) -> Rejected:
@@ -152,29 +183,19 @@ def rejected(step: int, request_id: str, code: str, **facts) -> Rejected:
     `observed`, `target`, `group`, `block`, `entry`, `length`, `element`, `found`, `policy`,
     `first`, `latched`, `problem`. With facts, the line carries the fields of those names and a
     reason built from the code's sentence; an adapter that states facts declares `reason_facts`."""
-    if code not in SENTENCES:
-        raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (code, ", ".join(SENTENCES)))
-    unknown = sorted(set(facts) - set(FACTS))
-    if unknown:
-        raise VerdictError("unknown reason facts %s (protocol section 6 has %s)" % (", ".join(unknown), ", ".join(FACTS)))
-    for name in FIELDS:
-        if name in facts:
-            _check_int(facts[name], "the fact %r" % name)
-    return Rejected(_check_int(step, "a rejection's step"), _check_id(request_id), code,
-                    {name: facts[name] for name in FACTS if name in facts and facts[name] is not None})
+    return Rejected(step, request_id, code, facts)
 
 
 def retired(step: int, request_id: str, cause: str) -> Retired:
     """A retirement: `quorum` (full quorum at a cached step) or `finished`."""
-    if cause not in CAUSES:
-        raise VerdictError("unknown retirement cause %r (quorum or finished)" % (cause,))
-    return Retired(_check_int(step, "a retirement's step"), _check_id(request_id), cause)
+    return Retired(step, request_id, cause)
 
 
 def check_line(line: dict) -> dict:
     """A verdict written as a dict, as `replay` prints it (`{"kind": "rejected", "step": 2, "id":
     "r3", "code": "empty"}`), checked against the field rules; returned as it is, so that fields
-    such as `reason` reach the kit unchanged."""
+    such as `reason` reach the kit unchanged, except a plan's `recurrent` given as a {group: block}
+    mapping, which is written as pairs in group order, as `plan()` writes it."""
     kind = line.get("kind")
     if kind not in ("plan", "rejected", "retired"):
         raise VerdictError("a verdict's kind is plan, rejected or retired, not %r" % (kind,))
@@ -184,7 +205,9 @@ def check_line(line: dict) -> dict:
         _check_id(line.get("digest"), "a plan's digest")
         _check_int(line.get("span"), "a plan's span")
         _blocks(line.get("blocks_by_group"), "a plan's blocks_by_group")
-        _pairs(line.get("recurrent"), "a plan's recurrent")
+        pairs = _pairs(line.get("recurrent"), "a plan's recurrent")
+        if isinstance(line.get("recurrent"), dict):  # a {group: block} mapping would be written with text keys
+            line = dict(line, recurrent=sorted(pairs))
     elif kind == "rejected":
         if line.get("code") not in SENTENCES:
             raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (line.get("code"), ", ".join(SENTENCES)))

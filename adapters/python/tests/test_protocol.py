@@ -269,6 +269,24 @@ class VerdictTest(unittest.TestCase):
             with self.assertRaises(VerdictError):
                 make()
 
+    def test_verdicts_made_directly_are_held_to_the_same_rules(self):
+        from proofgate_adapter import Plan, Rejected, Retired, VerdictError
+        for make in (lambda: Plan(1, "r1", "d1", 6912.0, [[11]], []), lambda: Plan(1, "r1", "d1", 6912, [[11, "12"]], []),
+                     lambda: Plan("1", "r1", "d1", 6912, [[11]], []), lambda: Rejected(1, "r1", "null_block target=6912"),
+                     lambda: Rejected(1, "r1", "empty", {"colour": 1}), lambda: Rejected(1, "r1", "empty", {"group": "1"}),
+                     lambda: Retired(1, "r1", "quorum "), lambda: Retired(1, 7, "quorum")):
+            with self.assertRaises(VerdictError):
+                make()
+        self.assertEqual([[1, 42], [2, 43]], Plan(1, "r1", "d1", 6912, [[11]], {2: 43, 1: 42}).to_json()["recurrent"])
+
+    def test_a_dict_plans_recurrent_mapping_is_written_as_pairs(self):
+        class Mapping(Recorder):
+            def step(self, step):
+                return [{"kind": "plan", "step": step.step, "id": "r1", "digest": "d1", "span": 6912,
+                         "blocks_by_group": [[11]], "recurrent": {1: 42}}]
+        got = answers(Mapping(), TOPOLOGY, {"kind": "step", "step": 1})
+        self.assertEqual([[1, 42]], got[1][0]["recurrent"])
+
     def test_two_pending_stores_of_one_request_are_refused(self):
         from proofgate_adapter import VerdictError
         with self.assertRaises(VerdictError):
