@@ -15,8 +15,8 @@ What the loop does for the author:
 - keeps the protocol's stdout clean: the author's `print()` goes to stderr;
 - under `proofgate audit --exec`, refuses to run code loaded from the repository's working tree
   instead of the revision audited (`revision.py`): it exits with status 2 before its greeting, or
-  at the first message (a topology, an event, a namespace probe) after which such a module is
-  loaded, without answering that message.
+  at the first message (a topology, an event, a namespace probe) after which such a module is in
+  `sys.modules`, without answering that message.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def _under(path: str, folder: str) -> bool:
 
 
 class RevisionCheck:
-    """Looks at the modules loaded so far; again only once more have been loaded."""
+    """Looks at the modules loaded so far, and again only at those loaded or replaced since."""
 
     def __init__(self, environ=None, modules=None):
         environ = os.environ if environ is None else environ
@@ -37,21 +37,40 @@ class RevisionCheck:
         if self.active:
             self.repository = os.path.realpath(repository)
             self.revision = os.path.realpath(revision)
-        self.seen = 0
+        self.seen = {}  # name -> the module object checked under it
+        self.signature = None
+
+    def _signature(self):
+        # O(1) per message: a module loaded goes to the end of sys.modules (insertion order), so a
+        # message that loads one changes the last name or the count even when it also drops one
+        if not self.modules:
+            return 0, None, None
+        last = next(reversed(self.modules))
+        return len(self.modules), last, id(self.modules.get(last))
 
     def check(self) -> None:
         """Raises `OutsideRevision` for the first module whose file is in the working tree, not in the revision."""
-        if not self.active or len(self.modules) == self.seen:
+        if not self.active:
             return
-        self.seen = len(self.modules)
-        for name, module in sorted(list(self.modules.items()), key=lambda item: item[0]):
+        signature = self._signature()
+        if signature == self.signature:
+            return
+        self.signature = signature
+        found = []
+        for name, module in list(self.modules.items()):
+            if self.seen.get(name) is module:
+                continue
+            self.seen[name] = module
             path = getattr(module, "__file__", None)
             if not isinstance(path, str):
                 continue  # built in, or a namespace package: no file of its own
             real = os.path.realpath(path)
             if _under(real, self.repository) and not _under(real, self.revision):
-                raise OutsideRevision(
-                    "module %s is the working tree's %s, not the audited revision's: both revisions would run"
-                    " the same code\nrun the adapter by a path relative to the repository, and import the connector"
-                    " from beside it (not from an installed package or PYTHONPATH)"
-                    % (name, os.path.relpath(real, self.repository)))
+                found.append((name, real))
+        if found:
+            name, real = min(found)
+            raise OutsideRevision(
+                "module %s is the working tree's %s, not the audited revision's: both revisions would run"
+                " the same code\nrun the adapter by a path relative to the repository, and import the connector"
+                " from beside it (not from an installed package or PYTHONPATH)"
+                % (name, os.path.relpath(real, self.repository)))

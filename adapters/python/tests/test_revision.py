@@ -64,6 +64,27 @@ class RevisionCheckTest(unittest.TestCase):
             check.check()
 
 
+    def test_a_module_loaded_as_another_is_dropped_is_found(self):
+        modules = {"json": module("json", "/usr/lib/python3/json/__init__.py"),
+                   "old": module("old", os.path.join(self.revision, "old.py"))}
+        check = RevisionCheck(self.environ, modules)
+        check.check()
+        del modules["old"]  # as many modules as before: the count alone would not tell
+        modules["late"] = module("late", os.path.join(self.repo, "late.py"))
+        with self.assertRaises(OutsideRevision):
+            check.check()
+
+    def test_only_modules_not_seen_before_are_looked_at_again(self):
+        modules = {"a": module("a", os.path.join(self.revision, "a.py"))}
+        check = RevisionCheck(self.environ, modules)
+        check.check()
+        with mock.patch("os.path.realpath", side_effect=lambda p: p) as realpath:
+            modules["b"] = module("b", os.path.join(self.revision, "b.py"))
+            check.check()
+            check.check()  # nothing loaded since: nothing looked at
+        self.assertEqual([mock.call(os.path.join(self.revision, "b.py"))], realpath.call_args_list)
+
+
 class Lazy(Adapter):
     """Imports its connector's module when the topology makes the connector (here: puts it in sys.modules)."""
 

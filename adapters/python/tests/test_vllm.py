@@ -212,9 +212,24 @@ class DriverTest(unittest.TestCase):
             # a connector that takes the delivered report as held is found, however often it was delivered
             summary = answers(Counting(False), TP2, *events, {"kind": "summary"})[-1][0]
             delivered = 0 if events == [held] else len(events[0]["new"])
-            self.assertEqual(max(0, reports - delivered), summary.get("ignored_held", 0), events)
+            self.assertEqual(reports - delivered, summary.get("ignored_held", 0), events)
             if delivered:
                 self.assertNotEqual(reports, summary.get("ignored_held", 0), events)
+
+        class Broken(Counting):
+            def __init__(self, count):
+                super().__init__(True)
+                self.count = count
+
+            def ignored_held(self):
+                return self.count
+
+        # a count that is not the connector's own number of skipped reports is not moved into one
+        self.assertEqual(-1, answers(Broken(-1), TP2, {"kind": "summary"})[-1][0]["ignored_held"])
+        for count in (True, "1", 1.0):
+            refused = answers(Broken(count), TP2, {"kind": "summary"})[-1][0]
+            self.assertEqual("error", refused["kind"], count)
+            self.assertIn("ignored_held() is not an integer", refused["message"])
 
     def test_a_mapping_that_raises_is_the_protocols_error_and_the_run_goes_on(self):
         step = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)], "recurrent_boundary_blocks": {"r1": []}}

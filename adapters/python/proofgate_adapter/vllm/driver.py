@@ -34,7 +34,8 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
   a label is several digests).
 
 Counters and `ignored_held` are counted from the verdicts and events unless the mapping reads the
-connector's own (`counters()`, `ignored_held()`). The state line's `held` is always the driver's
+connector's own (`counters()`, and `ignored_held()`, which is held against the driver's deliveries:
+see that method). The state line's `held` is always the driver's
 record of the reports it was sent, not the connector's: a report the connector loses shows only
 through the verdicts it changes.
 """
@@ -49,7 +50,7 @@ import sys
 from typing import Optional
 
 from ..protocol import Adapter
-from ..verdicts import Counters, State, plan as make_plan, rejected as make_rejected, retired as make_retired
+from ..verdicts import Counters, State, _check_int, plan as make_plan, rejected as make_rejected, retired as make_retired
 from . import standins
 
 #: PROOFGATE_VLLM_CLASSES: `auto` (vLLM's classes when `vllm` imports, else the stand-ins),
@@ -414,6 +415,6 @@ class VllmConnectorAdapter(Adapter):
         counters = self.counters()
         ignored = self.ignored_held()
         if ignored is not None:  # the connector's count of deliveries, against the events' (ignored_held())
-            ignored = max(0, self._ignored + ignored - self._delivered_ignored)
+            ignored = self._ignored + _check_int(ignored, "ignored_held()") - self._delivered_ignored
         return State(list(self.pending()), {k: v for k, v in held.items() if v},
                      counters if counters is not None else self._counted, ignored if ignored is not None else self._ignored)
