@@ -6,7 +6,8 @@ A module loaded from the working tree instead (the connector installed with `pip
 or the repository on `PYTHONPATH`) is the same code at both revisions: the audit would compare
 it with itself and find no difference, whatever the change. The library refuses to run such an
 adapter: it names the module on stderr and exits with status 2, so the audit is not judged.
-Outside an audit (no such variables) nothing is checked.
+Outside an audit (no such variables) nothing is checked, and the interpreter's own environment
+(a virtual environment inside the repository) is never taken for the working tree.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def _under(path: str, folder: str) -> bool:
 class RevisionCheck:
     """Looks at the modules loaded so far, and again only at those loaded or replaced since."""
 
-    def __init__(self, environ=None, modules=None):
+    def __init__(self, environ=None, modules=None, prefixes=None):
         environ = os.environ if environ is None else environ
         self.modules = sys.modules if modules is None else modules
         repository, revision = environ.get(REPOSITORY), environ.get(REVISION)
@@ -37,6 +38,11 @@ class RevisionCheck:
         if self.active:
             self.repository = os.path.realpath(repository)
             self.revision = os.path.realpath(revision)
+            # The interpreter's own environment (a virtual environment made inside the repository,
+            # `.venv`, usually ignored by git) holds installed packages, not the connector's working
+            # tree: code installed there is the environment's, as it is in one outside.
+            prefixes = (sys.prefix, sys.exec_prefix, sys.base_prefix) if prefixes is None else prefixes
+            self.environment = sorted({os.path.realpath(p) for p in prefixes if p})
         self.seen = {}  # name -> the module object checked under it
         self.signature = None
 
@@ -65,7 +71,8 @@ class RevisionCheck:
             if not isinstance(path, str):
                 continue  # built in, or a namespace package: no file of its own
             real = os.path.realpath(path)
-            if _under(real, self.repository) and not _under(real, self.revision):
+            if (_under(real, self.repository) and not _under(real, self.revision)
+                    and not any(_under(real, prefix) for prefix in self.environment)):
                 found.append((name, real))
         if found:
             name, real = min(found)

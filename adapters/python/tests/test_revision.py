@@ -50,6 +50,16 @@ class RevisionCheckTest(unittest.TestCase):
                    "c": module("c", self.repo + "-other/c.py")}  # a sibling folder whose name starts alike
         RevisionCheck(self.environ, modules).check()
 
+    def test_packages_of_a_virtual_environment_inside_the_repository_are_the_environments(self):
+        venv = os.path.join(self.repo, ".venv")
+        torch = module("torch", os.path.join(venv, "lib", "python3.11", "site-packages", "torch", "__init__.py"))
+        RevisionCheck(self.environ, {"torch": torch}, prefixes=(venv,)).check()
+        with self.assertRaises(OutsideRevision):  # the same module is the working tree's when the interpreter is elsewhere
+            RevisionCheck(self.environ, {"torch": torch}, prefixes=("/usr",)).check()
+        mine = module("my_connector", os.path.join(self.repo, "connector", "my_connector.py"))
+        with self.assertRaises(OutsideRevision):  # the connector's own code is still refused
+            RevisionCheck(self.environ, {"torch": torch, "my_connector": mine}, prefixes=(venv,)).check()
+
     def test_outside_an_audit_nothing_is_checked(self):
         modules = {"my_connector": module("my_connector", os.path.join(self.repo, "connector", "my_connector.py"))}
         RevisionCheck({}, modules).check()
