@@ -49,6 +49,16 @@ def _check_int(value, what):
     return value
 
 
+def _check_code(code):
+    if code not in SENTENCES:
+        raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (code, ", ".join(SENTENCES)))
+
+
+def _check_cause(cause):
+    if cause not in CAUSES:
+        raise VerdictError("unknown retirement cause %r (quorum or finished)" % (cause,))
+
+
 def _check_id(value, what="a request id"):
     if not isinstance(value, str):
         raise VerdictError("%s is not a string: %r" % (what, value))
@@ -125,8 +135,7 @@ class Rejected(Verdict):
         # checked when made, so that a Rejected made directly is held to rejected()'s rules
         _check_int(self.step, "a rejection's step")
         _check_id(self.id)
-        if self.code not in SENTENCES:
-            raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (self.code, ", ".join(SENTENCES)))
+        _check_code(self.code)
         if not isinstance(self.facts, dict):
             raise VerdictError("a rejection's facts are not a mapping: %r" % (self.facts,))
         unknown = sorted(set(self.facts) - set(FACTS))
@@ -165,8 +174,7 @@ class Retired(Verdict):
         # checked when made, so that a Retired made directly is held to retired()'s rules
         _check_int(self.step, "a retirement's step")
         _check_id(self.id)
-        if self.cause not in CAUSES:
-            raise VerdictError("unknown retirement cause %r (quorum or finished)" % (self.cause,))
+        _check_cause(self.cause)
 
     def to_json(self):
         return {"kind": "retired", "step": self.step, "id": self.id, "cause": self.cause}
@@ -209,15 +217,14 @@ def check_line(line: dict) -> dict:
         if isinstance(line.get("recurrent"), dict):  # a {group: block} mapping would be written with text keys
             line = dict(line, recurrent=sorted(pairs))
     elif kind == "rejected":
-        if line.get("code") not in SENTENCES:
-            raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (line.get("code"), ", ".join(SENTENCES)))
+        _check_code(line.get("code"))
         for name in FIELDS:
             if name in line:
                 _check_int(line[name], "the field %r" % name)
         if "reason" in line and not isinstance(line["reason"], str):
             raise VerdictError("a rejection's reason is not a string: %r" % (line["reason"],))
-    elif line.get("cause") not in CAUSES:
-        raise VerdictError("unknown retirement cause %r (quorum or finished)" % (line.get("cause"),))
+    else:
+        _check_cause(line.get("cause"))
     return line
 
 
