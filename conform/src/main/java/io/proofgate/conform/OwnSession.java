@@ -51,7 +51,12 @@ final class OwnSession {
     private static final Set<OwnSession> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> LIVE.forEach(OwnSession::end)));
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(OwnSession::endAll));
+    }
+
+    /** Ends every session not yet ended (a shutdown that must remove their folders after them calls it first). */
+    static void endAll() {
+        LIVE.forEach(OwnSession::end);
     }
 
     private final Process process;

@@ -110,6 +110,14 @@ public final class ProcessAdapter implements Adapter {
                 .start(() -> keepTail(process.getErrorStream()));
     }
 
+    /**
+     * Ends every adapter still running and everything each started: at shutdown, before the
+     * folders they run in are removed, so that none writes into one while it goes.
+     */
+    public static void endAll() {
+        OwnSession.endAll();
+    }
+
     /** What this machine cannot do to end an adapter's descendants (no setsid, no /proc), for a line on stderr; or empty. */
     public static java.util.Optional<String> hygieneNote() {
         return OwnSession.note();

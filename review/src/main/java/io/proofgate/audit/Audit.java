@@ -1,7 +1,6 @@
 package io.proofgate.audit;
 
 import io.proofgate.check.CheckOptions;
-import io.proofgate.check.FileTree;
 import io.proofgate.check.Model;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.tlc.TlcRunner;
@@ -166,7 +165,9 @@ public final class Audit {
         }
         Path runs = repository.root().resolve("target/proofgate/audit");
         Files.createDirectories(runs);
-        Path run = Files.createTempDirectory(runs, "run-");
+        // removed however the run ends, SIGTERM and Ctrl-C included (TLC's processes end with the JVM)
+        io.proofgate.check.TemporaryFolder folder = io.proofgate.check.TemporaryFolder.create(runs, "run-", () -> { });
+        Path run = folder.path();
         WarmTlcPool warm = null;
         try {
             progress.say("reading " + request.base() + " and "
@@ -285,7 +286,7 @@ public final class Audit {
             if (warm != null) {
                 warm.close();
             }
-            FileTree.delete(run);
+            folder.close();
         }
     }
 

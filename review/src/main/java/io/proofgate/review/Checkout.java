@@ -74,9 +74,7 @@ public record Checkout(String name, String commit, List<String> uncommitted, Pat
         names.addAll(files(head));
         List<String> changed = new java.util.ArrayList<>();
         for (String name : names) {
-            Path a = base.resolve(name);
-            Path b = head.resolve(name);
-            if (!Files.isRegularFile(a) || !Files.isRegularFile(b) || Files.mismatch(a, b) != -1) {
+            if (!same(base.resolve(name), head.resolve(name))) {
                 changed.add(name);
                 if (changed.size() == MAX_CHANGED) {
                     break;
@@ -86,9 +84,19 @@ public record Checkout(String name, String commit, List<String> uncommitted, Pat
         return changed;
     }
 
+    /** Two written files alike: links by their targets (never followed), files by their bytes. */
+    private static boolean same(Path a, Path b) throws IOException {
+        if (Files.isSymbolicLink(a) || Files.isSymbolicLink(b)) {
+            return Files.isSymbolicLink(a) && Files.isSymbolicLink(b) && Files.readSymbolicLink(a).equals(Files.readSymbolicLink(b));
+        }
+        return Files.isRegularFile(a) && Files.isRegularFile(b) && Files.mismatch(a, b) == -1;
+    }
+
+    /** The files and links under {@code dir} (a link to a folder is one entry, as git keeps it). */
     private static List<String> files(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString().replace('\\', '/')).toList();
+            return paths.filter(p -> Files.isSymbolicLink(p) || Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .map(p -> dir.relativize(p).toString().replace('\\', '/')).toList();
         }
     }
 }

@@ -54,8 +54,10 @@ public final class ConnectorChange {
                     Approvals.NONE, List.of(), progress);
         }
         GitRepository repository = GitRepository.at(request.repo());
-        Path work = Files.createTempDirectory("proofgate-audit-");
-        try {
+        // removed however the run ends, SIGTERM and Ctrl-C included, after the adapters running in it
+        try (io.proofgate.check.TemporaryFolder folder = io.proofgate.check.TemporaryFolder.create(null, "proofgate-audit-",
+                ProcessAdapter::endAll)) {
+            Path work = folder.path();
             long start = System.nanoTime();
             // the two revisions are written side by side: each is mostly waiting on git and the disk
             FutureTask<Checkout> headWritten = new FutureTask<>(() -> Checkout.of(repository, request.head(), work.resolve("head")));
@@ -74,8 +76,6 @@ public final class ConnectorChange {
             return audit(request, new ConnectorAuditReport.Side(base.name(), base.commit(), request.baseCommand(), List.of()),
                     new ConnectorAuditReport.Side(head.name(), head.commit(), request.headCommand(), head.uncommitted()),
                     base.dir(), head.dir(), repository.root(), approvals, Checkout.changed(base, head), progress);
-        } finally {
-            io.proofgate.check.FileTree.delete(work);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.proofgate.review;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,6 +74,68 @@ class CheckoutTest {
         assertEquals("slidebug\n", Files.readString(link));
     }
 
+    /**
+     * Links that leave the revision's folder dangle, as they do in a real checkout of the revision:
+     * one into the other revision written beside it, one past the repository's root, an absolute
+     * one, and one that leaves through another link. Links within the revision, to a file or a
+     * folder, resolve.
+     */
+    @Test
+    void linksThatLeaveTheRevisionDangle() throws Exception {
+        write("conn/toy.py", "base\n");
+        write("lib/util.py", "util\n");
+        Path outside = Files.createTempFile("proofgate-outside-", ".txt");
+        Files.writeString(outside, "the user's file\n");
+        link("conn/other.py", "../../base/conn/toy.py");
+        link("conn/up.py", "../../../" + outside.getFileName());
+        link("conn/absolute.py", outside.toString());
+        link("conn/libs", "../lib");
+        link("conn/escape", "..");
+        link("conn/through.py", "escape/../base/conn/toy.py");
+        link("conn/missing.py", "nothing/../../../base/conn/toy.py");
+        git("init", "-q");
+        git("add", "-A");
+        git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "links");
+        try {
+            GitRepository repository = GitRepository.at(repo);
+            Checkout base = Checkout.of(repository, "HEAD", work.resolve("base"));
+            for (Checkout head : List.of(Checkout.of(repository, "HEAD", work.resolve("head")),
+                    Checkout.of(repository, null, work.resolve("worktree")))) {
+                Path dir = head.dir();
+                assertEquals("base\n", Files.readString(base.dir().resolve("conn/toy.py")));
+                for (String leaving : List.of("conn/other.py", "conn/up.py", "conn/absolute.py", "conn/through.py",
+                        "conn/missing.py")) {
+                    Path link = dir.resolve(leaving);
+                    assertTrue(Files.isSymbolicLink(link), leaving + " is not a link in " + head.name());
+                    assertFalse(Files.exists(link), () -> leaving + " resolves in " + head.name() + ": " + realPath(link));
+                }
+                assertTrue(Files.isSymbolicLink(dir.resolve("conn/libs")), "a linked folder is kept as a link");
+                assertEquals("util\n", Files.readString(dir.resolve("conn/libs/util.py")), "a linked folder resolves");
+                assertEquals("util\n", Files.readString(dir.resolve("conn/escape/lib/util.py")), "a link to the revision's root resolves");
+            }
+            assertEquals(List.of(), Checkout.changed(base.dir(), work.resolve("worktree")),
+                    "links are compared by their targets, the same at both");
+        } finally {
+            Files.delete(outside);
+        }
+    }
+
+    /** The audit reads the working tree with git's plumbing, optional locks off: the user's index keeps its bytes. */
+    @Test
+    void theUsersIndexIsNeverWritten() throws Exception {
+        write("a.py", "one\n");
+        git("init", "-q");
+        git("add", "-A");
+        git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "base");
+        // a newer modification time with the same bytes: git status would refresh the index's stat data
+        Files.setLastModifiedTime(repo.resolve("a.py"), java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+        write("b.py", "untracked\n");
+        byte[] index = Files.readAllBytes(repo.resolve(".git/index"));
+        Checkout head = Checkout.of(GitRepository.at(repo), null, work.resolve("head"));
+        assertEquals(List.of("b.py"), head.uncommitted());
+        assertArrayEquals(index, Files.readAllBytes(repo.resolve(".git/index")), "the index was rewritten");
+    }
+
     @Test
     void theWorkingTreeIsComparedByItsBytes() throws Exception {
         write("a.py", "one\n");
@@ -90,6 +154,20 @@ class CheckoutTest {
         Path file = repo.resolve(name);
         Files.createDirectories(file.getParent());
         Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    private static String realPath(Path link) {
+        try {
+            return link.toRealPath().toString();
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    private void link(String name, String target) throws Exception {
+        Path file = repo.resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.createSymbolicLink(file, Path.of(target));
     }
 
     private void git(String... args) throws Exception {
