@@ -13,6 +13,13 @@ What the loop does for the author:
   answer. Until the next topology line, later events of the scenario are answered with an error
   that names the first one (the connector's state is not trusted after an exception);
 - keeps the protocol's stdout clean: the author's `print()` goes to stderr;
+- does not catch what is not an `Exception` (KeyboardInterrupt, SystemExit from `sys.exit()`,
+  GeneratorExit, any other BaseException) when the author's code raises it: it writes the answers
+  to the messages before, no answer to the one being handled, the traceback and then, as the last
+  line on stderr, `proofgate_adapter: the connector raised KeyboardInterrupt (connector.py:88 in
+  step), which the library may not catch; exiting with status 3`, and exits with status 3
+  (`UNCAUGHT`), which means that and nothing else. A SIGINT sent to the adapter is not the
+  connector's: it ends the adapter with status 1, as it does while the library waits for input;
 - under `proofgate audit --exec`, refuses to run code loaded from the repository's working tree
   instead of the revision audited (`revision.py`): it exits with status 2 before its greeting, or
   at the first message (a topology, an event, a namespace probe) after which such a module is in
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -43,6 +51,11 @@ _DECODER = json.JSONDecoder(object_pairs_hook=object_pairs)
 CAPABILITIES = ("reason_facts", "state", "sliding", "wide_integers", "namespace")
 
 END = '{"kind":"end"}\n'
+
+#: The exit status of an adapter whose connector raised what the library may not catch (a
+#: BaseException that is not an Exception: KeyboardInterrupt, SystemExit, GeneratorExit). 1 is
+#: Python's own for an uncaught exception and a broken pipe, 2 the library's refusal to run.
+UNCAUGHT = 3
 
 
 class Adapter:
@@ -139,6 +152,9 @@ class Session:
         connector load a module from the working tree: a connector may import its modules at any
         message (a namespace probe's hashing, a step's first use of a helper), and an answer
         computed with the working tree's code must not reach the kit as the revision's.
+
+        A BaseException that is not an `Exception`, raised by the author's code, is not caught:
+        it leaves `handle` as it was raised, and `run` ends the adapter with it (`UNCAUGHT`).
         """
         answer = self._answer(line)
         self.revision.check()
@@ -222,32 +238,109 @@ def run(adapter, stdin=None, stdout=None) -> int:
     written together (each write wakes the kit: a scenario sent ahead is answered in one), but
     none waits more than about `HOLD` seconds for the ones after it, so that the kit's patience
     still bounds each answer and a connector that hangs is found at the message it hangs on; and
-    whatever was answered is written before the loop ends, when the connector exits too.
+    whatever was answered is written before the loop ends.
+
+    Statuses: 0 when stdin closed; 1 for a broken pipe or a SIGINT; 2 when the library refuses
+    to run the adapter (`_refuse`); `UNCAUGHT` (3) when the connector raised a BaseException that
+    is not an `Exception`, named in the last line on stderr.
     """
     out = stdout if stdout is not None else sys.stdout
+    interrupts = _Interrupts()
     try:
-        session = Session(adapter)
-        session.revision.check()
-    except (ValueError, OutsideRevision) as e:
-        _refuse(e)
-        return 2
-    saved, sys.stdout = sys.stdout, sys.stderr
-    held = _Held(out)
-    try:
-        for batch in _batches(stdin if stdin is not None else sys.stdin):
-            for line in batch:
-                held.add(session.handle(line) if isinstance(line, str)
-                         else session._error("the message is not UTF-8: %s" % line) + END)
-            held.write()
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 1
-    except OutsideRevision as e:
-        _refuse(e)
-        return 2
+        try:
+            session = Session(adapter)  # reads the adapter's capabilities and namespace attributes
+        except ValueError as e:
+            _refuse(e)
+            return 2
+        except Exception:
+            raise  # a mistake of the adapter's class, shown as Python shows it
+        except BaseException as e:  # noqa: BLE001 - the author's code raised it: named, not caught (_uncaught)
+            return _uncaught(e, interrupts)
+        try:
+            session.revision.check()
+        except OutsideRevision as e:
+            _refuse(e)
+            return 2
+        saved, sys.stdout = sys.stdout, sys.stderr
+        held = _Held(out)
+        try:
+            raised = _serve(session, held, stdin if stdin is not None else sys.stdin)
+        except (BrokenPipeError, KeyboardInterrupt):
+            return 1
+        except OutsideRevision as e:
+            _refuse(e)
+            return 2
+        finally:
+            sys.stdout = saved
+            held.close()  # the loop ended or broke: what was answered still goes out, before the reason on stderr
+        return 0 if raised is None else _uncaught(raised, interrupts)
     finally:
-        sys.stdout = saved
-        held.close()  # the connector exited (SystemExit) or the loop broke: what was answered still goes out
-    return 0
+        interrupts.restore()
+
+
+def _serve(session, held, stdin):
+    """Answers the input until it ends (None), or returns the BaseException that is not an
+    `Exception` which the author's code raised while a message was handled; that message gets
+    no answer."""
+    for batch in _batches(stdin):
+        for line in batch:
+            if isinstance(line, str):
+                try:
+                    answer = session.handle(line)
+                except Exception:
+                    raise  # OutsideRevision; the Session answers every Exception of the author's code itself
+                except BaseException as e:  # noqa: BLE001
+                    return e
+            else:
+                answer = session._error("the message is not UTF-8: %s" % line) + END
+            held.add(answer)
+        held.write()
+    return None
+
+
+def _uncaught(error: BaseException, interrupts) -> int:
+    """The exit status for a BaseException that is not an `Exception` from the author's code,
+    with its traceback and a last line on stderr that names it (the kit quotes stderr's last
+    lines when the adapter's output closes).
+
+    Nothing of the library raises one on purpose (`main` exits only after `run` returned), so it
+    is the connector's: a KeyboardInterrupt of its own, a `sys.exit()` in a hook, a GeneratorExit
+    that escaped. Status 1 and no name would make it read as an ordinary crash, or, for
+    `sys.exit(0)`, as a clean end. A SIGINT is the exception: the user stopped the adapter, and
+    it ends it with status 1 wherever it comes, as Python's own handler would.
+    """
+    if isinstance(error, KeyboardInterrupt) and interrupts.received:
+        return 1
+    traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
+    print("proofgate_adapter: the connector raised %s, which the library may not catch; exiting with status %d"
+          % (describe(error), UNCAUGHT), file=sys.stderr)
+    sys.stderr.flush()
+    return UNCAUGHT
+
+
+class _Interrupts:
+    """Whether a SIGINT came while `run` ran, so that its KeyboardInterrupt is not taken for one
+    the connector raised. Python's handler is wrapped only where it is the one in place, and
+    only in the main thread (the only one a signal's KeyboardInterrupt is raised in)."""
+
+    def __init__(self):
+        self.received = False
+        self.installed = False
+        try:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                signal.signal(signal.SIGINT, self._interrupted)
+                self.installed = True
+        except ValueError:  # not the main thread: a KeyboardInterrupt raised in this one is never a signal's
+            pass
+
+    def _interrupted(self, signum, frame):
+        self.received = True
+        signal.default_int_handler(signum, frame)
+
+    def restore(self) -> None:
+        # only if still ours: a connector that installed its own handler keeps it
+        if self.installed and signal.getsignal(signal.SIGINT) == self._interrupted:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _refuse(error: Exception) -> None:

@@ -1,5 +1,6 @@
 """Helpers of the library's tests: run messages through a Session, read the answers."""
 
+import contextlib
 import io
 import json
 import os
@@ -11,7 +12,7 @@ REPOSITORY = os.path.dirname(os.path.dirname(LIBRARY))
 if LIBRARY not in sys.path:
     sys.path.insert(0, LIBRARY)
 
-from proofgate_adapter import Session  # noqa: E402
+from proofgate_adapter import Session, run  # noqa: E402
 
 HELLO = {"kind": "hello", "protocol": "proofgate-adapter/v1"}
 TOPOLOGY = {"kind": "topology", "schema": "proofgate-events/v1", "groups": [{"policy": "full", "block_tokens": 2304},
@@ -30,6 +31,34 @@ def answers(adapter, *messages):
         assert {"kind": "end"} not in lines[:-1], "two end markers: %r" % text
         out.append(lines[:-1])
     return out
+
+
+@contextlib.contextmanager
+def piped(data: bytes):
+    """A stream with a descriptor, as the standard input is, holding `data` and then its end."""
+    read, write = os.pipe()
+    os.write(write, data)  # a pipe holds 64 KiB: all of it is waiting before the first read
+    os.close(write)
+    with open(read, "r") as stream:
+        yield stream
+
+
+def ran(adapter, *messages):
+    """`run` on these messages (dicts or lines) through a pipe: (status, stdout, stderr).
+    Whatever leaves `run` fails the test: a KeyboardInterrupt would otherwise stop the whole test run."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    data = "".join((m if isinstance(m, str) else json.dumps(m)) + "\n" for m in messages)
+    with piped(data.encode("utf-8")) as stdin, contextlib.redirect_stderr(stderr):
+        try:
+            status = run(adapter, stdin, stdout)
+        except BaseException as e:  # noqa: BLE001
+            raise AssertionError("run() let %r out; stderr: %s" % (e, stderr.getvalue())) from None
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
+#: stderr's last line when the connector raised what the library may not catch: % (what, file, function)
+UNCAUGHT_LINE = (r"proofgate_adapter: the connector raised %s \(%s:\d+ in %s\), which the library may not catch;"
+                 r" exiting with status 3")
 
 
 def seed_log(name):

@@ -1,13 +1,14 @@
-"""The protocol loop: greeting, answers and end markers, errors, defaults, state and summary."""
+"""The protocol loop: greeting, answers and end markers, errors, what the library may not catch, defaults,
+state and summary."""
 
-import contextlib
 import io
 import json
 import os
+import sys
 import time
 import unittest
 
-from support import HELLO, TOPOLOGY, answers
+from support import HELLO, TOPOLOGY, UNCAUGHT_LINE, answers, piped, ran
 
 from proofgate_adapter import (Adapter, Counters, MessageError, PendingStore, State, Topology, plan, rejected,
                                retired, run)
@@ -24,16 +25,6 @@ class Writes(io.StringIO):
     def write(self, text):
         self.writes.append(text)
         return super().write(text)
-
-
-@contextlib.contextmanager
-def piped(data: bytes):
-    """A stream with a descriptor, as the standard input is, holding `data` and then its end."""
-    read, write = os.pipe()
-    os.write(write, data)  # a pipe holds 64 KiB: all of it is waiting before the first read
-    os.close(write)
-    with open(read, "r") as stream:
-        yield stream
 
 
 class Recorder(Adapter):
@@ -169,18 +160,16 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(5, stdout.getvalue().count('{"kind":"end"}'))
 
     def test_an_exit_of_the_connector_still_writes_the_answers_before_it(self):
-        # the kit then finds the adapter gone at the message it exited on, not at an earlier one
+        # the kit then finds the adapter gone at the message it exited on, not at an earlier one; the
+        # status is the library's (3: what it may not catch), whatever the connector's
         class Exits(Recorder):
             def step(self, step):
                 if step.step == 2:
-                    raise SystemExit(3)
+                    raise SystemExit(5)
                 return super().step(step)
-        stdout = Writes()
-        message = "\n".join(json.dumps(m) for m in (HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)) + "\n"
-        with piped(message.encode("utf-8")) as stdin:
-            with self.assertRaises(SystemExit):
-                run(Exits(), stdin, stdout)
-        self.assertEqual(3, stdout.getvalue().count('{"kind":"end"}'), stdout.getvalue())
+        status, stdout, stderr = ran(Exits(), HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)
+        self.assertEqual(3, status, stderr)
+        self.assertEqual(3, stdout.count('{"kind":"end"}'), stdout)
 
     def test_an_answer_does_not_wait_for_a_slow_one_after_it(self):
         # the kit's patience bounds each answer: the ones before a slow event are written while it runs
@@ -217,6 +206,144 @@ class ProtocolTest(unittest.TestCase):
         with contextlib.redirect_stderr(stderr):
             self.assertEqual(2, run(Misspelt(), io.StringIO(json.dumps(HELLO) + "\n"), io.StringIO()))
         self.assertIn("unknown capabilities 'states'", stderr.getvalue())
+
+
+class UncaughtTest(unittest.TestCase):
+    """What the library may not catch from the connector (a BaseException that is not an
+    Exception) ends the adapter with status 3, named on stderr's last line."""
+
+    def test_a_keyboard_interrupt_in_step_ends_the_adapter_with_status_3_and_names_it_last_on_stderr(self):
+        class Fatal(BaseException):
+            pass
+        for raised, name in ((KeyboardInterrupt, "KeyboardInterrupt"), (GeneratorExit, "GeneratorExit"),
+                             (Fatal("the GPU is gone"), "Fatal: the GPU is gone")):
+            class Interrupted(Recorder):
+                def step(self, step):
+                    if step.step == 2:  # one verdict given, then the raise: no part of this answer is written
+                        yield plan(step.step, "r1", "d1", 6912, [[11, 12, 13], [42]], {1: 42})
+                        raise raised
+                    yield from super().step(step)
+            with self.subTest(name):
+                status, stdout, stderr = ran(Interrupted(), HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)
+                self.assertEqual(3, status, stderr)
+                # the answers to the messages before are written, none for the step it raised in
+                self.assertEqual(["hello", "end", "end", "state", "end"],
+                                 [json.loads(line)["kind"] for line in stdout.splitlines()])
+                lines = stderr.splitlines()
+                self.assertRegex(lines[-1], "^%s$" % UNCAUGHT_LINE % (name, "test_protocol.py", "step"))
+                self.assertIn("Traceback (most recent call last):", lines)
+                self.assertTrue(lines[-2].endswith(name), lines)  # the traceback, just before
+
+    def test_a_sys_exit_in_any_hook_ends_the_adapter_with_status_3_not_silently(self):
+        # sys.exit(0) would otherwise read as a clean end of the adapter, in the middle of a scenario
+        class Exits(Recorder):
+            capabilities = ("state", "namespace")
+
+            def __init__(self, hook):
+                super().__init__()
+                self.hook = hook
+
+            def topology(self, topology):
+                super().topology(topology)
+                if self.hook == "topology":
+                    sys.exit(0)
+
+            def finished(self, event):
+                if self.hook == "finished":
+                    sys.exit("the connector gave up")
+                return super().finished(event)
+
+            def state(self):
+                if self.hook == "state" and self.topologies:
+                    sys.exit(2)
+                return super().state()
+
+            def namespace(self, probe):
+                sys.exit()
+        probe = {"kind": "namespace", "set": "proofgate-namespace/v1", "probe": "p1", "topology": TOPOLOGY,
+                 "identity": {"model": "m", "dtype": "bfloat16", "cache_salt": "", "lora": ""}, "prompt_tokens": 4,
+                 "token_ids": [1, 2, 3, 4], "span": 0, "block_ids": [[11], [42]]}
+        for hook, messages, answered, described in (
+                ("topology", (TOPOLOGY, NEW), 1, "SystemExit: 0"),
+                ("finished", (TOPOLOGY, NEW, {"kind": "finished", "id": "r1"}), 3, "SystemExit: the connector gave up"),
+                ("state", (TOPOLOGY, NEW), 2, "SystemExit: 2"),
+                ("namespace", (probe,), 1, "SystemExit")):
+            with self.subTest(hook):
+                status, stdout, stderr = ran(Exits(hook), HELLO, *messages)
+                self.assertEqual(3, status, stderr)
+                self.assertEqual(answered, stdout.count('{"kind":"end"}'), stdout)
+                # sys.exit is not a frame of the traceback: the hook that called it is named
+                self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % (described, "test_protocol.py", hook))
+
+    def test_a_sys_exit_while_the_library_reads_the_capabilities_is_named_before_the_greeting(self):
+        class Exits(Recorder):
+            @property
+            def capabilities(self):
+                raise SystemExit(0)
+        status, stdout, stderr = ran(Exits(), HELLO)
+        self.assertEqual((3, ""), (status, stdout))
+        self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % ("SystemExit: 0", "test_protocol.py",
+                                                                            "capabilities"))
+
+    def test_an_exception_is_still_the_protocols_error_with_its_first_traceback_on_stderr(self):
+        status, stdout, stderr = ran(Recorder(fail_on=1), HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)
+        self.assertEqual(0, status)
+        got = [json.loads(line) for line in stdout.splitlines()]
+        self.assertEqual(5, got.count({"kind": "end"}))
+        self.assertRegex(got[3]["message"], r"^step event 1: KeyError: 'new' \(test_protocol.py:\d+ in step\)$")
+        self.assertEqual(1, stderr.count("Traceback (most recent call last):"), stderr)
+        self.assertRegex(stderr, r"^proofgate_adapter: step event 1: KeyError: 'new' \(test_protocol.py:\d+ in step\)\n")
+        self.assertNotIn("may not catch", stderr)
+
+    def test_as_a_process_the_adapter_exits_with_status_3_and_stderrs_last_line_names_what_was_raised(self):
+        status, stdout, stderr = adapter_process("""
+            def step(self, step):
+                raise KeyboardInterrupt
+        """, HELLO, TOPOLOGY, NEW, SUMMARY)
+        self.assertEqual(3, status, stderr)
+        self.assertEqual(2 * '{"kind":"end"}\n', stdout[stdout.index("\n") + 1:])  # the greeting's and the topology's
+        self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % ("KeyboardInterrupt", "toy_connector.py",
+                                                                            "step"))
+
+    def test_a_sigint_is_not_the_connectors_and_ends_the_adapter_with_status_1_as_before(self):
+        status, stdout, stderr = adapter_process("""
+            def step(self, step):
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(60)
+        """, HELLO, TOPOLOGY, NEW, SUMMARY)
+        self.assertEqual(1, status, stderr)
+        self.assertNotIn("may not catch", stderr)
+
+
+def adapter_process(methods, *messages):
+    """An adapter script (`toy_connector.py`) with these methods run as a process on the
+    messages, its stdin then closed: (exit status, stdout, stderr)."""
+    import subprocess
+    import tempfile
+    import textwrap
+    from support import LIBRARY
+    script = textwrap.dedent("""
+        import os, signal, sys, time
+        sys.path.insert(0, %r)
+        from proofgate_adapter import Adapter, State, main
+
+        class Toy(Adapter):
+            name = "toy"
+
+            def topology(self, topology):
+                pass
+
+            def state(self):
+                return State([], {})
+        """) % LIBRARY + textwrap.indent(textwrap.dedent(methods), "    ") + "\n\nmain(Toy())\n"
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "toy_connector.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(script)
+        done = subprocess.run([sys.executable, path], input="".join(json.dumps(m) + "\n" for m in messages),
+                              capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    return done.returncode, done.stdout, done.stderr
 
 
 class DefaultsTest(unittest.TestCase):

@@ -1,11 +1,13 @@
 """The vLLM driver: what it hands the connector, the fan-out of held reports, inferred verdicts,
-a mapping that raises, the stand-ins' field names, and the example connector on the seed logs."""
+a mapping that raises, a connector that raises what the library may not catch, the stand-ins'
+field names, and the example connector on the seed logs."""
 
 import dataclasses
 import os
+import sys
 import unittest
 
-from support import HELLO, REPOSITORY, TOPOLOGY, answers, expected, seed_log
+from support import HELLO, REPOSITORY, TOPOLOGY, UNCAUGHT_LINE, answers, expected, ran, seed_log
 
 os.environ["PROOFGATE_VLLM_CLASSES"] = "standins"  # the same classes whether or not vLLM is installed here
 
@@ -241,6 +243,31 @@ class DriverTest(unittest.TestCase):
         self.assertEqual("error", got[3][0]["kind"])
         self.assertEqual([], got[5])
         self.assertEqual(["r1"], got[6][0]["pending"])
+
+    def test_a_connector_or_mapping_that_raises_what_the_library_may_not_catch_ends_the_adapter_with_status_3(self):
+        class Interrupting(Recording):
+            def build_connector_meta(self, scheduler_output):
+                if scheduler_output.scheduled_cached_reqs.req_ids:
+                    raise KeyboardInterrupt
+                return super().build_connector_meta(scheduler_output)
+
+        class Exits(Mapping):
+            def create_connector(self, vllm_config, kv_cache_config):
+                return Interrupting(vllm_config, standins.KVConnectorRole.SCHEDULER, kv_cache_config)
+
+            def deliver_held(self, rank, request, span):
+                sys.exit(1)
+        step = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}
+        cached = {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,
+                                                         "new_block_ids": [[13], [72]]}]}
+        for last, answered, described, function in (
+                (cached, 3, "KeyboardInterrupt", "build_connector_meta"),
+                ({"kind": "held", "rank": 0, "digest": "d1"}, 3, "SystemExit: 1", "deliver_held")):
+            with self.subTest(function):
+                status, stdout, stderr = ran(Exits(), HELLO, TOPOLOGY, step, last, {"kind": "summary"})
+                self.assertEqual(3, status, stderr)
+                self.assertEqual(answered, stdout.count('{"kind":"end"}'), stdout)
+                self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % (described, "test_vllm.py", function))
 
 
 class CheckedPlanTest(unittest.TestCase):

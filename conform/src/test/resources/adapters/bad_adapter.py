@@ -47,7 +47,7 @@ if MODE == "slow-start":
 
 if MODE == "exit-at-start":
     sys.stderr.write("toy: cannot load the connector\n")
-    sys.exit(3)
+    sys.exit(4)
 
 for line in sys.stdin:
     message = json.loads(line)

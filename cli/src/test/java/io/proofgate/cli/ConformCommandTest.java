@@ -50,11 +50,11 @@ class ConformCommandTest {
     @Test
     void anAdapterThatCannotStartIsExitTwoWithOneLineAndNoReport(@TempDir Path dir) {
         Path junit = dir.resolve("conform.xml");
-        CliRun run = CliRun.of("conform", "--exec", "exit 3", "--scenarios", HAND_WRITTEN, "--junit", junit.toString());
+        CliRun run = CliRun.of("conform", "--exec", "exit 4", "--scenarios", HAND_WRITTEN, "--junit", junit.toString());
         assertEquals(Main.USAGE, run.exit());
         assertEquals("", run.out());
         assertTrue(run.err().endsWith("\nproofgate conform: the adapter did not answer the greeting: it closed its output"
-                + " (it exited with status 3)\n"), run.err());
+                + " (it exited with status 4)\n"), run.err());
         assertFalse(Files.exists(junit));
     }
 

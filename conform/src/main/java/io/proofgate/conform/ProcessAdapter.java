@@ -273,13 +273,25 @@ public final class ProcessAdapter implements Adapter {
             return null; // still running, or stopped by the kit: its exit status is the kit's signal
         }
         Integer status = exitStatus();
-        return status == null || status == 0 ? null : "exited with status " + status + " after its last answer" + stderrTail();
+        return status == null || status == 0 ? null
+                : "exited with status " + status + said(status) + " after its last answer" + stderrTail();
     }
 
     /** How the process ended, with its last stderr lines, for a message. */
     private String exit() {
         Integer status = exitStatus();
-        return (status == null ? " (it is still running)" : " (it exited with status " + status + ")") + stderrTail();
+        return (status == null ? " (it is still running)" : " (it exited with status " + status + said(status) + ")") + stderrTail();
+    }
+
+    /**
+     * The exit status of the Python library's adapter whose connector raised what the library
+     * may not catch (KeyboardInterrupt, {@code sys.exit()} in a hook; its stderr's last line names
+     * it): adapters/python, {@code UNCAUGHT}.
+     */
+    public static final int UNCAUGHT = 3;
+
+    private static String said(int status) {
+        return status == UNCAUGHT ? ", which the Python library gives when the connector raised what the library may not catch" : "";
     }
 
     /** The exit status once the process ended (waiting a second for it, and for its last stderr), or null. */

@@ -91,9 +91,26 @@ class ConformBadAdapterTest {
         assertTrue(text.contains("... and 20 more errors (--junit FILE lists every scenario)"), text);
     }
 
+    /**
+     * A connector that raises what the Python library may not catch (here KeyboardInterrupt in its
+     * step) ends its adapter with the library's own status, and the kit's error says what that
+     * status means and quotes the library's last line, which names the exception and where it was
+     * raised.
+     */
+    @Test
+    void aConnectorThatRaisesWhatTheLibraryMayNotCatchIsNamed() throws ConformException {
+        Conform.Report report = Conform.run(scenarios, () -> new ProcessAdapter(
+                "python3 src/test/resources/adapters/interrupted_adapter.py", Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        String error = ((Result.Errored) report.results().getFirst()).message();
+        assertTrue(error.contains("closed its output (it exited with status 3, which the Python library gives when the connector"
+                + " raised what the library may not catch); its stderr ends: "), error);
+        assertTrue(error.endsWith("\"proofgate_adapter: the connector raised KeyboardInterrupt: stopped inside the connector"
+                + " (interrupted_adapter.py:24 in step), which the library may not catch; exiting with status 3\""), error);
+    }
+
     @Test
     void anAdapterThatExitsAtOnce() {
-        assertEquals("the adapter did not answer the greeting: it closed its output (it exited with status 3);"
+        assertEquals("the adapter did not answer the greeting: it closed its output (it exited with status 4);"
                 + " its stderr ends: \"toy: cannot load the connector\"", refused("exit-at-start"));
     }
 
