@@ -87,6 +87,9 @@ final class ConnectorAuditCommand {
             try {
                 read = reading.get();
             } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof OutOfMemoryError oom) {
+                    throw oom; // the command's words for it (Main)
+                }
                 throw e.getCause() instanceof ConformException c ? c : new ConformException("the scenarios could not be read: " + e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

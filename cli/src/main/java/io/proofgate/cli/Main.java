@@ -74,6 +74,15 @@ public final class Main {
         } catch (UsageException e) {
             err.println("proofgate " + command.name() + ": " + e.getMessage() + " (see proofgate " + command.name() + " --help)");
             return USAGE;
+        } catch (OutOfMemoryError e) {
+            // what a command holds in memory (the scenarios of a run, a revision's answers) outgrew
+            // the heap: said in the project's words, never a stack trace, and never a run that
+            // looks judged (whatever it printed before is incomplete, and the exit says so)
+            out.flush();
+            err.println("proofgate " + command.name() + ": out of memory (a heap of " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MiB); nothing was judged and any report above is incomplete; raise the heap with"
+                    + " PROOFGATE_JVM_OPTS=-Xmx...");
+            return USAGE;
         }
     }
 

@@ -126,4 +126,63 @@ class ConformCommandTest {
         assertFalse(output.contains("OutOfMemoryError"), output);
         assertTrue(output.contains("; it stopped at --max-errors 1, so 1 scenarios have no verdict"), output);
     }
+
+    /**
+     * Scenario files over the documented limits are refused before they are read, at their
+     * place, with exit 2: a file of more than 256 MiB (sparse here, as the hostile probe's was),
+     * a line of more than 4 MiB. Before, the file was read whole: at a small heap the kit exited
+     * 1, as if scenarios had failed, with Java's OutOfMemoryError.
+     */
+    @Test
+    void scenarioFilesOverTheLimitsAreRefusedLocated(@TempDir Path dir) throws Exception {
+        Path huge = dir.resolve("huge").resolve("huge.scenarios");
+        Files.createDirectories(huge.getParent());
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            file.setLength(300L << 20);
+        }
+        CliRun run = CliRun.of("conform", "--exec", "true", "--scenarios", huge.getParent().toString());
+        assertEquals(Main.USAGE, run.exit(), run.err());
+        assertEquals("proofgate conform: " + huge + ": 314,572,800 bytes, over the limit of 256 MiB for a scenario file"
+                + " (every scenario is held in memory for the run)\n", run.err());
+        Path log = dir.resolve("long").resolve("log.jsonl");
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, "{\"kind\":\"topology\"}\n{\"kind\":\"step\",\"x\":\"" + "x".repeat(5 << 20) + "\"}\n");
+        Files.writeString(dir.resolve("long").resolve("log.expected"), "");
+        CliRun line = CliRun.of("conform", "--exec", "true", "--scenarios", log.getParent().toString());
+        assertEquals(Main.USAGE, line.exit(), line.err());
+        assertEquals("proofgate conform: " + log + ":2:1: a line of more than 4 MiB, over the limit for a line of a scenario file\n",
+                line.err());
+    }
+
+    /**
+     * Scenarios within the limits that still do not fit the heap end in the project's words and
+     * exit 2, never an OutOfMemoryError's text or a run that looks judged.
+     */
+    @Test
+    void scenariosThatDoNotFitTheHeapAreExitTwoInWords(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("big").resolve("log.jsonl");
+        Files.createDirectories(log.getParent());
+        try (java.io.Writer out = Files.newBufferedWriter(log)) {
+            out.write("{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304}]}\n");
+            for (int i = 0; i < 400_000; i++) {
+                out.write("{\"kind\":\"finished\",\"id\":\"request-" + i + "-with-a-long-name-to-fill-the-heap\"}\n");
+            }
+        }
+        Files.writeString(dir.resolve("big").resolve("log.expected"), "");
+        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(List.of(jvm, "-Xmx24m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "conform", "--exec", "true", "--scenarios", log.getParent().toString()))
+                .redirectErrorStream(true).start();
+        boolean done = child.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+        String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!done) {
+            child.destroyForcibly();
+        }
+        assertTrue(done, "the kit did not finish in 300 s: " + output);
+        assertEquals(Main.USAGE, child.exitValue(), output);
+        assertTrue(output.startsWith("proofgate conform: out of memory (a heap of "), output);
+        assertTrue(output.endsWith("nothing was judged and any report above is incomplete; raise the heap with"
+                + " PROOFGATE_JVM_OPTS=-Xmx...\n"), output);
+        assertFalse(output.contains("OutOfMemoryError") || output.contains("\tat "), output);
+    }
 }

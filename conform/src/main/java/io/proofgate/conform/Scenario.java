@@ -3,6 +3,7 @@ package io.proofgate.conform;
 import io.proofgate.adapter.Capability;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,7 +17,23 @@ import java.util.Set;
  * @param needs the capabilities without which it is not run
  */
 public record Scenario(String suite, String name, Path file, int line, String topology, List<Event> events,
-                       Expected expected, Set<Capability> needs) {
+                       Expected expected, Set<Capability> needs, Map<String, Integer> named) {
+
+    /**
+     * @param named each request id the events name, with the index (from 0) of the first event
+     *              that names it: which requests a prefix has named is known in constant time,
+     *              where a set per event would cost time and memory quadratic in the scenario's
+     *              length
+     */
+    public Scenario {
+        named = Map.copyOf(named);
+    }
+
+    /** Whether the events up to and including the one at {@code index} (from 0) name the request. */
+    public boolean names(String id, int index) {
+        Integer first = named.get(id);
+        return first != null && first <= index;
+    }
 
     public String id() {
         return suite + "/" + name;
@@ -27,11 +44,8 @@ public record Scenario(String suite, String name, Path file, int line, String to
         return needs.stream().filter(c -> !declared.contains(c)).collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
-    /**
-     * One event line; {@code ids} are the requests the scenario's events named up to and
-     * including this one, {@code step} the step number its verdicts carry (the last step seen).
-     */
-    public record Event(String line, int fileLine, Set<String> ids, String step) {}
+    /** One event line; {@code step} is the step number its verdicts carry (the last step seen). */
+    public record Event(String line, int fileLine, String step) {}
 
     public sealed interface Expected {}
 

@@ -9,6 +9,7 @@ import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
 import io.proofgate.protocol.PoisonCode;
+import io.proofgate.text.Outside;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
@@ -58,26 +58,63 @@ public final class ScenarioReader {
         return scenarios;
     }
 
+    /**
+     * The largest scenario file read (a generated file, a hand-written log or its expected
+     * output): every scenario is held in memory for the run, so a larger file is refused before
+     * it is read (docs/conformance.md, "Limits").
+     */
+    public static final long MAX_FILE_BYTES = 256L << 20;
+
+    /** The longest line of a scenario file, an event's included: it is sent to the adapter whole. */
+    public static final int MAX_LINE_BYTES = 4 << 20;
+
+    /**
+     * The file's lines, read one at a time (never the whole file as one array), each checked to
+     * be UTF-8 and within {@link #MAX_LINE_BYTES}; refused with its place otherwise.
+     */
     private static List<String> lines(Path file) throws ConformException {
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
-            java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
-            java.nio.charset.CoderResult result = StandardCharsets.UTF_8.newDecoder().decode(in, out, true);
-            if (result.isError()) {
-                // where the first byte that is not UTF-8 is, as an editor counts it: its line, its character on that line
-                String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8);
-                int line = (int) before.chars().filter(c -> c == '\n').count() + 1;
-                String last = before.substring(before.lastIndexOf('\n') + 1);
-                throw new ConformException(file + ":" + line + ":" + (last.codePointCount(0, last.length()) + 1)
-                        + ": not UTF-8 (byte 0x" + String.format("%02x", bytes[in.position()] & 0xff) + ")");
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                throw new ConformException(Outside.bare(file.toString()) + ": " + String.format("%,d", size) + " bytes, over the limit of "
+                        + (MAX_FILE_BYTES >> 20) + " MiB for a scenario file (every scenario is held in memory for the run)");
             }
-            return List.of(out.flip().toString().split("\n", -1));
+            List<String> lines = new ArrayList<>();
+            try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+                java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(256);
+                for (int b = in.read(); ; b = in.read()) {
+                    if (b == '\n' || b < 0) {
+                        lines.add(decode(file, lines.size() + 1, line.toByteArray()));
+                        line.reset();
+                        if (b < 0) {
+                            return lines;
+                        }
+                    } else if (line.size() == MAX_LINE_BYTES) {
+                        throw new ConformException(Outside.bare(file.toString()) + ":" + (lines.size() + 1) + ":1: a line of more than "
+                                + (MAX_LINE_BYTES >> 20) + " MiB, over the limit for a line of a scenario file");
+                    } else {
+                        line.write(b);
+                    }
+                }
+            }
         } catch (NoSuchFileException e) {
-            throw new ConformException(file + ": no such file");
+            throw new ConformException(Outside.bare(file.toString()) + ": no such file");
         } catch (IOException e) {
-            throw new ConformException(file + ": cannot be read: " + e.getMessage());
+            throw new ConformException(Outside.bare(file.toString()) + ": cannot be read: " + e.getMessage());
         }
+    }
+
+    /** One line's text; a byte that is not UTF-8 is refused at its line and character, as an editor counts them. */
+    private static String decode(Path file, int number, byte[] bytes) throws ConformException {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        java.nio.charset.CoderResult result = StandardCharsets.UTF_8.newDecoder().decode(in, out, true);
+        if (result.isError()) {
+            String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8);
+            throw new ConformException(Outside.bare(file.toString()) + ":" + number + ":" + (before.codePointCount(0, before.length()) + 1)
+                    + ": not UTF-8 (byte 0x" + String.format("%02x", bytes[in.position()] & 0xff) + ")");
+        }
+        return out.flip().toString();
     }
 
     private static String suite(Path root, Path file, boolean folder) {
@@ -111,7 +148,7 @@ public final class ScenarioReader {
                 after.add(after(file, step.line() + 1, step.expected(), event.step()));
             }
             scenarios.add(new Scenario(suite, block.name(), file, block.line(), read.topology(), events.list(),
-                    new Scenario.PerEvent(List.copyOf(after)), events.needs()));
+                    new Scenario.PerEvent(List.copyOf(after)), events.needs(), events.named()));
         }
         return scenarios;
     }
@@ -238,7 +275,7 @@ public final class ScenarioReader {
             throw new ConformException(expectedFile + ":1:1: no summary line: the expected output is incomplete");
         }
         return new Scenario(suite(root, file, true), stem, file, 1, topology, events.list(),
-                new Scenario.WholeLog(List.copyOf(verdicts), summary), events.needs());
+                new Scenario.WholeLog(List.copyOf(verdicts), summary), events.needs(), events.named());
     }
 
     // ---- events
@@ -261,7 +298,8 @@ public final class ScenarioReader {
     private static final class Events {
         private final Path file;
         private final List<Scenario.Event> list = new ArrayList<>();
-        private final Set<String> ids = new LinkedHashSet<>();
+        /** Each id named so far, with the index of the first event naming it. */
+        private final java.util.Map<String, Integer> named = new java.util.HashMap<>();
         private final Set<Capability> needs = EnumSet.noneOf(Capability.class);
         private String step = "0";
 
@@ -279,17 +317,17 @@ public final class ScenarioReader {
             for (String field : List.of("new", "cached")) {
                 for (JsonNode request : node.path(field)) {
                     if (request.path("id").isTextual()) {
-                        ids.add(request.path("id").asText());
+                        name(request.path("id").asText());
                     }
                 }
             }
             for (JsonNode id : node.path("preempted")) {
                 if (id.isTextual()) {
-                    ids.add(id.asText());
+                    name(id.asText());
                 }
             }
             if ("finished".equals(node.path("kind").asText()) && node.path("id").isTextual()) {
-                ids.add(node.path("id").asText());
+                name(node.path("id").asText());
             }
             if ("step".equals(node.path("kind").asText()) && node.path("step").isIntegralNumber()) {
                 step = node.path("step").asText();
@@ -297,9 +335,17 @@ public final class ScenarioReader {
             if (wide(node)) {
                 needs.add(Capability.WIDE_INTEGERS);
             }
-            Scenario.Event event = new Scenario.Event(line, lineNumber, Set.copyOf(ids), step);
+            Scenario.Event event = new Scenario.Event(line, lineNumber, step);
             list.add(event);
             return event;
+        }
+
+        private void name(String id) {
+            named.putIfAbsent(id, list.size());
+        }
+
+        java.util.Map<String, Integer> named() {
+            return named;
         }
 
         private static boolean wide(JsonNode node) {
