@@ -24,7 +24,28 @@ final class EscapedErrors extends FilterOutputStream {
 
     /** {@code err}, escaped, flushed as it was (autoflush), in its own charset. */
     static PrintStream of(PrintStream err) {
-        return new PrintStream(new EscapedErrors(err), true, err.charset());
+        return new OneLine(new EscapedErrors(err), err.charset());
+    }
+
+    /**
+     * A {@code println} writes one line: a line break inside its text (a repository path or a
+     * file name that holds one) is written as {@code \n}, so that it cannot split a message in
+     * two or forge the next line. What a command prints in several lines it prints line by line.
+     */
+    private static final class OneLine extends PrintStream {
+        OneLine(OutputStream out, java.nio.charset.Charset charset) {
+            super(out, true, charset);
+        }
+
+        @Override
+        public void println(String line) {
+            super.println(line == null ? null : line.replace("\n", "\\n"));
+        }
+
+        @Override
+        public void println(Object line) {
+            println(String.valueOf(line));
+        }
     }
 
     @Override

@@ -62,4 +62,35 @@ class OutsideTextTest {
         assertTrue(merged.err().contains(":2:29: \\u001b]0;pwned\\u0007invalid JSON: an unknown word \"nope\""), merged.err());
         assertFit(merged);
     }
+
+    /**
+     * A scenario folder's name is outside text too: the FAIL line and the report's groups quote
+     * it escaped, so that a name holding an escape sequence (here one that sets the window title)
+     * cannot reach the terminal through the report on stdout.
+     */
+    @Test
+    void aScenarioNameWithAnEscapeSequenceIsEscapedInTheReport() throws Exception {
+        Path suite = dir.resolve("title\u001b]0;pwned\u0007");
+        Files.createDirectories(suite);
+        Path seed = Path.of("..", "validator", "src", "test", "resources", "scenarios", "seed");
+        for (String file : java.util.List.of("02-nonaligned-cow.jsonl", "02-nonaligned-cow.expected")) {
+            Files.copy(seed.resolve(file), suite.resolve(file));
+        }
+        CliRun run = CliRun.of("conform", "--exec", "python3 ../examples/conform/toy_connector.py", "--scenarios", dir.toString());
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.out().contains("FAIL title\\u001b]0;pwned\\u0007/02-nonaligned-cow: after event 2"), run.out());
+        for (String line : run.out().split("\n")) {
+            assertTrue(io.proofgate.text.Outside.isPlain(line), () -> "raw: " + io.proofgate.text.Outside.quoted(line));
+        }
+    }
+
+    /** A path holding a line break cannot split a one-line error in two: the break is written escaped. */
+    @Test
+    void aRepositoryPathWithALineBreakKeepsTheErrorOnOneLine() throws Exception {
+        Path repo = Files.createDirectories(dir.resolve("one\nproofgate audit: no unaccepted difference"));
+        CliRun run = CliRun.of("audit", "--repo", repo.toString(), "--base", "HEAD");
+        assertEquals(2, run.exit(), run.err());
+        assertEquals(1, run.err().lines().count(), run.err());
+        assertTrue(run.err().contains("one\\nproofgate audit: no unaccepted difference"), run.err());
+    }
 }

@@ -17,7 +17,12 @@ public final class ConformText {
 
     private ConformText() {}
 
+    /** The report; every line escaped as outside text ({@link io.proofgate.text.Outside#lines}). */
     public static String of(Conform.Report report, String adapter) {
+        return io.proofgate.text.Outside.lines(text(report, adapter));
+    }
+
+    private static String text(Conform.Report report, String adapter) {
         StringBuilder out = new StringBuilder();
         Line.Hello hello = report.hello();
         Set<Capability> capabilities = hello.capabilities();

@@ -7,7 +7,12 @@ public final class AuditText {
 
     private AuditText() {}
 
+    /** The report; every line escaped as outside text ({@link io.proofgate.text.Outside#lines}). */
     public static String write(Audit.Report report) {
+        return io.proofgate.text.Outside.lines(text(report));
+    }
+
+    private static String text(Audit.Report report) {
         StringBuilder out = new StringBuilder();
         out.append("proofgate audit: base ").append(report.base().shortName()).append(", head ").append(side(report.head()))
                 .append('\n');

@@ -24,6 +24,10 @@ public final class ConnectorAuditJson {
         root.set("head", side(report.head(), report.run().head()));
         root.put("verdict", report.verdict());
         root.put("judged", report.judged());
+        root.put("reproducible", report.reproducible());
+        if (!report.reproducible()) {
+            root.put("not_reproducible", report.notReproducible());
+        }
         root.put("unaccepted", report.open().size() + report.openNamespace().size() + report.openDropped().size());
         ObjectNode scenarios = root.putObject("scenarios");
         scenarios.put("total", report.run().outcomes().size());

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * An audit of a connector change: the two revisions (a commit, or {@code worktree}), their adapter
  * commands, the run, its difference classes and where each stands with the reviewers.
  */
-public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run, List<DifferenceClass> classes,
+public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run, Rerun.Result rerun, List<DifferenceClass> classes,
                                    NamespaceRun.Result namespace, Approvals approvals, List<String> changedFiles) {
 
     /** One revision: how the report names it, its commit where it has one, its adapter command, its uncommitted files. */
@@ -20,6 +20,8 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     }
 
     /**
+     * @param rerun the differing scenarios run again: a difference whose answers do not repeat
+     *              is no finding, and the audit cannot judge
      * @param changedFiles the files that differ between the two revisions (sorted, at most
      *                     {@link Checkout#MAX_CHANGED}), where code scanning shows the findings
      */
@@ -83,7 +85,17 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
 
     public boolean judged() {
         return errors().isEmpty() && refusedByOne().isEmpty() && refusedByBoth().isEmpty() && run.stoppedAfter() == 0
-                && namespace.refusedByOne().isEmpty() && namespace.refusedByBoth().isEmpty();
+                && namespace.refusedByOne().isEmpty() && namespace.refusedByBoth().isEmpty() && reproducible();
+    }
+
+    /** Whether the answers the comparison rests on repeated when asked again (scenarios and namespace probes). */
+    public boolean reproducible() {
+        return rerun.repeated() && namespace.repeated();
+    }
+
+    /** The first answer that did not repeat, in words; null when all did. */
+    public String notReproducible() {
+        return rerun.repeated() ? namespace.notRepeated() : rerun.notRepeated();
     }
 
     public int exitCode() {
@@ -97,6 +109,9 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     public String verdict() {
         if (!judged()) {
             List<String> why = new java.util.ArrayList<>();
+            if (!reproducible()) {
+                why.add("answers are not reproducible (" + notReproducible() + ")");
+            }
             if (!errors().isEmpty()) {
                 why.add(errors().size() + " scenario" + (errors().size() == 1 ? "" : "s") + " with adapter errors");
             }

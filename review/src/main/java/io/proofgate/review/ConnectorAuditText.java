@@ -14,7 +14,12 @@ public final class ConnectorAuditText {
 
     private ConnectorAuditText() {}
 
+    /** The report; every line escaped as outside text ({@link io.proofgate.text.Outside#lines}). */
     public static String write(ConnectorAuditReport report) {
+        return io.proofgate.text.Outside.lines(text(report));
+    }
+
+    private static String text(ConnectorAuditReport report) {
         StringBuilder out = new StringBuilder();
         ConnectorAudit.Run run = report.run();
         out.append("proofgate audit --exec: base ").append(side(report.base())).append(", head ").append(side(report.head()))
@@ -69,6 +74,10 @@ public final class ConnectorAuditText {
                         .append('\n');
             });
             andMore(out, report.refusedByBoth().size());
+        }
+        if (!report.reproducible()) {
+            out.append("\nNot reproducible (asked again, an adapter answered otherwise: no difference is a finding): ")
+                    .append(report.notReproducible()).append('\n');
         }
         if (!report.errors().isEmpty()) {
             out.append("\nErrors (the scenario could not be judged): ").append(String.format("%,d", report.errors().size()))

@@ -94,9 +94,11 @@ public final class ConnectorChange {
         ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios().get(), baseAdapters, headAdapters, request.settings(), progress,
                 probes);
         progress.line(String.format("%,d scenarios through both revisions in %.1f s", run.outcomes().size(), run.seconds()));
-        List<DifferenceClass> classes = run.stoppedAfter() > 0 ? List.of()
+        Rerun.Result rerun = run.stoppedAfter() > 0 ? Rerun.Result.NONE
+                : Rerun.of(run, baseAdapters, headAdapters, request.settings(), progress);
+        List<DifferenceClass> classes = run.stoppedAfter() > 0 || !rerun.repeated() ? List.of()
                 : Classes.of(run, baseAdapters, headAdapters, request.settings());
         NamespaceRun.Result namespace = probes.result();
-        return new ConnectorAuditReport(base, head, run, classes, namespace, approvals, changed);
+        return new ConnectorAuditReport(base, head, run, rerun, classes, namespace, approvals, changed);
     }
 }

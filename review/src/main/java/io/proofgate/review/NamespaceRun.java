@@ -30,9 +30,14 @@ public final class NamespaceRun {
      * and the other answered, and those both refused (nothing compared: the audit cannot judge those).
      */
     public record Result(boolean computed, String why, int probes, List<NamespaceImpact.Name> names, List<String> refusedByOne,
-                         List<String> refusedByBoth) {
+                         List<String> refusedByBoth, String notRepeated) {
         public static Result notComputed(String why) {
-            return new Result(false, why, 0, List.of(), List.of(), List.of());
+            return new Result(false, why, 0, List.of(), List.of(), List.of(), null);
+        }
+
+        /** Whether every answer a comparison rests on came out the same when asked again ({@code notRepeated} says where not). */
+        public boolean repeated() {
+            return notRepeated == null;
         }
 
         public List<NamespaceImpact.Name> changed() {
@@ -136,8 +141,44 @@ public final class NamespaceRun {
             baseValues.add(x instanceof Line.Namespace n ? n.values() : Map.of());
             headValues.add(y instanceof Line.Namespace n ? n.values() : Map.of());
         }
-        return new Result(true, "", probes.size(), NamespaceImpact.compare(ids, baseValues, headValues), List.copyOf(refusedByOne),
-                List.copyOf(refusedByBoth));
+        List<NamespaceImpact.Name> names = NamespaceImpact.compare(ids, baseValues, headValues);
+        // a name that changed, or a probe refused, is a finding only if the answers repeat: both
+        // revisions are asked every probe again, by fresh adapters, and must answer as before
+        String notRepeated = null;
+        if (names.stream().anyMatch(n -> n.changed() > 0) || !refusedByOne.isEmpty() || !refusedByBoth.isEmpty()) {
+            CompletableFuture<List<Line>> baseAgain = CompletableFuture.supplyAsync(() -> answers(base, "base", messages, settings));
+            CompletableFuture<List<Line>> headAgain = CompletableFuture.supplyAsync(() -> answers(head, "head", messages, settings));
+            List<Line> againBase = join(baseAgain);
+            List<Line> againHead = join(headAgain);
+            notRepeated = firstNotRepeated(probes, "base", fromBase, againBase);
+            if (notRepeated == null) {
+                notRepeated = firstNotRepeated(probes, "head", fromHead, againHead);
+            }
+        }
+        return new Result(true, "", probes.size(), names, List.copyOf(refusedByOne), List.copyOf(refusedByBoth), notRepeated);
+    }
+
+    /** Where a revision's second answers differ from its first, in words; null where every one repeats. */
+    private static String firstNotRepeated(List<NamespaceProbe> probes, String side, List<Line> first, List<Line> again) {
+        if (again == null) {
+            return "the " + side + " revision's adapter no longer declares namespace when started again";
+        }
+        for (int i = 0; i < probes.size(); i++) {
+            if (!first.get(i).equals(again.get(i))) {
+                return "namespace probe " + probes.get(i).id() + ": the " + side + " revision's adapter answered "
+                        + io.proofgate.text.Outside.excerpt(words(first.get(i))) + ", and asked again "
+                        + io.proofgate.text.Outside.excerpt(words(again.get(i)));
+            }
+        }
+        return null;
+    }
+
+    private static String words(Line line) {
+        return switch (line) {
+            case Line.Namespace n -> new java.util.TreeMap<>(n.values()).toString();
+            case Line.Refused r -> "an error: " + r.message();
+            default -> line.toString();
+        };
     }
 
     /** The answers of one revision's adapter, in the probes' order; null when it does not declare namespace. */

@@ -70,7 +70,32 @@ class ConnectorAuditTest {
                 "capabilities = (\"state\", \"namespace\")");
         revision("fixed", "late", "FIXED = True", "FIXED = True\nimport atexit\n"
                 + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n'))");
+        // answers that change from run to run, with the same code at both revisions: a plan now and
+        // then left out, and a digest salted once per process
+        revision("fixed", "flaky", "        self.counters.plans += 1\n",
+                "        if os.urandom(1)[0] < 32:\n            return\n        self.counters.plans += 1\n");
+        revision("fixed", "nonce", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v1\" + os.urandom(8)");
         git("checkout", "-q", "fixed");
+    }
+
+    /**
+     * An adapter whose answers do not repeat makes no difference to accept: the same code at both
+     * revisions, yet the first run differs; run again, the differences do not repeat, and the
+     * audit cannot judge, naming the first scenario or probe that showed it.
+     */
+    @Test
+    void answersThatDoNotRepeatAreNotJudged() throws Exception {
+        ConnectorAuditReport flaky = audit("flaky", "flaky", false);
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, flaky.exitCode(), ConnectorAuditText.write(flaky));
+        assertTrue(flaky.classes().isEmpty(), ConnectorAuditText.write(flaky));
+        assertTrue(flaky.verdict().startsWith("could not be judged: answers are not reproducible (scenario "), flaky.verdict());
+        assertTrue(flaky.verdict().contains("; run again, "), flaky.verdict());
+
+        ConnectorAuditReport nonce = audit("nonce", "nonce", false);
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, nonce.exitCode(), ConnectorAuditText.write(nonce));
+        assertTrue(nonce.verdict().startsWith("could not be judged: answers are not reproducible (namespace probe "),
+                nonce.verdict());
+        assertTrue(nonce.verdict().contains("revision's adapter answered"), nonce.verdict());
     }
 
     @Test

@@ -45,6 +45,24 @@ public final class Outside {
         return bare.toString();
     }
 
+    /**
+     * A report for a terminal, each of its lines as {@link #bare} writes it, the line breaks
+     * kept: the last step of every text report, so that no name, event or answer it quotes can
+     * reach the terminal raw, however it got into the report.
+     */
+    public static String lines(String report) {
+        if (isPlain(report.replace("\n", ""))) {
+            return report;
+        }
+        StringBuilder out = new StringBuilder(report.length() + 16);
+        String[] lines = report.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            out.append(i == 0 ? "" : "\n");
+            escape(lines[i], out, false);
+        }
+        return out.toString();
+    }
+
     /** Whether the text holds no character that {@link #bare} escapes. */
     public static boolean isPlain(String text) {
         for (int i = 0; i < text.length(); ) {
