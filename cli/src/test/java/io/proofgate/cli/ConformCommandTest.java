@@ -108,19 +108,10 @@ class ConformCommandTest {
                 pending none
                 counters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0
                 """);
-        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(List.of(jvm, "-Xmx48m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "conform", "--exec", "python3 ../conform/src/test/resources/adapters/bad_adapter.py flood",
-                "--scenarios", dir.toString(), "--jobs", "1", "--max-errors", "1"))
-                .redirectErrorStream(true).start();
-        // generous: a loaded machine is slow, and this only bounds a kit that hangs
-        boolean done = child.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
-        String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (!done) {
-            child.destroyForcibly();
-        }
-        assertTrue(done, "the kit did not finish in 300 s: " + output);
-        assertEquals(Main.USAGE, child.exitValue(), output);
+        Child child = Child.run("-Xmx48m", "conform", "--exec", "python3 ../conform/src/test/resources/adapters/bad_adapter.py flood",
+                "--scenarios", dir.toString(), "--jobs", "1", "--max-errors", "1");
+        String output = child.output();
+        assertEquals(Main.USAGE, child.exit(), output);
         assertTrue(output.contains("scenario one/finished_r1, the topology: the adapter printed more than 10000 lines in one answer"
                 + " without its end marker {\"kind\":\"end\"} (the limit of one answer; raise it with --max-answer-lines)"), output);
         assertFalse(output.contains("OutOfMemoryError"), output);
@@ -169,20 +160,30 @@ class ConformCommandTest {
             }
         }
         Files.writeString(dir.resolve("big").resolve("log.expected"), "");
-        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(List.of(jvm, "-Xmx24m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "conform", "--exec", "true", "--scenarios", log.getParent().toString()))
-                .redirectErrorStream(true).start();
-        boolean done = child.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
-        String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (!done) {
-            child.destroyForcibly();
-        }
-        assertTrue(done, "the kit did not finish in 300 s: " + output);
-        assertEquals(Main.USAGE, child.exitValue(), output);
+        Child child = Child.run("-Xmx24m", "conform", "--exec", "true", "--scenarios", log.getParent().toString());
+        String output = child.output();
+        assertEquals(Main.USAGE, child.exit(), output);
         assertTrue(output.startsWith("proofgate conform: out of memory (a heap of "), output);
         assertTrue(output.endsWith("nothing was judged and any report above is incomplete; raise the heap with"
                 + " PROOFGATE_JVM_OPTS=-Xmx...\n"), output);
         assertFalse(output.contains("OutOfMemoryError") || output.contains("\tat "), output);
+    }
+
+    /** The command line run in a JVM of its own with {@code heap}: its exit and its output, stdout and stderr together. */
+    private record Child(int exit, String output) {
+        static Child run(String heap, String... args) throws Exception {
+            List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    heap, "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            command.addAll(List.of(args));
+            Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+            // generous: a loaded machine is slow, and this only bounds a kit that hangs
+            boolean done = child.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+            String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!done) {
+                child.destroyForcibly();
+            }
+            assertTrue(done, "the kit did not finish in 300 s: " + output);
+            return new Child(child.exitValue(), output);
+        }
     }
 }

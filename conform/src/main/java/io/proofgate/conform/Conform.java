@@ -89,6 +89,7 @@ public final class Conform {
         AtomicInteger errors = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory = new java.util.concurrent.atomic.AtomicReference<>();
         AtomicLong waited = new AtomicLong();
         AtomicLong answers = new AtomicLong();
         List<String> late = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -116,6 +117,11 @@ public final class Conform {
                                 }
                             }
                             results.set(index, judge(client, scenario, settings.shrink(), began));
+                        } catch (OutOfMemoryError e) {
+                            // the run cannot be judged at this heap: the whole run stops, in the command's words
+                            outOfMemory.compareAndSet(null, e);
+                            stop.set(true);
+                            break;
                         } catch (AdapterException | RuntimeException | Error e) {
                             // anything, an error of the kit's own included: a scenario is judged, or it is an error
                             String problem = e instanceof AdapterException ? e.getMessage()
@@ -158,6 +164,9 @@ public final class Conform {
                 Thread.currentThread().interrupt();
                 throw new ConformException("interrupted");
             }
+        }
+        if (outOfMemory.get() != null) {
+            throw outOfMemory.get();
         }
         List<Result> ordered = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {

@@ -109,6 +109,9 @@ public final class ConnectorAudit {
                 throw new ConformException("interrupted");
             }
         }
+        if (shared.outOfMemory().get() != null) {
+            throw shared.outOfMemory().get();
+        }
         int errors = shared.errors().get();
         List<Outcome> ordered = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
@@ -123,12 +126,14 @@ public final class ConnectorAudit {
     private record Shared(List<Scenario> scenarios, List<Integer> runnable, Conform.Adapters base, Conform.Adapters head,
                           Line.Hello baseHello, Line.Hello headHello, Settings settings, Classifier classifier,
                           AtomicReferenceArray<Outcome> outcomes, Conform.Progress progress, long start,
-                          AtomicInteger next, AtomicInteger errors, AtomicInteger done, AtomicBoolean stop) {
+                          AtomicInteger next, AtomicInteger errors, AtomicInteger done, AtomicBoolean stop,
+                          java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory) {
         Shared(List<Scenario> scenarios, List<Integer> runnable, Conform.Adapters base, Conform.Adapters head,
                Line.Hello baseHello, Line.Hello headHello, Settings settings, Classifier classifier,
                AtomicReferenceArray<Outcome> outcomes, Conform.Progress progress, long start) {
             this(scenarios, runnable, base, head, baseHello, headHello, settings, classifier, outcomes, progress, start,
-                    new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicBoolean());
+                    new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicBoolean(),
+                    new java.util.concurrent.atomic.AtomicReference<>());
         }
 
         /** The next scenario's index, or -1 when none is left or the run stopped. */
@@ -204,8 +209,13 @@ public final class ConnectorAudit {
                 finish();
             } catch (RuntimeException | Error e) {
                 // the worker cannot go on: what it held is charged with the cause, and the run stops
-                // (what no worker reached is then "not run", as after too many errors)
+                // (what no worker reached is then "not run", as after too many errors); out of
+                // memory, the whole run cannot be judged at this heap, in the command's words
                 shared.stop.set(true);
+                if (e instanceof OutOfMemoryError oom) {
+                    shared.outOfMemory.compareAndSet(null, oom);
+                    return;
+                }
                 List<Integer> held = new ArrayList<>(List.of(pending, current));
                 again.forEach(a -> held.addAll(List.of(a.first(), a.second())));
                 for (int index : held) {
