@@ -15,6 +15,7 @@ tlc -dump dot,actionlabels graph.dot Graph.tla > graph_ok.out 2>&1
 tlc -dump dot,colorize,actionlabels graph_colorize.dot Graph.tla > /dev/null 2>&1
 rm -rf sim && mkdir sim
 tlc -simulate file=sim/trace,num=2 -depth 4 -seed 7 Graph.tla > graph_simulate.out 2>&1
+rm -rf sim # the trace modules are not read: only the run's output is
 tlc Wide.tla > wide_deadlock.out 2>&1
 tlc -config WideInit.cfg Wide.tla > wide_initial.out 2>&1
 tlc SemanticError.tla > semantic_error.out 2>&1

@@ -68,6 +68,28 @@ class ArchitectureTest {
         assertEquals(new TreeSet<>(MAY_USE.keySet()), seen);
     }
 
+    /**
+     * The protocol is a deterministic state machine: its package reads no file, clock or random
+     * source, starts no thread and parses no JSON (the replay edge does, in io.proofgate.replay).
+     * What it may use: the JDK's language and collection classes, and System.arraycopy.
+     */
+    @Test
+    void theProtocolCore_isPure() {
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses().that().resideInAPackage("io.proofgate.protocol")
+                .should().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio..", "java.net..", "java.time..",
+                        "java.util.concurrent..", "java.util.random..", "java.lang.reflect..", "com.fasterxml..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.Thread")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.Runtime")
+                .orShould().callMethod(System.class, "nanoTime").orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(System.class, "getenv", String.class).orShould().callMethod(System.class, "getenv")
+                .orShould().callMethod(System.class, "getProperty", String.class).orShould().callMethod(System.class, "exit", int.class)
+                .orShould().accessField(System.class, "out").orShould().accessField(System.class, "err")
+                .orShould().accessField(System.class, "in")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.Random")
+                .because("the protocol is a pure, deterministic state machine (docs/architecture.md)")
+                .check(classes);
+    }
+
     @Test
     void packages_haveNoCycle() {
         slices().matching("io.proofgate.(**)").should().beFreeOfCycles().check(classes);

@@ -28,18 +28,9 @@ valueOnly
     : value EOF
     ;
 
-/** One state: a trace state's body, a `-dump dot` label, or a `STATE_k ==` definition. */
+/** One state: a trace state's body or a `-dump dot` label. */
 state
     : stateFormula EOF
-    ;
-
-/** A `-simulate` trace module. */
-traceModule
-    : MODULE_HEADER stateDefinition* MODULE_END EOF
-    ;
-
-stateDefinition
-    : IDENT DEFINES stateFormula
     ;
 
 stateFormula
@@ -78,13 +69,8 @@ mapping
     : value FN_PAIR value
     ;
 
-// TLC's module banner: at least four dashes, the word MODULE, a name or a path, dashes.
-MODULE_HEADER : '----' '-'* [ \t]+ 'MODULE' [ \t]+ ~[ \t\r\n]+ [ \t]+ '----' '-'* ;
-MODULE_END    : '====' '='* ;
-
 TRUE     : 'TRUE' ;
 FALSE    : 'FALSE' ;
-DEFINES  : '==' ;
 EQ       : '=' ;
 CONJ     : '/\\' ;
 MAPSTO   : '|->' ;

@@ -33,11 +33,6 @@ public enum Capability {
         return what;
     }
 
-    /** Whether a missing capability skips scenarios (rather than leaving an expectation uncompared). */
-    public boolean gatesScenarios() {
-        return this == SLIDING || this == WIDE_INTEGERS;
-    }
-
     /** The capability of a wire name; empty for a name this version does not know. */
     public static Optional<Capability> of(String wireName) {
         for (Capability capability : values()) {
