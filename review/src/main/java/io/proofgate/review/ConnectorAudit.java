@@ -44,14 +44,16 @@ public final class ConnectorAudit {
 
     public static Run run(List<Scenario> scenarios, Conform.Adapters base, Conform.Adapters head, Settings settings,
                           Conform.Progress progress) throws ConformException {
-        return run(scenarios, base, head, settings, progress, (b, h) -> { });
+        return run(() -> scenarios, base, head, settings, progress, (b, h) -> { });
     }
 
     /**
      * As {@link #run(List, Conform.Adapters, Conform.Adapters, Settings, Conform.Progress)}; {@code greeted}
      * gets both revisions' greetings as soon as their first adapters answered, before any scenario.
+     * The scenarios are asked for once both adapters have greeted: an adapter's interpreter starts
+     * while they are still being read.
      */
-    public static Run run(List<Scenario> scenarios, Conform.Adapters base, Conform.Adapters head, Settings settings,
+    public static Run run(ConnectorChange.Scenarios read, Conform.Adapters base, Conform.Adapters head, Settings settings,
                           Conform.Progress progress, java.util.function.BiConsumer<Line.Hello, Line.Hello> greeted)
             throws ConformException {
         long start = System.nanoTime();
@@ -82,6 +84,14 @@ public final class ConnectorAudit {
         Line.Hello baseHello = firstBase.hello();
         Line.Hello headHello = firstHead.hello();
         greeted.accept(baseHello, headHello);
+        List<Scenario> scenarios;
+        try {
+            scenarios = read.get();
+        } catch (ConformException | RuntimeException | Error e) {
+            firstBase.close();
+            firstHead.close();
+            throw e;
+        }
         Classifier classifier = new Classifier(baseHello.capabilities(), headHello.capabilities());
         AtomicReferenceArray<Outcome> outcomes = new AtomicReferenceArray<>(scenarios.size());
         List<Integer> runnable = new ArrayList<>();

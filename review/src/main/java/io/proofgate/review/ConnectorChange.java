@@ -91,7 +91,7 @@ public final class ConnectorChange {
                 : new ProcessAdapter(request.headCommand(), headDir);
         // the probes are independent of the scenarios: their adapters run beside the scenarios'
         NamespaceRun.Beside probes = new NamespaceRun.Beside(baseAdapters, headAdapters, request.settings(), progress);
-        ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios().get(), baseAdapters, headAdapters, request.settings(), progress,
+        ConnectorAudit.Run run = ConnectorAudit.run(request.scenarios(), baseAdapters, headAdapters, request.settings(), progress,
                 probes);
         progress.line(String.format("%,d scenarios through both revisions in %.1f s", run.outcomes().size(), run.seconds()));
         Rerun.Result rerun = run.stoppedAfter() > 0 ? Rerun.Result.NONE
