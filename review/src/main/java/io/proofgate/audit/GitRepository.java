@@ -81,11 +81,7 @@ public final class GitRepository {
             }
             String name = entry.substring(tab + 1);
             long size = Long.parseLong(meta[3]);
-            if (size > MAX_FILE_BYTES) {
-                throw new AuditException(Outside.bare(commit.substring(0, Math.min(7, commit.length())) + ":" + name) + ": "
-                        + String.format("%,d", size) + " bytes, over the audit's limit of " + (MAX_FILE_BYTES >> 20)
-                        + " MiB for a file of a revision (each revision is written to disk whole)");
-            }
+            refuseIfTooLarge(commit.substring(0, Math.min(7, commit.length())) + ":" + name, size);
             Path file = into.resolve(name).normalize();
             if (!file.startsWith(into)) {
                 throw new AuditException("the revision names a file outside its tree: " + Outside.quoted(name));
@@ -156,6 +152,14 @@ public final class GitRepository {
         WrittenLinks.confine(into, List.copyOf(links.keySet()));
     }
 
+    /** A file of {@code size} bytes at {@code where} (REVISION:PATH) refused before anything is written when over the limit. */
+    private static void refuseIfTooLarge(String where, long size) {
+        if (size > MAX_FILE_BYTES) {
+            throw new AuditException(Outside.bare(where) + ": " + String.format("%,d", size) + " bytes, over the audit's limit of "
+                    + (MAX_FILE_BYTES >> 20) + " MiB for a file of a revision (each revision is written to disk whole)");
+        }
+    }
+
     /** One header line of {@code git cat-file --batch}, for the blob of {@code name}. */
     private static String headerLine(InputStream in, String name) throws IOException {
         java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(64);
@@ -206,12 +210,7 @@ public final class GitRepository {
             if (Files.isSymbolicLink(source)) {
                 links.put(file, Files.readSymbolicLink(source).toString());
             } else if (Files.isRegularFile(source, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                long size = Files.size(source);
-                if (size > MAX_FILE_BYTES) {
-                    throw new AuditException(Outside.bare("worktree:" + name) + ": " + String.format("%,d", size)
-                            + " bytes, over the audit's limit of " + (MAX_FILE_BYTES >> 20)
-                            + " MiB for a file of a revision (each revision is written to disk whole)");
-                }
+                refuseIfTooLarge("worktree:" + name, Files.size(source));
                 Files.createDirectories(file.getParent());
                 Files.copy(source, file, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES,
                         java.nio.file.LinkOption.NOFOLLOW_LINKS);

@@ -121,7 +121,8 @@ public final class WrittenLinks {
      * leaves.
      */
     private static Walk rest(Path top, Path at, Path target, int i) {
-        int depth = top.relativize(at).getNameCount() - (at.equals(top) ? 1 : 0);
+        // folders below top (top relativized to itself is the empty path, which still counts one name)
+        int depth = at.equals(top) ? 0 : top.relativize(at).getNameCount();
         for (int k = i; k < target.getNameCount(); k++) {
             String name = target.getName(k).toString();
             if (name.equals("..")) {

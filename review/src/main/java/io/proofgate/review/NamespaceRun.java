@@ -117,10 +117,9 @@ public final class NamespaceRun {
             throws ConformException {
         List<NamespaceProbe> probes = NamespaceProbes.v1();
         List<String> messages = probes.stream().map(NamespaceProbe::message).toList();
-        CompletableFuture<List<Line>> baseAnswers = CompletableFuture.supplyAsync(() -> answers(base, "base", messages, settings));
-        CompletableFuture<List<Line>> headAnswers = CompletableFuture.supplyAsync(() -> answers(head, "head", messages, settings));
-        List<Line> fromBase = join(baseAnswers);
-        List<Line> fromHead = join(headAnswers);
+        List<List<Line>> first = askBoth(base, head, messages, settings);
+        List<Line> fromBase = first.get(0);
+        List<Line> fromHead = first.get(1);
         if (fromBase == null || fromHead == null) {
             return notDeclared(fromBase != null, fromHead != null);
         }
@@ -146,16 +145,24 @@ public final class NamespaceRun {
         // revisions are asked every probe again, by fresh adapters, and must answer as before
         String notRepeated = null;
         if (names.stream().anyMatch(n -> n.changed() > 0) || !refusedByOne.isEmpty() || !refusedByBoth.isEmpty()) {
-            CompletableFuture<List<Line>> baseAgain = CompletableFuture.supplyAsync(() -> answers(base, "base", messages, settings));
-            CompletableFuture<List<Line>> headAgain = CompletableFuture.supplyAsync(() -> answers(head, "head", messages, settings));
-            List<Line> againBase = join(baseAgain);
-            List<Line> againHead = join(headAgain);
-            notRepeated = firstNotRepeated(probes, "base", fromBase, againBase);
+            List<List<Line>> again = askBoth(base, head, messages, settings);
+            notRepeated = firstNotRepeated(probes, "base", fromBase, again.get(0));
             if (notRepeated == null) {
-                notRepeated = firstNotRepeated(probes, "head", fromHead, againHead);
+                notRepeated = firstNotRepeated(probes, "head", fromHead, again.get(1));
             }
         }
         return new Result(true, "", probes.size(), names, List.copyOf(refusedByOne), List.copyOf(refusedByBoth), notRepeated);
+    }
+
+    /**
+     * Every probe to a fresh adapter of each revision, side by side: the base's answers, then the
+     * head's (an element null where that revision does not declare namespace).
+     */
+    private static List<List<Line>> askBoth(Conform.Adapters base, Conform.Adapters head, List<String> messages,
+                                            ConnectorAudit.Settings settings) throws ConformException {
+        CompletableFuture<List<Line>> baseAnswers = CompletableFuture.supplyAsync(() -> answers(base, "base", messages, settings));
+        CompletableFuture<List<Line>> headAnswers = CompletableFuture.supplyAsync(() -> answers(head, "head", messages, settings));
+        return java.util.Arrays.asList(join(baseAnswers), join(headAnswers));
     }
 
     /** Where a revision's second answers differ from its first, in words; null where every one repeats. */
@@ -175,7 +182,7 @@ public final class NamespaceRun {
 
     private static String words(Line line) {
         return switch (line) {
-            case Line.Namespace n -> new java.util.TreeMap<>(n.values()).toString();
+            case Line.Namespace n -> n.values().toString();
             case Line.Refused r -> "an error: " + r.message();
             default -> line.toString();
         };

@@ -4,7 +4,6 @@ import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Scenario;
 import io.proofgate.text.Outside;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,10 +45,9 @@ public final class Rerun {
         if (!again.base().equals(run.base()) || !again.head().equals(run.head())) {
             return new Result(scenarios.size(), "the adapters greeted differently when started again");
         }
-        List<Outcome> outcomes = new ArrayList<>(again.outcomes());
         for (int i = 0; i < differing.size(); i++) {
             Outcome.Compared first = differing.get(i);
-            Outcome second = outcomes.get(i);
+            Outcome second = again.outcomes().get(i);
             if (!(second instanceof Outcome.Compared c) || !c.comparison().equals(first.comparison())) {
                 return new Result(scenarios.size(), "scenario " + first.scenario().id() + ": " + describe(first.comparison())
                         + "; run again, " + describe(second));
