@@ -33,11 +33,13 @@ public final class Ratios {
     }
 
     static final List<Claim> CLAIMS = List.of(
-            // no goal: kept to see a regression of the core; no user waits on its ten million
+            // no goal: kept to see a regression of the core; no user waits on its millions of
             // evaluations a second (a scheduler makes thousands, and replay is bound by parsing)
             new Claim("ValidatorBenchmark", "connector", "lookupBaseline", "requests", 0.0,
                     "validator request evaluations/s against one hash-map lookup per request"),
-            new Claim("ReplayBenchmark", "endToEnd", "jacksonOnly", 0.85,
+            // no goal here: replay's goal is a whole-process one (docs/performance.md), since this
+            // in-memory ratio moves by half between two runs of one build on a shared machine
+            new Claim("ReplayBenchmark", "endToEnd", "jacksonOnly", 0.0,
                     "replay end to end against Jackson streaming alone on the same bytes"),
             new Claim("StateGraphParseBenchmark", "antlrDot", "jacksonItf", "bytes", 0.5,
                     "TLC state graph (dot) through the ANTLR grammars against Jackson reading the same states as ITF JSON (bytes/s)"),

@@ -20,12 +20,6 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
     private static final CachedRequests EMPTY = new Builder().build();
 
     private final String[] ids;
-    /**
-     * Each id's hash code, taken when the request was added, while the reader still has the id's
-     * bytes at hand: the connector finds most ids not pending from this column alone, without
-     * loading the id.
-     */
-    private final int[] idHashes;
     private final long[] computed;
     private final long[] scheduled;
     private final boolean[] resumed;
@@ -39,7 +33,6 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
         int n = builder.size;
         int lists = builder.firstList[n];
         this.ids = Arrays.copyOf(builder.ids, n);
-        this.idHashes = Arrays.copyOf(builder.idHashes, n);
         this.computed = Arrays.copyOf(builder.computed, n);
         this.scheduled = Arrays.copyOf(builder.scheduled, n);
         this.resumed = Arrays.copyOf(builder.resumed, n);
@@ -82,11 +75,6 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
 
     public String id(int request) {
         return ids[request];
-    }
-
-    /** {@code id(request).hashCode()}. */
-    public int idHash(int request) {
-        return idHashes[request];
     }
 
     public long computed(int request) {
@@ -134,7 +122,6 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
     public static final class Builder {
         private int size;
         private String[] ids = new String[16];
-        private int[] idHashes = new int[16];
         private long[] computed = new long[16];
         private long[] scheduled = new long[16];
         private boolean[] resumed = new boolean[16];
@@ -173,14 +160,15 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
             if (size == ids.length) {
                 int grown = size * 2;
                 ids = Arrays.copyOf(ids, grown);
-                idHashes = Arrays.copyOf(idHashes, grown);
                 computed = Arrays.copyOf(computed, grown);
                 scheduled = Arrays.copyOf(scheduled, grown);
                 resumed = Arrays.copyOf(resumed, grown);
                 firstList = Arrays.copyOf(firstList, grown + 1);
             }
+            // A String keeps its hash code once computed: computing it here, where replay's parser
+            // threads build the step, spares the thread that validates in log order.
+            id.hashCode();
             ids[size] = id;
-            idHashes[size] = id.hashCode();
             computed[size] = computedTokens;
             scheduled[size] = scheduledTokens;
             resumed[size] = resumedNow;

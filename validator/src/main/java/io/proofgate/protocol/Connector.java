@@ -2,12 +2,17 @@ package io.proofgate.protocol;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The publication protocol of protocol §3 as a deterministic state machine: one instance per
@@ -24,44 +29,13 @@ public final class Connector {
     private final Topology topology;
     private final boolean hasRecurrent;
     private final int recurrentGroups;
-    /**
-     * Ids scheduled in the current step that are not pending (pending ones carry the check's
-     * serial instead); a field so that checking a step allocates nothing new.
-     */
-    private final StepIds scheduledThisStep = new StepIds();
-    /** The pending store of each cached request of the step being applied (null: not pending), found by the check. */
-    private PendingStore[] cachedStores = new PendingStore[16];
-    /** Counts step checks, to mark what a check found on the stores themselves. */
-    private long check;
-    private final PendingTable pending = new PendingTable();
-    private final HeldRanks heldRanks;
-    /** The digests every rank holds: never undone, so only ever added to; a few, against heldRanks' many. */
+    private final Map<String, PendingStore> pending = new HashMap<>();
+    /** The ranks that reported holding each digest; never undone, so only ever added to. */
+    private final Map<String, BitSet> heldRanks = new HashMap<>();
+    /** The digests every rank holds, apart: most logs have none or a few, so most checks find an empty set. */
     private final Set<String> fullQuorum = new HashSet<>();
-    /**
-     * One bit per digest hash (folded to the filter's size) for the digests at full quorum: a
-     * clear bit answers "not at full quorum" for a scheduled request without a lookup. Made at the
-     * first full quorum, small, and grown to keep at most one bit in {@link #QUORUM_FILTER_SPREAD}
-     * set (up to {@link #QUORUM_FILTER_BITS}), so that a digest not at full quorum rarely finds its
-     * bit set, and so that the audit's hundred thousand short logs, where a few digests reach full
-     * quorum, do not each clear 8 KiB.
-     */
-    private long[] fullQuorumFilter;
-    private static final int QUORUM_FILTER_BITS = 1 << 16;
-    private static final int QUORUM_FILTER_SPREAD = 64;
-    private static final int QUORUM_FILTER_FIRST_BITS = 1 << 9;
-    /** Up to this many blocks a plan's repeated-block check compares pairs; past it, it sorts. */
-    private static final int PAIRWISE_REPEAT_CHECK = 32;
-    /**
-     * A plan of up to this many blocks is checked for a repeat in {@link #planBlocks}; a larger
-     * one gets its own array, so that a rare long plan does not stay in memory.
-     */
-    private static final int PLAN_BLOCKS_KEPT = 1024;
-    /**
-     * The blocks of the plan being checked for a repeat, reused so that the check allocates
-     * nothing; small at first (the audit replays a hundred thousand short logs, one connector
-     * each) and grown with the plans, up to {@link #PLAN_BLOCKS_KEPT}.
-     */
-    private long[] planBlocks = new long[16];
+    /** The ids scheduled in the step being checked, kept from step to step so that a step does not make a new set. */
+    private final Set<String> scheduled = new HashSet<>();
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
@@ -74,7 +48,6 @@ public final class Connector {
         this.topology = topology;
         this.recurrentGroups = topology.recurrentGroupCount();
         this.hasRecurrent = recurrentGroups > 0;
-        this.heldRanks = new HeldRanks(topology.tpDegree());
     }
 
     public Topology topology() {
@@ -97,35 +70,23 @@ public final class Connector {
         for (String id : step.preempted()) {
             dropLatchOnPreemption(id);
         }
-        // Rows 1 and 2 judge the whole field, once for the step; a mapping's entries are handed to
-        // the pending stores they name, so a request is not looked up in the mapping as well.
+        // Rows 1 and 2 judge the whole field, once for the step; otherwise it maps requests to entries.
         Finding whole = hasRecurrent ? EvidenceRules.judgeField(step.evidence()) : null;
-        Map<String, RawValue> byRequest = null;
-        if (hasRecurrent && whole == null) {
-            byRequest = ((RawValue.MapOf) step.evidence()).entries();
-            byRequest.forEach(this::markEvidence);
-        }
+        Map<String, RawValue> byRequest = hasRecurrent && whole == null
+                ? ((RawValue.MapOf) step.evidence()).entries() : Map.of();
         List<Verdict> verdicts = new ArrayList<>(2);
         for (Event.NewRequest request : step.newRequests()) {
             newRequest(step.step(), request, whole, byRequest, verdicts);
         }
         CachedRequests cached = step.cachedRequests();
         for (int i = 0; i < cached.size(); i++) {
-            PendingStore store = cachedStores[i];
+            PendingStore store = pending.get(cached.id(i));
             if (store != null) {
-                cachedStores[i] = null;
-                cachedStep(step.step(), store, cached, i, whole, verdicts);
+                cachedStep(step.step(), store, cached, i, whole, byRequest.get(store.id), verdicts);
             }
             // Not pending: never tracked, poisoned, published or retired; its evidence is not examined.
         }
         return verdicts;
-    }
-
-    private void markEvidence(String id, RawValue entry) {
-        PendingStore store = pending.get(id);
-        if (store != null) {
-            store.markEvidence(check, entry);
-        }
     }
 
     /** Rule "Preemptions first": vLLM unpins the blocks, so the proof is gone; progress and table stay. */
@@ -143,7 +104,7 @@ public final class Connector {
         if (!topology.tracks(target)) {
             return; // protocol §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
         }
-        if (atFullQuorum(request.digest(), request.digest().hashCode())) {
+        if (atFullQuorum(request.digest())) {
             storeSkippedQuorum++;
             return;
         }
@@ -159,12 +120,12 @@ public final class Connector {
                 }
             }
         }
-        PendingStore store = new PendingStore(request.id(), request.digest(), target, request.blockIds(), topology);
+        PendingStore store = new PendingStore(request.id(), request.digest(), target, request.blockIds());
         store.done = request.computed() + request.scheduled();
         if (proof != null) {
             store.latch(proof);
         }
-        pending.put(store);
+        pending.put(store.id, store);
         // A topology with recurrent groups never publishes on the new-request step: vLLM hands the
         // aligned proof over with the step's output and a copy-on-write target one step later.
         if (!hasRecurrent && store.done >= target) {
@@ -174,10 +135,9 @@ public final class Connector {
 
     /** Rule "Cached step", items (1) to (5). */
     private void cachedStep(long step, PendingStore store, CachedRequests cached, int request, Finding whole,
-                            List<Verdict> verdicts) {
-        RawValue entry = store.takeEvidence(check);
+                            RawValue entry, List<Verdict> verdicts) {
         // (1) Full quorum retires the store without looking at the evidence.
-        if (atFullQuorum(store.digest, store.digestHash)) {
+        if (atFullQuorum(store.digest)) {
             pending.remove(store.id);
             storeSkippedQuorum++;
             verdicts.add(new Verdict.Retired(step, store.id, Verdict.RetireCause.QUORUM));
@@ -234,55 +194,16 @@ public final class Connector {
             ignoredHeld++;
             return List.of();
         }
-        long[] ranks = heldRanks.of(digest);
-        long bit = 1L << rank;
-        if ((ranks[rank >>> 6] & bit) != 0) {
-            return List.of(); // a report again: the quorum is as it was
-        }
-        ranks[rank >>> 6] |= bit;
-        if (rankCount(ranks) == topology.tpDegree()) { // the report that completes the quorum: once a digest
+        BitSet ranks = heldRanks.computeIfAbsent(digest, d -> new BitSet());
+        ranks.set(rank); // a report again changes nothing
+        if (ranks.cardinality() == topology.tpDegree()) {
             fullQuorum.add(digest);
-            int bits = fullQuorumFilter == null ? 0 : fullQuorumFilter.length * 64;
-            if (bits < QUORUM_FILTER_BITS && fullQuorum.size() * QUORUM_FILTER_SPREAD > bits) {
-                growQuorumFilter(Math.max(QUORUM_FILTER_FIRST_BITS, bits * 8));
-            } else {
-                setQuorumBit(digest);
-            }
         }
         return List.of();
     }
 
-    /** A filter of {@code bits} bits with the bit of every digest at full quorum set. */
-    private void growQuorumFilter(int bits) {
-        fullQuorumFilter = new long[Math.min(bits, QUORUM_FILTER_BITS) / 64];
-        for (String digest : fullQuorum) {
-            setQuorumBit(digest);
-        }
-    }
-
-    private void setQuorumBit(String digest) {
-        int bit = quorumFilterBit(digest.hashCode(), fullQuorumFilter.length * 64);
-        fullQuorumFilter[bit >>> 6] |= 1L << bit;
-    }
-
-    private boolean atFullQuorum(String digest, int digestHash) {
-        if (fullQuorumFilter == null) {
-            return false; // no digest has reached full quorum yet
-        }
-        int bit = quorumFilterBit(digestHash, fullQuorumFilter.length * 64);
-        return (fullQuorumFilter[bit >>> 6] & (1L << bit)) != 0 && fullQuorum.contains(digest);
-    }
-
-    private static int rankCount(long[] ranks) {
-        int count = 0;
-        for (long word : ranks) {
-            count += Long.bitCount(word);
-        }
-        return count;
-    }
-
-    private static int quorumFilterBit(int hash, int bits) {
-        return (hash ^ (hash >>> 16)) & (bits - 1);
+    private boolean atFullQuorum(String digest) {
+        return fullQuorum.contains(digest);
     }
 
     /**
@@ -296,7 +217,6 @@ public final class Connector {
         long[][] selected = new long[groups.size()][];
         GroupBlock[] recurrent = new GroupBlock[recurrentGroups];
         int recurrentAt = 0;
-        int total = 0;
         for (int g = 0; g < selected.length; g++) {
             Group group = groups.get(g);
             switch (group.policy()) {
@@ -322,9 +242,8 @@ public final class Connector {
                     return;
                 }
             }
-            total += selected[g].length;
         }
-        long repeated = firstRepeated(selected, total);
+        long repeated = firstRepeated(selected);
         if (repeated > 0) {
             int g = groupOf(selected, repeated);
             verdicts.add(invalidSelection(step, store, g, repeated, SelectionProblem.REPEATED_BLOCK));
@@ -341,38 +260,25 @@ public final class Connector {
                         block == null ? null : BigInteger.valueOf(block)));
     }
 
-    /**
-     * The smallest block that occurs twice in the selection, or 0 when none does. A plan holds a
-     * few blocks per group, so pairs are compared until sorting is the cheaper way.
-     */
-    private long firstRepeated(long[][] selected, int total) {
-        if (total > planBlocks.length && total <= PLAN_BLOCKS_KEPT) {
-            planBlocks = new long[Math.min(PLAN_BLOCKS_KEPT, Math.max(total, planBlocks.length * 2))];
+    /** The smallest block that occurs twice in the selection, or 0 when none does. */
+    private static long firstRepeated(long[][] selected) {
+        int total = 0;
+        for (long[] group : selected) {
+            total += group.length;
         }
-        long[] all = total <= planBlocks.length ? planBlocks : new long[total];
+        long[] all = new long[total];
         int at = 0;
         for (long[] group : selected) {
             System.arraycopy(group, 0, all, at, group.length);
             at += group.length;
         }
-        if (total > PAIRWISE_REPEAT_CHECK) {
-            java.util.Arrays.sort(all, 0, total);
-            for (int i = 1; i < total; i++) {
-                if (all[i] == all[i - 1]) {
-                    return all[i];
-                }
-            }
-            return 0;
-        }
-        long smallest = 0;
-        for (int i = 0; i < total; i++) {
-            for (int j = i + 1; j < total; j++) {
-                if (all[i] == all[j] && (smallest == 0 || all[i] < smallest)) {
-                    smallest = all[i];
-                }
+        Arrays.sort(all);
+        for (int i = 1; i < all.length; i++) {
+            if (all[i] == all[i - 1]) {
+                return all[i];
             }
         }
-        return smallest;
+        return 0;
     }
 
     /** The group of the second occurrence of {@code block}, in plan order (group, then position). */
@@ -433,15 +339,14 @@ public final class Connector {
             throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
         }
         int groups = topology.groups().size();
-        long serial = ++check;
-        StepIds seen = scheduledThisStep;
+        Set<String> seen = scheduled;
         seen.clear();
         for (Event.NewRequest request : step.newRequests()) {
             if (!seen.add(request.id())) {
                 throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
             }
             tokensFit(request.computed(), request.scheduled(), request.id());
-            if (pending.get(request.id()) != null) {
+            if (pending.containsKey(request.id())) {
                 throw new InvalidEventException("new request \"" + request.id() + "\" is already pending");
             }
             if (request.blockIds().groupCount() != groups) {
@@ -450,23 +355,11 @@ public final class Connector {
             }
         }
         CachedRequests cached = step.cachedRequests();
-        if (cachedStores.length < cached.size()) {
-            cachedStores = new PendingStore[Math.max(cached.size(), cachedStores.length * 2)];
-        }
         for (int i = 0; i < cached.size(); i++) {
             String id = cached.id(i);
-            int hash = cached.idHash(i);
-            // A pending id cannot also be a new request of this step (that fails above as already
-            // pending), so only another cached entry can repeat it, and its store's mark tells.
-            PendingStore store = pending.get(id, hash);
-            boolean repeated = store != null ? store.scheduledIn == serial : !seen.add(id, hash);
-            if (repeated) {
+            if (!seen.add(id)) {
                 throw new InvalidEventException("request \"" + id + "\" is scheduled twice in step " + step.step());
             }
-            if (store != null) {
-                store.scheduledIn = serial;
-            }
-            cachedStores[i] = store;
             tokensFit(cached.computed(i), cached.scheduled(i), id);
             if (cached.groupCount(i) != groups) {
                 throw new InvalidEventException("new_block_ids of \"" + id + "\" has "
@@ -481,17 +374,10 @@ public final class Connector {
 
     public ConnectorState state() {
         TreeMap<String, PendingSnapshot> pendingView = new TreeMap<>();
-        pending.forEach(store -> pendingView.put(store.id, store.snapshot(topology)));
-        TreeMap<String, java.util.SortedSet<Integer>> heldView = new TreeMap<>();
-        heldRanks.forEach((digest, ranks) -> {
-            TreeSet<Integer> set = new TreeSet<>();
-            for (int word = 0; word < ranks.length; word++) {
-                for (long bits = ranks[word]; bits != 0; bits &= bits - 1) {
-                    set.add(word * 64 + Long.numberOfTrailingZeros(bits));
-                }
-            }
-            heldView.put(digest, set);
-        });
+        pending.forEach((id, store) -> pendingView.put(id, store.snapshot(topology)));
+        TreeMap<String, SortedSet<Integer>> heldView = new TreeMap<>();
+        heldRanks.forEach((digest, ranks) -> heldView.put(digest, ranks.stream().boxed()
+                .collect(Collectors.toCollection(TreeSet::new))));
         return new ConnectorState(pendingView, heldView, counters(), lastStep);
     }
 

@@ -44,7 +44,6 @@ class CachedRequestsTest {
                     for (int i = 0; i < requests.size(); i++) {
                         Event.CachedRequest r = requests.get(i);
                         assertEquals(r.id(), flat.id(i));
-                        assertEquals(r.id().hashCode(), flat.idHash(i));
                         assertEquals(r.computed(), flat.computed(i));
                         assertEquals(r.scheduled(), flat.scheduled(i));
                         assertEquals(r.resumed(), flat.resumed(i));
@@ -77,8 +76,8 @@ class CachedRequestsTest {
         CachedRequests second = builder.build();
         assertEquals(List.of(new Event.CachedRequest("a", 0, 1, new BlockIds(new long[] {11}), false)), first);
         assertEquals(List.of(new Event.CachedRequest("b", 5, 6, new BlockIds(new long[] {99, 98}), true)), second);
-        assertEquals("a".hashCode(), first.idHash(0));
-        assertEquals("b".hashCode(), second.idHash(0));
+        assertEquals("a", first.id(0));
+        assertEquals("b", second.id(0));
     }
 
     @Test
