@@ -6,13 +6,30 @@ as the kit sent it in `raw`, for an adapter that needs a field as the log has it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from types import EllipsisType
+from typing import Any, ClassVar, Optional, TypedDict, Union, overload
+
+#: A JSON object as decoded from a line of the kit: its values are whatever the kit sent, checked
+#: where they are read (Any, not a JSON union that each reader would narrow again).
+JsonObject = dict[str, Any]
+
+#: A block table: the block ids of each KV-cache group, in group order.
+BlockTable = list[list[int]]
 
 POLICIES = ("full", "sliding", "recurrent_align")
 
+
+class _Defaults(TypedDict):  # DEFAULTS' type: each field's own
+    tp_degree: int
+    hash_block_size: int
+    min_span_tokens: int
+    max_span_tokens: None
+
+
 #: Defaults of protocol section 5 for the fields a hand-written topology may leave out.
-DEFAULTS = {"tp_degree": 1, "hash_block_size": 256, "min_span_tokens": 1024, "max_span_tokens": None}
+DEFAULTS: _Defaults = {"tp_degree": 1, "hash_block_size": 256, "min_span_tokens": 1024, "max_span_tokens": None}
 
 
 class MessageError(ValueError):
@@ -29,25 +46,35 @@ class DuplicateKeys:
 
     __slots__ = ("pairs",)
 
-    def __init__(self, pairs):
+    def __init__(self, pairs: Sequence[tuple[str, Any]]) -> None:
         self.pairs = list(pairs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "DuplicateKeys(%r)" % (self.pairs,)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, DuplicateKeys) and other.pairs == self.pairs
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a dict is
 
 
-def object_pairs(pairs):
+def object_pairs(pairs: list[tuple[str, Any]]) -> Union[JsonObject, DuplicateKeys]:
     """`json.loads` hook: a dict, or `DuplicateKeys` when a key appears twice."""
     mapping = dict(pairs)
     return mapping if len(mapping) == len(pairs) else DuplicateKeys(pairs)
 
 
-def _int(obj, name, where, default=..., minimum=None):
+@overload
+def _int(obj: JsonObject, name: str, where: str, default: Union[int, EllipsisType] = ...,
+         minimum: Optional[int] = None) -> int: ...
+
+
+@overload
+def _int(obj: JsonObject, name: str, where: str, default: None, minimum: Optional[int] = None) -> Optional[int]: ...
+
+
+def _int(obj: JsonObject, name: str, where: str, default: Union[int, None, EllipsisType] = ...,
+         minimum: Optional[int] = None) -> Optional[int]:
     if name not in obj or (obj[name] is None and default is None):
         if default is ...:
             raise MessageError("%s has no %r" % (where, name))
@@ -60,14 +87,14 @@ def _int(obj, name, where, default=..., minimum=None):
     return value
 
 
-def _str(obj, name, where):
+def _str(obj: JsonObject, name: str, where: str) -> str:
     value = obj.get(name)
     if not isinstance(value, str):
         raise MessageError("%s: %r is not a string: %r" % (where, name, value))
     return value
 
 
-def _table(value, where):
+def _table(value: object, where: str) -> BlockTable:
     if not isinstance(value, list) or not all(isinstance(g, list) for g in value):
         raise MessageError("%s is not a list of lists of block ids: %r" % (where, value))
     for group in value:
@@ -96,15 +123,15 @@ class Topology:
     """A topology line with protocol section 5's defaults applied: `tp_degree` 1,
     `hash_block_size` 256, `min_span_tokens` 1024, `max_span_tokens` None (unbounded)."""
 
-    groups: tuple
+    groups: tuple[Group, ...]
     tp_degree: int = 1
     hash_block_size: int = 256
     min_span_tokens: int = 1024
     max_span_tokens: Optional[int] = None
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def from_json(cls, obj: dict) -> "Topology":
+    def from_json(cls, obj: object) -> Topology:
         if not isinstance(obj, dict):
             raise MessageError("the topology is not an object")
         groups = obj.get("groups")
@@ -131,7 +158,7 @@ class Topology:
             raw=obj,
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         """The topology line with every field present (as a namespace probe carries it)."""
         groups = []
         for g in self.groups:
@@ -141,7 +168,7 @@ class Topology:
                 "max_span_tokens": self.max_span_tokens, "groups": groups}
 
     @property
-    def recurrent_groups(self) -> tuple:
+    def recurrent_groups(self) -> tuple[int, ...]:
         """The indices of the `recurrent_align` groups, in index order."""
         return tuple(i for i, g in enumerate(self.groups) if g.recurrent)
 
@@ -162,7 +189,7 @@ class NewRequest:
     prompt_tokens: int
     computed: int
     scheduled: int
-    block_ids: list
+    block_ids: BlockTable
 
 
 @dataclass(frozen=True)
@@ -170,7 +197,7 @@ class CachedRequest:
     id: str
     computed: int
     scheduled: int
-    new_block_ids: list
+    new_block_ids: BlockTable
     resumed: bool = False
 
 
@@ -180,17 +207,17 @@ class Step:
     absent or null, which protocol section 3 treats alike); `has_evidence` tells them apart."""
 
     step: int
-    new: list
-    cached: list
-    preempted: list
-    evidence: Any = None
+    new: list[NewRequest]
+    cached: list[CachedRequest]
+    preempted: list[str]
+    evidence: Any = None  # any JSON value, or DuplicateKeys: the connector judges it
     has_evidence: bool = False
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
 
-    kind = "step"
+    kind: ClassVar[str] = "step"
 
     @classmethod
-    def from_json(cls, obj: dict) -> "Step":
+    def from_json(cls, obj: JsonObject) -> Step:
         new = []
         for i, r in enumerate(obj.get("new") or []):
             where = "new[%d]" % i
@@ -216,7 +243,7 @@ class Step:
         return cls(_int(obj, "step", "the step"), new, cached, list(preempted),
                    obj.get("recurrent_boundary_blocks"), "recurrent_boundary_blocks" in obj, obj)
 
-    def order(self) -> dict:
+    def order(self) -> dict[str, int]:
         """Request id -> its position in the step's decision order (new, then cached; protocol section 3)."""
         ids = [r.id for r in self.new] + [r.id for r in self.cached]
         return {request_id: i for i, request_id in enumerate(ids)}
@@ -225,12 +252,12 @@ class Step:
 @dataclass(frozen=True)
 class Finished:
     id: str
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
 
-    kind = "finished"
+    kind: ClassVar[str] = "finished"
 
     @classmethod
-    def from_json(cls, obj: dict) -> "Finished":
+    def from_json(cls, obj: JsonObject) -> Finished:
         return cls(_str(obj, "id", "the finished event"), obj)
 
 
@@ -241,13 +268,13 @@ class Held:
 
     rank: int
     digest: str
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
 
-    kind = "held"
+    kind: ClassVar[str] = "held"
 
     @classmethod
-    def from_json(cls, obj: dict) -> "Held":
+    def from_json(cls, obj: JsonObject) -> Held:
         return cls(_int(obj, "rank", "the held event"), _str(obj, "digest", "the held event"), obj)
 
 
-EVENTS = {"step": Step, "finished": Finished, "held": Held}
+EVENTS: dict[str, Union[type[Step], type[Finished], type[Held]]] = {"step": Step, "finished": Finished, "held": Held}

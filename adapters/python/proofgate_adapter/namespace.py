@@ -7,13 +7,19 @@ byte strings it returns into the answer: names checked, values as lowercase hex.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Union
 
-from .events import MessageError, Topology, _int, _str, _table
+from .events import BlockTable, JsonObject, MessageError, Topology, _int, _str, _table
 
 NAME = re.compile(r"[a-z][a-z0-9_.-]{0,63}\Z")
 MAX_NAMES = 32
 MAX_HEX_DIGITS = 8192
+
+#: What an adapter's `namespace(probe)` returns: a dict of name -> bytes (a str is taken as its
+#: UTF-8 bytes). Mapping, not dict, in the type only so that a `dict[str, bytes]` is one.
+Values = Mapping[str, Union[bytes, bytearray, str]]
 
 
 class NamespaceError(ValueError):
@@ -37,14 +43,14 @@ class Probe:
     topology: Topology
     identity: Identity
     prompt_tokens: int
-    token_ids: list
+    token_ids: list[int]
     span: int
-    block_ids: list
-    recurrent: list
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
+    block_ids: BlockTable
+    recurrent: list[list[int]]  # [group, block] pairs
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def from_json(cls, obj: dict) -> "Probe":
+    def from_json(cls, obj: JsonObject) -> Probe:
         identity = obj.get("identity")
         if not isinstance(identity, dict):
             raise MessageError("the probe has no identity object")
@@ -60,14 +66,14 @@ class Probe:
                    _table(obj.get("block_ids"), "the probe's block_ids"), [list(p) for p in recurrent], obj)
 
 
-def answer(values) -> dict:
+def answer(values: object) -> JsonObject:
     """The `namespace` answer line for `values`, a mapping of name -> bytes (a str is taken as
-    its UTF-8 bytes)."""
+    its UTF-8 bytes): `Values` as `namespace()` should return it, checked here whatever it is."""
     if not isinstance(values, dict):
         raise NamespaceError("namespace() returned %s, not a dict of name -> bytes" % type(values).__name__)
     if len(values) > MAX_NAMES:
         raise NamespaceError("namespace() returned %d names; at most %d" % (len(values), MAX_NAMES))
-    out = {}
+    out: dict[str, str] = {}
     for name in sorted(values):
         value = values[name]
         if not isinstance(name, str) or not NAME.match(name):

@@ -35,11 +35,18 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from types import FrameType
+from typing import NoReturn, Optional, TextIO, Union
 
-from .events import EVENTS, MessageError, Topology, object_pairs
-from .namespace import Probe, answer as namespace_answer
+from .events import EVENTS, Finished, Held, JsonObject, Step, Topology, object_pairs
+from .namespace import Probe, Values, answer as namespace_answer
 from .revision import OutsideRevision, RevisionCheck
 from .verdicts import State, Verdict, check_line
+
+#: What an event's hook returns: its verdicts in decision order, each made by `plan()`,
+#: `rejected()`, `retired()` or a dict as `replay` prints it; None for none.
+Verdicts = Optional[Iterable[Union[Verdict, JsonObject]]]
 
 PROTOCOL = "proofgate-adapter/v1"
 
@@ -75,26 +82,29 @@ class Adapter:
       `namespace` with it.
     """
 
-    name = "proofgate adapter (Python)"
-    capabilities = ()
+    name: str = "proofgate adapter (Python)"
+    capabilities: tuple[str, ...] = ()
+    # Declared, not defined: an adapter answers namespace probes when it has this method, and
+    # the library reads its presence (check_capabilities).
+    namespace: Callable[[Probe], Values]
 
     def topology(self, topology: Topology) -> None:
         raise NotImplementedError("topology()")
 
-    def step(self, step):
+    def step(self, step: Step) -> Verdicts:
         raise NotImplementedError("step()")
 
-    def finished(self, event):
+    def finished(self, event: Finished) -> Verdicts:
         raise NotImplementedError("finished()")
 
-    def held(self, event):
+    def held(self, event: Held) -> Verdicts:
         raise NotImplementedError("held()")
 
     def state(self) -> State:
         raise NotImplementedError("state()")
 
 
-def check_capabilities(adapter) -> tuple:
+def check_capabilities(adapter: Adapter) -> tuple[str, ...]:
     declared = tuple(adapter.capabilities)
     unknown = [c for c in declared if c not in CAPABILITIES]
     if unknown:
@@ -113,25 +123,26 @@ def describe(error: BaseException) -> str:
     frames = traceback.extract_tb(error.__traceback__)
     if frames:
         last = frames[-1]
-        text += " (%s:%d in %s)" % (os.path.basename(last.filename), last.lineno, last.name)
+        # lineno is None only for a frame without line numbers, which raised code does not have
+        text += " (%s:%d in %s)" % (os.path.basename(last.filename), last.lineno, last.name)  # type: ignore[str-format]
     return text if len(text) <= 600 else text[:597] + "..."
 
 
 class Session:
     """One adapter process's conversation with the kit. `handle` answers one message line."""
 
-    def __init__(self, adapter, err=None):
+    def __init__(self, adapter: Adapter, err: Optional[TextIO] = None) -> None:
         self.adapter = adapter
         self.capabilities = check_capabilities(adapter)
         self.state_capability = "state" in self.capabilities
-        self.topology = None
-        self.broken = None  # why later events of this scenario are refused
+        self.topology: Optional[Topology] = None
+        self.broken: Optional[str] = None  # why later events of this scenario are refused
         self.err = err if err is not None else sys.stderr
         self.every_traceback = bool(os.environ.get("PROOFGATE_ADAPTER_TRACEBACKS"))
         self.failures = 0
         self.revision = RevisionCheck()
 
-    def _error(self, message) -> str:
+    def _error(self, message: str) -> str:
         return _encode({"kind": "error", "message": message}) + "\n"
 
     def _failed(self, where: str, error: BaseException) -> str:
@@ -170,7 +181,7 @@ class Session:
         kind = message.get("kind") if isinstance(message, dict) else None
         if kind == "hello":
             return _encode({"kind": "hello", "protocol": PROTOCOL, "implementation": str(self.adapter.name),
-                               "capabilities": list(self.capabilities)}) + "\n" + END
+                            "capabilities": list(self.capabilities)}) + "\n" + END
         if kind == "topology":
             self.topology, self.broken = None, None
             try:
@@ -197,13 +208,13 @@ class Session:
                 return self._failed("namespace probe %s" % message.get("probe"), e) + END
         return self._error("unknown message kind %r" % (kind,)) + END
 
-    def _event(self, kind, message) -> str:
+    def _event(self, kind: str, message: JsonObject) -> str:
         try:
             if kind == "summary":
                 return _encode(self._state().summary()) + "\n" + END
             event = EVENTS[kind].from_json(message)
             verdicts = getattr(self.adapter, kind)(event)
-            lines = []
+            lines: list[str] = []
             for verdict in verdicts or ():
                 if isinstance(verdict, dict):
                     line = check_line(verdict)
@@ -230,7 +241,7 @@ class Session:
         return state
 
 
-def run(adapter, stdin=None, stdout=None) -> int:
+def run(adapter: Adapter, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
     """Speaks the protocol on stdin and stdout until stdin closes; returns the exit status.
 
     While it runs, `sys.stdout` is stderr, so that a `print()` in the connector cannot break the
@@ -278,7 +289,7 @@ def run(adapter, stdin=None, stdout=None) -> int:
         interrupts.restore()
 
 
-def _serve(session, held, stdin):
+def _serve(session: Session, held: _Held, stdin: TextIO) -> Optional[BaseException]:
     """Answers the input until it ends (None), or returns the BaseException that is not an
     `Exception` which the author's code raised while a message was handled; that message gets
     no answer."""
@@ -298,7 +309,7 @@ def _serve(session, held, stdin):
     return None
 
 
-def _uncaught(error: BaseException, interrupts) -> int:
+def _uncaught(error: BaseException, interrupts: _Interrupts) -> int:
     """The exit status for a BaseException that is not an `Exception` from the author's code,
     with its traceback and a last line on stderr that names it (the kit quotes stderr's last
     lines when the adapter's output closes).
@@ -323,7 +334,7 @@ class _Interrupts:
     the connector raised. Python's handler is wrapped only where it is the one in place, and
     only in the main thread (the only one a signal's KeyboardInterrupt is raised in)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.received = False
         self.installed = False
         try:
@@ -333,7 +344,7 @@ class _Interrupts:
         except ValueError:  # not the main thread: a KeyboardInterrupt raised in this one is never a signal's
             pass
 
-    def _interrupted(self, signum, frame):
+    def _interrupted(self, signum: int, frame: Optional[FrameType]) -> None:
         self.received = True
         signal.default_int_handler(signum, frame)
 
@@ -356,12 +367,13 @@ HOLD = 0.02
 class _Held:
     """Answers not yet written, and a thread that writes them once the oldest has waited `HOLD`."""
 
-    def __init__(self, out):
+    def __init__(self, out: TextIO) -> None:
         self.out = out
-        self.answers = []
+        self.answers: list[str] = []
         self.since = 0.0
         self.lock = threading.Lock()
-        self.failed = None  # the watcher's failed write, raised in the loop's thread at its next answer
+        # the watcher's failed write, raised in the loop's thread at its next answer
+        self.failed: Optional[Union[OSError, ValueError]] = None
         self.closed = threading.Event()
         threading.Thread(target=self._watch, name="proofgate-adapter-answers", daemon=True).start()
 
@@ -406,7 +418,7 @@ class _Held:
                 pass
 
 
-def _batches(stdin):
+def _batches(stdin: TextIO) -> Iterator[Sequence[Union[str, UnicodeDecodeError]]]:
     """The input's lines, in lists of those that arrived together.
 
     A stream with a descriptor (the standard input) is read from it, each read as much as is
@@ -431,7 +443,7 @@ def _batches(stdin):
             yield [_text(line) for line in lines]
 
 
-def _text(line: bytes):
+def _text(line: bytes) -> Union[str, UnicodeDecodeError]:
     """The line's text; a line that is not UTF-8 is answered as such (its error), never read with a character replaced."""
     try:
         return line.decode("utf-8")
@@ -439,6 +451,6 @@ def _text(line: bytes):
         return e
 
 
-def main(adapter) -> None:
+def main(adapter: Adapter) -> NoReturn:
     """`run` as a script's entry point: exits with its status."""
     sys.exit(run(adapter))

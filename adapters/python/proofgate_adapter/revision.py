@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Mapping
+from types import ModuleType
+from typing import Optional
 
 REVISION = "PROOFGATE_REVISION"
 REPOSITORY = "PROOFGATE_REPOSITORY"
@@ -30,12 +33,14 @@ def _under(path: str, folder: str) -> bool:
 class RevisionCheck:
     """Looks at the modules loaded so far, and again only at those loaded or replaced since."""
 
-    def __init__(self, environ=None, modules=None, prefixes=None):
+    def __init__(self, environ: Optional[Mapping[str, str]] = None,
+                 modules: Optional[dict[str, ModuleType]] = None,
+                 prefixes: Optional[Iterable[str]] = None) -> None:
         environ = os.environ if environ is None else environ
         self.modules = sys.modules if modules is None else modules
         repository, revision = environ.get(REPOSITORY), environ.get(REVISION)
         self.active = bool(repository and revision)
-        if self.active:
+        if repository and revision:  # self.active
             self.repository = os.path.realpath(repository)
             self.revision = os.path.realpath(revision)
             # The interpreter's own environment (a virtual environment made inside the repository,
@@ -43,10 +48,10 @@ class RevisionCheck:
             # tree: code installed there is the environment's, as it is in one outside.
             prefixes = (sys.prefix, sys.exec_prefix, sys.base_prefix) if prefixes is None else prefixes
             self.environment = sorted({os.path.realpath(p) for p in prefixes if p})
-        self.seen = {}  # name -> the module object checked under it
-        self.signature = None
+        self.seen: dict[str, ModuleType] = {}  # name -> the module object checked under it
+        self.signature: Optional[tuple[int, Optional[str], Optional[int]]] = None
 
-    def _signature(self):
+    def _signature(self) -> tuple[int, Optional[str], Optional[int]]:
         # O(1) per message: a module loaded goes to the end of sys.modules (insertion order), so a
         # message that loads one changes the last name or the count even when it also drops one
         if not self.modules:

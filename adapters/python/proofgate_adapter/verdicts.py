@@ -7,8 +7,20 @@ kit cannot judge.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, ClassVar, TypeGuard, Union, cast
+
+from .events import BlockTable, JsonObject
+
+#: Blocks as an adapter gives them: per group, its block ids (lists or tuples; written as lists).
+Blocks = Sequence[Sequence[int]]
+#: [group, block] pairs as an adapter gives them: a list of pairs or a {group: block} mapping
+#: (written as a list of pairs in group order).
+Pairs = Union[Mapping[int, int], Sequence[Sequence[int]]]
+#: The value of a reason's fact: an integer, or a word such as a JSON kind or a policy; None is
+#: the fact left out.
+Fact = Union[int, str, None]
 
 #: The codes of protocol section 3 and the sentence of each (section 6, "Reasons").
 SENTENCES = {
@@ -39,36 +51,36 @@ class VerdictError(ValueError):
     """A verdict or state an adapter built against the protocol's field rules."""
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
-def _check_int(value, what):
+def _check_int(value: object, what: str) -> int:
     if type(value) is not int and not _is_int(value):  # the first test is the common case, and cheap
         raise VerdictError("%s is not an integer: %r" % (what, value))
     return value
 
 
-def _check_code(code):
+def _check_code(code: object) -> None:
     if code not in SENTENCES:
         raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (code, ", ".join(SENTENCES)))
 
 
-def _check_cause(cause):
+def _check_cause(cause: object) -> None:
     if cause not in CAUSES:
         raise VerdictError("unknown retirement cause %r (quorum or finished)" % (cause,))
 
 
-def _check_id(value, what="a request id"):
+def _check_id(value: object, what: str = "a request id") -> str:
     if not isinstance(value, str):
         raise VerdictError("%s is not a string: %r" % (what, value))
     return value
 
 
-def _blocks(value, what):
+def _blocks(value: object, what: str) -> BlockTable:
     if not isinstance(value, (list, tuple)) or not all(isinstance(g, (list, tuple)) for g in value):
         raise VerdictError("%s is not a list of lists of block ids: %r" % (what, value))
-    out = []
+    out: BlockTable = []
     for g in value:
         if all(type(b) is int for b in g):  # the common case, without building a message per block
             out.append(list(g))
@@ -77,8 +89,9 @@ def _blocks(value, what):
     return out
 
 
-def _pairs(value, what):
-    """[group, block] pairs from a list of pairs or a {group: block} mapping."""
+def _pairs(value: Any, what: str) -> list[list[int]]:
+    """[group, block] pairs from a list of pairs or a {group: block} mapping (Any: also a verdict
+    dict's field, unchecked until here; what does not iterate raises TypeError, as it always has)."""
     items = value.items() if isinstance(value, dict) else value
     pairs = []
     for pair in items:
@@ -91,9 +104,9 @@ def _pairs(value, what):
 class Verdict:
     """A decision about one request in one event."""
 
-    kind = ""
+    kind: ClassVar[str] = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         raise NotImplementedError
 
 
@@ -103,12 +116,12 @@ class Plan(Verdict):
     id: str
     digest: str
     span: int
-    blocks_by_group: list
-    recurrent: list
+    blocks_by_group: Blocks  # a list of lists once made
+    recurrent: Pairs  # a list of [group, block] pairs in group order once made
 
-    kind = "plan"
+    kind: ClassVar[str] = "plan"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # checked when made, so that a Plan made directly is held to plan()'s rules
         _check_int(self.step, "a plan's step")
         _check_id(self.id)
@@ -117,7 +130,7 @@ class Plan(Verdict):
         object.__setattr__(self, "blocks_by_group", _blocks(self.blocks_by_group, "a plan's blocks_by_group"))
         object.__setattr__(self, "recurrent", sorted(_pairs(self.recurrent, "a plan's recurrent")))
 
-    def to_json(self):
+    def to_json(self) -> JsonObject:
         return {"kind": "plan", "step": self.step, "id": self.id, "digest": self.digest, "span": self.span,
                 "blocks_by_group": self.blocks_by_group, "recurrent": self.recurrent}
 
@@ -127,11 +140,11 @@ class Rejected(Verdict):
     step: int
     id: str
     code: str
-    facts: dict = field(default_factory=dict)
+    facts: dict[str, Fact] = field(default_factory=dict)
 
-    kind = "rejected"
+    kind: ClassVar[str] = "rejected"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # checked when made, so that a Rejected made directly is held to rejected()'s rules
         _check_int(self.step, "a rejection's step")
         _check_id(self.id)
@@ -152,8 +165,8 @@ class Rejected(Verdict):
         words = ["%s=%s" % (name, self.facts[name]) for name in FACTS if name in self.facts]
         return " ".join([SENTENCES[self.code]] + words)
 
-    def to_json(self):
-        line = {"kind": "rejected", "step": self.step, "id": self.id, "code": self.code}
+    def to_json(self) -> JsonObject:
+        line: JsonObject = {"kind": "rejected", "step": self.step, "id": self.id, "code": self.code}
         for name in FIELDS:
             if name in self.facts:
                 line[name] = self.facts[name]
@@ -168,25 +181,25 @@ class Retired(Verdict):
     id: str
     cause: str
 
-    kind = "retired"
+    kind: ClassVar[str] = "retired"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # checked when made, so that a Retired made directly is held to retired()'s rules
         _check_int(self.step, "a retirement's step")
         _check_id(self.id)
         _check_cause(self.cause)
 
-    def to_json(self):
+    def to_json(self) -> JsonObject:
         return {"kind": "retired", "step": self.step, "id": self.id, "cause": self.cause}
 
 
-def plan(step: int, request_id: str, digest: str, span: int, blocks_by_group, recurrent) -> Plan:
+def plan(step: int, request_id: str, digest: str, span: int, blocks_by_group: Blocks, recurrent: Pairs) -> Plan:
     """A published plan. `recurrent` is a list of [group, block] pairs or a {group: block} mapping;
     it is written in group order."""
     return Plan(step, request_id, digest, span, blocks_by_group, recurrent)
 
 
-def rejected(step: int, request_id: str, code: str, **facts) -> Rejected:
+def rejected(step: int, request_id: str, code: str, **facts: Fact) -> Rejected:
     """A rejection with a code of protocol section 3 and, optionally, its facts (section 6):
     `observed`, `target`, `group`, `block`, `entry`, `length`, `element`, `found`, `policy`,
     `first`, `latched`, `problem`. With facts, the line carries the fields of those names and a
@@ -199,7 +212,7 @@ def retired(step: int, request_id: str, cause: str) -> Retired:
     return Retired(step, request_id, cause)
 
 
-def check_line(line: dict) -> dict:
+def check_line(line: JsonObject) -> JsonObject:
     """A verdict written as a dict, as `replay` prints it (`{"kind": "rejected", "step": 2, "id":
     "r3", "code": "empty"}`), checked against the field rules; returned as it is, so that fields
     such as `reason` reach the kit unchanged, except a plan's `recurrent` given as a {group: block}
@@ -237,7 +250,7 @@ class Counters:
     store_skipped_quorum: int = 0
     retired_finished: int = 0
 
-    def count(self, verdicts) -> None:
+    def count(self, verdicts: Iterable[Union[Verdict, JsonObject]]) -> None:
         """Counts verdicts: a plan, a rejection, a retirement (for quorum in `store_skipped_quorum`).
         A new request skipped for quorum has no verdict: count it yourself."""
         for v in verdicts:
@@ -247,12 +260,13 @@ class Counters:
             elif kind == "rejected":
                 self.rejected += 1
             elif kind == "retired":
-                if (v["cause"] if isinstance(v, dict) else v.cause) == "finished":
+                # a Verdict of kind retired is a Retired (cast: the kind says it, not the type)
+                if (v["cause"] if isinstance(v, dict) else cast(Retired, v).cause) == "finished":
                     self.retired_finished += 1
                 else:
                     self.store_skipped_quorum += 1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"plans": _check_int(self.plans, "the counter plans"),
                 "rejected": _check_int(self.rejected, "the counter rejected"),
                 "store_skipped_quorum": _check_int(self.store_skipped_quorum, "the counter store_skipped_quorum"),
@@ -266,8 +280,8 @@ class PendingStore:
 
     id: str
     done: int
-    table: list
-    latch: object = ()
+    table: Blocks
+    latch: Pairs = ()
 
 
 @dataclass
@@ -275,12 +289,12 @@ class State:
     """What the connector holds after an event. `held` maps a digest label to the ranks that
     reported it (from 0..tp_degree-1 only: the ignored ones count in `ignored_held`)."""
 
-    pending: list = field(default_factory=list)
-    held: dict = field(default_factory=dict)
+    pending: Sequence[PendingStore] = field(default_factory=list)
+    held: Mapping[str, Iterable[int]] = field(default_factory=dict)
     counters: Counters = field(default_factory=Counters)
     ignored_held: int = 0
 
-    def _pending(self):
+    def _pending(self) -> list[tuple[str, PendingStore]]:
         seen = set()
         out = []
         for store in self.pending:
@@ -293,18 +307,18 @@ class State:
             out.append((store.id, store))
         return sorted(out, key=lambda item: item[0])
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         pending = [{"id": i, "done": _check_int(s.done, "a pending store's done"),
                     "table": _blocks(s.table, "a pending store's table"),
                     "latch": sorted(_pairs(s.latch, "a pending store's latch"))} for i, s in self._pending()]
-        held = {}
+        held: dict[str, list[int]] = {}
         for digest, ranks in sorted(self.held.items()):
             held[_check_id(digest, "a held digest")] = sorted(_check_int(r, "a rank") for r in ranks)
         return {"kind": "state", "pending": pending, "held": held, "counters": self.counters.to_json()}
 
-    def summary(self) -> dict:
+    def summary(self) -> JsonObject:
         """The summary line `replay` prints for this state."""
-        line = {"kind": "summary"}
+        line: JsonObject = {"kind": "summary"}
         line.update(self.counters.to_json())
         if _check_int(self.ignored_held, "ignored_held"):
             line["ignored_held"] = self.ignored_held

@@ -1,15 +1,16 @@
 """Namespace probes: the capability, the answer's names and hex, and the toy's answers."""
 
 import unittest
+from typing import Any
 
 from support import HELLO, answers, load_example
 from test_protocol import Recorder
 
-from proofgate_adapter import Session
-from proofgate_adapter.namespace import NamespaceError, answer
+from proofgate_adapter import Probe, Session
+from proofgate_adapter.namespace import NamespaceError, Values, answer
 
 
-def probe(**changes):
+def probe(**changes: Any) -> dict[str, Any]:
     """A probe of the set's `selection` family (a full, a sliding and a recurrent group)."""
     message = {"kind": "namespace", "set": "proofgate-namespace/v1", "probe": "selection/w4608/p6992/s1",
                "topology": {"kind": "topology", "schema": "proofgate-events/v1", "tp_degree": 1, "hash_block_size": 256,
@@ -27,7 +28,7 @@ def probe(**changes):
 
 class NamespaceTest(unittest.TestCase):
 
-    def test_names_are_checked_and_values_written_as_lowercase_hex(self):
+    def test_names_are_checked_and_values_written_as_lowercase_hex(self) -> None:
         self.assertEqual({"kind": "namespace", "values": {"a.b-c_1": "00ff", "span": "36393132"}},
                          answer({"span": "6912", "a.b-c_1": b"\x00\xff"}))
         for bad in ({"Span": b""}, {"1span": b""}, {"x" * 65: b""}, {"span": 6912}, {"n%d" % i: b"" for i in range(33)},
@@ -35,21 +36,21 @@ class NamespaceTest(unittest.TestCase):
             with self.assertRaises(NamespaceError):
                 answer(bad)
 
-    def test_the_capability_and_the_method_go_together(self):
+    def test_the_capability_and_the_method_go_together(self) -> None:
         class Declared(Recorder):
             capabilities = ("namespace",)
         with self.assertRaisesRegex(ValueError, "no namespace"):
             Session(Declared())
 
         class Undeclared(Recorder):
-            def namespace(self, probe):
+            def namespace(self, probe: Probe) -> Values:
                 return {}
         with self.assertRaisesRegex(ValueError, "does not declare"):
             Session(Undeclared())
         self.assertEqual("namespace probes need the namespace capability",
                          answers(Recorder(), probe())[0][0]["message"])
 
-    def test_the_toy_answers_prefix_digest_span_and_plan_selection_deterministically(self):
+    def test_the_toy_answers_prefix_digest_span_and_plan_selection_deterministically(self) -> None:
         toy = load_example("examples/conform/toy_connector.py", "toy_fixed", ["--fixed"]).ToyAdapter()
         hello, first, again = answers(toy, HELLO, probe(), probe())
         self.assertIn("namespace", hello[0]["capabilities"])
@@ -65,12 +66,12 @@ class NamespaceTest(unittest.TestCase):
         tail["token_ids"] = tail["token_ids"][:6912] + [7] * 80
         self.assertEqual(values["prefix_digest"], answers(toy, tail)[0][0]["values"]["prefix_digest"])
 
-    def test_the_toys_planted_bug_shows_in_plan_selection(self):
+    def test_the_toys_planted_bug_shows_in_plan_selection(self) -> None:
         toy = load_example("examples/conform/toy_connector.py", "toy_bug").ToyAdapter()
         values = answers(toy, probe())[0][0]["values"]
         self.assertEqual(b"[[[11,12,13],[22,23],[34]],[[2,34]]]", bytes.fromhex(values["plan_selection"]))
 
-    def test_a_probe_the_adapter_cannot_answer_is_refused_and_the_adapter_goes_on(self):
+    def test_a_probe_the_adapter_cannot_answer_is_refused_and_the_adapter_goes_on(self) -> None:
         toy = load_example("examples/conform/toy_connector.py", "toy_fixed2", ["--fixed"]).ToyAdapter()
         refused, answered = answers(toy, probe(recurrent=[]), probe())
         self.assertEqual("error", refused[0]["kind"])

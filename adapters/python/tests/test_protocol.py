@@ -7,22 +7,25 @@ import os
 import sys
 import time
 import unittest
+from collections.abc import Callable, Iterable, Iterator
+from typing import NoReturn, Optional, Union
 
-from support import HELLO, TOPOLOGY, UNCAUGHT_LINE, answers, piped, ran
+from support import HELLO, TOPOLOGY, UNCAUGHT_LINE, Message, answers, piped, ran
 
-from proofgate_adapter import (Adapter, Counters, MessageError, PendingStore, State, Topology, plan, rejected,
-                               retired, run)
-from proofgate_adapter.events import DuplicateKeys, Step
+from proofgate_adapter import (Adapter, Counters, Finished, Held, MessageError, PendingStore, Plan, Probe, State,
+                               Topology, Verdict, plan, rejected, retired, run)
+from proofgate_adapter.events import DuplicateKeys, JsonObject, Step
+from proofgate_adapter.protocol import Verdicts
 
 
 class Writes(io.StringIO):
     """An output that keeps each write."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
-        self.writes = []
+        self.writes: list[str] = []
 
-    def write(self, text):
+    def write(self, text: str) -> int:
         self.writes.append(text)
         return super().write(text)
 
@@ -31,58 +34,58 @@ class Recorder(Adapter):
     """Publishes every new request at once; raises where told to."""
 
     name = "recorder"
-    capabilities = ("state",)
+    capabilities: tuple[str, ...] = ("state",)
 
-    def __init__(self, fail_on=None):
+    def __init__(self, fail_on: Optional[int] = None) -> None:
         self.fail_on = fail_on
-        self.topologies = []
+        self.topologies: list[Topology] = []
 
-    def topology(self, topology):
+    def topology(self, topology: Topology) -> None:
         self.topologies.append(topology)
-        self.pending = {}
+        self.pending: dict[str, PendingStore] = {}
         self.counters = Counters()
 
-    def step(self, step):
+    def step(self, step: Step) -> Iterable[Union[Verdict, JsonObject]]:
         if self.fail_on == step.step:
             raise KeyError("new")
-        out = []
+        out: list[Verdict] = []
         for r in step.new:
             self.pending[r.id] = PendingStore(r.id, r.computed + r.scheduled, r.block_ids, {})
-        for r in step.cached:
-            if r.id in self.pending:
-                del self.pending[r.id]
-                out.append(plan(step.step, r.id, "d1", 6912, [[11, 12, 13], [42]], {1: 42}))
+        for cr in step.cached:
+            if cr.id in self.pending:
+                del self.pending[cr.id]
+                out.append(plan(step.step, cr.id, "d1", 6912, [[11, 12, 13], [42]], {1: 42}))
         self.counters.count(out)
         return out
 
-    def finished(self, event):
+    def finished(self, event: Finished) -> Verdicts:
         if self.pending.pop(event.id, None):
             verdict = retired(2, event.id, "finished")
             self.counters.count([verdict])
             return [verdict]
         return []
 
-    def held(self, event):
+    def held(self, event: Held) -> Verdicts:
         return None
 
-    def state(self):
+    def state(self) -> State:
         return State(list(self.pending.values()), {}, self.counters)
 
 
 NEW = {"kind": "step", "step": 1, "new": [{"id": "r1", "digest": "d1", "prompt_tokens": 6992, "computed": 0,
-                                            "scheduled": 4608, "block_ids": [[11, 12], [0, 71]]}]}
+                                           "scheduled": 4608, "block_ids": [[11, 12], [0, 71]]}]}
 CACHED = {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,
-                                                  "new_block_ids": [[13], [72]]}]}
+                                                 "new_block_ids": [[13], [72]]}]}
 SUMMARY = {"kind": "summary"}
 
 
 class ProtocolTest(unittest.TestCase):
 
-    def test_the_greeting_names_the_adapter_and_its_capabilities(self):
+    def test_the_greeting_names_the_adapter_and_its_capabilities(self) -> None:
         self.assertEqual([[{"kind": "hello", "protocol": "proofgate-adapter/v1", "implementation": "recorder",
                             "capabilities": ["state"]}]], answers(Recorder(), HELLO))
 
-    def test_each_message_gets_its_verdicts_then_the_state_then_an_end_marker(self):
+    def test_each_message_gets_its_verdicts_then_the_state_then_an_end_marker(self) -> None:
         topology, new, cached, summary = answers(Recorder(), TOPOLOGY, NEW, CACHED, SUMMARY)
         self.assertEqual([], topology)
         self.assertEqual([{"kind": "state", "pending": [{"id": "r1", "done": 4608, "table": [[11, 12], [0, 71]],
@@ -95,7 +98,7 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual([{"kind": "summary", "plans": 1, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 0,
                            "pending": [], "latched": {}}], summary)
 
-    def test_an_exception_of_the_authors_code_is_the_protocols_error_and_the_adapter_keeps_answering(self):
+    def test_an_exception_of_the_authors_code_is_the_protocols_error_and_the_adapter_keeps_answering(self) -> None:
         adapter = Recorder(fail_on=1)
         got = answers(adapter, TOPOLOGY, NEW, CACHED, SUMMARY, TOPOLOGY, dict(NEW, step=5), SUMMARY)
         self.assertEqual("error", got[1][0]["kind"])
@@ -109,35 +112,36 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual("state", got[5][0]["kind"])
         self.assertEqual("summary", got[6][0]["kind"])
 
-    def test_a_verdict_against_the_field_rules_is_an_error_of_that_event(self):
+    def test_a_verdict_against_the_field_rules_is_an_error_of_that_event(self) -> None:
         class Bad(Recorder):
-            def step(self, step):
-                return [plan(step.step, "r1", "d1", 6912, [[11, "12"]], [])]
+            def step(self, step: Step) -> list[Verdict]:
+                # a block id that is not an integer, against the types: what the library refuses
+                return [plan(step.step, "r1", "d1", 6912, [[11, "12"]], [])]  # type: ignore[list-item]
         got = answers(Bad(), TOPOLOGY, NEW)
         self.assertEqual("error", got[1][0]["kind"])
         self.assertIn("VerdictError: a plan's blocks_by_group block is not an integer: '12'", got[1][0]["message"])
 
-    def test_a_verdict_may_be_a_dict_as_replay_prints_it_and_is_checked(self):
+    def test_a_verdict_may_be_a_dict_as_replay_prints_it_and_is_checked(self) -> None:
         class Dicts(Recorder):
-            def step(self, step):
+            def step(self, step: Step) -> list[JsonObject]:
                 return [{"kind": "rejected", "step": step.step, "id": "r1", "code": "empty", "reason": "rejected: empty"}]
         self.assertEqual([{"kind": "rejected", "step": 1, "id": "r1", "code": "empty", "reason": "rejected: empty"}],
                          answers(Dicts(), TOPOLOGY, NEW)[1][:1])
 
         class BadDicts(Recorder):
-            def step(self, step):
+            def step(self, step: Step) -> list[JsonObject]:
                 return [{"kind": "rejected", "step": step.step, "id": "r1", "code": "poisoned"}]
         self.assertIn("unknown rejection code 'poisoned'", answers(BadDicts(), TOPOLOGY, NEW)[1][0]["message"])
 
-    def test_events_before_any_topology_and_unknown_kinds_are_refused(self):
+    def test_events_before_any_topology_and_unknown_kinds_are_refused(self) -> None:
         got = answers(Recorder(), NEW, SUMMARY, {"kind": "nonsense"}, "not json")
         self.assertEqual(["a step before any topology", "a summary before any topology", "unknown message kind 'nonsense'"],
                          [g[0]["message"] for g in got[:3]])
         self.assertTrue(got[3][0]["message"].startswith("the message is not JSON"))
 
-    def test_a_print_in_the_connector_does_not_reach_the_protocols_stdout(self):
+    def test_a_print_in_the_connector_does_not_reach_the_protocols_stdout(self) -> None:
         class Chatty(Recorder):
-            def step(self, step):
+            def step(self, step: Step) -> Iterable[Union[Verdict, JsonObject]]:
                 print("connector ready")
                 return super().step(step)
         stdin = io.StringIO("\n".join(json.dumps(m) for m in (HELLO, TOPOLOGY, NEW, SUMMARY)) + "\n\n")
@@ -150,7 +154,7 @@ class ProtocolTest(unittest.TestCase):
         self.assertIn("connector ready", stderr.getvalue())
         self.assertEqual(4, stdout.getvalue().count('{"kind":"end"}'))
 
-    def test_messages_that_arrived_together_are_answered_in_one_write(self):
+    def test_messages_that_arrived_together_are_answered_in_one_write(self) -> None:
         # each write wakes the kit: a scenario sent ahead is answered in one, whatever the stream's buffering
         stdout = Writes()
         message = "\n".join(json.dumps(m) for m in (HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)) + "\n"
@@ -159,11 +163,11 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(1, len([w for w in stdout.writes if w]), stdout.writes)
         self.assertEqual(5, stdout.getvalue().count('{"kind":"end"}'))
 
-    def test_an_exit_of_the_connector_still_writes_the_answers_before_it(self):
+    def test_an_exit_of_the_connector_still_writes_the_answers_before_it(self) -> None:
         # the kit then finds the adapter gone at the message it exited on, not at an earlier one; the
         # status is the library's (3: what it may not catch), whatever the connector's
         class Exits(Recorder):
-            def step(self, step):
+            def step(self, step: Step) -> Iterable[Union[Verdict, JsonObject]]:
                 if step.step == 2:
                     raise SystemExit(5)
                 return super().step(step)
@@ -171,12 +175,12 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(3, status, stderr)
         self.assertEqual(3, stdout.count('{"kind":"end"}'), stdout)
 
-    def test_an_answer_does_not_wait_for_a_slow_one_after_it(self):
+    def test_an_answer_does_not_wait_for_a_slow_one_after_it(self) -> None:
         # the kit's patience bounds each answer: the ones before a slow event are written while it runs
         stdout = Writes()
 
         class Slow(Recorder):
-            def step(self, step):
+            def step(self, step: Step) -> Iterable[Union[Verdict, JsonObject]]:
                 if step.step == 2:  # waits until the answers before it were written, for at most 60 s
                     deadline = time.monotonic() + 60
                     while not [w for w in stdout.writes if w] and time.monotonic() < deadline:
@@ -189,7 +193,7 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(3, writes[0].count('{"kind":"end"}'), writes)
         self.assertEqual(5, stdout.getvalue().count('{"kind":"end"}'))
 
-    def test_a_message_that_is_not_utf8_is_refused_as_such_and_the_next_is_answered(self):
+    def test_a_message_that_is_not_utf8_is_refused_as_such_and_the_next_is_answered(self) -> None:
         stdout = Writes()
         message = (json.dumps(TOPOLOGY) + "\n").encode("utf-8") + b'{"kind":"summary\xff"}\n' + json.dumps(SUMMARY).encode()
         with piped(message) as stdin:
@@ -198,7 +202,7 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(["end", "error", "end", "summary", "end"], [g["kind"] for g in got])
         self.assertTrue(got[1]["message"].startswith("the message is not UTF-8: "), got[1])
 
-    def test_an_unknown_capability_stops_the_adapter_before_it_greets(self):
+    def test_an_unknown_capability_stops_the_adapter_before_it_greets(self) -> None:
         class Misspelt(Recorder):
             capabilities = ("states",)
         import contextlib
@@ -212,13 +216,15 @@ class UncaughtTest(unittest.TestCase):
     """What the library may not catch from the connector (a BaseException that is not an
     Exception) ends the adapter with status 3, named on stderr's last line."""
 
-    def test_a_keyboard_interrupt_in_step_ends_the_adapter_with_status_3_and_names_it_last_on_stderr(self):
+    def test_a_keyboard_interrupt_in_step_ends_the_adapter_with_status_3_and_names_it_last_on_stderr(self) -> None:
         class Fatal(BaseException):
             pass
-        for raised, name in ((KeyboardInterrupt, "KeyboardInterrupt"), (GeneratorExit, "GeneratorExit"),
-                             (Fatal("the GPU is gone"), "Fatal: the GPU is gone")):
+        cases: tuple[tuple[Union[BaseException, type[BaseException]], str], ...] = (
+            (KeyboardInterrupt, "KeyboardInterrupt"), (GeneratorExit, "GeneratorExit"),
+            (Fatal("the GPU is gone"), "Fatal: the GPU is gone"))
+        for raised, name in cases:
             class Interrupted(Recorder):
-                def step(self, step):
+                def step(self, step: Step) -> Iterator[Union[Verdict, JsonObject]]:
                     if step.step == 2:  # one verdict given, then the raise: no part of this answer is written
                         yield plan(step.step, "r1", "d1", 6912, [[11, 12, 13], [42]], {1: 42})
                         raise raised
@@ -234,40 +240,41 @@ class UncaughtTest(unittest.TestCase):
                 self.assertIn("Traceback (most recent call last):", lines)
                 self.assertTrue(lines[-2].endswith(name), lines)  # the traceback, just before
 
-    def test_a_sys_exit_in_any_hook_ends_the_adapter_with_status_3_not_silently(self):
+    def test_a_sys_exit_in_any_hook_ends_the_adapter_with_status_3_not_silently(self) -> None:
         # sys.exit(0) would otherwise read as a clean end of the adapter, in the middle of a scenario
         class Exits(Recorder):
             capabilities = ("state", "namespace")
 
-            def __init__(self, hook):
+            def __init__(self, hook: str) -> None:
                 super().__init__()
                 self.hook = hook
 
-            def topology(self, topology):
+            def topology(self, topology: Topology) -> None:
                 super().topology(topology)
                 if self.hook == "topology":
                     sys.exit(0)
 
-            def finished(self, event):
+            def finished(self, event: Finished) -> Verdicts:
                 if self.hook == "finished":
                     sys.exit("the connector gave up")
                 return super().finished(event)
 
-            def state(self):
+            def state(self) -> State:
                 if self.hook == "state" and self.topologies:
                     sys.exit(2)
                 return super().state()
 
-            def namespace(self, probe):
+            def namespace(self, probe: Probe) -> NoReturn:
                 sys.exit()
         probe = {"kind": "namespace", "set": "proofgate-namespace/v1", "probe": "p1", "topology": TOPOLOGY,
                  "identity": {"model": "m", "dtype": "bfloat16", "cache_salt": "", "lora": ""}, "prompt_tokens": 4,
                  "token_ids": [1, 2, 3, 4], "span": 0, "block_ids": [[11], [42]]}
-        for hook, messages, answered, described in (
+        hooks: tuple[tuple[str, tuple[Message, ...], int, str], ...] = (
                 ("topology", (TOPOLOGY, NEW), 1, "SystemExit: 0"),
                 ("finished", (TOPOLOGY, NEW, {"kind": "finished", "id": "r1"}), 3, "SystemExit: the connector gave up"),
                 ("state", (TOPOLOGY, NEW), 2, "SystemExit: 2"),
-                ("namespace", (probe,), 1, "SystemExit")):
+                ("namespace", (probe,), 1, "SystemExit"))
+        for hook, messages, answered, described in hooks:
             with self.subTest(hook):
                 status, stdout, stderr = ran(Exits(hook), HELLO, *messages)
                 self.assertEqual(3, status, stderr)
@@ -275,17 +282,17 @@ class UncaughtTest(unittest.TestCase):
                 # sys.exit is not a frame of the traceback: the hook that called it is named
                 self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % (described, "test_protocol.py", hook))
 
-    def test_a_sys_exit_while_the_library_reads_the_capabilities_is_named_before_the_greeting(self):
+    def test_a_sys_exit_while_the_library_reads_the_capabilities_is_named_before_the_greeting(self) -> None:
         class Exits(Recorder):
-            @property
-            def capabilities(self):
+            @property  # type: ignore[override]  # a property where Adapter has an attribute: the library reads either
+            def capabilities(self) -> NoReturn:
                 raise SystemExit(0)
         status, stdout, stderr = ran(Exits(), HELLO)
         self.assertEqual((3, ""), (status, stdout))
         self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % ("SystemExit: 0", "test_protocol.py",
                                                                             "capabilities"))
 
-    def test_an_exception_is_still_the_protocols_error_with_its_first_traceback_on_stderr(self):
+    def test_an_exception_is_still_the_protocols_error_with_its_first_traceback_on_stderr(self) -> None:
         status, stdout, stderr = ran(Recorder(fail_on=1), HELLO, TOPOLOGY, NEW, CACHED, SUMMARY)
         self.assertEqual(0, status)
         got = [json.loads(line) for line in stdout.splitlines()]
@@ -295,7 +302,7 @@ class UncaughtTest(unittest.TestCase):
         self.assertRegex(stderr, r"^proofgate_adapter: step event 1: KeyError: 'new' \(test_protocol.py:\d+ in step\)\n")
         self.assertNotIn("may not catch", stderr)
 
-    def test_as_a_process_the_adapter_exits_with_status_3_and_stderrs_last_line_names_what_was_raised(self):
+    def test_as_a_process_the_adapter_exits_with_status_3_and_stderrs_last_line_names_what_was_raised(self) -> None:
         status, stdout, stderr = adapter_process("""
             def step(self, step):
                 raise KeyboardInterrupt
@@ -305,7 +312,7 @@ class UncaughtTest(unittest.TestCase):
         self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % ("KeyboardInterrupt", "toy_connector.py",
                                                                             "step"))
 
-    def test_a_sigint_is_not_the_connectors_and_ends_the_adapter_with_status_1_as_before(self):
+    def test_a_sigint_is_not_the_connectors_and_ends_the_adapter_with_status_1_as_before(self) -> None:
         status, stdout, stderr = adapter_process("""
             def step(self, step):
                 os.kill(os.getpid(), signal.SIGINT)
@@ -315,7 +322,7 @@ class UncaughtTest(unittest.TestCase):
         self.assertNotIn("may not catch", stderr)
 
 
-def adapter_process(methods, *messages):
+def adapter_process(methods: str, *messages: Message) -> tuple[int, str, str]:
     """An adapter script (`toy_connector.py`) with these methods run as a process on the
     messages, its stdin then closed: (exit status, stdout, stderr)."""
     import subprocess
@@ -348,7 +355,7 @@ def adapter_process(methods, *messages):
 
 class DefaultsTest(unittest.TestCase):
 
-    def test_a_hand_written_topology_gets_the_protocols_defaults(self):
+    def test_a_hand_written_topology_gets_the_protocols_defaults(self) -> None:
         topology = Topology.from_json(TOPOLOGY)
         self.assertEqual((1, 256, 1024, None), (topology.tp_degree, topology.hash_block_size, topology.min_span_tokens,
                                                 topology.max_span_tokens))
@@ -357,7 +364,7 @@ class DefaultsTest(unittest.TestCase):
         self.assertTrue(topology.tracked(6912))
         self.assertFalse(topology.tracked(768))
 
-    def test_window_tokens_zero_on_a_group_that_is_not_sliding_reads_as_absent(self):
+    def test_window_tokens_zero_on_a_group_that_is_not_sliding_reads_as_absent(self) -> None:
         topology = Topology.from_json({"kind": "topology", "groups": [
             {"policy": "full", "block_tokens": 2304, "window_tokens": 0},
             {"policy": "sliding", "block_tokens": 2304, "window_tokens": 4096}], "max_span_tokens": 1000000})
@@ -366,13 +373,13 @@ class DefaultsTest(unittest.TestCase):
         with self.assertRaises(MessageError):
             Topology.from_json({"kind": "topology", "groups": [{"policy": "sliding", "block_tokens": 2304}]})
 
-    def test_a_step_has_its_optional_fields_and_its_evidence_as_logged(self):
+    def test_a_step_has_its_optional_fields_and_its_evidence_as_logged(self) -> None:
         step = Step.from_json({"kind": "step", "step": 3})
         self.assertEqual(([], [], [], None, False), (step.new, step.cached, step.preempted, step.evidence, step.has_evidence))
         step = Step.from_json(json.loads('{"kind":"step","step":3,"recurrent_boundary_blocks":null}'))
         self.assertEqual((None, True), (step.evidence, step.has_evidence))
 
-    def test_evidence_with_a_repeated_key_is_not_a_mapping(self):
+    def test_evidence_with_a_repeated_key_is_not_a_mapping(self) -> None:
         from proofgate_adapter.events import object_pairs
         evidence = json.loads('{"r1":[[1,42,6912]],"r1":[[1,43,6912]]}', object_pairs_hook=object_pairs)
         self.assertIsInstance(evidence, DuplicateKeys)
@@ -381,40 +388,49 @@ class DefaultsTest(unittest.TestCase):
 
 class VerdictTest(unittest.TestCase):
 
-    def test_a_rejection_with_facts_carries_the_fields_and_the_reason_in_section_6s_order(self):
+    def test_a_rejection_with_facts_carries_the_fields_and_the_reason_in_section_6s_order(self) -> None:
         line = rejected(2, "r3", "future_boundary", entry=0, block=142, group=1, target=8192, observed=8448).to_json()
         self.assertEqual({"kind": "rejected", "step": 2, "id": "r3", "code": "future_boundary", "observed": 8448,
                           "target": 8192, "group": 1, "block": 142,
-                          "reason": "entry boundary is ahead of the store plan observed=8448 target=8192 group=1 block=142 entry=0"},
+                          "reason": "entry boundary is ahead of the store plan"
+                                    " observed=8448 target=8192 group=1 block=142 entry=0"},
                          line)
         self.assertEqual({"kind": "rejected", "step": 2, "id": "r3", "code": "empty"}, rejected(2, "r3", "empty").to_json())
 
-    def test_unknown_codes_causes_and_facts_are_refused(self):
+    def test_unknown_codes_causes_and_facts_are_refused(self) -> None:
         from proofgate_adapter import VerdictError
-        for make in (lambda: rejected(1, "r1", "poisoned"), lambda: rejected(1, "r1", "empty", colour=1),
-                     lambda: retired(1, "r1", "evicted"), lambda: plan(1, 7, "d1", 0, [], [])):
+        # the last against the types on purpose (a request id that is not a string): the library checks it too
+        makes: tuple[Callable[[], Verdict], ...] = (
+            lambda: rejected(1, "r1", "poisoned"), lambda: rejected(1, "r1", "empty", colour=1),
+            lambda: retired(1, "r1", "evicted"), lambda: plan(1, 7, "d1", 0, [], []))  # type: ignore[arg-type]
+        for make in makes:
             with self.assertRaises(VerdictError):
                 make()
 
-    def test_verdicts_made_directly_are_held_to_the_same_rules(self):
-        from proofgate_adapter import Plan, Rejected, Retired, VerdictError
-        for make in (lambda: Plan(1, "r1", "d1", 6912.0, [[11]], []), lambda: Plan(1, "r1", "d1", 6912, [[11, "12"]], []),
-                     lambda: Plan("1", "r1", "d1", 6912, [[11]], []), lambda: Rejected(1, "r1", "null_block target=6912"),
-                     lambda: Rejected(1, "r1", "empty", {"colour": 1}), lambda: Rejected(1, "r1", "empty", {"group": "1"}),
-                     lambda: Retired(1, "r1", "quorum "), lambda: Retired(1, 7, "quorum")):
+    def test_verdicts_made_directly_are_held_to_the_same_rules(self) -> None:
+        from proofgate_adapter import Rejected, Retired, VerdictError
+        # some against the types on purpose (a float span, a text block or step, an integer id): the library checks them too
+        makes: tuple[Callable[[], Verdict], ...] = (
+            lambda: Plan(1, "r1", "d1", 6912.0, [[11]], []),  # type: ignore[arg-type]
+            lambda: Plan(1, "r1", "d1", 6912, [[11, "12"]], []),  # type: ignore[list-item]
+            lambda: Plan("1", "r1", "d1", 6912, [[11]], []),  # type: ignore[arg-type]
+            lambda: Rejected(1, "r1", "null_block target=6912"),
+            lambda: Rejected(1, "r1", "empty", {"colour": 1}), lambda: Rejected(1, "r1", "empty", {"group": "1"}),
+            lambda: Retired(1, "r1", "quorum "), lambda: Retired(1, 7, "quorum"))  # type: ignore[arg-type]
+        for make in makes:
             with self.assertRaises(VerdictError):
                 make()
         self.assertEqual([[1, 42], [2, 43]], Plan(1, "r1", "d1", 6912, [[11]], {2: 43, 1: 42}).to_json()["recurrent"])
 
-    def test_a_dict_plans_recurrent_mapping_is_written_as_pairs(self):
+    def test_a_dict_plans_recurrent_mapping_is_written_as_pairs(self) -> None:
         class Mapping(Recorder):
-            def step(self, step):
+            def step(self, step: Step) -> list[JsonObject]:
                 return [{"kind": "plan", "step": step.step, "id": "r1", "digest": "d1", "span": 6912,
                          "blocks_by_group": [[11]], "recurrent": {1: 42}}]
         got = answers(Mapping(), TOPOLOGY, {"kind": "step", "step": 1})
         self.assertEqual([[1, 42]], got[1][0]["recurrent"])
 
-    def test_two_pending_stores_of_one_request_are_refused(self):
+    def test_two_pending_stores_of_one_request_are_refused(self) -> None:
         from proofgate_adapter import VerdictError
         with self.assertRaises(VerdictError):
             State([PendingStore("r1", 0, [[]], ()), PendingStore("r1", 0, [[]], ())]).to_json()

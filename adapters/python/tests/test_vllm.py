@@ -6,39 +6,47 @@ import dataclasses
 import os
 import sys
 import unittest
+from collections.abc import Iterable
+from typing import Any, NoReturn, Optional
 
-from support import HELLO, REPOSITORY, TOPOLOGY, UNCAUGHT_LINE, answers, expected, ran, seed_log
+from support import HELLO, REPOSITORY, TOPOLOGY, UNCAUGHT_LINE, Message, answers, expected, ran, seed_log
 
 os.environ["PROOFGATE_VLLM_CLASSES"] = "standins"  # the same classes whether or not vLLM is installed here
 
 from proofgate_adapter import PendingStore  # noqa: E402
 from proofgate_adapter.vllm import Classes, VllmConnectorAdapter, prompt_token_ids, standins  # noqa: E402
+from proofgate_adapter.vllm.driver import DriverVerdict  # noqa: E402
 
 
 class Recording(standins.KVConnectorBase_V1, standins.SupportsHMA):
     """A connector that records its calls; it keeps every new request pending, and drops one for
     quorum when it has heard of the request's prefix from every rank."""
 
-    def __init__(self, vllm_config, role, kv_cache_config=None):
+    def __init__(self, vllm_config: standins.VllmConfig, role: standins.KVConnectorRole,
+                 kv_cache_config: Optional[standins.KVCacheConfig] = None) -> None:
         super().__init__(vllm_config, role, kv_cache_config)
-        self.calls, self.pending, self.held, self.prefix = [], {}, set(), {}
+        self.calls: list[tuple[Any, ...]] = []
+        self.pending: dict[str, tuple[int, ...]] = {}  # id -> the prompt's tokens up to the span
+        self.held: set[tuple[int, tuple[int, ...]]] = set()  # (rank, tokens)
 
-    def get_num_new_matched_tokens(self, request, num_computed_tokens):
+    def get_num_new_matched_tokens(self, request: standins.Request, num_computed_tokens: int) -> tuple[int, bool]:
         return 0, False
 
-    def update_state_after_alloc(self, request, blocks, num_external_tokens):
+    def update_state_after_alloc(self, request: standins.Request, blocks: Any, num_external_tokens: int) -> None:
         return
 
-    def build_connector_meta(self, scheduler_output):
+    def build_connector_meta(self, scheduler_output: standins.SchedulerOutput) -> standins.KVConnectorMetadata:
         self.calls.append(("build_connector_meta", scheduler_output))
         for new in scheduler_output.scheduled_new_reqs:
+            assert new.prompt_token_ids is not None  # the driver always gives them
             self.pending[new.req_id] = tuple(new.prompt_token_ids[:6912])
         for request_id in scheduler_output.scheduled_cached_reqs.req_ids:
             if request_id in self.pending and all((r, self.pending[request_id]) in self.held for r in range(2)):
                 del self.pending[request_id]
         return standins.KVConnectorMetadata()
 
-    def request_finished_all_groups(self, request, block_ids):
+    def request_finished_all_groups(self, request: standins.Request,
+                                    block_ids: tuple[list[int], ...]) -> tuple[bool, None]:
         self.calls.append(("request_finished_all_groups", request.request_id, block_ids))
         self.pending.pop(request.request_id, None)
         return False, None
@@ -47,29 +55,29 @@ class Recording(standins.KVConnectorBase_V1, standins.SupportsHMA):
 class Mapping(VllmConnectorAdapter):
     name = "recording"
 
-    def __init__(self, fail=False):
+    def __init__(self, fail: bool = False) -> None:
         super().__init__()
         self.fail = fail
-        self.delivered = []
+        self.delivered: list[tuple[int, str, int]] = []
 
-    def create_connector(self, vllm_config, kv_cache_config):
+    def create_connector(self, vllm_config: standins.VllmConfig, kv_cache_config: standins.KVCacheConfig) -> Recording:
         self.config = (vllm_config, kv_cache_config)
         return Recording(vllm_config, standins.KVConnectorRole.SCHEDULER, kv_cache_config)
 
-    def read_step(self, metadata, scheduler_output):
+    def read_step(self, metadata: Any, scheduler_output: Any) -> Optional[Iterable[DriverVerdict]]:
         if self.fail and scheduler_output.recurrent_boundary_blocks:
             raise RuntimeError("no store plan in %s" % type(metadata).__name__)
         return []
 
-    def deliver_held(self, rank, request, span):
+    def deliver_held(self, rank: int, request: Any, span: int) -> None:
         self.delivered.append((rank, request.request_id, span))
         self.connector.held.add((rank, tuple(request.prompt_token_ids[:span])))
 
-    def pending(self):
+    def pending(self) -> list[PendingStore]:
         return [PendingStore(i, 0, [], ()) for i in self.connector.pending]
 
 
-def new(request_id, digest, prompt_tokens, computed=0, scheduled=4608):
+def new(request_id: str, digest: str, prompt_tokens: int, computed: int = 0, scheduled: int = 4608) -> dict[str, Any]:
     return {"id": request_id, "digest": digest, "prompt_tokens": prompt_tokens, "computed": computed,
             "scheduled": scheduled, "block_ids": [[11, 12], [0, 71]]}
 
@@ -79,7 +87,7 @@ TP2 = dict(TOPOLOGY, tp_degree=2, hash_block_size=256)
 
 class DriverTest(unittest.TestCase):
 
-    def test_the_topology_becomes_vllm_configuration(self):
+    def test_the_topology_becomes_vllm_configuration(self) -> None:
         mapping = Mapping()
         answers(mapping, {"kind": "topology", "schema": "proofgate-events/v1", "tp_degree": 4, "groups": [
             {"policy": "full", "block_tokens": 2304, "window_tokens": 0},
@@ -92,7 +100,7 @@ class DriverTest(unittest.TestCase):
         self.assertEqual([standins.FullAttentionSpec(2304), standins.SlidingWindowSpec(2304, 4096),
                           standins.MambaSpec(2304, "align")], [g.kv_cache_spec for g in kv_cache_config.kv_cache_groups])
 
-    def test_a_step_becomes_one_scheduler_output_and_one_build_connector_meta(self):
+    def test_a_step_becomes_one_scheduler_output_and_one_build_connector_meta(self) -> None:
         mapping = Mapping()
         evidence = {"r1": [[1, 42, 6912]], "r9": "anything"}
         answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]},
@@ -120,13 +128,13 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(set(), second.finished_req_ids)  # r0 was never scheduled: the scheduler frees nothing
         self.assertEqual({"r1"}, third.finished_req_ids)
 
-    def test_prompt_tokens_derive_from_the_label(self):
+    def test_prompt_tokens_derive_from_the_label(self) -> None:
         self.assertEqual(prompt_token_ids("d1", 7000)[:300], prompt_token_ids("d1", 300))
         self.assertNotEqual(prompt_token_ids("d1", 300), prompt_token_ids("d2", 300))
         self.assertEqual(prompt_token_ids("d1", 9000), prompt_token_ids("d1", 9000))
         self.assertTrue(all(1 <= t <= 32000 for t in prompt_token_ids("d3", 5000)))
 
-    def test_a_held_report_reaches_every_real_prefix_of_its_label_seen_before_and_after(self):
+    def test_a_held_report_reaches_every_real_prefix_of_its_label_seen_before_and_after(self) -> None:
         mapping = Mapping()
         answers(mapping, TP2,
                 {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992), new("r2", "d1", 8256), new("r3", "d2", 6992)]},
@@ -138,16 +146,17 @@ class DriverTest(unittest.TestCase):
                           (0, "r4", 3840),  # a new span of d1, before its step is built; r5's span was delivered already
                           (1, "r4", 3840), (1, "r1", 6912), (1, "r2", 8192)], mapping.delivered)
 
-    def test_a_log_capture_is_one_handler_for_the_process_and_starts_empty_at_each_topology(self):
+    def test_a_log_capture_is_one_handler_for_the_process_and_starts_empty_at_each_topology(self) -> None:
         import logging
         logger = logging.getLogger("proofgate-test-capture")
 
         class Logging(Mapping):
-            def create_connector(self, vllm_config, kv_cache_config):
+            def create_connector(self, vllm_config: standins.VllmConfig,
+                                 kv_cache_config: standins.KVCacheConfig) -> Recording:
                 self.log = self.capture_log(logger.name)
                 return super().create_connector(vllm_config, kv_cache_config)
 
-            def read_step(self, metadata, scheduler_output):
+            def read_step(self, metadata: Any, scheduler_output: Any) -> Optional[Iterable[DriverVerdict]]:
                 logger.warning("step %d", scheduler_output.total_num_scheduled_tokens)
                 self.taken = [r.args for r in self.log.take()]
                 return []
@@ -160,12 +169,12 @@ class DriverTest(unittest.TestCase):
         self.assertEqual([(2304,)], mapping.taken)
         self.assertEqual(1, sum(isinstance(h, type(mapping.log)) for h in logger.handlers))
 
-    def test_a_request_tells_its_label(self):
+    def test_a_request_tells_its_label(self) -> None:
         mapping = Mapping()
         answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992), new("r2", "d7", 6992)]})
         self.assertEqual(["d1", "d7"], [mapping.label(mapping._requests[r]) for r in ("r1", "r2")])
 
-    def test_a_label_reported_before_any_request_reaches_the_first_request_before_its_step(self):
+    def test_a_label_reported_before_any_request_reaches_the_first_request_before_its_step(self) -> None:
         mapping = Mapping()
         got = answers(mapping, TP2, {"kind": "held", "rank": 0, "digest": "d1"}, {"kind": "held", "rank": 1, "digest": "d1"},
                       {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]},
@@ -176,39 +185,41 @@ class DriverTest(unittest.TestCase):
         self.assertEqual([{"kind": "retired", "step": 2, "id": "r1", "cause": "quorum"}], got[4])
         self.assertEqual(1, got[5][0]["store_skipped_quorum"])
 
-    def test_a_pending_store_dropped_at_finished_is_retired(self):
+    def test_a_pending_store_dropped_at_finished_is_retired(self) -> None:
         got = answers(Mapping(), TOPOLOGY, {"kind": "step", "step": 3, "new": [new("r1", "d1", 6992)]},
                       {"kind": "finished", "id": "r1"}, {"kind": "finished", "id": "r1"}, {"kind": "summary"})
         self.assertEqual([[{"kind": "retired", "step": 3, "id": "r1", "cause": "finished"}], []], got[2:4])
         self.assertEqual(1, got[4][0]["retired_finished"])
 
-    def test_held_reports_from_ranks_outside_the_topology_are_counted(self):
+    def test_held_reports_from_ranks_outside_the_topology_are_counted(self) -> None:
         got = answers(Mapping(), TOPOLOGY, {"kind": "held", "rank": 1, "digest": "d1"},
                       {"kind": "held", "rank": 1, "digest": "d1"}, {"kind": "summary"})
         self.assertEqual(2, got[3][0]["ignored_held"])
 
-    def test_a_connectors_own_ignored_count_is_held_against_the_deliveries_not_the_events(self):
+    def test_a_connectors_own_ignored_count_is_held_against_the_deliveries_not_the_events(self) -> None:
         class Counting(Mapping):
             """Reads the connector's own count of the reports it skipped; `skips` says whether it does."""
 
-            def __init__(self, skips):
+            def __init__(self, skips: bool) -> None:
                 super().__init__()
                 self.skips, self.skipped = skips, 0
 
-            def deliver_held(self, rank, request, span):
+            def deliver_held(self, rank: int, request: Any, span: int) -> None:
                 if self.skips and rank >= 2:
                     self.skipped += 1
                 else:
                     super().deliver_held(rank, request, span)
 
-            def ignored_held(self):
+            def ignored_held(self) -> Optional[int]:
                 return self.skipped
 
         held = {"kind": "held", "rank": 5, "digest": "d1"}
         one = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}
         two = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992), new("r2", "d1", 8256)]}
         # a report before any request of its label (no delivery), on one span, on two spans, and repeated
-        for events, reports in (([held], 1), ([one, held], 1), ([two, held], 1), ([one, held, held], 2)):
+        cases: tuple[tuple[list[dict[str, Any]], int], ...] = (([held], 1), ([one, held], 1), ([two, held], 1),
+                                                               ([one, held, held], 2))
+        for events, reports in cases:
             summary = answers(Counting(True), TP2, *events, {"kind": "summary"})[-1][0]
             self.assertEqual(reports, summary.get("ignored_held", 0), events)
             # a connector that takes the delivered report as held is found, however often it was delivered
@@ -219,12 +230,12 @@ class DriverTest(unittest.TestCase):
                 self.assertNotEqual(reports, summary.get("ignored_held", 0), events)
 
         class Broken(Counting):
-            def __init__(self, count):
+            def __init__(self, count: Any) -> None:  # Any: also counts that are not integers, which are refused
                 super().__init__(True)
                 self.count = count
 
-            def ignored_held(self):
-                return self.count
+            def ignored_held(self) -> Optional[int]:
+                return self.count  # type: ignore[no-any-return]  # not always an int: the library checks it
 
         # a count that is not the connector's own number of skipped reports is not moved into one
         self.assertEqual(-1, answers(Broken(-1), TP2, {"kind": "summary"})[-1][0]["ignored_held"])
@@ -233,7 +244,7 @@ class DriverTest(unittest.TestCase):
             self.assertEqual("error", refused["kind"], count)
             self.assertIn("ignored_held() is not an integer", refused["message"])
 
-    def test_a_mapping_that_raises_is_the_protocols_error_and_the_run_goes_on(self):
+    def test_a_mapping_that_raises_is_the_protocols_error_and_the_run_goes_on(self) -> None:
         step = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)], "recurrent_boundary_blocks": {"r1": []}}
         got = answers(Mapping(fail=True), HELLO, TOPOLOGY, step, {"kind": "summary"}, TOPOLOGY,
                       dict(step, recurrent_boundary_blocks=None), {"kind": "summary"})
@@ -244,25 +255,27 @@ class DriverTest(unittest.TestCase):
         self.assertEqual([], got[5])
         self.assertEqual(["r1"], got[6][0]["pending"])
 
-    def test_a_connector_or_mapping_that_raises_what_the_library_may_not_catch_ends_the_adapter_with_status_3(self):
+    def test_a_connector_or_mapping_that_raises_what_the_library_may_not_catch_ends_the_adapter_with_status_3(self) -> None:
         class Interrupting(Recording):
-            def build_connector_meta(self, scheduler_output):
+            def build_connector_meta(self, scheduler_output: standins.SchedulerOutput) -> standins.KVConnectorMetadata:
                 if scheduler_output.scheduled_cached_reqs.req_ids:
                     raise KeyboardInterrupt
                 return super().build_connector_meta(scheduler_output)
 
         class Exits(Mapping):
-            def create_connector(self, vllm_config, kv_cache_config):
+            def create_connector(self, vllm_config: standins.VllmConfig,
+                                 kv_cache_config: standins.KVCacheConfig) -> Interrupting:
                 return Interrupting(vllm_config, standins.KVConnectorRole.SCHEDULER, kv_cache_config)
 
-            def deliver_held(self, rank, request, span):
+            def deliver_held(self, rank: int, request: Any, span: int) -> NoReturn:
                 sys.exit(1)
         step = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}
         cached = {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,
                                                          "new_block_ids": [[13], [72]]}]}
-        for last, answered, described, function in (
+        cases: tuple[tuple[Message, int, str, str], ...] = (
                 (cached, 3, "KeyboardInterrupt", "build_connector_meta"),
-                ({"kind": "held", "rank": 0, "digest": "d1"}, 3, "SystemExit: 1", "deliver_held")):
+                ({"kind": "held", "rank": 0, "digest": "d1"}, 3, "SystemExit: 1", "deliver_held"))
+        for last, answered, described, function in cases:
             with self.subTest(function):
                 status, stdout, stderr = ran(Exits(), HELLO, TOPOLOGY, step, last, {"kind": "summary"})
                 self.assertEqual(3, status, stderr)
@@ -273,7 +286,7 @@ class DriverTest(unittest.TestCase):
 class CheckedPlanTest(unittest.TestCase):
     """`checked_plan`: protocol section 3's selection checks for a connector that leaves them to its workers."""
 
-    def setUp(self):
+    def setUp(self) -> None:
         self.mapping = Mapping()
         answers(self.mapping, dict(TOPOLOGY, groups=[{"policy": "full", "block_tokens": 2304},
                                                      {"policy": "sliding", "block_tokens": 2304, "window_tokens": 4608},
@@ -281,14 +294,14 @@ class CheckedPlanTest(unittest.TestCase):
                 {"kind": "step", "step": 2, "new": [{"id": "r1", "digest": "d1", "prompt_tokens": 6992, "computed": 0,
                                                      "scheduled": 4608, "block_ids": [[11], [21], [31]]}]})
 
-    def check(self, blocks):
+    def check(self, blocks: list[list[int]]) -> dict[str, Any]:
         return self.mapping.checked_plan("r1", 6912, blocks, {2: blocks[2][0]}).to_json()
 
-    def test_a_valid_selection_is_the_plan(self):
+    def test_a_valid_selection_is_the_plan(self) -> None:
         line = self.check([[11, 12, 13], [22, 23], [42]])
         self.assertEqual(("plan", "d1", [[2, 42]]), (line["kind"], line["digest"], line["recurrent"]))
 
-    def test_short_null_and_repeated_selections_are_invalid_selection_with_their_facts(self):
+    def test_short_null_and_repeated_selections_are_invalid_selection_with_their_facts(self) -> None:
         self.assertEqual("the plan's block selection is invalid target=6912 group=1 problem=short_table",
                          self.check([[11, 12, 13], [23], [42]])["reason"])
         self.assertEqual("the plan's block selection is invalid target=6912 group=0 block=0 problem=null_block",
@@ -299,8 +312,8 @@ class CheckedPlanTest(unittest.TestCase):
 
 class StandInTest(unittest.TestCase):
 
-    def test_the_stand_ins_have_vllms_field_names(self):
-        def names(cls):
+    def test_the_stand_ins_have_vllms_field_names(self) -> None:
+        def names(cls: type[Any]) -> list[str]:
             return [f.name for f in dataclasses.fields(cls)]
         self.assertEqual(["req_id", "prompt_token_ids", "mm_features", "sampling_params", "pooling_params", "block_ids",
                           "num_computed_tokens", "lora_request", "prompt_embeds", "prefill_token_ids"],
@@ -314,24 +327,24 @@ class StandInTest(unittest.TestCase):
                           "recurrent_boundary_blocks"], names(standins.SchedulerOutput))
         self.assertIn("kv_connector_worker_meta", names(standins.KVConnectorOutput))
 
-    def test_an_older_vllm_gets_resumed_from_preemption_and_a_missing_field_as_an_attribute(self):
+    def test_an_older_vllm_gets_resumed_from_preemption_and_a_missing_field_as_an_attribute(self) -> None:
         @dataclasses.dataclass
         class OldCachedRequestData:
-            req_ids: list
-            resumed_from_preemption: list
-            new_block_ids: list
+            req_ids: list[str]
+            resumed_from_preemption: list[bool]
+            new_block_ids: list[tuple[list[int], ...]]
 
         classes = Classes("standins")
         for resumed in ({"r2"}, {"r1"}):  # the second call reuses what the first learnt of the class
             made = classes.make(OldCachedRequestData, req_ids=["r1", "r2"], resumed_req_ids=resumed,
                                 new_block_ids=[], recurrent_boundary_blocks={"r1": []})
             self.assertEqual(["r1" in resumed, "r2" in resumed], made.resumed_from_preemption)
-            self.assertEqual({"r1": []}, made.recurrent_boundary_blocks)
+            self.assertEqual({"r1": []}, made.recurrent_boundary_blocks)  # type: ignore[attr-defined]  # not a field: set
             self.assertFalse(hasattr(made, "resumed_req_ids"))
 
         @dataclasses.dataclass
         class Newer:
-            req_ids: list
+            req_ids: list[str]
             something_new: int
         for _ in range(2):  # every time, not only the first
             with self.assertRaisesRegex(TypeError, "something_new"):
@@ -342,13 +355,13 @@ class ExampleConnectorTest(unittest.TestCase):
     """The example connector through its mapping, on the seed's hand-written logs (all of them
     through `conform` runs in CI; this is the quick check)."""
 
-    def run_log(self, name, argv):
+    def run_log(self, name: str, argv: list[str]) -> list[dict[str, Any]]:
         from support import load_example
         mapping = load_example("examples/conform/vllm_connector/adapter.py", "vllm_example_" + "_".join(argv), argv)
         got = answers(mapping.RecurrentStoreMapping(), *seed_log(name), {"kind": "summary"})
         return [line for answer in got for line in answer if line["kind"] != "state"]
 
-    def test_with_the_fix_it_says_what_replay_says_on_every_seed_log(self):
+    def test_with_the_fix_it_says_what_replay_says_on_every_seed_log(self) -> None:
         logs = sorted(f[:-6] for f in os.listdir(os.path.join(REPOSITORY, "validator/src/test/resources/scenarios/seed"))
                       if f.endswith(".jsonl"))
         self.assertEqual(10, len(logs))
@@ -357,7 +370,7 @@ class ExampleConnectorTest(unittest.TestCase):
                      for line in expected(name)]
             self.assertEqual(words, self.run_log(name, ["--fixed"]), name)
 
-    def test_its_planted_bug_keeps_a_preempted_requests_proof(self):
+    def test_its_planted_bug_keeps_a_preempted_requests_proof(self) -> None:
         self.assertEqual("conflict", self.run_log("09-preempt-then-resume", [])[0]["code"])
 
 

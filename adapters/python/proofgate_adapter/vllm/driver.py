@@ -47,11 +47,22 @@ import logging
 import os
 import random
 import sys
-from typing import Optional
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, Optional, TypeVar, Union, cast
 
+from ..events import BlockTable, Finished, Held, Step, Topology
 from ..protocol import Adapter
-from ..verdicts import Counters, State, _check_int, plan as make_plan, rejected as make_rejected, retired as make_retired
+from ..verdicts import (Blocks, Counters, Fact, Pairs, PendingStore, Plan, Rejected, Retired, State, _check_int,
+                        plan as make_plan, rejected as make_rejected, retired as make_retired)
 from . import standins
+
+_T = TypeVar("_T")
+
+#: A verdict of the driver's making: each names its request (`id`), which orders them.
+DriverVerdict = Union[Plan, Rejected, Retired]
+
+# vLLM's objects or the stand-ins' (a request, a scheduler output, the connector) are typed Any:
+# vLLM's classes are not the stand-ins' subclasses, and a mapping may annotate either.
 
 #: PROOFGATE_VLLM_CLASSES: `auto` (vLLM's classes when `vllm` imports, else the stand-ins),
 #: `standins`, or `vllm` (fail when vLLM does not import).
@@ -61,13 +72,26 @@ CLASSES_VARIABLE = "PROOFGATE_VLLM_CLASSES"
 class Classes:
     """The classes the driver builds: vLLM's own where importable, else the stand-ins."""
 
-    def __init__(self, choice: Optional[str] = None):
+    # set in __init__ by name: vLLM's classes or the stand-ins'
+    NewRequestData: type[Any]
+    CachedRequestData: type[Any]
+    SchedulerOutput: type[Any]
+    KVConnectorOutput: type[Any]
+    Request: type[Any]
+    KVConnectorRole: type[Any]
+    KVConnectorMetadata: type[Any]
+    KVConnectorBase_V1: type[Any]
+    SupportsHMA: type[Any]
+
+    def __init__(self, choice: Optional[str] = None) -> None:
         choice = choice or os.environ.get(CLASSES_VARIABLE, "auto")
         if choice not in ("auto", "standins", "vllm"):
             raise ValueError("%s must be auto, standins or vllm, not %r" % (CLASSES_VARIABLE, choice))
         self.real = False
-        self._fields = {}  # class -> its field names and required fields (dataclasses.fields is slow per call)
-        self._shapes = {}  # (class, the names given) -> what make() does with them
+        # class -> its field names and required fields (dataclasses.fields is slow per call)
+        self._fields: dict[type[Any], tuple[frozenset[str], list[str]]] = {}
+        # (class, the names given) -> what make() does with them
+        self._shapes: dict[tuple[type[Any], tuple[str, ...]], tuple[bool, tuple[str, ...], tuple[str, ...]]] = {}
         for name in ("NewRequestData", "CachedRequestData", "SchedulerOutput", "KVConnectorOutput", "Request",
                      "KVConnectorRole", "KVConnectorMetadata", "KVConnectorBase_V1", "SupportsHMA"):
             setattr(self, name, getattr(standins, name))
@@ -84,10 +108,11 @@ class Classes:
             return
         self.real = True
         self.NewRequestData, self.CachedRequestData, self.SchedulerOutput = NewRequestData, CachedRequestData, SchedulerOutput
-        self.KVConnectorOutput, self.KVConnectorRole, self.KVConnectorMetadata = KVConnectorOutput, KVConnectorRole, KVConnectorMetadata
+        self.KVConnectorOutput, self.KVConnectorRole = KVConnectorOutput, KVConnectorRole
+        self.KVConnectorMetadata = KVConnectorMetadata
         self.KVConnectorBase_V1, self.SupportsHMA = KVConnectorBase_V1, SupportsHMA
 
-    def make(self, cls, **values):
+    def make(self, cls: type[_T], **values: Any) -> _T:
         """An instance of a vLLM dataclass from the values the driver knows, by field name: a field
         the class does not have is set as an attribute after construction (so that
         `recurrent_boundary_blocks` reaches a vLLM without it), an older field name is filled from
@@ -104,7 +129,7 @@ class Classes:
             setattr(instance, k, values[k])
         return instance
 
-    def _shape(self, cls, values):
+    def _shape(self, cls: type[Any], values: Mapping[str, Any]) -> tuple[bool, tuple[str, ...], tuple[str, ...]]:
         """Which of these names `cls` takes as fields (the legacy one added where it has it), and
         which are set as attributes after construction; a required field missing is an error."""
         names, required = self._fields.get(cls) or self._fields.setdefault(cls, _fields(cls))
@@ -116,7 +141,7 @@ class Classes:
                             % (cls.__module__, cls.__name__, ", ".join(missing), standins.VLLM_REFERENCE))
         return legacy, inside, tuple(k for k in values if k not in names and k != "resumed_req_ids")
 
-    def request(self, request_id: str, prompt_token_ids: list):
+    def request(self, request_id: str, prompt_token_ids: list[int]) -> Any:
         if self.real:
             try:
                 from vllm import SamplingParams
@@ -129,16 +154,16 @@ class Classes:
         return standins.Request(request_id, prompt_token_ids)
 
 
-def _fields(cls):
+def _fields(cls: type[Any]) -> tuple[frozenset[str], list[str]]:
     fields = dataclasses.fields(cls)
     return (frozenset(f.name for f in fields),
             [f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING])
 
 
-_TOKENS = {}
+_TOKENS: dict[str, list[int]] = {}
 
 
-def prompt_token_ids(label: str, count: int) -> list:
+def prompt_token_ids(label: str, count: int) -> list[int]:
     """`count` prompt tokens for a digest label: the same label gives the same tokens in every
     process, so requests of one label share prefixes; different labels differ from the first
     token on with overwhelming odds. Token ids are 1 to 32000."""
@@ -150,14 +175,15 @@ def prompt_token_ids(label: str, count: int) -> list:
     return tokens[:count]
 
 
-def topology_config(topology, classes: Classes):
+def topology_config(topology: Topology, classes: Classes) -> tuple[standins.VllmConfig, standins.KVCacheConfig]:
     """The stand-in `VllmConfig` and `KVCacheConfig` of a topology."""
     groups = []
     for i, group in enumerate(topology.groups):
+        spec: standins.KVCacheSpec
         if group.policy == "full":
             spec = standins.FullAttentionSpec(group.block_tokens)
-        elif group.policy == "sliding":
-            spec = standins.SlidingWindowSpec(group.block_tokens, group.window_tokens)
+        elif group.policy == "sliding":  # a sliding group has its window (Topology.from_json)
+            spec = standins.SlidingWindowSpec(group.block_tokens, cast(int, group.window_tokens))
         else:
             spec = standins.MambaSpec(group.block_tokens, "align")
         groups.append(standins.KVCacheGroupSpec(["group.%d" % i], spec))
@@ -173,18 +199,18 @@ class LogCapture(logging.Handler):
     """The records a connector logs on one logger, for a mapping that reads its decisions from
     its log: `take()` returns those logged since the last call."""
 
-    def __init__(self, logger_name: str, level=logging.DEBUG):
+    def __init__(self, logger_name: str, level: int = logging.DEBUG) -> None:
         super().__init__(level)
-        self.records = []
+        self.records: list[logging.LogRecord] = []
         logger = logging.getLogger(logger_name)
         logger.addHandler(self)
         logger.setLevel(min(logger.level or level, level))
         logger.propagate = False
 
-    def emit(self, record):
+    def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
 
-    def take(self) -> list:
+    def take(self) -> list[logging.LogRecord]:
         records, self.records = self.records, []
         return records
 
@@ -197,20 +223,20 @@ class VllmConnectorAdapter(Adapter):
 
     # --- the mapping: the part particular to a connector
 
-    def create_connector(self, vllm_config, kv_cache_config):
+    def create_connector(self, vllm_config: standins.VllmConfig, kv_cache_config: standins.KVCacheConfig) -> Any:
         """The connector under test in the scheduler role."""
         raise NotImplementedError("create_connector()")
 
-    def read_step(self, metadata, scheduler_output):
+    def read_step(self, metadata: Any, scheduler_output: Any) -> Optional[Iterable[DriverVerdict]]:
         """The verdicts `build_connector_meta` decided: `self.plan(...)` and `self.rejected(...)`."""
         raise NotImplementedError("read_step()")
 
-    def deliver_held(self, rank: int, request, span: int) -> None:
+    def deliver_held(self, rank: int, request: Any, span: int) -> None:
         """Tell the connector that `rank` holds the prefix `request.prompt_token_ids[:span]`, the
         way its workers would (for example `update_connector_output(KVConnectorOutput(...))`)."""
         raise NotImplementedError("deliver_held()")
 
-    def pending(self):
+    def pending(self) -> Iterable[PendingStore]:
         """The connector's pending stores as `PendingStore`s (`done` and `table` are compared only
         with the `state` capability; give 0 and [] when the connector does not keep them)."""
         raise NotImplementedError("pending()")
@@ -232,28 +258,30 @@ class VllmConnectorAdapter(Adapter):
 
     # --- helpers for the mapping
 
-    def plan(self, request_id: str, span: int, blocks_by_group, recurrent):
+    def plan(self, request_id: str, span: int, blocks_by_group: Blocks, recurrent: Pairs) -> Plan:
         """A plan of the current step; the digest is the request's label."""
         return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent)
 
-    def rejected(self, request_id: str, code: str, **facts):
+    def rejected(self, request_id: str, code: str, **facts: Fact) -> Rejected:
         """A rejection of the current step."""
         return make_rejected(self.last_step, request_id, code, **facts)
 
-    def checked_plan(self, request_id: str, span: int, blocks_by_group, recurrent):
+    def checked_plan(self, request_id: str, span: int, blocks_by_group: Blocks, recurrent: Pairs) -> Union[Plan, Rejected]:
         """A plan, or the `invalid_selection` rejection protocol section 3 asks for, for a connector
         whose scheduler side leaves that check to its workers: fewer blocks than the span needs
         (`short_table`), a block `<= 0` (`null_block`), one block twice (`repeated_block`)."""
         for g, (group, blocks) in enumerate(zip(self.topology_.groups, blocks_by_group)):
             if not group.recurrent:
-                first = 0 if group.policy == "full" else max(0, span - group.window_tokens) // group.block_tokens
+                # not full and not recurrent: sliding, which has its window (Topology.from_json)
+                first = 0 if group.policy == "full" else max(0, span - cast(int, group.window_tokens)) // group.block_tokens
                 if len(blocks) < -(-span // group.block_tokens) - first:
                     return self.rejected(request_id, "invalid_selection", target=span, group=g, problem="short_table")
             for block in blocks:
                 if block <= 0:
                     return self.rejected(request_id, "invalid_selection", target=span, group=g, block=block,
                                          problem="null_block")
-        seen, repeated = set(), None
+        seen: set[int] = set()
+        repeated: Optional[tuple[int, int]] = None
         for g, blocks in enumerate(blocks_by_group):
             for block in blocks:
                 if block in seen and (repeated is None or block < repeated[1]):
@@ -274,7 +302,7 @@ class VllmConnectorAdapter(Adapter):
         capture.take()
         return capture
 
-    def label(self, request) -> str:
+    def label(self, request: Any) -> str:
         """The digest label the scenario gave `request`. Equal labels give equal prompt tokens in
         every scenario of the process, so a mapping may keep what it derives from a prefix's tokens
         (such as its digest) by label and span."""
@@ -282,29 +310,29 @@ class VllmConnectorAdapter(Adapter):
 
     # --- the protocol side (the library calls these)
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.classes = Classes()
-        self._captures = {}  # logger name -> LogCapture
+        self._captures: dict[str, LogCapture] = {}  # logger name -> LogCapture
 
-    def topology(self, topology):
+    def topology(self, topology: Topology) -> None:
         for capture in self._captures.values():
             capture.take()  # what the last scenario's connector logged is not this one's
         self.topology_ = topology
         self.last_step = 0
-        self._requests = {}  # id -> Request, for requests scheduled and not finished
-        self._labels = {}  # id -> digest label
-        self._tables = {}  # id -> the block table per group, as the scheduler holds it
-        self._prefixes = {}  # label -> {span: a Request of that label and span}
-        self._reports = {}  # label -> ranks reported, in the order they came
-        self._delivered = set()  # (label, span, rank)
+        self._requests: dict[str, Any] = {}  # id -> Request, for requests scheduled and not finished
+        self._labels: dict[str, str] = {}  # id -> digest label
+        self._tables: dict[str, BlockTable] = {}  # id -> the block table per group, as the scheduler holds it
+        self._prefixes: dict[str, dict[int, Any]] = {}  # label -> {span: a Request of that label and span}
+        self._reports: dict[str, list[int]] = {}  # label -> ranks reported, in the order they came
+        self._delivered: set[tuple[str, int, int]] = set()  # (label, span, rank)
         self._delivered_ignored = 0  # deliveries from ranks outside the topology, which the connector must skip
-        self._finished_ids = set()
+        self._finished_ids: set[str] = set()
         self._counted = Counters()
         self._ignored = 0
         vllm_config, kv_cache_config = topology_config(topology, self.classes)
-        self.connector = self.create_connector(vllm_config, kv_cache_config)
+        self.connector: Any = self.create_connector(vllm_config, kv_cache_config)
 
-    def _pending_ids(self) -> set:
+    def _pending_ids(self) -> set[str]:
         return {store.id for store in self.pending()}
 
     def _fan_out(self, label: str) -> None:
@@ -319,7 +347,7 @@ class VllmConnectorAdapter(Adapter):
     def _full_quorum(self, label: str) -> bool:
         return set(range(self.topology_.tp_degree)) <= set(self._reports.get(label, ()))
 
-    def step(self, step):
+    def step(self, step: Step) -> list[DriverVerdict]:
         c = self.classes
         self.last_step = step.step
         new_data = []
@@ -334,15 +362,15 @@ class VllmConnectorAdapter(Adapter):
                                    mm_features=[], sampling_params=None, pooling_params=None,
                                    block_ids=tuple(list(b) for b in r.block_ids), num_computed_tokens=r.computed,
                                    lora_request=None))
-        for r in step.cached:
-            table = self._tables.setdefault(r.id, [[] for _ in self.topology_.groups])
-            if r.resumed:
-                table[:] = [list(blocks) for blocks in r.new_block_ids]
+        for cr in step.cached:
+            table = self._tables.setdefault(cr.id, [[] for _ in self.topology_.groups])
+            if cr.resumed:
+                table[:] = [list(blocks) for blocks in cr.new_block_ids]
             else:
-                for g, blocks in enumerate(r.new_block_ids):
+                for g, blocks in enumerate(cr.new_block_ids):
                     table[g].extend(blocks)
-            if r.id in self._requests:
-                self._requests[r.id].num_computed_tokens = r.computed
+            if cr.id in self._requests:
+                self._requests[cr.id].num_computed_tokens = cr.computed
         cached = c.make(c.CachedRequestData, req_ids=[r.id for r in step.cached],
                         resumed_req_ids={r.id for r in step.cached if r.resumed},
                         new_token_ids=[[] for _ in step.cached], all_token_ids={},
@@ -359,16 +387,16 @@ class VllmConnectorAdapter(Adapter):
         self._finished_ids.clear()
         # the pending ids before the call matter only for the step's cached requests (a store that
         # went without a verdict); the mapping's pending() is a query, asked only where its answer is read
-        before = self._pending_ids() if step.cached else ()
+        before: Collection[str] = self._pending_ids() if step.cached else ()
         metadata = self.connector.build_connector_meta(output)
         verdicts = list(self.read_step(metadata, output) or ())
-        after = None
+        after: Optional[set[str]] = None
         decided = {v.id for v in verdicts}
         if before:
             after = self._pending_ids()
-            for r in step.cached:  # a pending store that went without a verdict: full quorum (protocol section 3)
-                if r.id in before and r.id not in after and r.id not in decided:
-                    verdicts.append(self._retired(r.id, "quorum"))
+            for cr in step.cached:  # a pending store that went without a verdict: full quorum (protocol section 3)
+                if cr.id in before and cr.id not in after and cr.id not in decided:
+                    verdicts.append(self._retired(cr.id, "quorum"))
         for r in step.new:  # a new request of a label at full quorum, not tracked: counted, no verdict
             if (self.topology_.tracked(self.topology_.target(r.prompt_tokens)) and r.id not in decided
                     and self._full_quorum(r.digest)):
@@ -382,10 +410,10 @@ class VllmConnectorAdapter(Adapter):
         self._counted.count(verdicts)
         return verdicts
 
-    def _retired(self, request_id, cause):
+    def _retired(self, request_id: str, cause: str) -> Retired:
         return make_retired(self.last_step, request_id, cause)
 
-    def finished(self, event):
+    def finished(self, event: Finished) -> list[Retired]:
         request = self._requests.pop(event.id, None)
         if request is None:  # the scheduler frees only what it scheduled
             return []
@@ -402,7 +430,7 @@ class VllmConnectorAdapter(Adapter):
             return [verdict]
         return []
 
-    def held(self, event):
+    def held(self, event: Held) -> None:
         reports = self._reports.setdefault(event.digest, [])
         if event.rank not in reports:
             reports.append(event.rank)
@@ -410,7 +438,7 @@ class VllmConnectorAdapter(Adapter):
             self._ignored += 1
         self._fan_out(event.digest)
 
-    def state(self):
+    def state(self) -> State:
         held = {label: [r for r in ranks if 0 <= r < self.topology_.tp_degree] for label, ranks in self._reports.items()}
         counters = self.counters()
         ignored = self.ignored_held()

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 VLLM_REFERENCE = "vLLM main, early 2026 (output.py 00e8f1fd, base.py 13f4ad0f, outputs.py 0087e005)"
 
@@ -37,54 +38,55 @@ VLLM_REFERENCE = "vLLM main, early 2026 (output.py 00e8f1fd, base.py 13f4ad0f, o
 @dataclass
 class NewRequestData:
     req_id: str
-    prompt_token_ids: Optional[list]
-    mm_features: list
+    prompt_token_ids: Optional[list[int]]
+    mm_features: list[Any]
     sampling_params: Any
     pooling_params: Any
-    block_ids: tuple
+    block_ids: tuple[list[int], ...]
     num_computed_tokens: int
     lora_request: Any
     prompt_embeds: Any = None
-    prefill_token_ids: Optional[list] = None
+    prefill_token_ids: Optional[list[int]] = None
 
 
 @dataclass
 class CachedRequestData:
-    req_ids: list
+    req_ids: list[str]
     # for ids not in resumed_req_ids, new_block_ids are appended to the request's table; for
     # those in it, they replace the table
-    resumed_req_ids: set
-    new_token_ids: list
-    all_token_ids: dict
-    new_block_ids: list
-    num_computed_tokens: list
-    num_output_tokens: list
+    resumed_req_ids: set[str]
+    new_token_ids: list[list[int]]
+    all_token_ids: dict[str, list[int]]
+    new_block_ids: list[Optional[tuple[list[int], ...]]]
+    num_computed_tokens: list[int]
+    num_output_tokens: list[int]
 
     @property
     def num_reqs(self) -> int:
         return len(self.req_ids)
 
     @classmethod
-    def make_empty(cls) -> "CachedRequestData":
+    def make_empty(cls) -> CachedRequestData:
         return cls([], set(), [], {}, [], [], [])
 
 
 @dataclass
 class SchedulerOutput:
-    scheduled_new_reqs: list
+    scheduled_new_reqs: list[NewRequestData]
     scheduled_cached_reqs: CachedRequestData
-    num_scheduled_tokens: dict
+    num_scheduled_tokens: dict[str, int]
     total_num_scheduled_tokens: int
-    scheduled_spec_decode_tokens: dict
-    scheduled_encoder_inputs: dict
-    num_common_prefix_blocks: list
-    finished_req_ids: set
-    free_encoder_mm_hashes: list
-    preempted_req_ids: Optional[set] = None
+    scheduled_spec_decode_tokens: dict[str, list[int]]
+    scheduled_encoder_inputs: dict[str, list[int]]
+    num_common_prefix_blocks: list[int]
+    finished_req_ids: set[str]
+    free_encoder_mm_hashes: list[str]
+    preempted_req_ids: Optional[set[str]] = None
     pending_structured_output_tokens: bool = False
-    kv_connector_metadata: Any = None
+    kv_connector_metadata: Optional[KVConnectorMetadata] = None
     ec_connector_metadata: Any = None
-    # not upstream: the recurrent boundary hand-off (see the module's docstring)
+    # not upstream: the recurrent boundary hand-off (see the module's docstring); Any, not its
+    # documented type, because the driver passes the evidence as the log has it, malformed or not
     recurrent_boundary_blocks: Any = None
 
 
@@ -92,12 +94,12 @@ class SchedulerOutput:
 
 @dataclass
 class KVConnectorOutput:
-    finished_sending: Optional[set] = None
-    finished_recving: Optional[set] = None
+    finished_sending: Optional[set[str]] = None
+    finished_recving: Optional[set[str]] = None
     kv_connector_stats: Any = None
     kv_cache_events: Any = None
     kv_connector_worker_meta: Any = None
-    invalid_block_ids: set = field(default_factory=set)
+    invalid_block_ids: set[int] = field(default_factory=set)
     expected_finished_count: int = 0
 
 
@@ -111,27 +113,27 @@ class RequestStatus(enum.Enum):
 
 
 class Request:
-    def __init__(self, request_id: str, prompt_token_ids: list, cache_salt: Optional[str] = None,
-                 lora_request: Any = None):
+    def __init__(self, request_id: str, prompt_token_ids: list[int], cache_salt: Optional[str] = None,
+                 lora_request: Any = None) -> None:
         self.request_id = request_id
         self.prompt_token_ids = prompt_token_ids
         self.num_prompt_tokens = len(prompt_token_ids)
-        self.output_token_ids: list = []
+        self.output_token_ids: list[int] = []
         self.all_token_ids = list(prompt_token_ids)
         self.num_computed_tokens = 0
         self.cache_salt = cache_salt
         self.lora_request = lora_request
-        self.sampling_params = None
-        self.pooling_params = None
-        self.mm_features: list = []
-        self.block_hashes: list = []  # vLLM's hasher is not run here; a connector that needs it hashes itself
+        self.sampling_params: Any = None
+        self.pooling_params: Any = None
+        self.mm_features: list[Any] = []
+        self.block_hashes: list[bytes] = []  # vLLM's hasher is not run here; a connector that needs it hashes itself
         self.status = RequestStatus.WAITING
 
     @property
     def num_tokens(self) -> int:
         return len(self.all_token_ids)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Request(%r, %d prompt tokens)" % (self.request_id, self.num_prompt_tokens)
 
 
@@ -149,8 +151,9 @@ class KVConnectorMetadata(ABC):  # noqa: B024 - abstract as in vLLM, without abs
 class KVConnectorBase_V1(ABC):  # noqa: N801 - vLLM's name
     """The scheduler-side part of vLLM's connector base class (the worker side is not driven)."""
 
-    def __init__(self, vllm_config, role: KVConnectorRole, kv_cache_config=None):
-        self._connector_metadata = None
+    def __init__(self, vllm_config: VllmConfig, role: KVConnectorRole,
+                 kv_cache_config: Optional[KVCacheConfig] = None) -> None:
+        self._connector_metadata: Optional[KVConnectorMetadata] = None
         self._vllm_config = vllm_config
         if vllm_config.kv_transfer_config is None:
             raise ValueError("kv_transfer_config must be set for KVConnectorBase_V1")
@@ -163,24 +166,24 @@ class KVConnectorBase_V1(ABC):  # noqa: N801 - vLLM's name
         return self._role
 
     @abstractmethod
-    def get_num_new_matched_tokens(self, request, num_computed_tokens: int):
+    def get_num_new_matched_tokens(self, request: Request, num_computed_tokens: int) -> tuple[Optional[int], bool]:
         ...
 
     @abstractmethod
-    def update_state_after_alloc(self, request, blocks, num_external_tokens: int):
+    def update_state_after_alloc(self, request: Request, blocks: Any, num_external_tokens: int) -> None:
         ...
 
     @abstractmethod
     def build_connector_meta(self, scheduler_output: SchedulerOutput) -> KVConnectorMetadata:
         ...
 
-    def update_connector_output(self, connector_output: KVConnectorOutput):
+    def update_connector_output(self, connector_output: KVConnectorOutput) -> None:
         return
 
-    def request_finished(self, request, block_ids: list):
+    def request_finished(self, request: Request, block_ids: list[int]) -> tuple[bool, Optional[dict[str, Any]]]:
         return False, None
 
-    def take_events(self):
+    def take_events(self) -> Iterable[Any]:
         return ()
 
 
@@ -188,7 +191,8 @@ class SupportsHMA(ABC):
     """A connector that supports the hybrid memory allocator: finished for all groups at once."""
 
     @abstractmethod
-    def request_finished_all_groups(self, request, block_ids: tuple):
+    def request_finished_all_groups(self, request: Request,
+                                    block_ids: tuple[list[int], ...]) -> tuple[bool, Optional[dict[str, Any]]]:
         raise NotImplementedError
 
 
@@ -211,17 +215,20 @@ class MambaSpec:
     mamba_cache_mode: str = "align"
 
 
+KVCacheSpec = Union[FullAttentionSpec, SlidingWindowSpec, MambaSpec]
+
+
 @dataclass
 class KVCacheGroupSpec:
-    layer_names: list
-    kv_cache_spec: Any
+    layer_names: list[str]
+    kv_cache_spec: KVCacheSpec
 
 
 @dataclass
 class KVCacheConfig:
     num_blocks: int
-    kv_cache_tensors: list
-    kv_cache_groups: list
+    kv_cache_tensors: list[Any]
+    kv_cache_groups: list[KVCacheGroupSpec]
 
 
 @dataclass
@@ -239,7 +246,7 @@ class ParallelConfig:
 class KVTransferConfig:
     kv_connector: str = ""
     kv_role: str = "kv_both"
-    kv_connector_extra_config: dict = field(default_factory=dict)
+    kv_connector_extra_config: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
