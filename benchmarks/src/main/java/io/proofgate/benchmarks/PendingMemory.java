@@ -2,6 +2,7 @@ package io.proofgate.benchmarks;
 
 import io.proofgate.protocol.Connector;
 import io.proofgate.replay.Replay;
+import io.proofgate.words.Formats;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ public final class PendingMemory {
     private PendingMemory() {}
 
     static String log(int requests, int cachedSteps, boolean evidence) {
-        StringBuilder log = new StringBuilder("{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"groups\":["
+        StringBuilder log = new StringBuilder("{\"kind\":\"topology\",\"schema\":\"" + Formats.EVENTS + "\",\"groups\":["
                 + "{\"policy\":\"full\",\"block_tokens\":2304},{\"policy\":\"recurrent_align\",\"block_tokens\":2304}]}\n");
         log.append("{\"kind\":\"step\",\"step\":1,\"new\":[");
         for (int i = 0; i < requests; i++) {

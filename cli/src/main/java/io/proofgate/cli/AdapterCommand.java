@@ -1,7 +1,7 @@
 package io.proofgate.cli;
 
 import io.proofgate.adapter.ReferenceAdapter;
-import io.proofgate.text.FileProblems;
+import io.proofgate.words.FileProblems;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;

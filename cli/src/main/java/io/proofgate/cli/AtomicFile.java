@@ -44,7 +44,7 @@ final class AtomicFile {
         for (Path up = parent; up != null; up = up.getParent()) {
             if (Files.exists(up)) {
                 if (!Files.isDirectory(up)) {
-                    throw new NotAFile(io.proofgate.text.Outside.bare(up.toString()) + " is a file, not a folder to write into");
+                    throw new NotAFile(io.proofgate.words.Outside.bare(up.toString()) + " is a file, not a folder to write into");
                 }
                 break;
             }
@@ -79,7 +79,7 @@ final class AtomicFile {
         } catch (NotAFile e) {
             return java.util.Optional.of(e.getMessage());
         } catch (IOException e) {
-            return java.util.Optional.of(io.proofgate.text.FileProblems.words(e));
+            return java.util.Optional.of(io.proofgate.words.FileProblems.words(e));
         }
     }
 

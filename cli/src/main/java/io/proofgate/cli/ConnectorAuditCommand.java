@@ -11,7 +11,7 @@ import io.proofgate.review.ConnectorAuditReport;
 import io.proofgate.review.ConnectorAuditSarif;
 import io.proofgate.review.ConnectorAuditText;
 import io.proofgate.review.ConnectorChange;
-import io.proofgate.text.FileProblems;
+import io.proofgate.words.FileProblems;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 
 /**
- * Standard error with every control byte escaped as {@link io.proofgate.text.Outside} escapes
+ * Standard error with every control byte escaped as {@link io.proofgate.words.Outside} escapes
  * it ({@code \u001b}), newlines excepted: the last guard between outside text and the terminal.
  * Messages escape what they quote at the source (a log's words, names read from a shard); this
  * catches what reaches stderr by another way (a file name inside an exception's text, a message

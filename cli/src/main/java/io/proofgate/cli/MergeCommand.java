@@ -15,7 +15,7 @@ import io.proofgate.replay.MergeRefused;
 import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.ReplayMerge;
 import io.proofgate.shard.ShardKey;
-import io.proofgate.text.FileProblems;
+import io.proofgate.words.FileProblems;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.proofgate.cli;
 
 import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.SyntheticLog;
-import io.proofgate.text.FileProblems;
+import io.proofgate.words.FileProblems;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

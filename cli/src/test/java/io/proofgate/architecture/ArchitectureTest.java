@@ -38,13 +38,15 @@ class ArchitectureTest {
     static final Map<String, Set<String>> MAY_USE = new LinkedHashMap<>();
 
     static {
+        MAY_USE.put("words", Set.of());
+        MAY_USE.put("json-text", Set.of("words"));
         MAY_USE.put("scenario-format", Set.of());
-        MAY_USE.put("validator", Set.of());
-        MAY_USE.put("model-checker", Set.of("validator"));
-        MAY_USE.put("generation", Set.of("model-checker", "scenario-format"));
-        MAY_USE.put("conform", Set.of("validator", "scenario-format"));
-        MAY_USE.put("review", Set.of("model-checker", "generation", "conform", "validator", "scenario-format"));
-        MAY_USE.put("cli", Set.of("validator", "model-checker", "generation", "conform", "review"));
+        MAY_USE.put("validator", Set.of("words", "json-text"));
+        MAY_USE.put("model-checker", Set.of("words", "json-text"));
+        MAY_USE.put("generation", Set.of("words", "model-checker", "scenario-format"));
+        MAY_USE.put("conform", Set.of("words", "json-text", "validator", "scenario-format"));
+        MAY_USE.put("review", Set.of("words", "model-checker", "generation", "conform", "validator", "scenario-format"));
+        MAY_USE.put("cli", Set.of("words", "validator", "model-checker", "generation", "conform", "review"));
     }
 
     /** A module's classes as Maven puts them on the test class path: its target/classes, or its jar. */
@@ -87,6 +89,18 @@ class ArchitectureTest {
                 .orShould().accessField(System.class, "in")
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.Random")
                 .because("the protocol is a pure, deterministic state machine (docs/architecture.md)")
+                .check(classes);
+    }
+
+    /**
+     * The protocol's words are the JDK only, so that every module and every implementation's kit
+     * can read them without taking a library along.
+     */
+    @Test
+    void theWords_useTheJdkOnly() {
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes().that().resideInAPackage("io.proofgate.words")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.proofgate.words")
+                .because("the protocol's words are the bottom of every module (docs/architecture.md)")
                 .check(classes);
     }
 

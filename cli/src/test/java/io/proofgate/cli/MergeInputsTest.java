@@ -120,8 +120,8 @@ class MergeInputsTest {
         assertTrue(plain.out().contains("score 100.0%"), plain.out());
         CliRun check = merge(here, Map.of(), List.of("--check"), theirs);
         assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: --check: the shards were not run on this checkout's inputs:"
-                + " spec/MCGenTwoRecurrent.cfg differs (sha256 " + io.proofgate.shard.Sha256.of(cfg).substring(0, 12)
-                + "… in the shards, " + io.proofgate.shard.Sha256.of(here.resolve("spec/MCGenTwoRecurrent.cfg")).substring(0, 12)
+                + " spec/MCGenTwoRecurrent.cfg differs (sha256 " + io.proofgate.words.Sha256.of(cfg).substring(0, 12)
+                + "… in the shards, " + io.proofgate.words.Sha256.of(here.resolve("spec/MCGenTwoRecurrent.cfg")).substring(0, 12)
                 + "… in this checkout)\n"), check);
         CliRun own = merge(here, Map.of(), List.of("--check"), shards(here, null));
         assertEquals(Main.OK, own.exit(), own.err());

@@ -3,7 +3,7 @@ package io.proofgate.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.proofgate.text.JsonWords;
+import io.proofgate.json.JsonWords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -80,7 +80,7 @@ class OutsideTextTest {
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.out().contains("FAIL title\\u001b]0;pwned\\u0007/02-nonaligned-cow: after event 2"), run.out());
         for (String line : run.out().split("\n")) {
-            assertTrue(io.proofgate.text.Outside.isPlain(line), () -> "raw: " + io.proofgate.text.Outside.quoted(line));
+            assertTrue(io.proofgate.words.Outside.isPlain(line), () -> "raw: " + io.proofgate.words.Outside.quoted(line));
         }
     }
 

@@ -142,8 +142,8 @@ class ReplayShardsTest {
     @Test
     void aShardRecordsTheHashOfEachLogOfItsShare() throws Exception {
         String header = Files.readAllLines(Path.of(shards(3).get(1))).getFirst(); // shards(3) lists K = 2, 1, 0
-        assertTrue(header.endsWith(",\"sha256\":[[1,\"" + io.proofgate.shard.Sha256.of(Path.of(LOGS.get(1))) + "\"],[4,\""
-                + io.proofgate.shard.Sha256.of(Path.of(LOGS.get(4))) + "\"]]}"), header);
+        assertTrue(header.endsWith(",\"sha256\":[[1,\"" + io.proofgate.words.Sha256.of(Path.of(LOGS.get(1))) + "\"],[4,\""
+                + io.proofgate.words.Sha256.of(Path.of(LOGS.get(4))) + "\"]]}"), header);
     }
 
     /**

@@ -1,7 +1,8 @@
 package io.proofgate.conform;
 
 import io.proofgate.adapter.AdapterSession;
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
+import io.proofgate.words.Formats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Set;
  */
 public final class AdapterClient implements AutoCloseable {
 
-    static final String HELLO = "{\"kind\":\"hello\",\"protocol\":\"" + AdapterSession.PROTOCOL + "\"}";
+    static final String HELLO = "{\"kind\":\"hello\",\"protocol\":\"" + Formats.ADAPTER + "\"}";
     static final String SUMMARY = "{\"kind\":\"summary\"}";
 
     private final Adapter adapter;
@@ -55,9 +56,9 @@ public final class AdapterClient implements AutoCloseable {
             adapter.close();
             throw new AdapterException("answered the greeting without exactly one hello line");
         }
-        if (!hello.protocol().equals(AdapterSession.PROTOCOL)) {
+        if (!hello.protocol().equals(Formats.ADAPTER)) {
             adapter.close();
-            throw new AdapterException("speaks " + io.proofgate.text.Outside.quoted(hello.protocol()) + "; the kit speaks " + AdapterSession.PROTOCOL);
+            throw new AdapterException("speaks " + io.proofgate.words.Outside.quoted(hello.protocol()) + "; the kit speaks " + Formats.ADAPTER);
         }
         return new AdapterClient(adapter, patience, limits, hello);
     }

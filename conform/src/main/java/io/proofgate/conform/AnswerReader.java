@@ -2,7 +2,7 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import io.proofgate.format.StateLine;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -39,7 +39,7 @@ final class AnswerReader {
                 throw new AdapterException("printed an object with a key twice: " + Json.excerpt(text));
             }
             // in the project's words: the parser's own quote the line raw and name its classes
-            throw new AdapterException("printed a line that is not JSON (" + io.proofgate.text.JsonWords.of(e) + "): "
+            throw new AdapterException("printed a line that is not JSON (" + io.proofgate.json.JsonWords.of(e) + "): "
                     + Json.excerpt(text));
         }
         if (node == null || !node.isObject()) {
@@ -62,7 +62,7 @@ final class AnswerReader {
             case "end" -> new Line.End();
             case "hello" -> hello(node, text);
             case "namespace" -> namespace(node, text);
-            default -> throw new AdapterException("printed a line of unknown kind " + io.proofgate.text.Outside.quoted(kind.asText())
+            default -> throw new AdapterException("printed a line of unknown kind " + io.proofgate.words.Outside.quoted(kind.asText())
                     + " (an answer holds plan, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
         };
     }
@@ -84,9 +84,10 @@ final class AnswerReader {
      * fields, so a code that is not one (a code with its facts written into it, say) could read
      * as a code and its facts, and must be refused, never compared.
      */
-    static final Set<String> CODES = java.util.Arrays.stream(io.proofgate.protocol.PoisonCode.values())
-            .map(io.proofgate.protocol.PoisonCode::code).collect(java.util.stream.Collectors.toUnmodifiableSet());
-    static final Set<String> CAUSES = Set.of("quorum", "finished");
+    static final Set<String> CODES = java.util.Arrays.stream(io.proofgate.words.PoisonCode.values())
+            .map(io.proofgate.words.PoisonCode::wireName).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    static final Set<String> CAUSES = java.util.Arrays.stream(io.proofgate.words.RetireCause.values())
+            .map(io.proofgate.words.RetireCause::wireName).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private static String known(String value, Set<String> allowed, String what, String text) throws AdapterException {
         if (!allowed.contains(value)) {
@@ -101,7 +102,7 @@ final class AnswerReader {
 
     /** A rejected line from its fields: {@code integers} holds those of {@link #FIELDS_OF_REASON} it has, as text. */
     static Line.Rejected rejected(String id, String step, String code, String reason, Map<String, String> integers) {
-        List<String> facts = io.proofgate.protocol.ReasonFacts.of(reason);
+        List<String> facts = io.proofgate.words.ReasonFacts.of(reason);
         StringBuilder disagreement = new StringBuilder();
         for (String field : FIELDS_OF_REASON) {
             String value = integers.get(field);
@@ -129,7 +130,7 @@ final class AnswerReader {
             }
             String id = string(store, "id", text);
             if (stores.containsKey(id)) {
-                throw new AdapterException("printed a state with two pending stores of request " + io.proofgate.text.Outside.quoted(id) + ": "
+                throw new AdapterException("printed a state with two pending stores of request " + io.proofgate.words.Outside.quoted(id) + ": "
                         + Json.excerpt(text));
             }
             stores.put(id, new StateLine.Pending(id, integer(store, "done", text), integerLists(store, "table", -1, text),
@@ -208,12 +209,12 @@ final class AnswerReader {
         TreeMap<String, String> named = new TreeMap<>();
         for (var entry : values.properties()) {
             if (!entry.getKey().matches("[a-z][a-z0-9_.-]{0,63}")) {
-                throw new AdapterException("printed a namespace value named " + io.proofgate.text.Outside.quoted(entry.getKey())
+                throw new AdapterException("printed a namespace value named " + io.proofgate.words.Outside.quoted(entry.getKey())
                         + " (a name is 1 to 64 of a-z, 0-9, _, ., -, starting with a letter)");
             }
             JsonNode value = entry.getValue();
             if (!value.isTextual() || value.asText().length() > MAX_HEX_DIGITS || !value.asText().matches("([0-9a-f]{2})*")) {
-                throw new AdapterException("printed namespace value " + io.proofgate.text.Outside.quoted(entry.getKey()) + " that is not lowercase"
+                throw new AdapterException("printed namespace value " + io.proofgate.words.Outside.quoted(entry.getKey()) + " that is not lowercase"
                         + " hex of even length, at most " + MAX_HEX_DIGITS + " digits: " + Json.excerpt(text));
             }
             named.put(entry.getKey(), value.asText());
@@ -228,7 +229,7 @@ final class AnswerReader {
                 throw new AdapterException("declared a capability that is not a string: " + Json.excerpt(text));
             }
             capabilities.add(Capability.of(capability.asText()).orElseThrow(() -> new AdapterException(
-                    "declared an unknown capability " + io.proofgate.text.Outside.quoted(capability.asText()) + " (known: "
+                    "declared an unknown capability " + io.proofgate.words.Outside.quoted(capability.asText()) + " (known: "
                     + String.join(", ", java.util.Arrays.stream(Capability.values()).map(Capability::wireName).toList()) + ")")));
         }
         String implementation = node.has("implementation") ? string(node, "implementation", text) : "unnamed";

@@ -1,6 +1,6 @@
 package io.proofgate.conform;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.proofgate.conform;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -17,9 +17,9 @@ public final class ConformText {
 
     private ConformText() {}
 
-    /** The report; every line escaped as outside text ({@link io.proofgate.text.Outside#lines}). */
+    /** The report; every line escaped as outside text ({@link io.proofgate.words.Outside#lines}). */
     public static String of(Conform.Report report, String adapter) {
-        return io.proofgate.text.Outside.lines(text(report, adapter));
+        return io.proofgate.words.Outside.lines(text(report, adapter));
     }
 
     private static String text(Conform.Report report, String adapter) {

@@ -23,7 +23,7 @@ public final class Json {
 
     /** A line of outside text for a message: quoted, escaped, at most 200 characters. */
     public static String excerpt(String line) {
-        return io.proofgate.text.Outside.excerpt(line); // the one escape of outside text (validator)
+        return io.proofgate.words.Outside.excerpt(line); // the one escape of outside text (validator)
     }
 
     static JsonNode tree(String line) throws com.fasterxml.jackson.core.JsonProcessingException {

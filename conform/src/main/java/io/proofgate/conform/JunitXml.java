@@ -1,6 +1,6 @@
 package io.proofgate.conform;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.proofgate.conform;
 
 
-import io.proofgate.adapter.Capability;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Capability;
+import io.proofgate.words.Outside;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;

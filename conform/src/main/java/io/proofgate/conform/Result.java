@@ -1,6 +1,6 @@
 package io.proofgate.conform;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import java.util.List;
 import java.util.Set;
 

@@ -2,14 +2,15 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.proofgate.adapter.Capability;
 import io.proofgate.format.ScenarioBlock;
 import io.proofgate.format.ScenarioFile;
 import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
-import io.proofgate.protocol.PoisonCode;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Capability;
+import io.proofgate.words.GroupPolicy;
+import io.proofgate.words.Outside;
+import io.proofgate.words.PoisonCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -207,12 +208,12 @@ public final class ScenarioReader {
             case StateLine.Rejected rejected -> {
                 PoisonCode poison = null;
                 for (PoisonCode candidate : PoisonCode.values()) {
-                    if (candidate.code().equals(rejected.code())) {
+                    if (candidate.wireName().equals(rejected.code())) {
                         poison = candidate;
                     }
                 }
                 if (poison == null) {
-                    throw new ConformException(where + "unknown rejection code " + io.proofgate.text.Outside.quoted(rejected.code()));
+                    throw new ConformException(where + "unknown rejection code " + io.proofgate.words.Outside.quoted(rejected.code()));
                 }
                 List<String> facts = rejected.facts();
                 yield new Line.Rejected(rejected.id(), step, rejected.code(), facts, "",
@@ -290,7 +291,7 @@ public final class ScenarioReader {
         } catch (JsonProcessingException e) {
             long offset = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getColumnNr());
             throw new ConformException(file + ":" + line + ":" + (column + offset - 1) + ": not JSON: "
-                    + io.proofgate.text.JsonWords.of(e, line - 1));
+                    + io.proofgate.json.JsonWords.of(e, line - 1));
         }
     }
 
@@ -306,7 +307,7 @@ public final class ScenarioReader {
         Events(Path file, JsonNode topology) {
             this.file = file;
             for (JsonNode group : topology.path("groups")) {
-                if ("sliding".equals(group.path("policy").asText())) {
+                if (GroupPolicy.SLIDING.wireName().equals(group.path("policy").asText())) {
                     needs.add(Capability.SLIDING);
                 }
             }

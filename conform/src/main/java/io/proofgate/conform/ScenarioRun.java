@@ -1,6 +1,6 @@
 package io.proofgate.conform;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -71,7 +71,7 @@ public final class ScenarioRun {
                             throw located(scenario, k + 1, "printed a verdict after its state line");
                         }
                         if (!scenario.names(verdict.id(), k)) {
-                            throw located(scenario, k + 1, "printed a verdict for request " + io.proofgate.text.Outside.quoted(verdict.id())
+                            throw located(scenario, k + 1, "printed a verdict for request " + io.proofgate.words.Outside.quoted(verdict.id())
                                     + ", which no event of the scenario has named so far");
                         }
                     }
@@ -85,7 +85,7 @@ public final class ScenarioRun {
                         for (String id : s.pendingIds()) {
                             if (!scenario.names(id, k)) {
                                 throw located(scenario, k + 1, "printed a state with a pending store of request "
-                                        + io.proofgate.text.Outside.quoted(id) + ", which no event of the scenario has named so far");
+                                        + io.proofgate.words.Outside.quoted(id) + ", which no event of the scenario has named so far");
                             }
                         }
                         state = s;
@@ -108,13 +108,13 @@ public final class ScenarioRun {
         }
         for (String id : summary.pending()) {
             if (!scenario.names(id, prefix - 1)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + io.proofgate.text.Outside.quoted(id)
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + io.proofgate.words.Outside.quoted(id)
                         + ", which no event of the scenario has named");
             }
         }
         for (String id : summary.latched().keySet()) {
             if (!scenario.names(id, prefix - 1)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + io.proofgate.text.Outside.quoted(id)
+                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + io.proofgate.words.Outside.quoted(id)
                         + ", which no event of the scenario has named");
             }
         }

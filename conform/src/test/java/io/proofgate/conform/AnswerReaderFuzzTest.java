@@ -2,9 +2,9 @@ package io.proofgate.conform;
 
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.proofgate.adapter.Capability;
-import io.proofgate.text.JsonWords;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Capability;
+import io.proofgate.json.JsonWords;
+import io.proofgate.words.Outside;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -3,7 +3,7 @@ package io.proofgate.conform;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Outside;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

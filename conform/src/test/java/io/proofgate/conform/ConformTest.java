@@ -1,7 +1,7 @@
 package io.proofgate.conform;
 
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.proofgate.adapter.AdapterSession;
-import io.proofgate.adapter.Capability;
 import io.proofgate.protocol.Group;
-import io.proofgate.protocol.GroupPolicy;
-import io.proofgate.protocol.PoisonCode;
 import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
+import io.proofgate.words.Capability;
+import io.proofgate.words.Formats;
+import io.proofgate.words.GroupPolicy;
+import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -72,7 +74,7 @@ class PythonTablesTest {
     void theRejectionCodesAndTheirSentencesArePoisonCodesInOrder() {
         Map<String, String> java = new LinkedHashMap<>();
         for (PoisonCode code : PoisonCode.values()) {
-            java.put(code.code(), code.sentence());
+            java.put(code.wireName(), code.sentence());
         }
         Map<String, String> python = new LinkedHashMap<>();
         for (var entry : table("sentences").properties()) {
@@ -92,7 +94,7 @@ class PythonTablesTest {
     void thePoliciesAndTheRetirementCausesAreJavasInOrder() {
         assertEquals(Arrays.stream(GroupPolicy.values()).map(GroupPolicy::wireName).toList(), words("policies"),
                 "events.POLICIES");
-        assertEquals(Arrays.stream(Verdict.RetireCause.values()).map(Verdict.RetireCause::wireName).toList(), words("causes"),
+        assertEquals(Arrays.stream(RetireCause.values()).map(RetireCause::wireName).toList(), words("causes"),
                 "verdicts.CAUSES");
     }
 
@@ -144,7 +146,7 @@ class PythonTablesTest {
 
     @Test
     void theProtocolsNameEndMarkerDefaultsAndNamespaceLimitsAreJavas() {
-        assertEquals(AdapterSession.PROTOCOL, table("protocol").asText(), "protocol.PROTOCOL");
+        assertEquals(Formats.ADAPTER, table("protocol").asText(), "protocol.PROTOCOL");
         assertEquals(AdapterSession.END + "\n", table("end").asText(), "protocol.END");
         Topology defaults = Topology.of(new Group(0, GroupPolicy.FULL, 1, 0));
         JsonNode python = table("defaults");

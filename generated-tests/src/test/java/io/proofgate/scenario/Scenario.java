@@ -110,7 +110,7 @@ public final class Scenario {
             lines.add(switch (verdict) {
                 case Verdict.Plan plan -> new StateLine.Plan(plan.id(), plan.digest(), String.valueOf(plan.span()),
                         String.valueOf(plan.blocksByGroup()), pairs(plan.recurrent()));
-                case Verdict.Rejected rejected -> new StateLine.Rejected(rejected.id(), rejected.code().code(),
+                case Verdict.Rejected rejected -> new StateLine.Rejected(rejected.id(), rejected.code().wireName(),
                         reasonFacts(rejected));
                 case Verdict.Retired retired -> new StateLine.Retired(retired.id(), retired.cause().wireName());
             });

@@ -3,6 +3,8 @@ package io.proofgate.generate;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
+import io.proofgate.words.GroupPolicy;
+import io.proofgate.words.SelectionProblem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -50,7 +52,7 @@ final class SelectionCoverage {
         List<String> tables = List.of("shorter", "equal", "longer");
         for (String target : sizes) {
             for (String table : tables) {
-                cells.add(new Cell("full", target, NONE, NONE, table));
+                cells.add(new Cell(GroupPolicy.FULL.wireName(), target, NONE, NONE, table));
             }
         }
         for (String target : sizes) {
@@ -60,13 +62,13 @@ final class SelectionCoverage {
                         continue;
                     }
                     for (String table : tables) {
-                        cells.add(new Cell("sliding", target, window, windowSize, table));
+                        cells.add(new Cell(GroupPolicy.SLIDING.wireName(), target, window, windowSize, table));
                     }
                 }
             }
         }
         for (String target : sizes) {
-            cells.add(new Cell("recurrent_align", target, NONE, NONE, NONE));
+            cells.add(new Cell(GroupPolicy.RECURRENT_ALIGN.wireName(), target, NONE, NONE, NONE));
         }
         return List.copyOf(cells);
     }
@@ -136,7 +138,7 @@ final class SelectionCoverage {
                     cells.add(cell(ModelState.record(groups.get(g), "group"), target, table.get(g).size()));
                 }
             } else if (kind.equals("rejected") && ModelState.string(ModelState.field(verdict, "code")).equals("invalid_selection")
-                    && verdict.get("problem").map(ModelState::string).orElse("").equals("short_table")) {
+                    && verdict.get("problem").map(ModelState::string).orElse("").equals(SelectionProblem.SHORT_TABLE.wireName())) {
                 long target = ModelState.integer(ModelState.field(verdict, "target"));
                 int g = (int) ModelState.integer(ModelState.field(verdict, "group"));
                 cells.add(cell(ModelState.record(groups.get(g), "group"), target, table(event, from, id).get(g).size()));
@@ -149,12 +151,12 @@ final class SelectionCoverage {
         String policy = ModelState.string(ModelState.field(group, "policy"));
         long block = ModelState.integer(ModelState.field(group, "block_tokens"));
         String targetSize = target % block == 0 ? MULTIPLE : NOT_MULTIPLE;
-        if (policy.equals("recurrent_align")) {
+        if (policy.equals(GroupPolicy.RECURRENT_ALIGN.wireName())) {
             return new Cell(policy, targetSize, NONE, NONE, NONE);
         }
         long selected = (target + block - 1) / block; // both policies select up to the block holding the target's last token
         String table = tableLength < selected ? "shorter" : tableLength == selected ? "equal" : "longer";
-        if (policy.equals("full")) {
+        if (policy.equals(GroupPolicy.FULL.wireName())) {
             return new Cell(policy, targetSize, NONE, NONE, table);
         }
         long window = ModelState.integer(ModelState.field(group, "window_tokens"));

@@ -1,6 +1,7 @@
 package io.proofgate.generate;
 
 import io.proofgate.value.TlaValue;
+import io.proofgate.words.GroupPolicy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -83,7 +84,7 @@ enum Topic {
         Set<Long> recurrentGroups() {
             Set<Long> groups = new HashSet<>();
             for (int g = 0; g < policies.size(); g++) {
-                if (policies.get(g).equals("recurrent_align")) {
+                if (policies.get(g).equals(GroupPolicy.RECURRENT_ALIGN.wireName())) {
                     groups.add((long) g);
                 }
             }
@@ -176,7 +177,7 @@ enum Topic {
             if (group < 0 || group >= context.policies.size()) {
                 return ENTRY_UNKNOWN_GROUP;
             }
-            if (!context.policies.get((int) group).equals("recurrent_align")) {
+            if (!context.policies.get((int) group).equals(GroupPolicy.RECURRENT_ALIGN.wireName())) {
                 return ENTRY_NON_RECURRENT_GROUP;
             }
             if (block <= 0) {

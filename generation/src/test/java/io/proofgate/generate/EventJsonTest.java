@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValue.Field;
 import io.proofgate.value.TlaValue.TlaInt;
 import io.proofgate.value.TlaValue.TlaModelValue;
 import io.proofgate.value.TlaValue.TlaRecord;
 import io.proofgate.value.TlaValue.TlaSeq;
 import io.proofgate.value.TlaValue.TlaString;
+import io.proofgate.value.TlaValue;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

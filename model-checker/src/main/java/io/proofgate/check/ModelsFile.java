@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.proofgate.text.JsonPlaces;
+import io.proofgate.json.JsonPlaces;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
@@ -60,7 +60,7 @@ record ModelsFile(List<Entry> entries) {
         } catch (JsonProcessingException e) {
             var at = e.getLocation();
             String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
-            throw new IOException(file + where + ": not valid JSON: " + io.proofgate.text.JsonWords.of(e), e);
+            throw new IOException(file + where + ": not valid JSON: " + io.proofgate.json.JsonWords.of(e), e);
         }
         if (root == null || !root.isObject()) {
             throw new IOException(file + ":1:1: expected an object with \"models\"");
@@ -91,7 +91,7 @@ record ModelsFile(List<Entry> entries) {
             String module = required(at, where, node, "module");
             String mode = required(at, where, node, "mode");
             if (!mode.equals("safety") && !mode.equals("liveness")) {
-                throw at.error(node, "mode", where + ": \"mode\" is \"safety\" or \"liveness\", not " + io.proofgate.text.Outside.excerpt(mode));
+                throw at.error(node, "mode", where + ": \"mode\" is \"safety\" or \"liveness\", not " + io.proofgate.words.Outside.excerpt(mode));
             }
             entries.add(new Entry(name, cfg, module, expected(at, where, node), distinct(at, where, node),
                     node.has("description") ? text(at, where, node, "description") : "",
@@ -151,7 +151,7 @@ record ModelsFile(List<Entry> entries) {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String key = names.next();
             if (!known.contains(key)) {
-                throw at.keyError(node, key, where + ": unknown key " + io.proofgate.text.Outside.excerpt(key) + " (known: "
+                throw at.keyError(node, key, where + ": unknown key " + io.proofgate.words.Outside.excerpt(key) + " (known: "
                         + String.join(", ", known.stream().sorted().toList()) + ")");
             }
         }

@@ -262,7 +262,7 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     public String identity() throws IOException {
         synchronized (WarmTlcPool.class) {
             if (identity == null) {
-                io.proofgate.shard.Sha256.Fields fields = io.proofgate.shard.Sha256.fields();
+                io.proofgate.words.Sha256.Fields fields = io.proofgate.words.Sha256.fields();
                 fields.add("warm TLC JVM");
                 fields.add(TlcProcess.toolIdentity());
                 for (Class<?> own : List.of(WarmTlc.class, TlcStatics.class, TlcClasses.class)) {

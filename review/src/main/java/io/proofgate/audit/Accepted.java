@@ -42,7 +42,7 @@ public record Accepted(Map<String, String> byFingerprint) {
             return read(dir.resolve(FILE));
         } catch (AuditException e) {
             throw new AuditException("the " + side + "'s " + FILE + " cannot be read: "
-                    + e.getMessage().replace(io.proofgate.text.Outside.bare(dir.toString()) + java.io.File.separator, ""));
+                    + e.getMessage().replace(io.proofgate.words.Outside.bare(dir.toString()) + java.io.File.separator, ""));
         }
     }
 

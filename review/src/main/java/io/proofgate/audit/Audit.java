@@ -264,8 +264,8 @@ public final class Audit {
             List<ImplementationCheck.Result> implementation = new ArrayList<>();
             List<SurfaceChange> namespace = new ArrayList<>();
             progress.say("compiling both validators");
-            try (RevisionValidator baseValidator = RevisionValidator.load(base.validatorSources(), cache, "base");
-                 RevisionValidator headValidator = RevisionValidator.load(head.validatorSources(), cache, "head")) {
+            try (RevisionValidator baseValidator = RevisionValidator.load(base.dir(), cache, "base");
+                 RevisionValidator headValidator = RevisionValidator.load(head.dir(), cache, "head")) {
                 for (int i = 0; i < compared.size(); i++) {
                     String name = compared.get(i);
                     progress.say("both validators on the scenarios and witnesses of " + name);

@@ -7,9 +7,9 @@ public final class AuditText {
 
     private AuditText() {}
 
-    /** The report; every line escaped as outside text ({@link io.proofgate.text.Outside#lines}). */
+    /** The report; every line escaped as outside text ({@link io.proofgate.words.Outside#lines}). */
     public static String write(Audit.Report report) {
-        return io.proofgate.text.Outside.lines(text(report));
+        return io.proofgate.words.Outside.lines(text(report));
     }
 
     private static String text(Audit.Report report) {

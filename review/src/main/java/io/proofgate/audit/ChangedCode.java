@@ -46,23 +46,38 @@ final class ChangedCode {
         return changed;
     }
 
-    /** The first changed line of each validator source that differs (or is new) at the head. */
+    /**
+     * The first changed line of each validator source that differs (or is new) at the head, the
+     * modules below the validator included: a source is compared with the file of the same path in
+     * whichever of the base's source folders has it.
+     */
     static List<Location> validatorSources(Revision base, Revision head) throws IOException {
         List<Location> changed = new ArrayList<>();
-        for (Path file : files(head.validatorSources(), ".java")) {
-            String relative = head.validatorSources().relativize(file).toString();
-            Path before = base.validatorSources().resolve(relative);
-            List<String> now = Files.readAllLines(file);
-            List<String> was = Files.isRegularFile(before) ? Files.readAllLines(before) : List.of();
-            List<AbstractDelta<String>> deltas = DiffUtils.diff(was, now).getDeltas();
-            if (!deltas.isEmpty()) {
-                int line = Math.min(now.size(), deltas.getFirst().getTarget().getPosition() + 1);
-                changed.add(new Location("validator/src/main/java/" + relative, Math.max(1, line), 1,
-                        was.isEmpty() ? "new file" : enclosing(now, line) + ", " + deltas.size()
-                                + (deltas.size() == 1 ? " changed hunk" : " changed hunks") + " in the file"));
+        for (Path root : head.validatorSources()) {
+            for (Path file : files(root, ".java")) {
+                String relative = root.relativize(file).toString();
+                List<String> now = Files.readAllLines(file);
+                List<String> was = before(base, relative);
+                List<AbstractDelta<String>> deltas = DiffUtils.diff(was, now).getDeltas();
+                if (!deltas.isEmpty()) {
+                    int line = Math.min(now.size(), deltas.getFirst().getTarget().getPosition() + 1);
+                    changed.add(new Location(head.dir().relativize(file).toString().replace('\\', '/'), Math.max(1, line), 1,
+                            was.isEmpty() ? "new file" : enclosing(now, line) + ", " + deltas.size()
+                                    + (deltas.size() == 1 ? " changed hunk" : " changed hunks") + " in the file"));
+                }
             }
         }
         return changed;
+    }
+
+    /** The lines of the class at {@code relative} in whichever of the base's source folders has it; none when it is new. */
+    private static List<String> before(Revision base, String relative) throws IOException {
+        for (Path root : base.validatorSources()) {
+            if (Files.isRegularFile(root.resolve(relative))) {
+                return Files.readAllLines(root.resolve(relative));
+            }
+        }
+        return List.of();
     }
 
     private static final java.util.regex.Pattern METHOD = java.util.regex.Pattern.compile(

@@ -1,6 +1,6 @@
 package io.proofgate.audit;
 
-import io.proofgate.text.Outside;
+import io.proofgate.words.Outside;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -3,7 +3,7 @@ package io.proofgate.audit;
 import io.proofgate.check.Model;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
-import io.proofgate.shard.Sha256;
+import io.proofgate.words.Sha256;
 import io.proofgate.tlc.TlcRunner;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;

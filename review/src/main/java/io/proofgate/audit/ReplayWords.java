@@ -41,7 +41,7 @@ final class ReplayWords {
                         + node.path("digest").asText() + " span=" + node.path("span").asText() + " blocks="
                         + node.path("blocks_by_group") + " recurrent=" + pairs(node.path("recurrent"));
                 case "rejected" -> "step=" + node.path("step").asLong() + " rejected " + node.path("id").asText() + " code="
-                        + node.path("code").asText() + io.proofgate.protocol.ReasonFacts.words(node.path("reason").asText());
+                        + node.path("code").asText() + io.proofgate.words.ReasonFacts.words(node.path("reason").asText());
                 case "retired" -> "step=" + node.path("step").asLong() + " retired " + node.path("id").asText() + " cause="
                         + node.path("cause").asText();
                 case "summary" -> summary(node);

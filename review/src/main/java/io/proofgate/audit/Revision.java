@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * One side of an audit, materialised: the spec and the validator's sources of a commit or of
@@ -13,13 +14,20 @@ import java.util.List;
  * @param name how the report names it: a commit hash, or {@code worktree}
  * @param commit the commit, or for the working tree the commit it is based on (HEAD)
  * @param uncommitted for the working tree, its files under the audited paths that differ from HEAD
- * @param dir the folder holding {@code spec/} and {@code validator/src/main/java/}
+ * @param dir the folder holding {@code spec/} and the validator's sources ({@link #VALIDATOR})
  */
 public record Revision(String name, String commit, List<String> uncommitted, Path dir) {
 
     /** What the audit reads of a revision. */
     static final String SCENARIOS = "generated-tests/scenarios";
-    static final List<String> PATHS = List.of("spec", "validator/src/main/java", Accepted.FILE, SCENARIOS);
+    /**
+     * The sources the audit compiles as a revision's validator: its module and the modules below
+     * it, those of them the revision has (a revision before the protocol's words had their own
+     * module has the validator's alone).
+     */
+    static final List<String> VALIDATOR = List.of("validator/src/main/java", "words/src/main/java", "json-text/src/main/java");
+    static final List<String> PATHS = Stream.concat(Stream.of("spec", Accepted.FILE, SCENARIOS),
+            VALIDATOR.stream()).toList();
     static final String WORKTREE = "worktree";
 
     public Revision {
@@ -62,8 +70,9 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
         return count;
     }
 
-    public Path validatorSources() {
-        return dir.resolve("validator/src/main/java");
+    /** The folders of {@link #VALIDATOR} that this revision has, the validator's first. */
+    public List<Path> validatorSources() {
+        return VALIDATOR.stream().map(dir::resolve).filter(Files::isDirectory).toList();
     }
 
     /** The short form reports print: seven hex digits, or {@code worktree}. */

@@ -2,7 +2,7 @@ package io.proofgate.audit;
 
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
-import io.proofgate.shard.Sha256;
+import io.proofgate.words.Sha256;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -61,16 +61,24 @@ final class RevisionValidator implements AutoCloseable {
         this.sourceHash = sourceHash;
     }
 
-    /** The validator whose sources are under {@code sources}, compiled into (or found in) {@code cache}. */
-    static RevisionValidator load(Path sources, Path cache, String side) throws IOException {
-        if (!Files.isDirectory(sources)) {
-            throw new AuditException("the " + side + " revision has no validator sources (validator/src/main/java)");
+    /**
+     * The validator of the revision in {@code revision} (the folder holding its modules: the
+     * validator's sources and those of the modules below it that it has), compiled into (or found
+     * in) {@code cache}.
+     */
+    static RevisionValidator load(Path revision, Path cache, String side) throws IOException {
+        if (!Files.isDirectory(revision.resolve(Revision.VALIDATOR.getFirst()))) {
+            throw new AuditException("the " + side + " revision has no validator sources (" + Revision.VALIDATOR.getFirst() + ")");
         }
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(sources)) {
-            files = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        List<Path> files = new ArrayList<>();
+        for (String root : Revision.VALIDATOR) {
+            if (Files.isDirectory(revision.resolve(root))) {
+                try (Stream<Path> walk = Files.walk(revision.resolve(root))) {
+                    walk.filter(p -> p.toString().endsWith(".java")).sorted().forEach(files::add);
+                }
+            }
         }
-        String hash = hash(sources, files);
+        String hash = hash(revision, files);
         Path classes = cache.resolve(hash);
         if (!Files.isDirectory(classes)) {
             compile(files, classes, side);

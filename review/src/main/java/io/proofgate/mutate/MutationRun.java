@@ -187,7 +187,7 @@ public final class MutationRun implements AutoCloseable {
             case Outcome.TimedOut t -> "timed out on " + t.model();
             case Outcome.OverStateBound b -> "over the state bound on " + b.model() + " (more than " + b.maxStates()
                     + " distinct states)";
-            case Outcome.NotCompilable n -> "not compilable: " + io.proofgate.text.Outside.bare(n.problem()); // from a shard file, maybe
+            case Outcome.NotCompilable n -> "not compilable: " + io.proofgate.words.Outside.bare(n.problem()); // from a shard file, maybe
         };
     }
 

@@ -2,9 +2,9 @@ package io.proofgate.mutate;
 
 import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.StrictJson;
-import io.proofgate.shard.Sha256;
+import io.proofgate.words.Sha256;
 import io.proofgate.shard.ShardKey;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Outside;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -2,8 +2,8 @@ package io.proofgate.mutate;
 
 import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.Model;
-import io.proofgate.shard.Sha256;
-import io.proofgate.text.FileProblems;
+import io.proofgate.words.Sha256;
+import io.proofgate.words.FileProblems;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

@@ -1,6 +1,6 @@
 package io.proofgate.review;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import io.proofgate.conform.Line;
 import io.proofgate.conform.Rules;
 import io.proofgate.conform.Scenario;

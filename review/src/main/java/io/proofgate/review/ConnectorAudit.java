@@ -1,6 +1,6 @@
 package io.proofgate.review;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import io.proofgate.conform.Adapter;
 import io.proofgate.conform.AdapterClient;
 import io.proofgate.conform.AdapterException;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Line;
 import java.util.List;

@@ -45,11 +45,11 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
      * compared). A change that drops one switches off its own checks, so each is a difference to
      * accept like any other.
      */
-    public List<io.proofgate.adapter.Capability> dropped() {
+    public List<io.proofgate.words.Capability> dropped() {
         return run.base().capabilities().stream().filter(c -> !run.head().capabilities().contains(c)).sorted().toList();
     }
 
-    public static String droppedFingerprint(io.proofgate.adapter.Capability capability) {
+    public static String droppedFingerprint(io.proofgate.words.Capability capability) {
         return io.proofgate.audit.Fingerprints.of("capability", "dropped", capability.wireName());
     }
 

@@ -1,6 +1,6 @@
 package io.proofgate.review;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Json;
 import io.proofgate.conform.Line;
@@ -14,9 +14,9 @@ public final class ConnectorAuditText {
 
     private ConnectorAuditText() {}
 
-    /** The report; every line escaped as outside text ({@link io.proofgate.text.Outside#lines}). */
+    /** The report; every line escaped as outside text ({@link io.proofgate.words.Outside#lines}). */
     public static String write(ConnectorAuditReport report) {
-        return io.proofgate.text.Outside.lines(text(report));
+        return io.proofgate.words.Outside.lines(text(report));
     }
 
     private static String text(ConnectorAuditReport report) {

@@ -1,6 +1,6 @@
 package io.proofgate.review;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import io.proofgate.audit.Fingerprints;
 import io.proofgate.conform.AdapterClient;
 import io.proofgate.conform.AdapterException;
@@ -173,8 +173,8 @@ public final class NamespaceRun {
         for (int i = 0; i < probes.size(); i++) {
             if (!first.get(i).equals(again.get(i))) {
                 return "namespace probe " + probes.get(i).id() + ": the " + side + " revision's adapter answered "
-                        + io.proofgate.text.Outside.excerpt(words(first.get(i))) + ", and asked again "
-                        + io.proofgate.text.Outside.excerpt(words(again.get(i)));
+                        + io.proofgate.words.Outside.excerpt(words(first.get(i))) + ", and asked again "
+                        + io.proofgate.words.Outside.excerpt(words(again.get(i)));
             }
         }
         return null;

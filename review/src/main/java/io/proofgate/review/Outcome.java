@@ -1,6 +1,6 @@
 package io.proofgate.review;
 
-import io.proofgate.adapter.Capability;
+import io.proofgate.words.Capability;
 import io.proofgate.conform.Scenario;
 import java.util.Set;
 

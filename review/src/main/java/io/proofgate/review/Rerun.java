@@ -3,7 +3,7 @@ package io.proofgate.review;
 import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Scenario;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Outside;
 import java.util.List;
 
 /**

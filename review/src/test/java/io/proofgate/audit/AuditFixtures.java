@@ -98,7 +98,9 @@ final class AuditFixtures {
         AuditFixtures fixtures = new AuditFixtures(dir);
         fixtures.git("init", "-q");
         copy(ROOT.resolve("spec"), dir.resolve("spec"));
-        copy(ROOT.resolve("validator/src/main/java"), dir.resolve("validator/src/main/java"));
+        for (String sources : Revision.VALIDATOR) {
+            copy(ROOT.resolve(sources), dir.resolve(sources));
+        }
         Files.writeString(dir.resolve(".gitignore"), "target/\n");
         fixtures.commit("the project as it is");
         return fixtures;

@@ -131,7 +131,7 @@ class AuditTest {
         assertEquals(List.of(), d.headVerdicts());
         // the head's validator follows the head's spec: replaying the witness prints no rejection
         repo.git("checkout", "-q", "--detach", current);
-        try (RevisionValidator head = RevisionValidator.load(repo.dir().resolve("validator/src/main/java"),
+        try (RevisionValidator head = RevisionValidator.load(repo.dir(),
                 repo.dir().resolve("target/validators"), "head")) {
             List<String> printed = ReplayWords.of(head.replay(String.join("\n", d.witness()) + "\n"));
             assertTrue(printed.stream().noneMatch(line -> line.contains(" rejected ")), printed::toString);
@@ -313,7 +313,7 @@ class AuditTest {
         assertTrue(report.namespace().stream().allMatch(s -> s.probes() > 0 && s.changed() == 0));
         assertTrue(AuditText.write(report).contains("Namespace impact: none (plan_selection 3180 probes, snapshot 5 probes, span 3180 probes of proofgate-namespace/v1"));
         // the answers are computed, not errors: spans and plans read from replay, snapshots hashed by the store
-        try (RevisionValidator validator = RevisionValidator.load(AuditFixtures.ROOT.resolve("validator/src/main/java"),
+        try (RevisionValidator validator = RevisionValidator.load(AuditFixtures.ROOT,
                 repo.dir().resolve("target/validators"), "project")) {
             List<java.util.Map<String, String>> answers = NamespaceVectors.of(validator);
             List<String> ids = io.proofgate.namespace.NamespaceProbes.v1().stream().map(io.proofgate.namespace.NamespaceProbe::id)

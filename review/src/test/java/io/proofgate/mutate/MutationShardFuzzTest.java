@@ -3,8 +3,8 @@ package io.proofgate.mutate;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.proofgate.text.JsonWords;
-import io.proofgate.text.Outside;
+import io.proofgate.json.JsonWords;
+import io.proofgate.words.Outside;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -284,10 +284,10 @@ class ConnectorAuditTest {
     @Test
     void aCapabilityTheHeadNoLongerDeclaresIsADifferenceToAccept() throws Exception {
         ConnectorAuditReport report = audit("fixed", "no-sliding", false);
-        assertEquals(List.of(io.proofgate.adapter.Capability.SLIDING), report.dropped());
+        assertEquals(List.of(io.proofgate.words.Capability.SLIDING), report.dropped());
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
         assertEquals("1 unaccepted capability the head no longer declares", report.verdict());
-        String fingerprint = ConnectorAuditReport.droppedFingerprint(io.proofgate.adapter.Capability.SLIDING);
+        String fingerprint = ConnectorAuditReport.droppedFingerprint(io.proofgate.words.Capability.SLIDING);
         assertTrue(ConnectorAuditText.write(report).contains("[" + fingerprint + "] sliding: "), ConnectorAuditText.write(report));
         assertTrue(ConnectorAuditSarif.write(report).contains(fingerprint));
 

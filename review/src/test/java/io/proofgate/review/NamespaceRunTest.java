@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.adapter.AdapterSession;
-import io.proofgate.adapter.Capability;
 import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.InProcessAdapter;
 import io.proofgate.conform.Line;
+import io.proofgate.words.Capability;
+import io.proofgate.words.Formats;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
@@ -22,7 +23,7 @@ class NamespaceRunTest {
     private static final ConnectorAudit.Settings SETTINGS = new ConnectorAudit.Settings(1, Duration.ofSeconds(120), 10);
 
     private static Line.Hello hello(Set<Capability> capabilities) {
-        return new Line.Hello(AdapterSession.PROTOCOL, "test", capabilities);
+        return new Line.Hello(Formats.ADAPTER, "test", capabilities);
     }
 
     /** proofgate's validator in process, each start counted. */

@@ -3,20 +3,22 @@ package io.proofgate.adapter;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.proofgate.protocol.ConnectorState;
+import io.proofgate.namespace.NamespaceProbe;
+import io.proofgate.namespace.ReferenceNamespace;
 import io.proofgate.protocol.Connector;
+import io.proofgate.protocol.ConnectorState;
 import io.proofgate.protocol.Counters;
 import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.InvalidEventException;
 import io.proofgate.protocol.PendingSnapshot;
 import io.proofgate.protocol.Verdict;
-import io.proofgate.namespace.NamespaceProbe;
-import io.proofgate.namespace.ReferenceNamespace;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
 import io.proofgate.replay.ReplayLine;
 import io.proofgate.replay.VerdictWriter;
+import io.proofgate.words.Capability;
+import io.proofgate.words.Formats;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -36,7 +38,6 @@ import java.util.Set;
  */
 public final class AdapterSession {
 
-    public static final String PROTOCOL = "proofgate-adapter/v1";
     public static final String END = "{\"kind\":\"end\"}";
     /** Everything the kit can compare: the reference declares it all. */
     public static final List<String> CAPABILITIES = java.util.Arrays.stream(Capability.values()).map(Capability::wireName)
@@ -170,7 +171,7 @@ public final class AdapterSession {
     private static String hello() {
         return json(out -> {
             out.writeStringField("kind", "hello");
-            out.writeStringField("protocol", PROTOCOL);
+            out.writeStringField("protocol", Formats.ADAPTER);
             out.writeStringField("implementation", "proofgate validator (reference)");
             out.writeArrayFieldStart("capabilities");
             for (String capability : CAPABILITIES) {

@@ -2,7 +2,7 @@ package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
-import io.proofgate.protocol.GroupPolicy;
+import io.proofgate.words.GroupPolicy;
 import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.store.Digests;

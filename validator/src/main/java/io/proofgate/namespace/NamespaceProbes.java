@@ -1,5 +1,6 @@
 package io.proofgate.namespace;
 
+import io.proofgate.words.Formats;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -101,7 +102,7 @@ public final class NamespaceProbes {
     }
 
     private static String topology(long tp, long hash, String... groups) {
-        return "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":" + tp + ",\"hash_block_size\":" + hash
+        return "{\"kind\":\"topology\",\"schema\":\"" + Formats.EVENTS + "\",\"tp_degree\":" + tp + ",\"hash_block_size\":" + hash
                 + ",\"min_span_tokens\":0,\"max_span_tokens\":1000000,\"groups\":[" + String.join(",", groups) + "]}";
     }
 

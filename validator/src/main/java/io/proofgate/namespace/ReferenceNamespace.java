@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.proofgate.store.HostPageStore;
 import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreLayout;
+import io.proofgate.words.Formats;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.foreign.Arena;
@@ -144,7 +145,7 @@ public final class ReferenceNamespace {
 
     /** The span rule alone: an attention-only topology publishes on the new request's step, with the span in its plan. */
     private static String spanTopology(long hash) {
-        return "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":1,\"hash_block_size\":" + hash
+        return "{\"kind\":\"topology\",\"schema\":\"" + Formats.EVENTS + "\",\"tp_degree\":1,\"hash_block_size\":" + hash
                 + ",\"min_span_tokens\":0,\"groups\":[{\"policy\":\"full\",\"block_tokens\":" + NamespaceProbes.BLOCK_TOKENS
                 + "}]}\n";
     }
@@ -275,7 +276,7 @@ public final class ReferenceNamespace {
         String words = switch (fields.getOrDefault("kind", "")) {
             case "plan" -> "plan span=" + fields.get("span") + " blocks=" + fields.get("blocks_by_group") + " recurrent="
                     + fields.get("recurrent");
-            case "rejected" -> "rejected code=" + fields.get("code") + io.proofgate.protocol.ReasonFacts.words(fields.getOrDefault("reason", ""));
+            case "rejected" -> "rejected code=" + fields.get("code") + io.proofgate.words.ReasonFacts.words(fields.getOrDefault("reason", ""));
             case "retired" -> "retired cause=" + fields.get("cause");
             case "summary" -> null;
             default -> "a line of unknown kind: " + line;

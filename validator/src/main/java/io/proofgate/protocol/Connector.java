@@ -1,5 +1,8 @@
 package io.proofgate.protocol;
 
+import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
+import io.proofgate.words.SelectionProblem;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -140,7 +143,7 @@ public final class Connector {
         if (atFullQuorum(store.digest)) {
             pending.remove(store.id);
             storeSkippedQuorum++;
-            verdicts.add(new Verdict.Retired(step, store.id, Verdict.RetireCause.QUORUM));
+            verdicts.add(new Verdict.Retired(step, store.id, RetireCause.QUORUM));
             return;
         }
         // (2) Validate: poison, latch, keep, or conflict.
@@ -184,7 +187,7 @@ public final class Connector {
             return List.of();
         }
         retiredFinished++;
-        return List.of(new Verdict.Retired(lastStep, id, Verdict.RetireCause.FINISHED));
+        return List.of(new Verdict.Retired(lastStep, id, RetireCause.FINISHED));
     }
 
     private List<Verdict> hold(int rank, String digest) {
@@ -256,7 +259,7 @@ public final class Connector {
 
     private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, SelectionProblem problem) {
         return reject(step, store.id, store.target,
-                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.word(), null, group,
+                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.wireName(), null, group,
                         block == null ? null : BigInteger.valueOf(block)));
     }
 

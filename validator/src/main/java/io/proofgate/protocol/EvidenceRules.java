@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import io.proofgate.words.PoisonCode;
 import java.math.BigInteger;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import io.proofgate.words.PoisonCode;
 import java.math.BigInteger;
 
 /** What one request's evidence in one step says, before it is compared with the latch. */

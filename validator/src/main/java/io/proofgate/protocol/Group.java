@@ -1,5 +1,7 @@
 package io.proofgate.protocol;
 
+import io.proofgate.words.GroupPolicy;
+
 /**
  * One KV-cache group of the topology. {@code windowTokens} is meaningful only for
  * {@link GroupPolicy#SLIDING} and is 0 otherwise.

@@ -1,5 +1,8 @@
 package io.proofgate.protocol;
 
+import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
+
 import java.math.BigInteger;
 
 import java.util.List;
@@ -28,19 +31,4 @@ public sealed interface Verdict {
 
     /** Pending state dropped without a plan. */
     record Retired(long step, String id, RetireCause cause) implements Verdict {}
-
-    enum RetireCause {
-        QUORUM("quorum"),
-        FINISHED("finished");
-
-        private final String wireName;
-
-        RetireCause(String wireName) {
-            this.wireName = wireName;
-        }
-
-        public String wireName() {
-            return wireName;
-        }
-    }
 }

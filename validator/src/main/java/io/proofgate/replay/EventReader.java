@@ -4,20 +4,21 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.proofgate.text.JsonWords;
-import io.proofgate.text.Outside;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.base.ParserBase;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
+import io.proofgate.json.JsonWords;
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.CachedRequests;
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
-import io.proofgate.protocol.GroupPolicy;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
+import io.proofgate.words.Formats;
+import io.proofgate.words.GroupPolicy;
+import io.proofgate.words.Outside;
 import java.io.ByteArrayInputStream;
 import java.io.CharConversionException;
 import java.io.Closeable;
@@ -45,7 +46,6 @@ import java.util.Map;
  */
 public final class EventReader implements Closeable {
 
-    public static final String SCHEMA = "proofgate-events/v1";
     /**
      * Request ids are object keys in {@code recurrent_boundary_blocks}; interning every distinct id
      * (Jackson's default) fills and flushes the JVM-wide intern cache for nothing.
@@ -377,7 +377,7 @@ public final class EventReader implements Closeable {
             if (policyName == null || blockTokens == null) {
                 throw error(line, column, "missing field \"" + (policyName == null ? "policy" : "block_tokens") + "\" in " + where);
             }
-            GroupPolicy policy = GroupPolicy.fromWireName(policyName);
+            GroupPolicy policy = GroupPolicy.of(policyName).orElse(null);
             if (policy == null) {
                 throw error(line, column, "unknown policy " + Outside.quoted(policyName) + " in " + where
                         + " (expected full, sliding, recurrent_align)");
@@ -870,10 +870,10 @@ public final class EventReader implements Closeable {
 
         Topology toTopology() throws ReplayException {
             if (schema == null) {
-                throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + SCHEMA + "\")");
+                throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + Formats.EVENTS + "\")");
             }
-            if (!schema.equals(SCHEMA)) {
-                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Outside.quoted(schema) + " (expected \"" + SCHEMA + "\")");
+            if (!schema.equals(Formats.EVENTS)) {
+                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Outside.quoted(schema) + " (expected \"" + Formats.EVENTS + "\")");
             }
             if (groups == null) {
                 throw error(startLine, startColumn, "missing field \"groups\" in the topology");

@@ -1,6 +1,6 @@
 package io.proofgate.replay;
 
-import io.proofgate.text.FileProblems;
+import io.proofgate.words.FileProblems;
 import java.io.IOException;
 
 /**

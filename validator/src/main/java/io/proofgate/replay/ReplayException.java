@@ -9,7 +9,7 @@ public final class ReplayException extends Exception {
 
     public ReplayException(String source, long line, long column, String problem) {
         // the source is a file name from outside: escaped, so that a name cannot write to the terminal
-        super(io.proofgate.text.Outside.bare(source) + ":" + line + ":" + column + ": " + problem);
+        super(io.proofgate.words.Outside.bare(source) + ":" + line + ":" + column + ": " + problem);
         this.source = source;
         this.line = line;
         this.column = column;

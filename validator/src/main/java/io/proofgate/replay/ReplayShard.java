@@ -1,9 +1,9 @@
 package io.proofgate.replay;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import io.proofgate.shard.Sha256;
-import io.proofgate.text.FileProblems;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Sha256;
+import io.proofgate.words.FileProblems;
+import io.proofgate.words.Outside;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,11 +4,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.proofgate.protocol.PoisonCode;
+import io.proofgate.json.JsonPlaces;
+import io.proofgate.json.JsonWords;
 import io.proofgate.protocol.Verdict;
-import io.proofgate.text.JsonPlaces;
-import io.proofgate.text.JsonWords;
-import io.proofgate.text.Outside;
+import io.proofgate.words.Outside;
+import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -62,9 +63,9 @@ final class ShardBody {
                     optional("ignored_held", Type.INTEGER), key("pending", Type.TEXTS), key("latched", Type.LATCHED)),
             "error", List.of(key("kind", Type.TEXT), key("message", Type.TEXT)));
 
-    private static final Set<String> CODES = Arrays.stream(PoisonCode.values()).map(PoisonCode::code).collect(Collectors.toSet());
+    private static final Set<String> CODES = Arrays.stream(PoisonCode.values()).map(PoisonCode::wireName).collect(Collectors.toSet());
     private static final Set<String> CAUSES =
-            Arrays.stream(Verdict.RetireCause.values()).map(Verdict.RetireCause::wireName).collect(Collectors.toSet());
+            Arrays.stream(RetireCause.values()).map(RetireCause::wireName).collect(Collectors.toSet());
 
     private final String shown;
     private final BufferedReader in;
@@ -136,8 +137,8 @@ final class ShardBody {
                     if (!CAUSES.contains(cause)) {
                         throw refused(line, root, "cause", "not a cause of retirement (quorum or finished)");
                     }
-                    finished += cause.equals(Verdict.RetireCause.FINISHED.wireName()) ? 1 : 0;
-                    quorum += cause.equals(Verdict.RetireCause.QUORUM.wireName()) ? 1 : 0;
+                    finished += cause.equals(RetireCause.FINISHED.wireName()) ? 1 : 0;
+                    quorum += cause.equals(RetireCause.QUORUM.wireName()) ? 1 : 0;
                 }
                 case "error" -> {
                     if (root.get("message").asText().isEmpty()) {

@@ -1,5 +1,6 @@
 package io.proofgate.replay;
 
+import io.proofgate.words.Formats;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +52,7 @@ public final class SyntheticLog {
 
     /** Writes the topology line and then steps until at least {@code bytes} bytes were written. */
     public long write(OutputStream out, long bytes) throws IOException {
-        long written = line(out, new StringBuilder("{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":2,"
+        long written = line(out, new StringBuilder("{\"kind\":\"topology\",\"schema\":\"" + Formats.EVENTS + "\",\"tp_degree\":2,"
                 + "\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304},"
                 + "{\"policy\":\"recurrent_align\",\"block_tokens\":2304}]}"));
         StringBuilder text = new StringBuilder(1 << 16);

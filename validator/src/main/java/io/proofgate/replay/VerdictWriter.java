@@ -43,7 +43,7 @@ public final class VerdictWriter implements Closeable {
                 out.writeStringField("kind", "rejected");
                 out.writeNumberField("step", rejected.step());
                 out.writeStringField("id", rejected.id());
-                out.writeStringField("code", rejected.code().code());
+                out.writeStringField("code", rejected.code().wireName());
                 if (rejected.observed() != null) {
                     out.writeNumberField("observed", rejected.observed());
                 }

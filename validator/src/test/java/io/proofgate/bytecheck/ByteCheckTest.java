@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.protocol.Group;
-import io.proofgate.protocol.GroupPolicy;
+import io.proofgate.words.GroupPolicy;
 import io.proofgate.protocol.Topology;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package io.proofgate.protocol;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 
+import io.proofgate.words.GroupPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

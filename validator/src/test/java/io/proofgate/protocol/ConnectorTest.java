@@ -18,6 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.words.GroupPolicy;
+import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -327,7 +330,7 @@ class ConnectorTest {
             firstStep(evidence("r1", ids(1, 42, 6912)));
             connector.apply(new Event.Held(0, "d1"));
             List<Verdict> verdicts = reachTarget(2, new RawValue.Text("malformed"));
-            assertEquals(List.of(new Verdict.Retired(2, "r1", Verdict.RetireCause.QUORUM)), verdicts);
+            assertEquals(List.of(new Verdict.Retired(2, "r1", RetireCause.QUORUM)), verdicts);
             assertEquals(new Counters(0, 0, 1, 0), connector.counters());
             assertTrue(connector.state().pending().isEmpty());
         }
@@ -417,7 +420,7 @@ class ConnectorTest {
             tp70.apply(new Event.Held(0, "d1"));
             assertEquals(java.util.stream.IntStream.range(0, 70).boxed().toList(),
                     List.copyOf(tp70.state().held().get("d1")));
-            assertEquals(List.of(new Verdict.Retired(2, "r1", Verdict.RetireCause.QUORUM)),
+            assertEquals(List.of(new Verdict.Retired(2, "r1", RetireCause.QUORUM)),
                     tp70.apply(cachedStep(2, cached("r1", 4608, 2304, blocks(ids(13), ids())), NO_EVIDENCE)));
         }
 
@@ -482,7 +485,7 @@ class ConnectorTest {
         @Test
         void finished_dropsPendingStateWithoutPublishing() {
             firstStep(evidence("r1", ids(1, 42, 6912)));
-            assertEquals(List.of(new Verdict.Retired(1, "r1", Verdict.RetireCause.FINISHED)),
+            assertEquals(List.of(new Verdict.Retired(1, "r1", RetireCause.FINISHED)),
                     connector.apply(new Event.Finished("r1")));
             assertEquals(List.of(), connector.apply(new Event.Finished("r1")));
             assertEquals(List.of(), reachTarget(2, NO_EVIDENCE));

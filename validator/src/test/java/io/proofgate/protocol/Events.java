@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import io.proofgate.words.GroupPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

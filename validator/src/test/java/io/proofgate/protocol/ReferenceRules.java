@@ -1,5 +1,6 @@
 package io.proofgate.protocol;
 
+import io.proofgate.words.GroupPolicy;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -268,7 +269,7 @@ final class ReferenceRules {
         return switch (verdict) {
             case Verdict.Plan p -> "plan " + p.step() + " " + p.id() + " " + p.digest() + " " + p.span() + " "
                     + lists(p.blocksByGroup()) + " " + Events.sorted(p.recurrent());
-            case Verdict.Rejected r -> "rejected " + r.step() + " " + r.id() + " " + r.code().code() + " " + r.target();
+            case Verdict.Rejected r -> "rejected " + r.step() + " " + r.id() + " " + r.code().wireName() + " " + r.target();
             case Verdict.Retired r -> "retired " + r.step() + " " + r.id() + " " + r.cause().wireName();
         };
     }

@@ -34,7 +34,7 @@ class ReplayFuzzTest {
         } catch (ReplayException e) {
             assertTrue(e.getMessage().matches("fuzz:\\d+:\\d+: [^\\n]+"), e.getMessage());
             // fit for a terminal: nothing of the log raw, none of the parser's words (protocol §6)
-            assertTrue(io.proofgate.text.JsonWords.fitForATerminal(e.getMessage()), io.proofgate.text.Outside.quoted(e.getMessage()));
+            assertTrue(io.proofgate.json.JsonWords.fitForATerminal(e.getMessage()), io.proofgate.words.Outside.quoted(e.getMessage()));
             assertTrue(!out.toString(StandardCharsets.UTF_8).contains("\"summary\""), "a summary after an error");
         }
     }

@@ -1,4 +1,4 @@
-package io.proofgate.text;
+package io.proofgate.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.proofgate.words.Outside;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

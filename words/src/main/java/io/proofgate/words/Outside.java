@@ -1,4 +1,4 @@
-package io.proofgate.text;
+package io.proofgate.words;
 
 /**
  * The one escape for text from outside (a log's bytes, a file name, an adapter's words, a name

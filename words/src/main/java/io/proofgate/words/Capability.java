@@ -1,12 +1,11 @@
-package io.proofgate.adapter;
+package io.proofgate.words;
 
 import java.util.Optional;
 
 /**
  * What an adapter declares it can do in its {@code hello} line (docs/conformance.md,
  * "Capabilities"), by wire name. Each decides which expectations the kit compares or which
- * scenarios it runs; the report names what a missing one left out. Here, beside the reference
- * adapter, so that the reference and the kit read one list.
+ * scenarios it runs; the report names what a missing one left out.
  */
 public enum Capability {
     REASON_FACTS("reason_facts", "the facts of each rejection's reason (observed, target, group, block, entry, ...)"),

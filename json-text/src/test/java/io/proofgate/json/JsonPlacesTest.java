@@ -1,4 +1,4 @@
-package io.proofgate.text;
+package io.proofgate.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.proofgate.text;
+package io.proofgate.words;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

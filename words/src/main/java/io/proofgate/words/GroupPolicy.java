@@ -1,4 +1,7 @@
-package io.proofgate.protocol;
+package io.proofgate.words;
+
+import java.util.Arrays;
+import java.util.Optional;
 
 /** How a KV-cache group stores its state (protocol §2 "Topology"). */
 public enum GroupPolicy {
@@ -17,13 +20,8 @@ public enum GroupPolicy {
         return wireName;
     }
 
-    /** The policy with this wire name, or null when there is none. */
-    public static GroupPolicy fromWireName(String name) {
-        for (GroupPolicy policy : values()) {
-            if (policy.wireName.equals(name)) {
-                return policy;
-            }
-        }
-        return null;
+    /** The policy of a wire name; empty for a name this version does not know. */
+    public static Optional<GroupPolicy> of(String wireName) {
+        return Arrays.stream(values()).filter(p -> p.wireName.equals(wireName)).findFirst();
     }
 }

@@ -1,4 +1,7 @@
-package io.proofgate.protocol;
+package io.proofgate.words;
+
+import java.util.Arrays;
+import java.util.Optional;
 
 /** Why an attempt was rejected: the stable codes of protocol §3 and §5. */
 public enum PoisonCode {
@@ -15,17 +18,22 @@ public enum PoisonCode {
     CONFLICT("conflict", "exact-target entries differ from the latched proof"),
     INVALID_SELECTION("invalid_selection", "the plan's block selection is invalid");
 
-    private final String code;
+    private final String wireName;
     private final String sentence;
 
-    PoisonCode(String code, String sentence) {
-        this.code = code;
+    PoisonCode(String wireName, String sentence) {
+        this.wireName = wireName;
         this.sentence = sentence;
     }
 
     /** The code as written in replay output and in the spec. */
-    public String code() {
-        return code;
+    public String wireName() {
+        return wireName;
+    }
+
+    /** The code of a wire name; empty for a name this version does not know. */
+    public static Optional<PoisonCode> of(String wireName) {
+        return Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
     }
 
     /** the protocol's sentence for the rule; reasons start with it. */

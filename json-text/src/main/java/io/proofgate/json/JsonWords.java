@@ -1,6 +1,7 @@
-package io.proofgate.text;
+package io.proofgate.json;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.proofgate.words.Outside;
 import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package io.proofgate.text;
+package io.proofgate.words;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;

@@ -1,4 +1,4 @@
-package io.proofgate.shard;
+package io.proofgate.words;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +9,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** SHA-256 as 64 lower-case hex digits: what shard files record of each input. */
+/** SHA-256 as 64 lower-case hex digits, as the formats write it: what shard files record of each input, and what fingerprints and identities are made of. */
 public final class Sha256 {
 
     private Sha256() {}

@@ -1,4 +1,4 @@
-package io.proofgate.protocol;
+package io.proofgate.words;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.proofgate.text;
+package io.proofgate.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
