@@ -20,7 +20,7 @@ What the loop does for the author:
   step), which the library may not catch; exiting with status 3`, and exits with status 3
   (`UNCAUGHT`), which means that and nothing else. A SIGINT sent to the adapter is not the
   connector's: it ends the adapter with status 1, as it does while the library waits for input;
-- under `proofgate audit --exec`, refuses to run code loaded from the repository's working tree
+- under `proofgate audit-connector --exec`, refuses to run code loaded from the repository's working tree
   instead of the revision audited (`revision.py`): it exits with status 2 before its greeting, or
   at the first message (a topology, an event, a namespace probe) after which such a module is in
   `sys.modules`, without answering that message.

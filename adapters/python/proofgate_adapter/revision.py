@@ -1,4 +1,4 @@
-"""Under `proofgate audit --exec`, each revision's adapter must run that revision's code.
+"""Under `proofgate audit-connector --exec`, each revision's adapter must run that revision's code.
 
 The audit writes each revision into a folder of its own and starts the adapter there, telling it
 `PROOFGATE_REVISION` (that folder) and `PROOFGATE_REPOSITORY` (the repository's working tree).

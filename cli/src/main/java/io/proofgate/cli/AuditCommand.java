@@ -34,24 +34,10 @@ final class AuditCommand implements Command {
     public String help() {
         return """
                 Usage: proofgate audit --base REV [--head REV] [--model M[,M...]] [--format text|json|markdown|sarif]
-                                       [--repo DIR] [--workers N] [--max-pairs N]
-                       proofgate audit --exec CMD --base REV [--head REV] [--repo DIR] [--scenarios DIR]
-                                       [--format text|json|markdown|sarif] [--jobs N] [--timeout S] [--max-errors N]
-                                       [--accept-from-head]
-                       proofgate audit --exec-base CMD --exec-head CMD [--scenarios DIR] [--format ...]
+                                       [--repo DIR] [--workers N] [--max-pairs N] [--accept-from-head]
 
-                A change to a connector in any language (--exec): each revision is written whole into a
-                folder of the run's own, CMD (a proofgate-adapter/v1 adapter, docs/conformance.md) runs
-                there, and every scenario (generated, hand-written, and those under --scenarios DIR) goes
-                to both revisions. Each difference is classified by kind (verdict, reason only, order
-                only, state only) and against the model (fix, regression, both differ, model silent),
-                grouped into classes with a shortest witness. --exec-base and --exec-head give each
-                revision its own command (with --base), or compare two commands as they are (without).
-                Acceptances are read from the base's audit-accepted.json: what the head's adds is listed
-                as "accepted by this change, needs a reviewer" and counts as unaccepted unless
-                --accept-from-head. docs/audit.md, "Auditing a connector change".
-
-                The spec audit (without --exec), for a repository with proofgate's layout:
+                The audit of a change to the spec and validator of a repository with proofgate's layout. A
+                change to a connector, in any language, is proofgate audit-connector's.
 
                 Compares two revisions of a repository with proofgate's layout (spec/, validator/): the base
                 and the head (default: the working tree, uncommitted changes included). Each revision's spec
@@ -91,8 +77,7 @@ final class AuditCommand implements Command {
 
                 Exit codes: 0 no unaccepted semantic change; 1 unaccepted semantic changes; 2 the audit
                 could not run or did not finish (unknown revision, no spec, a base spec that fails TLC,
-                a head spec that does not parse, a
-                search stopped at --max-pairs, an adapter error, bad options or files).
+                a head spec that does not parse, a search stopped at --max-pairs, bad options or files).
                 Progress goes to stderr.
                 """;
     }
@@ -102,12 +87,10 @@ final class AuditCommand implements Command {
         var options = Options.parse(args, Set.of("--accept-from-head"), Set.of("--base", "--head", "--model", "--format",
                 "--repo", "--workers", "--max-pairs", "--exec", "--exec-base", "--exec-head", "--scenarios", "--jobs", "--timeout",
                 "--max-errors"));
-        if (options.containsKey("--exec") || options.containsKey("--exec-base") || options.containsKey("--exec-head")) {
-            return ConnectorAuditCommand.run(options, out, err);
-        }
-        for (String option : List.of("--scenarios", "--jobs", "--timeout", "--max-errors")) {
+        // the connector audit's options, named so that a command line written for it says where it goes
+        for (String option : List.of("--exec", "--exec-base", "--exec-head", "--scenarios", "--jobs", "--timeout", "--max-errors")) {
             if (options.containsKey(option)) {
-                throw new UsageException(option + " is an option of the connector audit (--exec CMD)");
+                throw new UsageException(option + " is an option of the audit of a connector change: proofgate audit-connector");
             }
         }
         String base = options.get("--base");

@@ -30,8 +30,8 @@ public final class Main {
     /** The commands, reading environment variables (the shard key) through {@code environment}. */
     static Map<String, Command> commands(Function<String, String> environment) {
         Map<String, Command> commands = new LinkedHashMap<>();
-        for (Command command : List.<Command>of(new AdapterCommand(), new AuditCommand(), new CheckCommand(), new ConformCommand(),
-                new GenerateCommand(), new MergeCommand(environment), new MutateCommand(environment),
+        for (Command command : List.<Command>of(new AdapterCommand(), new AuditCommand(), new ConnectorAuditCommand(), new CheckCommand(), new ConformCommand(),
+                new GenerateCommand(), new MutationMergeCommand(environment), new ReplayMergeCommand(environment), new MutateCommand(environment),
                 new ReplayCommand(environment), new SynthCommand())) {
             commands.put(command.name(), command);
         }
@@ -101,8 +101,9 @@ public final class Main {
 
                 Commands:
                 """);
+        int width = commands.keySet().stream().mapToInt(String::length).max().orElse(0);
         for (Command command : commands.values()) {
-            text.append(String.format("  %-10s %s%n", command.name(), command.summary()));
+            text.append(String.format("  %-" + width + "s %s%n", command.name(), command.summary()));
         }
         text.append("""
 

@@ -232,7 +232,7 @@ final class MutateCommand implements Command {
                 }
                 err.println("proofgate mutate: results of " + (selection.shard() == null ? "the whole run"
                         : "shard " + selection.shard().index() + "/" + selection.shard().count()) + " in " + file
-                        + " (proofgate merge combines shards)");
+                        + " (proofgate merge-mutate combines shards)");
             }
             if (unfinished(report, inputs, "mutate", err)) {
                 return Main.USAGE;

@@ -69,7 +69,7 @@ final class ReplayCommand implements Command {
                 a log with a structural error (the run goes on with the next; exit 2 at the end).
                 --shard K/N replays the logs whose position is K modulo N into the result file --out (schema
                 proofgate-replay-shard/v2: the list of logs, the SHA-256 of each log of the share, the output;
-                signed with an HMAC when PROOFGATE_SHARD_KEY is set), and `proofgate merge` combines the N
+                signed with an HMAC when PROOFGATE_SHARD_KEY is set), and `proofgate merge-replay` combines the N
                 files into what one run over all the logs prints (docs/scale.md).
 
                 Exit codes: 0 the log was read to the end (rejections are verdicts, not errors);
@@ -161,7 +161,7 @@ final class ReplayCommand implements Command {
         ShardOption shard = options.containsKey("--shard") ? ShardOption.parse(options.get("--shard")) : ShardOption.WHOLE;
         String outFile = options.get("--out");
         if (options.containsKey("--shard") && outFile == null) {
-            throw new UsageException("--shard K/N writes its result file: give --out FILE (proofgate merge combines them)");
+            throw new UsageException("--shard K/N writes its result file: give --out FILE (proofgate merge-replay combines them)");
         }
         Optional<ShardKey> key;
         try {

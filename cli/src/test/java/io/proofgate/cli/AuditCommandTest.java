@@ -39,6 +39,25 @@ class AuditCommandTest {
                 stderr);
     }
 
+    /** The two audits are commands of their own: each refuses the other's options by name, and its help names only its own. */
+    @Test
+    void eachAuditTakesOnlyItsOwnOptions() {
+        assertEquals(Main.USAGE, run("audit", "--exec", "python3 a.py", "--base", "HEAD"));
+        assertEquals("proofgate audit: --exec is an option of the audit of a connector change: proofgate audit-connector"
+                + " (see proofgate audit --help)\n", err.toString(StandardCharsets.UTF_8));
+        err.reset();
+        assertEquals(Main.USAGE, run("audit-connector", "--exec", "python3 a.py", "--base", "HEAD", "--model", "ci"));
+        assertEquals("proofgate audit-connector: --model is an option of the audit of a spec change: proofgate audit"
+                + " (see proofgate audit-connector --help)\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(Main.OK, run("audit", "--help"));
+        String spec = out.toString(StandardCharsets.UTF_8);
+        out.reset();
+        assertEquals(Main.OK, run("audit-connector", "--help"));
+        String connector = out.toString(StandardCharsets.UTF_8);
+        assertTrue(spec.contains("--max-pairs") && !spec.contains("--exec") && !spec.contains("--jobs"), spec);
+        assertTrue(connector.contains("--exec-base") && !connector.contains("--max-pairs") && !connector.contains("--model"), connector);
+    }
+
     @Test
     void anUnknownRevisionIsExitTwoWithOneLine() {
         assertEquals(Main.USAGE, run("audit", "--repo", ROOT.toString(), "--base", "no-such-revision-here"));
@@ -65,7 +84,7 @@ class AuditCommandTest {
         System.setProperty("proofgate.root", ROOT.toString()); // as the launcher sets it: the committed scenarios are read too
         int exit;
         try {
-            exit = run("audit", "--exec", "python3 examples/conform/toy_connector.py", "--repo", ROOT.toString(),
+            exit = run("audit-connector", "--exec", "python3 examples/conform/toy_connector.py", "--repo", ROOT.toString(),
                     "--base", "HEAD", "--head", "HEAD", "--scenarios", dir.toString());
         } finally {
             if (root == null) {
@@ -76,7 +95,7 @@ class AuditCommandTest {
         }
         String stderr = err.toString(StandardCharsets.UTF_8);
         assertEquals(Main.USAGE, exit, stderr);
-        assertTrue(stderr.contains("proofgate audit: " + file + ":"), stderr);
+        assertTrue(stderr.contains("proofgate audit-connector: " + file + ":"), stderr);
         assertTrue(!stderr.contains("scenarios through both revisions") && !stderr.contains("Exception"), stderr);
         assertEquals("", out.toString(StandardCharsets.UTF_8));
     }

@@ -38,7 +38,7 @@ class AuditSignalTest {
         String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process audit = new ProcessBuilder(List.of(jvm, "-Djava.io.tmpdir=" + temporary,
                 "-Dproofgate.root=" + Path.of("..").toAbsolutePath().normalize(), "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "audit", "--exec", adapter, "--repo", repo.toString(), "--base", "HEAD", "--head", "HEAD",
+                Main.class.getName(), "audit-connector", "--exec", adapter, "--repo", repo.toString(), "--base", "HEAD", "--head", "HEAD",
                 "--timeout", "600")).redirectErrorStream(true).redirectOutput(temporary.resolve("output.txt").toFile()).start();
         try {
             // generous: only a kit that never starts its adapters ends this wait

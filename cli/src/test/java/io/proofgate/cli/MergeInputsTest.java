@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code proofgate merge} of mutation shards against the inputs they were run on: shards of a
+ * {@code proofgate merge-mutate} of mutation shards against the inputs they were run on: shards of a
  * checkout whose model config checks one property more merge with each other, but
  * {@code --check} refuses them on a checkout whose config is another; the shard key. The shards'
  * outcomes are written here, not checked by TLC: what is tested is what merge accepts.
@@ -98,7 +98,7 @@ class MergeInputsTest {
 
     private static CliRun merge(Path root, Map<String, String> environment, List<String> options, List<String> files) {
         System.setProperty("proofgate.root", root.toString());
-        List<String> args = new ArrayList<>(List.of("merge"));
+        List<String> args = new ArrayList<>(List.of("merge-mutate"));
         args.addAll(options);
         args.addAll(files);
         return CliRun.with(environment::get, args.toArray(String[]::new));
@@ -117,9 +117,13 @@ class MergeInputsTest {
         List<String> theirs = shards(there, null);
         CliRun plain = merge(here, Map.of(), List.of(), theirs);
         assertEquals(Main.OK, plain.exit(), plain.err());
+        CliRun asReplay = CliRun.of(java.util.stream.Stream.concat(java.util.stream.Stream.of("merge-replay"), theirs.stream())
+                .toArray(String[]::new));
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + theirs.getFirst() + " is not a replay shard (a mutation"
+                + " shard merges with proofgate merge-mutate) (see proofgate merge-replay --help)\n"), asReplay);
         assertTrue(plain.out().contains("score 100.0%"), plain.out());
         CliRun check = merge(here, Map.of(), List.of("--check"), theirs);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: --check: the shards were not run on this checkout's inputs:"
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-mutate: --check: the shards were not run on this checkout's inputs:"
                 + " spec/MCGenTwoRecurrent.cfg differs (sha256 " + io.proofgate.words.Sha256.of(cfg).substring(0, 12)
                 + "… in the shards, " + io.proofgate.words.Sha256.of(here.resolve("spec/MCGenTwoRecurrent.cfg")).substring(0, 12)
                 + "… in this checkout)\n"), check);
@@ -145,7 +149,7 @@ class MergeInputsTest {
         CliRun unsigned = merge(here, Map.of(ShardKey.ENVIRONMENT, KEY), List.of(), shards(here, null));
         assertTrue(unsigned.err().contains("is not signed, and PROOFGATE_SHARD_KEY is set"), unsigned.err());
         CliRun shortKey = merge(here, Map.of(ShardKey.ENVIRONMENT, "short"), List.of(), signed);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: PROOFGATE_SHARD_KEY holds 5 characters; a key needs at least 32"
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-mutate: PROOFGATE_SHARD_KEY holds 5 characters; a key needs at least 32"
                 + " (for example the output of `openssl rand -hex 32`)\n"), shortKey);
     }
 
@@ -156,7 +160,7 @@ class MergeInputsTest {
         CliRun merged = merge(here, Map.of(), List.of(), shards(here, null, new Outcome.TimedOut("gen-two-recurrent")));
         assertEquals(Main.USAGE, merged.exit(), merged.err());
         assertTrue(merged.out().contains("2 unfinished"), merged.out());
-        assertTrue(merged.err().endsWith("proofgate merge: 2 mutants timed out: a TLC run went past --timeout 120 s, so their"
+        assertTrue(merged.err().endsWith("proofgate merge-mutate: 2 mutants timed out: a TLC run went past --timeout 120 s, so their"
                 + " outcome is unknown and the run is unfinished; raise --timeout\n"), merged.err());
     }
 
@@ -171,7 +175,7 @@ class MergeInputsTest {
                 new Outcome.OverStateBound("gen-two-recurrent", 100_000)));
         assertEquals(Main.USAGE, merged.exit(), merged.err());
         assertTrue(merged.out().contains("2 unfinished"), merged.out());
-        assertTrue(merged.err().endsWith("proofgate merge: 2 mutants went over the state bound: a TLC run found more distinct"
+        assertTrue(merged.err().endsWith("proofgate merge-mutate: 2 mutants went over the state bound: a TLC run found more distinct"
                 + " states than --max-states allows (100,000 on gen-two-recurrent), so their outcome is unknown and the run"
                 + " is unfinished; raise --max-states\n"), merged.err());
     }

@@ -57,7 +57,7 @@ class OutsideTextTest {
         // an unsigned shard may be edited: its error line now carries an escape sequence (a window title), written as
         // a replay writes one (a merge refuses a line a replay could not have written)
         Files.writeString(shard, Files.readString(shard).replace("invalid JSON", "\\u001B]0;pwned\\u0007invalid JSON"));
-        CliRun merged = CliRun.of("merge", shard.toString());
+        CliRun merged = CliRun.of("merge-replay", shard.toString());
         assertEquals(2, merged.exit(), merged.err());
         assertTrue(merged.err().contains(":2:29: \\u001b]0;pwned\\u0007invalid JSON: an unknown word \"nope\""), merged.err());
         assertFit(merged);

@@ -60,7 +60,7 @@ class ReplayShardsTest {
         assertEquals(7, one.out().lines().filter(l -> l.startsWith("{\"kind\":\"log\"")).count());
         assertEquals(6, one.out().lines().filter(l -> l.startsWith("{\"kind\":\"summary\"")).count());
         for (int count = 1; count <= 3; count++) {
-            List<String> merge = new ArrayList<>(List.of("merge"));
+            List<String> merge = new ArrayList<>(List.of("merge-replay"));
             merge.addAll(shards(count));
             assertEquals(one, run(merge), count + " shards");
         }
@@ -69,25 +69,25 @@ class ReplayShardsTest {
     @Test
     void aMergeRefusesShardsThatAreNotTheWholeOfOneRun() throws Exception {
         List<String> three = shards(3);
-        CliRun missing = run(List.of("merge", three.get(0), three.get(1)));
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: shards missing: [0/3]; a merge needs all 3\n"), missing);
+        CliRun missing = run(List.of("merge-replay", three.get(0), three.get(1)));
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: shards missing: [0/3]; a merge needs all 3\n"), missing);
         Path cut = dir.resolve("cut.jsonl");
         List<String> lines = Files.readAllLines(Path.of(three.get(2)));
         Files.write(cut, lines.subList(0, lines.size() - 1));
-        CliRun incomplete = run(List.of("merge", three.get(0), three.get(1), cut.toString()));
+        CliRun incomplete = run(List.of("merge-replay", three.get(0), three.get(1), cut.toString()));
         assertEquals(Main.USAGE, incomplete.exit());
-        assertTrue(incomplete.err().startsWith("proofgate merge: shard 0/3 is incomplete"), incomplete.err());
+        assertTrue(incomplete.err().startsWith("proofgate merge-replay: shard 0/3 is incomplete"), incomplete.err());
         // refused before anything is streamed (the command's buffer would hide that for logs this small)
         java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
         org.junit.jupiter.api.Assertions.assertThrows(MergeRefused.class, () -> ReplayMerge.merge(
                 List.of(Path.of(three.get(0)), Path.of(three.get(1)), cut), streamed, java.util.Optional.empty(), false));
         assertEquals(0, streamed.size(), "refused before any of the merge is streamed");
-        CliRun formatted = run(List.of("merge", "--format", "json", three.get(0), three.get(1), three.get(2)));
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: --format apply to mutation shards only; " + three.get(0)
-                + " is a replay shard (see proofgate merge --help)\n"), formatted);
+        CliRun formatted = run(List.of("merge-mutate", "--format", "json", three.get(0), three.get(1), three.get(2)));
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-mutate: " + three.get(0)
+                + " is a replay shard; it merges with proofgate merge-replay (see proofgate merge-mutate --help)\n"), formatted);
         Path other = dir.resolve("other.jsonl");
         run(List.of("replay", "--shard", "0/3", "--out", other.toString(), LOGS.get(0), LOGS.get(1)));
-        CliRun mixed = run(List.of("merge", other.toString(), three.get(0), three.get(1)));
+        CliRun mixed = run(List.of("merge-replay", other.toString(), three.get(0), three.get(1)));
         assertTrue(mixed.err().contains("a shard of another run"), mixed.err());
     }
 
@@ -132,7 +132,7 @@ class ReplayShardsTest {
     }
 
     private static CliRun merge(java.util.Map<String, String> environment, List<String> options, List<String> files) {
-        List<String> args = new ArrayList<>(List.of("merge"));
+        List<String> args = new ArrayList<>(List.of("merge-replay"));
         args.addAll(options);
         args.addAll(files);
         return CliRun.with(environment::get, args.toArray(String[]::new));
@@ -169,7 +169,7 @@ class ReplayShardsTest {
         CliRun check = merge(java.util.Map.of(), List.of("--check"), two);
         assertEquals(Main.USAGE, check.exit());
         assertEquals("", check.out());
-        assertTrue(check.err().startsWith("proofgate merge: --check: log 3 (\"" + changed + "\") is not the log shard 1/2 replayed"
+        assertTrue(check.err().startsWith("proofgate merge-replay: --check: log 3 (\"" + changed + "\") is not the log shard 1/2 replayed"
                 + " (sha256 "), check.err());
         Files.delete(changed);
         assertTrue(merge(java.util.Map.of(), List.of("--check"), two).err().endsWith("cannot read it here: no such file\n"));
@@ -184,7 +184,7 @@ class ReplayShardsTest {
         lines.set(0, lines.getFirst().replace("]]}", "],[1,null]]}"));
         Files.write(file, lines);
         CliRun refused = merge(java.util.Map.of(), List.of(), two);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + file + ":1:" + (lines.getFirst().indexOf("[1,null]") + 1)
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + file + ":1:" + (lines.getFirst().indexOf("[1,null]") + 1)
                 + ": its header gives SHA-256s of logs outside its share"
                 + " (shard 0/2)\n"), refused);
     }
@@ -206,7 +206,7 @@ class ReplayShardsTest {
         assertTrue(text.contains("\"span\":6912"), text);
         Files.writeString(file, text.replace("\"span\":6912", "\"span\":6913"));
         CliRun edited = merge(key, List.of(), signed);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + file + ": its HMAC does not verify with PROOFGATE_SHARD_KEY"
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + file + ": its HMAC does not verify with PROOFGATE_SHARD_KEY"
                 + " (the file was edited after it was written, or signed with another key)\n"), edited);
         Files.writeString(file, text);
         assertTrue(merge(java.util.Map.of(), List.of(), signed).err().contains("is signed (its end line has an HMAC), but"
@@ -221,7 +221,7 @@ class ReplayShardsTest {
         Path old = dir.resolve("v1.jsonl");
         Files.writeString(old, "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/v1\",\"shard\":0,\"of\":1,"
                 + "\"files\":[]}\n{\"kind\":\"end\"}\n");
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + old + ": a shard of schema \"proofgate-replay-shard/v1\";"
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + old + ": a shard of schema \"proofgate-replay-shard/v1\";"
                 + " this proofgate merges proofgate-replay-shard/v2 (run the shards again with it)\n"),
                 merge(java.util.Map.of(), List.of(), List.of(old.toString())));
     }
@@ -267,20 +267,20 @@ class ReplayShardsTest {
         int of = header.indexOf("\"of\":") + "\"of\":".length() + 1;
         for (String list : List.of("{\"a\":[$1]}", "[]", "\"x\"")) {
             Path loose = edited(file, "\"files\":\\[([^\\]]*)\\]", "\"files\":" + list);
-            assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + loose + ":1:" + files
+            assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + loose + ":1:" + files
                     + ": \"files\" must list the run's logs: a non-empty list of paths\n"), mergeInstead(two, 0, loose), list);
         }
         for (String count : List.of("\"2\"", "2.0", "4294967298", "false", "0")) {
             Path loose = edited(file, "\"of\":2,", "\"of\":" + count + ",");
-            assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + loose + ":1:" + of
+            assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + loose + ":1:" + of
                     + ": \"of\" must be the shard count N, an integer of at least 1\n"), mergeInstead(two, 0, loose), count);
         }
         Path twice = edited(file, "\"of\":2,", "\"of\":2,\"of\":1,");
-        assertTrue(mergeInstead(two, 0, twice).err().startsWith("proofgate merge: " + twice + ":1:"), mergeInstead(two, 0, twice).err());
+        assertTrue(mergeInstead(two, 0, twice).err().startsWith("proofgate merge-replay: " + twice + ":1:"), mergeInstead(two, 0, twice).err());
         assertTrue(mergeInstead(two, 0, twice).err().endsWith(": not a replay shard file: the key \"of\" appears twice in an object\n"),
                 mergeInstead(two, 0, twice).err());
         Path unknown = edited(file, "\"of\":2,", "\"of\":2,\"note\":1,");
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + unknown + ":1:" + (of + 2)
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + unknown + ":1:" + (of + 2)
                 + ": unknown key \"note\" in a shard's header\n"), mergeInstead(two, 0, unknown));
     }
 
@@ -298,7 +298,7 @@ class ReplayShardsTest {
         int errorLine = Files.readAllLines(failing).indexOf(Files.readAllLines(failing).stream()
                 .filter(l -> l.startsWith("{\"kind\":\"error\"")).findFirst().orElseThrow()) + 1;
         Path noError = edited(failing, "^\\{\"kind\":\"error\".*", null);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: " + noError + ":" + errorLine
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + noError + ":" + errorLine
                 + ":1: the output of log 2 ends without its summary or error line\n"), mergeInstead(two, 0, noError));
         Path noSummary = edited(failing, "^\\{\"kind\":\"summary\".*", null);
         assertTrue(mergeInstead(two, 0, noSummary).err().endsWith(":1: the output of log 0 ends without its summary or error line\n"),
@@ -325,7 +325,7 @@ class ReplayShardsTest {
     @Test
     void anEmptyKeyIsRefused() {
         List<String> two = shards(2, java.util.Map.of(), LOGS, "empty");
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge: PROOFGATE_SHARD_KEY is set but empty (a secret that is missing?):"
+        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: PROOFGATE_SHARD_KEY is set but empty (a secret that is missing?):"
                 + " unset it to run without signatures, or set it to a key of at least 32 characters\n"),
                 merge(java.util.Map.of(io.proofgate.shard.ShardKey.ENVIRONMENT, ""), List.of(), two));
     }

@@ -12,7 +12,7 @@ import java.util.Map;
  * The namespace of one revision's validator: its answers to every probe of
  * {@code proofgate-namespace/v1}, computed as the reference adapter computes its own
  * ({@link ReferenceNamespace}: span, plan_selection, snapshot) but through the revision's replay
- * and store classes. So the spec audit and {@code audit --exec} on proofgate's adapter ask the
+ * and store classes. So the spec audit and {@code audit-connector} on proofgate's adapter ask the
  * same questions, and two revisions' answers compare probe by probe.
  */
 final class NamespaceVectors {

@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * {@code proofgate merge} for mutation shards: checks that the shards are the N parts of one run
+ * {@code proofgate merge-mutate} for mutation shards: checks that the shards are the N parts of one run
  * (the same inputs, byte for byte, the same selection, every index once; each result its own
  * shard's and possible on the run's models) and builds the report one unsharded run would print.
  * A named mistake is checked in every shard; each shard must have found the same outcome for it

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Which mutants a mutation run checks: the module's definitions in a part (or named operators),
  * their generated mutants, the named mistakes, then the selection of {@code --shard} and
- * {@code --only}. {@code proofgate mutate} and {@code proofgate merge} both plan with it, so a
+ * {@code --only}. {@code proofgate mutate} and {@code proofgate merge-mutate} both plan with it, so a
  * merge of shards expects exactly the mutants one unsharded run would have checked.
  *
  * @param source   the module's path as the report names it

@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  * mutants that do not compile are not mutants of the spec and count nowhere.
  *
  * <p>It states no times: the same mutants give the same report, byte for byte, however they were
- * run (one run, or shards merged by {@code proofgate merge}); a run's time goes to stderr.
+ * run (one run, or shards merged by {@code proofgate merge-mutate}); a run's time goes to stderr.
  */
 public record MutationReport(String module, String part, List<String> models, String text,
                              List<MutantResult> results, Equivalents equivalents, Set<String> allMutants) {

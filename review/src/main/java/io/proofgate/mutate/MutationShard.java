@@ -22,7 +22,7 @@ import java.util.TreeMap;
 
 /**
  * What one shard of a mutation run found ({@code proofgate mutate --shard K/N --out FILE}), as a
- * file {@code proofgate merge} reads: the selection, every input the run read by its SHA-256 with
+ * file {@code proofgate merge-mutate} reads: the selection, every input the run read by its SHA-256 with
  * what each model checks ({@link RunInputs}), so that a merge of shards of different inputs is
  * refused, the outcome of each mutant checked, and, when {@code PROOFGATE_SHARD_KEY} was set, an
  * HMAC of all of it. Schema {@code proofgate-mutate-shard/v3} (v1 recorded the module's hash

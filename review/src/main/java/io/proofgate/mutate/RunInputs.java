@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * config and module, {@code models.json}, the mistakes and equivalents files; the models with
  * what each config checks and the state bound of its runs; and {@code --timeout}, the guard
  * against a hung check, which also turns a check into another outcome. A shard records it, so that {@code merge} can refuse shards of other inputs
- * and {@code merge --check} shards of inputs other than the checkout's.
+ * and {@code merge-mutate --check} shards of inputs other than the checkout's.
  *
  * @param files each file's path relative to the project root ('/'-separated) and its SHA-256, sorted by path
  */

@@ -27,7 +27,7 @@ public final class ConnectorAuditSarif {
     private ConnectorAuditSarif() {}
 
     public static String write(ConnectorAuditReport report) {
-        SarifLog log = new SarifLog("proofgate audit --exec", RULES);
+        SarifLog log = new SarifLog("proofgate audit-connector", RULES);
         for (DifferenceClass c : report.classes()) {
             Comparison.Differs d = c.first();
             result(log, "connector-" + d.judgement().wireName(), d.kind().words() + ": " + d.rule() + " ("

@@ -22,7 +22,7 @@ public final class ConnectorAuditText {
     private static String text(ConnectorAuditReport report) {
         StringBuilder out = new StringBuilder();
         ConnectorAudit.Run run = report.run();
-        out.append("proofgate audit --exec: base ").append(side(report.base())).append(", head ").append(side(report.head()))
+        out.append("proofgate audit-connector: base ").append(side(report.base())).append(", head ").append(side(report.head()))
                 .append('\n');
         out.append("adapters: base ").append(hello(run.base())).append("; head ").append(hello(run.head())).append('\n');
         if (!report.head().uncommitted().isEmpty()) {

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.concurrent.FutureTask;
 
 /**
- * {@code proofgate audit --exec}: a change to a connector in any language, as the scenarios see
+ * {@code proofgate audit-connector --exec}: a change to a connector in any language, as the scenarios see
  * it. Each revision is written into a folder of the run's own and its adapter command runs there;
  * or two adapter commands are compared as they are, in the current directory.
  */

@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Fuzzing of the mutation shard reader, which {@code proofgate merge} runs on files from other
+ * Fuzzing of the mutation shard reader, which {@code proofgate merge-mutate} runs on files from other
  * machines (Jazzer): any bytes are a shard whose names, paths and ids hold nothing a terminal
  * would act on, or a refusal that names the file and is fit for a terminal (no control
  * character, none of the JSON parser's words); nothing else escapes.

@@ -22,7 +22,7 @@ class ConnectorAuditWorkflowTest {
                 run = step.path("run").asText();
             }
         }
-        assertTrue(run.contains("proofgate audit --exec ") && run.contains("--base \"origin/${{ github.base_ref }}\"")
+        assertTrue(run.contains("proofgate audit-connector --exec ") && run.contains("--base \"origin/${{ github.base_ref }}\"")
                 && run.contains("--format markdown"), run);
         assertEquals("write", workflow.path("permissions").path("pull-requests").asText());
     }

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code proofgate merge} for replay shards: checks that the files are the N shards of one run
+ * {@code proofgate merge-replay} for replay shards: checks that the files are the N shards of one run
  * over one list of logs, each ending with its end line, then streams their blocks in the logs' order, so that the
  * output is what one unsharded {@code replay} over all the logs prints; memory does not grow
  * with the logs.

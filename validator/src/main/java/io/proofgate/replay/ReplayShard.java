@@ -19,7 +19,7 @@ import java.util.List;
  * output after a {@code log} line that names it, ending with its summary or, for a log with a
  * structural error, an {@code error} line instead. A shard ({@code --shard K/N}) replays the logs
  * whose position is K modulo N and writes them to a result file between a {@code shard} header
- * and an {@code end} line, so that {@code proofgate merge} can print what one run prints.
+ * and an {@code end} line, so that {@code proofgate merge-replay} can print what one run prints.
  */
 public final class ReplayShard {
 

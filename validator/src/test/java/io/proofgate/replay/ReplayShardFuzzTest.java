@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Fuzzing of {@code proofgate merge}'s reader of replay shards (Jazzer), which reads files from
+ * Fuzzing of {@code proofgate merge-replay}'s reader of replay shards (Jazzer), which reads files from
  * other machines: the whole file (its header first), and the result lines after a well-formed
  * header. Any bytes merge, with the logs' error messages escaped, or are refused in words fit for
  * a terminal (no control character, none of the JSON parser's words); nothing else escapes.

@@ -11,8 +11,6 @@ import io.proofgate.mutate.MutationPlan;
 import io.proofgate.mutate.MutationReport;
 import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.RunInputs;
-import io.proofgate.replay.MergeRefused;
-import io.proofgate.replay.OutputFailed;
 import io.proofgate.replay.ReplayMerge;
 import io.proofgate.shard.ShardKey;
 import io.proofgate.words.FileProblems;
@@ -25,38 +23,31 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** {@code proofgate merge}: the shards of a run, combined into the report one unsharded run prints. */
-final class MergeCommand implements Command {
+/** {@code proofgate merge-mutate}: mutation shards, combined into the report one unsharded run prints. */
+final class MutationMergeCommand implements Command {
 
     private final java.util.function.Function<String, String> environment;
 
-    MergeCommand(java.util.function.Function<String, String> environment) {
+    MutationMergeCommand(java.util.function.Function<String, String> environment) {
         this.environment = environment;
     }
 
     @Override
     public String name() {
-        return "merge";
+        return "merge-mutate";
     }
 
     @Override
     public String summary() {
-        return "combine the result files of sharded runs (mutate or replay --shard K/N --out FILE) into one report";
+        return "combine mutation shards (mutate --shard K/N --out FILE) into the report one run prints";
     }
 
     @Override
     public String help() {
         return """
-                Usage: proofgate merge [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
+                Usage: proofgate merge-mutate [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
 
-                Replay shards (`proofgate replay --shard K/N --out FILE LOG...`): prints what one replay over
-                all the logs prints, and exits as it would (2 when a log had a structural error). Every
-                shard is checked whole first (its header, each log's lines as a replay writes them, the
-                summary's counts against them, its end line), so a refused merge prints nothing. With
-                --check, each log at its path here must be the one its shard replayed (SHA-256).
-                --format and --equivalent shape a mutation report and are refused.
-
-                Mutation shards: reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
+                Reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
                 (K = 0..N-1, in any order, on any machines), checks that they are the N parts of one run
                 (the same inputs by SHA-256: module, cfgs, model modules, models.json, mistakes and
                 equivalents files; the same selection, models, timeout and N; each K once; each result its
@@ -75,27 +66,6 @@ final class MergeCommand implements Command {
                 stale judgements; 2 the files are not the shards of one run, or cannot be read, or a mutant
                 timed out in its shard (the report is printed, then exit 2).
                 """;
-    }
-
-    /** Replay shards: their blocks in the logs' order, the logs' errors on stderr as one run prints them. */
-    private int replay(List<String> files, boolean check, PrintStream out, PrintStream err) {
-        java.io.OutputStream sink = new java.io.BufferedOutputStream(new NonClosing(out), 1 << 16);
-        try {
-            Optional<ShardKey> key = ShardKey.from(environment);
-            List<String> errors = ReplayMerge.merge(files.stream().map(Path::of).toList(), sink, key, check);
-            sink.flush();
-            errors.forEach(error -> err.println("proofgate replay: " + error));
-            return errors.isEmpty() ? Main.OK : Main.USAGE;
-        } catch (MergeRefused | ShardKey.Refused e) {
-            err.println("proofgate merge: " + e.getMessage());
-            return Main.USAGE;
-        } catch (OutputFailed e) {
-            err.println("proofgate merge: " + e.getMessage());
-            return Main.USAGE;
-        } catch (IOException e) {
-            err.println("proofgate merge: " + FileProblems.words(e));
-            return Main.USAGE;
-        }
     }
 
     /**
@@ -138,23 +108,17 @@ final class MergeCommand implements Command {
         }
         try {
             if (ReplayMerge.isShard(Path.of(files.getFirst()))) {
-                List<String> shaping = options.keySet().stream().filter(o -> !o.equals("--check")).sorted().toList();
-                if (!shaping.isEmpty()) {
-                    // these shape a mutation report; a replay merge prints the logs' own lines
-                    throw new UsageException(String.join(", ", shaping) + " apply to mutation shards only; " + files.getFirst()
-                            + " is a replay shard");
-                }
-                return replay(files, options.containsKey("--check"), out, err);
+                throw new UsageException(files.getFirst() + " is a replay shard; it merges with proofgate merge-replay");
             }
         } catch (IOException e) {
-            err.println("proofgate merge: " + files.getFirst() + ": " + FileProblems.words(e));
+            err.println("proofgate merge-mutate: " + files.getFirst() + ": " + FileProblems.words(e));
             return Main.USAGE;
         }
         Optional<ShardKey> key;
         try {
             key = ShardKey.from(environment);
         } catch (ShardKey.Refused e) {
-            err.println("proofgate merge: " + e.getMessage());
+            err.println("proofgate merge-mutate: " + e.getMessage());
             return Main.USAGE;
         }
         Path root = ProjectRoot.find();
@@ -170,7 +134,7 @@ final class MergeCommand implements Command {
             try {
                 text = Files.readString(moduleFile);
             } catch (IOException e) {
-                err.println("proofgate merge: " + moduleFile + ": " + FileProblems.words(e));
+                err.println("proofgate merge-mutate: " + moduleFile + ": " + FileProblems.words(e));
                 return Main.USAGE;
             }
             MutationPlan plan = MutationMerge.plan(shards, text, root);
@@ -184,17 +148,17 @@ final class MergeCommand implements Command {
             out.print(report.render(format));
             out.flush();
             if (out.checkError()) {
-                err.println("proofgate merge: cannot write to standard output; the report is incomplete");
+                err.println("proofgate merge-mutate: cannot write to standard output; the report is incomplete");
                 return Main.USAGE;
             }
-            err.println("proofgate merge: " + shards.size() + " shard" + (shards.size() == 1 ? "" : "s") + ", "
+            err.println("proofgate merge-mutate: " + shards.size() + " shard" + (shards.size() == 1 ? "" : "s") + ", "
                     + results.size() + " mutants, " + (key.isPresent() ? "each signature verified" : "unsigned"));
-            if (MutateCommand.unfinished(report, shards.getFirst().inputs(), "merge", err)) {
+            if (MutateCommand.unfinished(report, shards.getFirst().inputs(), "merge-mutate", err)) {
                 return Main.USAGE;
             }
             return options.containsKey("--check") && !report.passesCheck() ? Main.FINDINGS : Main.OK;
         } catch (MutationException e) {
-            err.println("proofgate merge: " + e.getMessage());
+            err.println("proofgate merge-mutate: " + e.getMessage());
             return Main.USAGE;
         }
     }
