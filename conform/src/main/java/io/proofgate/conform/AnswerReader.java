@@ -2,8 +2,8 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.proofgate.words.Capability;
 import io.proofgate.format.StateLine;
+import io.proofgate.words.Capability;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

@@ -190,21 +190,14 @@ public final class Conform {
             return new Result.Passed(scenario, seconds(began));
         }
         Result.Mismatch full = mismatch.get();
-        int length = events;
-        Result.Mismatch shortest = full;
+        Shrinker.Shrunk<Result.Mismatch> shortest = new Shrinker.Shrunk<>(events, full);
         if (shrink) {
             int upTo = Math.min(events, Math.max(1, full.event()));
+            // a whole log's expectations (its summary) are met only at its end, so only its prefix up to the difference is tried
             int from = scenario.expected() instanceof Scenario.WholeLog ? upTo : 1;
-            for (int prefix = from; prefix < events && prefix <= upTo; prefix++) {
-                Optional<Result.Mismatch> shorter = run.run(scenario, prefix);
-                if (shorter.isPresent()) {
-                    length = prefix;
-                    shortest = shorter.get();
-                    break;
-                }
-            }
+            shortest = Shrinker.shortest(from, Math.min(upTo, events - 1), prefix -> run.run(scenario, prefix)).orElse(shortest);
         }
-        return new Result.Failed(scenario, full, length, shortest, seconds(began));
+        return new Result.Failed(scenario, full, shortest.events(), shortest.shown(), seconds(began));
     }
 
     private static double seconds(long since) {

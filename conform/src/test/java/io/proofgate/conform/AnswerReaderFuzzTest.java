@@ -2,8 +2,8 @@ package io.proofgate.conform;
 
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.proofgate.words.Capability;
 import io.proofgate.json.JsonWords;
+import io.proofgate.words.Capability;
 import io.proofgate.words.Outside;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;

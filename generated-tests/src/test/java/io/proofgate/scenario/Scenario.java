@@ -1,10 +1,10 @@
 package io.proofgate.scenario;
 
 import io.proofgate.bytecheck.ByteCheckHarness;
+import io.proofgate.bytecheck.CopiedBlocks;
 import io.proofgate.format.ScenarioFile;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
-import io.proofgate.bytecheck.CopiedBlocks;
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.Connector;
 import io.proofgate.protocol.ConnectorState;

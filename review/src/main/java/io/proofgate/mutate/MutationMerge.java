@@ -1,7 +1,7 @@
 package io.proofgate.mutate;
 
-import io.proofgate.words.Sha256;
 import io.proofgate.words.FileProblems;
+import io.proofgate.words.Sha256;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
 package io.proofgate.mutate;
 
-import io.proofgate.check.ConfigChecks;
-import io.proofgate.check.StrictJson;
-import io.proofgate.words.Sha256;
-import io.proofgate.shard.ShardKey;
-import io.proofgate.words.Outside;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.proofgate.check.ConfigChecks;
+import io.proofgate.check.StrictJson;
+import io.proofgate.shard.ShardKey;
+import io.proofgate.words.Outside;
+import io.proofgate.words.Sha256;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.proofgate.mutate;
 
 import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.Model;
-import io.proofgate.words.Sha256;
 import io.proofgate.words.FileProblems;
+import io.proofgate.words.Sha256;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

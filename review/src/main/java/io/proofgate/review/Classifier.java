@@ -1,11 +1,11 @@
 package io.proofgate.review;
 
-import io.proofgate.words.Capability;
 import io.proofgate.conform.Line;
 import io.proofgate.conform.Rules;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioRun;
 import io.proofgate.conform.Transcript;
+import io.proofgate.words.Capability;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.proofgate.review;
 
-import io.proofgate.words.Capability;
 import io.proofgate.conform.Adapter;
 import io.proofgate.conform.AdapterClient;
 import io.proofgate.conform.AdapterException;
@@ -9,10 +8,13 @@ import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Line;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioRun;
+import io.proofgate.conform.Shrinker;
 import io.proofgate.conform.Transcript;
+import io.proofgate.words.Capability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -373,14 +375,11 @@ public final class ConnectorAudit {
         try (a; AdapterClient b = open(head, "head", settings)) {
             Pair pair = new Pair(a, b);
             Classifier classifier = new Classifier(a.capabilities(), b.capabilities());
-            for (int prefix = 1; prefix <= upTo; prefix++) {
+            return Shrinker.shortest(1, upTo, prefix -> {
                 Transcript[] both = pair.record(scenario, prefix);
-                if (classifier.compare(scenario, prefix, both[0], both[1]) instanceof Comparison.Differs d
-                        && d.classKey().equals(found.classKey())) {
-                    return new Witness(prefix, d);
-                }
-            }
-            return new Witness(scenario.events().size(), found);
+                return classifier.compare(scenario, prefix, both[0], both[1]) instanceof Comparison.Differs d
+                        && d.classKey().equals(found.classKey()) ? Optional.of(d) : Optional.<Comparison.Differs>empty();
+            }).map(shrunk -> new Witness(shrunk.events(), shrunk.shown())).orElse(new Witness(scenario.events().size(), found));
         } catch (SideException e) {
             throw new ConformException("shrinking the witness of " + scenario.id() + ": " + e.getMessage());
         }

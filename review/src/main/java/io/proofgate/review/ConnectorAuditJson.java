@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.proofgate.words.Capability;
 import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Line;
+import io.proofgate.words.Capability;
 import java.util.List;
 
 /** The connector audit as JSON ({@code proofgate-connector-audit/v1}, docs/audit.md): every field, every error. */

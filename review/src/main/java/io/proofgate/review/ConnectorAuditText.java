@@ -1,9 +1,9 @@
 package io.proofgate.review;
 
-import io.proofgate.words.Capability;
 import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Json;
 import io.proofgate.conform.Line;
+import io.proofgate.words.Capability;
 import java.util.List;
 
 /** The terminal report of a connector audit; it ends with the verdict. */

@@ -1,7 +1,7 @@
 package io.proofgate.review;
 
-import io.proofgate.audit.Approvals;
 import io.proofgate.audit.Accepted;
+import io.proofgate.audit.Approvals;
 import io.proofgate.audit.GitRepository;
 import io.proofgate.audit.TaskResult;
 import io.proofgate.conform.Conform;

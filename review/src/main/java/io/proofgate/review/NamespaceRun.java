@@ -1,6 +1,5 @@
 package io.proofgate.review;
 
-import io.proofgate.words.Capability;
 import io.proofgate.audit.Fingerprints;
 import io.proofgate.conform.AdapterClient;
 import io.proofgate.conform.AdapterException;
@@ -10,6 +9,7 @@ import io.proofgate.conform.Line;
 import io.proofgate.namespace.NamespaceImpact;
 import io.proofgate.namespace.NamespaceProbe;
 import io.proofgate.namespace.NamespaceProbes;
+import io.proofgate.words.Capability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,6 @@ package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
-import io.proofgate.words.GroupPolicy;
 import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.store.Digests;
@@ -11,6 +10,7 @@ import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreKind;
 import io.proofgate.store.StoreLayout;
 import io.proofgate.store.cuda.CudaUnavailableException;
+import io.proofgate.words.GroupPolicy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.proofgate.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.proofgate.words.Sha256;
 import io.proofgate.shard.ShardKey;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
+import io.proofgate.words.Sha256;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;

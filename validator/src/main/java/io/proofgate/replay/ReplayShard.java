@@ -1,9 +1,9 @@
 package io.proofgate.replay;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import io.proofgate.words.Sha256;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
+import io.proofgate.words.Sha256;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.protocol.Group;
-import io.proofgate.words.GroupPolicy;
 import io.proofgate.protocol.Topology;
+import io.proofgate.words.GroupPolicy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Map;

@@ -3,8 +3,8 @@ package io.proofgate.replay;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.proofgate.words.FileProblems;
 import io.proofgate.json.JsonWords;
+import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
