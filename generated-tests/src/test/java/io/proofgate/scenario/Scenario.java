@@ -108,7 +108,7 @@ public final class Scenario {
         List<StateLine> lines = new ArrayList<>();
         for (Verdict verdict : verdicts) {
             lines.add(switch (verdict) {
-                case Verdict.Plan plan -> new StateLine.Plan(plan.id(), plan.digest(), String.valueOf(plan.span()),
+                case Verdict.Plan plan -> new StateLine.Plan(plan.id(), plan.digest(), String.valueOf(plan.target()),
                         String.valueOf(plan.blocksByGroup()), pairs(plan.recurrent()));
                 case Verdict.Rejected rejected -> new StateLine.Rejected(rejected.id(), rejected.code().wireName(),
                         reasonFacts(rejected));

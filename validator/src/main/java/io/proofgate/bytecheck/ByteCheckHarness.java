@@ -146,10 +146,10 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
             expected[g] = new BlockContent[published[g].length];
             storeBlocks[g] = new long[published[g].length];
             long first = group.policy() == GroupPolicy.SLIDING
-                    ? Math.max(0, plan.span() - group.windowTokens()) / group.blockTokens() : 0;
+                    ? Math.max(0, plan.target() - group.windowTokens()) / group.blockTokens() : 0;
             for (int i = 0; i < published[g].length; i++) {
                 expected[g][i] = group.isRecurrent()
-                        ? new BlockContent.Recurrent(plan.digest(), plan.span())
+                        ? new BlockContent.Recurrent(plan.digest(), plan.target())
                         : new BlockContent.Attention(plan.digest(), first + i);
                 int slot = blocks.slotOf(g, published[g][i]);
                 if (slot < 0) {

@@ -74,7 +74,7 @@ public final class Connector {
             dropLatchOnPreemption(id);
         }
         // Rows 1 and 2 judge the whole field, once for the step; otherwise it maps requests to entries.
-        Finding whole = hasRecurrent ? EvidenceRules.judgeField(step.evidence()) : null;
+        Validation whole = hasRecurrent ? EvidenceRules.judgeField(step.evidence()) : null;
         Map<String, RawValue> byRequest = hasRecurrent && whole == null
                 ? ((RawValue.MapOf) step.evidence()).entries() : Map.of();
         List<Verdict> verdicts = new ArrayList<>(2);
@@ -101,7 +101,7 @@ public final class Connector {
     }
 
     /** Rule "New request". */
-    private void newRequest(long step, Event.NewRequest request, Finding whole, Map<String, RawValue> byRequest,
+    private void newRequest(long step, Event.NewRequest request, Validation whole, Map<String, RawValue> byRequest,
                             List<Verdict> verdicts) {
         long target = topology.targetOf(request.promptTokens());
         if (!topology.tracks(target)) {
@@ -113,11 +113,11 @@ public final class Connector {
         }
         long[] proof = null;
         if (hasRecurrent) {
-            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), target, topology);
-            switch (finding) {
-                case Finding.Keep keep -> { }
-                case Finding.Proof found -> proof = found.blockByGroup();
-                case Finding.Poison poison -> {
+            Validation validation = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), target, topology);
+            switch (validation) {
+                case Validation.Keep keep -> { }
+                case Validation.Latch latch -> proof = latch.blockByGroup();
+                case Validation.Poison poison -> {
                     verdicts.add(reject(step, request.id(), target, poison));
                     return;
                 }
@@ -137,7 +137,7 @@ public final class Connector {
     }
 
     /** Rule "Cached step", items (1) to (5). */
-    private void cachedStep(long step, PendingStore store, CachedRequests cached, int request, Finding whole,
+    private void cachedStep(long step, PendingStore store, CachedRequests cached, int request, Validation whole,
                             RawValue entry, List<Verdict> verdicts) {
         // (1) Full quorum retires the store without looking at the evidence.
         if (atFullQuorum(store.digest)) {
@@ -148,19 +148,19 @@ public final class Connector {
         }
         // (2) Validate: poison, latch, keep, or conflict.
         if (hasRecurrent) {
-            Finding finding = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.target, topology);
-            switch (finding) {
-                case Finding.Keep keep -> { }
-                case Finding.Proof found -> {
+            Validation validation = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.target, topology);
+            switch (validation) {
+                case Validation.Keep keep -> { }
+                case Validation.Latch latch -> {
                     if (!store.latched()) {
-                        store.latch(found.blockByGroup());
-                    } else if (!store.latchEquals(found.blockByGroup())) {
+                        store.latch(latch.blockByGroup());
+                    } else if (!store.latchEquals(latch.blockByGroup())) {
                         pending.remove(store.id);
-                        verdicts.add(reject(step, store.id, store.target, conflict(store, found.blockByGroup())));
+                        verdicts.add(reject(step, store.id, store.target, conflict(store, latch.blockByGroup())));
                         return;
                     }
                 }
-                case Finding.Poison poison -> {
+                case Validation.Poison poison -> {
                     pending.remove(store.id);
                     verdicts.add(reject(step, store.id, store.target, poison));
                     return;
@@ -259,7 +259,7 @@ public final class Connector {
 
     private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, SelectionProblem problem) {
         return reject(step, store.id, store.target,
-                new Finding.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.wireName(), null, group,
+                new Validation.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.wireName(), null, group,
                         block == null ? null : BigInteger.valueOf(block)));
     }
 
@@ -301,18 +301,18 @@ public final class Connector {
         return -Math.floorDiv(-a, b);
     }
 
-    private Finding.Poison conflict(PendingStore store, long[] proof) {
+    private Validation.Poison conflict(PendingStore store, long[] proof) {
         for (Group group : topology.groups()) {
             int g = group.index();
             if (group.isRecurrent() && proof[g] != store.latchedBlock(g)) {
-                return Finding.Poison.of(PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g),
+                return Validation.Poison.of(PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g),
                         store.target, g, proof[g]);
             }
         }
         throw new IllegalStateException("conflict without a differing group");
     }
 
-    private Verdict.Rejected reject(long step, String id, long target, Finding.Poison poison) {
+    private Verdict.Rejected reject(long step, String id, long target, Validation.Poison poison) {
         rejected++;
         StringBuilder reason = new StringBuilder(poison.code().sentence());
         if (poison.observed() != null) {

@@ -19,13 +19,13 @@ final class EvidenceRules {
 
     /**
      * Rows 1 and 2, which look at the whole field and so decide for every request of the step
-     * alike: the finding, or null when the field is a mapping and each request's entry decides.
+     * alike: its validation, or null when the field is a mapping and each request's entry decides.
      */
-    static Finding judgeField(RawValue field) {
+    static Validation judgeField(RawValue field) {
         return switch (field) {
             // Row 1: field absent or null keeps the latch.
-            case RawValue.Absent a -> Finding.KEEP;
-            case RawValue.Null n -> Finding.KEEP;
+            case RawValue.Absent a -> Validation.KEEP;
+            case RawValue.Null n -> Validation.KEEP;
             case RawValue.MapOf map -> null;
             // Row 2: the whole field is not a mapping.
             case RawValue.Int i -> notAMapping(field);
@@ -38,17 +38,17 @@ final class EvidenceRules {
     }
 
     /** Rows 3 to 14: one request's entry of a mapping ({@code null} when it has no key). */
-    static Finding judgeEntry(RawValue value, long target, Topology topology) {
+    static Validation judgeEntry(RawValue value, long target, Topology topology) {
         // Row 3: no key for this request, or null.
         if (value == null || value instanceof RawValue.Null) {
-            return Finding.KEEP;
+            return Validation.KEEP;
         }
         // Row 4 and 5.
         if (!(value instanceof RawValue.ListOf(List<RawValue> entries))) {
-            return Finding.Poison.of(PoisonCode.NOT_A_LIST, " found=" + kindOf(value));
+            return Validation.Poison.of(PoisonCode.NOT_A_LIST, " found=" + kindOf(value));
         }
         if (entries.isEmpty()) {
-            return Finding.Poison.of(PoisonCode.EMPTY, "");
+            return Validation.Poison.of(PoisonCode.EMPTY, "");
         }
         List<Group> groups = topology.groups();
         long[] exact = null;
@@ -57,7 +57,7 @@ final class EvidenceRules {
             RawValue entry = entries.get(index);
             if (!(entry instanceof RawValue.ListOf list) || list.items().size() != 3
                     || !isInteger(list.items().get(0)) || !isInteger(list.items().get(1)) || !isInteger(list.items().get(2))) {
-                return Finding.Poison.of(PoisonCode.MALFORMED_ENTRY, " entry=" + index + malformation(entry));
+                return Validation.Poison.of(PoisonCode.MALFORMED_ENTRY, " entry=" + index + malformation(entry));
             }
             RawValue first = list.items().get(0);
             RawValue second = list.items().get(1);
@@ -68,19 +68,19 @@ final class EvidenceRules {
                 if (groupValue < 0 || groupValue >= groups.size()) {
                     // A group beyond 32 bits is not repeated as a number: the reason says it was out of range.
                     Integer named = groupValue == (int) groupValue ? (int) groupValue : null;
-                    return Finding.Poison.of(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
+                    return Validation.Poison.of(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
                 }
                 int group = (int) groupValue;
                 if (!groups.get(group).isRecurrent()) {
-                    return Finding.Poison.of(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
+                    return Validation.Poison.of(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
                             + groups.get(group).policy().wireName(), boundary, group, block);
                 }
                 // protocol §3: the block is checked before the boundary, so a below-target entry with block 0 still poisons.
                 if (block <= 0) {
-                    return Finding.Poison.of(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, group, block);
+                    return Validation.Poison.of(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, group, block);
                 }
                 if (boundary > target) {
-                    return Finding.Poison.of(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, group, block);
+                    return Validation.Poison.of(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, group, block);
                 }
                 if (boundary < target) {
                     continue; // intermediate evidence: an older aligned checkpoint, neither proof nor poison
@@ -89,28 +89,28 @@ final class EvidenceRules {
                     exact = new long[groups.size()];
                 }
                 if (exact[group] != 0) {
-                    return Finding.Poison.of(PoisonCode.DUPLICATE_GROUP, " entry=" + index + " first=" + exact[group],
+                    return Validation.Poison.of(PoisonCode.DUPLICATE_GROUP, " entry=" + index + " first=" + exact[group],
                             boundary, group, block);
                 }
                 exact[group] = block;
                 continue;
             }
             // An integer beyond 64 bits, compared and stated exactly (protocol §6).
-            Finding.Poison poison = beyondLong(index, exact(first), exact(second), exact(third), target, groups);
+            Validation.Poison poison = beyondLong(index, exact(first), exact(second), exact(third), target, groups);
             if (poison != null) {
                 return poison;
             }
         }
         if (exact == null) {
-            return Finding.KEEP;
+            return Validation.KEEP;
         }
         // Blocks are positive, so 0 marks a recurrent group no exact-target entry named.
         for (Group group : groups) {
             if (group.isRecurrent() && exact[group.index()] == 0) {
-                return new Finding.Poison(PoisonCode.INCOMPLETE, "", null, group.index(), null);
+                return new Validation.Poison(PoisonCode.INCOMPLETE, "", null, group.index(), null);
             }
         }
-        return new Finding.Proof(exact);
+        return new Validation.Latch(exact);
     }
 
     /**
@@ -120,26 +120,26 @@ final class EvidenceRules {
      * beyond 64 bits is one vLLM can never hand over, so at or past the null-block row it fails
      * closed as {@code malformed_entry} with {@code problem=out_of_range} rather than be latched.
      */
-    private static Finding.Poison beyondLong(int index, BigInteger group, BigInteger block, BigInteger boundary,
+    private static Validation.Poison beyondLong(int index, BigInteger group, BigInteger block, BigInteger boundary,
                                              long target, List<Group> groups) {
         if (group.signum() < 0 || group.compareTo(BigInteger.valueOf(groups.size())) >= 0) {
             Integer named = group.bitLength() < 32 ? group.intValue() : null;
-            return new Finding.Poison(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
+            return new Validation.Poison(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
         }
         int g = group.intValue();
         if (!groups.get(g).isRecurrent()) {
-            return new Finding.Poison(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
+            return new Validation.Poison(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
                     + groups.get(g).policy().wireName(), boundary, g, block);
         }
         if (block.signum() <= 0) {
-            return new Finding.Poison(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, g, block);
+            return new Validation.Poison(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, g, block);
         }
         if (block.bitLength() >= 64) {
-            return new Finding.Poison(PoisonCode.MALFORMED_ENTRY, " entry=" + index + " element=1 found=integer"
+            return new Validation.Poison(PoisonCode.MALFORMED_ENTRY, " entry=" + index + " element=1 found=integer"
                     + " problem=out_of_range", boundary, g, block);
         }
         if (boundary.compareTo(BigInteger.valueOf(target)) > 0) {
-            return new Finding.Poison(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, g, block);
+            return new Validation.Poison(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, g, block);
         }
         return null; // the only value beyond 64 bits is a boundary far below the target: intermediate
     }
@@ -156,8 +156,8 @@ final class EvidenceRules {
         };
     }
 
-    private static Finding notAMapping(RawValue field) {
-        return Finding.Poison.of(PoisonCode.NOT_A_MAPPING, " found=" + kindOf(field));
+    private static Validation notAMapping(RawValue field) {
+        return Validation.Poison.of(PoisonCode.NOT_A_MAPPING, " found=" + kindOf(field));
     }
 
     /** JSON's name for the kind of a value; Absent never reaches here (only a whole field can be absent). */

@@ -14,8 +14,8 @@ public sealed interface Verdict {
 
     String id();
 
-    /** The store plan: attention blocks from the table, recurrent blocks from the latch. */
-    record Plan(long step, String id, String digest, long span, BlockIds blocksByGroup,
+    /** The store plan: attention blocks from the table, recurrent blocks from the latch; the wire writes {@code target} as {@code span}. */
+    record Plan(long step, String id, String digest, long target, BlockIds blocksByGroup,
                 List<GroupBlock> recurrent) implements Verdict {
         public Plan {
             recurrent = List.copyOf(recurrent);

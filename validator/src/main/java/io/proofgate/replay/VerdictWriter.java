@@ -33,7 +33,7 @@ public final class VerdictWriter implements Closeable {
                 out.writeNumberField("step", plan.step());
                 out.writeStringField("id", plan.id());
                 out.writeStringField("digest", plan.digest());
-                out.writeNumberField("span", plan.span());
+                out.writeNumberField("span", plan.target()); // the wire calls a plan's target its span
                 out.writeFieldName("blocks_by_group");
                 writeBlocks(plan.blocksByGroup());
                 out.writeFieldName("recurrent");

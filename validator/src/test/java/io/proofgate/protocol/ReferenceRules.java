@@ -267,7 +267,7 @@ final class ReferenceRules {
     /** The same reduction of a real verdict. */
     static String reduce(Verdict verdict) {
         return switch (verdict) {
-            case Verdict.Plan p -> "plan " + p.step() + " " + p.id() + " " + p.digest() + " " + p.span() + " "
+            case Verdict.Plan p -> "plan " + p.step() + " " + p.id() + " " + p.digest() + " " + p.target() + " "
                     + lists(p.blocksByGroup()) + " " + Events.sorted(p.recurrent());
             case Verdict.Rejected r -> "rejected " + r.step() + " " + r.id() + " " + r.code().wireName() + " " + r.target();
             case Verdict.Retired r -> "retired " + r.step() + " " + r.id() + " " + r.cause().wireName();
