@@ -79,6 +79,7 @@ public class PageStoreBenchmark {
         MemorySegment destination;
 
         @Setup(Level.Trial)
+        @SuppressWarnings("MustBeClosedChecker") // the arena lives for the trial; the tear-down closes it
         public void setup() {
             long pages = TOTAL_BYTES / pageBytes;
             store = new HostPageStore(StoreLayout.uniform(1, 1, pageBytes, 4 * pages));

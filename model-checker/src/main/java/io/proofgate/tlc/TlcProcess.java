@@ -40,10 +40,11 @@ public final class TlcProcess {
                 .start();
         // TLC dies with this process: on a normal exit or a signal here, by this hook; on a
         // SIGKILL, by TlcChild watching its parent.
-        Thread hook = new Thread(() -> {
+        Runnable end = () -> {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
-        }, "proofgate-tlc-cleanup");
+        };
+        Thread hook = new Thread(end, "proofgate-tlc-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             return supervise(command, asked.stateBound().isPresent(), process, raw, listener);
@@ -51,7 +52,7 @@ public final class TlcProcess {
             if (!process.isAlive()) {
                 removeHook(hook);
             } else {
-                hook.run(); // interrupted or failed while TLC runs: never leave it behind
+                end.run(); // interrupted or failed while TLC runs: never leave it behind
                 removeHook(hook);
             }
         }

@@ -156,6 +156,7 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
         }
 
         /** The request whose lists were begun since the last request ended. */
+        @SuppressWarnings("ReturnValueIgnored") // hashCode() is called for the hash the String keeps, not for its value
         public void endRequest(String id, long computedTokens, long scheduledTokens, boolean resumedNow) {
             if (size == ids.length) {
                 int grown = size * 2;

@@ -33,6 +33,7 @@ final class BatchedCopies implements DeviceCopies {
      * {@code CUmemcpyAttributes} that applies to every copy, then its start index, 0.
      */
     @Override
+    @SuppressWarnings("MustBeClosedChecker") // the arrays' arena is kept, and closed when replaced or in close()
     public void begin(long[][] blocksByGroup) {
         count = 0;
         long needed = 0;

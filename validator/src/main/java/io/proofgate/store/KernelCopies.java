@@ -36,6 +36,7 @@ final class KernelCopies implements DeviceCopies {
     private final MemorySegment launch;
 
     /** @param copyFunction the kernel, from {@code PrimaryContext.copyFunction} */
+    @SuppressWarnings("MustBeClosedChecker") // the launch arena lives as long as this, and close() closes it
     KernelCopies(CudaDriver driver, long stream, int ordinal, StoreLayout layout, long copyFunction, long kernelChunkBytes) {
         this.driver = driver;
         this.stream = stream;
