@@ -40,7 +40,7 @@ class ArchitectureTest {
     static {
         MAY_USE.put("words", Set.of());
         MAY_USE.put("json-text", Set.of("words"));
-        MAY_USE.put("scenario-format", Set.of());
+        MAY_USE.put("scenario-format", Set.of("words"));
         MAY_USE.put("validator", Set.of("words", "json-text"));
         MAY_USE.put("model-checker", Set.of("words", "json-text"));
         MAY_USE.put("generation", Set.of("words", "model-checker", "scenario-format"));

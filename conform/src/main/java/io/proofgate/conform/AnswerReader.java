@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
+import io.proofgate.words.Counter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -166,8 +167,8 @@ final class AnswerReader {
         if (counters == null || !counters.isObject()) {
             throw new AdapterException("printed a state without a \"counters\" object: " + Json.excerpt(text));
         }
-        lines.add(new StateLine.Counters(integer(counters, "plans", text), integer(counters, "rejected", text),
-                integer(counters, "store_skipped_quorum", text), integer(counters, "retired_finished", text)).text());
+        lines.add(new StateLine.Counters(integer(counters, Counter.PLANS.wireName(), text), integer(counters, Counter.REJECTED.wireName(), text),
+                integer(counters, Counter.STORE_SKIPPED_QUORUM.wireName(), text), integer(counters, Counter.RETIRED_FINISHED.wireName(), text)).text());
         return new Line.State(List.copyOf(lines), List.copyOf(stores.keySet()));
     }
 
@@ -188,9 +189,9 @@ final class AnswerReader {
         for (var entry : latched.properties()) {
             latches.put(entry.getKey(), sortedPairs(latched, entry.getKey(), text));
         }
-        return new Line.Summary(integer(node, "plans", text), integer(node, "rejected", text),
-                integer(node, "store_skipped_quorum", text), integer(node, "retired_finished", text),
-                node.has("ignored_held") ? integer(node, "ignored_held", text) : "0", List.copyOf(pending), latches);
+        return new Line.Summary(integer(node, Counter.PLANS.wireName(), text), integer(node, Counter.REJECTED.wireName(), text),
+                integer(node, Counter.STORE_SKIPPED_QUORUM.wireName(), text), integer(node, Counter.RETIRED_FINISHED.wireName(), text),
+                node.has(Counter.IGNORED_HELD.wireName()) ? integer(node, Counter.IGNORED_HELD.wireName(), text) : "0", List.copyOf(pending), latches);
     }
 
     /** The most names one probe's answer may give, and the most hex digits of one value (docs/conformance.md). */

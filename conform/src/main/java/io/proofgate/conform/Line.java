@@ -2,6 +2,7 @@ package io.proofgate.conform;
 
 
 import io.proofgate.words.Capability;
+import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
 import java.util.List;
 import java.util.Set;
@@ -117,18 +118,18 @@ public sealed interface Line {
         @Override
         public String words(Set<Capability> capabilities) {
             // ids quoted: the words of ["r1, r2"] and of ["r1", "r2"] must differ
-            return "summary plans=" + plans + " rejected=" + rejected + " store_skipped_quorum=" + storeSkippedQuorum
-                    + " retired_finished=" + retiredFinished + " ignored_held=" + ignoredHeld + " pending="
+            return "summary " + Counter.PLANS.wireName() + "=" + plans + " " + Counter.REJECTED.wireName() + "=" + rejected + " " + Counter.STORE_SKIPPED_QUORUM.wireName() + "=" + storeSkippedQuorum
+                    + " " + Counter.RETIRED_FINISHED.wireName() + "=" + retiredFinished + " " + Counter.IGNORED_HELD.wireName() + "=" + ignoredHeld + " pending="
                     + pending.stream().map(Outside::quoted).toList() + " latched="
                     + latched.entrySet().stream().map(e -> Outside.quoted(e.getKey()) + ":" + e.getValue()).toList();
         }
 
         public String json() {
-            StringBuilder json = new StringBuilder("{\"kind\":\"summary\",\"plans\":").append(plans).append(",\"rejected\":")
-                    .append(rejected).append(",\"store_skipped_quorum\":").append(storeSkippedQuorum)
-                    .append(",\"retired_finished\":").append(retiredFinished);
+            StringBuilder json = new StringBuilder("{\"kind\":\"summary\",\"" + Counter.PLANS.wireName() + "\":").append(plans).append(",\"" + Counter.REJECTED.wireName() + "\":")
+                    .append(rejected).append(",\"" + Counter.STORE_SKIPPED_QUORUM.wireName() + "\":").append(storeSkippedQuorum)
+                    .append(",\"" + Counter.RETIRED_FINISHED.wireName() + "\":").append(retiredFinished);
             if (!ignoredHeld.equals("0")) {
-                json.append(",\"ignored_held\":").append(ignoredHeld);
+                json.append(",\"" + Counter.IGNORED_HELD.wireName() + "\":").append(ignoredHeld);
             }
             json.append(",\"pending\":[");
             for (int i = 0; i < pending.size(); i++) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.proofgate.format.StateLine;
+import io.proofgate.words.Counter;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -295,12 +296,12 @@ final class PlainAnswers {
         String retired = null;
         String name;
         while ((name = parser.nextFieldName()) != null) {
-            switch (name) {
-                case "plans" -> plans = once(plans, integer(parser));
-                case "rejected" -> rejected = once(rejected, integer(parser));
-                case "store_skipped_quorum" -> skipped = once(skipped, integer(parser));
-                case "retired_finished" -> retired = once(retired, integer(parser));
-                default -> skipValue(parser);
+            switch (Counter.of(name).orElse(null)) {
+                case PLANS -> plans = once(plans, integer(parser));
+                case REJECTED -> rejected = once(rejected, integer(parser));
+                case STORE_SKIPPED_QUORUM -> skipped = once(skipped, integer(parser));
+                case RETIRED_FINISHED -> retired = once(retired, integer(parser));
+                case null, default -> skipValue(parser); // a state does not compare ignored_held; unknown names are skipped
             }
         }
         return all(plans, rejected, skipped, retired) ? new StateLine.Counters(plans, rejected, skipped, retired).text() : null;

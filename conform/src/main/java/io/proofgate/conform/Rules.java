@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
+import io.proofgate.words.Counter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -112,9 +113,9 @@ public final class Rules {
     }
 
     public static String ofSummary(Line.Summary expected, Line.Summary actual) {
-        return "summary: " + differing(List.of("plans", expected.plans(), actual.plans(), "rejected", expected.rejected(),
-                actual.rejected(), "store_skipped_quorum", expected.storeSkippedQuorum(), actual.storeSkippedQuorum(),
-                "retired_finished", expected.retiredFinished(), actual.retiredFinished(), "ignored_held",
+        return "summary: " + differing(List.of(Counter.PLANS.wireName(), expected.plans(), actual.plans(), Counter.REJECTED.wireName(), expected.rejected(),
+                actual.rejected(), Counter.STORE_SKIPPED_QUORUM.wireName(), expected.storeSkippedQuorum(), actual.storeSkippedQuorum(),
+                Counter.RETIRED_FINISHED.wireName(), expected.retiredFinished(), actual.retiredFinished(), Counter.IGNORED_HELD.wireName(),
                 expected.ignoredHeld(), actual.ignoredHeld(), "pending", expected.pending().toString(),
                 actual.pending().toString(), "latched", expected.latched().toString(), actual.latched().toString()));
     }

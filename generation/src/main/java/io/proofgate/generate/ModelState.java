@@ -4,6 +4,7 @@ import io.proofgate.format.StateLine;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValuePrinter;
+import io.proofgate.words.Counter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -60,9 +61,9 @@ final class ModelState {
                 latched.append(latched.length() > 1 ? "," : "").append(id).append(':').append(latch);
             }
         });
-        return "summary plans=" + integer(variable("plans")) + " rejected=" + integer(variable("rejected"))
-                + " store_skipped_quorum=" + integer(variable("skippedQuorum"))
-                + " retired_finished=" + integer(variable("retiredFinished"))
+        return "summary " + Counter.PLANS.wireName() + "=" + integer(variable("plans")) + " " + Counter.REJECTED.wireName() + "=" + integer(variable("rejected"))
+                + " " + Counter.STORE_SKIPPED_QUORUM.wireName() + "=" + integer(variable("skippedQuorum"))
+                + " " + Counter.RETIRED_FINISHED.wireName() + "=" + integer(variable("retiredFinished"))
                 + " pending=" + String.join(",", pending.keySet()) + " latched=" + latched.append('}');
     }
 

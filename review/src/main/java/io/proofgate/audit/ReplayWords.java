@@ -2,6 +2,7 @@ package io.proofgate.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.proofgate.words.Counter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -57,11 +58,11 @@ final class ReplayWords {
         StringBuilder latched = new StringBuilder("{");
         node.path("latched").properties().forEach(entry -> latched.append(latched.length() > 1 ? "," : "")
                 .append(entry.getKey()).append(':').append(pairs(entry.getValue())));
-        return "summary plans=" + node.path("plans").asText() + " rejected=" + node.path("rejected").asText()
-                + " store_skipped_quorum=" + node.path("store_skipped_quorum").asText()
-                + " retired_finished=" + node.path("retired_finished").asText()
+        return "summary " + Counter.PLANS.wireName() + "=" + node.path(Counter.PLANS.wireName()).asText() + " " + Counter.REJECTED.wireName() + "=" + node.path(Counter.REJECTED.wireName()).asText()
+                + " " + Counter.STORE_SKIPPED_QUORUM.wireName() + "=" + node.path(Counter.STORE_SKIPPED_QUORUM.wireName()).asText()
+                + " " + Counter.RETIRED_FINISHED.wireName() + "=" + node.path(Counter.RETIRED_FINISHED.wireName()).asText()
                 + " pending=" + String.join(",", pending) + " latched=" + latched.append('}')
-                + (node.has("ignored_held") ? " ignored_held=" + node.path("ignored_held").asText() : "");
+                + (node.has(Counter.IGNORED_HELD.wireName()) ? " " + Counter.IGNORED_HELD.wireName() + "=" + node.path(Counter.IGNORED_HELD.wireName()).asText() : "");
     }
 
 

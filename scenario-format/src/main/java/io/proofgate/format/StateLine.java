@@ -1,5 +1,6 @@
 package io.proofgate.format;
 
+import io.proofgate.words.Counter;
 import java.util.List;
 
 /**
@@ -75,8 +76,8 @@ public sealed interface StateLine {
     record Counters(String plans, String rejected, String storeSkippedQuorum, String retiredFinished) implements StateLine {
         @Override
         public String text() {
-            return "counters plans=" + plans + " rejected=" + rejected + " store_skipped_quorum=" + storeSkippedQuorum
-                    + " retired_finished=" + retiredFinished;
+            return "counters " + Counter.PLANS.wireName() + "=" + plans + " " + Counter.REJECTED.wireName() + "=" + rejected + " " + Counter.STORE_SKIPPED_QUORUM.wireName() + "=" + storeSkippedQuorum
+                    + " " + Counter.RETIRED_FINISHED.wireName() + "=" + retiredFinished;
         }
     }
 
@@ -115,8 +116,8 @@ public sealed interface StateLine {
                 }
                 yield new Held(words[1].substring(0, equals), words[1].substring(equals + 1));
             }
-            case "counters" -> new Counters(at.value(1, "plans"), at.value(2, "rejected"), at.value(3, "store_skipped_quorum"),
-                    at.value(4, "retired_finished"));
+            case "counters" -> new Counters(at.value(1, Counter.PLANS.wireName()), at.value(2, Counter.REJECTED.wireName()), at.value(3, Counter.STORE_SKIPPED_QUORUM.wireName()),
+                    at.value(4, Counter.RETIRED_FINISHED.wireName()));
             default -> throw at.error("expected a plan, rejected, retired, pending, held or counters line");
         };
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.proofgate.json.JsonPlaces;
 import io.proofgate.json.JsonWords;
 import io.proofgate.protocol.Verdict;
+import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
 import io.proofgate.words.RetireCause;
@@ -58,9 +59,9 @@ final class ShardBody {
                     optional("observed", Type.INTEGER), key("target", Type.INTEGER), optional("group", Type.INTEGER),
                     optional("block", Type.INTEGER), key("reason", Type.TEXT)),
             "retired", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("cause", Type.TEXT)),
-            "summary", List.of(key("kind", Type.TEXT), key("plans", Type.INTEGER), key("rejected", Type.INTEGER),
-                    key("store_skipped_quorum", Type.INTEGER), key("retired_finished", Type.INTEGER),
-                    optional("ignored_held", Type.INTEGER), key("pending", Type.TEXTS), key("latched", Type.LATCHED)),
+            "summary", List.of(key("kind", Type.TEXT), key(Counter.PLANS.wireName(), Type.INTEGER), key(Counter.REJECTED.wireName(), Type.INTEGER),
+                    key(Counter.STORE_SKIPPED_QUORUM.wireName(), Type.INTEGER), key(Counter.RETIRED_FINISHED.wireName(), Type.INTEGER),
+                    optional(Counter.IGNORED_HELD.wireName(), Type.INTEGER), key("pending", Type.TEXTS), key("latched", Type.LATCHED)),
             "error", List.of(key("kind", Type.TEXT), key("message", Type.TEXT)));
 
     private static final Set<String> CODES = Arrays.stream(PoisonCode.values()).map(PoisonCode::wireName).collect(Collectors.toSet());
@@ -147,11 +148,11 @@ final class ShardBody {
                     return;
                 }
                 case "summary" -> { // its counts must be those of the lines above it
-                    counted(line, root, "plans", plans, "plan lines");
-                    counted(line, root, "rejected", rejected, "rejected lines");
-                    counted(line, root, "retired_finished", finished, "lines that retire a finished request");
-                    if (root.get("store_skipped_quorum").asLong() < quorum) {
-                        throw refused(line, root, "store_skipped_quorum", "fewer than the " + quorum
+                    counted(line, root, Counter.PLANS.wireName(), plans, "plan lines");
+                    counted(line, root, Counter.REJECTED.wireName(), rejected, "rejected lines");
+                    counted(line, root, Counter.RETIRED_FINISHED.wireName(), finished, "lines that retire a finished request");
+                    if (root.get(Counter.STORE_SKIPPED_QUORUM.wireName()).asLong() < quorum) {
+                        throw refused(line, root, Counter.STORE_SKIPPED_QUORUM.wireName(), "fewer than the " + quorum
                                 + " lines above it that retire a request at full quorum: not this log's summary");
                     }
                     return;

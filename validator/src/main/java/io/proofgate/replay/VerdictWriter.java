@@ -8,6 +8,7 @@ import io.proofgate.protocol.Counters;
 import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.PendingSnapshot;
 import io.proofgate.protocol.Verdict;
+import io.proofgate.words.Counter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -71,13 +72,13 @@ public final class VerdictWriter implements Closeable {
         Counters counters = state.counters();
         out.writeStartObject();
         out.writeStringField("kind", "summary");
-        out.writeNumberField("plans", counters.plans());
-        out.writeNumberField("rejected", counters.rejected());
-        out.writeNumberField("store_skipped_quorum", counters.storeSkippedQuorum());
-        out.writeNumberField("retired_finished", counters.retiredFinished());
+        out.writeNumberField(Counter.PLANS.wireName(), counters.plans());
+        out.writeNumberField(Counter.REJECTED.wireName(), counters.rejected());
+        out.writeNumberField(Counter.STORE_SKIPPED_QUORUM.wireName(), counters.storeSkippedQuorum());
+        out.writeNumberField(Counter.RETIRED_FINISHED.wireName(), counters.retiredFinished());
         if (counters.ignoredHeld() > 0) {
             // only when it happened, so that the summaries of well-formed logs keep their v1 shape
-            out.writeNumberField("ignored_held", counters.ignoredHeld());
+            out.writeNumberField(Counter.IGNORED_HELD.wireName(), counters.ignoredHeld());
         }
         out.writeArrayFieldStart("pending");
         for (String id : state.pending().keySet()) {
