@@ -156,7 +156,6 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
         }
 
         /** The request whose lists were begun since the last request ended. */
-        @SuppressWarnings("ReturnValueIgnored") // hashCode() is called for the hash the String keeps, not for its value
         public void endRequest(String id, long computedTokens, long scheduledTokens, boolean resumedNow) {
             if (size == ids.length) {
                 int grown = size * 2;
@@ -166,9 +165,6 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
                 resumed = Arrays.copyOf(resumed, grown);
                 firstList = Arrays.copyOf(firstList, grown + 1);
             }
-            // A String keeps its hash code once computed: computing it here, where replay's parser
-            // threads build the step, spares the thread that validates in log order.
-            id.hashCode();
             ids[size] = id;
             computed[size] = computedTokens;
             scheduled[size] = scheduledTokens;

@@ -35,8 +35,6 @@ public final class Connector {
     private final Map<String, PendingStore> pending = new HashMap<>();
     /** The ranks that reported holding each digest; never undone, so only ever added to. */
     private final Map<String, BitSet> heldRanks = new HashMap<>();
-    /** The digests every rank holds, apart: most logs have none or a few, so most checks find an empty set. */
-    private final Set<String> fullQuorum = new HashSet<>();
     /** The ids scheduled in the step being checked, kept from step to step so that a step does not make a new set. */
     private final Set<String> scheduled = new HashSet<>();
     private long plans;
@@ -197,16 +195,13 @@ public final class Connector {
             ignoredHeld++;
             return List.of();
         }
-        BitSet ranks = heldRanks.computeIfAbsent(digest, d -> new BitSet());
-        ranks.set(rank); // a report again changes nothing
-        if (ranks.cardinality() == topology.tpDegree()) {
-            fullQuorum.add(digest);
-        }
+        heldRanks.computeIfAbsent(digest, d -> new BitSet()).set(rank); // a report again changes nothing
         return List.of();
     }
 
     private boolean atFullQuorum(String digest) {
-        return fullQuorum.contains(digest);
+        BitSet ranks = heldRanks.get(digest);
+        return ranks != null && ranks.cardinality() == topology.tpDegree();
     }
 
     /**
