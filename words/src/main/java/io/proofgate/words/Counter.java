@@ -1,7 +1,9 @@
 package io.proofgate.words;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The connector's counters as the wire names them (protocol §5: the summary, an adapter's
@@ -28,6 +30,9 @@ public enum Counter {
 
     /** The counter of a wire name; empty for a name this version does not know. */
     public static Optional<Counter> of(String wireName) {
-        return Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
+        return Optional.ofNullable(BY_WIRE_NAME.get(wireName)); // a map: the kit reads a state's counters per answer
     }
+
+    private static final Map<String, Counter> BY_WIRE_NAME =
+            Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(Counter::wireName, c -> c));
 }

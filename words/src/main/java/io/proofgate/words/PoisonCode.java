@@ -1,8 +1,5 @@
 package io.proofgate.words;
 
-import java.util.Arrays;
-import java.util.Optional;
-
 /** Why an attempt was rejected: the stable codes of protocol §3 and §5. */
 public enum PoisonCode {
     NOT_A_MAPPING("not_a_mapping", "recurrent_boundary_blocks is not a mapping"),
@@ -29,11 +26,6 @@ public enum PoisonCode {
     /** The code as written in replay output and in the spec. */
     public String wireName() {
         return wireName;
-    }
-
-    /** The code of a wire name; empty for a name this version does not know. */
-    public static Optional<PoisonCode> of(String wireName) {
-        return Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
     }
 
     /** the protocol's sentence for the rule; reasons start with it. */

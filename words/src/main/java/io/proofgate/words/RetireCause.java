@@ -1,8 +1,5 @@
 package io.proofgate.words;
 
-import java.util.Arrays;
-import java.util.Optional;
-
 /** Why a pending store was dropped without a plan: the {@code cause} of a {@code retired} verdict (protocol §3). */
 public enum RetireCause {
     QUORUM("quorum"),
@@ -17,10 +14,5 @@ public enum RetireCause {
     /** The cause as written in replay output and in the spec. */
     public String wireName() {
         return wireName;
-    }
-
-    /** The cause of a wire name; empty for a name this version does not know. */
-    public static Optional<RetireCause> of(String wireName) {
-        return Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
     }
 }
