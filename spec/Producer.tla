@@ -117,29 +117,39 @@ WrittenAfter(r, fresh, d0, d1, pins) ==
             ELSE IF k < RunSlot(d0) /\ k \notin pins THEN -1
             ELSE written[r][k]]
 
-\* One scheduler step: schedule B at stops st, preempt P; the evidence is vLLM's, derived.
-ProducerStep(B, P, st) ==
-    LET fresh(x) == status[x] # "running"
-        d0(x) == From(x)
-        tb(x) == ~fresh(x) /\ tail[x]
-        ent(x) == Entries(x, epoch[x], tb(x), d0(x), st[x])
-        keyed == {x \in B : ent(x) # <<>>}
+\* The entries vLLM hands over for x in a step that schedules it at stop s.
+StepEntries(x, s) == Entries(x, epoch[x], status[x] = "running" /\ tail[x], From(x), s)
+
+\* vLLM's scheduler output for a step that schedules B at stops st and preempts P: the evidence
+\* is derived from vLLM's block state.
+ProducerEvent(B, P, st) ==
+    LET d0(x) == From(x)
+        keyed == {x \in B : StepEntries(x, st[x]) # <<>>}
         newIds == InOrder({x \in B : status[x] = "waiting"})
         cacIds == InOrder({x \in B : status[x] # "waiting"})
-        ev == [kind |-> "step",
-               new |-> [i \in 1..Len(newIds) |->
-                          LET x == newIds[i] IN
-                          [id |-> x, digest |-> DigestOf[x], prompt_tokens |-> PromptOf[x], computed |-> 0,
-                           scheduled |-> st[x], block_ids |-> AllBlocks(x, epoch[x], 0, st[x])]],
-               cached |-> [i \in 1..Len(cacIds) |->
-                          LET x == cacIds[i] IN
-                          [id |-> x, computed |-> d0(x), scheduled |-> st[x] - d0(x),
-                           new_block_ids |-> AllBlocks(x, epoch[x], IF fresh(x) THEN 0 ELSE d0(x), st[x]),
-                           resumed |-> status[x] = "preempted"]],
-               preempted |-> InOrder(P),
-               recurrent_boundary_blocks |-> IF keyed = {} THEN Absent ELSE [x \in keyed |-> ent(x)]]
+    IN [kind |-> "step",
+        new |-> [i \in 1..Len(newIds) |->
+                   LET x == newIds[i] IN
+                   [id |-> x, digest |-> DigestOf[x], prompt_tokens |-> PromptOf[x], computed |-> 0,
+                    scheduled |-> st[x], block_ids |-> AllBlocks(x, epoch[x], 0, st[x])]],
+        cached |-> [i \in 1..Len(cacIds) |->
+                   LET x == cacIds[i] IN
+                   [id |-> x, computed |-> d0(x), scheduled |-> st[x] - d0(x),
+                    new_block_ids |-> AllBlocks(x, epoch[x], IF status[x] # "running" THEN 0 ELSE d0(x), st[x]),
+                    resumed |-> status[x] = "preempted"]],
+        preempted |-> InOrder(P),
+        recurrent_boundary_blocks |-> IF keyed = {} THEN Absent ELSE [x \in keyed |-> StepEntries(x, st[x])]]
+
+\* vLLM's side of that step, sending ev: the requests' progress and the block contents.  keepsOwn:
+\* vLLM itself keeps every block it hands over until the request's epoch ends (the seed's fork);
+\* otherwise a superseded state block is freed one step later (upstream vLLM).  Keeps(x): the
+\* slots of x a connector pins.
+ProducerMoves(B, P, st, ev, keepsOwn, Keeps(_)) ==
+    LET fresh(x) == status[x] # "running"
+        d0(x) == From(x)
+        ent(x) == StepEntries(x, st[x])
         exact(x) == {<<ent(x)[i][1], ent(x)[i][2]>> : i \in {i \in DOMAIN ent(x) : ent(x)[i][3] = Target(x)}}
-        pins(x) == (IF fresh(x) THEN {} ELSE pinned[x]) \cup EntrySlots(ent(x))
+        pins(x) == (IF fresh(x) THEN {} ELSE pinned[x]) \cup (IF keepsOwn THEN EntrySlots(ent(x)) ELSE {})
     IN /\ lastEvent' = ev
        /\ status' = [x \in Req |-> IF x \in B THEN "running" ELSE IF x \in P THEN "preempted" ELSE status[x]]
        /\ done' = [x \in Req |-> IF x \in B THEN st[x] ELSE done[x]]
@@ -150,13 +160,17 @@ ProducerStep(B, P, st) ==
                        ELSE IF x \in B /\ exact(x) # {} THEN proven[x] \cup {exact(x)}
                        ELSE proven[x]]
        /\ written' = [x \in Req |->
-                        IF x \in B THEN WrittenAfter(x, fresh(x), d0(x), st[x], pins(x))
+                        IF x \in B THEN WrittenAfter(x, fresh(x), d0(x), st[x], pins(x) \cup Keeps(x))
                         ELSE IF x \in P THEN Unwritten ELSE written[x]]
        /\ pinned' = [x \in Req |-> IF x \in B THEN pins(x) ELSE IF x \in P THEN {} ELSE pinned[x]]
        /\ tail' = [x \in Req |-> IF x \in B THEN TailNow(x, d0(x), st[x]) ELSE IF x \in P THEN FALSE ELSE tail[x]]
        /\ UNCHANGED held
-       /\ ConnectorAppliesStep(ev)
-       /\ GhostsFollowVerdicts
+
+\* One scheduler step: schedule B at stops st, preempt P; the seed's connector reacts.
+ProducerStep(B, P, st) ==
+    /\ ProducerMoves(B, P, st, ProducerEvent(B, P, st), TRUE, LAMBDA x : {})
+    /\ ConnectorAppliesStep(ProducerEvent(B, P, st))
+    /\ GhostsFollowVerdicts
 
 \* FCFS admission as in Publication; a request can be scheduled while a stop is left.
 ProducerSchedulable ==
@@ -164,14 +178,16 @@ ProducerSchedulable ==
                  /\ SplitStops(r, From(r)) # {}
                  /\ status[r] = "waiting" => \A i \in 1..(RIdx(r) - 1) : status[Requests[i]] # "waiting"}
 
-ProducerSchedules ==
+\* A step vLLM may take: Step(B, P, st) says what follows it.
+ProducerSchedulesWith(Step(_, _, _)) ==
     \E B \in SUBSET ProducerSchedulable, P \in SUBSET Preemptable :
         /\ B \cap P = {}
         /\ Cardinality(B) <= MaxBatch /\ Cardinality(P) <= 1
         /\ B \cup P # {}
         /\ \E st \in [B -> UNION {SplitStops(x, From(x)) : x \in B}] :
               /\ \A x \in B : st[x] \in SplitStops(x, From(x))
-              /\ ProducerStep(B, P, st)
+              /\ Step(B, P, st)
+ProducerSchedules == ProducerSchedulesWith(ProducerStep)
 
 \* Finishing frees the request's blocks.
 ProducerFinishes ==
