@@ -166,11 +166,16 @@ ProducerMoves(B, P, st, ev, keepsOwn, Keeps(_)) ==
        /\ tail' = [x \in Req |-> IF x \in B THEN TailNow(x, d0(x), st[x]) ELSE IF x \in P THEN FALSE ELSE tail[x]]
        /\ UNCHANGED held
 
-\* One scheduler step: schedule B at stops st, preempt P; the seed's connector reacts.
-ProducerStep(B, P, st) ==
-    /\ ProducerMoves(B, P, st, ProducerEvent(B, P, st), TRUE, LAMBDA x : {})
+\* One scheduler step: schedule B at stops st, preempt P; the seed's connector (the
+\* latch-at-target policy) reacts, and its workers save a plan's blocks in the step that publishes
+\* it, so PublishedBlockHoldsTargetState is the safety property of EveryHandoff.tla
+\* (SavedBlockHoldsItsPrefix) for a save copied in the step that asks for it.
+ProducerStepKeeping(keepsOwn, B, P, st) ==
+    /\ ProducerMoves(B, P, st, ProducerEvent(B, P, st), keepsOwn, LAMBDA x : {})
     /\ ConnectorAppliesStep(ProducerEvent(B, P, st))
     /\ GhostsFollowVerdicts
+\* The seed's fork keeps what it hands over for the epoch.
+ProducerStep(B, P, st) == ProducerStepKeeping(TRUE, B, P, st)
 
 \* FCFS admission as in Publication; a request can be scheduled while a stop is left.
 ProducerSchedulable ==
@@ -205,6 +210,13 @@ ProducerInit ==
 ProducerNext == ProducerSchedules \/ ProducerFinishes \/ (RankHolds /\ UNCHANGED producerVars)
 
 ProducerSpec == ProducerInit /\ [][ProducerNext]_allVars
+
+\* The same connector on upstream vLLM's block lifetimes: a superseded state block is freed one
+\* step later, whatever was handed over.
+ProducerUpstreamNext ==
+    \/ ProducerSchedulesWith(LAMBDA B, P, st : ProducerStepKeeping(FALSE, B, P, st))
+    \/ ProducerFinishes
+    \/ (RankHolds /\ UNCHANGED producerVars)
 
 -----------------------------------------------------------------------------
 \* What a recurrent block holds now (tokens), -1 garbage: the content vLLM last wrote there, for
