@@ -57,6 +57,10 @@ _DECODER = json.JSONDecoder(object_pairs_hook=object_pairs)
 #: The capabilities of docs/conformance.md, "Capabilities".
 CAPABILITIES = ("reason_facts", "state", "sliding", "wide_integers", "namespace")
 
+#: The connector policies of docs/conformance.md, "Safety and policies": the kit compares answers
+#: with latch-at-target's; an adapter of its own policy is judged on the safety of its plans alone.
+CONNECTOR_POLICIES = ("latch-at-target", "own")
+
 END = '{"kind":"end"}\n'
 
 #: The exit status of an adapter whose connector raised what the library may not catch (a
@@ -71,6 +75,8 @@ class Adapter:
     - `name`: the implementation's name in the greeting.
     - `capabilities`: what the adapter reports (docs/conformance.md, "Capabilities"); declare only
       what it really reports.
+    - `connector_policy`: "latch-at-target" (the default: the kit compares every answer with it)
+      or "own" (a policy the kit does not model: judged on the safety of every plan alone).
     - `topology(topology)`: start a fresh connector for this `Topology` (defaults applied).
     - `step(step)`, `finished(event)`, `held(event)`: the event's verdicts, in decision order, as
       an iterable of `plan(...)`, `rejected(...)`, `retired(...)`, or dicts as `replay` prints
@@ -84,6 +90,7 @@ class Adapter:
 
     name: str = "proofgate adapter (Python)"
     capabilities: tuple[str, ...] = ()
+    connector_policy: str = "latch-at-target"
     # Declared, not defined: an adapter answers namespace probes when it has this method, and
     # the library reads its presence (check_capabilities).
     namespace: Callable[[Probe], Values]
@@ -134,6 +141,10 @@ class Session:
     def __init__(self, adapter: Adapter, err: Optional[TextIO] = None) -> None:
         self.adapter = adapter
         self.capabilities = check_capabilities(adapter)
+        if adapter.connector_policy not in CONNECTOR_POLICIES:
+            raise ValueError("unknown connector policy %r (the kit knows %s)"
+                             % (adapter.connector_policy, ", ".join(CONNECTOR_POLICIES)))
+        self.connector_policy = adapter.connector_policy
         self.state_capability = "state" in self.capabilities
         self.topology: Optional[Topology] = None
         self.broken: Optional[str] = None  # why later events of this scenario are refused
@@ -181,7 +192,8 @@ class Session:
         kind = message.get("kind") if isinstance(message, dict) else None
         if kind == "hello":
             return _encode({"kind": "hello", "protocol": PROTOCOL, "implementation": str(self.adapter.name),
-                            "capabilities": list(self.capabilities)}) + "\n" + END
+                            "capabilities": list(self.capabilities),
+                            "connector_policy": self.connector_policy}) + "\n" + END
         if kind == "topology":
             self.topology, self.broken = None, None
             try:

@@ -83,7 +83,18 @@ class ProtocolTest(unittest.TestCase):
 
     def test_the_greeting_names_the_adapter_and_its_capabilities(self) -> None:
         self.assertEqual([[{"kind": "hello", "protocol": "proofgate-adapter/v1", "implementation": "recorder",
-                            "capabilities": ["state"]}]], answers(Recorder(), HELLO))
+                            "capabilities": ["state"], "connector_policy": "latch-at-target"}]], answers(Recorder(), HELLO))
+
+    def test_the_greeting_names_a_policy_of_the_connectors_own(self) -> None:
+        recorder = Recorder()
+        recorder.connector_policy = "own"
+        self.assertEqual("own", answers(recorder, HELLO)[0][0]["connector_policy"])
+
+    def test_an_unknown_connector_policy_is_refused_at_start(self) -> None:
+        recorder = Recorder()
+        recorder.connector_policy = "latch-at-boundary"
+        with self.assertRaisesRegex(ValueError, "unknown connector policy 'latch-at-boundary'"):
+            answers(recorder, HELLO)
 
     def test_each_message_gets_its_verdicts_then_the_state_then_an_end_marker(self) -> None:
         topology, new, cached, summary = answers(Recorder(), TOPOLOGY, NEW, CACHED, SUMMARY)

@@ -147,7 +147,7 @@ final class ConformCommand implements Command {
                     writer.flush();
                 });
             }
-            long failed = report.count(Result.Failed.class);
+            long failed = report.count(Result.Failed.class) + report.count(Result.Unsafe.class);
             long errors = report.count(Result.Errored.class) + report.late().size();
             if (report.results().size() != scenarios.size()) {
                 err.println("proofgate conform: " + (scenarios.size() - report.results().size()) + " scenarios have no result");

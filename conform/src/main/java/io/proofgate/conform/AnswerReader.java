@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
+import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.Counter;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -234,7 +235,14 @@ final class AnswerReader {
                     + String.join(", ", java.util.Arrays.stream(Capability.values()).map(Capability::wireName).toList()) + ")")));
         }
         String implementation = node.has("implementation") ? string(node, "implementation", text) : "unnamed";
-        return new Line.Hello(string(node, "protocol", text), implementation, capabilities);
+        ConnectorPolicy policy = ConnectorPolicy.LATCH_AT_TARGET;
+        if (node.has("connector_policy")) {
+            String named = string(node, "connector_policy", text);
+            policy = ConnectorPolicy.of(named).orElseThrow(() -> new AdapterException("declared an unknown connector policy "
+                    + io.proofgate.words.Outside.quoted(named) + " (known: " + String.join(", ",
+                    java.util.Arrays.stream(ConnectorPolicy.values()).map(ConnectorPolicy::wireName).toList()) + ")"));
+        }
+        return new Line.Hello(string(node, "protocol", text), implementation, capabilities, policy);
     }
 
     /** What a message calls the object a field is missing from: a line by its kind, or a part of a state line. */

@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
+import io.proofgate.words.ConnectorPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,7 +117,7 @@ public final class Conform {
                                             + describe(client.hello()) + " after " + describe(hello) + ")");
                                 }
                             }
-                            results.set(index, judge(client, scenario, settings.shrink(), began));
+                            results.set(index, judge(client, scenario, settings.shrink(), hello.policy(), began));
                         } catch (OutOfMemoryError e) {
                             // the run cannot be judged at this heap: the whole run stops, in the command's words
                             outOfMemory.compareAndSet(null, e);
@@ -182,10 +183,38 @@ public final class Conform {
         return Json.excerpt(hello.implementation()) + " with " + hello.capabilities().stream().map(Capability::wireName).toList();
     }
 
-    private static Result judge(AdapterClient client, Scenario scenario, boolean shrink, long began) throws AdapterException {
+    /**
+     * Safety first, for every adapter: the first unsafe plan fails the scenario, its witness the
+     * prefix up to the event it answers (run again to see that it is unsafe there too). Then the
+     * answers are compared with the policy the adapter declared, where the kit models it; an
+     * adapter of its own policy passes on safety alone, its missed publications noted.
+     */
+    private static Result judge(AdapterClient client, Scenario scenario, boolean shrink, ConnectorPolicy policy, long began)
+            throws AdapterException {
         ScenarioRun run = new ScenarioRun(client);
         int events = scenario.events().size();
-        Optional<Result.Mismatch> mismatch = run.run(scenario, events);
+        Transcript said = run.record(scenario, events);
+        Optional<PlanSafety.Unsafe> unsafe = PlanSafety.firstUnsafe(scenario, said);
+        if (unsafe.isPresent()) {
+            PlanSafety.Unsafe witness = unsafe.get();
+            if (shrink && witness.event() < events) {
+                witness = PlanSafety.firstUnsafe(scenario, run.record(scenario, witness.event())).orElse(witness);
+            }
+            return new Result.Unsafe(scenario, witness.event(), witness.plan(), witness.findings(), seconds(began));
+        }
+        Optional<Result.Mismatch> mismatch;
+        Shrinker.Attempt<Result.Mismatch, AdapterException> again;
+        if (policy == ConnectorPolicy.OWN) {
+            // nothing is compared but the refusals: an error line is never a pass
+            mismatch = run.refusal(scenario, events, said);
+            if (mismatch.isEmpty()) {
+                return new Result.Passed(scenario, PlanSafety.missed(scenario, said), seconds(began));
+            }
+            again = prefix -> run.refusal(scenario, prefix, run.record(scenario, prefix));
+        } else {
+            mismatch = run.compare(scenario, events, said);
+            again = prefix -> run.run(scenario, prefix);
+        }
         if (mismatch.isEmpty()) {
             return new Result.Passed(scenario, seconds(began));
         }
@@ -195,7 +224,7 @@ public final class Conform {
             int upTo = Math.min(events, Math.max(1, full.event()));
             // a whole log's expectations (its summary) are met only at its end, so only its prefix up to the difference is tried
             int from = scenario.expected() instanceof Scenario.WholeLog ? upTo : 1;
-            shortest = Shrinker.shortest(from, Math.min(upTo, events - 1), prefix -> run.run(scenario, prefix)).orElse(shortest);
+            shortest = Shrinker.shortest(from, Math.min(upTo, events - 1), again).orElse(shortest);
         }
         return new Result.Failed(scenario, full, shortest.events(), shortest.shown(), seconds(began));
     }

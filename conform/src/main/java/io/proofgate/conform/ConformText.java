@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
+import io.proofgate.words.ConnectorPolicy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -36,8 +37,14 @@ public final class ConformText {
             (capabilities.contains(capability) ? compared : notCompared).add(capability.what()
                     + (capabilities.contains(capability) ? "" : " (no " + capability.wireName() + ")"));
         }
-        out.append("compared: ").append(String.join("; ", compared)).append('\n');
-        if (!notCompared.isEmpty()) {
+        if (hello.policy() == ConnectorPolicy.OWN) {
+            out.append("judged: the safety of every plan; connector policy: ").append(hello.policy().wireName())
+                    .append(", which the kit does not model, so nothing else is compared\n");
+        } else {
+            out.append("judged: the safety of every plan; connector policy: ").append(hello.policy().wireName()).append('\n');
+            out.append("compared: ").append(String.join("; ", compared)).append('\n');
+        }
+        if (!notCompared.isEmpty() && hello.policy() != ConnectorPolicy.OWN) {
             out.append("not compared: ").append(String.join("; ", notCompared)).append('\n');
         }
         Map<Capability, Integer> skipped = new TreeMap<>();
@@ -48,6 +55,9 @@ public final class ConformText {
         }
         skipped.forEach((capability, count) -> out.append("not run: ").append(String.format("%,d", count)).append(' ')
                 .append(capability.what()).append(" (no ").append(capability.wireName()).append(")\n"));
+        List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
+                .map(Result.Unsafe.class::cast).toList();
+        unsafe(out, unsafe);
         List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
                 .map(Result.Failed.class::cast).toList();
         if (!failed.isEmpty() || report.count(Result.Errored.class) > 0) {
@@ -91,17 +101,61 @@ public final class ConformText {
                             .thenComparing(Map.Entry::getKey))
                     .forEach(group -> group(out, group.getKey(), group.getValue(), report.shrunk()));
         }
+        List<Result.Passed> missing = report.results().stream().filter(r -> r instanceof Result.Passed p && !p.missed().isEmpty())
+                .map(Result.Passed.class::cast).toList();
+        if (!missing.isEmpty()) {
+            Map<String, Integer> suites = new TreeMap<>();
+            missing.forEach(p -> suites.merge(p.scenario().suite(), 1, Integer::sum));
+            out.append("\nmissed publications (not failures): in ").append(String.format("%,d", missing.size()))
+                    .append(" scenarios vLLM offered a proof that latch-at-target publishes, and the adapter published"
+                            + " nothing for that request (").append(String.join(", ", suites.entrySet().stream()
+                            .map(e -> e.getKey() + " " + e.getValue()).toList())).append("); the first:\n");
+            missing.stream().limit(MISSED_LISTED).forEach(p -> out.append("  ").append(p.scenario().id()).append(": ")
+                    .append(String.join(", ", p.missed())).append('\n'));
+        }
         long passed = report.count(Result.Passed.class);
         long notRun = report.count(Result.NotRun.class);
         long errors = report.count(Result.Errored.class) + report.late().size();
-        long ran = passed + failed.size() + errors;
-        out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d failed, %,d not run, %,d errors", report.results().size(),
-                passed, failed.size(), notRun, errors));
+        long ran = passed + failed.size() + unsafe.size() + errors;
+        out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d unsafe, %,d failed, %,d not run, %,d errors",
+                report.results().size(), passed, unsafe.size(), failed.size(), notRun, errors));
         out.append(String.format("; %.1f s, %,.0f scenarios/s (%d job%s; %,d answers, %.1f s waiting for them%s)%n", report.seconds(),
                 ran / Math.max(report.seconds(), 1e-9), report.jobs(), report.jobs() == 1 ? "" : "s", report.answers(),
                 report.waitedSeconds(), report.jobs() == 1 ? "" : ", summed over the " + report.jobs() + " jobs"));
         return out.toString();
     }
+
+    /** The unsafe scenarios first: each plan that publishes blocks not holding its prefix, the shortest in full. */
+    private static void unsafe(StringBuilder out, List<Result.Unsafe> unsafe) {
+        if (unsafe.isEmpty()) {
+            return;
+        }
+        out.append('\n');
+        unsafe.stream().limit(LISTED).forEach(u -> out.append("UNSAFE ").append(u.scenario().id()).append(": after event ")
+                .append(u.event()).append(" (line ").append(u.scenario().events().get(u.event() - 1).fileLine()).append("): ")
+                .append(u.findings().getFirst()).append('\n'));
+        if (unsafe.size() > LISTED) {
+            out.append("... and ").append(String.format("%,d", unsafe.size() - LISTED))
+                    .append(" more unsafe scenarios (--junit FILE lists every scenario)\n");
+        }
+        Result.Unsafe shortest = unsafe.stream()
+                .min(Comparator.comparingInt(Result.Unsafe::event).thenComparing(u -> u.scenario().id())).orElseThrow();
+        Scenario scenario = shortest.scenario();
+        out.append("\nunsafe plans: ").append(String.format("%,d", unsafe.size())).append(" scenario")
+                .append(unsafe.size() == 1 ? "" : "s").append("; shortest: ").append(scenario.id()).append(" (")
+                .append(scenario.file()).append(':').append(scenario.line()).append("), ").append(shortest.event())
+                .append(" event").append(shortest.event() == 1 ? "" : "s").append(" after the topology:\n");
+        out.append("      ").append(scenario.topology()).append('\n');
+        for (Scenario.Event event : scenario.events().subList(0, shortest.event())) {
+            out.append("      ").append(event.line()).append('\n');
+        }
+        out.append("    the adapter published:\n      ").append(shortest.plan()).append('\n');
+        out.append("    which is unsafe:\n");
+        shortest.findings().forEach(f -> out.append("      ").append(f).append('\n'));
+    }
+
+    /** Missed publications listed one by one: a few show the pattern, the counts by file the rest. */
+    private static final int MISSED_LISTED = 5;
 
     private static void group(StringBuilder out, String rule, List<Result.Failed> failures, boolean shrunk) {
         Map<String, Integer> suites = new TreeMap<>();

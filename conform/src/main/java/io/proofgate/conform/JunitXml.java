@@ -57,7 +57,8 @@ public final class JunitXml {
 
     private static void counts(XMLStreamWriter xml, List<Result> results) throws XMLStreamException {
         attribute(xml, "tests", String.valueOf(results.size()));
-        attribute(xml, "failures", String.valueOf(results.stream().filter(Result.Failed.class::isInstance).count()));
+        attribute(xml, "failures", String.valueOf(results.stream()
+                .filter(r -> r instanceof Result.Failed || r instanceof Result.Unsafe).count()));
         attribute(xml, "errors", String.valueOf(results.stream().filter(Result.Errored.class::isInstance).count()));
         attribute(xml, "skipped", String.valueOf(results.stream().filter(Result.NotRun.class::isInstance).count()));
     }
@@ -87,6 +88,18 @@ public final class JunitXml {
                 shortest.expected().forEach(line -> text.append("  ").append(line).append('\n'));
                 text.append("adapter:\n");
                 shortest.actual().forEach(line -> text.append("  ").append(line).append('\n'));
+                xml.writeCharacters(clean(text.toString()));
+                xml.writeEndElement();
+            }
+            case Result.Unsafe unsafe -> {
+                xml.writeStartElement("failure");
+                attribute(xml, "type", "unsafe");
+                attribute(xml, "message", "after event " + unsafe.event() + ": " + unsafe.findings().getFirst());
+                StringBuilder text = new StringBuilder("shortest failing prefix, ").append(unsafe.event())
+                        .append(" events after the topology:\n  ").append(scenario.topology()).append('\n');
+                scenario.events().subList(0, unsafe.event()).forEach(e -> text.append("  ").append(e.line()).append('\n'));
+                text.append("the adapter published:\n  ").append(unsafe.plan()).append("\nwhich is unsafe:\n");
+                unsafe.findings().forEach(f -> text.append("  ").append(f).append('\n'));
                 xml.writeCharacters(clean(text.toString()));
                 xml.writeEndElement();
             }

@@ -2,6 +2,7 @@ package io.proofgate.conform;
 
 
 import io.proofgate.words.Capability;
+import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
 import java.util.List;
@@ -162,6 +163,14 @@ public sealed interface Line {
     /** The end of an answer. */
     record End() implements Line {}
 
-    /** The adapter's greeting: its protocol, name and capabilities. */
-    record Hello(String protocol, String implementation, Set<Capability> capabilities) implements Line {}
+    /**
+     * The adapter's greeting: its protocol, name, capabilities and connector policy
+     * ({@link ConnectorPolicy#LATCH_AT_TARGET} where it names none).
+     */
+    record Hello(String protocol, String implementation, Set<Capability> capabilities, ConnectorPolicy policy)
+            implements Line {
+        public Hello(String protocol, String implementation, Set<Capability> capabilities) {
+            this(protocol, implementation, capabilities, ConnectorPolicy.LATCH_AT_TARGET);
+        }
+    }
 }

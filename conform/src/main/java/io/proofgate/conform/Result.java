@@ -12,7 +12,23 @@ public sealed interface Result {
     /** Seconds the scenario took, shrinking included. */
     double seconds();
 
-    record Passed(Scenario scenario, double seconds) implements Result {}
+    /**
+     * Every plan safe and, where the kit models the adapter's policy, the same answers.
+     * {@code missed}: the requests the scenario publishes under latch-at-target that an adapter
+     * of its own policy never published (reported apart, not failed).
+     */
+    record Passed(Scenario scenario, List<String> missed, double seconds) implements Result {
+        public Passed(Scenario scenario, double seconds) {
+            this(scenario, List.of(), seconds);
+        }
+    }
+
+    /**
+     * A plan the adapter printed publishes blocks that do not hold its prefix: {@code event} is
+     * the event it answers (1-based), which is also the shortest failing prefix; {@code plan} the
+     * plan as printed; {@code findings} each wrong block, what it should hold and what it holds.
+     */
+    record Unsafe(Scenario scenario, int event, String plan, List<String> findings, double seconds) implements Result {}
 
     /**
      * The implementation said something else. {@code shortest} is the shortest prefix of the

@@ -193,6 +193,23 @@ public final class ScenarioRun {
         return Optional.empty();
     }
 
+    /**
+     * The first error line of a run, placed as {@link #compare} places it: what an adapter of a
+     * policy of its own fails on, since the kit compares nothing else of its answers.
+     */
+    public Optional<Result.Mismatch> refusal(Scenario scenario, int prefix, Transcript said) {
+        for (int k = 0; k < said.messages(); k++) {
+            for (Line line : said.answer(k)) {
+                if (line instanceof Line.Refused refused) {
+                    String what = k == 0 ? "the topology" : k <= prefix ? "an event" : "the summary request";
+                    return Optional.of(new Result.Mismatch(k, Rules.ofRefusal(what, refused), List.of("(accepted)"),
+                            List.of(refused.words(capabilities))));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The summary expected after the scenario's first {@code prefix} events, or null where it is not known. */
     public static Line.Summary expectedSummary(Scenario scenario, int prefix) {
         return switch (scenario.expected()) {

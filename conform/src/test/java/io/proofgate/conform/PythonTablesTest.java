@@ -11,6 +11,7 @@ import io.proofgate.protocol.Group;
 import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.words.Capability;
+import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.Formats;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.PoisonCode;
@@ -47,7 +48,7 @@ class PythonTablesTest {
             summary = verdicts.State([verdicts.PendingStore("r2", 0, [[]], {1: 42}), verdicts.PendingStore("r1", 0, [[]], ())],
                                      {}, verdicts.Counters(1, 2, 3, 4), 5).summary()
             print(json.dumps({"sentences": verdicts.SENTENCES, "facts": verdicts.FACTS, "fields": verdicts.FIELDS,
-                              "capabilities": protocol.CAPABILITIES, "policies": events.POLICIES, "causes": verdicts.CAUSES,
+                              "capabilities": protocol.CAPABILITIES, "connector_policies": protocol.CONNECTOR_POLICIES, "policies": events.POLICIES, "causes": verdicts.CAUSES,
                               "protocol": protocol.PROTOCOL, "end": protocol.END, "defaults": events.DEFAULTS,
                               "max_names": namespace.MAX_NAMES, "max_hex_digits": namespace.MAX_HEX_DIGITS,
                               "summary": summary}))
@@ -88,6 +89,12 @@ class PythonTablesTest {
     void theCapabilitiesAreCapabilitysWireNamesInOrder() {
         assertEquals(Arrays.stream(Capability.values()).map(Capability::wireName).toList(), words("capabilities"),
                 "protocol.CAPABILITIES");
+    }
+
+    @Test
+    void theConnectorPoliciesAreConnectorPolicysWireNamesInOrder() {
+        assertEquals(Arrays.stream(ConnectorPolicy.values()).map(ConnectorPolicy::wireName).toList(),
+                words("connector_policies"), "protocol.CONNECTOR_POLICIES");
     }
 
     @Test

@@ -4,7 +4,7 @@ package io.proofgate.bytecheck;
  * What a simulated vLLM block holds: the state version the harness derives its bytes from
  * ({@link PageBytes}). Blocks that were never written hold nothing and have no value here.
  */
-sealed interface BlockContent {
+public sealed interface BlockContent {
 
     /** A 64-bit key that, with the group and block id, determines the block's bytes. */
     long key();

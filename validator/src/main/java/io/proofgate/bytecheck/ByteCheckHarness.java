@@ -10,12 +10,13 @@ import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreKind;
 import io.proofgate.store.StoreLayout;
 import io.proofgate.store.cuda.CudaUnavailableException;
-import io.proofgate.words.GroupPolicy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Byte-level conformance: on every plan, gathers the published blocks through a {@link PageStore}
@@ -50,6 +51,8 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
     /** Owns the page and check buffers below and the simulation's; closed with the harness. */
     private final Arena arena = Arena.ofConfined();
     private final VllmBlocks blocks;
+    /** The store slot of each block id the log names, per group, in the order first written. */
+    private final List<Map<Long, Integer>> slots = new ArrayList<>();
     private final MemorySegment block;
     private final MemorySegment expectedPage;
     private MemorySegment checked;
@@ -69,8 +72,11 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
             throw new IllegalArgumentException("the store's layout " + store.layout() + " is not the harness's " + expected);
         }
         this.slotLimit = (int) (store.layout().group(0).blocks() - RESTORE_BLOCKS);
-        this.blocks = new VllmBlocks(topology, store, slotLimit, arena);
+        for (int g = 0; g < topology.groups().size(); g++) {
+            slots.add(new HashMap<>());
+        }
         this.block = arena.allocate(LAYERS * PAGE_BYTES, 8);
+        this.blocks = new VllmBlocks(topology, this::writeBytes);
         this.expectedPage = arena.allocate(PAGE_BYTES, 8);
         this.checked = arena.allocate(64 * LAYERS * PAGE_BYTES, 8);
     }
@@ -145,14 +151,10 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
             Group group = topology.groups().get(g);
             expected[g] = new BlockContent[published[g].length];
             storeBlocks[g] = new long[published[g].length];
-            long first = group.policy() == GroupPolicy.SLIDING
-                    ? Math.max(0, plan.target() - group.windowTokens()) / group.blockTokens() : 0;
             for (int i = 0; i < published[g].length; i++) {
-                expected[g][i] = group.isRecurrent()
-                        ? new BlockContent.Recurrent(plan.digest(), plan.target())
-                        : new BlockContent.Attention(plan.digest(), first + i);
-                int slot = blocks.slotOf(g, published[g][i]);
-                if (slot < 0) {
+                expected[g][i] = PlanContents.demanded(group, plan.digest(), plan.target(), i);
+                Integer slot = slots.get(g).get(published[g][i]);
+                if (slot == null) {
                     gatherable = false;
                     report(plan, g, published[g][i], "published", expected[g][i], "block " + published[g][i]
                             + " was never written");
@@ -264,6 +266,24 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
                 }
             }
         }
+    }
+
+    /** Writes vLLM's new content of a block into the store, as bytes. */
+    private void writeBytes(int group, long id, BlockContent content) {
+        for (int layer = 0; layer < LAYERS; layer++) {
+            PageBytes.fill(block.asSlice(layer * PAGE_BYTES, PAGE_BYTES), group, id, content, layer);
+        }
+        Map<Long, Integer> map = slots.get(group);
+        Integer slot = map.get(id);
+        if (slot == null) {
+            if (map.size() >= slotLimit) {
+                throw new IllegalStateException("the log names more than " + slotLimit + " distinct blocks in group "
+                        + group + " (raise -Dproofgate.store.blocks)");
+            }
+            slot = map.size();
+            map.put(id, slot);
+        }
+        store.write(group, slot, block);
     }
 
     /** What the simulation says the block holds, to explain a mismatch. */

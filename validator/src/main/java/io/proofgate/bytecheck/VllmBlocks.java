@@ -4,9 +4,6 @@ import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
-import io.proofgate.store.PageStore;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,9 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * vLLM's block contents as the event stream implies them, simulated and written into a
- * {@link PageStore}: what {@link ByteCheckHarness} checks each plan's pages against. Each block
- * id a log names gets a slot of the store, in the order first written.
+ * vLLM's block contents as the event stream implies them, simulated: the one simulation of
+ * vLLM's blocks, which {@link ByteCheckHarness} writes into a page store as bytes and
+ * {@link PlanContents} reads as contents.
  *
  * <p>What the simulated vLLM does, per step, in this order (docs/page-stores.md has the rationale):
  * <ol>
@@ -38,15 +35,20 @@ import java.util.Set;
  * </ol>
  */
 final class VllmBlocks {
+
+    /** Told of every block whose content changes, as it changes. */
+    @FunctionalInterface
+    interface Writes {
+        void write(int group, long id, BlockContent content);
+    }
+
     private final Topology topology;
-    private final PageStore store;
-    private final int slotLimit;
-    private final List<Map<Long, Integer>> slots = new ArrayList<>();
+    private final Writes writes;
     private final List<Map<Long, BlockContent>> contents = new ArrayList<>();
+    /** The step in which each block got its content, per group. */
+    private final List<Map<Long, Long>> since = new ArrayList<>();
     private final Map<String, Request> requests = new HashMap<>();
     private final Set<String> scheduled = new HashSet<>();
-    /** One block's pages, written to the store; owned by the arena given to the constructor. */
-    private final MemorySegment block;
     private long step;
 
     /** One request as the simulated vLLM sees it. */
@@ -83,19 +85,13 @@ final class VllmBlocks {
         }
     }
 
-    /**
-     * @param slotLimit the store slots per group that blocks named by the log may take
-     * @param arena owns this simulation's write buffer
-     */
-    VllmBlocks(Topology topology, PageStore store, int slotLimit, Arena arena) {
+    VllmBlocks(Topology topology, Writes writes) {
         this.topology = topology;
-        this.store = store;
-        this.slotLimit = slotLimit;
+        this.writes = writes;
         for (int g = 0; g < topology.groups().size(); g++) {
-            slots.add(new HashMap<>());
             contents.add(new HashMap<>());
+            since.add(new HashMap<>());
         }
-        this.block = arena.allocate(ByteCheckHarness.LAYERS * ByteCheckHarness.PAGE_BYTES, 8);
     }
 
     /** Follows one event; call before the connector applies it. */
@@ -123,10 +119,14 @@ final class VllmBlocks {
         return r == null ? new long[0] : Arrays.copyOf(r.table[g], r.length[g]);
     }
 
-    /** The store slot of block {@code id} of group {@code g}, or -1 if the block was never written. */
-    int slotOf(int g, long id) {
-        Integer slot = slots.get(g).get(id);
-        return slot == null ? -1 : slot;
+    /** The step in which block {@code id} of group {@code g} got what it holds, or -1 if it was never written. */
+    long since(int g, long id) {
+        return since.get(g).getOrDefault(id, -1L);
+    }
+
+    /** The last step followed. */
+    long step() {
+        return step;
     }
 
     /** What block {@code id} of group {@code g} holds, or null if it was never written. */
@@ -238,29 +238,11 @@ final class VllmBlocks {
         }
     }
 
-    /** Simulates vLLM writing {@code content} into a block: the bytes go into the store. */
+    /** Simulates vLLM writing {@code content} into a block. */
     private void write(int group, long id, BlockContent content) {
-        if (content.equals(contents.get(group).put(id, content))) {
-            return; // already there: an attention chunk touched again by a later step
+        if (!content.equals(contents.get(group).put(id, content))) {
+            since.get(group).put(id, step);
+            writes.write(group, id, content); // not when already there: a chunk touched again by a later step
         }
-        long pageBytes = ByteCheckHarness.PAGE_BYTES;
-        for (int layer = 0; layer < ByteCheckHarness.LAYERS; layer++) {
-            PageBytes.fill(block.asSlice(layer * pageBytes, pageBytes), group, id, content, layer);
-        }
-        store.write(group, slot(group, id), block);
-    }
-
-    private int slot(int group, long id) {
-        Map<Long, Integer> map = slots.get(group);
-        Integer slot = map.get(id);
-        if (slot == null) {
-            if (map.size() >= slotLimit) {
-                throw new IllegalStateException("the log names more than " + slotLimit + " distinct blocks in group "
-                        + group + " (raise -Dproofgate.store.blocks)");
-            }
-            slot = map.size();
-            map.put(id, slot);
-        }
-        return slot;
     }
 }

@@ -1,0 +1,111 @@
+package io.proofgate.conform;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.proofgate.bytecheck.ByteFinding;
+import io.proofgate.bytecheck.PlanContents;
+import io.proofgate.replay.EventReader;
+import io.proofgate.replay.ReplayException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The safety of every plan an adapter printed, whatever its connector's policy: each plan is
+ * judged on vLLM's block contents as the scenario's events imply them ({@link PlanContents}, the
+ * simulation the byte check writes into page stores), in the step of the event it answers. A plan
+ * is unsafe when a block it names does not hold what its prefix demands, or when it names other
+ * blocks than the prefix needs. What this cannot see: when a worker copies the blocks (the kit
+ * judges them in the step of the plan, so a connector that saves later without a pin is judged as
+ * if it saved at once), and blocks vLLM reuses for other requests (the simulation never reuses a
+ * block id, beyond the garbage a preemption or finish leaves in a handed-over block).
+ */
+final class PlanSafety {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The first unsafe plan of a run, placed after the event it answers (1-based). */
+    record Unsafe(int event, String plan, List<String> findings) {}
+
+    private PlanSafety() {}
+
+    /** The first unsafe plan among the answers to the scenario's first events, if any. */
+    static Optional<Unsafe> firstUnsafe(Scenario scenario, Transcript said) {
+        int answered = said.events().size();
+        if (answered == 0 || said.events().stream().flatMap(List::stream).noneMatch(Line.Plan.class::isInstance)) {
+            return Optional.empty();
+        }
+        StringBuilder log = new StringBuilder(scenario.topology()).append('\n');
+        for (Scenario.Event event : scenario.events().subList(0, answered)) {
+            log.append(event.line()).append('\n');
+        }
+        try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
+                scenario.file().toString())) {
+            PlanContents contents = new PlanContents(reader.readTopology());
+            for (int k = 0; k < answered; k++) {
+                contents.event(reader.next().event());
+                for (Line line : said.events().get(k)) {
+                    if (line instanceof Line.Plan plan) {
+                        List<String> findings = findings(contents, plan);
+                        if (!findings.isEmpty()) {
+                            return Optional.of(new Unsafe(k + 1, plan.json(), findings));
+                        }
+                    }
+                }
+            }
+        } catch (ReplayException e) {
+            // a plan after an event vLLM could not have sent cannot be judged: never passed unseen
+            throw new IllegalStateException("its events are not all a replay log's (" + e.getMessage()
+                    + "), so the adapter's plans cannot be judged for safety");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in-memory streams only
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> findings(PlanContents contents, Line.Plan plan) {
+        long span;
+        long[][] blocks;
+        try {
+            span = Long.parseLong(plan.span());
+            JsonNode groups = JSON.readTree(plan.blocksByGroup());
+            blocks = new long[groups.size()][];
+            for (int g = 0; g < groups.size(); g++) {
+                JsonNode group = groups.get(g);
+                blocks[g] = new long[group.size()];
+                for (int i = 0; i < group.size(); i++) {
+                    if (!group.get(i).canConvertToLong()) {
+                        return List.of("its blocks_by_group names a block that is not a block id: " + Json.excerpt(plan.blocksByGroup()));
+                    }
+                    blocks[g][i] = group.get(i).asLong();
+                }
+            }
+        } catch (NumberFormatException | IOException e) {
+            return List.of("its span or blocks_by_group is not one vLLM's blocks can hold: " + Json.excerpt(plan.json()));
+        }
+        return contents.check(contents.step(), plan.id(), plan.digest(), span, blocks).stream().map(ByteFinding::message).toList();
+    }
+
+    /**
+     * The requests the scenario expects a plan for (under latch-at-target, from proofs vLLM
+     * offered) and for which the adapter printed none: missed publications, the silent 0%-hit
+     * class, reported apart and not failed.
+     */
+    static List<String> missed(Scenario scenario, Transcript said) {
+        Set<String> expected = new LinkedHashSet<>();
+        List<Line.VerdictLine> verdicts = switch (scenario.expected()) {
+            case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
+            case Scenario.WholeLog whole -> whole.verdicts();
+        };
+        verdicts.stream().filter(Line.Plan.class::isInstance).map(v -> ((Line.Plan) v).id()).forEach(expected::add);
+        said.events().stream().flatMap(List::stream).filter(Line.Plan.class::isInstance)
+                .map(v -> ((Line.Plan) v).id()).forEach(expected::remove);
+        return new ArrayList<>(expected);
+    }
+}

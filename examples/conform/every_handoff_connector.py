@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""A connector with a policy of its own, every-handoff, behind proofgate's adapter protocol.
+
+It files every usable hand-off vLLM offers under the prefix that ends at its boundary, in the
+step it is offered, the way PegaFlow and vLLM's Mooncake store describe their policy (written
+here from that description, not from their code): a boundary is published when every recurrent
+group has one usable entry for it (a list of three integers, a recurrent group, a block that is
+not null, a boundary that is a multiple of hash_block_size and that the request has computed by
+the end of the step), together with the attention blocks the prefix needs (none null, none named
+twice); entries it cannot use are ignored one by one, where the seed's connector poisons the
+request. It declares the
+connector policy "own", so the kit judges the safety of every plan it publishes and compares
+nothing else (docs/conformance.md, "Safety and policies"):
+
+    ./proofgate conform --exec "python3 examples/conform/every_handoff_connector.py"
+
+Planted unsafe variants, each of which the kit reports as unsafe with a witness:
+
+    --positional  saves the block at the boundary's position in the request's table instead of
+                  the block the hand-off names
+    --deferred    files the hand-offs when offered but publishes them when the request finishes,
+                  after vLLM has let the blocks go
+
+Standard library only; it finds the library beside it in the repository, nothing to install.
+"""
+
+import os
+import sys
+from typing import Any, Optional
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "adapters", "python"))
+
+from proofgate_adapter import Adapter, Counters, State, main, plan  # noqa: E402
+from proofgate_adapter.events import Finished, Held, Step, Topology  # noqa: E402
+
+POSITIONAL = "--positional" in sys.argv[1:]
+DEFERRED = "--deferred" in sys.argv[1:]
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Request:
+    def __init__(self, digest: str, table: list[list[int]]) -> None:
+        self.digest = digest
+        self.table = [list(group) for group in table]
+        self.done = 0
+        self.filed: set[int] = set()  # boundaries published (or, deferred, set aside) in this request's life
+        self.later: list[Any] = []  # deferred plans, published at finish
+
+
+class EveryHandoff(Adapter):
+    name = "every-handoff connector (Python)"
+    capabilities = ("sliding",)
+    connector_policy = "own"
+
+    def topology(self, topology: Topology) -> None:
+        self.groups = topology.groups
+        self.hash_block = topology.hash_block_size
+        self.ranks = topology.tp_degree
+        self.last_step = 0
+        self.requests: dict[str, Request] = {}
+        self.holding: dict[str, set[int]] = {}
+        self.plans = 0
+
+    def step(self, step: Step) -> list[Any]:
+        self.last_step = step.step
+        for request_id in step.preempted:
+            preempted = self.requests.get(request_id)
+            if preempted is not None:  # vLLM let its blocks go: the resumed request comes with a new table
+                preempted.table = [[] for _ in self.groups]
+                preempted.filed.clear()
+        scheduled = []
+        for new in step.new:
+            request = Request(new.digest, new.block_ids)
+            request.done = new.computed + new.scheduled
+            self.requests[new.id] = request
+            scheduled.append(new.id)
+        for cached in step.cached:
+            known = self.requests.get(cached.id)
+            if known is None:
+                continue  # never seen new: its prefix is unknown
+            if cached.resumed:
+                known.table = [list(group) for group in cached.new_block_ids]
+            else:
+                for g, more in enumerate(cached.new_block_ids):
+                    known.table[g].extend(more)
+            known.done = cached.computed + cached.scheduled
+            scheduled.append(cached.id)
+        out: list[Any] = []
+        evidence = step.evidence if isinstance(step.evidence, dict) else {}
+        for request_id in scheduled:
+            entries = evidence.get(request_id)
+            if isinstance(entries, list):
+                out.extend(self.file(step.step, request_id, self.requests[request_id], entries))
+        return out
+
+    def file(self, step: int, request_id: str, request: Request, entries: list[Any]) -> list[Any]:
+        """The plans for every boundary at which each recurrent group has exactly one usable entry."""
+        recurrent = [g for g, group in enumerate(self.groups) if group.recurrent]
+        by_boundary: dict[int, dict[int, set[int]]] = {}
+        for entry in entries:
+            if not (isinstance(entry, list) and len(entry) == 3 and all(is_int(x) for x in entry)):
+                continue
+            g, block, boundary = entry
+            if g in recurrent and block > 0 and 0 < boundary <= request.done and boundary % self.hash_block == 0:
+                by_boundary.setdefault(boundary, {}).setdefault(g, set()).add(block)
+        out = []
+        for boundary in sorted(by_boundary):
+            blocks = by_boundary[boundary]
+            if boundary in request.filed or any(len(blocks.get(g, ())) != 1 for g in recurrent):
+                continue  # filed already, or not every group has one block for it
+            selection = self.select(request, boundary, {g: next(iter(blocks[g])) for g in recurrent})
+            if selection is None:
+                continue
+            request.filed.add(boundary)
+            published = plan(step, request_id, request.digest, boundary, *selection)
+            if DEFERRED:
+                request.later.append((request_id, request.digest, boundary, selection))
+            else:
+                self.plans += 1
+                out.append(published)
+        return out
+
+    def select(self, request: Request, span: int, handed: dict[int, int]) -> Optional[tuple[list[list[int]], list[list[int]]]]:
+        """(blocks_by_group, recurrent) for the prefix of span tokens, or None where the table cannot give it."""
+        selected, pairs = [], []
+        for g, group in enumerate(self.groups):
+            size = group.block_tokens
+            if group.recurrent:
+                # THE PLANTED BUG (--positional): the table's block at the boundary's position
+                block = request.table[g][-(-span // size) - 1] if POSITIONAL and len(request.table[g]) >= -(-span // size) \
+                    else handed[g]
+                selected.append([block])
+                pairs.append([g, block])
+                continue
+            first = 0 if group.policy == "full" else max(0, span - (group.window_tokens or 0)) // size
+            last = -(-span // size)
+            blocks = request.table[g][first:last]
+            if len(request.table[g]) < last or any(b <= 0 for b in blocks):
+                return None
+            selected.append(blocks)
+        every = [b for group in selected for b in group]
+        if len(set(every)) != len(every):
+            return None  # a block named twice holds one of the two things the plan would say it holds
+        return selected, pairs
+
+    def finished(self, event: Finished) -> list[Any]:
+        request = self.requests.pop(event.id, None)
+        if request is None or not request.later:
+            return []
+        out = []
+        for request_id, digest, boundary, selection in request.later:
+            self.plans += 1
+            out.append(plan(self.last_step, request_id, digest, boundary, *selection))
+        return out
+
+    def held(self, event: Held) -> None:
+        if 0 <= event.rank < self.ranks:
+            self.holding.setdefault(event.digest, set()).add(event.rank)
+
+    def state(self) -> State:
+        return State([], self.holding, Counters(self.plans, 0, 0, 0), 0)
+
+
+if __name__ == "__main__":
+    main(EveryHandoff())

@@ -1,0 +1,99 @@
+package io.proofgate.bytecheck;
+
+import io.proofgate.protocol.Event;
+import io.proofgate.protocol.Group;
+import io.proofgate.protocol.Topology;
+import io.proofgate.words.GroupPolicy;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whether a plan publishes what its prefix is, judged on vLLM's simulated block contents
+ * ({@link VllmBlocks}) rather than on bytes: the safety check the conformance kit applies to any
+ * connector's plans, whatever its policy. A plan for the prefix {@code digest} of {@code span}
+ * tokens is safe when it names, in every group, exactly the blocks that prefix needs (a
+ * {@code full} group's blocks up to the span, a {@code sliding} group's covering the last
+ * {@code window_tokens} before it, one block of a recurrent group), and each holds, in the step of
+ * the plan, what {@link #demanded} says. Call {@link #event} with each event before judging the
+ * plans answered to it.
+ */
+public final class PlanContents {
+
+    private final Topology topology;
+    private final VllmBlocks blocks;
+
+    public PlanContents(Topology topology) {
+        this.topology = topology;
+        this.blocks = new VllmBlocks(topology, (group, id, content) -> { });
+    }
+
+    /** Follows one event. */
+    public void event(Event event) {
+        blocks.event(event);
+    }
+
+    /** The last step followed (0 before the first). */
+    public long step() {
+        return blocks.step();
+    }
+
+    /**
+     * What a plan's {@code i}-th block of {@code group} must hold for the prefix {@code digest} of
+     * {@code span} tokens: a {@code full} group's holds attention chunk {@code i}, a
+     * {@code sliding} group's chunk {@code floor(max(0, span - window) / block_tokens) + i}, a
+     * recurrent group's the state at {@code span}.
+     */
+    public static BlockContent demanded(Group group, String digest, long span, int i) {
+        if (group.isRecurrent()) {
+            return new BlockContent.Recurrent(digest, span);
+        }
+        return new BlockContent.Attention(digest, firstChunk(group, span) + i);
+    }
+
+    /** The blocks of {@code group} the prefix of {@code span} tokens needs. */
+    static long needed(Group group, long span) {
+        if (group.isRecurrent()) {
+            return 1;
+        }
+        return (span + group.blockTokens() - 1) / group.blockTokens() - firstChunk(group, span);
+    }
+
+    private static long firstChunk(Group group, long span) {
+        return group.policy() == GroupPolicy.SLIDING ? Math.max(0, span - group.windowTokens()) / group.blockTokens() : 0;
+    }
+
+    /**
+     * The blocks of a plan of request {@code request} in step {@code step} that do not hold what
+     * the prefix {@code digest} of {@code span} tokens demands, with what they hold instead, or
+     * how the plan names other blocks than the prefix needs; empty when the plan is safe.
+     */
+    public List<ByteFinding> check(long step, String request, String digest, long span, long[][] blocksByGroup) {
+        List<ByteFinding> findings = new ArrayList<>();
+        if (blocksByGroup.length != topology.groups().size()) {
+            findings.add(new ByteFinding(step, request, -1, 0, "published", "blocks for each of the topology's "
+                    + topology.groups().size() + " groups", "the plan names " + blocksByGroup.length + " groups"));
+            return findings;
+        }
+        for (Group group : topology.groups()) {
+            int g = group.index();
+            long[] named = blocksByGroup[g];
+            long needed = needed(group, span);
+            if (named.length != needed) {
+                findings.add(new ByteFinding(step, request, g, named.length == 0 ? 0 : named[0], "published",
+                        needed + (needed == 1 ? " block" : " blocks") + " for the prefix of " + span + " tokens",
+                        "the plan names " + named.length));
+            }
+            for (int i = 0; i < Math.min(named.length, needed); i++) {
+                BlockContent wanted = demanded(group, digest, span, i);
+                BlockContent held = blocks.content(g, named[i]);
+                if (!wanted.equals(held)) {
+                    findings.add(new ByteFinding(step, request, g, named[i], "published", wanted.describe(),
+                            held == null ? "block " + named[i] + " was never written"
+                                    : "block " + named[i] + " holds " + held.describe() + " (since step "
+                                    + blocks.since(g, named[i]) + ")"));
+                }
+            }
+        }
+        return findings;
+    }
+}
