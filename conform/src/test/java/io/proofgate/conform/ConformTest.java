@@ -2,6 +2,7 @@ package io.proofgate.conform;
 
 
 import io.proofgate.words.Capability;
+import io.proofgate.words.ConnectorPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,14 +59,23 @@ class ConformTest {
     }
 
     @Test
-    void thePythonExamplesPlantedBugIsFoundAndShrunkToAtMostThreeEvents() throws ConformException {
+    void thePythonExamplesPlantedBugIsFoundUnsafeAndShrunkToAtMostThreeEvents() throws ConformException {
         Conform.Report report = Conform.run(all, () -> new ProcessAdapter("python3 ../examples/conform/toy_connector.py",
                 Path.of("").toAbsolutePath()), SETTINGS, line -> { });
         List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
                 .map(Result.Failed.class::cast).toList();
+        List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
+                .map(Result.Unsafe.class::cast).toList();
         assertEquals(0, report.count(Result.Errored.class));
         assertEquals(2, report.count(Result.NotRun.class), "the two wide-integer scenarios: it does not declare wide_integers");
-        assertTrue(failed.size() > 1000, "the bug is on every plan of a recurrent topology: " + failed.size());
+        // the table's running block holds the state past the target wherever the request ran on
+        assertTrue(unsafe.size() > 1000, "unsafe: " + unsafe.size());
+        assertTrue(unsafe.stream().allMatch(u -> u.findings().stream().anyMatch(f -> f.contains(": published page is not the"
+                + " recurrent state at ") && f.contains(" holds the recurrent state at "))), unsafe.getFirst().findings().toString());
+        assertTrue(unsafe.stream().mapToInt(Result.Unsafe::event).min().orElseThrow() <= 2);
+        assertTrue(ConformText.of(report, "toy").contains("\nUNSAFE "), "the report leads with the unsafe plans");
+        // where the running block still holds the target state, the plan is safe but another than latch-at-target's
+        assertTrue(failed.size() > 1000, "policy failures: " + failed.size());
         Map<String, Integer> rules = new TreeMap<>();
         failed.forEach(f -> rules.merge(f.mismatch().rule(), 1, Integer::sum));
         assertTrue(rules.keySet().stream().allMatch(rule -> rule.equals("plan: blocks_by_group, recurrent differ")
@@ -132,20 +142,81 @@ class ConformTest {
         assertFalse(text.contains("summed over"), text);
     }
 
+    static final String EVERY_HANDOFF = "python3 ../examples/conform/every_handoff_connector.py";
+
+    @Test
+    void theEveryHandoffExamplePassesSafetyOnEveryScenarioItRunsAndMissesOnlyAttentionOnlyPublications()
+            throws ConformException {
+        Conform.Report report = Conform.run(all, () -> new ProcessAdapter(EVERY_HANDOFF, Path.of("").toAbsolutePath()),
+                SETTINGS, line -> { });
+        assertEquals(List.of(), report.results().stream().filter(r -> !(r instanceof Result.Passed || r instanceof Result.NotRun))
+                .limit(3).toList());
+        assertEquals(ConnectorPolicy.OWN, report.hello().policy());
+        List<Result.Passed> missing = report.results().stream().filter(r -> r instanceof Result.Passed p && !p.missed().isEmpty())
+                .map(Result.Passed.class::cast).toList();
+        // it publishes on hand-offs only, so a topology without recurrent groups gets nothing from it
+        assertFalse(missing.isEmpty());
+        assertTrue(missing.stream().allMatch(p -> p.scenario().suite().startsWith("gen-attention")), missing.getFirst().scenario().id());
+        String text = ConformText.of(report, EVERY_HANDOFF);
+        assertTrue(text.contains("connector policy: own, which the kit does not model, so nothing else is compared"), text);
+        assertTrue(text.contains("missed publications (not failures): in " + missing.size() + " scenarios"), text);
+    }
+
+    @Test
+    void theEveryHandoffExamplesPlantedVariantsFailSafetyWithAShrunkWitness() throws ConformException {
+        List<Scenario> ci = all.stream().filter(s -> s.suite().startsWith("ci/")).toList();
+        for (String variant : List.of("--positional", "--deferred")) {
+            Conform.Report report = Conform.run(ci, () -> new ProcessAdapter(EVERY_HANDOFF + " " + variant,
+                    Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+            List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
+                    .map(Result.Unsafe.class::cast).toList();
+            assertTrue(unsafe.size() > 100, variant + ": " + unsafe.size());
+            assertEquals(0, report.count(Result.Failed.class) + report.count(Result.Errored.class), variant);
+            Result.Unsafe shortest = unsafe.stream().min(java.util.Comparator.comparingInt(Result.Unsafe::event)).orElseThrow();
+            assertTrue(shortest.event() <= 3, variant + " shrunk to " + shortest.event());
+            String witness = shortest.findings().getFirst();
+            assertTrue(witness.matches("step \\d+ request r\\d group 1 block \\d+: published page is not the recurrent state at"
+                    + " \\d+ of d1; block \\d+ (was never written|holds .*)"), variant + ": " + witness);
+        }
+    }
+
+    @Test
+    void anAdapterOfItsOwnPolicyFailsOnARefusalAndOnAnUnsafePlanButNotOnAnotherSafePlan() throws ConformException {
+        List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
+        UnaryOperator<String> own = line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
+        // latch-at-target's own answers, judged on safety alone: every scenario passes
+        Conform.Report same = altered("hello", own, seed);
+        assertEquals(seed.size(), same.count(Result.Passed.class));
+        // a refusal is never a pass, though nothing else is compared
+        Conform.Report refusing = Conform.run(seed, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
+                line -> "{\"kind\":\"error\",\"message\":\"no\"}"), SETTINGS, line -> { });
+        assertTrue(refusing.count(Result.Failed.class) > 0);
+        assertEquals(List.of("refused an event: \"no\""), rules(refusing));
+        // a plan's verdict differs from latch-at-target's (another step), but its blocks hold its prefix: it passes
+        Conform.Report otherStep = Conform.run(seed, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
+                line -> line.replaceFirst("\"step\":\\d+", "\"step\":99")), SETTINGS, line -> { });
+        assertEquals(seed.size(), otherStep.count(Result.Passed.class));
+        // the same plan with its recurrent block taken from the attention table is unsafe
+        Conform.Report unsafe = Conform.run(seed, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
+                line -> line.replaceFirst("\\],\\[\\d+\\]\\],\"recurrent\":\\[\\[1,\\d+\\]\\]", "],[11]],\"recurrent\":[[1,11]]")),
+                SETTINGS, line -> { });
+        assertTrue(unsafe.count(Result.Unsafe.class) > 0, ConformText.of(unsafe, "unsafe"));
+    }
+
     /** The in-process validator with one kind of answer line rewritten. */
     private static Conform.Report altered(String kind, UnaryOperator<String> change, List<Scenario> scenarios)
             throws ConformException {
         return Conform.run(scenarios, () -> new Altered(new InProcessAdapter(), kind, change), SETTINGS, line -> { });
     }
 
-    private record Altered(InProcessAdapter inner, String kind, UnaryOperator<String> change) implements Adapter {
+    private record Altered(Adapter inner, String kind, UnaryOperator<String> change) implements Adapter {
         @Override
         public void send(String message) {
             inner.send(message);
         }
 
         @Override
-        public String receive(Duration patience) {
+        public String receive(Duration patience) throws AdapterException {
             String line = inner.receive(patience);
             return line != null && line.startsWith("{\"kind\":\"" + kind + "\"") ? change.apply(line) : line;
         }
