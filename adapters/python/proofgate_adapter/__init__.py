@@ -21,13 +21,13 @@ Documentation: docs/conformance.md, "Writing an adapter".
 from .events import (CachedRequest, DuplicateKeys, Finished, Group, Held, MessageError, NewRequest, Step,
                      Topology)
 from .namespace import Identity, Probe
-from .protocol import CAPABILITIES, PROTOCOL, Adapter, Session, main, run
+from .protocol import CAPABILITIES, PROTOCOL, Adapter, NotApplicable, Session, main, run
 from .verdicts import (Counters, PendingStore, Plan, Rejected, Retired, State, Verdict, VerdictError, plan,
                        rejected, retired)
 
 __version__ = "1.0.0"
 
-__all__ = ["Adapter", "CAPABILITIES", "CachedRequest", "Counters", "DuplicateKeys", "Finished", "Group", "Held",
+__all__ = ["Adapter", "NotApplicable", "CAPABILITIES", "CachedRequest", "Counters", "DuplicateKeys", "Finished", "Group", "Held",
            "Identity", "MessageError", "NewRequest", "PROTOCOL", "PendingStore", "Plan", "Probe", "Rejected",
            "Retired", "Session", "State", "Step", "Topology", "Verdict", "VerdictError", "main", "plan", "rejected",
            "retired", "run"]

@@ -69,6 +69,13 @@ END = '{"kind":"end"}\n'
 UNCAUGHT = 3
 
 
+class NotApplicable(Exception):
+    """Raised by an adapter's event handler when the scenario does not apply to its connector (for
+    example, the vLLM field the connector reads cannot carry the scenario's evidence). The kit
+    counts the scenario as not run, with this reason, never as passed; the library answers the
+    scenario's later messages alike, until the next topology."""
+
+
 class Adapter:
     """Subclass this and implement `topology`, `step`, `finished`, `held` and `state`.
 
@@ -148,6 +155,7 @@ class Session:
         self.state_capability = "state" in self.capabilities
         self.topology: Optional[Topology] = None
         self.broken: Optional[str] = None  # why later events of this scenario are refused
+        self.inapplicable: Optional[str] = None  # why the scenario does not apply to the connector
         self.err = err if err is not None else sys.stderr
         self.every_traceback = bool(os.environ.get("PROOFGATE_ADAPTER_TRACEBACKS"))
         self.failures = 0
@@ -155,6 +163,9 @@ class Session:
 
     def _error(self, message: str) -> str:
         return _encode({"kind": "error", "message": message}) + "\n"
+
+    def _not_applicable(self, reason: str) -> str:
+        return _encode({"kind": "not_applicable", "reason": reason}) + "\n" + END
 
     def _failed(self, where: str, error: BaseException) -> str:
         message = "%s: %s" % (where, describe(error))
@@ -195,7 +206,7 @@ class Session:
                             "capabilities": list(self.capabilities),
                             "connector_policy": self.connector_policy}) + "\n" + END
         if kind == "topology":
-            self.topology, self.broken = None, None
+            self.topology, self.broken, self.inapplicable = None, None, None
             try:
                 topology = Topology.from_json(message)
                 self.adapter.topology(topology)
@@ -205,6 +216,8 @@ class Session:
                 return self._failed("the topology", e) + END
             return END
         if kind in EVENTS or kind == "summary":
+            if self.inapplicable is not None:
+                return self._not_applicable(self.inapplicable)
             if self.broken is not None:
                 return self._error("not run: %s" % self.broken) + END
             if self.topology is None:
@@ -239,6 +252,9 @@ class Session:
             if self.state_capability:
                 lines.append(_encode(self._state().to_json()))
             return "".join(line + "\n" for line in lines) + END
+        except NotApplicable as e:
+            self.inapplicable = str(e) or "not applicable"
+            return self._not_applicable(self.inapplicable)
         except Exception as e:  # noqa: BLE001
             # named only here: formatting it for every event cost about 2% of an adapter's time
             where = "the summary request" if kind == "summary" else "%s event%s" % (

@@ -33,7 +33,7 @@ class Recording(standins.KVConnectorBase_V1, standins.SupportsHMA):
         return 0, False
 
     def update_state_after_alloc(self, request: standins.Request, blocks: Any, num_external_tokens: int) -> None:
-        return
+        self.calls.append(("update_state_after_alloc", request.request_id, blocks.get_block_ids(), num_external_tokens))
 
     def build_connector_meta(self, scheduler_output: standins.SchedulerOutput) -> standins.KVConnectorMetadata:
         self.calls.append(("build_connector_meta", scheduler_output))
@@ -109,7 +109,11 @@ class DriverTest(unittest.TestCase):
                                                         "new_block_ids": [[13], [72]], "resumed": True}],
                  "preempted": ["r7"], "recurrent_boundary_blocks": evidence},
                 {"kind": "finished", "id": "r1"}, {"kind": "step", "step": 3})
-        calls = mapping.connector.calls
+        allocs = [c for c in mapping.connector.calls if c[0] == "update_state_after_alloc"]
+        # the admitted request's blocks, then the resumed one's, no external tokens
+        self.assertEqual([("update_state_after_alloc", "r1", ([11, 12], [0, 71]), 0),
+                          ("update_state_after_alloc", "r1", ([13], [72]), 0)], allocs)
+        calls = [c for c in mapping.connector.calls if c[0] != "update_state_after_alloc"]
         self.assertEqual(["build_connector_meta", "build_connector_meta", "request_finished_all_groups",
                           "build_connector_meta"], [c[0] for c in calls])
         first, second, third = calls[0][1], calls[1][1], calls[3][1]
@@ -127,6 +131,68 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(("r1", ([13], [72])), calls[2][1:])
         self.assertEqual(set(), second.finished_req_ids)  # r0 was never scheduled: the scheduler frees nothing
         self.assertEqual({"r1"}, third.finished_req_ids)
+
+    def test_the_evidence_goes_in_the_field_of_the_connectors_vllm(self) -> None:
+        evidence = {"r1": [[1, 42, 6912]]}
+        step2 = {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,
+                                                        "new_block_ids": [[13], [72]], "resumed": False}],
+                 "recurrent_boundary_blocks": evidence}
+        seen = {}
+        for field_name in ("kv_connector_block_state", "partial_tail_offloads", "recurrent_boundary_blocks"):
+            mapping = Mapping()
+            mapping.evidence_field = field_name
+            mapping._evidence_field = mapping.classes.evidence_field(field_name)
+            answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}, step2)
+            seen[field_name] = [c for c in mapping.connector.calls if c[0] == "build_connector_meta"][1][1]
+        block_state = seen["kv_connector_block_state"].kv_connector_block_state
+        self.assertEqual({"r1": [(1, 42, 6912)]}, block_state.boundary_state_offloads)
+        self.assertEqual({"r1": ([11, 12, 13], [0, 71, 72])}, block_state.block_ids)  # the whole table, as vLLM holds it
+        self.assertIsNone(seen["kv_connector_block_state"].recurrent_boundary_blocks)
+        self.assertEqual({"r1": [(1, 42, 6912)]}, seen["partial_tail_offloads"].partial_tail_offloads)
+        self.assertIsNone(seen["partial_tail_offloads"].kv_connector_block_state)
+        self.assertEqual(evidence, seen["recurrent_boundary_blocks"].recurrent_boundary_blocks)
+        self.assertEqual("recurrent_boundary_blocks", Classes("standins").evidence_field(),
+                         "with the stand-ins, auto is the seed's fork")
+        with self.assertRaisesRegex(ValueError, "PROOFGATE_VLLM_EVIDENCE must be auto or one of"):
+            Classes("standins").evidence_field("boundary_state_offloads")
+
+    def test_evidence_a_typed_field_cannot_carry_makes_the_scenario_not_applicable(self) -> None:
+        mapping = Mapping()
+        mapping._evidence_field = "kv_connector_block_state"
+        said = answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)],
+                                           "recurrent_boundary_blocks": {"r1": [[1, True, 6912]]}},
+                       {"kind": "finished", "id": "r1"}, {"kind": "summary"})
+        reason = ("SchedulerOutput.kv_connector_block_state (dict[str, list[tuple[int, int, int]]]) cannot carry the"
+                  " scenario's evidence")
+        inapplicable = [{"kind": "not_applicable", "reason": reason}]
+        self.assertEqual([[], inapplicable, inapplicable, inapplicable], said)
+        # the next scenario starts afresh
+        self.assertEqual([[], []], answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}))
+
+    def test_the_extra_config_answers_get_from_extra_config(self) -> None:
+        mapping = Mapping()
+        answers(mapping, TOPOLOGY)
+        config = mapping.config[0].kv_transfer_config
+        self.assertEqual((256, "fallback"), (config.get_from_extra_config("hash_block_size", 0),
+                                             config.get_from_extra_config("absent", "fallback")))
+
+    def test_a_mapping_gives_some_counters_of_its_own_and_the_driver_counts_the_rest(self) -> None:
+        class OwnPlans(Mapping):
+            def counters(self) -> dict[str, int]:
+                return {"plans": 7}
+        mapping = OwnPlans()
+        said = answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]},
+                       {"kind": "finished", "id": "r1"}, {"kind": "summary"})
+        summary = said[-1][0]
+        self.assertEqual((7, 0, 0, 1), (summary["plans"], summary["rejected"], summary["store_skipped_quorum"],
+                                        summary["retired_finished"]))
+        self.assertEqual(1, mapping.counted.retired_finished)
+
+        class Misspelt(Mapping):
+            def counters(self) -> dict[str, int]:
+                return {"plan": 7}
+        said = answers(Misspelt(), TOPOLOGY, {"kind": "summary"})
+        self.assertIn("counters() names counters the protocol does not have: plan", said[-1][0]["message"])
 
     def test_prompt_tokens_derive_from_the_label(self) -> None:
         self.assertEqual(prompt_token_ids("d1", 7000)[:300], prompt_token_ids("d1", 300))
@@ -324,7 +390,9 @@ class StandInTest(unittest.TestCase):
                           "total_num_scheduled_tokens", "scheduled_spec_decode_tokens", "scheduled_encoder_inputs",
                           "num_common_prefix_blocks", "finished_req_ids", "free_encoder_mm_hashes", "preempted_req_ids",
                           "pending_structured_output_tokens", "kv_connector_metadata", "ec_connector_metadata",
-                          "recurrent_boundary_blocks"], names(standins.SchedulerOutput))
+                          "kv_connector_block_state", "partial_tail_offloads", "recurrent_boundary_blocks"],
+                         names(standins.SchedulerOutput))
+        self.assertEqual(["block_ids", "boundary_state_offloads"], names(standins.KVConnectorBlockState))
         self.assertIn("kv_connector_worker_meta", names(standins.KVConnectorOutput))
 
     def test_an_older_vllm_gets_resumed_from_preemption_and_a_missing_field_as_an_attribute(self) -> None:

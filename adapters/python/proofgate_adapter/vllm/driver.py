@@ -19,10 +19,13 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
   size, `hash_block_size` as `cache_config.block_size`, `tp_degree` as the tensor-parallel size,
   and `hash_block_size`, `min_span_tokens`, `max_span_tokens` in `kv_connector_extra_config`;
 - step: a `Request` per new request, whose prompt tokens derive from the digest label (equal
-  labels give equal tokens, so equal prefixes at equal spans); a `SchedulerOutput` with
+  labels give equal tokens, so equal prefixes at equal spans); `update_state_after_alloc(request,
+  blocks, 0)` for each request admitted or resumed (no external tokens); a `SchedulerOutput` with
   `NewRequestData` and one `CachedRequestData`, `num_scheduled_tokens`, `preempted_req_ids`,
-  `finished_req_ids` (the requests finished since the last step) and `recurrent_boundary_blocks`
-  as the log has it; one `build_connector_meta` call; the verdicts from `read_step`, put in the
+  `finished_req_ids` (the requests finished since the last step) and the evidence in the field the
+  connector's vLLM has (`kv_connector_block_state`, `partial_tail_offloads`, or the seed's fork's
+  `recurrent_boundary_blocks` as the log has it; a typed field that cannot carry the scenario's
+  evidence makes it not applicable); one `build_connector_meta` call; the verdicts from `read_step`, put in the
   step's decision order; a pending store that disappeared without a verdict at a cached step is
   retired for quorum (the only way protocol section 3 lets it go);
 - finished: `request_finished_all_groups(request, block_ids)` (or `request_finished(request,
@@ -51,7 +54,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Optional, TypeVar, Union, cast
 
 from ..events import BlockTable, Finished, Held, Step, Topology
-from ..protocol import Adapter
+from ..protocol import Adapter, NotApplicable
 from ..verdicts import (Blocks, Counters, Fact, Pairs, PendingStore, Plan, Rejected, Retired, State, _check_int,
                         plan as make_plan, rejected as make_rejected, retired as make_retired)
 from . import standins
@@ -68,6 +71,37 @@ DriverVerdict = Union[Plan, Rejected, Retired]
 #: `standins`, or `vllm` (fail when vLLM does not import).
 CLASSES_VARIABLE = "PROOFGATE_VLLM_CLASSES"
 
+#: PROOFGATE_VLLM_EVIDENCE: the `SchedulerOutput` field that carries vLLM's recurrent boundary
+#: hand-offs: `auto` (the field the installed vLLM's `SchedulerOutput` has; with the stand-ins, the
+#: seed's fork's), or one of EVIDENCE_FIELDS. A mapping may name one (`evidence_field`).
+EVIDENCE_VARIABLE = "PROOFGATE_VLLM_EVIDENCE"
+#: vLLM 0.29 and later; vLLM 0.28; the seed's fork (standins.py says what each holds).
+EVIDENCE_FIELDS = ("kv_connector_block_state", "partial_tail_offloads", "recurrent_boundary_blocks")
+
+
+def typed_offloads(evidence: Any, field_name: str) -> dict[str, list[tuple[int, int, int]]]:
+    """The evidence as vLLM's typed field holds it, `dict[str, list[tuple[int, int, int]]]` (absent
+    or null: empty); evidence that field cannot carry makes the scenario not applicable."""
+    if evidence is None:
+        return {}
+    if isinstance(evidence, dict) and all(isinstance(k, str) and isinstance(v, list) for k, v in evidence.items()):
+        typed: dict[str, list[tuple[int, int, int]]] = {}
+        for request_id, entries in evidence.items():
+            converted = []
+            for entry in entries:
+                if not (isinstance(entry, list) and len(entry) == 3
+                        and all(isinstance(x, int) and not isinstance(x, bool) for x in entry)):
+                    break
+                converted.append((entry[0], entry[1], entry[2]))
+            else:
+                typed[request_id] = converted
+                continue
+            break
+        else:
+            return typed
+    raise NotApplicable("SchedulerOutput.%s (dict[str, list[tuple[int, int, int]]]) cannot carry the scenario's"
+                        " evidence" % field_name)
+
 
 class Classes:
     """The classes the driver builds: vLLM's own where importable, else the stand-ins."""
@@ -83,6 +117,8 @@ class Classes:
     KVConnectorBase_V1: type[Any]
     SupportsHMA: type[Any]
 
+    KVConnectorBlockState: type[Any]
+
     def __init__(self, choice: Optional[str] = None) -> None:
         choice = choice or os.environ.get(CLASSES_VARIABLE, "auto")
         if choice not in ("auto", "standins", "vllm"):
@@ -93,7 +129,7 @@ class Classes:
         # (class, the names given) -> what make() does with them
         self._shapes: dict[tuple[type[Any], tuple[str, ...]], tuple[bool, tuple[str, ...], tuple[str, ...]]] = {}
         for name in ("NewRequestData", "CachedRequestData", "SchedulerOutput", "KVConnectorOutput", "Request",
-                     "KVConnectorRole", "KVConnectorMetadata", "KVConnectorBase_V1", "SupportsHMA"):
+                     "KVConnectorRole", "KVConnectorMetadata", "KVConnectorBase_V1", "SupportsHMA", "KVConnectorBlockState"):
             setattr(self, name, getattr(standins, name))
         if choice == "standins":
             return
@@ -107,6 +143,11 @@ class Classes:
                 raise
             return
         self.real = True
+        try:
+            from vllm.v1.core.sched.output import KVConnectorBlockState  # vLLM 0.29 and later
+            self.KVConnectorBlockState = KVConnectorBlockState
+        except ImportError:
+            pass
         self.NewRequestData, self.CachedRequestData, self.SchedulerOutput = NewRequestData, CachedRequestData, SchedulerOutput
         self.KVConnectorOutput, self.KVConnectorRole = KVConnectorOutput, KVConnectorRole
         self.KVConnectorMetadata = KVConnectorMetadata
@@ -141,6 +182,29 @@ class Classes:
                             % (cls.__module__, cls.__name__, ", ".join(missing), standins.VLLM_REFERENCE))
         return legacy, inside, tuple(k for k in values if k not in names and k != "resumed_req_ids")
 
+    def evidence_field(self, named: Optional[str] = None) -> str:
+        """The field the evidence goes in: `named` (a mapping's choice), else PROOFGATE_VLLM_EVIDENCE,
+        else the one the SchedulerOutput class has (the seed's fork's for the stand-ins)."""
+        choice = named or os.environ.get(EVIDENCE_VARIABLE, "auto")
+        if choice == "auto":
+            if not self.real:
+                return "recurrent_boundary_blocks"
+            names = _fields(self.SchedulerOutput)[0]
+            return next((f for f in EVIDENCE_FIELDS if f in names), "recurrent_boundary_blocks")
+        if choice not in EVIDENCE_FIELDS:
+            raise ValueError("%s must be auto or one of %s, not %r" % (EVIDENCE_VARIABLE, ", ".join(EVIDENCE_FIELDS), choice))
+        return choice
+
+    def block_state(self, block_ids: dict[str, tuple[list[int], ...]],
+                    offloads: dict[str, list[tuple[int, int, int]]]) -> Any:
+        """A KVConnectorBlockState: the stand-in's fields, or a vLLM that resolves tables on access."""
+        try:
+            return self.KVConnectorBlockState(block_ids=block_ids, boundary_state_offloads=offloads)
+        except TypeError:
+            return self.KVConnectorBlockState(req_ids=set(block_ids) | set(offloads),
+                                              resolve_block_ids=lambda r: block_ids.get(r, ()),
+                                              boundary_state_offloads=offloads)
+
     def request(self, request_id: str, prompt_token_ids: list[int]) -> Any:
         if self.real:
             try:
@@ -152,6 +216,16 @@ class Classes:
                 print("proofgate_adapter.vllm: vLLM's Request could not be built (%s); using the stand-in" % e,
                       file=sys.stderr)
         return standins.Request(request_id, prompt_token_ids)
+
+
+def _override(counted: Counters, own: Mapping[str, int]) -> Counters:
+    """The driver's counts with the connector's own for the counters it names."""
+    names = {f.name for f in dataclasses.fields(Counters)}
+    unknown = sorted(set(own) - names)
+    if unknown:
+        raise ValueError("counters() names counters the protocol does not have: %s (it has %s)"
+                         % (", ".join(unknown), ", ".join(sorted(names))))
+    return dataclasses.replace(counted, **{name: _check_int(value, "counters()[%r]" % name) for name, value in own.items()})
 
 
 def _fields(cls: type[Any]) -> tuple[frozenset[str], list[str]]:
@@ -220,6 +294,9 @@ class VllmConnectorAdapter(Adapter):
 
     name = "vLLM connector"
     capabilities = ("sliding",)
+    #: the SchedulerOutput field the connector reads the hand-offs from (EVIDENCE_FIELDS), or None
+    #: for PROOFGATE_VLLM_EVIDENCE's choice
+    evidence_field: Optional[str] = None
 
     # --- the mapping: the part particular to a connector
 
@@ -241,9 +318,16 @@ class VllmConnectorAdapter(Adapter):
         with the `state` capability; give 0 and [] when the connector does not keep them)."""
         raise NotImplementedError("pending()")
 
-    def counters(self) -> Optional[Counters]:
-        """The connector's own counters, or None to count from the verdicts."""
+    def counters(self) -> Union[Counters, Mapping[str, int], None]:
+        """The connector's own counters: all of them (`Counters`), some of them by name (a mapping
+        such as `{"plans": n}`, the others counted from the verdicts), or None to count every one
+        from the verdicts."""
         return None
+
+    @property
+    def counted(self) -> Counters:
+        """The counters as the driver counts them from the verdicts and events (a copy)."""
+        return dataclasses.replace(self._counted)
 
     def ignored_held(self) -> Optional[int]:
         """The connector's own count of held reports from ranks it does not have, or None to count
@@ -312,6 +396,7 @@ class VllmConnectorAdapter(Adapter):
 
     def __init__(self) -> None:
         self.classes = Classes()
+        self._evidence_field = self.classes.evidence_field(self.evidence_field)
         self._captures: dict[str, LogCapture] = {}  # logger name -> LogCapture
 
     def topology(self, topology: Topology) -> None:
@@ -371,6 +456,14 @@ class VllmConnectorAdapter(Adapter):
                     table[g].extend(blocks)
             if cr.id in self._requests:
                 self._requests[cr.id].num_computed_tokens = cr.computed
+        # vLLM tells the connector of the blocks it allocated to a request it admits or resumes,
+        # before it builds the step's metadata
+        for r in step.new:
+            self.connector.update_state_after_alloc(self._requests[r.id], standins.KVCacheBlocks(tuple(self._tables[r.id])), 0)
+        for cr in step.cached:
+            if cr.resumed and cr.id in self._requests:
+                self.connector.update_state_after_alloc(self._requests[cr.id],
+                                                        standins.KVCacheBlocks(tuple(self._tables[cr.id])), 0)
         cached = c.make(c.CachedRequestData, req_ids=[r.id for r in step.cached],
                         resumed_req_ids={r.id for r in step.cached if r.resumed},
                         new_token_ids=[[] for _ in step.cached], all_token_ids={},
@@ -378,12 +471,20 @@ class VllmConnectorAdapter(Adapter):
                         num_computed_tokens=[r.computed for r in step.cached], num_output_tokens=[0 for _ in step.cached])
         scheduled = {r.id: r.scheduled for r in step.new}
         scheduled.update({r.id: r.scheduled for r in step.cached})
+        evidence: dict[str, Any]
+        if self._evidence_field == "recurrent_boundary_blocks":
+            evidence = {"recurrent_boundary_blocks": step.evidence}
+        elif self._evidence_field == "partial_tail_offloads":
+            evidence = {"partial_tail_offloads": typed_offloads(step.evidence, self._evidence_field)}
+        else:
+            tables = {i: tuple(list(b) for b in self._tables[i]) for i in scheduled if i in self._tables}
+            evidence = {"kv_connector_block_state": c.block_state(tables, typed_offloads(step.evidence, self._evidence_field))}
         output = c.make(c.SchedulerOutput, scheduled_new_reqs=new_data, scheduled_cached_reqs=cached,
                         num_scheduled_tokens=scheduled, total_num_scheduled_tokens=sum(scheduled.values()),
                         scheduled_spec_decode_tokens={}, scheduled_encoder_inputs={},
                         num_common_prefix_blocks=[0] * len(self.topology_.groups),
                         finished_req_ids=set(self._finished_ids), free_encoder_mm_hashes=[],
-                        preempted_req_ids=set(step.preempted), recurrent_boundary_blocks=step.evidence)
+                        preempted_req_ids=set(step.preempted), **evidence)
         self._finished_ids.clear()
         # the pending ids before the call matter only for the step's cached requests (a store that
         # went without a verdict); the mapping's pending() is a query, asked only where its answer is read
@@ -440,7 +541,8 @@ class VllmConnectorAdapter(Adapter):
 
     def state(self) -> State:
         held = {label: [r for r in ranks if 0 <= r < self.topology_.tp_degree] for label, ranks in self._reports.items()}
-        counters = self.counters()
+        own = self.counters()
+        counters = own if isinstance(own, Counters) or own is None else _override(self._counted, own)
         ignored = self.ignored_held()
         if ignored is not None:  # the connector's count of deliveries, against the events' (ignored_held())
             ignored = self._ignored + _check_int(ignored, "ignored_held()") - self._delivered_ignored

@@ -12,10 +12,16 @@ commits read:
   `KVConnectorRole`, `KVConnectorMetadata`, `SupportsHMA.request_finished_all_groups`;
 - `vllm/v1/outputs.py` at 0087e005dec9ed37e5564c4d13b38d350ce61992: `KVConnectorOutput`.
 
-Not in upstream vLLM: `SchedulerOutput.recurrent_boundary_blocks`, the evidence of protocol
-section 1 (`dict[str, list[tuple[int, int, int]]] | None`, request id -> [(group, block,
-boundary_tokens)]), which a vLLM carrying the recurrent boundary hand-off adds. The driver sets it
-as an attribute on either class.
+vLLM's recurrent boundary hand-off (protocol section 1: request id -> [(group, block,
+boundary_tokens)]) has three spellings, and the driver fills the one the connector's vLLM has
+(`PROOFGATE_VLLM_EVIDENCE`, driver.py):
+
+- `SchedulerOutput.kv_connector_block_state`, a `KVConnectorBlockState` with `block_ids` (the
+  scheduled requests' block tables) and `boundary_state_offloads`
+  (`dict[str, list[tuple[int, int, int]]]`): vLLM 0.29 and later (vllm-project/vllm#51358);
+- `SchedulerOutput.partial_tail_offloads`, the same mapping flat: vLLM 0.28;
+- `SchedulerOutput.recurrent_boundary_blocks`, the mapping as the log has it, malformed or not:
+  the seed's fork.
 
 The configuration classes (`VllmConfig` and the KV-cache specs) are always stand-ins: vLLM's real
 `VllmConfig` cannot be built without a model. They carry the attribute paths a connector reads.
@@ -85,9 +91,22 @@ class SchedulerOutput:
     pending_structured_output_tokens: bool = False
     kv_connector_metadata: Optional[KVConnectorMetadata] = None
     ec_connector_metadata: Any = None
-    # not upstream: the recurrent boundary hand-off (see the module's docstring); Any, not its
-    # documented type, because the driver passes the evidence as the log has it, malformed or not
+    # the recurrent boundary hand-off in its three spellings (see the module's docstring)
+    kv_connector_block_state: Optional[KVConnectorBlockState] = None
+    partial_tail_offloads: Optional[dict[str, list[tuple[int, int, int]]]] = None
+    # Any, not a typed mapping: the seed's fork passes the evidence as the log has it, malformed or not
     recurrent_boundary_blocks: Any = None
+
+
+@dataclass
+class KVConnectorBlockState:
+    """vLLM 0.29's scheduler-local block state for a producer-side connector."""
+
+    block_ids: dict[str, tuple[list[int], ...]]
+    boundary_state_offloads: dict[str, list[tuple[int, int, int]]]
+
+    def get_block_ids(self, req_id: str) -> Optional[tuple[list[int], ...]]:
+        return self.block_ids.get(req_id)
 
 
 # --- vllm/v1/outputs.py
@@ -135,6 +154,22 @@ class Request:
 
     def __repr__(self) -> str:
         return "Request(%r, %d prompt tokens)" % (self.request_id, self.num_prompt_tokens)
+
+
+# --- vllm/v1/core/kv_cache_manager.py (what update_state_after_alloc is given)
+
+@dataclass
+class KVCacheBlocks:
+    """The blocks allocated to a request, per group; a stand-in even beside a real vLLM (vLLM's
+    holds KVCacheBlock objects of its pool, which a scheduler-side connector reads by id)."""
+
+    block_ids: tuple[list[int], ...]
+
+    def get_block_ids(self, allow_none: bool = False) -> tuple[list[int], ...]:
+        return tuple(list(b) for b in self.block_ids)
+
+    def get_unhashed_block_ids(self) -> list[int]:
+        return [b for b in self.block_ids[0] if b > 0] if self.block_ids else []
 
 
 # --- vllm/distributed/kv_transfer/kv_connector/v1/base.py
@@ -247,6 +282,9 @@ class KVTransferConfig:
     kv_connector: str = ""
     kv_role: str = "kv_both"
     kv_connector_extra_config: dict[str, Any] = field(default_factory=dict)
+
+    def get_from_extra_config(self, key: str, default: Any) -> Any:
+        return self.kv_connector_extra_config.get(key, default)
 
 
 @dataclass

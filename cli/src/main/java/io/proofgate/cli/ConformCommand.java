@@ -50,9 +50,14 @@ final class ConformCommand implements Command {
                 Runs the conformance scenarios against an implementation. CMD (run with /bin/sh -c, once per
                 job) is its adapter: it reads proofgate-adapter/v1 messages on stdin (a greeting, each
                 scenario's topology and events as proofgate-events/v1 lines, a summary request) and answers
-                each with lines as `proofgate replay` prints them, then {"kind":"end"}. The capabilities it
-                declares decide what is compared; the report says what was not. The protocol and the
-                scenario files: docs/conformance.md.
+                each with lines as `proofgate replay` prints them, then {"kind":"end"}. Every plan is judged
+                for safety first: each block it publishes must hold its prefix, on vLLM's block contents as
+                the events imply them. Then the answers are compared with latch-at-target's; an adapter whose
+                greeting says "connector_policy":"own" is judged on safety and refusals alone. The
+                capabilities it declares decide what is compared; the report says what was not. In Python,
+                an adapter is one class on adapters/python (proofgate_adapter), and a vLLM connector runs
+                unchanged through its vLLM driver (proofgate_adapter.vllm) with a small mapping. The
+                protocol and the scenario files: docs/conformance.md.
 
                   --exec CMD       the adapter command, e.g. "python3 examples/conform/toy_connector.py"
                   --in-process     proofgate's own validator in this JVM (the throughput baseline)
@@ -125,7 +130,7 @@ final class ConformCommand implements Command {
             Conform.Report report = Conform.run(scenarios, adapters, settings, line -> err.println("proofgate conform: " + line));
             out.print(ConformText.of(report, adapter));
             if (options.containsKey("--baseline")) {
-                List<Scenario> ran = report.results().stream().filter(r -> !(r instanceof Result.NotRun))
+                List<Scenario> ran = report.results().stream().filter(r -> !(r instanceof Result.NotRun || r instanceof Result.NotApplicable))
                         .map(Result::scenario).toList();
                 Conform.Report baseline = Conform.run(ran, InProcessAdapter::new, settings, line -> { });
                 double adapterRate = ran.size() / report.seconds();

@@ -61,6 +61,7 @@ final class AnswerReader {
             case "state" -> state(node, text);
             case "summary" -> summary(node, text);
             case "error" -> new Line.Refused(string(node, "message", text));
+            case "not_applicable" -> new Line.NotApplicable(string(node, "reason", text));
             case "end" -> new Line.End();
             case "hello" -> hello(node, text);
             case "namespace" -> namespace(node, text);
@@ -247,7 +248,7 @@ final class AnswerReader {
 
     /** What a message calls the object a field is missing from: a line by its kind, or a part of a state line. */
     private static final Set<String> KINDS = Set.of("plan", "rejected", "retired", "state", "summary", "error", "end",
-            "hello", "namespace");
+            "hello", "namespace", "not_applicable");
 
     private static String where(JsonNode node) {
         if (node.has("kind")) {

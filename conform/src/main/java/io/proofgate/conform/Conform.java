@@ -194,6 +194,10 @@ public final class Conform {
         ScenarioRun run = new ScenarioRun(client);
         int events = scenario.events().size();
         Transcript said = run.record(scenario, events);
+        Optional<String> notApplicable = ScenarioRun.notApplicable(said);
+        if (notApplicable.isPresent()) {
+            return new Result.NotApplicable(scenario, notApplicable.get(), seconds(began));
+        }
         Optional<PlanSafety.Unsafe> unsafe = PlanSafety.firstUnsafe(scenario, said);
         if (unsafe.isPresent()) {
             PlanSafety.Unsafe witness = unsafe.get();

@@ -53,6 +53,14 @@ public final class ConformText {
                 notRun.missing().forEach(c -> skipped.merge(c, 1, Integer::sum));
             }
         }
+        Map<String, Integer> inapplicable = new TreeMap<>();
+        for (Result result : report.results()) {
+            if (result instanceof Result.NotApplicable n) {
+                inapplicable.merge(n.reason(), 1, Integer::sum);
+            }
+        }
+        inapplicable.forEach((reason, count) -> out.append("not run: ").append(String.format("%,d", count))
+                .append(" scenarios not applicable: ").append(Json.excerpt(reason)).append('\n'));
         skipped.forEach((capability, count) -> out.append("not run: ").append(String.format("%,d", count)).append(' ')
                 .append(capability.what()).append(" (no ").append(capability.wireName()).append(")\n"));
         List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
@@ -114,7 +122,7 @@ public final class ConformText {
                     .append(String.join(", ", p.missed())).append('\n'));
         }
         long passed = report.count(Result.Passed.class);
-        long notRun = report.count(Result.NotRun.class);
+        long notRun = report.count(Result.NotRun.class) + report.count(Result.NotApplicable.class);
         long errors = report.count(Result.Errored.class) + report.late().size();
         long ran = passed + failed.size() + unsafe.size() + errors;
         out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d unsafe, %,d failed, %,d not run, %,d errors",

@@ -60,7 +60,8 @@ public final class JunitXml {
         attribute(xml, "failures", String.valueOf(results.stream()
                 .filter(r -> r instanceof Result.Failed || r instanceof Result.Unsafe).count()));
         attribute(xml, "errors", String.valueOf(results.stream().filter(Result.Errored.class::isInstance).count()));
-        attribute(xml, "skipped", String.valueOf(results.stream().filter(Result.NotRun.class::isInstance).count()));
+        attribute(xml, "skipped", String.valueOf(results.stream()
+                .filter(r -> r instanceof Result.NotRun || r instanceof Result.NotApplicable).count()));
     }
 
     private static void testcase(XMLStreamWriter xml, Result result) throws XMLStreamException {
@@ -107,6 +108,10 @@ public final class JunitXml {
                 xml.writeEmptyElement("skipped");
                 attribute(xml, "message", "needs " + String.join(", ", notRun.missing().stream().map(Capability::wireName).sorted().toList())
                         + ", which the adapter does not declare");
+            }
+            case Result.NotApplicable notApplicable -> {
+                xml.writeEmptyElement("skipped");
+                attribute(xml, "message", "not applicable: " + notApplicable.reason());
             }
             case Result.Errored errored -> {
                 xml.writeStartElement("error");

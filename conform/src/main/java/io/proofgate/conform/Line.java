@@ -155,6 +155,13 @@ public sealed interface Line {
     }
 
     /**
+     * The adapter's word that the scenario does not apply to its connector: the vLLM field its
+     * connector reads cannot carry the scenario's evidence (docs/conformance.md, "Not applicable").
+     * The scenario is then not run, never passed.
+     */
+    record NotApplicable(String reason) implements Line {}
+
+    /**
      * An answer to a namespace probe: named byte strings, hex, by name (docs/conformance.md,
      * "Namespace probes"); read only by an audit, never compared with a scenario.
      */

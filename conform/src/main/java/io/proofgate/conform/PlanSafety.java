@@ -26,20 +26,31 @@ import java.util.Set;
  * if it saved at once), and blocks vLLM reuses for other requests (the simulation never reuses a
  * block id, beyond the garbage a preemption or finish leaves in a handed-over block).
  */
-final class PlanSafety {
+public final class PlanSafety {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The first unsafe plan of a run, placed after the event it answers (1-based). */
-    record Unsafe(int event, String plan, List<String> findings) {}
+    public record Unsafe(int event, String plan, List<String> findings) {}
 
     private PlanSafety() {}
 
     /** The first unsafe plan among the answers to the scenario's first events, if any. */
-    static Optional<Unsafe> firstUnsafe(Scenario scenario, Transcript said) {
+    public static Optional<Unsafe> firstUnsafe(Scenario scenario, Transcript said) {
+        return unsafe(scenario, said, true).stream().findFirst();
+    }
+
+    /** The first unsafe plan of the answer to event {@code event} (1-based), if any. */
+    public static Optional<Unsafe> unsafeAt(Scenario scenario, Transcript said, int event) {
+        return unsafe(scenario, said, false).stream().filter(u -> u.event() == event).findFirst();
+    }
+
+    /** The unsafe plans, the first of each answer, in event order: only the first with {@code first}. */
+    private static List<Unsafe> unsafe(Scenario scenario, Transcript said, boolean first) {
+        List<Unsafe> found = new ArrayList<>();
         int answered = said.events().size();
         if (answered == 0 || said.events().stream().flatMap(List::stream).noneMatch(Line.Plan.class::isInstance)) {
-            return Optional.empty();
+            return found;
         }
         StringBuilder log = new StringBuilder(scenario.topology()).append('\n');
         for (Scenario.Event event : scenario.events().subList(0, answered)) {
@@ -54,7 +65,11 @@ final class PlanSafety {
                     if (line instanceof Line.Plan plan) {
                         List<String> findings = findings(contents, plan);
                         if (!findings.isEmpty()) {
-                            return Optional.of(new Unsafe(k + 1, plan.json(), findings));
+                            found.add(new Unsafe(k + 1, plan.json(), findings));
+                            if (first) {
+                                return found;
+                            }
+                            break;
                         }
                     }
                 }
@@ -66,7 +81,7 @@ final class PlanSafety {
         } catch (IOException e) {
             throw new UncheckedIOException(e); // in-memory streams only
         }
-        return Optional.empty();
+        return found;
     }
 
     private static List<String> findings(PlanContents contents, Line.Plan plan) {

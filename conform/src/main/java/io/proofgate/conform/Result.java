@@ -39,6 +39,12 @@ public sealed interface Result {
     /** Needs capabilities the adapter did not declare. */
     record NotRun(Scenario scenario, Set<Capability> missing, double seconds) implements Result {}
 
+    /**
+     * The adapter said the scenario does not apply to its connector (for example, the vLLM field
+     * its connector reads cannot carry the scenario's evidence): not run, with its reason.
+     */
+    record NotApplicable(Scenario scenario, String reason, double seconds) implements Result {}
+
     /** The adapter broke the protocol on this scenario: the run cannot be judged. */
     record Errored(Scenario scenario, String message, double seconds) implements Result {}
 

@@ -4,6 +4,7 @@ import io.proofgate.words.Capability;
 import io.proofgate.words.Counter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -75,34 +76,46 @@ public final class Rules {
     }
 
     public static String ofState(Line.State expected, Line.State actual) {
-        List<String> want = expected.lines();
-        List<String> got = actual.lines();
-        int i = 0;
-        while (i < want.size() && i < got.size() && want.get(i).equals(got.get(i))) {
-            i++;
+        // pending stores by request id, so that one store too many or too few is named as such
+        // and not as a difference of whatever line follows it
+        Map<String, String[]> want = byKey(expected.lines());
+        Map<String, String[]> got = byKey(actual.lines());
+        Set<String> wantIds = ids(want);
+        if (!wantIds.equals(ids(got))) {
+            return "state: pending requests differ";
         }
-        String line = i < want.size() ? want.get(i) : got.get(i);
-        String[] words = line.split(" ");
-        if (words[0].equals("pending") && i < want.size() && i < got.size()) {
-            String[] other = got.get(i).split(" ");
-            if (words.length == 5 && other.length == 5 && words[1].equals(other[1])) {
-                for (int k = 2; k < 5; k++) {
-                    if (!words[k].equals(other[k])) {
-                        return "state: pending " + words[k].substring(0, words[k].indexOf('=')) + " differs";
+        for (Map.Entry<String, String[]> entry : want.entrySet()) {
+            String[] words = entry.getValue();
+            String[] other = got.get(entry.getKey());
+            if (other != null && java.util.Arrays.equals(words, other)) {
+                continue;
+            }
+            if (other != null && (words[0].equals("pending") || words[0].equals("counters"))) {
+                for (int k = words[0].equals("pending") ? 2 : 1; k < Math.min(words.length, other.length); k++) {
+                    if (!words[k].equals(other[k]) && words[k].contains("=")) {
+                        String name = words[k].substring(0, words[k].indexOf('='));
+                        return words[0].equals("pending") ? "state: pending " + name + " differs" : "state: counter " + name + " differs";
                     }
                 }
             }
-            return "state: pending requests differ";
+            return "state: " + words[0] + " differs";
         }
-        if (words[0].equals("counters") && i < want.size() && i < got.size()) {
-            String[] other = got.get(i).split(" ");
-            for (int k = 1; k < Math.min(words.length, other.length); k++) {
-                if (!words[k].equals(other[k])) {
-                    return "state: counter " + words[k].substring(0, words[k].indexOf('=')) + " differs";
-                }
-            }
+        String extra = got.keySet().stream().filter(k -> !want.containsKey(k)).findFirst().orElse("state");
+        return "state: " + extra.split(" ")[0] + " differs";
+    }
+
+    /** A state's lines by what they are about: {@code pending ID} for a pending store, else the line's first word. */
+    private static Map<String, String[]> byKey(List<String> lines) {
+        Map<String, String[]> byKey = new java.util.LinkedHashMap<>();
+        for (String line : lines) {
+            String[] words = line.split(" ");
+            byKey.put(words[0].equals("pending") && words.length > 1 ? "pending " + words[1] : words[0], words);
         }
-        return "state: " + words[0] + " differs";
+        return byKey;
+    }
+
+    private static Set<String> ids(Map<String, String[]> byKey) {
+        return byKey.keySet().stream().filter(k -> k.startsWith("pending ")).collect(java.util.stream.Collectors.toSet());
     }
 
     /** A refusal of {@code what} (an event, the summary request). */

@@ -54,8 +54,9 @@ public final class ScenarioRun {
     public Transcript receive(Scenario scenario, int prefix) throws AdapterException {
         List<Line> topology = answer(scenario, 0);
         for (Line line : topology) {
-            if (!(line instanceof Line.Refused)) {
-                throw located(scenario, 0, "answered the topology with a " + kind(line) + " line (only an error line may answer it)");
+            if (!(line instanceof Line.Refused || line instanceof Line.NotApplicable)) {
+                throw located(scenario, 0, "answered the topology with a " + kind(line) + " line (only an error or"
+                        + " not_applicable line may answer it)");
             }
         }
         List<List<Line>> events = new ArrayList<>(prefix);
@@ -66,6 +67,7 @@ public final class ScenarioRun {
             for (Line line : answer) {
                 switch (line) {
                     case Line.Refused r -> refused = true;
+                    case Line.NotApplicable n -> refused = true;
                     case Line.VerdictLine verdict -> {
                         if (state != null) {
                             throw located(scenario, k + 1, "printed a verdict after its state line");
@@ -100,7 +102,8 @@ public final class ScenarioRun {
             events.add(answer);
         }
         List<Line> summaryAnswer = answer(scenario, SUMMARY_REQUEST);
-        if (summaryAnswer.size() == 1 && summaryAnswer.getFirst() instanceof Line.Refused) {
+        if (summaryAnswer.size() == 1 && (summaryAnswer.getFirst() instanceof Line.Refused
+                || summaryAnswer.getFirst() instanceof Line.NotApplicable)) {
             return new Transcript(topology, events, summaryAnswer);
         }
         if (summaryAnswer.size() != 1 || !(summaryAnswer.getFirst() instanceof Line.Summary summary)) {
@@ -210,6 +213,18 @@ public final class ScenarioRun {
         return Optional.empty();
     }
 
+    /** The first reason the adapter gave for the scenario not applying to its connector, if it gave one. */
+    public static Optional<String> notApplicable(Transcript said) {
+        for (int k = 0; k < said.messages(); k++) {
+            for (Line line : said.answer(k)) {
+                if (line instanceof Line.NotApplicable n) {
+                    return Optional.of(n.reason());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The summary expected after the scenario's first {@code prefix} events, or null where it is not known. */
     public static Line.Summary expectedSummary(Scenario scenario, int prefix) {
         return switch (scenario.expected()) {
@@ -271,6 +286,7 @@ public final class ScenarioRun {
             case Line.State s -> "state";
             case Line.Summary s -> "summary";
             case Line.Refused r -> "error";
+            case Line.NotApplicable n -> "not_applicable";
             case Line.End e -> "end";
             case Line.Hello h -> "hello";
             case Line.Namespace n -> "namespace";

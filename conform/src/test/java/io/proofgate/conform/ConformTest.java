@@ -203,6 +203,19 @@ class ConformTest {
         assertTrue(unsafe.count(Result.Unsafe.class) > 0, ConformText.of(unsafe, "unsafe"));
     }
 
+    @Test
+    void aScenarioTheAdapterSaysDoesNotApplyIsNotRunWithItsReasonNeverPassed() throws ConformException {
+        List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
+        Conform.Report report = altered("plan", line -> "{\"kind\":\"not_applicable\",\"reason\":\"no field for it\"}", seed);
+        List<Result.NotApplicable> inapplicable = report.results().stream().filter(Result.NotApplicable.class::isInstance)
+                .map(Result.NotApplicable.class::cast).toList();
+        assertFalse(inapplicable.isEmpty());
+        assertTrue(inapplicable.stream().allMatch(n -> n.reason().equals("no field for it")));
+        assertEquals(seed.size(), report.count(Result.Passed.class) + inapplicable.size());
+        String text = ConformText.of(report, "inapplicable");
+        assertTrue(text.contains("not run: " + inapplicable.size() + " scenarios not applicable: \"no field for it\""), text);
+    }
+
     /** The in-process validator with one kind of answer line rewritten. */
     private static Conform.Report altered(String kind, UnaryOperator<String> change, List<Scenario> scenarios)
             throws ConformException {

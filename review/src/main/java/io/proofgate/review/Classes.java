@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * Groups an audit's differing scenarios into classes (kind, judgement, rule) and gives each its
  * shortest witness: the scenario whose difference comes earliest (the first in scenario order on a
- * tie), shrunk to its shortest prefix that still shows a difference of the class. Classes come in
- * the order of their first scenario, so the report is the same bytes run after run.
+ * tie), shrunk to its shortest prefix that still shows a difference of the class. Safety regressions
+ * come first, then safety fixes, then the other classes, each in the order of their first scenario,
+ * so the report is the same bytes run after run.
  */
 public final class Classes {
 
@@ -50,7 +51,14 @@ public final class Classes {
             classes.add(new DifferenceClass(witness.differs(), entry.getValue().size(), seenIn, scenario, witness.events(),
                     Fingerprints.of(parts.toArray(String[]::new))));
         }
-        return List.copyOf(classes);
+        // safety regressions first, then safety fixes, then the rest, each in the order of their first scenario
+        List<DifferenceClass> ranked = new ArrayList<>(classes);
+        ranked.sort(java.util.Comparator.comparingInt(c -> switch (c.first().judgement()) {
+            case SAFETY_REGRESSION -> 0;
+            case SAFETY_FIX -> 1;
+            default -> 2;
+        }));
+        return List.copyOf(ranked);
     }
 
 }

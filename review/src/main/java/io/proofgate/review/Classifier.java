@@ -1,6 +1,7 @@
 package io.proofgate.review;
 
 import io.proofgate.conform.Line;
+import io.proofgate.conform.PlanSafety;
 import io.proofgate.conform.Rules;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioRun;
@@ -9,6 +10,7 @@ import io.proofgate.words.Capability;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -42,6 +44,14 @@ public final class Classifier {
     }
 
     public Comparison compare(Scenario scenario, int prefix, Transcript base, Transcript head) {
+        Optional<String> notA = ScenarioRun.notApplicable(base);
+        Optional<String> notB = ScenarioRun.notApplicable(head);
+        if (notA.isPresent() || notB.isPresent()) {
+            // a scenario that does not apply to a revision's connector is compared no further
+            return notA.isPresent() && notB.isPresent() ? new Comparison.Same()
+                    : new Comparison.OneRefused(0, notA.isPresent() ? "base" : "head",
+                            "not applicable: " + notA.or(() -> notB).get());
+        }
         List<Line.VerdictLine> printedBefore = new ArrayList<>();
         for (int k = 0; k < prefix + 2; k++) {
             List<Line> a = base.answer(k);
@@ -114,6 +124,15 @@ public final class Classifier {
                             Math.min(whole.verdicts().size(), printedBefore.size() + Math.max(verdictsA.size(), verdictsB.size())));
                     model = json(next);
                 }
+            }
+            // safety first: a plan of one side that publishes blocks not holding its prefix, here
+            int message = k;
+            Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.unsafeAt(scenario, base, message);
+            Optional<PlanSafety.Unsafe> unsafeB = PlanSafety.unsafeAt(scenario, head, message);
+            if (unsafeA.isPresent() != unsafeB.isPresent()) {
+                judgement = unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX;
+                model = new ArrayList<>(model);
+                model.add("(unsafe: " + (unsafeB.isPresent() ? unsafeB : unsafeA).get().findings().getFirst() + ")");
             }
             return new Comparison.Differs(k, kind, judgement, rule, json(verdictsA), json(verdictsB), model);
         }

@@ -16,6 +16,8 @@ import java.util.List;
 public final class ConnectorAuditSarif {
 
     private static final String[][] RULES = {
+        {"connector-safety_regression", "The head publishes a block that does not hold its prefix; the base did not", "error"},
+        {"connector-safety_fix", "The base published a block that did not hold its prefix; the head no longer does", "warning"},
         {"connector-fix", "The head now says what the model says; the base did not", "warning"},
         {"connector-regression", "The base said what the model says; the head does not", "error"},
         {"connector-both_differ", "Both revisions differ from the model, differently", "error"},

@@ -33,8 +33,11 @@ public final class ConnectorAuditText {
                 report.same(), report.differing(), report.notRun(), report.errors().size()));
         out.append('\n');
         List<DifferenceClass> classes = report.classes();
+        long safety = report.count(ModelJudgement.SAFETY_REGRESSION) + report.count(ModelJudgement.SAFETY_FIX);
         out.append("Differences: ").append(classes.size()).append(classes.size() == 1 ? " class" : " classes")
-                .append(String.format(" (%d fix, %d regression, %d both differ from the model, %d model silent)%n",
+                .append(safety == 0 ? " (" : String.format(" (%d safety regression, %d safety fix, ",
+                        report.count(ModelJudgement.SAFETY_REGRESSION), report.count(ModelJudgement.SAFETY_FIX)))
+                .append(String.format("%d fix, %d regression, %d both differ from the model, %d model silent)%n",
                         report.count(ModelJudgement.FIX), report.count(ModelJudgement.REGRESSION),
                         report.count(ModelJudgement.BOTH_DIFFER), report.count(ModelJudgement.MODEL_SILENT)));
         for (DifferenceClass c : classes) {

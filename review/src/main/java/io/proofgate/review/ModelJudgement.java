@@ -2,6 +2,13 @@ package io.proofgate.review;
 
 /** A difference between two revisions, held against what the model expects of that event. */
 public enum ModelJudgement {
+    /**
+     * The head publishes a plan whose blocks do not hold its prefix, where the base published none
+     * that is unsafe: ranked above every difference of policy, whatever the model says.
+     */
+    SAFETY_REGRESSION("safety_regression", "safety regression"),
+    /** The base published an unsafe plan that the head no longer does. */
+    SAFETY_FIX("safety_fix", "safety fix"),
     /** The head now says what the model says; the base did not. */
     FIX("fix", "fix"),
     /** The base said what the model says; the head does not. */

@@ -103,25 +103,31 @@ class ConnectorAuditTest {
     }
 
     @Test
-    void theFixIsAFixWithAShortWitness() throws Exception {
+    void theFixIsASafetyFixFirstWithAShortWitness() throws Exception {
         ConnectorAuditReport report = audit("bug", "fixed", false);
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
+        // where the planted plan published a block that no longer held the target state, the fix is a
+        // safety fix, ranked first; where the block still held it, a fix of policy
         DifferenceClass fix = report.classes().getFirst();
-        assertEquals(ModelJudgement.FIX, fix.first().judgement());
+        assertEquals(ModelJudgement.SAFETY_FIX, fix.first().judgement(), ConnectorAuditText.write(report));
         assertEquals(DifferenceKind.VERDICT, fix.first().kind());
         assertTrue(fix.events() <= 3, "witness of " + fix.events() + " events");
         assertEquals("plan: blocks_by_group, recurrent differ", fix.first().rule());
-        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.FIX),
+        assertTrue(fix.first().model().getLast().startsWith("(unsafe: step "), fix.first().model().toString());
+        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.SAFETY_FIX
+                || c.first().judgement() == ModelJudgement.FIX), ConnectorAuditText.write(report));
+        assertTrue(report.classes().stream().anyMatch(c -> c.first().judgement() == ModelJudgement.FIX));
+        assertTrue(ConnectorAuditText.write(report).contains("(0 safety regression, 1 safety fix, "),
                 ConnectorAuditText.write(report));
         assertEquals(List.of(TOY), report.changedFiles());
         assertValidSarif(report);
         String markdown = ConnectorAuditMarkdown.write(report);
         assertTrue(markdown.startsWith("## proofgate audit: " + report.verdict() + "\n"), markdown);
-        assertTrue(markdown.contains("| `" + fix.fingerprint() + "` plan: blocks_by_group, recurrent differ | verdict | fix | "),
+        assertTrue(markdown.contains("| `" + fix.fingerprint() + "` plan: blocks_by_group, recurrent differ | verdict | safety fix | "),
                 markdown);
         com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(ConnectorAuditJson.write(report));
-        assertEquals("fix", json.path("classes").path(0).path("model").asText());
+        assertEquals("safety_fix", json.path("classes").path(0).path("model").asText());
         assertEquals("verdict", json.path("classes").path(0).path("kind").asText());
         assertEquals(fix.events() + 1, json.path("classes").path(0).path("witness").size());
     }
@@ -322,8 +328,12 @@ class ConnectorAuditTest {
             ConnectorAuditReport report = audit("fixed", null, false);
             assertEquals(Checkout.WORKTREE, report.head().name());
             assertEquals(List.of(TOY), report.head().uncommitted());
-            assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION));
+            // the planted bug back: unsafe where its block no longer holds the target state, ranked first
             assertFalse(report.classes().isEmpty());
+            assertEquals(ModelJudgement.SAFETY_REGRESSION, report.classes().getFirst().first().judgement(),
+                    ConnectorAuditText.write(report));
+            assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION
+                    || c.first().judgement() == ModelJudgement.SAFETY_REGRESSION), ConnectorAuditText.write(report));
         } finally {
             git("checkout", "-q", "--", TOY);
         }
