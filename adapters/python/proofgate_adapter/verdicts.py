@@ -7,6 +7,8 @@ kit cannot judge.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeGuard, Union, cast
@@ -61,9 +63,15 @@ def _check_int(value: object, what: str) -> int:
     return value
 
 
+#: A rejection code of the connector's own: one word, so that a line's words cannot read it as a
+#: code and its facts (docs/conformance.md, "Safety and policies").
+_OWN_CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
 def _check_code(code: object) -> None:
-    if code not in SENTENCES:
-        raise VerdictError("unknown rejection code %r (protocol section 3 has %s)" % (code, ", ".join(SENTENCES)))
+    if code not in SENTENCES and not (isinstance(code, str) and _OWN_CODE.fullmatch(code)):
+        raise VerdictError("rejection code %r is neither one of protocol section 3 (%s) nor a word of its own "
+                           "(lower-case letters, digits and underscores, at most 64)" % (code, ", ".join(SENTENCES)))
 
 
 def _check_cause(cause: object) -> None:
@@ -163,7 +171,8 @@ class Rejected(Verdict):
     @property
     def reason(self) -> str:
         words = ["%s=%s" % (name, self.facts[name]) for name in FACTS if name in self.facts]
-        return " ".join([SENTENCES[self.code]] + words)
+        sentence = SENTENCES.get(self.code, "rejected for a reason of the connector's own")
+        return " ".join([sentence] + words)
 
     def to_json(self) -> JsonObject:
         line: JsonObject = {"kind": "rejected", "step": self.step, "id": self.id, "code": self.code}

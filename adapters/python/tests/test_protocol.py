@@ -141,8 +141,9 @@ class ProtocolTest(unittest.TestCase):
 
         class BadDicts(Recorder):
             def step(self, step: Step) -> list[JsonObject]:
-                return [{"kind": "rejected", "step": step.step, "id": "r1", "code": "poisoned"}]
-        self.assertIn("unknown rejection code 'poisoned'", answers(BadDicts(), TOPOLOGY, NEW)[1][0]["message"])
+                return [{"kind": "rejected", "step": step.step, "id": "r1", "code": "poisoned observed=1"}]
+        self.assertIn("rejection code 'poisoned observed=1' is neither one of protocol section 3",
+                      answers(BadDicts(), TOPOLOGY, NEW)[1][0]["message"])
 
     def test_events_before_any_topology_and_unknown_kinds_are_refused(self) -> None:
         got = answers(Recorder(), NEW, SUMMARY, {"kind": "nonsense"}, "not json")
@@ -408,11 +409,16 @@ class VerdictTest(unittest.TestCase):
                          line)
         self.assertEqual({"kind": "rejected", "step": 2, "id": "r3", "code": "empty"}, rejected(2, "r3", "empty").to_json())
 
+    def test_a_code_of_the_connectors_own_is_a_verdict_with_its_own_sentence(self) -> None:
+        line = rejected(3, "r1", "no_boundary_mapping", target=6912).to_json()
+        self.assertEqual({"kind": "rejected", "step": 3, "id": "r1", "code": "no_boundary_mapping", "target": 6912,
+                          "reason": "rejected for a reason of the connector's own target=6912"}, line)
+
     def test_unknown_codes_causes_and_facts_are_refused(self) -> None:
         from proofgate_adapter import VerdictError
         # the last against the types on purpose (a request id that is not a string): the library checks it too
         makes: tuple[Callable[[], Verdict], ...] = (
-            lambda: rejected(1, "r1", "poisoned"), lambda: rejected(1, "r1", "empty", colour=1),
+            lambda: rejected(1, "r1", "Poisoned Now"), lambda: rejected(1, "r1", "empty", colour=1),
             lambda: retired(1, "r1", "evicted"), lambda: plan(1, 7, "d1", 0, [], []))  # type: ignore[arg-type]
         for make in makes:
             with self.assertRaises(VerdictError):
