@@ -78,8 +78,24 @@ final class AnswerReader {
                 integers.put(field, integer(node, field, text));
             }
         }
-        return rejected(string(node, "id", text), integer(node, "step", text),
-                known(string(node, "code", text), CODES, "a rejection whose code", text), reason, integers);
+        return rejected(string(node, "id", text), integer(node, "step", text), code(string(node, "code", text), text),
+                reason, integers);
+    }
+
+    /**
+     * A connector's reason of its own (for example no boundary mapping from vLLM) is its behaviour,
+     * judged like any verdict; it must be one word, so that a line's words cannot read it as a code
+     * and its facts.
+     */
+    private static final java.util.regex.Pattern OWN_CODE = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,63}");
+
+    private static String code(String value, String text) throws AdapterException {
+        if (!CODES.contains(value) && !OWN_CODE.matcher(value).matches()) {
+            throw new AdapterException("printed a rejection whose code is neither one of " + String.join(", ",
+                    new java.util.TreeSet<>(CODES)) + " nor a word of its own (lower-case letters, digits and underscores,"
+                    + " at most 64): " + Json.excerpt(text));
+        }
+        return value;
     }
 
     /**

@@ -272,5 +272,10 @@ class ConformTest {
         // the summary
         assertTrue(rules(altered("summary", line -> line.replace("\"plans\":1", "\"plans\":2"), seed))
                 .contains("summary: plans differs"));
+        // a rejection for a reason of the connector's own: its behaviour, a difference from the model, never an error
+        Conform.Report own = altered("rejected", line -> line.replaceFirst("\"code\":\"[a-z_]+\"", "\"code\":\"no_boundary_mapping\""),
+                seed);
+        assertEquals(0, own.count(Result.Errored.class));
+        assertTrue(rules(own).stream().anyMatch(rule -> rule.endsWith("-> rejected no_boundary_mapping")), rules(own).toString());
     }
 }

@@ -119,11 +119,20 @@ class PlainAnswersTest {
             assertNull(PlainAnswers.read(line), line);
             AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class,
                     () -> AnswerReader.read(line));
-            assertTrue(refused.getMessage().matches("printed a (rejection whose code|retirement whose cause) is none of .*"),
-                    refused.getMessage());
+            assertTrue(refused.getMessage().matches("printed a (rejection whose code is neither one of .* nor a word of its own"
+                    + "|retirement whose cause is none of ).*"), refused.getMessage());
         }
         assertEquals("rejected r1 step=2 code=future_boundary", ((Line.Rejected) PlainAnswers.read(
                 "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary\"}")).words(java.util.Set.of()));
+    }
+
+    /** A rejection for a reason of the connector's own is its behaviour: a verdict, compared like any, never an error. */
+    @Test
+    void aRejectionCodeOfTheConnectorsOwnIsAVerdict() throws AdapterException {
+        String line = "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"no_boundary_mapping\"}";
+        assertEquals("rejected r1 step=2 code=no_boundary_mapping", ((Line.Rejected) AnswerReader.read(line))
+                .words(java.util.Set.of()));
+        assertNull(PlainAnswers.read(line), "read again as a tree, which knows the protocol's codes from a connector's own");
     }
 
     /** {@code line} with a few random alterations, some of which keep it plain. */
