@@ -4,6 +4,7 @@ state and summary."""
 import io
 import json
 import os
+import signal
 import sys
 import time
 import unittest
@@ -359,9 +360,12 @@ def adapter_process(methods: str, *messages: Message) -> tuple[int, str, str]:
         path = os.path.join(folder, "toy_connector.py")
         with open(path, "w", encoding="utf-8") as f:
             f.write(script)
+        # SIGINT back to its default in the child: a process started in the background of a
+        # non-interactive shell inherits it ignored, and Python then never raises KeyboardInterrupt
         done = subprocess.run([sys.executable, path], input="".join(json.dumps(m) + "\n" for m in messages),
                               capture_output=True, text=True, timeout=60,
-                              env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+                              env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     return done.returncode, done.stdout, done.stderr
 
 
