@@ -78,7 +78,7 @@ class OutsideTextTest {
         }
         CliRun run = CliRun.of("conform", "--exec", "python3 ../examples/conform/toy_connector.py", "--scenarios", dir.toString());
         assertEquals(1, run.exit(), run.err());
-        assertTrue(run.out().contains("FAIL title\\u001b]0;pwned\\u0007/02-nonaligned-cow: after event 2"), run.out());
+        assertTrue(run.out().contains("UNSAFE title\\u001b]0;pwned\\u0007/02-nonaligned-cow: after event 2"), run.out());
         for (String line : run.out().split("\n")) {
             assertTrue(io.proofgate.words.Outside.isPlain(line), () -> "raw: " + io.proofgate.words.Outside.quoted(line));
         }

@@ -164,9 +164,10 @@ class ConformTest {
 
     @Test
     void theEveryHandoffExamplesPlantedVariantsFailSafetyWithAShrunkWitness() throws ConformException {
-        List<Scenario> ci = all.stream().filter(s -> s.suite().startsWith("ci/")).toList();
+        // the finished scenarios are enough: every one runs a request through its hand-offs to its end
+        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
         for (String variant : List.of("--positional", "--deferred")) {
-            Conform.Report report = Conform.run(ci, () -> new ProcessAdapter(EVERY_HANDOFF + " " + variant,
+            Conform.Report report = Conform.run(finished, () -> new ProcessAdapter(EVERY_HANDOFF + " " + variant,
                     Path.of("").toAbsolutePath()), SETTINGS, line -> { });
             List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
                     .map(Result.Unsafe.class::cast).toList();
