@@ -37,19 +37,29 @@ public final class PlanSafety {
 
     /** The first unsafe plan among the answers to the scenario's first events, if any. */
     public static Optional<Unsafe> firstUnsafe(Scenario scenario, Transcript said) {
-        return unsafe(scenario, said, true).stream().findFirst();
+        return unsafe(scenario, said, true, said.events().size()).stream().findFirst();
     }
 
     /** The first unsafe plan of the answer to event {@code event} (1-based), if any. */
     public static Optional<Unsafe> unsafeAt(Scenario scenario, Transcript said, int event) {
-        return unsafe(scenario, said, false).stream().filter(u -> u.event() == event).findFirst();
+        return unsafe(scenario, said, false, Math.min(event, said.events().size())).stream()
+                .filter(u -> u.event() == event).findFirst();
     }
 
-    /** The unsafe plans, the first of each answer, in event order: only the first with {@code first}. */
-    private static List<Unsafe> unsafe(Scenario scenario, Transcript said, boolean first) {
+    /**
+     * The unsafe plans among the answers to the first {@code upTo} events, the first of each answer,
+     * in event order: only the first with {@code first}. The events are followed only as far as the
+     * last of those answers with a plan: what comes after cannot make a plan before it unsafe.
+     */
+    private static List<Unsafe> unsafe(Scenario scenario, Transcript said, boolean first, int upTo) {
         List<Unsafe> found = new ArrayList<>();
-        int answered = said.events().size();
-        if (answered == 0 || said.events().stream().flatMap(List::stream).noneMatch(Line.Plan.class::isInstance)) {
+        int answered = 0;
+        for (int k = 0; k < upTo; k++) {
+            if (said.events().get(k).stream().anyMatch(Line.Plan.class::isInstance)) {
+                answered = k + 1;
+            }
+        }
+        if (answered == 0) {
             return found;
         }
         StringBuilder log = new StringBuilder(scenario.topology()).append('\n');
