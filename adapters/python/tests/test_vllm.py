@@ -194,6 +194,20 @@ class DriverTest(unittest.TestCase):
         said = answers(Misspelt(), TOPOLOGY, {"kind": "summary"})
         self.assertIn("counters() names counters the protocol does not have: plan", said[-1][0]["message"])
 
+    def test_a_mapping_reports_verdicts_after_finished_and_after_its_workers_output(self) -> None:
+        class Late(Mapping):
+            def read_finished(self, request: Any) -> list[DriverVerdict]:
+                return [self.plan(request.request_id, 6912, [[11, 12, 13], [42]], [[1, 42]])]
+
+            def read_held(self) -> list[DriverVerdict]:
+                return [self.rejected("r1", "no_boundary_mapping")] if self.delivered else []
+        said = answers(Late(), TP2, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]},
+                       {"kind": "held", "rank": 0, "digest": "d1"}, {"kind": "finished", "id": "r1"}, {"kind": "summary"})
+        self.assertEqual([{"kind": "rejected", "step": 1, "id": "r1", "code": "no_boundary_mapping"}], said[2])
+        # the mapping's plan at finish, and no retirement besides: the store went with a verdict
+        self.assertEqual([("plan", "r1", 6912)], [(v["kind"], v["id"], v["span"]) for v in said[3]])
+        self.assertEqual((1, 1, 0), (said[4][0]["plans"], said[4][0]["rejected"], said[4][0]["retired_finished"]))
+
     def test_prompt_tokens_derive_from_the_label(self) -> None:
         self.assertEqual(prompt_token_ids("d1", 7000)[:300], prompt_token_ids("d1", 300))
         self.assertNotEqual(prompt_token_ids("d1", 300), prompt_token_ids("d2", 300))

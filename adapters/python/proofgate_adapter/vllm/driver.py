@@ -318,6 +318,17 @@ class VllmConnectorAdapter(Adapter):
         with the `state` capability; give 0 and [] when the connector does not keep them)."""
         raise NotImplementedError("pending()")
 
+    def read_finished(self, request: Any) -> Optional[Iterable[DriverVerdict]]:
+        """The verdicts the connector decided when its request finished (`request_finished`), for a
+        connector that publishes then; by default none, and a pending store it dropped is retired
+        for `finished`."""
+        return None
+
+    def read_held(self) -> Optional[Iterable[DriverVerdict]]:
+        """The verdicts the connector decided on its workers' output (`update_connector_output`,
+        after `deliver_held`); by default none."""
+        return None
+
     def counters(self) -> Union[Counters, Mapping[str, int], None]:
         """The connector's own counters: all of them (`Counters`), some of them by name (a mapping
         such as `{"plans": n}`, the others counted from the verdicts), or None to count every one
@@ -514,7 +525,7 @@ class VllmConnectorAdapter(Adapter):
     def _retired(self, request_id: str, cause: str) -> Retired:
         return make_retired(self.last_step, request_id, cause)
 
-    def finished(self, event: Finished) -> list[Retired]:
+    def finished(self, event: Finished) -> list[DriverVerdict]:
         request = self._requests.pop(event.id, None)
         if request is None:  # the scheduler frees only what it scheduled
             return []
@@ -525,19 +536,22 @@ class VllmConnectorAdapter(Adapter):
             self.connector.request_finished_all_groups(request, table)
         else:
             self.connector.request_finished(request, list(table[0]) if table else [])
-        if event.id in before and event.id not in self._pending_ids():
-            verdict = self._retired(event.id, "finished")
-            self._counted.count([verdict])
-            return [verdict]
-        return []
+        verdicts: list[DriverVerdict] = list(self.read_finished(request) or ())
+        if event.id in before and event.id not in self._pending_ids() and event.id not in {v.id for v in verdicts}:
+            verdicts.append(self._retired(event.id, "finished"))
+        self._counted.count(verdicts)
+        return verdicts
 
-    def held(self, event: Held) -> None:
+    def held(self, event: Held) -> list[DriverVerdict]:
         reports = self._reports.setdefault(event.digest, [])
         if event.rank not in reports:
             reports.append(event.rank)
         if not 0 <= event.rank < self.topology_.tp_degree:
             self._ignored += 1
         self._fan_out(event.digest)
+        verdicts = list(self.read_held() or ())
+        self._counted.count(verdicts)
+        return verdicts
 
     def state(self) -> State:
         held = {label: [r for r in ranks if 0 <= r < self.topology_.tp_degree] for label, ranks in self._reports.items()}
