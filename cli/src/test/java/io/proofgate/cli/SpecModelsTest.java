@@ -46,7 +46,7 @@ class SpecModelsTest {
     /**
      * A model stops at its recorded bound (twice its recorded states), the same on every machine;
      * the hour is a guard against a hung TLC only, far above the slowest model on a loaded machine
-     * (liveness, under two minutes quiet), so no outcome here depends on the machine's speed.
+     * (interleaved or reachability, under a minute quiet), so no outcome here depends on the machine's speed.
      */
     private static CheckOptions options(Model model, String name) {
         return new CheckOptions(Runtime.getRuntime().availableProcessors(), "2g",
