@@ -79,15 +79,16 @@ class AuditTest {
         assertTrue(progress.toString(StandardCharsets.UTF_8).contains("state graphs dumped, in warm JVMs"),
                 "three models or more run in warm JVMs");
         assertFalse(warm.differences().isEmpty(), "the change shows on these models");
-        for (int i = 0; i < models.size(); i++) {
-            progress.reset();
-            Audit.Report fresh = Audit.run(new Audit.Request(repo.dir(), current, changed, List.of(models.get(i)), 2, MAX_PAIRS),
-                    new PrintStream(progress, true, StandardCharsets.UTF_8));
-            assertFalse(progress.toString(StandardCharsets.UTF_8).contains("in warm JVMs"), "one model runs fresh");
-            assertEquals(fresh.behaviour().getFirst(), warm.behaviour().get(i), models.get(i));
-            assertEquals(fresh.implementation().getFirst(), warm.implementation().get(i), models.get(i));
-            assertEquals(fresh.counts().getFirst(), warm.counts().get(i), models.get(i));
-        }
+        // the last model, run after the others in the same JVMs, against a fresh JVM's run: what an
+        // earlier run could leave behind shows there (WarmTlcPoolTest compares every run of a pool)
+        int i = models.size() - 1;
+        progress.reset();
+        Audit.Report fresh = Audit.run(new Audit.Request(repo.dir(), current, changed, List.of(models.get(i)), 2, MAX_PAIRS),
+                new PrintStream(progress, true, StandardCharsets.UTF_8));
+        assertFalse(progress.toString(StandardCharsets.UTF_8).contains("in warm JVMs"), "one model runs fresh");
+        assertEquals(fresh.behaviour().getFirst(), warm.behaviour().get(i), models.get(i));
+        assertEquals(fresh.implementation().getFirst(), warm.implementation().get(i), models.get(i));
+        assertEquals(fresh.counts().getFirst(), warm.counts().get(i), models.get(i));
     }
 
     @Test
@@ -362,12 +363,13 @@ class AuditTest {
     @Test
     void aProducerChangeFromExactStopToCrossingIsABrokenInvariantWithACounterexample() throws Exception {
         String crossing = repo.commitOn(current, "crossing producer", AuditFixtures.CROSSING_PRODUCER);
-        Audit.Report report = audit(current, crossing, "producer");
+        // producer-upstream: the same producer on 553 states, where producer has 20,406
+        Audit.Report report = audit(current, crossing, "producer-upstream");
         String text = AuditText.write(report);
         assertEquals(1, report.broken().size(), text);
         Safety safety = report.broken().getFirst();
         Safety.Broken broken = safety.broken().orElseThrow();
-        assertEquals("producer", safety.model());
+        assertEquals("producer-upstream", safety.model());
         assertEquals("PublishedBlockHoldsTargetState", broken.property(), text);
         assertEquals(io.proofgate.tlc.Violation.Kind.INVARIANT, broken.kind());
         assertTrue(broken.counterexample().contains("lastVerdicts = <<[kind |-> \"plan\""), broken.counterexample());
@@ -377,7 +379,7 @@ class AuditTest {
         assertTrue(text.contains("definition ProducesBoundary") || report.specChanges().stream()
                 .anyMatch(l -> l.what().equals("definition ProducesBoundary")), report.specChanges()::toString);
         assertTrue(AuditJson.write(report).contains("\"property\" : \"PublishedBlockHoldsTargetState\""));
-        assertTrue(AuditMarkdown.write(report).contains("**broken** on producer (PublishedBlockHoldsTargetState)"));
+        assertTrue(AuditMarkdown.write(report).contains("**broken** on producer-upstream (PublishedBlockHoldsTargetState)"));
         assertValidSarif(report);
 
         // an acceptance at the base does not make it pass: the head's spec is not a protocol to compare against
