@@ -78,6 +78,14 @@ public final class ModelCheck {
                                              PrintStream progress, WarmTlcPool warm)
             throws IOException, InterruptedException {
         String config = Files.readString(model.config());
+        for (String invariant : each.invariants()) {
+            if (!config.contains(invariant)) {
+                // before any run: a list that the config cannot check is an error in the input, not a finding
+                throw new io.proofgate.parse.ParseException(model.config().toString(), 1, 0, "names no invariant "
+                        + invariant + ", which spec/models.json lists for model " + model.name()
+                        + " (each-violated checks each listed invariant of the config in a run of its own)");
+            }
+        }
         List<CheckReport> reports = new ArrayList<>();
         for (String invariant : each.invariants()) {
             Path dir = options.outputDir().resolve(invariant);

@@ -103,4 +103,16 @@ class ModelsFileTest {
         assertEquals("CONSTANTS\n    N = 1\nINIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\nINVARIANT\n    DebugB\n", one);
         assertThrows(IllegalArgumentException.class, () -> ModelCheck.withOnlyInvariant(config, "DebugC"));
     }
+
+    @Test
+    void aListedInvariantTheConfigLacksIsAnErrorBeforeAnyRun() throws IOException {
+        Path cfg = Files.writeString(dir.resolve("R.cfg"), "INIT Init\nNEXT Next\nINVARIANTS\n    DebugA\nCHECK_DEADLOCK FALSE\n");
+        Model model = new Model("r", dir.resolve("R.tla"), cfg, new Model.Expected.EachViolated(List.of("DebugA", "DebugB")),
+                java.util.OptionalLong.empty(), "", dir);
+        io.proofgate.parse.ParseException e = assertThrows(io.proofgate.parse.ParseException.class,
+                () -> ModelCheck.runEach(model, CheckOptions.defaults(1, dir.resolve("out")), System.err));
+        assertEquals(cfg + ":1:0: names no invariant DebugB, which spec/models.json lists for model r (each-violated"
+                + " checks each listed invariant of the config in a run of its own)", e.getMessage());
+        assertTrue(Files.notExists(dir.resolve("out").resolve("DebugA")), "no run started");
+    }
 }
