@@ -1,0 +1,322 @@
+------------------------------ MODULE AlignPool ------------------------------
+(***************************************************************************)
+(* vLLM's recurrent group in Mamba align mode as it runs with speculative  *)
+(* decoding, a shared block pool and a checkpoint at every retained block  *)
+(* boundary, and what a connector saves from it.  Producer.tla keeps the  *)
+(* seed's producer (one partial tail, no speculative blocks, no reuse);   *)
+(* this module is its upstream counterpart, for the safety property of    *)
+(* EveryHandoff.tla, restated here on physical blocks:                     *)
+(*                                                                         *)
+(*   SavedBlockHoldsItsPrefix: every copy a worker makes of a save under   *)
+(*   a prefix of t tokens of request r holds r's recurrent state at        *)
+(*   exactly t.                                                            *)
+(*                                                                         *)
+(* docs/spec.md ("vLLM's align mode on a shared pool") names, for each     *)
+(* part, the vLLM code it stands for and where the model is coarser.  In  *)
+(* short:                                                                  *)
+(*  - the block pool: a free queue, a freed block with a hash at its tail  *)
+(*    and one without at its head, blocks taken from the head; a taken    *)
+(*    block keeps the bytes its last writer left (Mamba blocks are not     *)
+(*    zeroed).                                                             *)
+(*  - the table of a request (columns from 0): the running state in column *)
+(*    R = cdiv(N, B) - 1 for the N tokens computed and scheduled, S        *)
+(*    speculative scratch columns after it; null columns before it; at     *)
+(*    most one fresh block a step; a scratch column left behind by R is    *)
+(*    moved to the tail and its column nulled.  The workers' table only    *)
+(*    appends (vLLM sends the new tail), so it keeps a moved block at its  *)
+(*    old column too.                                                      *)
+(*  - frees at the start of a step: every column before the one that holds *)
+(*    the state at the computed tokens (the superseded state block is     *)
+(*    freed one step later), nulled in the scheduler's table.              *)
+(*  - the aligned split: below L a prefill chunk ends on a block boundary; *)
+(*    L is the prompt rounded down to the block size, one block lower with *)
+(*    speculative decoding; from L the chunk runs to the prompt's end.     *)
+(*  - hashing at schedule time of every full column not yet hashed, up to  *)
+(*    the tokens the request has (drafts are not its tokens), that is not  *)
+(*    null and that the retention interval keeps; each is handed over as   *)
+(*    <<block, boundary_tokens>> in that step.                             *)
+(*  - the forward pass: the state at the computed tokens copied into the   *)
+(*    running column if it moved; a prefill chunk writes the state at its *)
+(*    end; a verify step writes the state after each of its 1 + S tokens  *)
+(*    into R .. R + S, keeps the accepted ones, and copies the state at a  *)
+(*    block boundary crossed inside the step into that boundary's column.  *)
+(*  - preemption and finish free every block of the request; a resumed     *)
+(*    request computes its prompt again (no prefix-cache hit: the restore  *)
+(*    side is not modelled here).                                          *)
+(* Coarser: one recurrent group (attention pages are the plan selection's, *)
+(* Publication.tla), one request a step, no partial tail (Producer.tla     *)
+(* models it), one tensor-parallel rank, tokens in small units.            *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets
+
+CONSTANTS
+    Requests,       \* sequence of request ids, admitted in order
+    PromptOf,       \* [request -> prompt tokens]
+    B,              \* tokens per Mamba block (align mode: the scheduler's block)
+    S,              \* speculative tokens a verify step drafts (0: no speculative decoding)
+    MaxTokens,      \* [request -> tokens at which it has decoded enough]
+    NB,             \* blocks in the pool, 1..NB (0 is the null block)
+    Retention,      \* retention interval in tokens (0: every block boundary is kept)
+    MaxPreemptions, \* preemptions per request
+    HashesDrafts    \* BOOLEAN: vLLM hashes (and hands over) columns up to the scheduled
+                    \* tokens, drafts included, instead of the tokens the request has
+
+Req == {Requests[i] : i \in DOMAIN Requests}
+Blocks == 1..NB
+Null == 0
+Garbage == <<"none", 0>>
+\* A state: <<request, tokens>>, the recurrent state of the request's tokens up to there.
+State(r, t) == <<r, t>>
+
+CDiv(a, b) == (a + b - 1) \div b
+Col(t) == CDiv(t, B) - 1
+
+VARIABLES
+    status,   \* [Req -> {"waiting", "running", "preempted", "finished"}]
+    done,     \* [Req -> tokens computed]
+    epoch,    \* [Req -> preemptions so far]
+    cur,      \* [Req -> column of the workers' table holding the state at done, -1: none]
+    cached,   \* [Req -> columns hashed so far (num_cached)]
+    table,    \* [Req -> Seq(block or Null)] the scheduler's table
+    mirror,   \* [Req -> Seq(block)] the workers' table: only appended to
+    content,  \* [Blocks -> state] what each block holds (Garbage: nothing anyone computed)
+    refs,     \* [Blocks -> Nat] the request's hold plus the connector's pins
+    hashed,   \* [Blocks -> BOOLEAN] a prefix-cache hash is on the block
+    freeQ,    \* Seq(Blocks) the free queue, taken from the head
+    offers,   \* the step's hand-offs: {[id, block, tokens]}
+    saves,    \* connector: saves no worker has copied yet, {[id, block, tokens, pinned]}
+    lastCopy  \* ghost: {[id, block, tokens, held]} the copy made in the last transition
+
+vars == <<status, done, epoch, cur, cached, table, mirror, content, refs, hashed, freeQ, offers,
+          saves, lastCopy>>
+
+-----------------------------------------------------------------------------
+(* The pool.                                                                *)
+
+\* Release one hold on each block of X (a set), in id order: a block whose last hold goes is
+\* queued, at the tail if it has a hash (still a prefix-cache hit until evicted), else at the
+\* head (taken first).
+RECURSIVE ReleaseSeq(_, _, _)
+ReleaseSeq(xs, rf, q) ==
+    IF xs = <<>> THEN <<rf, q>>
+    ELSE LET b == Head(xs)
+             rf1 == [rf EXCEPT ![b] = @ - 1]
+             q1 == IF rf1[b] = 0 THEN (IF hashed[b] THEN Append(q, b) ELSE <<b>> \o q) ELSE q
+         IN ReleaseSeq(Tail(xs), rf1, q1)
+RECURSIVE SeqOf(_)
+SeqOf(X) == IF X = {} THEN <<>>
+            ELSE LET m == CHOOSE x \in X : \A y \in X : x <= y IN <<m>> \o SeqOf(X \ {m})
+Release(X, rf, q) == ReleaseSeq(SeqOf(X), rf, q)
+
+Range(s) == {s[i] : i \in DOMAIN s}
+\* Column c (from 0) of table t, Null beyond its end.
+At(t, c) == IF c >= 0 /\ c < Len(t) THEN t[c + 1] ELSE Null
+
+-----------------------------------------------------------------------------
+(* The scheduler.                                                           *)
+
+L(r) == (PromptOf[r] \div B) * B - (IF S > 0 THEN B ELSE 0)
+\* The stops of a step from computed d0: a prefill chunk below L ends on a block boundary, one
+\* that would pass L ends at L; from L the chunk runs to the prompt's end (the budget may stop
+\* it earlier: coarser, the prompt's end stands for those stops); past the prompt a verify step
+\* of one token and S drafts.
+PrefillStops(r, d0) ==
+    IF d0 < L(r) THEN {k * B : k \in (d0 \div B + 1)..(L(r) \div B)}
+    ELSE {PromptOf[r]}
+Prefilling(r) == done[r] < PromptOf[r]
+Idx(r) == CHOOSE i \in DOMAIN Requests : Requests[i] = r
+\* First come, first served: a waiting request is admitted after those before it.
+Schedulable == {r \in Req : /\ status[r] \in {"waiting", "running", "preempted"}
+                            /\ done[r] < MaxTokens[r]
+                            /\ status[r] = "waiting" => \A i \in 1..(Idx(r) - 1) : status[Requests[i]] # "waiting"}
+
+\* A boundary the retention interval keeps: every one, or every interval's, and the last
+\* block boundary of the prompt (the replay boundary).
+Retained(r, t) == Retention = 0 \/ t % Retention = 0 \/ t = ((PromptOf[r] - 1) \div B) * B
+
+\* The table after the frees at computed d: every column before the one holding the state at d.
+FreedCols(r, d) == {c \in 0..(Len(table[r]) - 1) : c < Col(d) /\ At(table[r], c) # Null}
+AfterFrees(t, cols) == [i \in DOMAIN t |-> IF i - 1 \in cols THEN Null ELSE t[i]]
+
+\* The table after allocating for running column R: the scratch columns of the last S that R
+\* left behind nulled, null padding up to R - 1, then the moved blocks (in column order) at the
+\* tail; fresh blocks come after, up to R + S.
+Moved(t, R) == {c \in (Len(t) - S)..(Len(t) - 1) : c >= 0 /\ c < R /\ At(t, c) # Null}
+Padded(t, R) == t \o [i \in 1..(IF R > Len(t) THEN R - Len(t) ELSE 0) |-> Null]
+Allocated(t, R) ==
+    LET mv == Moved(t, R) IN
+    Padded([i \in DOMAIN t |-> IF i - 1 \in mv THEN Null ELSE t[i]], R)
+        \o [i \in 1..Cardinality(mv) |-> At(t, SeqOf(mv)[i])]
+Fresh(t, R) == IF Len(t) >= R + 1 + S THEN 0 ELSE R + 1 + S - Len(t)
+
+-----------------------------------------------------------------------------
+(* The connector (every-handoff): overridable rules.                        *)
+
+\* An offer it files: one whose boundary the request has computed by the end of the step.
+Usable(o, d1) == o.tokens <= d1
+\* Whether it pins what it saves until a worker copied it.
+Pinning == TRUE
+\* The saves a step asks for: every usable offer, at its own boundary, from the block it names.
+StepSaves(r, offs, d0, d1, mir) ==
+    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> Pinning] : o \in {o \in offs : Usable(o, d1)}}
+\* Whether the workers copy a step's saves before the scheduler's next move (a save the
+\* connector's wait_for_save finishes in the step), or whenever (asynchronous).
+CopiesInStep == FALSE
+
+\* The latch-at-target policy (the seed's connector) on this producer: one save a request,
+\* the hand-off at its target (the largest block boundary below the prompt's end: no partial
+\* tail here), unpinned, copied in the step that offers it.
+Target(r) == ((PromptOf[r] - 1) \div B) * B
+LatchSaves(r, offs, d0, d1, mir) ==
+    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> FALSE]
+     : o \in {o \in offs : o.tokens = Target(r) /\ Usable(o, d1)}}
+LatchCopiesInStep == TRUE
+
+\* A positional tracker: for every retained block boundary the step computed, the block at
+\* that boundary's column of the workers' table, pinned; the hand-offs are not read.
+PositionalSaves(r, offs, d0, d1, mir) ==
+    {[id |-> r, block |-> At(mir, k - 1), tokens |-> k * B, pinned |-> TRUE]
+     : k \in {k \in (d0 \div B + 1)..(d1 \div B) : Retained(r, k * B) /\ At(mir, k - 1) # Null}}
+
+-----------------------------------------------------------------------------
+(* A step.                                                                  *)
+
+\* The step of r: stop d1 (prefill) or accept a of 1 + S tokens (verify).  fresh: a new or
+\* resumed request (its table starts empty).
+Step(r, d1, a) ==
+    LET d0 == done[r]
+        verify == ~Prefilling(r)
+        N == IF verify THEN d0 + 1 + S ELSE d1
+        R == Col(N)
+        \* frees first (pins keep a block held)
+        fc == FreedCols(r, d0)
+        rel == Release({At(table[r], c) : c \in fc}, refs, freeQ)
+        t1 == AfterFrees(table[r], fc)
+        \* allocation
+        t2 == Allocated(t1, R)
+        nf == Fresh(t2, R)
+        q1 == rel[2]
+        newIds == SubSeq(q1, 1, nf)
+        t3 == t2 \o newIds
+        m1 == mirror[r] \o SubSeq(t3, Len(table[r]) + 1, Len(t3))
+        \* hashing at schedule time, up to the tokens the request has
+        known == IF verify /\ ~HashesDrafts THEN d0 + 1 ELSE N
+        hc == {c \in cached[r]..((known \div B) - 1) : At(t3, c) # Null /\ Retained(r, (c + 1) * B)}
+        offs == {[id |-> r, block |-> At(t3, c), tokens |-> (c + 1) * B] : c \in hc}
+        \* the forward pass, on the workers' table
+        c0 == content
+        c1 == IF cur[r] # -1 /\ cur[r] # R THEN [c0 EXCEPT ![At(m1, R)] = c0[At(m1, cur[r])]] ELSE c0
+        c2 == IF verify
+              THEN [b \in Blocks |->
+                      IF \E i \in 0..S : At(m1, R + i) = b
+                      THEN LET i == CHOOSE i \in 0..S : At(m1, R + i) = b IN
+                           IF i < a THEN State(r, d0 + 1 + i) ELSE Garbage
+                      ELSE c1[b]]
+              ELSE [c1 EXCEPT ![At(m1, R)] = State(r, d1)]
+        e1 == IF verify THEN d0 + a ELSE d1
+        aligned == (e1 \div B) * B
+        c3 == IF verify /\ aligned >= d0 + 1 /\ aligned > 0
+              THEN [c2 EXCEPT ![At(m1, aligned \div B - 1)] = c2[At(m1, R + aligned - d0 - 1)]]
+              ELSE c2
+        newSaves == StepSaves(r, offs, d0, e1, m1)
+        pinIds == {s.block : s \in {s \in newSaves : s.pinned}}
+    IN /\ nf <= Len(q1)
+       /\ status' = [status EXCEPT ![r] = "running"]
+       /\ done' = [done EXCEPT ![r] = e1]
+       /\ cur' = [cur EXCEPT ![r] = IF verify THEN R + a - 1 ELSE R]
+       /\ cached' = [cached EXCEPT ![r] = IF known \div B > @ THEN known \div B ELSE @]
+       /\ table' = [table EXCEPT ![r] = t3]
+       /\ mirror' = [mirror EXCEPT ![r] = m1]
+       /\ content' = c3
+       /\ refs' = [b \in Blocks |-> rel[1][b] + (IF b \in Range(newIds) THEN 1 ELSE 0)
+                                    + (IF b \in pinIds THEN 1 ELSE 0)]
+       \* a block taken from the queue loses its old hash (evicted), then the step hashes its own
+       /\ hashed' = [b \in Blocks |-> IF \E c \in hc : At(t3, c) = b THEN TRUE
+                                      ELSE IF b \in Range(newIds) THEN FALSE ELSE hashed[b]]
+       /\ freeQ' = SubSeq(q1, nf + 1, Len(q1))
+       /\ offers' = offs
+       /\ saves' = saves \cup newSaves
+       /\ lastCopy' = {}
+       /\ UNCHANGED epoch
+
+\* The scheduler moves on once the workers copied what the step asked for, where they must.
+MayMove == CopiesInStep => saves = {}
+
+Schedules ==
+    MayMove /\ \E r \in Schedulable :
+        IF Prefilling(r) THEN \E d1 \in PrefillStops(r, done[r]) : Step(r, d1, 0)
+        ELSE \E a \in 1..(1 + S) : done[r] + a <= MaxTokens[r] /\ Step(r, 0, a)
+
+\* Preemption or finish: every block of the request is released.
+LetsGo(r, st, d) ==
+    LET rel == Release({b \in Range(table[r]) : b # Null}, refs, freeQ) IN
+    /\ status' = [status EXCEPT ![r] = st]
+    /\ done' = [done EXCEPT ![r] = d]
+    /\ cur' = [cur EXCEPT ![r] = -1]
+    /\ cached' = [cached EXCEPT ![r] = 0]
+    /\ table' = [table EXCEPT ![r] = <<>>]
+    /\ mirror' = [mirror EXCEPT ![r] = <<>>]
+    /\ refs' = rel[1]
+    /\ freeQ' = rel[2]
+    /\ offers' = {}
+    /\ lastCopy' = {}
+    /\ UNCHANGED <<content, hashed, saves>>
+
+Preempts ==
+    \E r \in Req : MayMove /\ status[r] = "running" /\ epoch[r] < MaxPreemptions
+                   /\ LetsGo(r, "preempted", 0) /\ epoch' = [epoch EXCEPT ![r] = @ + 1]
+Finishes ==
+    \E r \in Req : MayMove /\ status[r] = "running" /\ done[r] >= PromptOf[r]
+                   /\ LetsGo(r, "finished", done[r]) /\ UNCHANGED epoch
+
+\* A worker copies save s (asynchronously: in the step that asked for it or later); the copy
+\* ends its pin.
+WorkerCopies ==
+    \E s \in saves :
+        LET rel == IF s.pinned THEN Release({s.block}, refs, freeQ) ELSE <<refs, freeQ>> IN
+        /\ lastCopy' = {[id |-> s.id, block |-> s.block, tokens |-> s.tokens, held |-> content[s.block]]}
+        /\ saves' = saves \ {s}
+        /\ refs' = rel[1]
+        /\ freeQ' = rel[2]
+        /\ offers' = {}
+        /\ UNCHANGED <<status, done, epoch, cur, cached, table, mirror, content, hashed>>
+
+Init ==
+    /\ status = [r \in Req |-> "waiting"]
+    /\ done = [r \in Req |-> 0]
+    /\ epoch = [r \in Req |-> 0]
+    /\ cur = [r \in Req |-> -1]
+    /\ cached = [r \in Req |-> 0]
+    /\ table = [r \in Req |-> <<>>]
+    /\ mirror = [r \in Req |-> <<>>]
+    /\ content = [b \in Blocks |-> Garbage]
+    /\ refs = [b \in Blocks |-> 0]
+    /\ hashed = [b \in Blocks |-> FALSE]
+    /\ freeQ = [i \in 1..NB |-> i]
+    /\ offers = {}
+    /\ saves = {}
+    /\ lastCopy = {}
+
+Next == Schedules \/ Preempts \/ Finishes \/ WorkerCopies
+
+Spec == Init /\ [][Next]_vars
+
+-----------------------------------------------------------------------------
+(* The safety property, for every policy.                                   *)
+
+SavedBlockHoldsItsPrefix == \A c \in lastCopy : c.held = State(c.id, c.tokens)
+
+\* Non-vacuity: each is expected to be violated (a model lists it under each-violated).
+DebugCopyReachable == lastCopy = {}
+DebugTargetCopyReachable == \A c \in lastCopy : c.tokens # Target(c.id)
+
+\* vLLM's own contract, which the connector relies on: a block it hands over holds the
+\* state at the boundary it names, at the end of the step.
+OfferHoldsItsBoundary == \A o \in offers : content[o.block] = State(o.id, o.tokens)
+
+\* The pool's bookkeeping: a block is queued exactly when nothing holds it.
+PoolOK ==
+    /\ \A b \in Blocks : (refs[b] = 0) <=> (b \in Range(freeQ))
+    /\ Len(freeQ) = Cardinality(Range(freeQ))
+    /\ \A r \in Req : \A b \in Range(table[r]) : b # Null => refs[b] >= 1
+=============================================================================
