@@ -90,6 +90,46 @@ VARIABLES
 vars == <<status, done, epoch, cur, cached, table, mirror, content, refs, hashed, freeQ, offers,
           saves, lastCopy>>
 
+Range(s) == {s[i] : i \in DOMAIN s}
+\* Column c (from 0) of table t, Null beyond its end.
+At(t, c) == IF c >= 0 /\ c < Len(t) THEN t[c + 1] ELSE Null
+
+\* A boundary the retention interval keeps: every one, or every interval's, and the last
+\* block boundary of the prompt (the replay boundary).
+Retained(r, t) == Retention = 0 \/ t % Retention = 0 \/ t = ((PromptOf[r] - 1) \div B) * B
+
+-----------------------------------------------------------------------------
+(* The connector (every-handoff): overridable rules.                        *)
+
+\* mutate-begin: Policy
+\* An offer it files: one whose boundary the request has computed by the end of the step.
+Usable(o, d1) == o.tokens <= d1
+\* Whether it pins what it saves until a worker copied it.
+Pinning == TRUE
+\* The saves a step asks for: every usable offer, at its own boundary, from the block it names.
+StepSaves(r, offs, d0, d1, mir) ==
+    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> Pinning] : o \in {o \in offs : Usable(o, d1)}}
+\* Whether the workers copy a step's saves before the scheduler's next move (a save the
+\* connector's wait_for_save finishes in the step), or whenever (asynchronous).
+CopiesInStep == FALSE
+\* mutate-end: Policy
+
+\* The latch-at-target policy (the seed's connector) on this producer: one save a request,
+\* the hand-off at its target (the largest block boundary below the prompt's end: no partial
+\* tail here), unpinned, copied in the step that offers it.
+Target(r) == ((PromptOf[r] - 1) \div B) * B
+LatchSaves(r, offs, d0, d1, mir) ==
+    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> FALSE]
+     : o \in {o \in offs : o.tokens = Target(r) /\ Usable(o, d1)}}
+LatchCopiesInStep == TRUE
+
+\* A positional tracker: for every retained block boundary the step computed, the block at
+\* that boundary's column of the workers' table, pinned; the hand-offs are not read.
+PositionalSaves(r, offs, d0, d1, mir) ==
+    {[id |-> r, block |-> At(mir, k - 1), tokens |-> k * B, pinned |-> TRUE]
+     : k \in {k \in (d0 \div B + 1)..(d1 \div B) : Retained(r, k * B) /\ At(mir, k - 1) # Null}}
+
+\* mutate-begin: vLLM
 -----------------------------------------------------------------------------
 (* The pool.                                                                *)
 
@@ -108,9 +148,6 @@ SeqOf(X) == IF X = {} THEN <<>>
             ELSE LET m == CHOOSE x \in X : \A y \in X : x <= y IN <<m>> \o SeqOf(X \ {m})
 Release(X, rf, q) == ReleaseSeq(SeqOf(X), rf, q)
 
-Range(s) == {s[i] : i \in DOMAIN s}
-\* Column c (from 0) of table t, Null beyond its end.
-At(t, c) == IF c >= 0 /\ c < Len(t) THEN t[c + 1] ELSE Null
 
 -----------------------------------------------------------------------------
 (* The scheduler.                                                           *)
@@ -130,10 +167,6 @@ Schedulable == {r \in Req : /\ status[r] \in {"waiting", "running", "preempted"}
                             /\ done[r] < MaxTokens[r]
                             /\ status[r] = "waiting" => \A i \in 1..(Idx(r) - 1) : status[Requests[i]] # "waiting"}
 
-\* A boundary the retention interval keeps: every one, or every interval's, and the last
-\* block boundary of the prompt (the replay boundary).
-Retained(r, t) == Retention = 0 \/ t % Retention = 0 \/ t = ((PromptOf[r] - 1) \div B) * B
-
 \* The table after the frees at computed d: every column before the one holding the state at d.
 FreedCols(r, d) == {c \in 0..(Len(table[r]) - 1) : c < Col(d) /\ At(table[r], c) # Null}
 AfterFrees(t, cols) == [i \in DOMAIN t |-> IF i - 1 \in cols THEN Null ELSE t[i]]
@@ -148,35 +181,6 @@ Allocated(t, R) ==
     Padded([i \in DOMAIN t |-> IF i - 1 \in mv THEN Null ELSE t[i]], R)
         \o [i \in 1..Cardinality(mv) |-> At(t, SeqOf(mv)[i])]
 Fresh(t, R) == IF Len(t) >= R + 1 + S THEN 0 ELSE R + 1 + S - Len(t)
-
------------------------------------------------------------------------------
-(* The connector (every-handoff): overridable rules.                        *)
-
-\* An offer it files: one whose boundary the request has computed by the end of the step.
-Usable(o, d1) == o.tokens <= d1
-\* Whether it pins what it saves until a worker copied it.
-Pinning == TRUE
-\* The saves a step asks for: every usable offer, at its own boundary, from the block it names.
-StepSaves(r, offs, d0, d1, mir) ==
-    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> Pinning] : o \in {o \in offs : Usable(o, d1)}}
-\* Whether the workers copy a step's saves before the scheduler's next move (a save the
-\* connector's wait_for_save finishes in the step), or whenever (asynchronous).
-CopiesInStep == FALSE
-
-\* The latch-at-target policy (the seed's connector) on this producer: one save a request,
-\* the hand-off at its target (the largest block boundary below the prompt's end: no partial
-\* tail here), unpinned, copied in the step that offers it.
-Target(r) == ((PromptOf[r] - 1) \div B) * B
-LatchSaves(r, offs, d0, d1, mir) ==
-    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> FALSE]
-     : o \in {o \in offs : o.tokens = Target(r) /\ Usable(o, d1)}}
-LatchCopiesInStep == TRUE
-
-\* A positional tracker: for every retained block boundary the step computed, the block at
-\* that boundary's column of the workers' table, pinned; the hand-offs are not read.
-PositionalSaves(r, offs, d0, d1, mir) ==
-    {[id |-> r, block |-> At(mir, k - 1), tokens |-> k * B, pinned |-> TRUE]
-     : k \in {k \in (d0 \div B + 1)..(d1 \div B) : Retained(r, k * B) /\ At(mir, k - 1) # Null}}
 
 -----------------------------------------------------------------------------
 (* A step.                                                                  *)
@@ -269,6 +273,8 @@ Finishes ==
     \E r \in Req : MayMove /\ status[r] = "running" /\ done[r] >= PromptOf[r]
                    /\ LetsGo(r, "finished", done[r]) /\ UNCHANGED epoch
 
+\* mutate-end: vLLM
+
 \* A worker copies save s (asynchronously: in the step that asked for it or later); the copy
 \* ends its pin.
 WorkerCopies ==
@@ -309,6 +315,12 @@ SavedBlockHoldsItsPrefix == \A c \in lastCopy : c.held = State(c.id, c.tokens)
 \* Non-vacuity: each is expected to be violated (a model lists it under each-violated).
 DebugCopyReachable == lastCopy = {}
 DebugTargetCopyReachable == \A c \in lastCopy : c.tokens # Target(c.id)
+
+\* The every-handoff policy's rule (its models only): a step files every hand-off whose boundary
+\* its request has computed, under that boundary, from the block it names.
+FilesEveryComputedOffer ==
+    \A o \in offers : o.tokens <= done[o.id] =>
+        \E s \in saves : s.id = o.id /\ s.block = o.block /\ s.tokens = o.tokens
 
 \* vLLM's own contract, which the connector relies on: a block it hands over holds the
 \* state at the boundary it names, at the end of the step.
