@@ -40,10 +40,16 @@ public final class PlanSafety {
         return unsafe(scenario, said, true, said.events().size()).stream().findFirst();
     }
 
-    /** The first unsafe plan of the answer to event {@code event} (1-based), if any. */
+    /**
+     * The first unsafe plan of the answer to event {@code event} (1-based), if any. Only a plan
+     * publishes, so an answer without one is safe and the events are not simulated for it.
+     */
     public static Optional<Unsafe> unsafeAt(Scenario scenario, Transcript said, int event) {
-        return unsafe(scenario, said, false, Math.min(event, said.events().size())).stream()
-                .filter(u -> u.event() == event).findFirst();
+        if (event < 1 || event > said.events().size()
+                || said.events().get(event - 1).stream().noneMatch(Line.Plan.class::isInstance)) {
+            return Optional.empty();
+        }
+        return unsafe(scenario, said, false, event).stream().filter(u -> u.event() == event).findFirst();
     }
 
     /**

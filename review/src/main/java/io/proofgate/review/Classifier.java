@@ -126,10 +126,9 @@ public final class Classifier {
                 }
             }
             // safety first: a plan of one side that publishes blocks not holding its prefix, here
-            // (only a plan publishes, so an answer without one is safe and is not simulated)
             int message = k;
-            Optional<PlanSafety.Unsafe> unsafeA = hasPlan(verdictsA) ? PlanSafety.unsafeAt(scenario, base, message) : Optional.empty();
-            Optional<PlanSafety.Unsafe> unsafeB = hasPlan(verdictsB) ? PlanSafety.unsafeAt(scenario, head, message) : Optional.empty();
+            Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.unsafeAt(scenario, base, message);
+            Optional<PlanSafety.Unsafe> unsafeB = PlanSafety.unsafeAt(scenario, head, message);
             if (unsafeA.isPresent() != unsafeB.isPresent()) {
                 judgement = unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX;
                 model = new ArrayList<>(model);
@@ -203,10 +202,6 @@ public final class Classifier {
             });
         }
         return String.join(", ", names);
-    }
-
-    private static boolean hasPlan(List<Line.VerdictLine> verdicts) {
-        return verdicts.stream().anyMatch(Line.Plan.class::isInstance);
     }
 
     private static boolean same(Line.Summary expected, Line.Summary said) {
