@@ -185,8 +185,8 @@ Fresh(t, R) == IF Len(t) >= R + 1 + S THEN 0 ELSE R + 1 + S - Len(t)
 -----------------------------------------------------------------------------
 (* A step.                                                                  *)
 
-\* The step of r: stop d1 (prefill) or accept a of 1 + S tokens (verify).  fresh: a new or
-\* resumed request (its table starts empty).
+\* The step of r: stop d1 (prefill) or accept a of 1 + S tokens (verify).  A new or resumed
+\* request's table starts empty.
 Step(r, d1, a) ==
     LET d0 == done[r]
         verify == ~Prefilling(r)
@@ -208,8 +208,7 @@ Step(r, d1, a) ==
         hc == {c \in cached[r]..((known \div B) - 1) : At(t3, c) # Null /\ Retained(r, (c + 1) * B)}
         offs == {[id |-> r, block |-> At(t3, c), tokens |-> (c + 1) * B] : c \in hc}
         \* the forward pass, on the workers' table
-        c0 == content
-        c1 == IF cur[r] # -1 /\ cur[r] # R THEN [c0 EXCEPT ![At(m1, R)] = c0[At(m1, cur[r])]] ELSE c0
+        c1 == IF cur[r] # -1 /\ cur[r] # R THEN [content EXCEPT ![At(m1, R)] = content[At(m1, cur[r])]] ELSE content
         c2 == IF verify
               THEN [b \in Blocks |->
                       IF \E i \in 0..S : At(m1, R + i) = b

@@ -1,16 +1,12 @@
 ------------------------- MODULE MCAlignPoolMutants -------------------------
 (* The field's mistakes on vLLM's align mode (AlignPool.tla), as rules a   *)
 (* cfg in this folder named MCAlignPool*.cfg puts in place of the          *)
-(* connector's.  Each names SavedBlockHoldsItsPrefix as what TLC must      *)
-(* report violated (spec/models.json): the safety property every policy    *)
-(* keeps, not an invariant written for the mistake.                        *)
+(* connector's (the positional tracker is AlignPool's PositionalSaves, put *)
+(* where vLLM runs drafts).  Each names SavedBlockHoldsItsPrefix as what   *)
+(* TLC must report violated (spec/models.json): the safety property every  *)
+(* policy keeps, not an invariant written for the mistake.                 *)
 EXTENDS MCAlignPool
 
-\* A positional tracker (LMCache #4984; 1Cat-vLLM #249) where vLLM runs speculative decoding:
-\* AlignPool's PositionalSaves.  The table is not append-only: a scratch block moved to the tail
-\* stays at its old column in the workers' copy, and with drafts the split never stops at the
-\* prompt's last block boundary, whose column vLLM nulls.
-MutantPositionalSaves(r, offs, d0, d1, mir) == PositionalSaves(r, offs, d0, d1, mir)
 \* No pin: the block is saved when a worker gets to it, and vLLM frees it meanwhile (a
 \* superseded state block one step later, every block at preemption and finish) and gives it
 \* to the next allocation.
