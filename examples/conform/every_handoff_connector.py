@@ -8,9 +8,11 @@ group has one usable entry for it (a list of three integers, a recurrent group, 
 not null, a boundary that is a multiple of hash_block_size and that the request has computed by
 the end of the step), together with the attention blocks the prefix needs (none null, none named
 twice); entries it cannot use are ignored one by one, where the seed's connector poisons the
-request. It declares the
-connector policy "own", so the kit judges the safety of every plan it publishes and compares
-nothing else (docs/conformance.md, "Safety and policies"):
+request. Its workers copy a plan's blocks in the step of the plan; with --async they copy them
+later, by two steps after it, and it pins the blocks until then, so that a preemption or finish
+meanwhile does not free them (PegaFlow's way). It declares the connector policy "own", so the kit
+judges the safety of every plan it publishes and compares nothing else (docs/conformance.md,
+"Safety and policies"):
 
     ./proofgate conform --exec "python3 examples/conform/every_handoff_connector.py"
 
@@ -20,6 +22,7 @@ Planted unsafe variants, each of which the kit reports as unsafe with a witness:
                   the block the hand-off names
     --deferred    files the hand-offs when offered but publishes them when the request finishes,
                   after vLLM has let the blocks go
+    --no-pin      copies as --async does, but does not pin the blocks while its workers copy them
 
 Standard library only; it finds the library beside it in the repository, nothing to install.
 """
@@ -30,11 +33,15 @@ from typing import Any, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "adapters", "python"))
 
-from proofgate_adapter import Adapter, Counters, State, main, plan  # noqa: E402
+from proofgate_adapter import Adapter, Counters, State, main, plan, saved  # noqa: E402
 from proofgate_adapter.events import Finished, Held, Step, Topology  # noqa: E402
 
 POSITIONAL = "--positional" in sys.argv[1:]
 DEFERRED = "--deferred" in sys.argv[1:]
+NO_PIN = "--no-pin" in sys.argv[1:]
+ASYNC = "--async" in sys.argv[1:] or NO_PIN
+#: Steps after a plan's step by which every worker has copied its blocks.
+COPY_STEPS = 2
 
 
 def is_int(value: Any) -> bool:
@@ -63,9 +70,12 @@ class EveryHandoff(Adapter):
         self.requests: dict[str, Request] = {}
         self.holding: dict[str, set[int]] = {}
         self.plans = 0
+        self.copying: list[tuple[int, str, str, int]] = []  # (step, id, digest, span) of copies under way
 
     def step(self, step: Step) -> list[Any]:
         self.last_step = step.step
+        done = [c for c in self.copying if step.step >= c[0] + COPY_STEPS]
+        self.copying = [c for c in self.copying if step.step < c[0] + COPY_STEPS]
         for request_id in step.preempted:
             preempted = self.requests.get(request_id)
             if preempted is not None:  # vLLM let its blocks go: the resumed request comes with a new table
@@ -88,7 +98,7 @@ class EveryHandoff(Adapter):
                     known.table[g].extend(more)
             known.done = cached.computed + cached.scheduled
             scheduled.append(cached.id)
-        out: list[Any] = []
+        out: list[Any] = [saved(step.step, request_id, digest, span) for _, request_id, digest, span in done]
         evidence = step.evidence if isinstance(step.evidence, dict) else {}
         for request_id in scheduled:
             entries = evidence.get(request_id)
@@ -115,13 +125,20 @@ class EveryHandoff(Adapter):
             if selection is None:
                 continue
             request.filed.add(boundary)
-            published = plan(step, request_id, request.digest, boundary, *selection)
             if DEFERRED:
                 request.later.append((request_id, request.digest, boundary, selection))
             else:
-                self.plans += 1
-                out.append(published)
+                out.append(self.publish(step, request_id, request.digest, boundary, selection))
         return out
+
+    def publish(self, step: int, request_id: str, digest: str, span: int, selection: Any) -> Any:
+        """A plan its workers copy in its step or, --async, by COPY_STEPS steps later, pinned until
+        then (THE PLANTED BUG, --no-pin: not pinned)."""
+        self.plans += 1
+        if not ASYNC:
+            return plan(step, request_id, digest, span, *selection)
+        self.copying.append((step, request_id, digest, span))
+        return plan(step, request_id, digest, span, *selection, copy="async", pinned=not NO_PIN)
 
     def select(self, request: Request, span: int, handed: dict[int, int]) -> Optional[tuple[list[list[int]], list[list[int]]]]:
         """(blocks_by_group, recurrent) for the prefix of span tokens, or None where the table cannot give it."""
@@ -150,11 +167,8 @@ class EveryHandoff(Adapter):
         request = self.requests.pop(event.id, None)
         if request is None or not request.later:
             return []
-        out = []
-        for request_id, digest, boundary, selection in request.later:
-            self.plans += 1
-            out.append(plan(self.last_step, request_id, digest, boundary, *selection))
-        return out
+        return [self.publish(self.last_step, request_id, digest, boundary, selection)
+                for request_id, digest, boundary, selection in request.later]
 
     def held(self, event: Held) -> None:
         if 0 <= event.rank < self.ranks:

@@ -22,12 +22,12 @@ from .events import (CachedRequest, DuplicateKeys, Finished, Group, Held, Messag
                      Topology)
 from .namespace import Identity, Probe
 from .protocol import CAPABILITIES, PROTOCOL, Adapter, NotApplicable, Session, main, run
-from .verdicts import (Counters, PendingStore, Plan, Rejected, Retired, State, Verdict, VerdictError, plan,
-                       rejected, retired)
+from .verdicts import (Counters, PendingStore, Plan, Rejected, Retired, Saved, State, Verdict, VerdictError, plan,
+                       rejected, retired, saved)
 
 __version__ = "1.0.0"
 
 __all__ = ["Adapter", "NotApplicable", "CAPABILITIES", "CachedRequest", "Counters", "DuplicateKeys", "Finished", "Group", "Held",
            "Identity", "MessageError", "NewRequest", "PROTOCOL", "PendingStore", "Plan", "Probe", "Rejected",
-           "Retired", "Session", "State", "Step", "Topology", "Verdict", "VerdictError", "main", "plan", "rejected",
-           "retired", "run"]
+           "Retired", "Saved", "Session", "State", "Step", "Topology", "Verdict", "VerdictError", "main", "plan", "rejected",
+           "retired", "run", "saved"]

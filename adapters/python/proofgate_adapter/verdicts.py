@@ -1,4 +1,5 @@
-"""What an adapter answers: verdicts (`plan`, `rejected`, `retired`) and the connector's state.
+"""What an adapter answers: verdicts (`plan`, `rejected`, `retired`), the end of an asynchronous
+plan's copy (`saved`), and the connector's state.
 
 The constructors check what they are given, so that a mistake in an adapter is reported as the
 protocol's error for that event, with the adapter's own words, rather than as a broken line the
@@ -47,6 +48,10 @@ FACTS = ("observed", "target", "group", "block", "entry", "length", "element", "
 FIELDS = ("observed", "target", "group", "block")
 
 CAUSES = ("quorum", "finished")
+
+#: When a plan's blocks are copied by the connector's workers: in the step of the event it answers,
+#: or later, up to the adapter's `saved` line for it (docs/conformance.md, "Safety and policies").
+COPIES = ("in_step", "async")
 
 
 class VerdictError(ValueError):
@@ -126,6 +131,8 @@ class Plan(Verdict):
     span: int
     blocks_by_group: Blocks  # a list of lists once made
     recurrent: Pairs  # a list of [group, block] pairs in group order once made
+    copy: str = "in_step"  # or "async": copied later, up to a Saved for it
+    pinned: bool = False  # with "async": the connector keeps vLLM from freeing the blocks until then
 
     kind: ClassVar[str] = "plan"
 
@@ -137,10 +144,48 @@ class Plan(Verdict):
         _check_int(self.span, "a plan's span")
         object.__setattr__(self, "blocks_by_group", _blocks(self.blocks_by_group, "a plan's blocks_by_group"))
         object.__setattr__(self, "recurrent", sorted(_pairs(self.recurrent, "a plan's recurrent")))
+        _check_copy(self.copy, self.pinned)
 
     def to_json(self) -> JsonObject:
-        return {"kind": "plan", "step": self.step, "id": self.id, "digest": self.digest, "span": self.span,
-                "blocks_by_group": self.blocks_by_group, "recurrent": self.recurrent}
+        line: JsonObject = {"kind": "plan", "step": self.step, "id": self.id, "digest": self.digest, "span": self.span,
+                            "blocks_by_group": self.blocks_by_group, "recurrent": self.recurrent}
+        if self.copy != "in_step":
+            line["copy"] = self.copy
+        if self.pinned:
+            line["pinned"] = True
+        return line
+
+
+def _check_copy(copy: object, pinned: object) -> None:
+    if copy not in COPIES:
+        raise VerdictError("a plan's copy is in_step or async, not %r" % (copy,))
+    if type(pinned) is not bool:
+        raise VerdictError("a plan's pinned is True or False, not %r" % (pinned,))
+    if pinned and copy != "async":
+        raise VerdictError("a plan is pinned only for an async copy (a copy in its step needs no pin)")
+
+
+@dataclass(frozen=True)
+class Saved(Verdict):
+    """Every rank's worker has copied an asynchronous plan's blocks (the plan of request `id` for
+    `digest` and `span`): the copy is over, and with it the plan's pins. Not a verdict of the
+    protocol: the kit judges it for safety and compares it with no policy."""
+
+    step: int
+    id: str
+    digest: str
+    span: int
+
+    kind: ClassVar[str] = "saved"
+
+    def __post_init__(self) -> None:
+        _check_int(self.step, "a saved line's step")
+        _check_id(self.id)
+        _check_id(self.digest, "a saved line's digest")
+        _check_int(self.span, "a saved line's span")
+
+    def to_json(self) -> JsonObject:
+        return {"kind": "saved", "step": self.step, "id": self.id, "digest": self.digest, "span": self.span}
 
 
 @dataclass(frozen=True)
@@ -202,10 +247,18 @@ class Retired(Verdict):
         return {"kind": "retired", "step": self.step, "id": self.id, "cause": self.cause}
 
 
-def plan(step: int, request_id: str, digest: str, span: int, blocks_by_group: Blocks, recurrent: Pairs) -> Plan:
+def plan(step: int, request_id: str, digest: str, span: int, blocks_by_group: Blocks, recurrent: Pairs,
+         copy: str = "in_step", pinned: bool = False) -> Plan:
     """A published plan. `recurrent` is a list of [group, block] pairs or a {group: block} mapping;
-    it is written in group order."""
-    return Plan(step, request_id, digest, span, blocks_by_group, recurrent)
+    it is written in group order. `copy="async"`: the connector's workers copy the blocks after
+    the step, up to a `saved()` for the plan; `pinned=True` with it: the connector keeps vLLM from
+    freeing them until then."""
+    return Plan(step, request_id, digest, span, blocks_by_group, recurrent, copy, pinned)
+
+
+def saved(step: int, request_id: str, digest: str, span: int) -> Saved:
+    """Every rank has copied the asynchronous plan of `request_id` for `digest` and `span`."""
+    return Saved(step, request_id, digest, span)
 
 
 def rejected(step: int, request_id: str, code: str, **facts: Fact) -> Rejected:
@@ -227,13 +280,17 @@ def check_line(line: JsonObject) -> JsonObject:
     such as `reason` reach the kit unchanged, except a plan's `recurrent` given as a {group: block}
     mapping, which is written as pairs in group order, as `plan()` writes it."""
     kind = line.get("kind")
-    if kind not in ("plan", "rejected", "retired"):
-        raise VerdictError("a verdict's kind is plan, rejected or retired, not %r" % (kind,))
+    if kind not in ("plan", "saved", "rejected", "retired"):
+        raise VerdictError("a verdict's kind is plan, saved, rejected or retired, not %r" % (kind,))
     _check_int(line.get("step"), "a %s's step" % kind)
     _check_id(line.get("id"))
-    if kind == "plan":
+    if kind == "saved":
+        _check_id(line.get("digest"), "a saved line's digest")
+        _check_int(line.get("span"), "a saved line's span")
+    elif kind == "plan":
         _check_id(line.get("digest"), "a plan's digest")
         _check_int(line.get("span"), "a plan's span")
+        _check_copy(line.get("copy", "in_step"), line.get("pinned", False))
         _blocks(line.get("blocks_by_group"), "a plan's blocks_by_group")
         pairs = _pairs(line.get("recurrent"), "a plan's recurrent")
         if isinstance(line.get("recurrent"), dict):  # a {group: block} mapping would be written with text keys

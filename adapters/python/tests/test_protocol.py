@@ -451,6 +451,31 @@ class VerdictTest(unittest.TestCase):
         got = answers(Mapping(), TOPOLOGY, {"kind": "step", "step": 1})
         self.assertEqual([[1, 42]], got[1][0]["recurrent"])
 
+    def test_an_async_plan_says_how_it_is_copied_and_its_saved_line_ends_the_copy(self) -> None:
+        from proofgate_adapter import VerdictError, saved
+        self.assertNotIn("copy", plan(1, "r1", "d1", 6912, [[11]], [[1, 42]]).to_json(), "a copy in the step is the default")
+        line = plan(1, "r1", "d1", 6912, [[11]], [[1, 42]], copy="async", pinned=True).to_json()
+        self.assertEqual(("async", True), (line["copy"], line["pinned"]))
+        self.assertNotIn("pinned", plan(1, "r1", "d1", 6912, [[11]], [[1, 42]], copy="async").to_json())
+        self.assertEqual({"kind": "saved", "step": 3, "id": "r1", "digest": "d1", "span": 6912},
+                         saved(3, "r1", "d1", 6912).to_json())
+        makes: tuple[Callable[[], Verdict], ...] = (
+                     lambda: plan(1, "r1", "d1", 6912, [[11]], [], copy="later"),
+                     lambda: plan(1, "r1", "d1", 6912, [[11]], [], pinned=True),
+                     lambda: plan(1, "r1", "d1", 6912, [[11]], [], copy="async", pinned=1),  # type: ignore[arg-type]
+                     lambda: saved(3, "r1", "d1", "6912"))  # type: ignore[arg-type]
+        for make in makes:
+            with self.assertRaises(VerdictError):
+                make()
+
+        class Copier(Recorder):
+            def step(self, step: Step) -> list[JsonObject]:
+                return [{"kind": "saved", "step": step.step, "id": "r1", "digest": "d1", "span": 6912},
+                        {"kind": "plan", "step": step.step, "id": "r1", "digest": "d1", "span": 6912,
+                         "blocks_by_group": [[11]], "recurrent": [], "pinned": True}]
+        got = answers(Copier(), TOPOLOGY, {"kind": "step", "step": 1})
+        self.assertEqual("error", got[1][0]["kind"], "a dict's pin without an async copy is refused as plan() refuses it")
+
     def test_two_pending_stores_of_one_request_are_refused(self) -> None:
         from proofgate_adapter import VerdictError
         with self.assertRaises(VerdictError):

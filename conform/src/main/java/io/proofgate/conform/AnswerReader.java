@@ -52,9 +52,9 @@ final class AnswerReader {
             throw new AdapterException("printed an object without a string \"kind\": " + Json.excerpt(text));
         }
         return switch (kind.asText()) {
-            case "plan" -> new Line.Plan(string(node, "id", text), integer(node, "step", text), string(node, "digest", text),
-                    integer(node, "span", text), integerLists(node, "blocks_by_group", -1, text),
-                    integerLists(node, "recurrent", 2, text));
+            case "plan" -> plan(node, text);
+            case "saved" -> new Line.Saved(string(node, "id", text), integer(node, "step", text), string(node, "digest", text),
+                    integer(node, "span", text));
             case "rejected" -> rejected(node, text);
             case "retired" -> new Line.Retired(string(node, "id", text), integer(node, "step", text),
                     known(string(node, "cause", text), CAUSES, "a retirement whose cause", text));
@@ -66,8 +66,32 @@ final class AnswerReader {
             case "hello" -> hello(node, text);
             case "namespace" -> namespace(node, text);
             default -> throw new AdapterException("printed a line of unknown kind " + io.proofgate.words.Outside.quoted(kind.asText())
-                    + " (an answer holds plan, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
+                    + " (an answer holds plan, saved, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
         };
+    }
+
+    private static Line.Plan plan(JsonNode node, String text) throws AdapterException {
+        Line.Copy copy = Line.Copy.IN_STEP;
+        if (node.has("copy")) {
+            String named = string(node, "copy", text);
+            copy = Line.Copy.of(named).orElseThrow(() -> new AdapterException("printed a plan whose \"copy\" is neither in_step"
+                    + " nor async: " + Json.excerpt(text)));
+        }
+        boolean pinned = false;
+        if (node.has("pinned")) {
+            if (!node.get("pinned").isBoolean()) {
+                throw new AdapterException("printed a plan whose \"pinned\" is not true or false: " + Json.excerpt(text));
+            }
+            pinned = node.get("pinned").booleanValue();
+            if (pinned && copy != Line.Copy.ASYNC) {
+                // a copy in the step needs no pin; one claimed there says the adapter means another copy
+                throw new AdapterException("printed a plan pinned for a copy in its step (a pin holds blocks for an async"
+                        + " copy only): " + Json.excerpt(text));
+            }
+        }
+        return new Line.Plan(string(node, "id", text), integer(node, "step", text), string(node, "digest", text),
+                integer(node, "span", text), integerLists(node, "blocks_by_group", -1, text),
+                integerLists(node, "recurrent", 2, text), copy, pinned);
     }
 
     private static Line.Rejected rejected(JsonNode node, String text) throws AdapterException {
@@ -263,7 +287,7 @@ final class AnswerReader {
     }
 
     /** What a message calls the object a field is missing from: a line by its kind, or a part of a state line. */
-    private static final Set<String> KINDS = Set.of("plan", "rejected", "retired", "state", "summary", "error", "end",
+    private static final Set<String> KINDS = Set.of("plan", "saved", "rejected", "retired", "state", "summary", "error", "end",
             "hello", "namespace", "not_applicable");
 
     private static String where(JsonNode node) {

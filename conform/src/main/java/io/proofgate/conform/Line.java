@@ -35,8 +35,21 @@ public sealed interface Line {
         String json();
     }
 
-    record Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent)
-            implements VerdictLine {
+    /**
+     * A plan. {@code copy} says when the connector's workers copy its blocks: in the step of the
+     * event it answers ({@link Copy#IN_STEP}, the default), or later ({@link Copy#ASYNC}), up to the
+     * adapter's {@link Saved} line for it; {@code pinned}, for an asynchronous copy, that the
+     * connector keeps vLLM from freeing the blocks until then. Neither is compared with a policy:
+     * both are judged for safety ({@link PlanSafety}).
+     */
+    record Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent, Copy copy,
+                boolean pinned) implements VerdictLine {
+
+        /** A plan whose blocks the workers copy in its step. */
+        public Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent) {
+            this(id, step, digest, span, blocksByGroup, recurrent, Copy.IN_STEP, false);
+        }
+
         @Override
         public String words(Set<Capability> capabilities) {
             // the adapter's text, escaped (Outside): a report shows these words on a terminal
@@ -47,7 +60,45 @@ public sealed interface Line {
         @Override
         public String json() {
             return "{\"kind\":\"plan\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
-                    + ",\"span\":" + span + ",\"blocks_by_group\":" + blocksByGroup + ",\"recurrent\":" + recurrent + "}";
+                    + ",\"span\":" + span + ",\"blocks_by_group\":" + blocksByGroup + ",\"recurrent\":" + recurrent
+                    + (copy == Copy.IN_STEP ? "" : ",\"copy\":\"" + copy.wireName() + "\"") + (pinned ? ",\"pinned\":true" : "") + "}";
+        }
+
+        /** Whether {@code saved} ends this plan's copy: the same request, digest and span. */
+        boolean endsWith(Saved saved) {
+            return copy == Copy.ASYNC && id.equals(saved.id()) && digest.equals(saved.digest()) && span.equals(saved.span());
+        }
+    }
+
+    /** When a plan's blocks are copied by the connector's workers. */
+    enum Copy {
+        IN_STEP("in_step"),
+        ASYNC("async");
+
+        private final String wireName;
+
+        Copy(String wireName) {
+            this.wireName = wireName;
+        }
+
+        String wireName() {
+            return wireName;
+        }
+
+        static java.util.Optional<Copy> of(String wireName) {
+            return java.util.Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
+        }
+    }
+
+    /**
+     * The adapter's word that every rank's worker has copied an asynchronous plan's blocks (the
+     * plan of request {@code id} for prefix {@code digest} of {@code span} tokens): the copy is
+     * over, and with it the plan's pins. Judged for safety, never compared with a policy.
+     */
+    record Saved(String id, String step, String digest, String span) implements Line {
+        public String json() {
+            return "{\"kind\":\"saved\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
+                    + ",\"span\":" + span + "}";
         }
     }
 

@@ -156,6 +156,9 @@ final class PlainAnswers {
                 case "span" -> span = once(span, integer(parser));
                 case "blocks_by_group" -> blocks = once(blocks, integerLists(parser, -1));
                 case "recurrent" -> recurrent = once(recurrent, integerLists(parser, 2));
+                case "copy", "pinned" -> {
+                    return null; // how the workers copy it: read by the tree, which checks the values
+                }
                 default -> skipValue(parser);
             }
         }

@@ -19,19 +19,25 @@ import java.util.Set;
 /**
  * The safety of every plan an adapter printed, whatever its connector's policy: each plan is
  * judged on vLLM's block contents as the scenario's events imply them ({@link PlanContents}, the
- * simulation the byte check writes into page stores), in the step of the event it answers. A plan
- * is unsafe when a block it names does not hold what its prefix demands, or when it names other
- * blocks than the prefix needs. What this cannot see: when a worker copies the blocks (the kit
- * judges them in the step of the plan, so a connector that saves later without a pin is judged as
- * if it saved at once), and blocks vLLM reuses for other requests (the simulation never reuses a
- * block id, beyond the garbage a preemption or finish leaves in a handed-over block).
+ * simulation the byte check writes into page stores). A plan whose workers copy in its step is
+ * judged after the event it answers; an asynchronous one ({@code "copy":"async"}) after that event
+ * and after every later one up to the adapter's {@code saved} line for it, since its workers may
+ * read the blocks at any of those points, and its {@code pinned} blocks are kept from vLLM's
+ * freeing until then. A plan is unsafe when a block it names does not hold what its prefix
+ * demands at one of those points, or when it names other blocks than the prefix needs. What this
+ * cannot see: whether a pin the adapter declares is one vLLM honours, and blocks vLLM reuses for
+ * other requests (the simulation never reuses a block id, beyond the garbage a preemption or
+ * finish leaves in a handed-over block).
  */
 public final class PlanSafety {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The first unsafe plan of a run, placed after the event it answers (1-based). */
+    /** The first unsafe plan of a run, placed after the event at which it was judged unsafe (1-based). */
     public record Unsafe(int event, String plan, List<String> findings) {}
+
+    /** An asynchronous plan whose workers are still copying, with its blocks. */
+    private record Copying(Line.Plan plan, long[][] blocks) {}
 
     private PlanSafety() {}
 
@@ -41,26 +47,38 @@ public final class PlanSafety {
     }
 
     /**
-     * The first unsafe plan of the answer to event {@code event} (1-based), if any. Only a plan
-     * publishes, so an answer without one is safe and the events are not simulated for it.
+     * The first plan found unsafe after event {@code event} (1-based) or a later one, if any: one
+     * answered there, or an asynchronous one still being copied then. What the connector audit
+     * asks where two revisions' answers first differ: before that event both said the same, so
+     * their plans before it are equally safe, while a copy may turn unsafe later.
      */
-    public static Optional<Unsafe> unsafeAt(Scenario scenario, Transcript said, int event) {
-        if (event < 1 || event > said.events().size()
-                || said.events().get(event - 1).stream().noneMatch(Line.Plan.class::isInstance)) {
-            return Optional.empty();
+    public static Optional<Unsafe> firstUnsafeFrom(Scenario scenario, Transcript said, int event) {
+        int from = Math.max(0, Math.min(event - 1, said.events().size()));
+        if (said.events().subList(from, said.events().size()).stream().flatMap(List::stream).noneMatch(Line.Plan.class::isInstance)
+                && said.events().subList(0, from).stream().flatMap(List::stream).noneMatch(PlanSafety::isAsync)) {
+            return Optional.empty(); // no plan judged there: the events are not simulated
         }
-        return unsafe(scenario, said, false, event).stream().filter(u -> u.event() == event).findFirst();
+        return unsafe(scenario, said, false, said.events().size()).stream().filter(u -> u.event() >= event).findFirst();
+    }
+
+    private static boolean isAsync(Line line) {
+        return line instanceof Line.Plan plan && plan.copy() == Line.Copy.ASYNC;
     }
 
     /**
-     * The unsafe plans among the answers to the first {@code upTo} events, the first of each answer,
-     * in event order: only the first with {@code first}. The events are followed only as far as the
-     * last of those answers with a plan: what comes after cannot make a plan before it unsafe.
+     * The unsafe plans judged after the first {@code upTo} events, the first found after each
+     * event, in event order: only the first with {@code first}. The events are followed only as
+     * far as a plan is judged: to the last answer with a plan or, once an asynchronous plan was
+     * printed, to {@code upTo}. A plan found unsafe is not judged again.
      */
     private static List<Unsafe> unsafe(Scenario scenario, Transcript said, boolean first, int upTo) {
         List<Unsafe> found = new ArrayList<>();
         int answered = 0;
         for (int k = 0; k < upTo; k++) {
+            if (said.events().get(k).stream().anyMatch(PlanSafety::isAsync)) {
+                answered = upTo;
+                break;
+            }
             if (said.events().get(k).stream().anyMatch(Line.Plan.class::isInstance)) {
                 answered = k + 1;
             }
@@ -75,18 +93,42 @@ public final class PlanSafety {
         try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
                 scenario.file().toString())) {
             PlanContents contents = new PlanContents(reader.readTopology());
+            List<Copying> copying = new ArrayList<>();
             for (int k = 0; k < answered; k++) {
                 contents.event(reader.next().event());
+                Unsafe unsafe = null;
+                // the copies still running read the blocks as this event left them
+                for (Copying copy : copying) {
+                    List<String> findings = findings(contents, copy.plan(), copy.blocks());
+                    if (!findings.isEmpty()) {
+                        unsafe = new Unsafe(k + 1, copy.plan().json(), findings.stream().map(f -> "while its workers copy it: " + f).toList());
+                        stop(contents, copying, copy);
+                        break;
+                    }
+                }
                 for (Line line : said.events().get(k)) {
-                    if (line instanceof Line.Plan plan) {
-                        List<String> findings = findings(contents, plan);
-                        if (!findings.isEmpty()) {
-                            found.add(new Unsafe(k + 1, plan.json(), findings));
-                            if (first) {
-                                return found;
+                    switch (line) {
+                        case Line.Plan plan -> {
+                            long[][] blocks = blocks(plan);
+                            List<String> findings = blocks == null ? unreadable(plan) : findings(contents, plan, blocks);
+                            if (!findings.isEmpty()) {
+                                unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
+                            } else if (plan.copy() == Line.Copy.ASYNC) {
+                                copying.add(new Copying(plan, blocks));
+                                if (plan.pinned()) {
+                                    contents.pin(blocks);
+                                }
                             }
-                            break;
                         }
+                        case Line.Saved saved -> copying.stream().filter(c -> c.plan().endsWith(saved)).findFirst()
+                                .ifPresent(c -> stop(contents, copying, c));
+                        default -> { }
+                    }
+                }
+                if (unsafe != null) {
+                    found.add(unsafe);
+                    if (first) {
+                        return found;
                     }
                 }
             }
@@ -100,24 +142,44 @@ public final class PlanSafety {
         return found;
     }
 
-    private static List<String> findings(PlanContents contents, Line.Plan plan) {
-        long span;
-        long[][] blocks;
+    /** A copy is over (its saved line came, or it was found unsafe): its pins end. */
+    private static void stop(PlanContents contents, List<Copying> copying, Copying copy) {
+        copying.remove(copy);
+        if (copy.plan().pinned()) {
+            contents.unpin(copy.blocks());
+        }
+    }
+
+    /** The plan's blocks by group, or null where they are not block ids. */
+    private static long[][] blocks(Line.Plan plan) {
         try {
-            span = Long.parseLong(plan.span());
             JsonNode groups = JSON.readTree(plan.blocksByGroup());
-            blocks = new long[groups.size()][];
+            long[][] blocks = new long[groups.size()][];
             for (int g = 0; g < groups.size(); g++) {
                 JsonNode group = groups.get(g);
                 blocks[g] = new long[group.size()];
                 for (int i = 0; i < group.size(); i++) {
                     if (!group.get(i).canConvertToLong()) {
-                        return List.of("its blocks_by_group names a block that is not a block id: " + Json.excerpt(plan.blocksByGroup()));
+                        return null;
                     }
                     blocks[g][i] = group.get(i).asLong();
                 }
             }
-        } catch (NumberFormatException | IOException e) {
+            return blocks;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static List<String> unreadable(Line.Plan plan) {
+        return List.of("its blocks_by_group names a block that is not a block id: " + Json.excerpt(plan.blocksByGroup()));
+    }
+
+    private static List<String> findings(PlanContents contents, Line.Plan plan, long[][] blocks) {
+        long span;
+        try {
+            span = Long.parseLong(plan.span());
+        } catch (NumberFormatException e) {
             return List.of("its span or blocks_by_group is not one vLLM's blocks can hold: " + Json.excerpt(plan.json()));
         }
         return contents.check(contents.step(), plan.id(), plan.digest(), span, blocks).stream().map(ByteFinding::message).toList();

@@ -60,6 +60,7 @@ public final class ScenarioRun {
             }
         }
         List<List<Line>> events = new ArrayList<>(prefix);
+        List<Line.Plan> copying = new ArrayList<>(); // asynchronous plans whose saved line has not come
         for (int k = 0; k < prefix; k++) {
             List<Line> answer = answer(scenario, k + 1);
             Line.State state = null;
@@ -75,6 +76,24 @@ public final class ScenarioRun {
                         if (!scenario.names(verdict.id(), k)) {
                             throw located(scenario, k + 1, "printed a verdict for request " + io.proofgate.words.Outside.quoted(verdict.id())
                                     + ", which no event of the scenario has named so far");
+                        }
+                        if (verdict instanceof Line.Plan plan && plan.copy() == Line.Copy.ASYNC) {
+                            copying.add(plan);
+                        }
+                    }
+                    case Line.Saved saved -> {
+                        if (state != null) {
+                            throw located(scenario, k + 1, "printed a saved line after its state line");
+                        }
+                        // a copy's end the kit cannot place on a plan would let an unpinned block pass unjudged
+                        int ended = java.util.stream.IntStream.range(0, copying.size())
+                                .filter(i -> copying.get(i).endsWith(saved)).findFirst().orElse(-1);
+                        if (ended >= 0) {
+                            copying.remove(ended); // the oldest: one saved line ends one plan
+                        } else {
+                            throw located(scenario, k + 1, "printed a saved line for request " + io.proofgate.words.Outside.quoted(saved.id())
+                                    + " digest " + io.proofgate.words.Outside.quoted(saved.digest()) + " span " + saved.span()
+                                    + ", which ends no asynchronous plan of that request, digest and span still being copied");
                         }
                     }
                     case Line.State s -> {
@@ -143,6 +162,7 @@ public final class ScenarioRun {
                                 expectedAt(scenario, k, printed.size()), List.of(refused.words(capabilities))));
                     }
                     case Line.VerdictLine verdict -> verdicts.add(verdict);
+                    case Line.Saved saved -> { } // how the workers copy: judged for safety only
                     case Line.State s -> state = s;
                     default -> throw new IllegalStateException("receive lets only verdicts, states and refusals through");
                 }
@@ -281,6 +301,7 @@ public final class ScenarioRun {
     private static String kind(Line line) {
         return switch (line) {
             case Line.Plan p -> "plan";
+            case Line.Saved s -> "saved";
             case Line.Rejected r -> "rejected";
             case Line.Retired r -> "retired";
             case Line.State s -> "state";

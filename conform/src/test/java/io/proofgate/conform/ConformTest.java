@@ -166,7 +166,7 @@ class ConformTest {
     void theEveryHandoffExamplesPlantedVariantsFailSafetyWithAShrunkWitness() throws ConformException {
         // the finished scenarios are enough: every one runs a request through its hand-offs to its end
         List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
-        for (String variant : List.of("--positional", "--deferred")) {
+        for (String variant : List.of("--positional", "--deferred", "--no-pin")) {
             Conform.Report report = Conform.run(finished, () -> new ProcessAdapter(EVERY_HANDOFF + " " + variant,
                     Path.of("").toAbsolutePath()), SETTINGS, line -> { });
             List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
@@ -176,9 +176,13 @@ class ConformTest {
             Result.Unsafe shortest = unsafe.stream().min(java.util.Comparator.comparingInt(Result.Unsafe::event)).orElseThrow();
             assertTrue(shortest.event() <= 3, variant + " shrunk to " + shortest.event());
             String witness = shortest.findings().getFirst();
-            assertTrue(witness.matches("step \\d+ request r\\d group 1 block \\d+: published page is not the recurrent state at"
-                    + " \\d+ of d1; block \\d+ (was never written|holds .*)"), variant + ": " + witness);
+            assertTrue(witness.matches("(while its workers copy it: )?step \\d+ request r\\d group 1 block \\d+: published page is"
+                    + " not the recurrent state at \\d+ of d1; block \\d+ (was never written|holds .*)"), variant + ": " + witness);
         }
+        // the same asynchronous copies, pinned: safe where the unpinned ones are not
+        Conform.Report pinned = Conform.run(finished, () -> new ProcessAdapter(EVERY_HANDOFF + " --async",
+                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        assertEquals(finished.size(), pinned.count(Result.Passed.class), ConformText.of(pinned, "--async"));
     }
 
     @Test
@@ -202,6 +206,43 @@ class ConformTest {
                 line -> line.replaceFirst("\\],\\[\\d+\\]\\],\"recurrent\":\\[\\[1,\\d+\\]\\]", "],[11]],\"recurrent\":[[1,11]]")),
                 SETTINGS, line -> { });
         assertTrue(unsafe.count(Result.Unsafe.class) > 0, ConformText.of(unsafe, "unsafe"));
+    }
+
+    /**
+     * An asynchronous copy is judged after its plan's event and every later one up to its saved
+     * line: unpinned, a preemption or finish meanwhile leaves garbage in the block it copies;
+     * pinned, the block keeps its state. The finished scenarios end every request after its plan.
+     */
+    @Test
+    void anAsynchronousCopyIsJudgedUntilItsSavedLineAndItsPinKeepsItsBlocks() throws ConformException {
+        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
+        UnaryOperator<String> own = line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
+        Conform.Report pinned = copied(finished, own, ",\"copy\":\"async\",\"pinned\":true");
+        assertEquals(finished.size(), pinned.count(Result.Passed.class), ConformText.of(pinned, "pinned"));
+        Conform.Report unpinned = copied(finished, own, ",\"copy\":\"async\"");
+        List<Result.Unsafe> unsafe = unpinned.results().stream().filter(Result.Unsafe.class::isInstance)
+                .map(Result.Unsafe.class::cast).toList();
+        assertTrue(unsafe.size() > 100, "unsafe: " + unsafe.size());
+        assertTrue(unsafe.stream().allMatch(u -> u.plan().contains("\"copy\":\"async\"")
+                && u.findings().stream().anyMatch(f -> f.contains("holds garbage (released by r"))), unsafe.getFirst().findings().toString());
+        // each found after an event that let the block go, later than the plan's own (where the pinned copy passes)
+        assertTrue(unsafe.stream().allMatch(u -> u.findings().getFirst().startsWith("while its workers copy it: step ")),
+                unsafe.getFirst().toString());
+        // a saved line that ends no plan being copied (here in place of the plan) is the adapter's error, never a pass
+        Conform.Report stray = Conform.run(finished, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own),
+                "plan", line -> "{\"kind\":\"saved\",\"step\":1,\"id\":\"r1\",\"digest\":\"d1\",\"span\":6912}"), SETTINGS,
+                line -> { });
+        assertEquals(0, stray.count(Result.Passed.class) - finished.size() + stray.count(Result.Errored.class)
+                + stray.count(Result.NotRun.class), ConformText.of(stray, "stray"));
+        assertTrue(stray.count(Result.Errored.class) > 0, ConformText.of(stray, "stray"));
+        assertTrue(ConformText.of(stray, "stray").contains("printed a saved line for request \"r1\" digest \"d1\" span 6912, which ends no"
+                + " asynchronous plan of that request, digest and span still being copied"), ConformText.of(stray, "stray"));
+    }
+
+    /** The in-process validator of policy own, its plans given {@code fields}. */
+    private static Conform.Report copied(List<Scenario> scenarios, UnaryOperator<String> own, String fields) throws ConformException {
+        return Conform.run(scenarios, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
+                line -> line.substring(0, line.length() - 1) + fields + "}"), SETTINGS, line -> { });
     }
 
     @Test

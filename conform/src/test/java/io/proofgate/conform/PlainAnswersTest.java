@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -124,6 +125,33 @@ class PlainAnswersTest {
         }
         assertEquals("rejected r1 step=2 code=future_boundary", ((Line.Rejected) PlainAnswers.read(
                 "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary\"}")).words(java.util.Set.of()));
+    }
+
+    /**
+     * How a plan's blocks are copied is read by the tree alone, which checks its values: a copy
+     * the one-pass reading skipped would be judged in the plan's step, as if copied there.
+     */
+    @Test
+    void aPlansCopyAndPinAreReadAndCheckedByTheTree() throws AdapterException {
+        String plan = "{\"kind\":\"plan\",\"step\":2,\"id\":\"r1\",\"digest\":\"d1\",\"span\":2304,"
+                + "\"blocks_by_group\":[[11],[41]],\"recurrent\":[[1,41]]";
+        String async = plan + ",\"copy\":\"async\",\"pinned\":true}";
+        assertNull(PlainAnswers.read(async));
+        Line.Plan read = (Line.Plan) AnswerReader.read(async);
+        assertEquals(Line.Copy.ASYNC, read.copy());
+        assertTrue(read.pinned());
+        assertEquals(((Line.Plan) AnswerReader.read(plan + "}")).words(java.util.Set.of()), read.words(java.util.Set.of()),
+                "how it is copied is not compared with a policy");
+        assertEquals(Line.Copy.IN_STEP, ((Line.Plan) AnswerReader.read(plan + ",\"copy\":\"in_step\"}")).copy());
+        for (String bad : List.of(plan + ",\"copy\":\"later\"}", plan + ",\"copy\":\"async\",\"pinned\":1}",
+                plan + ",\"pinned\":true}")) {
+            AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class, () -> AnswerReader.read(bad));
+            assertTrue(refused.getMessage().matches("printed a plan (whose \"copy\" is neither|whose \"pinned\" is not"
+                    + "|pinned for a copy in its step).*"), refused.getMessage());
+        }
+        Line.Saved saved = (Line.Saved) AnswerReader.read("{\"kind\":\"saved\",\"step\":4,\"id\":\"r1\",\"digest\":\"d1\",\"span\":2304}");
+        assertTrue(read.endsWith(saved));
+        assertFalse(((Line.Plan) AnswerReader.read(plan + "}")).endsWith(saved), "a copy in the step has no saved line");
     }
 
     /** A rejection for a reason of the connector's own is its behaviour: a verdict, compared like any, never an error. */

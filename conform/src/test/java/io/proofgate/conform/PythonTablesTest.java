@@ -48,7 +48,7 @@ class PythonTablesTest {
             summary = verdicts.State([verdicts.PendingStore("r2", 0, [[]], {1: 42}), verdicts.PendingStore("r1", 0, [[]], ())],
                                      {}, verdicts.Counters(1, 2, 3, 4), 5).summary()
             print(json.dumps({"sentences": verdicts.SENTENCES, "facts": verdicts.FACTS, "fields": verdicts.FIELDS,
-                              "capabilities": protocol.CAPABILITIES, "connector_policies": protocol.CONNECTOR_POLICIES, "policies": events.POLICIES, "causes": verdicts.CAUSES,
+                              "capabilities": protocol.CAPABILITIES, "connector_policies": protocol.CONNECTOR_POLICIES, "policies": events.POLICIES, "causes": verdicts.CAUSES, "copies": verdicts.COPIES,
                               "protocol": protocol.PROTOCOL, "end": protocol.END, "defaults": events.DEFAULTS,
                               "max_names": namespace.MAX_NAMES, "max_hex_digits": namespace.MAX_HEX_DIGITS,
                               "summary": summary}))
@@ -103,6 +103,7 @@ class PythonTablesTest {
                 "events.POLICIES");
         assertEquals(Arrays.stream(RetireCause.values()).map(RetireCause::wireName).toList(), words("causes"),
                 "verdicts.CAUSES");
+        assertEquals(Arrays.stream(Line.Copy.values()).map(Line.Copy::wireName).toList(), words("copies"), "verdicts.COPIES");
     }
 
     /**

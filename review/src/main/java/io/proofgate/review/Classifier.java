@@ -89,6 +89,12 @@ public final class Classifier {
             Line.State stateB = state(b);
             List<String> jsonA = verdictsA.stream().map(Line.VerdictLine::json).toList();
             List<String> jsonB = verdictsB.stream().map(Line.VerdictLine::json).toList();
+            List<String> savedA = saved(a);
+            List<String> savedB = saved(b);
+            if (jsonA.equals(jsonB) && !savedA.equals(savedB)) {
+                // when the workers' copies end is how the connector saves: a difference of the copies, judged for safety
+                return copyDifference(scenario, k, base, head, concat(jsonA, savedA), concat(jsonB, savedB));
+            }
             if (jsonA.equals(jsonB)) {
                 if (stateA == null || stateB == null || stateA.lines().equals(stateB.lines())) {
                     printedBefore.addAll(verdictsA);
@@ -101,6 +107,9 @@ public final class Classifier {
             if (jsonA.stream().sorted().toList().equals(jsonB.stream().sorted().toList())) {
                 kind = DifferenceKind.ORDER_ONLY;
                 rule = "order: " + outcomes(verdictsA) + " -> " + outcomes(verdictsB);
+            } else if (copyOnly(verdictsA, verdictsB)) {
+                kind = DifferenceKind.VERDICT;
+                rule = "plan: how its blocks are copied differs (copy, pinned)";
             } else if (words(verdictsA, identity).equals(words(verdictsB, identity))) {
                 kind = DifferenceKind.REASON_ONLY;
                 rule = reasonRule(verdictsA, verdictsB);
@@ -125,10 +134,10 @@ public final class Classifier {
                     model = json(next);
                 }
             }
-            // safety first: a plan of one side that publishes blocks not holding its prefix, here
-            int message = k;
-            Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.unsafeAt(scenario, base, message);
-            Optional<PlanSafety.Unsafe> unsafeB = PlanSafety.unsafeAt(scenario, head, message);
+            // safety first: a plan of one side that publishes blocks not holding its prefix, here or, copied
+            // asynchronously, at a later event (answers alike up to here cannot differ in safety before it)
+            Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.firstUnsafeFrom(scenario, base, k);
+            Optional<PlanSafety.Unsafe> unsafeB = PlanSafety.firstUnsafeFrom(scenario, head, k);
             if (unsafeA.isPresent() != unsafeB.isPresent()) {
                 judgement = unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX;
                 model = new ArrayList<>(model);
@@ -137,6 +146,43 @@ public final class Classifier {
             return new Comparison.Differs(k, kind, judgement, rule, json(verdictsA), json(verdictsB), model);
         }
         return new Comparison.Same();
+    }
+
+    /** The same verdicts but for how a plan's blocks are copied: when, and whether pinned. */
+    private static boolean copyOnly(List<Line.VerdictLine> a, List<Line.VerdictLine> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!a.get(i).json().equals(b.get(i).json()) && !(a.get(i) instanceof Line.Plan x && b.get(i) instanceof Line.Plan y
+                    && x.words(Set.of()).equals(y.words(Set.of())))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> saved(List<Line> answer) {
+        return answer.stream().filter(Line.Saved.class::isInstance).map(line -> ((Line.Saved) line).json()).toList();
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> both = new ArrayList<>(a);
+        both.addAll(b);
+        return both;
+    }
+
+    /** The same verdicts after message {@code k}, but the copies that end there differ. */
+    private static Comparison.Differs copyDifference(Scenario scenario, int k, Transcript base, Transcript head, List<String> a,
+                                                     List<String> b) {
+        Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.firstUnsafeFrom(scenario, base, k);
+        Optional<PlanSafety.Unsafe> unsafeB = PlanSafety.firstUnsafeFrom(scenario, head, k);
+        ModelJudgement judgement = unsafeA.isPresent() == unsafeB.isPresent() ? ModelJudgement.MODEL_SILENT
+                : unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX;
+        List<String> model = unsafeA.isPresent() == unsafeB.isPresent()
+                ? List.of("(the model states no copies: it judges them for safety only)")
+                : List.of("(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")");
+        return new Comparison.Differs(k, DifferenceKind.VERDICT, judgement, "saved: the copies that end here differ", a, b, model);
     }
 
     private Comparison.Differs stateDifference(Scenario scenario, int k, Line.State a, Line.State b) {

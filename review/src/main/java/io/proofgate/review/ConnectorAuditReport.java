@@ -85,7 +85,8 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
 
     public boolean judged() {
         return errors().isEmpty() && refusedByOne().isEmpty() && refusedByBoth().isEmpty() && run.stoppedAfter() == 0
-                && namespace.refusedByOne().isEmpty() && namespace.refusedByBoth().isEmpty() && reproducible();
+                && namespace.refusedByOne().isEmpty() && namespace.refusedByBoth().isEmpty() && reproducible()
+                && same() + differing() > 0; // an audit that compared nothing has shown nothing the same
     }
 
     /** Whether the answers the comparison rests on repeated when asked again (scenarios and namespace probes). */
@@ -131,6 +132,9 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
             }
             if (run.stoppedAfter() > 0) {
                 why.add("the run stopped after " + run.stoppedAfter() + " adapter errors (--max-errors)");
+            }
+            if (same() + differing() == 0) {
+                why.add("no scenario was compared (none was given, or each needs a capability a revision lacks)");
             }
             return "could not be judged: " + String.join("; ", why);
         }

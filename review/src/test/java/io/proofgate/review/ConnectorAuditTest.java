@@ -75,7 +75,54 @@ class ConnectorAuditTest {
         revision("fixed", "flaky", "        self.counters.plans += 1\n",
                 "        if os.urandom(1)[0] < 32:\n            return\n        self.counters.plans += 1\n");
         revision("fixed", "nonce", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v1\" + os.urandom(8)");
+        // the every-handoff example copying asynchronously: pinned, then unpinned, then unpinned for longer
         git("checkout", "-q", "fixed");
+        edit(EVERY_HANDOFF, "ASYNC = \"--async\" in sys.argv[1:] or NO_PIN", "ASYNC = True");
+        commit("async", "async");
+        git("checkout", "-q", "async");
+        edit(EVERY_HANDOFF, "NO_PIN = \"--no-pin\" in sys.argv[1:]", "NO_PIN = True");
+        commit("unpinned", "unpinned");
+        git("checkout", "-q", "unpinned");
+        edit(EVERY_HANDOFF, "COPY_STEPS = 2", "COPY_STEPS = 4");
+        commit("unpinned-slower", "unpinned-slower");
+        git("checkout", "-q", "fixed");
+    }
+
+    private static final String EVERY_HANDOFF = "examples/conform/every_handoff_connector.py";
+
+    /**
+     * Dropping the pin of an asynchronous copy changes only the plan's "pinned" where it is
+     * printed, and the copy turns unsafe at a later event (a finish before the workers are done):
+     * a safety regression all the same. Copies that end later change only the saved lines: a
+     * difference too, never "the same".
+     */
+    @Test
+    void anUnpinnedCopyIsASafetyRegressionAndALongerOneADifference() throws Exception {
+        List<Scenario> finished = ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "ci")).stream()
+                .filter(s -> s.suite().endsWith("finished")).toList();
+        assertTrue(finished.size() > 1000, "scenarios: " + finished.size());
+        String command = "python3 " + EVERY_HANDOFF;
+        ConnectorAuditReport unpinned = ConnectorChange.run(new ConnectorChange.Request(repo, "async", "unpinned", command, command,
+                finished, SETTINGS, false), line -> { });
+        String text = ConnectorAuditText.write(unpinned);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, unpinned.exitCode(), text);
+        Comparison.Differs first = unpinned.classes().getFirst().first();
+        assertEquals(ModelJudgement.SAFETY_REGRESSION, first.judgement(), text);
+        assertEquals("plan: how its blocks are copied differs (copy, pinned)", first.rule(), text);
+        assertTrue(first.model().stream().anyMatch(m -> m.startsWith("(unsafe: while its workers copy it: step ")
+                && m.contains(" holds garbage (released by r")), text);
+
+        // no scenario compared is nothing judged, never "no unaccepted difference"
+        ConnectorAuditReport none = ConnectorChange.run(new ConnectorChange.Request(repo, "async", "unpinned", command, command,
+                List.of(), SETTINGS, false), line -> { });
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, none.exitCode(), ConnectorAuditText.write(none));
+        assertTrue(none.verdict().contains("no scenario was compared"), none.verdict());
+
+        ConnectorAuditReport slower = ConnectorChange.run(new ConnectorChange.Request(repo, "unpinned", "unpinned-slower", command,
+                command, finished, SETTINGS, false), line -> { });
+        text = ConnectorAuditText.write(slower);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, slower.exitCode(), text);
+        assertTrue(slower.classes().stream().allMatch(c -> c.first().rule().equals("saved: the copies that end here differ")), text);
     }
 
     /**
@@ -399,7 +446,11 @@ class ConnectorAuditTest {
     }
 
     private void edit(String old, String replacement) throws IOException {
-        Path file = repo.resolve(TOY);
+        edit(TOY, old, replacement);
+    }
+
+    private void edit(String path, String old, String replacement) throws IOException {
+        Path file = repo.resolve(path);
         String text = Files.readString(file);
         assertTrue(text.contains(old), "the example no longer holds " + old);
         Files.writeString(file, text.replace(old, replacement));

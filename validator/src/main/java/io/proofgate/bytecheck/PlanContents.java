@@ -32,6 +32,28 @@ public final class PlanContents {
         blocks.event(event);
     }
 
+    /**
+     * The connector pins the blocks a plan names until its workers have copied them (an
+     * asynchronous save that pins): vLLM does not free them meanwhile. Groups the topology lacks
+     * are left out.
+     */
+    public void pin(long[][] blocksByGroup) {
+        for (int g = 0; g < Math.min(blocksByGroup.length, topology.groups().size()); g++) {
+            for (long id : blocksByGroup[g]) {
+                blocks.pin(g, id);
+            }
+        }
+    }
+
+    /** The pins of {@link #pin} for the same blocks end: the workers have copied them. */
+    public void unpin(long[][] blocksByGroup) {
+        for (int g = 0; g < Math.min(blocksByGroup.length, topology.groups().size()); g++) {
+            for (long id : blocksByGroup[g]) {
+                blocks.unpin(g, id);
+            }
+        }
+    }
+
     /** The last step followed (0 before the first). */
     public long step() {
         return blocks.step();

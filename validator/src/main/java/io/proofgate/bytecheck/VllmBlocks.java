@@ -20,7 +20,8 @@ import java.util.Set;
  * <p>What the simulated vLLM does, per step, in this order (docs/page-stores.md has the rationale):
  * <ol>
  *   <li>Preempted requests release the blocks pinned for them; a released block is scribbled
- *       over, because vLLM may reuse it at once.</li>
+ *       over, because vLLM may reuse it at once, unless the connector pins it ({@link #pin}) for a
+ *       save its workers copy later: then it is scribbled over when the last such pin ends.</li>
  *   <li>Each scheduled request (new, then cached) takes its table from {@code block_ids}, extends
  *       it by {@code new_block_ids} (replaces it when resumed), and computes tokens
  *       {@code [computed, computed + scheduled)}: an attention group's table entry {@code i} holds
@@ -49,6 +50,10 @@ final class VllmBlocks {
     private final List<Map<Long, Long>> since = new ArrayList<>();
     private final Map<String, Request> requests = new HashMap<>();
     private final Set<String> scheduled = new HashSet<>();
+    /** The connector's pins, per group: how many outstanding saves hold each block. */
+    private final List<Map<Long, Integer>> held = new ArrayList<>();
+    /** Blocks vLLM let go while the connector held them, per group, with who let them go: released when the last pin ends. */
+    private final List<Map<Long, String>> letGoWhileHeld = new ArrayList<>();
     private long step;
 
     /** One request as the simulated vLLM sees it. */
@@ -91,6 +96,8 @@ final class VllmBlocks {
         for (int g = 0; g < topology.groups().size(); g++) {
             contents.add(new HashMap<>());
             since.add(new HashMap<>());
+            held.add(new HashMap<>());
+            letGoWhileHeld.add(new HashMap<>());
         }
     }
 
@@ -172,10 +179,34 @@ final class VllmBlocks {
         }
     }
 
-    /** vLLM unpins the request's blocks; they may be reused at once. */
+    /**
+     * The connector pins block {@code id} of group {@code g} for a save its workers copy later:
+     * vLLM does not free it until {@link #unpin}, so it keeps what it holds unless a step writes it.
+     */
+    void pin(int g, long id) {
+        held.get(g).merge(id, 1, Integer::sum);
+    }
+
+    /** One pin of {@link #pin} ends; a block vLLM let go meanwhile is released with the last. */
+    void unpin(int g, long id) {
+        Integer left = held.get(g).computeIfPresent(id, (k, n) -> n == 1 ? null : n - 1);
+        if (left == null) {
+            String request = letGoWhileHeld.get(g).remove(id);
+            if (request != null) {
+                write(g, id, new BlockContent.Released(request, step));
+            }
+        }
+    }
+
+    /** vLLM unpins the request's blocks; they may be reused at once, unless the connector holds them. */
     private void release(String id, Request request) {
         for (long[] pinned : request.pinned) {
-            write((int) pinned[0], pinned[1], new BlockContent.Released(id, step));
+            int g = (int) pinned[0];
+            if (held.get(g).containsKey(pinned[1])) {
+                letGoWhileHeld.get(g).put(pinned[1], id);
+            } else {
+                write(g, pinned[1], new BlockContent.Released(id, step));
+            }
         }
         request.pinned.clear();
     }
@@ -240,6 +271,7 @@ final class VllmBlocks {
 
     /** Simulates vLLM writing {@code content} into a block. */
     private void write(int group, long id, BlockContent content) {
+        letGoWhileHeld.get(group).remove(id); // written by vLLM: in use again, not garbage to come
         if (!content.equals(contents.get(group).put(id, content))) {
             since.get(group).put(id, step);
             writes.write(group, id, content); // not when already there: a chunk touched again by a later step
