@@ -3,7 +3,9 @@ a mapping that raises, a connector that raises what the library may not catch, t
 field names, and the example connector on the seed logs."""
 
 import dataclasses
+import hashlib
 import os
+import pickle
 import sys
 import unittest
 from collections.abc import Iterable
@@ -14,7 +16,7 @@ from support import HELLO, REPOSITORY, TOPOLOGY, UNCAUGHT_LINE, Message, answers
 os.environ["PROOFGATE_VLLM_CLASSES"] = "standins"  # the same classes whether or not vLLM is installed here
 
 from proofgate_adapter import PendingStore  # noqa: E402
-from proofgate_adapter.vllm import Classes, VllmConnectorAdapter, prompt_token_ids, standins  # noqa: E402
+from proofgate_adapter.vllm import Classes, VllmConnectorAdapter, block_hashes, prompt_token_ids, standins  # noqa: E402
 from proofgate_adapter.vllm.driver import DriverVerdict  # noqa: E402
 
 
@@ -28,12 +30,14 @@ class Recording(standins.KVConnectorBase_V1, standins.SupportsHMA):
         self.calls: list[tuple[Any, ...]] = []
         self.pending: dict[str, tuple[int, ...]] = {}  # id -> the prompt's tokens up to the span
         self.held: set[tuple[int, tuple[int, ...]]] = set()  # (rank, tokens)
+        self.hashes: dict[str, list[bytes]] = {}  # id -> the block hashes its request carried
 
     def get_num_new_matched_tokens(self, request: standins.Request, num_computed_tokens: int) -> tuple[int, bool]:
         return 0, False
 
     def update_state_after_alloc(self, request: standins.Request, blocks: Any, num_external_tokens: int) -> None:
         self.calls.append(("update_state_after_alloc", request.request_id, blocks.get_block_ids(), num_external_tokens))
+        self.hashes[request.request_id] = request.block_hashes
 
     def build_connector_meta(self, scheduler_output: standins.SchedulerOutput) -> standins.KVConnectorMetadata:
         self.calls.append(("build_connector_meta", scheduler_output))
@@ -213,6 +217,21 @@ class DriverTest(unittest.TestCase):
         self.assertNotEqual(prompt_token_ids("d1", 300), prompt_token_ids("d2", 300))
         self.assertEqual(prompt_token_ids("d1", 9000), prompt_token_ids("d1", 9000))
         self.assertTrue(all(1 <= t <= 32000 for t in prompt_token_ids("d3", 5000)))
+
+    def test_block_hashes_chain_every_full_hash_block_as_vllms_hasher_does(self) -> None:
+        def sha256(value: object) -> bytes:  # vLLM's default hash function, written out here again
+            return hashlib.sha256(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)).digest()
+        hashes = block_hashes("d1", 6992, 256)
+        self.assertEqual(27, len(hashes), "one per full block of 256 tokens")
+        tokens = prompt_token_ids("d1", 512)
+        first = sha256((sha256(os.environ.get("PYTHONHASHSEED", "proofgate")), tuple(tokens[:256]), None))
+        self.assertEqual([first, sha256((first, tuple(tokens[256:]), None))], hashes[:2])
+        self.assertEqual(hashes[:10], block_hashes("d1", 2600, 256), "a prefix's hashes begin the longer prompt's")
+        self.assertNotEqual(hashes[0], block_hashes("d2", 256, 256)[0])
+        self.assertEqual([], block_hashes("d1", 255, 256))
+        mapping = Mapping()
+        answers(mapping, TOPOLOGY, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]})
+        self.assertEqual(hashes, mapping.connector.hashes["r1"], "the request the connector is given carries them")
 
     def test_a_held_report_reaches_every_real_prefix_of_its_label_seen_before_and_after(self) -> None:
         mapping = Mapping()

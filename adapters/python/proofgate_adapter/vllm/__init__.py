@@ -7,8 +7,8 @@ choose). See docs/conformance.md, "The vLLM driver".
 """
 
 from . import standins
-from .driver import Classes, LogCapture, VllmConnectorAdapter, prompt_token_ids, topology_config
+from .driver import Classes, LogCapture, VllmConnectorAdapter, block_hashes, prompt_token_ids, topology_config
 from .standins import VLLM_REFERENCE
 
-__all__ = ["Classes", "LogCapture", "VLLM_REFERENCE", "VllmConnectorAdapter", "prompt_token_ids", "standins",
+__all__ = ["Classes", "LogCapture", "VLLM_REFERENCE", "VllmConnectorAdapter", "block_hashes", "prompt_token_ids", "standins",
            "topology_config"]

@@ -19,7 +19,8 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
   size, `hash_block_size` as `cache_config.block_size`, `tp_degree` as the tensor-parallel size,
   and `hash_block_size`, `min_span_tokens`, `max_span_tokens` in `kv_connector_extra_config`;
 - step: a `Request` per new request, whose prompt tokens derive from the digest label (equal
-  labels give equal tokens, so equal prefixes at equal spans); `update_state_after_alloc(request,
+  labels give equal tokens, so equal prefixes at equal spans), with `block_hashes` as vLLM
+  computes them at `hash_block_size` (`block_hashes()`); `update_state_after_alloc(request,
   blocks, 0)` for each request admitted or resumed (no external tokens); a `SchedulerOutput` with
   `NewRequestData` and one `CachedRequestData`, `num_scheduled_tokens`, `preempted_req_ids`,
   `finished_req_ids` (the requests finished since the last step) and the evidence in the field the
@@ -46,8 +47,10 @@ through the verdicts it changes.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 import os
+import pickle
 import random
 import sys
 from collections.abc import Collection, Iterable, Mapping
@@ -247,6 +250,32 @@ def prompt_token_ids(label: str, count: int) -> list[int]:
         tokens = [1 + rng.randrange(32000) for _ in range(max(count, 2 * len(tokens or ()), 4096))]
         _TOKENS[label] = tokens
     return tokens[:count]
+
+
+_HASHES: dict[tuple[str, int], list[bytes]] = {}
+
+
+def block_hashes(label: str, count: int, hash_block_size: int) -> list[bytes]:
+    """The block hashes of the first `count` prompt tokens of a label, as vLLM's request block
+    hasher computes them with its default hash function: one per full block of `hash_block_size`
+    tokens, each the SHA-256 of the pickled triple (the previous block's hash, the block's tokens
+    as a tuple, no extra keys), the first block's previous hash being the hash of the seed. vLLM
+    seeds from PYTHONHASHSEED, or at random when it is unset; the driver from PYTHONHASHSEED, or
+    from a fixed seed, so that a connector keyed by these hashes answers alike in every run (the
+    connector audit runs each scenario again and compares). Equal labels share hashes."""
+    hashes = _HASHES.setdefault((label, hash_block_size), [])
+    wanted = count // hash_block_size
+    if len(hashes) < wanted:
+        tokens = prompt_token_ids(label, wanted * hash_block_size)
+        parent = hashes[-1] if hashes else _sha256(os.environ.get("PYTHONHASHSEED", "proofgate"))
+        for i in range(len(hashes), wanted):
+            parent = _sha256((parent, tuple(tokens[i * hash_block_size:(i + 1) * hash_block_size]), None))
+            hashes.append(parent)
+    return hashes[:wanted]
+
+
+def _sha256(value: object) -> bytes:
+    return hashlib.sha256(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)).digest()
 
 
 def topology_config(topology: Topology, classes: Classes) -> tuple[standins.VllmConfig, standins.KVCacheConfig]:
@@ -449,6 +478,7 @@ class VllmConnectorAdapter(Adapter):
         new_data = []
         for r in step.new:
             request = c.request(r.id, prompt_token_ids(r.digest, r.prompt_tokens))
+            request.block_hashes = block_hashes(r.digest, r.prompt_tokens, self.topology_.hash_block_size)
             request.num_computed_tokens = r.computed
             self._requests[r.id], self._labels[r.id] = request, r.digest
             self._tables[r.id] = [list(blocks) for blocks in r.block_ids]

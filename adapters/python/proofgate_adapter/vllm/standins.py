@@ -145,7 +145,7 @@ class Request:
         self.sampling_params: Any = None
         self.pooling_params: Any = None
         self.mm_features: list[Any] = []
-        self.block_hashes: list[bytes] = []  # vLLM's hasher is not run here; a connector that needs it hashes itself
+        self.block_hashes: list[bytes] = []  # the driver sets them as vLLM's hasher computes them (driver.block_hashes)
         self.status = RequestStatus.WAITING
 
     @property
