@@ -212,6 +212,20 @@ class DriverTest(unittest.TestCase):
         self.assertEqual([("plan", "r1", 6912)], [(v["kind"], v["id"], v["span"]) for v in said[3]])
         self.assertEqual((1, 1, 0), (said[4][0]["plans"], said[4][0]["rejected"], said[4][0]["retired_finished"]))
 
+    def test_a_mapping_reports_an_async_copy_and_its_end_which_decides_nothing(self) -> None:
+        class Copier(Mapping):
+            def read_step(self, metadata: Any, scheduler_output: Any) -> list[DriverVerdict]:
+                if self.last_step == 1:
+                    return [self.plan("r1", 6912, [[11, 12, 13], [42]], [[1, 42]], copy="async", pinned=True)]
+                return [self.saved("r1", 6912)]  # its workers are done; the store goes for quorum, unannounced
+        said = answers(Copier(), TP2, {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]},
+                       {"kind": "held", "rank": 0, "digest": "d1"}, {"kind": "held", "rank": 1, "digest": "d1"},
+                       {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,
+                                                               "new_block_ids": [[13], [72]], "resumed": False}]})
+        self.assertEqual(("async", True), (said[1][0]["copy"], said[1][0]["pinned"]))
+        self.assertEqual([{"kind": "saved", "step": 2, "id": "r1", "digest": "d1", "span": 6912},
+                          {"kind": "retired", "step": 2, "id": "r1", "cause": "quorum"}], said[4])
+
     def test_prompt_tokens_derive_from_the_label(self) -> None:
         self.assertEqual(prompt_token_ids("d1", 7000)[:300], prompt_token_ids("d1", 300))
         self.assertNotEqual(prompt_token_ids("d1", 300), prompt_token_ids("d2", 300))

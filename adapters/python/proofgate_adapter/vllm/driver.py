@@ -58,14 +58,15 @@ from typing import Any, Optional, TypeVar, Union, cast
 
 from ..events import BlockTable, Finished, Held, Step, Topology
 from ..protocol import Adapter, NotApplicable
-from ..verdicts import (Blocks, Counters, Fact, Pairs, PendingStore, Plan, Rejected, Retired, State, _check_int,
-                        plan as make_plan, rejected as make_rejected, retired as make_retired)
+from ..verdicts import (Blocks, Counters, Fact, Pairs, PendingStore, Plan, Rejected, Retired, Saved, State, _check_int,
+                        plan as make_plan, rejected as make_rejected, retired as make_retired, saved as make_saved)
 from . import standins
 
 _T = TypeVar("_T")
 
-#: A verdict of the driver's making: each names its request (`id`), which orders them.
-DriverVerdict = Union[Plan, Rejected, Retired]
+#: A verdict of the driver's making, or the end of a plan's copy: each names its request (`id`),
+#: which orders them.
+DriverVerdict = Union[Plan, Rejected, Retired, Saved]
 
 # vLLM's objects or the stand-ins' (a request, a scheduler output, the connector) are typed Any:
 # vLLM's classes are not the stand-ins' subclasses, and a mapping may annotate either.
@@ -219,6 +220,11 @@ class Classes:
                 print("proofgate_adapter.vllm: vLLM's Request could not be built (%s); using the stand-in" % e,
                       file=sys.stderr)
         return standins.Request(request_id, prompt_token_ids)
+
+
+def _decided(verdicts: Iterable[DriverVerdict]) -> set[str]:
+    """The requests a verdict decided: a saved line ends a copy, it decides nothing."""
+    return {v.id for v in verdicts if not isinstance(v, Saved)}
 
 
 def _override(counted: Counters, own: Mapping[str, int]) -> Counters:
@@ -382,9 +388,18 @@ class VllmConnectorAdapter(Adapter):
 
     # --- helpers for the mapping
 
-    def plan(self, request_id: str, span: int, blocks_by_group: Blocks, recurrent: Pairs) -> Plan:
-        """A plan of the current step; the digest is the request's label."""
-        return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent)
+    def plan(self, request_id: str, span: int, blocks_by_group: Blocks, recurrent: Pairs, copy: str = "in_step",
+             pinned: bool = False) -> Plan:
+        """A plan of the current step; the digest is the request's label. `copy="async"` for a
+        connector whose workers copy the blocks after the step (then `saved()` when they are done),
+        `pinned=True` when it keeps vLLM from freeing them meanwhile."""
+        return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent,
+                         copy, pinned)
+
+    def saved(self, request_id: str, span: int) -> Saved:
+        """The workers have copied the asynchronous plan of the request for `span` tokens (from
+        `read_step`, `read_finished` or `read_held`, whichever call learns it)."""
+        return make_saved(self.last_step, request_id, self._labels[request_id], span)
 
     def rejected(self, request_id: str, code: str, **facts: Fact) -> Rejected:
         """A rejection of the current step."""
@@ -533,7 +548,7 @@ class VllmConnectorAdapter(Adapter):
         metadata = self.connector.build_connector_meta(output)
         verdicts = list(self.read_step(metadata, output) or ())
         after: Optional[set[str]] = None
-        decided = {v.id for v in verdicts}
+        decided = _decided(verdicts)
         if before:
             after = self._pending_ids()
             for cr in step.cached:  # a pending store that went without a verdict: full quorum (protocol section 3)
@@ -567,7 +582,7 @@ class VllmConnectorAdapter(Adapter):
         else:
             self.connector.request_finished(request, list(table[0]) if table else [])
         verdicts: list[DriverVerdict] = list(self.read_finished(request) or ())
-        if event.id in before and event.id not in self._pending_ids() and event.id not in {v.id for v in verdicts}:
+        if event.id in before and event.id not in self._pending_ids() and event.id not in _decided(verdicts):
             verdicts.append(self._retired(event.id, "finished"))
         self._counted.count(verdicts)
         return verdicts
