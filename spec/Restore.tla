@@ -97,6 +97,7 @@ KeepsUntilLoaded == TRUE
 
 -----------------------------------------------------------------------------
 (* vLLM, the connector and the workers.                                     *)
+\* mutate-begin: vLLM
 
 \* The tokens vLLM takes as computed for a hit of h: all of them, but for a hit of the whole
 \* prompt, whose last token vLLM computes again for its logits.
@@ -161,6 +162,8 @@ Finish(r) ==
     /\ status' = [status EXCEPT ![r] = "finished"]
     /\ free' = free \cup {blk[r]}
     /\ UNCHANGED <<stored, attn, hit, blk, st, attnAt, result>>
+
+\* mutate-end: vLLM
 
 Init ==
     /\ stored \in [Checkpoints -> {GK, GK \ {Lacking}, {}}]
