@@ -43,7 +43,8 @@ CONSTANTS
     HB,        \* the hash block size: attention KV is saved by hash blocks
     Groups,    \* the recurrent groups
     Ranks,     \* the tensor-parallel ranks
-    NB         \* the state blocks in vLLM's pool
+    NB,        \* the state blocks in vLLM's pool
+    LocalHits  \* BOOLEAN: vLLM's own prefix cache may hold a prefix of Stored too
 
 Max(S) == CHOOSE x \in S : \A y \in S : y <= x
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
@@ -70,9 +71,12 @@ VARIABLES
     free,    \* the blocks vLLM may allocate
     st,      \* [Blocks -> [GK -> states]]: the state each block holds
     attnAt,  \* [Requests -> Nat]: the tokens whose attention KV the load put in place
-    result   \* ghost: [Requests -> [GK -> states]]: the state after computing the prompt
+    result,  \* ghost: [Requests -> [GK -> states]]: the state after computing the prompt
+    localAttn, \* the longest prefix of Stored whose attention KV vLLM's own prefix cache holds
+    localRec   \* the checkpoints below the prompt's end at which vLLM's own prefix cache holds the
+               \* state of Stored in every recurrent group
 
-vars == <<stored, attn, status, hit, blk, free, st, attnAt, result>>
+vars == <<stored, attn, status, hit, blk, free, st, attnAt, result, localAttn, localRec>>
 
 -----------------------------------------------------------------------------
 (* The policy.                                                              *)
@@ -87,6 +91,9 @@ LongestHeld ==
     IN IF ok = {} THEN 0 ELSE Max(ok)
 \* The hit the connector answers for a request of the stored prompt.
 Claim == LongestHeld
+\* The tokens the connector answers beyond the n that vLLM's own prefix cache already gives
+\* (get_num_new_matched_tokens is passed n): its hit past n, if any.
+External(n) == IF Claim > n THEN Claim - n ELSE 0
 \* The checkpoint whose state the load puts in the block for a hit of h tokens: h's own.
 LoadFrom(h) == h
 \* The block the load writes for request r: its own.
@@ -102,23 +109,31 @@ KeepsUntilLoaded == TRUE
 \* The tokens vLLM takes as computed for a hit of h: all of them, but for a hit of the whole
 \* prompt, whose last token vLLM computes again for its logits.
 Start(h) == IF h >= P THEN P - 1 ELSE h
+\* vLLM's own prefix-cache hit for a request of the stored prompt: the hybrid coordinator's
+\* intersection of every group's hit, the longest checkpoint below the prompt's end where the
+\* attention KV reaches and every recurrent group has the state cached.
+LocalHit ==
+    LET ok == {c \in localRec : c <= localAttn} IN IF ok = {} THEN 0 ELSE Max(ok)
 
-\* vLLM asks for the hit of a waiting request and allocates its state block: a request computed
-\* from 0 starts from the zero state; with a hit the block waits for the load, with whatever bytes
-\* its last user left.
+\* vLLM takes its own prefix-cache hit n for a waiting request, asks the connector for the tokens
+\* beyond it, and allocates the request's state block.  Without external tokens the block starts
+\* from the state at n (the zero state for n = 0; vLLM's cached state otherwise); with some, it
+\* waits for the load, with whatever bytes its last user left.
 Lookup(r) ==
     /\ status[r] = "waiting"
     /\ \E b \in free :
-        LET h == IF DigestOf[r] = Stored THEN Claim ELSE 0 IN
-        /\ hit' = [hit EXCEPT ![r] = h]
-        /\ blk' = [blk EXCEPT ![r] = b]
-        /\ free' = free \ {b}
-        /\ IF h = 0
-           THEN /\ st' = [st EXCEPT ![b] = [gk \in GK |-> State(DigestOf[r], 0)]]
-                /\ status' = [status EXCEPT ![r] = "running"]
-           ELSE /\ status' = [status EXCEPT ![r] = "loading"]
-                /\ UNCHANGED st
-    /\ UNCHANGED <<stored, attn, attnAt, result>>
+        LET n == IF DigestOf[r] = Stored THEN LocalHit ELSE 0
+            ext == IF DigestOf[r] = Stored THEN External(n) ELSE 0
+        IN /\ hit' = [hit EXCEPT ![r] = n + ext]
+           /\ blk' = [blk EXCEPT ![r] = b]
+           /\ free' = free \ {b}
+           /\ attnAt' = [attnAt EXCEPT ![r] = n]
+           /\ IF ext = 0
+              THEN /\ st' = [st EXCEPT ![b] = [gk \in GK |-> State(DigestOf[r], n)]]
+                   /\ status' = [status EXCEPT ![r] = "running"]
+              ELSE /\ status' = [status EXCEPT ![r] = "loading"]
+                   /\ UNCHANGED st
+    /\ UNCHANGED <<stored, attn, result, localAttn, localRec>>
 
 \* The worker's load: the state saved at LoadFrom(hit) for every group and rank the store holds
 \* there, into Target(r), and the attention KV up to the hit (as far as the store holds it).  An
@@ -129,20 +144,20 @@ Load(r) ==
            t == Target(r)
        IN st' = [st EXCEPT ![t] = [gk \in GK |-> IF src \in Checkpoints /\ gk \in stored[src]
                                                 THEN State(Stored, src) ELSE st[t][gk]]]
-    /\ attnAt' = [attnAt EXCEPT ![r] = Min({hit[r], attn})]
+    /\ attnAt' = [attnAt EXCEPT ![r] = Min({hit[r], Max({attnAt[r], attn})})]
     /\ IF status[r] = "loading"
        THEN /\ status' = [status EXCEPT ![r] = "running"]
             /\ UNCHANGED free
        ELSE /\ status' = [status EXCEPT ![r] = "aborted"]
             /\ free' = IF KeepsUntilLoaded THEN free \cup {blk[r]} ELSE free
-    /\ UNCHANGED <<stored, attn, hit, blk, result>>
+    /\ UNCHANGED <<stored, attn, hit, blk, result, localAttn, localRec>>
 
 \* The request is aborted while its load runs.
 Abort(r) ==
     /\ status[r] = "loading"
     /\ status' = [status EXCEPT ![r] = "aborting"]
     /\ free' = IF KeepsUntilLoaded THEN free ELSE free \cup {blk[r]}
-    /\ UNCHANGED <<stored, attn, hit, blk, st, attnAt, result>>
+    /\ UNCHANGED <<stored, attn, hit, blk, st, attnAt, result, localAttn, localRec>>
 
 \* The scheduler computes the prompt from Start(hit) on: the block's state advances by the tokens
 \* computed; applied to another prompt's state, or to garbage, they give garbage.
@@ -154,14 +169,14 @@ Compute(r) ==
        IN /\ result' = [result EXCEPT ![r] = after]
           /\ st' = [st EXCEPT ![b] = after]
     /\ status' = [status EXCEPT ![r] = "done"]
-    /\ UNCHANGED <<stored, attn, hit, blk, free, attnAt>>
+    /\ UNCHANGED <<stored, attn, hit, blk, free, attnAt, localAttn, localRec>>
 
 \* The request finishes: its block goes back to the pool, its bytes left in it.
 Finish(r) ==
     /\ status[r] = "done"
     /\ status' = [status EXCEPT ![r] = "finished"]
     /\ free' = free \cup {blk[r]}
-    /\ UNCHANGED <<stored, attn, hit, blk, st, attnAt, result>>
+    /\ UNCHANGED <<stored, attn, hit, blk, st, attnAt, result, localAttn, localRec>>
 
 \* mutate-end: vLLM
 
@@ -175,6 +190,8 @@ Init ==
     /\ st = [b \in Blocks |-> [gk \in GK |-> Garbage]]
     /\ attnAt = [r \in Requests |-> 0]
     /\ result = [r \in Requests |-> [gk \in GK |-> Garbage]]
+    /\ localAttn \in IF LocalHits THEN {0} \cup {c \in Checkpoints : c < P} ELSE {0}
+    /\ localRec \in IF LocalHits THEN SUBSET {c \in Checkpoints : c < P} ELSE {{}}
 
 Next == \E r \in Requests : Lookup(r) \/ Load(r) \/ Abort(r) \/ Compute(r) \/ Finish(r)
 

@@ -37,6 +37,9 @@ MutantOtherTarget(r) ==
     IF \E o \in Requests \ {r} : blk[o] # 0
     THEN blk[CHOOSE o \in Requests \ {r} : blk[o] # 0]
     ELSE blk[r]
+\* The connector counts its tokens from 0, not from the local hit vLLM passes it: vLLM adds them
+\* to its own hit, and takes as computed more than the state loaded holds.
+MutantExternalFromZero(n) == Claim
 \* vLLM gives an aborted request's block back at once, its load still to come.
 MutantFreesAtAbort == FALSE
 =============================================================================
