@@ -9,7 +9,7 @@ import pickle
 import sys
 import unittest
 from collections.abc import Iterable
-from typing import Any, NoReturn, Optional
+from typing import Any, NoReturn, Optional, cast
 
 from support import HELLO, REPOSITORY, TOPOLOGY, UNCAUGHT_LINE, Message, answers, expected, ran, seed_log
 
@@ -225,6 +225,51 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(("async", True), (said[1][0]["copy"], said[1][0]["pinned"]))
         self.assertEqual([{"kind": "saved", "step": 2, "id": "r1", "digest": "d1", "span": 6912},
                           {"kind": "retired", "step": 2, "id": "r1", "cause": "quorum"}], said[4])
+
+    def test_a_connector_bound_to_the_block_pool_pins_what_it_touches_until_it_frees_it(self) -> None:
+        class Pinning(Recording):
+            touches = True
+
+            def bind_gpu_block_pool(self, pool: standins.BlockPool) -> None:
+                self.pool = pool
+
+            def build_connector_meta(self, scheduler_output: standins.SchedulerOutput) -> standins.KVConnectorMetadata:
+                if self.touches and scheduler_output.recurrent_boundary_blocks:
+                    self.pool.touch([self.pool.blocks[b] for b in (11, 12, 13, 42)])
+                return super().build_connector_meta(scheduler_output)
+
+            def update_connector_output(self, connector_output: standins.KVConnectorOutput) -> None:
+                self.pool.free_blocks([self.pool.blocks[b] for b in (42, 13, 12, 11)])  # the workers are done
+
+        class Copier(Mapping):
+            claim: Optional[bool] = None
+
+            def create_connector(self, vllm_config: standins.VllmConfig,
+                                 kv_cache_config: standins.KVCacheConfig) -> Recording:
+                return Pinning(vllm_config, standins.KVConnectorRole.SCHEDULER, kv_cache_config)
+
+            def read_step(self, metadata: Any, scheduler_output: Any) -> list[DriverVerdict]:
+                if self.last_step == 1:
+                    return [self.plan("r1", 6912, [[11, 12, 13], [42]], [[1, 42]], copy="async", pinned=self.claim)]
+                self.connector.update_connector_output(standins.KVConnectorOutput())
+                return [self.plan("r2", 6912, [[11, 12, 13], [42]], [[1, 42]], copy="async")]
+
+        step1 = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)], "recurrent_boundary_blocks": {"r1": [[1, 42, 6912]]}}
+        step2 = {"kind": "step", "step": 2, "new": [new("r2", "d1", 6992)]}
+        said = answers(Copier(), TOPOLOGY, step1, step2)
+        # held while the workers copy; once freed, the next plan's blocks are not
+        self.assertEqual([True, False], [said[1][0].get("pinned", False), said[2][0].get("pinned", False)])
+        loose = Copier()
+        cast(Any, loose).create_connector = lambda v, k: type("Loose", (Pinning,), {"touches": False})(
+            v, standins.KVConnectorRole.SCHEDULER, k)
+        self.assertNotIn("pinned", answers(loose, TOPOLOGY, step1)[1][0], "nothing touched, nothing pinned")
+        claiming = Copier()
+        claiming.claim = True
+        cast(Any, claiming).create_connector = loose.create_connector
+        error = answers(claiming, TOPOLOGY, step1)[1][0]
+        self.assertEqual("error", error["kind"])
+        self.assertIn("says the plan of r1 for 6912 tokens is pinned, but the connector holds no reference to block 11",
+                      error["message"])
 
     def test_prompt_tokens_derive_from_the_label(self) -> None:
         self.assertEqual(prompt_token_ids("d1", 7000)[:300], prompt_token_ids("d1", 300))

@@ -18,6 +18,7 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
   sliding window with `window_tokens`, Mamba in align mode), `block_tokens` as each group's block
   size, `hash_block_size` as `cache_config.block_size`, `tp_degree` as the tensor-parallel size,
   and `hash_block_size`, `min_span_tokens`, `max_span_tokens` in `kv_connector_extra_config`;
+  `bind_gpu_block_pool` with a block pool stand-in, for a connector that pins blocks through it;
 - step: a `Request` per new request, whose prompt tokens derive from the digest label (equal
   labels give equal tokens, so equal prefixes at equal spans), with `block_hashes` as vLLM
   computes them at `hash_block_size` (`block_hashes()`); `update_state_after_alloc(request,
@@ -389,12 +390,21 @@ class VllmConnectorAdapter(Adapter):
     # --- helpers for the mapping
 
     def plan(self, request_id: str, span: int, blocks_by_group: Blocks, recurrent: Pairs, copy: str = "in_step",
-             pinned: bool = False) -> Plan:
+             pinned: Optional[bool] = None) -> Plan:
         """A plan of the current step; the digest is the request's label. `copy="async"` for a
-        connector whose workers copy the blocks after the step (then `saved()` when they are done),
-        `pinned=True` when it keeps vLLM from freeing them meanwhile."""
+        connector whose workers copy the blocks after the step (then `saved()` when they are done).
+        Whether it pins them meanwhile: for a connector bound to the block pool
+        (`bind_gpu_block_pool`), read from the pool (every block of the plan held with `touch` and
+        not yet freed), and a `pinned=True` the pool contradicts is refused; for another, the
+        mapping's `pinned` (False when not given)."""
+        if copy == "async" and pinned is not False and hasattr(self.connector, "bind_gpu_block_pool"):
+            loose = [b for group in blocks_by_group for b in group if not self.block_pool.held(b)]
+            if pinned is True and loose:
+                raise ValueError("the mapping says the plan of %s for %d tokens is pinned, but the connector holds no"
+                                 " reference to block %d in the block pool" % (request_id, span, loose[0]))
+            pinned = not loose
         return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent,
-                         copy, pinned)
+                         copy, bool(pinned) and copy == "async")
 
     def saved(self, request_id: str, span: int) -> Saved:
         """The workers have copied the asynchronous plan of the request for `span` tokens (from
@@ -471,6 +481,10 @@ class VllmConnectorAdapter(Adapter):
         self._ignored = 0
         vllm_config, kv_cache_config = topology_config(topology, self.classes)
         self.connector: Any = self.create_connector(vllm_config, kv_cache_config)
+        # vLLM's scheduler binds its GPU block pool to a connector that asks for it
+        self.block_pool = standins.BlockPool()
+        if hasattr(self.connector, "bind_gpu_block_pool"):
+            self.connector.bind_gpu_block_pool(self.block_pool)
 
     def _pending_ids(self) -> set[str]:
         return {store.id for store in self.pending()}

@@ -172,6 +172,61 @@ class KVCacheBlocks:
         return [b for b in self.block_ids[0] if b > 0] if self.block_ids else []
 
 
+# --- vllm/v1/core/block_pool.py (what a connector bound to the pool touches and frees)
+
+@dataclass
+class KVCacheBlock:
+    block_id: int
+    ref_cnt: int = 0
+    block_hash: Optional[bytes] = None
+
+
+class BlockPool:
+    """The GPU block pool as a connector bound to it (`bind_gpu_block_pool`) sees it: `blocks` by
+    id, `touch` to hold blocks (one reference more each) and `free_blocks` to let them go. Only the
+    connector's references are counted: the block ids come from the log, which allocates and
+    frees them as vLLM did, so a reference here is what keeps a block from vLLM's next allocation
+    (the driver reads `held` to know whether a plan's blocks are pinned)."""
+
+    def __init__(self) -> None:
+        self.blocks = _Blocks()
+
+    def touch(self, blocks: Any) -> None:
+        for block in _flat(blocks):
+            block.ref_cnt += 1
+
+    def free_blocks(self, ordered_blocks: Any) -> None:
+        for block in _flat(ordered_blocks):
+            if block.ref_cnt <= 0:
+                raise ValueError("free_blocks: block %d has no reference to free" % block.block_id)
+            block.ref_cnt -= 1
+
+    def held(self, block_id: int) -> bool:
+        """Whether the connector holds a reference to the block."""
+        block = self.blocks.get(block_id)
+        return block is not None and block.ref_cnt > 0
+
+
+class _Blocks(dict[int, KVCacheBlock]):
+    """Blocks by id, made on first use: the log names the ids, the pool has every one."""
+
+    def __missing__(self, block_id: int) -> KVCacheBlock:
+        block = KVCacheBlock(block_id)
+        self[block_id] = block
+        return block
+
+
+def _flat(blocks: Any) -> list[KVCacheBlock]:
+    """Blocks given flat, or per group (vLLM's `touch` takes a tuple of per-group lists)."""
+    out: list[KVCacheBlock] = []
+    for item in blocks:
+        if isinstance(item, KVCacheBlock):
+            out.append(item)
+        else:
+            out.extend(item)
+    return out
+
+
 # --- vllm/distributed/kv_transfer/kv_connector/v1/base.py
 
 class KVConnectorRole(enum.Enum):
