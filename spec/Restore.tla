@@ -29,8 +29,8 @@
 (* Coarser than vLLM: prompts of one length, computed in one step from the *)
 (* hit; a store of one prompt's prefixes (another prompt has no hit); one  *)
 (* block id stands for a request's state blocks of every recurrent group  *)
-(* (one value per group and rank); no local prefix-cache hit beside the    *)
-(* connector's.                                                            *)
+(* (one value per group and rank); vLLM's own prefix cache (LocalHits)     *)
+(* holds one prompt's prefixes, as the store does.                         *)
 (***************************************************************************)
 EXTENDS Integers, FiniteSets
 

@@ -243,6 +243,7 @@ class DriverTest(unittest.TestCase):
 
         class Copier(Mapping):
             claim: Optional[bool] = None
+            early = False
 
             def create_connector(self, vllm_config: standins.VllmConfig,
                                  kv_cache_config: standins.KVCacheConfig) -> Recording:
@@ -252,13 +253,28 @@ class DriverTest(unittest.TestCase):
                 if self.last_step == 1:
                     return [self.plan("r1", 6912, [[11, 12, 13], [42]], [[1, 42]], copy="async", pinned=self.claim)]
                 self.connector.update_connector_output(standins.KVConnectorOutput())
-                return [self.plan("r2", 6912, [[11, 12, 13], [42]], [[1, 42]], copy="async")]
+                out: list[DriverVerdict] = [] if self.early else [self.saved("r1", 6912)]  # its workers are done
+                return out + [self.plan("r2", 6912, [[11, 12, 13], [42]], [[1, 42]], copy="async")]
 
         step1 = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)], "recurrent_boundary_blocks": {"r1": [[1, 42, 6912]]}}
         step2 = {"kind": "step", "step": 2, "new": [new("r2", "d1", 6992)]}
         said = answers(Copier(), TOPOLOGY, step1, step2)
         # held while the workers copy; once freed, the next plan's blocks are not
-        self.assertEqual([True, False], [said[1][0].get("pinned", False), said[2][0].get("pinned", False)])
+        later = {line["kind"]: line for line in said[2]}
+        self.assertEqual([True, False], [said[1][0]["pinned"], later["plan"].get("pinned", False)])
+        self.assertEqual(("r1", 6912), (later["saved"]["id"], later["saved"]["span"]))
+        # freed before the saved line: the pin ended under the workers, an error of that event
+        early = Copier()
+        early.early = True
+        error = answers(early, TOPOLOGY, step1, step2)[2][0]
+        self.assertEqual("error", error["kind"])
+        self.assertIn("the connector freed block 11 of the plan of r1 for 6912 tokens before its saved line", error["message"])
+
+        # a pin without an async copy is refused, as plan() refuses it
+        class InStep(Copier):
+            def read_step(self, metadata: Any, scheduler_output: Any) -> list[DriverVerdict]:
+                return [self.plan("r1", 6912, [[11, 12, 13], [42]], [[1, 42]], pinned=True)]
+        self.assertIn("pinned only for an async copy", answers(InStep(), TOPOLOGY, step1)[1][0]["message"])
         loose = Copier()
         cast(Any, loose).create_connector = lambda v, k: type("Loose", (Pinning,), {"touches": False})(
             v, standins.KVConnectorRole.SCHEDULER, k)
@@ -270,6 +286,21 @@ class DriverTest(unittest.TestCase):
         self.assertEqual("error", error["kind"])
         self.assertIn("says the plan of r1 for 6912 tokens is pinned, but the connector holds no reference to block 11",
                       error["message"])
+
+    def test_a_connector_asks_for_the_pool_by_defining_bind_gpu_block_pool_below_vllms_base_class(self) -> None:
+        from proofgate_adapter.vllm.driver import _binds_pool
+
+        class KVConnectorBase_V1:  # noqa: N801 - recent vLLM's base class has a default that binds nothing
+            def bind_gpu_block_pool(self, pool: Any) -> None:
+                return None
+
+        class Plain(KVConnectorBase_V1):
+            pass
+
+        class Binding(KVConnectorBase_V1):
+            def bind_gpu_block_pool(self, pool: Any) -> None:
+                self.pool = pool
+        self.assertEqual([False, True, False], [_binds_pool(Plain()), _binds_pool(Binding()), _binds_pool(object())])
 
     def test_prompt_tokens_derive_from_the_label(self) -> None:
         self.assertEqual(prompt_token_ids("d1", 7000)[:300], prompt_token_ids("d1", 300))

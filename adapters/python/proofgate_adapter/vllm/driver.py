@@ -223,6 +223,15 @@ class Classes:
         return standins.Request(request_id, prompt_token_ids)
 
 
+def _binds_pool(connector: Any) -> bool:
+    """Whether the connector asks for vLLM's block pool: it defines `bind_gpu_block_pool` below
+    vLLM's connector base class (which, in recent vLLM, has a default that binds nothing)."""
+    for cls in type(connector).__mro__:
+        if "bind_gpu_block_pool" in vars(cls):
+            return cls.__name__ != "KVConnectorBase_V1"
+    return False
+
+
 def _decided(verdicts: Iterable[DriverVerdict]) -> set[str]:
     """The requests a verdict decided: a saved line ends a copy, it decides nothing."""
     return {v.id for v in verdicts if not isinstance(v, Saved)}
@@ -397,19 +406,36 @@ class VllmConnectorAdapter(Adapter):
         (`bind_gpu_block_pool`), read from the pool (every block of the plan held with `touch` and
         not yet freed), and a `pinned=True` the pool contradicts is refused; for another, the
         mapping's `pinned` (False when not given)."""
-        if copy == "async" and pinned is not False and hasattr(self.connector, "bind_gpu_block_pool"):
-            loose = [b for group in blocks_by_group for b in group if not self.block_pool.held(b)]
+        if copy == "async" and pinned is not False and self._bound:
+            blocks = [b for group in blocks_by_group for b in group]
+            loose = [b for b in blocks if not self.block_pool.held(b)]
             if pinned is True and loose:
                 raise ValueError("the mapping says the plan of %s for %d tokens is pinned, but the connector holds no"
                                  " reference to block %d in the block pool" % (request_id, span, loose[0]))
             pinned = not loose
+            if pinned:
+                self._pinned.append((request_id, span, blocks))
+        # a pin without an async copy is refused there, as plan() refuses it
         return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent,
-                         copy, bool(pinned) and copy == "async")
+                         copy, bool(pinned))
 
     def saved(self, request_id: str, span: int) -> Saved:
         """The workers have copied the asynchronous plan of the request for `span` tokens (from
         `read_step`, `read_finished` or `read_held`, whichever call learns it)."""
+        for i, (pinned_id, pinned_span, _) in enumerate(self._pinned):
+            if (pinned_id, pinned_span) == (request_id, span):
+                del self._pinned[i]  # the oldest: one saved line ends one copy, as the kit matches them
+                break
         return make_saved(self.last_step, request_id, self._labels[request_id], span)
+
+    def _check_pins(self) -> None:
+        """A pin read from the pool must last until the plan's saved line: a connector that frees
+        a block while its workers may still copy it lets vLLM reuse the block under them."""
+        for request_id, span, blocks in self._pinned:
+            for b in blocks:
+                if not self.block_pool.held(b):
+                    raise ValueError("the connector freed block %d of the plan of %s for %d tokens before its saved"
+                                     " line: the pin ended while its workers may still copy it" % (b, request_id, span))
 
     def rejected(self, request_id: str, code: str, **facts: Fact) -> Rejected:
         """A rejection of the current step."""
@@ -483,8 +509,11 @@ class VllmConnectorAdapter(Adapter):
         self.connector: Any = self.create_connector(vllm_config, kv_cache_config)
         # vLLM's scheduler binds its GPU block pool to a connector that asks for it
         self.block_pool = standins.BlockPool()
-        if hasattr(self.connector, "bind_gpu_block_pool"):
+        self._bound = _binds_pool(self.connector)
+        if self._bound:
             self.connector.bind_gpu_block_pool(self.block_pool)
+        # the async plans pinned through the pool whose saved line has not come: (id, span, blocks)
+        self._pinned: list[tuple[str, int, list[int]]] = []
 
     def _pending_ids(self) -> set[str]:
         return {store.id for store in self.pending()}
@@ -579,6 +608,7 @@ class VllmConnectorAdapter(Adapter):
             order = step.order()
             verdicts.sort(key=lambda v: order.get(v.id, len(order)))
         self._counted.count(verdicts)
+        self._check_pins()
         return verdicts
 
     def _retired(self, request_id: str, cause: str) -> Retired:
@@ -599,6 +629,7 @@ class VllmConnectorAdapter(Adapter):
         if event.id in before and event.id not in self._pending_ids() and event.id not in _decided(verdicts):
             verdicts.append(self._retired(event.id, "finished"))
         self._counted.count(verdicts)
+        self._check_pins()
         return verdicts
 
     def held(self, event: Held) -> list[DriverVerdict]:
@@ -610,6 +641,7 @@ class VllmConnectorAdapter(Adapter):
         self._fan_out(event.digest)
         verdicts = list(self.read_held() or ())
         self._counted.count(verdicts)
+        self._check_pins()
         return verdicts
 
     def state(self) -> State:

@@ -94,16 +94,20 @@ public final class PlanSafety {
                 scenario.file().toString())) {
             PlanContents contents = new PlanContents(reader.readTopology());
             List<Copying> copying = new ArrayList<>();
+            // copies found unsafe: reported once, but kept in copying, so that a saved line ends the
+            // copy ScenarioRun.receive matched it to (the oldest of its request, digest and span)
+            java.util.Set<Copying> reported = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            java.util.Set<Copying> pinning = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
             for (int k = 0; k < answered; k++) {
                 contents.event(reader.next().event());
                 Unsafe unsafe = null;
                 // the copies still running read the blocks as this event left them
                 for (Copying copy : copying) {
-                    List<String> findings = findings(contents, copy.plan(), copy.blocks());
+                    List<String> findings = reported.contains(copy) ? List.of() : findings(contents, copy.plan(), copy.blocks());
                     if (!findings.isEmpty()) {
-                        unsafe = new Unsafe(k + 1, copy.plan().json(), findings.stream().map(f -> "while its workers copy it: " + f).toList());
-                        stop(contents, copying, copy);
-                        break;
+                        reported.add(copy);
+                        unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, copy.plan().json(),
+                                findings.stream().map(f -> "while its workers copy it: " + f).toList());
                     }
                 }
                 for (Line line : said.events().get(k)) {
@@ -113,15 +117,25 @@ public final class PlanSafety {
                             List<String> findings = blocks == null ? unreadable(plan) : findings(contents, plan, blocks);
                             if (!findings.isEmpty()) {
                                 unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
-                            } else if (plan.copy() == Line.Copy.ASYNC) {
-                                copying.add(new Copying(plan, blocks));
-                                if (plan.pinned()) {
+                            }
+                            if (plan.copy() == Line.Copy.ASYNC) {
+                                Copying copy = new Copying(plan, blocks);
+                                copying.add(copy);
+                                if (!findings.isEmpty()) {
+                                    reported.add(copy);
+                                } else if (plan.pinned()) {
                                     contents.pin(blocks);
+                                    pinning.add(copy);
                                 }
                             }
                         }
                         case Line.Saved saved -> copying.stream().filter(c -> c.plan().endsWith(saved)).findFirst()
-                                .ifPresent(c -> stop(contents, copying, c));
+                                .ifPresent(c -> {
+                                    copying.remove(c);
+                                    if (pinning.remove(c)) {
+                                        contents.unpin(c.blocks()); // the copy is over, and with it its pin
+                                    }
+                                });
                         default -> { }
                     }
                 }
@@ -140,14 +154,6 @@ public final class PlanSafety {
             throw new UncheckedIOException(e); // in-memory streams only
         }
         return found;
-    }
-
-    /** A copy is over (its saved line came, or it was found unsafe): its pins end. */
-    private static void stop(PlanContents contents, List<Copying> copying, Copying copy) {
-        copying.remove(copy);
-        if (copy.plan().pinned()) {
-            contents.unpin(copy.blocks());
-        }
     }
 
     /** The plan's blocks by group, or null where they are not block ids. */

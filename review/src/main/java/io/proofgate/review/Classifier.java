@@ -48,7 +48,7 @@ public final class Classifier {
         Optional<String> notB = ScenarioRun.notApplicable(head);
         if (notA.isPresent() || notB.isPresent()) {
             // a scenario that does not apply to a revision's connector is compared no further
-            return notA.isPresent() && notB.isPresent() ? new Comparison.Same()
+            return notA.isPresent() && notB.isPresent() ? new Comparison.NotApplicable(notA.get())
                     : new Comparison.OneRefused(0, notA.isPresent() ? "base" : "head",
                             "not applicable: " + notA.or(() -> notB).get());
         }

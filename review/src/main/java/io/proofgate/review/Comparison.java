@@ -8,6 +8,9 @@ public sealed interface Comparison {
     /** Every answer the same. */
     record Same() implements Comparison {}
 
+    /** Both revisions' adapters said the scenario does not apply to their connector: nothing compared. */
+    record NotApplicable(String reason) implements Comparison {}
+
     /**
      * The first message whose answers differ ({@code message}: 1 to n an event, n + 1 the summary
      * request), what differs, and how each side stands against the model.

@@ -163,6 +163,7 @@ public final class ConnectorAuditJson {
                     node.put("head_refusal", r.head());
                 }
                 case Comparison.Same s -> throw new IllegalStateException("not a refusal: " + s);
+                case Comparison.NotApplicable n -> throw new IllegalStateException("not a refusal: " + n);
                 case Comparison.Differs d -> throw new IllegalStateException("not a refusal: " + d);
             }
         }

@@ -169,12 +169,17 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     public String notRun() {
         List<Outcome.NotRun> notRun = run.outcomes().stream().filter(Outcome.NotRun.class::isInstance)
                 .map(Outcome.NotRun.class::cast).toList();
-        if (notRun.isEmpty()) {
-            return "0 not run";
+        int inapplicable = compared(Comparison.NotApplicable.class).size();
+        List<String> why = new java.util.ArrayList<>();
+        if (!notRun.isEmpty()) {
+            Set<String> missing = notRun.stream().flatMap(n -> n.missing().stream()).map(c -> c.wireName())
+                    .collect(Collectors.toCollection(java.util.TreeSet::new));
+            why.add("a revision lacks " + String.join(", ", missing));
         }
-        Set<String> missing = notRun.stream().flatMap(n -> n.missing().stream()).map(c -> c.wireName())
-                .collect(Collectors.toCollection(java.util.TreeSet::new));
-        return String.format("%,d", notRun.size()) + " not run (a revision lacks " + String.join(", ", missing) + ")";
+        if (inapplicable > 0) {
+            why.add(String.format("%,d", inapplicable) + " not applicable to either revision");
+        }
+        return String.format("%,d", notRun.size() + inapplicable) + " not run" + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
     }
 
     public long count(ModelJudgement judgement) {

@@ -33,7 +33,8 @@ public final class Rerun {
     static Result of(ConnectorAudit.Run run, Conform.Adapters base, Conform.Adapters head, ConnectorAudit.Settings settings,
                      Conform.Progress progress) throws ConformException {
         List<Outcome.Compared> differing = run.outcomes().stream()
-                .filter(o -> o instanceof Outcome.Compared c && !(c.comparison() instanceof Comparison.Same))
+                .filter(o -> o instanceof Outcome.Compared c && !(c.comparison() instanceof Comparison.Same)
+                        && !(c.comparison() instanceof Comparison.NotApplicable))
                 .map(Outcome.Compared.class::cast).toList();
         if (differing.isEmpty()) {
             return Result.NONE;
@@ -67,6 +68,7 @@ public final class Rerun {
     private static String describe(Comparison comparison) {
         return switch (comparison) {
             case Comparison.Same s -> "the revisions answered alike";
+            case Comparison.NotApplicable n -> "neither revision applies to it";
             case Comparison.Differs d -> "the revisions differed at message " + d.message() + " (base "
                     + Outside.excerpt(String.join(" ", d.base())) + ", head " + Outside.excerpt(String.join(" ", d.head())) + ")";
             case Comparison.OneRefused r -> "the " + r.side() + " revision refused message " + r.message();

@@ -19,7 +19,8 @@ import java.util.Set;
  *
  * <p>What the simulated vLLM does, per step, in this order (docs/page-stores.md has the rationale):
  * <ol>
- *   <li>Preempted requests release the blocks pinned for them; a released block is scribbled
+ *   <li>Preempted requests release their blocks, those handed over for them and those of their
+ *       table, but for a block another request's table holds too; a released block is scribbled
  *       over, because vLLM may reuse it at once, unless the connector pins it ({@link #pin}) for a
  *       save its workers copy later: then it is scribbled over when the last such pin ends.</li>
  *   <li>Each scheduled request (new, then cached) takes its table from {@code block_ids}, extends
@@ -198,17 +199,49 @@ final class VllmBlocks {
         }
     }
 
-    /** vLLM unpins the request's blocks; they may be reused at once, unless the connector holds them. */
+    /**
+     * vLLM lets the request's blocks go: those it handed over and its table's, but for a block
+     * another request's table holds too (a shared prefix). They may be reused at once, unless the
+     * connector holds them.
+     */
     private void release(String id, Request request) {
+        Set<List<Long>> blocks = new java.util.LinkedHashSet<>();
         for (long[] pinned : request.pinned) {
-            int g = (int) pinned[0];
-            if (held.get(g).containsKey(pinned[1])) {
-                letGoWhileHeld.get(g).put(pinned[1], id);
+            blocks.add(List.of(pinned[0], pinned[1]));
+        }
+        for (int g = 0; g < request.table.length; g++) {
+            for (int i = 0; i < request.length[g]; i++) {
+                if (request.table[g][i] > 0) {
+                    blocks.add(List.of((long) g, request.table[g][i]));
+                }
+            }
+        }
+        for (List<Long> block : blocks) {
+            int g = block.get(0).intValue();
+            long b = block.get(1);
+            if (sharedWithAnother(request, g, b)) {
+                continue;
+            }
+            if (held.get(g).containsKey(b)) {
+                letGoWhileHeld.get(g).put(b, id);
             } else {
-                write(g, pinned[1], new BlockContent.Released(id, step));
+                write(g, b, new BlockContent.Released(id, step));
             }
         }
         request.pinned.clear();
+    }
+
+    private boolean sharedWithAnother(Request request, int g, long b) {
+        for (Request other : requests.values()) {
+            if (other != request) {
+                for (int i = 0; i < other.length[g]; i++) {
+                    if (other.table[g][i] == b) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /**
