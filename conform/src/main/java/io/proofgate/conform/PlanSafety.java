@@ -26,8 +26,7 @@ import java.util.Set;
  * freeing until then. A plan is unsafe when a block it names does not hold what its prefix
  * demands at one of those points, or when it names other blocks than the prefix needs. What this
  * cannot see: whether a pin the adapter declares is one vLLM honours, and blocks vLLM reuses for
- * other requests (the simulation never reuses a block id, beyond the garbage a preemption or
- * finish leaves in a handed-over block).
+ * other requests (the simulation never reuses a block id; a block vLLM let go holds garbage).
  */
 public final class PlanSafety {
 

@@ -40,7 +40,48 @@ class PlanSafetyTest {
                         + "\"scheduled\":2304,\"block_ids\":[[21],[51]]}]}") + "\n");
         Files.writeString(folder.resolve("async.expected"), "{\"kind\":\"summary\",\"plans\":0,\"rejected\":0,"
                 + "\"store_skipped_quorum\":0,\"retired_finished\":0,\"pending\":[],\"latched\":{}}\n");
-        scenario = ScenarioReader.read(folder).getFirst();
+        for (String handOff : List.of("", ",\"recurrent_boundary_blocks\":{\"r1\":[[1,41,2304]]}")) {
+            String name = handOff.isEmpty() ? "superseded" : "superseded-handed-over";
+            Files.writeString(folder.resolve(name + ".jsonl"), String.join("\n",
+                    "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":1,\"hash_block_size\":256,"
+                            + "\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304},"
+                            + "{\"policy\":\"recurrent_align\",\"block_tokens\":2304}]}",
+                    "{\"kind\":\"step\",\"step\":1,\"new\":[{\"id\":\"r1\",\"digest\":\"d1\",\"prompt_tokens\":9000,\"computed\":0,"
+                            + "\"scheduled\":2304,\"block_ids\":[[11],[41]]}]" + handOff + "}",
+                    "{\"kind\":\"step\",\"step\":2,\"cached\":[{\"id\":\"r1\",\"computed\":2304,\"scheduled\":2304,"
+                            + "\"new_block_ids\":[[12],[42]],\"resumed\":false}]}",
+                    "{\"kind\":\"step\",\"step\":3,\"cached\":[{\"id\":\"r1\",\"computed\":4608,\"scheduled\":2304,"
+                            + "\"new_block_ids\":[[13],[43]],\"resumed\":false}]}") + "\n");
+            Files.copy(folder.resolve("async.expected"), folder.resolve(name + ".expected"));
+        }
+        for (Scenario read : ScenarioReader.read(folder)) {
+            switch (read.name()) {
+                case "async" -> scenario = read;
+                case "superseded" -> superseded = read;
+                case "superseded-handed-over" -> handedOver = read;
+                default -> throw new IllegalStateException(read.name());
+            }
+        }
+    }
+
+    private static Scenario superseded;
+    private static Scenario handedOver;
+
+    /**
+     * A superseded state block is freed one step later: block 41 held the state at 2304 after
+     * step 1 and ran until step 2 moved on to 42; step 3 moves on to 43 and lets 41 go, unless
+     * vLLM handed it over (the seed's fork keeps those for the epoch).
+     */
+    @Test
+    void aSupersededStateBlockIsLetGoOneStepLaterUnlessHandedOver() {
+        Line.Plan at41 = new Line.Plan("r1", "2", "d1", "2304", "[[11],[41]]", "[[1,41]]");
+        Transcript atStep2 = new Transcript(List.of(), List.of(List.of(), List.of(at41), List.of()), List.of());
+        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(superseded, atStep2));
+        Transcript atStep3 = new Transcript(List.of(), List.of(List.of(), List.of(), List.of(at41)), List.of());
+        assertEquals(List.of("step 3 request r1 group 1 block 41: published page is not the recurrent state at 2304 of d1;"
+                + " block 41 holds garbage (released by r1 in step 3) (since step 3)"),
+                PlanSafety.firstUnsafe(superseded, atStep3).orElseThrow().findings());
+        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(handedOver, atStep3));
     }
 
     private static Line.Plan plan(String step, Line.Copy copy, boolean pinned) {

@@ -34,6 +34,7 @@ import java.util.Set;
  *       {@code 0 < boundary <= computed + scheduled}, pins {@code block} holding the state at
  *       {@code boundary}: the aligned block of the step that reached it, or the copy-on-write
  *       target of the step after. Entries that claim an uncomputed state write nothing.</li>
+ *   <li>A running request's superseded state blocks are released ({@link #freeSuperseded}).</li>
  * </ol>
  */
 final class VllmBlocks {
@@ -157,6 +158,7 @@ final class VllmBlocks {
             scheduled.add(n.id());
             compute(request, n.computed(), n.scheduled());
         }
+        Map<String, int[]> running = new HashMap<>(); // a running request's running column per group, before the step
         for (Event.CachedRequest c : s.cachedRequests()) {
             Request request = requests.get(c.id());
             if (request == null) {
@@ -167,6 +169,7 @@ final class VllmBlocks {
                 request.replace(c.newBlockIds().byGroup());
                 resumePrefix(request, c.computed());
             } else {
+                running.put(c.id(), runningColumns(request));
                 request.extend(c.newBlockIds().byGroup());
             }
             compute(request, c.computed(), c.scheduled());
@@ -178,6 +181,57 @@ final class VllmBlocks {
                 }
             }
         }
+        running.forEach((id, columns) -> freeSuperseded(id, requests.get(id), columns));
+    }
+
+    /** Per group, the column of the request's running block (its last non-null entry), -1 for none. */
+    private int[] runningColumns(Request request) {
+        int[] columns = new int[request.table.length];
+        for (int g = 0; g < columns.length; g++) {
+            columns[g] = -1;
+            for (int i = request.length[g] - 1; i >= 0; i--) {
+                if (request.table[g][i] > 0) {
+                    columns[g] = i;
+                    break;
+                }
+            }
+        }
+        return columns;
+    }
+
+    /**
+     * A superseded state block is freed one step later: the blocks of a recurrent group's table
+     * before the column that ran before this step, unless vLLM handed one over in this epoch
+     * (the seed's fork keeps those until preemption or finish) or the connector pins it.
+     */
+    private void freeSuperseded(String id, Request request, int[] columns) {
+        for (Group group : topology.groups()) {
+            if (!group.isRecurrent()) {
+                continue;
+            }
+            int g = group.index();
+            for (int i = 0; i < columns[g]; i++) {
+                long b = request.table[g][i];
+                if (b <= 0 || handedOver(request, g, b) || sharedWithAnother(request, g, b)
+                        || content(g, b) instanceof BlockContent.Released) {
+                    continue;
+                }
+                if (held.get(g).containsKey(b)) {
+                    letGoWhileHeld.get(g).put(b, id);
+                } else {
+                    write(g, b, new BlockContent.Released(id, step));
+                }
+            }
+        }
+    }
+
+    private static boolean handedOver(Request request, int g, long b) {
+        for (long[] pinned : request.pinned) {
+            if (pinned[0] == g && pinned[1] == b) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
