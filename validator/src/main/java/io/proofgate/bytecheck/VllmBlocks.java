@@ -56,6 +56,8 @@ final class VllmBlocks {
     private final List<Map<Long, Integer>> held = new ArrayList<>();
     /** Blocks vLLM let go while the connector held them, per group, with who let them go: released when the last pin ends. */
     private final List<Map<Long, String>> letGoWhileHeld = new ArrayList<>();
+    /** How many times the tables of live requests name each block, per group (a shared prefix names it twice or more). */
+    private final List<Map<Long, Integer>> inTables = new ArrayList<>();
     private long step;
 
     /** One request as the simulated vLLM sees it. */
@@ -65,11 +67,16 @@ final class VllmBlocks {
         final int[] length;
         long done;
         final List<long[]> pinned = new ArrayList<>();
+        /** Per group, the columns below which superseded blocks were let go already. */
+        final int[] retired;
+        /** Whether its table is counted in {@link #inTables}: from its scheduling to its preemption or finish. */
+        boolean counted;
 
         Request(String digest, long[][] blockIds) {
             this.digest = digest;
             this.table = new long[blockIds.length][];
             this.length = new int[blockIds.length];
+            this.retired = new int[blockIds.length];
             replace(blockIds);
         }
 
@@ -77,6 +84,7 @@ final class VllmBlocks {
             for (int g = 0; g < table.length; g++) {
                 table[g] = blockIds[g].clone();
                 length[g] = blockIds[g].length;
+                retired[g] = 0;
             }
         }
 
@@ -98,6 +106,7 @@ final class VllmBlocks {
         for (int g = 0; g < topology.groups().size(); g++) {
             contents.add(new HashMap<>());
             since.add(new HashMap<>());
+            inTables.add(new HashMap<>());
             held.add(new HashMap<>());
             letGoWhileHeld.add(new HashMap<>());
         }
@@ -154,6 +163,7 @@ final class VllmBlocks {
         scheduled.clear();
         for (Event.NewRequest n : s.newRequests()) {
             Request request = new Request(n.digest(), n.blockIds().byGroup());
+            count(request, 0, true);
             requests.put(n.id(), request);
             scheduled.add(n.id());
             compute(request, n.computed(), n.scheduled());
@@ -166,11 +176,15 @@ final class VllmBlocks {
             }
             scheduled.add(c.id());
             if (c.resumed()) {
+                uncount(request);
                 request.replace(c.newBlockIds().byGroup());
+                count(request, 0, true);
                 resumePrefix(request, c.computed());
             } else {
                 running.put(c.id(), runningColumns(request));
+                int[] from = request.length.clone();
                 request.extend(c.newBlockIds().byGroup());
+                count(request, from, true);
             }
             compute(request, c.computed(), c.scheduled());
         }
@@ -210,10 +224,10 @@ final class VllmBlocks {
                 continue;
             }
             int g = group.index();
-            for (int i = 0; i < columns[g]; i++) {
+            // each column once: those below retired were let go, or kept, at an earlier step
+            for (int i = request.retired[g]; i < columns[g]; i++) {
                 long b = request.table[g][i];
-                if (b <= 0 || handedOver(request, g, b) || sharedWithAnother(request, g, b)
-                        || content(g, b) instanceof BlockContent.Released) {
+                if (b <= 0 || handedOver(request, g, b) || sharedWithAnother(request, g, b)) {
                     continue;
                 }
                 if (held.get(g).containsKey(b)) {
@@ -222,6 +236,7 @@ final class VllmBlocks {
                     write(g, b, new BlockContent.Released(id, step));
                 }
             }
+            request.retired[g] = Math.max(request.retired[g], columns[g]);
         }
     }
 
@@ -259,6 +274,7 @@ final class VllmBlocks {
      * connector holds them.
      */
     private void release(String id, Request request) {
+        uncount(request); // what the live tables still name after this, another request holds
         Set<List<Long>> blocks = new java.util.LinkedHashSet<>();
         for (long[] pinned : request.pinned) {
             blocks.add(List.of(pinned[0], pinned[1]));
@@ -273,7 +289,7 @@ final class VllmBlocks {
         for (List<Long> block : blocks) {
             int g = block.get(0).intValue();
             long b = block.get(1);
-            if (sharedWithAnother(request, g, b)) {
+            if (inTables.get(g).containsKey(b)) {
                 continue;
             }
             if (held.get(g).containsKey(b)) {
@@ -285,17 +301,43 @@ final class VllmBlocks {
         request.pinned.clear();
     }
 
+    /**
+     * Whether a table other than this live request's names block {@code b}: its count in the live
+     * tables beyond its own table's.
+     */
     private boolean sharedWithAnother(Request request, int g, long b) {
-        for (Request other : requests.values()) {
-            if (other != request) {
-                for (int i = 0; i < other.length[g]; i++) {
-                    if (other.table[g][i] == b) {
-                        return true;
-                    }
+        int own = 0;
+        for (int i = 0; i < request.length[g]; i++) {
+            own += request.table[g][i] == b ? 1 : 0;
+        }
+        return inTables.get(g).getOrDefault(b, 0) > own;
+    }
+
+    /** Counts the request's table from column {@code from} of every group on (its new blocks). */
+    private void count(Request request, int from, boolean add) {
+        int[] columns = new int[request.table.length];
+        Arrays.fill(columns, from);
+        count(request, columns, add);
+    }
+
+    private void count(Request request, int[] from, boolean add) {
+        for (int g = 0; g < request.table.length; g++) {
+            Map<Long, Integer> counts = inTables.get(g);
+            for (int i = from[g]; i < request.length[g]; i++) {
+                long b = request.table[g][i];
+                if (b > 0) {
+                    counts.merge(b, add ? 1 : -1, (x, y) -> x + y == 0 ? null : x + y);
                 }
             }
         }
-        return false;
+        request.counted = add;
+    }
+
+    /** The request's table no longer holds its blocks (preemption or finish); counted once. */
+    private void uncount(Request request) {
+        if (request.counted) {
+            count(request, 0, false);
+        }
     }
 
     /**
