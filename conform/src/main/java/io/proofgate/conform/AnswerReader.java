@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
+import io.proofgate.words.CopyTiming;
 import io.proofgate.words.Counter;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -71,10 +72,10 @@ final class AnswerReader {
     }
 
     private static Line.Plan plan(JsonNode node, String text) throws AdapterException {
-        Line.Copy copy = Line.Copy.IN_STEP;
+        CopyTiming copy = CopyTiming.IN_STEP;
         if (node.has("copy")) {
             String named = string(node, "copy", text);
-            copy = Line.Copy.of(named).orElseThrow(() -> new AdapterException("printed a plan whose \"copy\" is neither in_step"
+            copy = CopyTiming.of(named).orElseThrow(() -> new AdapterException("printed a plan whose \"copy\" is neither in_step"
                     + " nor async: " + Json.excerpt(text)));
         }
         boolean pinned = false;
@@ -83,7 +84,7 @@ final class AnswerReader {
                 throw new AdapterException("printed a plan whose \"pinned\" is not true or false: " + Json.excerpt(text));
             }
             pinned = node.get("pinned").booleanValue();
-            if (pinned && copy != Line.Copy.ASYNC) {
+            if (pinned && copy != CopyTiming.ASYNC) {
                 // a copy in the step needs no pin; one claimed there says the adapter means another copy
                 throw new AdapterException("printed a plan pinned for a copy in its step (a pin holds blocks for an async"
                         + " copy only): " + Json.excerpt(text));

@@ -3,6 +3,7 @@ package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
+import io.proofgate.words.CopyTiming;
 import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
 import java.util.List;
@@ -37,17 +38,17 @@ public sealed interface Line {
 
     /**
      * A plan. {@code copy} says when the connector's workers copy its blocks: in the step of the
-     * event it answers ({@link Copy#IN_STEP}, the default), or later ({@link Copy#ASYNC}), up to the
+     * event it answers ({@link CopyTiming#IN_STEP}, the default), or later ({@link CopyTiming#ASYNC}), up to the
      * adapter's {@link Saved} line for it; {@code pinned}, for an asynchronous copy, that the
      * connector keeps vLLM from freeing the blocks until then. Neither is compared with a policy:
      * both are judged for safety ({@link PlanSafety}).
      */
-    record Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent, Copy copy,
+    record Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent, CopyTiming copy,
                 boolean pinned) implements VerdictLine {
 
         /** A plan whose blocks the workers copy in its step. */
         public Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent) {
-            this(id, step, digest, span, blocksByGroup, recurrent, Copy.IN_STEP, false);
+            this(id, step, digest, span, blocksByGroup, recurrent, CopyTiming.IN_STEP, false);
         }
 
         @Override
@@ -61,32 +62,12 @@ public sealed interface Line {
         public String json() {
             return "{\"kind\":\"plan\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
                     + ",\"span\":" + span + ",\"blocks_by_group\":" + blocksByGroup + ",\"recurrent\":" + recurrent
-                    + (copy == Copy.IN_STEP ? "" : ",\"copy\":\"" + copy.wireName() + "\"") + (pinned ? ",\"pinned\":true" : "") + "}";
+                    + (copy == CopyTiming.IN_STEP ? "" : ",\"copy\":\"" + copy.wireName() + "\"") + (pinned ? ",\"pinned\":true" : "") + "}";
         }
 
         /** Whether {@code saved} ends this plan's copy: the same request, digest and span. */
         boolean endsWith(Saved saved) {
-            return copy == Copy.ASYNC && id.equals(saved.id()) && digest.equals(saved.digest()) && span.equals(saved.span());
-        }
-    }
-
-    /** When a plan's blocks are copied by the connector's workers. */
-    enum Copy {
-        IN_STEP("in_step"),
-        ASYNC("async");
-
-        private final String wireName;
-
-        Copy(String wireName) {
-            this.wireName = wireName;
-        }
-
-        String wireName() {
-            return wireName;
-        }
-
-        static java.util.Optional<Copy> of(String wireName) {
-            return java.util.Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
+            return copy == CopyTiming.ASYNC && id.equals(saved.id()) && digest.equals(saved.digest()) && span.equals(saved.span());
         }
     }
 

@@ -6,6 +6,7 @@ import io.proofgate.bytecheck.ByteFinding;
 import io.proofgate.bytecheck.PlanContents;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.ReplayException;
+import io.proofgate.words.CopyTiming;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,7 +62,7 @@ public final class PlanSafety {
     }
 
     private static boolean isAsync(Line line) {
-        return line instanceof Line.Plan plan && plan.copy() == Line.Copy.ASYNC;
+        return line instanceof Line.Plan plan && plan.copy() == CopyTiming.ASYNC;
     }
 
     /**
@@ -117,7 +118,7 @@ public final class PlanSafety {
                             if (!findings.isEmpty()) {
                                 unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
                             }
-                            if (plan.copy() == Line.Copy.ASYNC) {
+                            if (plan.copy() == CopyTiming.ASYNC) {
                                 Copying copy = new Copying(plan, blocks);
                                 copying.add(copy);
                                 if (!findings.isEmpty()) {

@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
+import io.proofgate.words.CopyTiming;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -77,7 +78,7 @@ public final class ScenarioRun {
                             throw located(scenario, k + 1, "printed a verdict for request " + io.proofgate.words.Outside.quoted(verdict.id())
                                     + ", which no event of the scenario has named so far");
                         }
-                        if (verdict instanceof Line.Plan plan && plan.copy() == Line.Copy.ASYNC) {
+                        if (verdict instanceof Line.Plan plan && plan.copy() == CopyTiming.ASYNC) {
                             copying.add(plan);
                         }
                     }

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.proofgate.adapter.AdapterSession;
+import io.proofgate.words.CopyTiming;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,11 +139,11 @@ class PlainAnswersTest {
         String async = plan + ",\"copy\":\"async\",\"pinned\":true}";
         assertNull(PlainAnswers.read(async));
         Line.Plan read = (Line.Plan) AnswerReader.read(async);
-        assertEquals(Line.Copy.ASYNC, read.copy());
+        assertEquals(CopyTiming.ASYNC, read.copy());
         assertTrue(read.pinned());
         assertEquals(((Line.Plan) AnswerReader.read(plan + "}")).words(java.util.Set.of()), read.words(java.util.Set.of()),
                 "how it is copied is not compared with a policy");
-        assertEquals(Line.Copy.IN_STEP, ((Line.Plan) AnswerReader.read(plan + ",\"copy\":\"in_step\"}")).copy());
+        assertEquals(CopyTiming.IN_STEP, ((Line.Plan) AnswerReader.read(plan + ",\"copy\":\"in_step\"}")).copy());
         for (String bad : List.of(plan + ",\"copy\":\"later\"}", plan + ",\"copy\":\"async\",\"pinned\":1}",
                 plan + ",\"pinned\":true}")) {
             AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class, () -> AnswerReader.read(bad));

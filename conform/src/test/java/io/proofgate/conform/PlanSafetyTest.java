@@ -3,6 +3,7 @@ package io.proofgate.conform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.words.CopyTiming;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ class PlanSafetyTest {
         assertEquals(Optional.empty(), PlanSafety.firstUnsafe(handedOver, atStep3));
     }
 
-    private static Line.Plan plan(String step, Line.Copy copy, boolean pinned) {
+    private static Line.Plan plan(String step, CopyTiming copy, boolean pinned) {
         return new Line.Plan("r1", step, "d1", "2304", "[[11],[42]]", "[[1,42]]", copy, pinned);
     }
 
@@ -104,9 +105,9 @@ class PlanSafetyTest {
 
     @Test
     void anUnpinnedCopyEndedBeforeTheFinishIsSafeAndOneEndedAtTheFinishIsNot() {
-        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(scenario, said(plan("1", Line.Copy.ASYNC, false), List.of(SAVED))));
+        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(scenario, said(plan("1", CopyTiming.ASYNC, false), List.of(SAVED))));
         Optional<PlanSafety.Unsafe> atFinish = PlanSafety.firstUnsafe(scenario,
-                said(plan("1", Line.Copy.ASYNC, false), List.of(), List.of(SAVED)));
+                said(plan("1", CopyTiming.ASYNC, false), List.of(), List.of(SAVED)));
         assertTrue(atFinish.isPresent());
         assertEquals(3, atFinish.get().event(), "judged up to and including the event whose answer ends it");
         // vLLM let every block of the request go: the attention block of its table and the handed-over one
@@ -116,19 +117,19 @@ class PlanSafetyTest {
                 + " recurrent state at 2304 of d1; block 42 holds garbage (released by r1 in step 2) (since step 2)"),
                 atFinish.get().findings());
         // never ended: judged to the scenario's end
-        assertEquals(3, PlanSafety.firstUnsafe(scenario, said(plan("1", Line.Copy.ASYNC, false))).orElseThrow().event());
+        assertEquals(3, PlanSafety.firstUnsafe(scenario, said(plan("1", CopyTiming.ASYNC, false))).orElseThrow().event());
         // the same plan copied in its step is safe
-        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(scenario, said(plan("1", Line.Copy.IN_STEP, false))));
+        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(scenario, said(plan("1", CopyTiming.IN_STEP, false))));
     }
 
     @Test
     void aPinKeepsTheBlockThroughTheFinishAndItsEndLetsItGo() {
         assertEquals(Optional.empty(), PlanSafety.firstUnsafe(scenario,
-                said(plan("1", Line.Copy.ASYNC, true), List.of(), List.of(), List.of(SAVED))));
-        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(scenario, said(plan("1", Line.Copy.ASYNC, true))));
+                said(plan("1", CopyTiming.ASYNC, true), List.of(), List.of(), List.of(SAVED))));
+        assertEquals(Optional.empty(), PlanSafety.firstUnsafe(scenario, said(plan("1", CopyTiming.ASYNC, true))));
         // the copy ends at the finish; a plan of the same prefix after it reads what vLLM let go
-        Optional<PlanSafety.Unsafe> after = PlanSafety.firstUnsafe(scenario, said(plan("1", Line.Copy.ASYNC, true),
-                List.of(), List.of(SAVED), List.of(plan("3", Line.Copy.IN_STEP, false))));
+        Optional<PlanSafety.Unsafe> after = PlanSafety.firstUnsafe(scenario, said(plan("1", CopyTiming.ASYNC, true),
+                List.of(), List.of(SAVED), List.of(plan("3", CopyTiming.IN_STEP, false))));
         assertEquals(4, after.orElseThrow().event());
         assertTrue(after.get().findings().stream().anyMatch(f -> f.endsWith("block 42 holds garbage (released by r1 in step 2)"
                 + " (since step 2)")), after.get().findings().toString());
@@ -139,8 +140,8 @@ class PlanSafetyTest {
         // two async copies of one prefix, the first naming a block never written: the saved line at
         // event 2 ends that first copy (as ScenarioRun matched it), so the second, unpinned, is
         // still copying at the finish
-        Line.Plan wrong = new Line.Plan("r1", "1", "d1", "2304", "[[11],[99]]", "[[1,99]]", Line.Copy.ASYNC, false);
-        Transcript twoCopies = new Transcript(List.of(), List.of(List.of(wrong, plan("1", Line.Copy.ASYNC, false)),
+        Line.Plan wrong = new Line.Plan("r1", "1", "d1", "2304", "[[11],[99]]", "[[1,99]]", CopyTiming.ASYNC, false);
+        Transcript twoCopies = new Transcript(List.of(), List.of(List.of(wrong, plan("1", CopyTiming.ASYNC, false)),
                 List.of(SAVED), List.of(), List.of()), List.of());
         assertEquals(1, PlanSafety.firstUnsafeFrom(scenario, twoCopies, 1).orElseThrow().event());
         assertEquals(3, PlanSafety.firstUnsafeFrom(scenario, twoCopies, 2).orElseThrow().event());

@@ -12,6 +12,7 @@ import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
+import io.proofgate.words.CopyTiming;
 import io.proofgate.words.Formats;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.PoisonCode;
@@ -103,7 +104,7 @@ class PythonTablesTest {
                 "events.POLICIES");
         assertEquals(Arrays.stream(RetireCause.values()).map(RetireCause::wireName).toList(), words("causes"),
                 "verdicts.CAUSES");
-        assertEquals(Arrays.stream(Line.Copy.values()).map(Line.Copy::wireName).toList(), words("copies"), "verdicts.COPIES");
+        assertEquals(Arrays.stream(CopyTiming.values()).map(CopyTiming::wireName).toList(), words("copies"), "verdicts.COPIES");
     }
 
     /**

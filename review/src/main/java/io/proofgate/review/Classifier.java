@@ -134,14 +134,11 @@ public final class Classifier {
                     model = json(next);
                 }
             }
-            // safety first: a plan of one side that publishes blocks not holding its prefix, here or, copied
-            // asynchronously, at a later event (answers alike up to here cannot differ in safety before it)
-            Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.firstUnsafeFrom(scenario, base, k);
-            Optional<PlanSafety.Unsafe> unsafeB = PlanSafety.firstUnsafeFrom(scenario, head, k);
-            if (unsafeA.isPresent() != unsafeB.isPresent()) {
-                judgement = unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX;
+            Optional<Safety> safety = safety(scenario, k, base, head);
+            if (safety.isPresent()) {
+                judgement = safety.get().judgement();
                 model = new ArrayList<>(model);
-                model.add("(unsafe: " + (unsafeB.isPresent() ? unsafeB : unsafeA).get().findings().getFirst() + ")");
+                model.add(safety.get().finding());
             }
             return new Comparison.Differs(k, kind, judgement, rule, json(verdictsA), json(verdictsB), model);
         }
@@ -175,14 +172,28 @@ public final class Classifier {
     /** The same verdicts after message {@code k}, but the copies that end there differ. */
     private static Comparison.Differs copyDifference(Scenario scenario, int k, Transcript base, Transcript head, List<String> a,
                                                      List<String> b) {
+        Optional<Safety> safety = safety(scenario, k, base, head);
+        return new Comparison.Differs(k, DifferenceKind.VERDICT, safety.map(Safety::judgement).orElse(ModelJudgement.MODEL_SILENT),
+                "saved: the copies that end here differ", a, b,
+                List.of(safety.map(Safety::finding).orElse("(the model states no copies: it judges them for safety only)")));
+    }
+
+    /** A safety regression or fix, with the finding the model's lines end with. */
+    private record Safety(ModelJudgement judgement, String finding) {}
+
+    /**
+     * Safety first: where exactly one side has a plan unsafe at message {@code k} or later (an
+     * asynchronous copy turns unsafe at a later event; answers alike up to {@code k} cannot differ
+     * in safety before it), the difference is a safety regression or fix.
+     */
+    private static Optional<Safety> safety(Scenario scenario, int k, Transcript base, Transcript head) {
         Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.firstUnsafeFrom(scenario, base, k);
         Optional<PlanSafety.Unsafe> unsafeB = PlanSafety.firstUnsafeFrom(scenario, head, k);
-        ModelJudgement judgement = unsafeA.isPresent() == unsafeB.isPresent() ? ModelJudgement.MODEL_SILENT
-                : unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX;
-        List<String> model = unsafeA.isPresent() == unsafeB.isPresent()
-                ? List.of("(the model states no copies: it judges them for safety only)")
-                : List.of("(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")");
-        return new Comparison.Differs(k, DifferenceKind.VERDICT, judgement, "saved: the copies that end here differ", a, b, model);
+        if (unsafeA.isPresent() == unsafeB.isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Safety(unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX,
+                "(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")"));
     }
 
     private Comparison.Differs stateDifference(Scenario scenario, int k, Line.State a, Line.State b) {
