@@ -151,7 +151,7 @@ class ConnectorAuditTest {
 
     @Test
     void theFixIsASafetyFixFirstWithAShortWitness() throws Exception {
-        ConnectorAuditReport report = audit("bug", "fixed", false);
+        ConnectorAuditReport report = theFix();
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
         // where the planted plan published a block that no longer held the target state, the fix is a
         // safety fix, ranked first; where the block still held it, a fix of policy
@@ -388,7 +388,7 @@ class ConnectorAuditTest {
 
     @Test
     void aChangeCannotApproveItself() throws Exception {
-        ConnectorAuditReport first = audit("bug", "fixed", false);
+        ConnectorAuditReport first = theFix();
         String accepted = acceptance(first);
         git("checkout", "-q", "fixed");
         Files.writeString(repo.resolve("audit-accepted.json"), accepted);
@@ -420,6 +420,16 @@ class ConnectorAuditTest {
                     .append("\",\"justification\":\"the planted bug is fixed\"}");
         }
         return json.append("]}").toString();
+    }
+
+    private ConnectorAuditReport fix;
+
+    /** The audit of the planted bug's fix, which two tests read: made once (revisions are fixed commits). */
+    private ConnectorAuditReport theFix() throws Exception {
+        if (fix == null) {
+            fix = audit("bug", "fixed", false);
+        }
+        return fix;
     }
 
     private ConnectorAuditReport audit(String base, String head, boolean acceptFromHead) throws Exception {
