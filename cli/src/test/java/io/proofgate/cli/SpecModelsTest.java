@@ -13,13 +13,14 @@ import io.proofgate.check.ModelCheck;
 import io.proofgate.generate.CommittedScenarios;
 import io.proofgate.generate.Generation;
 import io.proofgate.tlc.TlcEnding;
-import java.io.PrintStream;
+import io.proofgate.tlc.WarmTlcPool;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -41,7 +42,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class SpecModelsTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final PrintStream QUIET = new PrintStream(PrintStream.nullOutputStream());
 
     /**
      * A model stops at its recorded bound (twice its recorded states), the same on every machine;
@@ -52,6 +52,19 @@ class SpecModelsTest {
         return new CheckOptions(Runtime.getRuntime().availableProcessors(), "2g",
                 ROOT.resolve("target/proofgate/test").resolve(name), Duration.ofMinutes(60), model.recordedBound());
     }
+
+    /**
+     * The runs go to warm TLC JVMs, as mutate's runs do: most are a second or two of TLC after as
+     * long again starting a JVM. What a run finds does not depend on the runs before it in the
+     * same JVM (docs/mutate.md, "Warm TLC JVMs").
+     */
+    private static final WarmTlcPool WARM = new WarmTlcPool(ROOT.resolve("target/proofgate/test/warm-tlc"), "2g");
+
+    @AfterAll
+    static void endWarmTlc() {
+        WARM.close();
+    }
+
 
     /**
      * The generation models are left to {@link #committedGeneratedTestsAreCurrent}: generating
@@ -66,14 +79,14 @@ class SpecModelsTest {
                 // one TLC run per invariant, as check runs them (in one warm JVM); each report is
                 // asserted, so every Debug invariant that is no longer reachable is named
                 return Stream.of(DynamicTest.dynamicTest(model.name(), () -> {
-                    List<CheckReport> reports = ModelCheck.runEach(model, options(model, model.name()), QUIET);
+                    List<CheckReport> reports = ModelCheck.runEach(model, options(model, model.name()), WARM);
                     assertEquals(each.invariants(), reports.stream()
                             .map(r -> ((Model.Expected.Violation) r.model().expected()).property()).toList());
                     assertAll(reports.stream().map(report -> (Executable) () -> assertAsExpected(report)));
                 }));
             }
             return Stream.of(DynamicTest.dynamicTest(model.name(),
-                    () -> assertAsExpected(ModelCheck.run(model, options(model, model.name()), QUIET))));
+                    () -> assertAsExpected(ModelCheck.run(model, options(model, model.name()), WARM))));
         });
     }
 
@@ -96,7 +109,7 @@ class SpecModelsTest {
             // a run bounded at a hundred states is a short run, whatever the model's size
             Model start = new Model(model.name(), model.module(), model.config(), model.expected(), model.distinctStates(),
                     model.description(), model.specDir(), true);
-            CheckReport report = ModelCheck.run(start, bounded, QUIET);
+            CheckReport report = ModelCheck.run(start, bounded, WARM);
             assertTrue(report.result().stateBoundReached() || report.ending() == TlcEnding.OK,
                     () -> model.name() + ": TLC said " + report.ending() + " " + report.run().violatedName()
                             .or(() -> report.run().errors().stream().map(m -> m.text().strip()).findFirst()).orElse("")

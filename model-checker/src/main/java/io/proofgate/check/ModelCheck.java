@@ -35,6 +35,15 @@ public final class ModelCheck {
                 .ifPresent(p -> progress.println(progressLine(p, Duration.ofNanos(System.nanoTime() - start))))));
     }
 
+    /**
+     * Runs TLC on a model in one of {@code warm}'s JVMs, printing no progress: for a series of
+     * short runs, each of which would spend as long starting a JVM and loading TLC as checking.
+     */
+    public static CheckReport run(Model model, CheckOptions options, WarmTlcPool warm)
+            throws IOException, InterruptedException {
+        return run(model, options, warm::run);
+    }
+
     /** How one run is made: in a fresh JVM that prints its progress, or in a warm JVM ({@link WarmTlcPool}). */
     @FunctionalInterface
     private interface Runs {
@@ -68,6 +77,15 @@ public final class ModelCheck {
         try (WarmTlcPool warm = new WarmTlcPool(options.outputDir().resolve("warm-tlc"), options.maxHeap())) {
             return runEach(model, each, options, progress, warm);
         }
+    }
+
+    /** {@link #runEach(Model, CheckOptions, PrintStream)} in {@code warm}'s JVMs, whatever the number of invariants. */
+    public static List<CheckReport> runEach(Model model, CheckOptions options, WarmTlcPool warm)
+            throws IOException, InterruptedException {
+        if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
+            throw new IllegalArgumentException(model.name() + " does not expect each of a list of invariants violated");
+        }
+        return runEach(model, each, options, new PrintStream(PrintStream.nullOutputStream()), warm);
     }
 
     /**
