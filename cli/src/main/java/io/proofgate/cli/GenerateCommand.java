@@ -8,6 +8,7 @@ import io.proofgate.generate.CommittedScenarios;
 import io.proofgate.generate.Generation;
 import io.proofgate.generate.GenerationException;
 import io.proofgate.parse.ParseException;
+import io.proofgate.tlc.WarmTlcPool;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -59,6 +60,20 @@ final class GenerateCommand implements Command {
                 CheckOptions.defaults(workers, runDir.resolve(m.name())))).toList();
     }
 
+    /**
+     * The suite of {@code models}, their TLC runs under {@code runDir}, in one warm TLC JVM kept
+     * for the next run (the generation models are small, and a fresh JVM spends as long starting
+     * and loading TLC as checking one), as mutate and the spec audit run theirs. Always warm, one
+     * model or eleven, so that a model's scenarios come from one kind of run: what a run finds
+     * does not depend on the runs before it (docs/mutate.md, "Warm TLC JVMs").
+     */
+    static Generation.Output generate(List<Model> models, Path root, Path runDir, int workers, PrintStream progress)
+            throws IOException, InterruptedException {
+        try (WarmTlcPool warm = new WarmTlcPool(runDir.resolve("warm-tlc"), CheckOptions.DEFAULT_HEAP)) {
+            return Generation.build(sources(models, root, runDir, workers), progress, warm);
+        }
+    }
+
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         var options = Options.parse(args, java.util.Set.of("--check"), java.util.Set.of("--model", "--workers"));
@@ -72,7 +87,7 @@ final class GenerateCommand implements Command {
             Path runs = root.resolve("target/proofgate/generate");
             Files.createDirectories(runs);
             Path runDir = Files.createTempDirectory(runs, "run-");
-            Generation.Output output = Generation.build(sources(models, root, runDir, workers), err);
+            Generation.Output output = generate(models, root, runDir, workers, err);
             FileTree.delete(runDir); // kept only when TLC failed, for the raw output the error names
             Path module = root.resolve("generated-tests");
             if (check) {

@@ -21,8 +21,8 @@ final class CurrentGeneration {
     static synchronized Generation.Output output() throws IOException, InterruptedException {
         if (output == null) {
             ModelCatalog catalog = ModelCatalog.of(ROOT.resolve("spec"));
-            output = Generation.build(GenerateCommand.sources(catalog.generationModels(), ROOT,
-                    ROOT.resolve("target/proofgate/test/generate"), 2), new PrintStream(PrintStream.nullOutputStream()));
+            output = GenerateCommand.generate(catalog.generationModels(), ROOT, ROOT.resolve("target/proofgate/test/generate"), 2,
+                    new PrintStream(PrintStream.nullOutputStream()));
         }
         return output;
     }

@@ -88,14 +88,15 @@ public final class Generation {
 
     private Generation() {}
 
-    /** Runs TLC on each model with the state graph dumped, and builds the whole suite in memory. */
-    public static Output build(List<Source> sources, PrintStream progress) throws IOException, InterruptedException {
+    /** Runs TLC on each model with the state graph dumped, each run by {@code tlc}, and builds the whole suite in memory. */
+    public static Output build(List<Source> sources, PrintStream progress, TlcRunner tlc)
+            throws IOException, InterruptedException {
         Map<String, String> files = new TreeMap<>();
         List<ModelSummary> rows = new ArrayList<>();
         List<Map<SelectionCoverage.Cell, Integer>> selection = new ArrayList<>();
         Map<String, StateGraph> graphs = new TreeMap<>();
         for (Source source : sources) {
-            StateGraph graph = dumpGraph(source.model(), source.description(), source.options(), progress);
+            StateGraph graph = dumpGraph(source.model(), source.description(), source.options(), progress, tlc);
             Output one = fromGraph(graph, source.name(), source.description());
             for (var file : one.files().entrySet()) {
                 if (files.put(file.getKey(), file.getValue()) != null) {
@@ -110,9 +111,9 @@ public final class Generation {
     }
 
     /** Runs TLC on one model with its state graph dumped; a model that does not pass is a {@link GenerationException}. */
-    public static StateGraph dumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
-            throws IOException, InterruptedException {
-        return switch (tryDumpGraph(model, modelDescription, options, progress)) {
+    private static StateGraph dumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress,
+                                        TlcRunner tlc) throws IOException, InterruptedException {
+        return switch (tryDumpGraph(model, modelDescription, options, progress, tlc)) {
             case GraphRun.Passed passed -> passed.graph();
             case GraphRun.Failed failed -> throw new GenerationException("TLC did not pass on " + modelDescription + " ("
                     + failed.why() + "); run `proofgate check --model " + model.config() + "` for details; raw output: "
@@ -127,13 +128,10 @@ public final class Generation {
         record Failed(TlcResult result, String why) implements GraphRun {}
     }
 
-    /** Runs TLC on one model with its state graph dumped, and says whether it passed (a violation's trace in the result). */
-    public static GraphRun tryDumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress)
-            throws IOException, InterruptedException {
-        return tryDumpGraph(model, modelDescription, options, progress, TlcRunner.FRESH);
-    }
-
-    /** As {@link #tryDumpGraph(Model, String, CheckOptions, PrintStream)}, TLC run by {@code tlc}. */
+    /**
+     * Runs TLC on one model with its state graph dumped, TLC run by {@code tlc}, and says whether
+     * it passed (a violation's trace in the result).
+     */
     public static GraphRun tryDumpGraph(Model model, String modelDescription, CheckOptions options, PrintStream progress,
                                         TlcRunner tlc) throws IOException, InterruptedException {
         TlcCommand command = ModelCheck.command(model, options);
