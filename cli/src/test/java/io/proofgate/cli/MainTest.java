@@ -139,6 +139,28 @@ class MainTest {
         assertTrue(stdout().contains("replay"));
     }
 
+    /**
+     * generate --model: one model's committed folder is checked, the others' left unread; writing
+     * one model's output, which would replace every other model's scenarios, is refused.
+     */
+    @Test
+    void generateChecksOneModelAndWritesOnlyAll() {
+        String before = System.getProperty("proofgate.root");
+        System.setProperty("proofgate.root", Path.of("..").toAbsolutePath().normalize().toString());
+        try {
+            assertEquals(2, run("generate", "--model", "gen-edges"));
+            assertTrue(stderr().startsWith("proofgate generate: --model checks one model's scenarios (with --check)"), stderr());
+            assertEquals(0, run("generate", "--check", "--model", "gen-edges"), stdout() + stderr());
+            assertTrue(stdout().startsWith("proofgate generate --check: the committed scenarios are up to date ("), stdout());
+        } finally {
+            if (before == null) {
+                System.clearProperty("proofgate.root");
+            } else {
+                System.setProperty("proofgate.root", before);
+            }
+        }
+    }
+
     /** mutate: the mutants are listed without TLC; bad parts, shards and files are one-line errors, exit 2. */
     @Test
     void mutateListsItsMutantsAndRefusesBadInput() {

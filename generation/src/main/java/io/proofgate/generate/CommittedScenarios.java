@@ -93,7 +93,25 @@ public final class CommittedScenarios {
 
     /** Differences between the output and what is committed, one line per file; empty when current. */
     public static List<String> staleness(Generation.Output output, Path moduleDir) throws IOException {
+        List<String> differences = filesStaleness(output, read(moduleDir.resolve(SCENARIO_DIR)));
+        Path summary = moduleDir.resolve(SUMMARY_FILE);
+        if (!Files.exists(summary) || !Files.readString(summary).equals(output.summary().text())) {
+            differences.add("changed  " + SUMMARY_FILE);
+        }
+        return differences;
+    }
+
+    /**
+     * Differences between one model's output and its committed folder ({@code model/}), one line
+     * per file; the other models' folders and the summary, which sums every model, are not read.
+     */
+    public static List<String> staleness(Generation.Output output, Path moduleDir, String model) throws IOException {
         Map<String, String> committed = read(moduleDir.resolve(SCENARIO_DIR));
+        committed.keySet().removeIf(file -> !file.startsWith(model + "/"));
+        return filesStaleness(output, committed);
+    }
+
+    private static List<String> filesStaleness(Generation.Output output, Map<String, String> committed) {
         List<String> differences = new ArrayList<>();
         for (var file : new TreeMap<>(output.files()).entrySet()) {
             String old = committed.remove(file.getKey());
@@ -105,10 +123,6 @@ public final class CommittedScenarios {
             }
         }
         committed.keySet().forEach(name -> differences.add("removed  " + name));
-        Path summary = moduleDir.resolve(SUMMARY_FILE);
-        if (!Files.exists(summary) || !Files.readString(summary).equals(output.summary().text())) {
-            differences.add("changed  " + SUMMARY_FILE);
-        }
         return differences;
     }
 
