@@ -11,6 +11,7 @@ import java.nio.file.Path;
  * Fuzzing of the strict reader of spec/models.json (Jazzer): any text is a catalogue, or an error
  * that names the file; nothing else escapes (no library exception, no entry read half).
  */
+@org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class ModelsFileFuzzTest {
 
     private static final Path FILE;

@@ -11,6 +11,7 @@ import java.nio.charset.CharacterCodingException;
  * all name its states, or a located error, or bytes refused as not UTF-8; nothing else escapes.
  * The ASCII fast path and the decoded path must agree (StateGraphReaderTest), so both are reached.
  */
+@org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class StateGraphFuzzTest {
 
     @FuzzTest(maxDuration = "10s")

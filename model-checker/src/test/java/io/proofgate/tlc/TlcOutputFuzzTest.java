@@ -10,6 +10,7 @@ import io.proofgate.parse.ParseException;
  * a run, or fails with a located error; nothing else escapes (a verdict is never read from output
  * that did not parse).
  */
+@org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class TlcOutputFuzzTest {
 
     @FuzzTest(maxDuration = "10s")

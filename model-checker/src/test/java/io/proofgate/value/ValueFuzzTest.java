@@ -10,6 +10,7 @@ import io.proofgate.parse.ParseException;
  * Fuzzing of the TLA+ value reader (Jazzer): any text is either a value that, printed and read
  * again, is the same value, or a located error; nothing else escapes.
  */
+@org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class ValueFuzzTest {
 
     @FuzzTest(maxDuration = "10s")

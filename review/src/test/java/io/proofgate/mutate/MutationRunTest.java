@@ -50,7 +50,8 @@ class MutationRunTest {
     private List<MutantResult> run(String cfg, String text) throws Exception {
         TlaModule module = TlaModule.parse(text, "Toy.tla");
         List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
-        try (MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 2, LIMITS,
+        // one TLC run at a time: a second warm JVM costs its start and warm-up for a few toy mutants
+        try (MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 1, LIMITS,
                 work.resolve(cfg))) {
             PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
             run.checkBaseline(text, quiet);
