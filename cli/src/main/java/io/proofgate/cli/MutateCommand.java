@@ -180,8 +180,8 @@ final class MutateCommand implements Command {
                     out.println(m.id() + "  " + m.operator() + "  line " + m.line() + "  " + m.kind().word() + "  "
                             + m.change());
                 }
-                err.println("proofgate mutate: " + mutations.size() + " mutants of " + definitions.size()
-                        + " definitions in " + part + " of " + source);
+                err.println("proofgate mutate: " + count(mutations.size(), "mutant") + " of " + count(definitions.size(), "definition")
+                        + " in " + part + " of " + source);
                 return Main.OK;
             }
             Equivalents equivalents = equivalents(parsed, root);
@@ -198,8 +198,8 @@ final class MutateCommand implements Command {
             Path base = root.resolve("target/proofgate/mutate");
             Files.createDirectories(base);
             Path work = Files.createTempDirectory(base, "run-");
-            err.println("proofgate mutate: " + mutations.size() + " mutants of " + definitions.size() + " definitions in "
-                    + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
+            err.println("proofgate mutate: " + count(mutations.size(), "mutant") + " of " + count(definitions.size(), "definition")
+                    + " in " + part + " of " + source + ", on " + String.join(", ", names) + ", " + jobs + " at a time");
             long start = System.nanoTime();
             List<MutantResult> results;
             int jvms;
@@ -211,8 +211,8 @@ final class MutateCommand implements Command {
             }
             MutationReport report = new MutationReport(source, part, names, text, results, equivalents, plan.allIds());
             io.proofgate.check.FileTree.delete(work);
-            err.printf("proofgate mutate: %d mutants checked in %d s, TLC in %d warm JVMs%n", results.size(),
-                    Duration.ofNanos(System.nanoTime() - start).toSeconds(), jvms);
+            err.printf("proofgate mutate: %s checked in %d s, TLC in %s%n", count(results.size(), "mutant"),
+                    Duration.ofNanos(System.nanoTime() - start).toSeconds(), count(jvms, "warm JVM"));
             // the report first: a result file that cannot be written must not cost a long run its report
             out.print(report.render(format));
             out.flush();
@@ -333,5 +333,9 @@ final class MutateCommand implements Command {
     static MutationPlan.Selection withRoot(MutationPlan.Selection selection, Path root) {
         return new MutationPlan.Selection(selection.part(), selection.operators(),
                 selection.mistakes() == null ? null : root.resolve(selection.mistakes()), selection.only(), selection.shard());
+    }
+
+    private static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

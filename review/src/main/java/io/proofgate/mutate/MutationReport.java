@@ -159,8 +159,10 @@ public record MutationReport(String module, String part, List<String> models, St
             named().forEach(r -> s.append(r.outcome() instanceof Outcome.Killed ? "  " : "  NOT KILLED ")
                     .append(namedLine(r)).append('\n'));
         }
-        s.append("killed by:\n");
-        killers().forEach((k, v) -> s.append(String.format(Locale.ROOT, "  %5d  %s%n", v, k)));
+        if (!killers().isEmpty()) { // a header over nothing reads as output cut off
+            s.append("killed by:\n");
+            killers().forEach((k, v) -> s.append(String.format(Locale.ROOT, "  %5d  %s%n", v, k)));
+        }
         for (MutantResult r : unjudged()) {
             s.append('\n').append(switch (r.outcome()) {
                         case Outcome.TimedOut t -> "TIMED OUT ";
@@ -193,8 +195,10 @@ public record MutationReport(String module, String part, List<String> models, St
                     .append(MutationRun.describe(r.outcome()).replace("|", "\\|")).append(" |\n"));
             s.append('\n');
         }
-        s.append("| killed by | mutants |\n|---|---|\n");
-        killers().forEach((k, v) -> s.append("| `").append(k).append("` | ").append(v).append(" |\n"));
+        if (!killers().isEmpty()) {
+            s.append("| killed by | mutants |\n|---|---|\n");
+            killers().forEach((k, v) -> s.append("| `").append(k).append("` | ").append(v).append(" |\n"));
+        }
         if (!unjudged().isEmpty()) {
             s.append("\n### Survivors to judge\n");
             for (MutantResult r : unjudged()) {

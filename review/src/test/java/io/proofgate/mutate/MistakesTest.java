@@ -71,5 +71,7 @@ class MistakesTest {
         MutationReport killed = new MutationReport("M.tla", "p", List.of("x"), TEXT,
                 List.of(new MutantResult(m, new Outcome.Killed("x", "Inv"))), Equivalents.none());
         assertTrue(killed.passesCheck());
+        // no generated mutant was killed: no "killed by" header over nothing, which reads as output cut off
+        assertTrue(!killed.toText().contains("killed by") && !killed.toMarkdown().contains("killed by"), killed.toText());
     }
 }
