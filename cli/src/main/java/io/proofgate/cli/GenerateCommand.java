@@ -102,8 +102,9 @@ final class GenerateCommand implements Command {
                         : CommittedScenarios.staleness(output, module, models.getFirst().name());
                 if (stale.isEmpty()) {
                     out.println("proofgate generate --check: the committed scenarios are up to date ("
-                            + output.summary().scenarios() + " scenarios from " + models.size() + " models"
-                            + (model == null ? ")" : "; COVERAGE.md, which sums every model, is checked without --model)"));
+                            + output.summary().scenarios() + " scenarios from "
+                            + (model == null ? models.size() + " models)"
+                                    : "model " + models.getFirst().name() + "; COVERAGE.md, which sums every model, is checked without --model)"));
                     return Main.OK;
                 }
                 out.println("proofgate generate --check: the committed scenarios are stale; run ./proofgate generate and review the diff:");
