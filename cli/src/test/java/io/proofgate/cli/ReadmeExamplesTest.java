@@ -102,11 +102,17 @@ class ReadmeExamplesTest {
                 + quote(ROOT.toString()) + " -cp " + quote(System.getProperty("java.class.path")) + " io.proofgate.cli.Main \"$@\"; }; ";
         String line = command.replace("./proofgate ", "proofgate ").replaceAll("/tmp/([A-Za-z0-9_-]+)",
                 Matcher.quoteReplacement(tmp.toString()) + "/$1");
+        // the output goes to a file, so that the time limit holds even for a command that keeps its output open
+        Path output = Files.createTempFile(tmp, "output-", ".txt");
         Process process = new ProcessBuilder("bash", "-c", proofgate + line).directory(ROOT.toFile())
-                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        byte[] output = process.getInputStream().readAllBytes();
-        assertTrue(process.waitFor(LIMIT_MINUTES, TimeUnit.MINUTES), "still running after " + LIMIT_MINUTES + " minutes: " + command);
-        return new Run(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+                .redirectErrorStream(true).redirectOutput(output.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        if (!process.waitFor(LIMIT_MINUTES, TimeUnit.MINUTES)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            throw new AssertionError("still running after " + LIMIT_MINUTES + " minutes: " + command);
+        }
+        return new Run(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
     }
 
     private static String quote(String word) {
