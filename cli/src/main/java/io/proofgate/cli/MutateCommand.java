@@ -266,20 +266,16 @@ final class MutateCommand implements Command {
         long over = report.count(Outcome.OverStateBound.class);
         long timedOut = report.count(Outcome.TimedOut.class);
         if (over > 0) {
-            err.println("proofgate " + command + ": " + mutants(over) + " went over the state bound: a TLC run found more"
+            err.println("proofgate " + command + ": " + count(over, "mutant") + " went over the state bound: a TLC run found more"
                     + " distinct states than --max-states allows (" + bounds(inputs) + "), so " + (over == 1 ? "its" : "their")
                     + " outcome is unknown and the run is unfinished; raise --max-states");
         }
         if (timedOut > 0) {
-            err.println("proofgate " + command + ": " + mutants(timedOut) + " timed out: a TLC run went past --timeout "
+            err.println("proofgate " + command + ": " + count(timedOut, "mutant") + " timed out: a TLC run went past --timeout "
                     + inputs.timeoutSeconds() + " s, so " + (timedOut == 1 ? "its" : "their")
                     + " outcome is unknown and the run is unfinished; raise --timeout");
         }
         return over + timedOut > 0;
-    }
-
-    private static String mutants(long n) {
-        return n + " mutant" + (n == 1 ? "" : "s");
     }
 
     private static String bounds(RunInputs inputs) {
@@ -335,6 +331,7 @@ final class MutateCommand implements Command {
                 selection.mistakes() == null ? null : root.resolve(selection.mistakes()), selection.only(), selection.shard());
     }
 
+    /** {@code n} and the noun, plural but for one. */
     private static String count(long n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");
     }

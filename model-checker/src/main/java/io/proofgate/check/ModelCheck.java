@@ -67,9 +67,7 @@ public final class ModelCheck {
      */
     public static List<CheckReport> runEach(Model model, CheckOptions options, PrintStream progress)
             throws IOException, InterruptedException {
-        if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
-            throw new IllegalArgumentException(model.name() + " does not expect each of a list of invariants violated");
-        }
+        Model.Expected.EachViolated each = eachViolated(model);
         if (each.invariants().size() < WARM_FROM_RUNS) {
             return runEach(model, each, options, progress, null);
         }
@@ -82,10 +80,14 @@ public final class ModelCheck {
     /** {@link #runEach(Model, CheckOptions, PrintStream)} in {@code warm}'s JVMs, whatever the number of invariants. */
     public static List<CheckReport> runEach(Model model, CheckOptions options, WarmTlcPool warm)
             throws IOException, InterruptedException {
-        if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
-            throw new IllegalArgumentException(model.name() + " does not expect each of a list of invariants violated");
+        return runEach(model, eachViolated(model), options, new PrintStream(PrintStream.nullOutputStream()), warm);
+    }
+
+    private static Model.Expected.EachViolated eachViolated(Model model) {
+        if (model.expected() instanceof Model.Expected.EachViolated each) {
+            return each;
         }
-        return runEach(model, each, options, new PrintStream(PrintStream.nullOutputStream()), warm);
+        throw new IllegalArgumentException(model.name() + " does not expect each of a list of invariants violated");
     }
 
     /**
