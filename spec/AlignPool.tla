@@ -24,7 +24,9 @@
 (*    most one fresh block a step; a scratch column left behind by R is    *)
 (*    moved to the tail and its column nulled.  The workers' table only    *)
 (*    appends (vLLM sends the new tail), so it keeps a moved block at its  *)
-(*    old column too.                                                      *)
+(*    old column too; past the request's own columns its row still holds   *)
+(*    the blocks the row's last request left there (a new request resets  *)
+(*    the row's count, not its entries).                                   *)
 (*  - frees at the start of a step: every column before the one that holds *)
 (*    the state at the computed tokens (the superseded state block is     *)
 (*    freed one step later), nulled in the scheduler's table.              *)
@@ -78,7 +80,8 @@ VARIABLES
     cur,      \* [Req -> column of the workers' table holding the state at done, -1: none]
     cached,   \* [Req -> columns hashed so far (num_cached)]
     table,    \* [Req -> Seq(block or Null)] the scheduler's table
-    mirror,   \* [Req -> Seq(block)] the workers' table: only appended to
+    mirror,   \* [Req -> Seq(block)] the workers' row: only appended to, over what it held
+    leftover, \* Seq(block) the row the last request to leave left: the next one admitted takes it
     content,  \* [Blocks -> state] what each block holds (Garbage: nothing anyone computed)
     refs,     \* [Blocks -> Nat] the request's hold plus the connector's pins
     hashed,   \* [Blocks -> BOOLEAN] a prefix-cache hash is on the block
@@ -87,8 +90,8 @@ VARIABLES
     saves,    \* connector: saves no worker has copied yet, {[id, block, tokens, pinned]}
     lastCopy  \* ghost: {[id, block, tokens, held]} the copy made in the last transition
 
-vars == <<status, done, epoch, cur, cached, table, mirror, content, refs, hashed, freeQ, offers,
-          saves, lastCopy>>
+vars == <<status, done, epoch, cur, cached, table, mirror, leftover, content, refs, hashed, freeQ,
+          offers, saves, lastCopy>>
 
 Range(s) == {s[i] : i \in DOMAIN s}
 \* Column c (from 0) of table t, Null beyond its end.
@@ -176,6 +179,10 @@ AfterFrees(t, cols) == [i \in DOMAIN t |-> IF i - 1 \in cols THEN Null ELSE t[i]
 \* tail; fresh blocks come after, up to R + S.
 Moved(t, R) == {c \in (Len(t) - S)..(Len(t) - 1) : c >= 0 /\ c < R /\ At(t, c) # Null}
 Padded(t, R) == t \o [i \in 1..(IF R > Len(t) THEN R - Len(t) ELSE 0) |-> Null]
+\* The tokens the allocation materialises columns for: every token the step schedules, the
+\* drafts a verify step checks included, so that the columns the workers write (R .. R + S for
+\* R = Col(N)) are the request's own.
+AllocTokens(r, N) == N
 Allocated(t, R) ==
     LET mv == Moved(t, R) IN
     Padded([i \in DOMAIN t |-> IF i - 1 \in mv THEN Null ELSE t[i]], R)
@@ -192,17 +199,22 @@ Step(r, d1, a) ==
         verify == ~Prefilling(r)
         N == IF verify THEN d0 + 1 + S ELSE d1
         R == Col(N)
+        RA == Col(AllocTokens(r, N))
         \* frees first (pins keep a block held)
         fc == FreedCols(r, d0)
         rel == Release({At(table[r], c) : c \in fc}, refs, freeQ)
         t1 == AfterFrees(table[r], fc)
         \* allocation
-        t2 == Allocated(t1, R)
-        nf == Fresh(t2, R)
+        t2 == Allocated(t1, RA)
+        nf == Fresh(t2, RA)
         q1 == rel[2]
         newIds == SubSeq(q1, 1, nf)
         t3 == t2 \o newIds
-        m1 == mirror[r] \o SubSeq(t3, Len(table[r]) + 1, Len(t3))
+        \* the workers' row: a new or resumed request takes the row last left; what the
+        \* scheduler sends is written after the request's columns, over what the row held
+        row0 == IF table[r] = <<>> THEN leftover ELSE mirror[r]
+        m1 == [i \in 1..(IF Len(row0) > Len(t3) THEN Len(row0) ELSE Len(t3)) |->
+                 IF i > Len(table[r]) /\ i <= Len(t3) THEN t3[i] ELSE row0[i]]
         \* hashing at schedule time, up to the tokens the request has
         known == IF verify /\ ~HashesDrafts THEN d0 + 1 ELSE N
         hc == {c \in cached[r]..((known \div B) - 1) : At(t3, c) # Null /\ Retained(r, (c + 1) * B)}
@@ -230,6 +242,7 @@ Step(r, d1, a) ==
        /\ cached' = [cached EXCEPT ![r] = IF known \div B > @ THEN known \div B ELSE @]
        /\ table' = [table EXCEPT ![r] = t3]
        /\ mirror' = [mirror EXCEPT ![r] = m1]
+       /\ leftover' = IF table[r] = <<>> THEN <<>> ELSE leftover
        /\ content' = c3
        /\ refs' = [b \in Blocks |-> rel[1][b] + (IF b \in Range(newIds) THEN 1 ELSE 0)
                                     + (IF b \in pinIds THEN 1 ELSE 0)]
@@ -259,6 +272,7 @@ LetsGo(r, st, d) ==
     /\ cached' = [cached EXCEPT ![r] = 0]
     /\ table' = [table EXCEPT ![r] = <<>>]
     /\ mirror' = [mirror EXCEPT ![r] = <<>>]
+    /\ leftover' = mirror[r]
     /\ refs' = rel[1]
     /\ freeQ' = rel[2]
     /\ offers' = {}
@@ -284,7 +298,7 @@ WorkerCopies ==
         /\ refs' = rel[1]
         /\ freeQ' = rel[2]
         /\ offers' = {}
-        /\ UNCHANGED <<status, done, epoch, cur, cached, table, mirror, content, hashed>>
+        /\ UNCHANGED <<status, done, epoch, cur, cached, table, mirror, leftover, content, hashed>>
 
 Init ==
     /\ status = [r \in Req |-> "waiting"]
@@ -294,6 +308,7 @@ Init ==
     /\ cached = [r \in Req |-> 0]
     /\ table = [r \in Req |-> <<>>]
     /\ mirror = [r \in Req |-> <<>>]
+    /\ leftover = <<>>
     /\ content = [b \in Blocks |-> Garbage]
     /\ refs = [b \in Blocks |-> 0]
     /\ hashed = [b \in Blocks |-> FALSE]
