@@ -317,7 +317,12 @@ Init ==
     /\ saves = {}
     /\ lastCopy = {}
 
-Next == Schedules \/ Preempts \/ Finishes \/ WorkerCopies
+\* Every request finished and every save copied: behaviours end here, so that a model checked for
+\* deadlock finds a state where vLLM or the workers cannot go on (a pool that never gives a
+\* block back, a request never scheduled).
+Terminated == (\A r \in Req : status[r] = "finished") /\ saves = {} /\ UNCHANGED vars
+
+Next == Schedules \/ Preempts \/ Finishes \/ WorkerCopies \/ Terminated
 
 Spec == Init /\ [][Next]_vars
 
@@ -340,6 +345,33 @@ FilesEveryComputedOffer ==
 \* state at the boundary it names, at the end of the step.
 OfferHoldsItsBoundary == \A o \in offers : content[o.block] = State(o.id, o.tokens)
 
+\* vLLM's own bookkeeping, which no connector sees but every save relies on.
+\* The running state: the workers' column of a running request holds its state at the tokens
+\* it computed.
+RunningHoldsItsState ==
+    \A r \in Req : status[r] = "running" /\ cur[r] # -1 => content[At(mirror[r], cur[r])] = State(r, done[r])
+\* The workers' row agrees with the scheduler's table wherever the table names a block.
+RowHoldsTheTable ==
+    \A r \in Req : \A c \in 0..(Len(table[r]) - 1) : At(table[r], c) # Null => At(mirror[r], c) = At(table[r], c)
+\* A column hashed (a prefix-cache hit for its boundary) holds its boundary's state for as long
+\* as the request holds it.
+HashedHoldsItsBoundary ==
+    \A r \in Req : \A c \in 0..(cached[r] - 1) :
+        At(table[r], c) # Null /\ hashed[At(table[r], c)] => content[At(table[r], c)] = State(r, (c + 1) * B)
+\* A running request holds no more than its previous state block, its running block and its
+\* scratch blocks: a superseded state block goes one step later (a leak holds the pool's blocks
+\* for nothing, and the next allocation waits).
+HoldsFewBlocks ==
+    \A r \in Req : Cardinality({c \in 0..(Len(table[r]) - 1) : At(table[r], c) # Null}) <= 2 + S
+\* The free queue gives out every block without a hash before any block with one (a hashed
+\* block is still a prefix-cache hit until it is given out again).
+FreeQueueOrder ==
+    \A i, j \in 1..Len(freeQ) : i < j /\ hashed[freeQ[i]] => hashed[freeQ[j]]
+\* Hashing keeps up: a running request's hashed columns are the full blocks of the tokens it had
+\* when last scheduled, at most one block short of those it computed (a verify step hashes before
+\* its drafts are accepted).
+CachedKeepsUp ==
+    ~HashesDrafts => \A r \in Req : status[r] = "running" => cached[r] \in {done[r] \div B - 1, done[r] \div B}
 \* The pool's bookkeeping: a block is queued exactly when nothing holds it.
 PoolOK ==
     /\ \A b \in Blocks : (refs[b] = 0) <=> (b \in Range(freeQ))
