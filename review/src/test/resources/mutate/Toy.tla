@@ -16,4 +16,6 @@ Small == n <= 4
 Bounded == x <= 3
 \* The rule itself, as an action property.
 StepProp == [][x' = IF x < 3 THEN x + 1 ELSE x]_<<x, n>>
+\* A witness that the climb reaches 3: violated there (a model expects it violated).
+DebugReachesThree == x # 3
 ====

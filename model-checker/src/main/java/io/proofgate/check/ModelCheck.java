@@ -122,7 +122,7 @@ public final class ModelCheck {
     }
 
     /** The config with its INVARIANT(S) sections replaced by one naming {@code invariant}. */
-    static String withOnlyInvariant(String config, String invariant) {
+    public static String withOnlyInvariant(String config, String invariant) {
         StringBuilder kept = new StringBuilder();
         boolean inInvariants = false;
         for (String line : config.lines().toList()) {

@@ -29,6 +29,11 @@ import java.util.stream.Stream;
  * that runs never share a file. A mutant's models run in the order given and stop at the first
  * that kills it: put the cheapest first. TLC runs in warm JVMs kept for the next run
  * ({@link WarmTlcPool}); close the run to end them.
+ *
+ * <p>A model whose invariants must each be violated ({@code each-violated}: each a witness that a
+ * behaviour is reachable) kills a mutant under which one of them no longer is: the mutant removed
+ * a behaviour, which no invariant of the other models can see, since an invariant holds on fewer
+ * behaviours as well as on all of them.
  */
 public final class MutationRun implements AutoCloseable {
 
@@ -207,25 +212,65 @@ public final class MutationRun implements AutoCloseable {
                 if (!Files.exists(module)) {
                     Files.copy(model.module(), module); // a model module kept outside the spec folder
                 }
-                Model mutant = new Model(model.name(), module, model.config(), model.expected(),
-                        model.distinctStates(), model.description(), dir, model.shortRun());
                 Path out = dir.resolve(folder(model));
                 // one worker: the same states in the same order on every machine, so the bound
                 // stops a run at the same state everywhere
                 long maxStates = limits.maxStates(model);
-                TlcCommand command = ModelCheck.command(mutant, new CheckOptions(1, HEAP, out, limits.timeout(),
-                        java.util.OptionalLong.of(maxStates)));
-                TlcResult result = tlc.run(command);
-                states = Math.max(states, result.run().statistics().distinctStates().orElse(0));
-                Outcome outcome = outcome(model.name(), maxStates, result);
-                if (!(outcome instanceof Outcome.Survived)) {
-                    return new Checked(outcome, states);
+                CheckOptions options = new CheckOptions(1, HEAP, out, limits.timeout(), java.util.OptionalLong.of(maxStates));
+                for (ModelRun run : runs(model, out)) {
+                    Model mutant = new Model(model.name(), module, run.config(), model.expected(), model.distinctStates(),
+                            model.description(), dir, model.shortRun());
+                    TlcResult result = tlc.run(ModelCheck.command(mutant, options.in(run.dir())));
+                    states = Math.max(states, result.run().statistics().distinctStates().orElse(0));
+                    Outcome outcome = run.witness().isEmpty() ? outcome(model.name(), maxStates, result)
+                            : witnessOutcome(model.name(), run.witness().get(), maxStates, result);
+                    if (!(outcome instanceof Outcome.Survived)) {
+                        return new Checked(outcome, states);
+                    }
                 }
             }
             return new Checked(new Outcome.Survived(), states);
         } finally {
             FileTree.delete(dir);
         }
+    }
+
+    /** One TLC run of a model: its config and folder, and the witness it must find, if it is one. */
+    private record ModelRun(Path config, Path dir, java.util.Optional<String> witness) {}
+
+    /** A model's runs: the model as it is, or one per witness, with that invariant alone. */
+    private static List<ModelRun> runs(Model model, Path out) throws IOException {
+        if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
+            return List.of(new ModelRun(model.config(), out, java.util.Optional.empty()));
+        }
+        String config = Files.readString(model.config());
+        List<ModelRun> runs = new ArrayList<>();
+        for (String witness : each.invariants()) {
+            Path dir = out.resolve(witness);
+            Files.createDirectories(dir);
+            Path only = dir.resolve(model.config().getFileName());
+            Files.writeString(only, ModelCheck.withOnlyInvariant(config, witness));
+            runs.add(new ModelRun(only, dir, java.util.Optional.of(witness)));
+        }
+        return runs;
+    }
+
+    /**
+     * The outcome of a run that must find {@code witness} violated (a behaviour it names reached):
+     * found, the mutant survives this run; no violation at all, the mutant removed the behaviour
+     * and is killed by the witness; anything else as for any run.
+     */
+    static Outcome witnessOutcome(String model, String witness, long maxStates, TlcResult result) {
+        if (!result.timedOut() && !result.stateBoundReached()) {
+            var run = result.run();
+            if (run.ending() == TlcEnding.OK) {
+                return new Outcome.Killed(model, "witness " + witness);
+            }
+            if (run.ending() == TlcEnding.VIOLATION && run.violation().orElseThrow().name().filter(witness::equals).isPresent()) {
+                return new Outcome.Survived();
+            }
+        }
+        return outcome(model, maxStates, result);
     }
 
     static Outcome outcome(String model, long maxStates, TlcResult result) {

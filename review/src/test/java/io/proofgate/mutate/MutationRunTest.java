@@ -81,6 +81,28 @@ class MutationRunTest {
     }
 
     @Test
+    void aWitnessKillsAMutantThatNoLongerReachesItAndOnlyThat() throws Exception {
+        String text = Files.readString(TOY.resolve("Toy.tla"));
+        TlaModule module = TlaModule.parse(text, "Toy.tla");
+        List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
+        Model witness = new Model("Witness", TOY.resolve("Toy.tla"), TOY.resolve("Witness.cfg"),
+                new Model.Expected.EachViolated(List.of("DebugReachesThree")), OptionalLong.empty(), "", TOY, true);
+        Map<String, String> outcomes;
+        try (MutationRun run = closeLater(new MutationRun(TOY, "Toy.tla", List.of(witness), 1, LIMITS, work.resolve("w")))) {
+            PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+            run.checkBaseline(text, quiet); // the witness is reached as the module is
+            outcomes = byChange(run.run(text, ms, quiet));
+        }
+        // stops at 2, counts down, never moves: 3 is out of reach
+        assertEquals("killed on Witness by witness DebugReachesThree", outcomes.get("boundary 3 → 2"), outcomes.toString());
+        assertEquals("killed on Witness by witness DebugReachesThree", outcomes.get("arithmetic + → -"), outcomes.toString());
+        assertEquals("killed on Witness by witness DebugReachesThree", outcomes.get("skip-if v < 3 → FALSE"), outcomes.toString());
+        // climbs past 3 or to 4: 3 is still reached, and only an invariant of another model sees it
+        assertEquals("SURVIVED", outcomes.get("relational < → <="), outcomes.toString());
+        assertEquals("SURVIVED", outcomes.get("boundary 3 → 4"), outcomes.toString());
+    }
+
+    @Test
     void aFirstModelIsCheckedFirstAndOnlyChangesWhichModelNamesTheKill() throws Exception {
         String text = Files.readString(TOY.resolve("Toy.tla"));
         List<Mutation> ms = TlaModule.parse(text, "Toy.tla").part("Impl").stream()
