@@ -72,6 +72,10 @@ State(r, t) == <<r, t>>
 
 CDiv(a, b) == (a + b - 1) \div b
 Col(t) == CDiv(t, B) - 1
+Max(a, b) == IF a > b THEN a ELSE b
+
+\* Drafts are fewer than a block's tokens (vLLM's are a handful; its blocks hold hundreds).
+ASSUME S < B
 
 VARIABLES
     status,   \* [Req -> {"waiting", "running", "preempted", "finished"}]
@@ -81,17 +85,19 @@ VARIABLES
     cached,   \* [Req -> columns hashed so far (num_cached)]
     table,    \* [Req -> Seq(block or Null)] the scheduler's table
     mirror,   \* [Req -> Seq(block)] the workers' row: only appended to, over what it held
-    leftover, \* Seq(block) the row the last request to leave left: the next one admitted takes it
+    leftover, \* Seq(block) the row the last request to leave left: a request admitted takes its
+              \* entries (two admitted after one leave both do: coarser than vLLM's own rows)
     content,  \* [Blocks -> state] what each block holds (Garbage: nothing anyone computed)
     refs,     \* [Blocks -> Nat] the request's hold plus the connector's pins
     hashed,   \* [Blocks -> BOOLEAN] a prefix-cache hash is on the block
     freeQ,    \* Seq(Blocks) the free queue, taken from the head
     offers,   \* the step's hand-offs: {[id, block, tokens]}
     saves,    \* connector: saves no worker has copied yet, {[id, block, tokens, pinned]}
-    lastCopy  \* ghost: {[id, block, tokens, held]} the copy made in the last transition
+    lastCopy, \* ghost: {[id, block, tokens, held]} the copy made in the last transition
+    lastStep  \* ghost: {[id, from, to, verify]} the step made in the last transition
 
 vars == <<status, done, epoch, cur, cached, table, mirror, leftover, content, refs, hashed, freeQ,
-          offers, saves, lastCopy>>
+          offers, saves, lastCopy, lastStep>>
 
 Range(s) == {s[i] : i \in DOMAIN s}
 \* Column c (from 0) of table t, Null beyond its end.
@@ -167,18 +173,17 @@ Prefilling(r) == done[r] < PromptOf[r]
 Idx(r) == CHOOSE i \in DOMAIN Requests : Requests[i] = r
 \* First come, first served: a waiting request is admitted after those before it.
 Schedulable == {r \in Req : /\ status[r] \in {"waiting", "running", "preempted"}
-                            /\ done[r] < MaxTokens[r]
                             /\ status[r] = "waiting" => \A i \in 1..(Idx(r) - 1) : status[Requests[i]] # "waiting"}
 
 \* The table after the frees at computed d: every column before the one holding the state at d.
-FreedCols(r, d) == {c \in 0..(Len(table[r]) - 1) : c < Col(d) /\ At(table[r], c) # Null}
+FreedCols(r, d) == {c \in 0..(Col(d) - 1) : At(table[r], c) # Null}
 AfterFrees(t, cols) == [i \in DOMAIN t |-> IF i - 1 \in cols THEN Null ELSE t[i]]
 
 \* The table after allocating for running column R: the scratch columns of the last S that R
 \* left behind nulled, null padding up to R - 1, then the moved blocks (in column order) at the
 \* tail; fresh blocks come after, up to R + S.
-Moved(t, R) == {c \in (Len(t) - S)..(Len(t) - 1) : c >= 0 /\ c < R /\ At(t, c) # Null}
-Padded(t, R) == t \o [i \in 1..(IF R > Len(t) THEN R - Len(t) ELSE 0) |-> Null]
+Moved(t, R) == {c \in (Len(t) - S)..(R - 1) : At(t, c) # Null}
+Padded(t, R) == t \o [i \in 1..Max(R - Len(t), 0) |-> Null]
 \* The tokens the allocation materialises columns for: every token the step schedules, the
 \* drafts a verify step checks included, so that the columns the workers write (R .. R + S for
 \* R = Col(N)) are the request's own.
@@ -187,17 +192,19 @@ Allocated(t, R) ==
     LET mv == Moved(t, R) IN
     Padded([i \in DOMAIN t |-> IF i - 1 \in mv THEN Null ELSE t[i]], R)
         \o [i \in 1..Cardinality(mv) |-> At(t, SeqOf(mv)[i])]
-Fresh(t, R) == IF Len(t) >= R + 1 + S THEN 0 ELSE R + 1 + S - Len(t)
+Fresh(t, R) == Max(R + 1 + S - Len(t), 0)
 
 -----------------------------------------------------------------------------
 (* A step.                                                                  *)
 
-\* The step of r: stop d1 (prefill) or accept a of 1 + S tokens (verify).  A new or resumed
-\* request's table starts empty.
-Step(r, d1, a) ==
+\* The step of r that ends with e1 tokens computed: a prefill chunk that stops at e1, or a verify
+\* step that accepts e1 - done[r] of its 1 + S tokens.  A new or resumed request's table starts
+\* empty.
+Step(r, e1) ==
     LET d0 == done[r]
         verify == ~Prefilling(r)
-        N == IF verify THEN d0 + 1 + S ELSE d1
+        a == e1 - d0
+        N == IF verify THEN d0 + 1 + S ELSE e1
         R == Col(N)
         RA == Col(AllocTokens(r, N))
         \* frees first (pins keep a block held)
@@ -213,7 +220,7 @@ Step(r, d1, a) ==
         \* the workers' row: a new or resumed request takes the row last left; what the
         \* scheduler sends is written after the request's columns, over what the row held
         row0 == IF table[r] = <<>> THEN leftover ELSE mirror[r]
-        m1 == [i \in 1..(IF Len(row0) > Len(t3) THEN Len(row0) ELSE Len(t3)) |->
+        m1 == [i \in 1..Max(Len(row0), Len(t3)) |->
                  IF i > Len(table[r]) /\ i <= Len(t3) THEN t3[i] ELSE row0[i]]
         \* hashing at schedule time, up to the tokens the request has
         known == IF verify /\ ~HashesDrafts THEN d0 + 1 ELSE N
@@ -221,16 +228,19 @@ Step(r, d1, a) ==
         offs == {[id |-> r, block |-> At(t3, c), tokens |-> (c + 1) * B] : c \in hc}
         \* the forward pass, on the workers' table
         c1 == IF cur[r] # -1 /\ cur[r] # R THEN [content EXCEPT ![At(m1, R)] = content[At(m1, cur[r])]] ELSE content
+        \* a step computes from the state in its running column (a new or resumed request from
+        \* the initial state): from anything else its states are garbage
+        sound == d0 = 0 \/ c1[At(m1, R)] = State(r, d0)
+        Computed(t) == IF sound THEN State(r, t) ELSE Garbage
         c2 == IF verify
               THEN [b \in Blocks |->
                       IF \E i \in 0..S : At(m1, R + i) = b
                       THEN LET i == CHOOSE i \in 0..S : At(m1, R + i) = b IN
-                           IF i < a THEN State(r, d0 + 1 + i) ELSE Garbage
+                           IF i < a THEN Computed(d0 + 1 + i) ELSE Garbage
                       ELSE c1[b]]
-              ELSE [c1 EXCEPT ![At(m1, R)] = State(r, d1)]
-        e1 == IF verify THEN d0 + a ELSE d1
+              ELSE [c1 EXCEPT ![At(m1, R)] = Computed(e1)]
         aligned == (e1 \div B) * B
-        c3 == IF verify /\ aligned >= d0 + 1 /\ aligned > 0
+        c3 == IF verify /\ aligned >= d0 + 1
               THEN [c2 EXCEPT ![At(m1, aligned \div B - 1)] = c2[At(m1, R + aligned - d0 - 1)]]
               ELSE c2
         newSaves == StepSaves(r, offs, d0, e1, m1)
@@ -239,10 +249,9 @@ Step(r, d1, a) ==
        /\ status' = [status EXCEPT ![r] = "running"]
        /\ done' = [done EXCEPT ![r] = e1]
        /\ cur' = [cur EXCEPT ![r] = IF verify THEN R + a - 1 ELSE R]
-       /\ cached' = [cached EXCEPT ![r] = IF known \div B > @ THEN known \div B ELSE @]
+       /\ cached' = [cached EXCEPT ![r] = known \div B]
        /\ table' = [table EXCEPT ![r] = t3]
        /\ mirror' = [mirror EXCEPT ![r] = m1]
-       /\ leftover' = IF table[r] = <<>> THEN <<>> ELSE leftover
        /\ content' = c3
        /\ refs' = [b \in Blocks |-> rel[1][b] + (IF b \in Range(newIds) THEN 1 ELSE 0)
                                     + (IF b \in pinIds THEN 1 ELSE 0)]
@@ -253,15 +262,16 @@ Step(r, d1, a) ==
        /\ offers' = offs
        /\ saves' = saves \cup newSaves
        /\ lastCopy' = {}
-       /\ UNCHANGED epoch
+       /\ lastStep' = {[id |-> r, from |-> d0, to |-> e1, verify |-> verify]}
+       /\ UNCHANGED <<epoch, leftover>>
 
 \* The scheduler moves on once the workers copied what the step asked for, where they must.
 MayMove == CopiesInStep => saves = {}
 
 Schedules ==
     MayMove /\ \E r \in Schedulable :
-        IF Prefilling(r) THEN \E d1 \in PrefillStops(r, done[r]) : Step(r, d1, 0)
-        ELSE \E a \in 1..(1 + S) : done[r] + a <= MaxTokens[r] /\ Step(r, 0, a)
+        IF Prefilling(r) THEN \E e1 \in PrefillStops(r, done[r]) : Step(r, e1)
+        ELSE \E a \in 1..(1 + S) : done[r] + a <= MaxTokens[r] /\ Step(r, done[r] + a)
 
 \* Preemption or finish: every block of the request is released.
 LetsGo(r, st, d) ==
@@ -277,6 +287,7 @@ LetsGo(r, st, d) ==
     /\ freeQ' = rel[2]
     /\ offers' = {}
     /\ lastCopy' = {}
+    /\ lastStep' = {}
     /\ UNCHANGED <<content, hashed, saves>>
 
 Preempts ==
@@ -298,6 +309,7 @@ WorkerCopies ==
         /\ refs' = rel[1]
         /\ freeQ' = rel[2]
         /\ offers' = {}
+        /\ lastStep' = {}
         /\ UNCHANGED <<status, done, epoch, cur, cached, table, mirror, leftover, content, hashed>>
 
 Init ==
@@ -316,6 +328,7 @@ Init ==
     /\ offers = {}
     /\ saves = {}
     /\ lastCopy = {}
+    /\ lastStep = {}
 
 \* Every request finished and every save copied: behaviours end here, so that a model checked for
 \* deadlock finds a state where vLLM or the workers cannot go on (a pool that never gives a
@@ -334,6 +347,47 @@ SavedBlockHoldsItsPrefix == \A c \in lastCopy : c.held = State(c.id, c.tokens)
 \* Non-vacuity: each is expected to be violated (a model lists it under each-violated).
 DebugCopyReachable == lastCopy = {}
 DebugTargetCopyReachable == \A c \in lastCopy : c.tokens # Target(c.id)
+
+\* Witnesses of vLLM's behaviours, each expected to be violated (the align-pool-witnesses models
+\* list them): a change to vLLM's side that removes one of these behaviours keeps every invariant
+\* (an invariant holds on fewer behaviours as on all), and is seen only here.
+\* A prefill chunk ends on a block boundary below the prompt's end.
+DebugStopsAtABoundary == \A x \in lastStep : x.verify \/ x.to % B # 0 \/ x.to >= PromptOf[x.id]
+\* A prefill chunk runs past a block boundary without stopping there.
+DebugPassesABoundary == \A x \in lastStep : x.verify \/ ~\E k \in 1..x.to : x.from < k * B /\ k * B < x.to
+\* A verify step accepts every draft; one rejects some.
+DebugAcceptsAll == \A x \in lastStep : ~x.verify \/ x.to - x.from < 1 + S
+DebugRejectsSome == \A x \in lastStep : ~x.verify \/ x.to - x.from = 1 + S
+\* A request decodes past its prompt; one finishes at its prompt's end.
+DebugDecodes == \A r \in Req : done[r] <= PromptOf[r]
+DebugFinishesAtItsPrompt == \A r \in Req : status[r] = "finished" => done[r] > PromptOf[r]
+\* A scratch block moved: the workers' row names it at two columns.
+DebugScratchMoved ==
+    \A r \in Req : \A i, j \in 1..Len(table[r]) : i < j => mirror[r][i] = Null \/ mirror[r][i] # mirror[r][j]
+\* A null column below the running one (a column no step wrote: passed, or freed).
+DebugNullColumn == \A r \in Req : \A c \in 0..(Len(table[r]) - 1) : At(table[r], c) # Null
+\* A block one request holds keeps another request's state (a freed block given out again).
+DebugBlockReused ==
+    \A r \in Req : \A b \in Range(table[r]) : b # Null => content[b][1] \in {r, "none"}
+\* A block with a hash waits in the free queue (still a prefix-cache hit).
+DebugHashedQueued == \A b \in Range(freeQ) : ~hashed[b]
+\* A pin keeps a block no request holds any more.
+DebugPinOutlivesTheTable == \A x \in saves : x.pinned => \E r \in Req : x.block \in Range(table[r])
+\* A preempted request runs again, and hands over its first boundary again.
+DebugResumes == \A r \in Req : epoch[r] > 0 => status[r] # "running"
+DebugResumedOffersItsFirstBoundary == \A o \in offers : epoch[o.id] = 0 \/ o.tokens # B
+\* With drafts, a chunk from below the prompt's last block boundary runs to the prompt's end.
+DebugRunsPastTheLastBoundary ==
+    \A x \in lastStep : x.verify \/ ~(x.from < (PromptOf[x.id] \div B) * B /\ x.to = PromptOf[x.id])
+\* A worker's copy of one request's save holds another request's state (a block written through
+\* another request's table: vLLM's mistakes only).
+DebugCopyHoldsAnotherRequestsState == \A c \in lastCopy : c.held[1] \in {c.id, "none"}
+\* A step takes the last free block.
+DebugPoolExhausted == freeQ # <<>>
+\* A rejected draft leaves bytes no one computed in its column (the state after a token that is
+\* not the request's).
+DebugRejectedDraftIsGarbage ==
+    \A x \in lastStep : ~x.verify \/ x.to - x.from = 1 + S \/ content[At(mirror[x.id], cur[x.id] + 1)] # Garbage
 
 \* The every-handoff policy's rule (its models only): a step files every hand-off whose boundary
 \* its request has computed, under that boundary, from the block it names.
@@ -363,6 +417,21 @@ HashedHoldsItsBoundary ==
 \* for nothing, and the next allocation waits).
 HoldsFewBlocks ==
     \A r \in Req : Cardinality({c \in 0..(Len(table[r]) - 1) : At(table[r], c) # Null}) <= 2 + S
+\* The scheduler admits requests in their order (first come, first served) and within the
+\* model's bounds.
+AdmittedInOrder ==
+    \A i, j \in DOMAIN Requests : i < j /\ status[Requests[j]] # "waiting" => status[Requests[i]] # "waiting"
+WithinBounds == \A r \in Req : done[r] \in 0..MaxTokens[r] /\ epoch[r] \in 0..MaxPreemptions
+\* A step computes at least one token; a prefill chunk ends within the prompt; a preempted
+\* request computes its prompt again from the start (no prefix-cache hit here).
+StepsAdvance == \A x \in lastStep : x.to > x.from /\ (x.verify \/ x.to <= PromptOf[x.id])
+PreemptedStartsOver == \A r \in Req : status[r] = "preempted" => done[r] = 0
+\* A finished request stays finished; a request's computed tokens go back only at preemption.
+FinishedStays == [][\A r \in Req : status[r] = "finished" => status'[r] = "finished"]_vars
+\* Every preemption counts against the model's bound.
+PreemptionsCounted ==
+    [][\A r \in Req : status'[r] = "preempted" /\ status[r] # "preempted" => epoch'[r] = epoch[r] + 1]_vars
+ComputedGrows == [][\A r \in Req : status'[r] # "preempted" => done'[r] >= done[r]]_vars
 \* The free queue gives out every block without a hash before any block with one (a hashed
 \* block is still a prefix-cache hit until it is given out again).
 FreeQueueOrder ==
@@ -371,7 +440,15 @@ FreeQueueOrder ==
 \* when last scheduled, at most one block short of those it computed (a verify step hashes before
 \* its drafts are accepted).
 CachedKeepsUp ==
-    ~HashesDrafts => \A r \in Req : status[r] = "running" => cached[r] \in {done[r] \div B - 1, done[r] \div B}
+    ~HashesDrafts =>
+        /\ \A r \in Req : status[r] = "running" => cached[r] \in {done[r] \div B - 1, done[r] \div B}
+        /\ \A x \in lastStep : cached[x.id] = (IF x.verify THEN x.from + 1 ELSE x.to) \div B
+\* A block with a hash holds a request's state at a block boundary, in a table or in the free
+\* queue (a prefix-cache hit until it is given out again, when it loses the hash).
+HashedHoldsABoundary ==
+    \A b \in Blocks : hashed[b] => \E r \in Req : \E k \in 1..(MaxTokens[r] \div B) : content[b] = State(r, k * B)
+\* vLLM hands over only the boundaries the retention interval keeps.
+OffersOnlyRetained == \A o \in offers : Retained(o.id, o.tokens)
 \* The pool's bookkeeping: a block is queued exactly when nothing holds it.
 PoolOK ==
     /\ \A b \in Blocks : (refs[b] = 0) <=> (b \in Range(freeQ))

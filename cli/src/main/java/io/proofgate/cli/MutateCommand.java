@@ -93,9 +93,10 @@ final class MutateCommand implements Command {
                                    the order that kills soonest: gen-two-recurrent, gen-shapes, ci,
                                    gen-bounds, gen-attention, gen-untracked, gen-edges, gen-batch,
                                    gen-attention-field; then producer, vLLM's proof producer); a model
-                                   that expects each of its invariants violated checks each as a witness:
-                                   a mutant under which one is no longer violated (a behaviour it names
-                                   no longer reached) is killed by it
+                                   that expects a violation (each-violated: each of its invariants, in a
+                                   run of its own) checks it as a witness: a mutant under which it is no
+                                   longer violated (a behaviour removed, a named mistake no longer
+                                   refuted) is killed by it
                   --jobs N         TLC runs at a time, one worker each (default: all cores)
                   --max-states N   distinct states one TLC run may find before the mutant counts as unfinished
                                    (default: 20 times the states spec/models.json records for the model, at

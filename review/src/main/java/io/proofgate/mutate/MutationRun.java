@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * <p>A model whose invariants must each be violated ({@code each-violated}: each a witness that a
  * behaviour is reachable) kills a mutant under which one of them no longer is: the mutant removed
  * a behaviour, which no invariant of the other models can see, since an invariant holds on fewer
- * behaviours as well as on all of them.
+ * behaviours as well as on all of them. A model that expects one violation (a named mistake's,
+ * refuted) is the witness of that one: a mutant under which the mistake is no longer refuted hid
+ * it, and is killed.
  */
 public final class MutationRun implements AutoCloseable {
 
@@ -238,8 +240,14 @@ public final class MutationRun implements AutoCloseable {
     /** One TLC run of a model: its config and folder, and the witness it must find, if it is one. */
     private record ModelRun(Path config, Path dir, java.util.Optional<String> witness) {}
 
-    /** A model's runs: the model as it is, or one per witness, with that invariant alone. */
+    /**
+     * A model's runs: the model as it is (a model that expects one violation is a witness of it),
+     * or one per witness, with that invariant alone.
+     */
     private static List<ModelRun> runs(Model model, Path out) throws IOException {
+        if (model.expected() instanceof Model.Expected.Violation one) {
+            return List.of(new ModelRun(model.config(), out, java.util.Optional.of(one.property())));
+        }
         if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
             return List.of(new ModelRun(model.config(), out, java.util.Optional.empty()));
         }

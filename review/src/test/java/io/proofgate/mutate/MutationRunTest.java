@@ -103,6 +103,23 @@ class MutationRunTest {
     }
 
     @Test
+    void aModelThatExpectsOneViolationIsItsWitness() throws Exception {
+        String text = Files.readString(TOY.resolve("Toy.tla"));
+        TlaModule module = TlaModule.parse(text, "Toy.tla");
+        List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
+        Model refuted = new Model("Refuted", TOY.resolve("Toy.tla"), TOY.resolve("Witness.cfg"),
+                new Model.Expected.Violation("DebugReachesThree"), OptionalLong.empty(), "", TOY, true);
+        Map<String, String> outcomes;
+        try (MutationRun run = closeLater(new MutationRun(TOY, "Toy.tla", List.of(refuted), 1, LIMITS, work.resolve("v")))) {
+            PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+            run.checkBaseline(text, quiet);
+            outcomes = byChange(run.run(text, ms, quiet));
+        }
+        assertEquals("killed on Refuted by witness DebugReachesThree", outcomes.get("boundary 3 → 2"), outcomes.toString());
+        assertEquals("SURVIVED", outcomes.get("boundary 3 → 4"), outcomes.toString());
+    }
+
+    @Test
     void aFirstModelIsCheckedFirstAndOnlyChangesWhichModelNamesTheKill() throws Exception {
         String text = Files.readString(TOY.resolve("Toy.tla"));
         List<Mutation> ms = TlaModule.parse(text, "Toy.tla").part("Impl").stream()
