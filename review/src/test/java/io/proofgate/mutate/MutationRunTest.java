@@ -48,11 +48,16 @@ class MutationRunTest {
     }
 
     private List<MutantResult> run(String cfg, String text) throws Exception {
+        return run(model(cfg), text);
+    }
+
+    /** Every mutant of the toy's Impl part on {@code model}, after its baseline. */
+    private List<MutantResult> run(Model model, String text) throws Exception {
         TlaModule module = TlaModule.parse(text, "Toy.tla");
         List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
         // one TLC run at a time: a second warm JVM costs its start and warm-up for a few toy mutants
-        try (MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model(cfg)), 1, LIMITS,
-                work.resolve(cfg))) {
+        try (MutationRun run = new MutationRun(TOY, "Toy.tla", List.of(model), 1, LIMITS,
+                work.resolve(model.name()))) {
             PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
             run.checkBaseline(text, quiet);
             return run.run(text, ms, quiet);
@@ -80,19 +85,18 @@ class MutationRunTest {
         assertFalse(rules.containsValue("SURVIVED"), rules.toString());
     }
 
+    /** The toy's Witness.cfg, which names DebugReachesThree, as a model expecting {@code expected}. */
+    private static Model witness(String name, Model.Expected expected) {
+        return new Model(name, TOY.resolve("Toy.tla"), TOY.resolve("Witness.cfg"), expected, OptionalLong.empty(), "", TOY,
+                true);
+    }
+
     @Test
     void aWitnessKillsAMutantThatNoLongerReachesItAndOnlyThat() throws Exception {
         String text = Files.readString(TOY.resolve("Toy.tla"));
-        TlaModule module = TlaModule.parse(text, "Toy.tla");
-        List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
-        Model witness = new Model("Witness", TOY.resolve("Toy.tla"), TOY.resolve("Witness.cfg"),
-                new Model.Expected.EachViolated(List.of("DebugReachesThree")), OptionalLong.empty(), "", TOY, true);
-        Map<String, String> outcomes;
-        try (MutationRun run = closeLater(new MutationRun(TOY, "Toy.tla", List.of(witness), 1, LIMITS, work.resolve("w")))) {
-            PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
-            run.checkBaseline(text, quiet); // the witness is reached as the module is
-            outcomes = byChange(run.run(text, ms, quiet));
-        }
+        // the baseline passes only where the witness is reached as the module is
+        Map<String, String> outcomes = byChange(run(witness("Witness",
+                new Model.Expected.EachViolated(List.of("DebugReachesThree"))), text));
         // stops at 2, counts down, never moves: 3 is out of reach
         assertEquals("killed on Witness by witness DebugReachesThree", outcomes.get("boundary 3 → 2"), outcomes.toString());
         assertEquals("killed on Witness by witness DebugReachesThree", outcomes.get("arithmetic + → -"), outcomes.toString());
@@ -105,16 +109,7 @@ class MutationRunTest {
     @Test
     void aModelThatExpectsOneViolationIsItsWitness() throws Exception {
         String text = Files.readString(TOY.resolve("Toy.tla"));
-        TlaModule module = TlaModule.parse(text, "Toy.tla");
-        List<Mutation> ms = module.part("Impl").stream().flatMap(d -> Mutator.mutations(d, text).stream()).toList();
-        Model refuted = new Model("Refuted", TOY.resolve("Toy.tla"), TOY.resolve("Witness.cfg"),
-                new Model.Expected.Violation("DebugReachesThree"), OptionalLong.empty(), "", TOY, true);
-        Map<String, String> outcomes;
-        try (MutationRun run = closeLater(new MutationRun(TOY, "Toy.tla", List.of(refuted), 1, LIMITS, work.resolve("v")))) {
-            PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
-            run.checkBaseline(text, quiet);
-            outcomes = byChange(run.run(text, ms, quiet));
-        }
+        Map<String, String> outcomes = byChange(run(witness("Refuted", new Model.Expected.Violation("DebugReachesThree")), text));
         assertEquals("killed on Refuted by witness DebugReachesThree", outcomes.get("boundary 3 → 2"), outcomes.toString());
         assertEquals("SURVIVED", outcomes.get("boundary 3 → 4"), outcomes.toString());
     }
