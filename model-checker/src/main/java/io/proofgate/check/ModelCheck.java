@@ -97,22 +97,11 @@ public final class ModelCheck {
     private static List<CheckReport> runEach(Model model, Model.Expected.EachViolated each, CheckOptions options,
                                              PrintStream progress, WarmTlcPool warm)
             throws IOException, InterruptedException {
-        String config = Files.readString(model.config());
-        for (String invariant : each.invariants()) {
-            if (!config.contains(invariant)) {
-                // before any run: a list that the config cannot check is an error in the input, not a finding
-                throw new io.proofgate.parse.ParseException(model.config().toString(), 1, 0, "names no invariant "
-                        + invariant + ", which spec/models.json lists for model " + model.name()
-                        + " (each-violated checks each listed invariant of the config in a run of its own)");
-            }
-        }
         List<CheckReport> reports = new ArrayList<>();
-        for (String invariant : each.invariants()) {
-            Path dir = options.outputDir().resolve(invariant);
-            Files.createDirectories(dir);
-            Path only = dir.resolve(model.config().getFileName());
-            Files.writeString(only, withOnlyInvariant(config, invariant));
-            Model one = new Model(model.name() + "/" + invariant, model.module(), only,
+        for (var only : eachConfig(model, each, options.outputDir()).entrySet()) {
+            String invariant = only.getKey();
+            Path dir = only.getValue().getParent();
+            Model one = new Model(model.name() + "/" + invariant, model.module(), only.getValue(),
                     new Model.Expected.Violation(invariant), model.distinctStates(), model.description(), model.specDir(),
                     model.shortRun());
             progress.println("  " + invariant + ":");
@@ -121,8 +110,37 @@ public final class ModelCheck {
         return reports;
     }
 
+    /**
+     * For each invariant a model must find violated, a copy of its config that checks that
+     * invariant alone (TLC stops at the first violation, so one run of all of them would confirm
+     * one), in a folder of its own under {@code dir} named by the invariant; in the list's order.
+     * A listed invariant the config does not name is an error in the input, before any file is
+     * written.
+     */
+    public static java.util.SequencedMap<String, Path> eachConfig(Model model, Model.Expected.EachViolated each, Path dir)
+            throws IOException {
+        String config = Files.readString(model.config());
+        for (String invariant : each.invariants()) {
+            if (!config.contains(invariant)) {
+                // a list that the config cannot check is an error in the input, not a finding
+                throw new io.proofgate.parse.ParseException(model.config().toString(), 1, 0, "names no invariant "
+                        + invariant + ", which spec/models.json lists for model " + model.name()
+                        + " (each-violated checks each listed invariant of the config in a run of its own)");
+            }
+        }
+        java.util.SequencedMap<String, Path> configs = new java.util.LinkedHashMap<>();
+        for (String invariant : each.invariants()) {
+            Path folder = dir.resolve(invariant);
+            Files.createDirectories(folder);
+            Path only = folder.resolve(model.config().getFileName());
+            Files.writeString(only, withOnlyInvariant(config, invariant));
+            configs.put(invariant, only);
+        }
+        return configs;
+    }
+
     /** The config with its INVARIANT(S) sections replaced by one naming {@code invariant}. */
-    public static String withOnlyInvariant(String config, String invariant) {
+    static String withOnlyInvariant(String config, String invariant) {
         StringBuilder kept = new StringBuilder();
         boolean inInvariants = false;
         for (String line : config.lines().toList()) {

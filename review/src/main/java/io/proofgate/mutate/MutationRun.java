@@ -251,15 +251,9 @@ public final class MutationRun implements AutoCloseable {
         if (!(model.expected() instanceof Model.Expected.EachViolated each)) {
             return List.of(new ModelRun(model.config(), out, java.util.Optional.empty()));
         }
-        String config = Files.readString(model.config());
         List<ModelRun> runs = new ArrayList<>();
-        for (String witness : each.invariants()) {
-            Path dir = out.resolve(witness);
-            Files.createDirectories(dir);
-            Path only = dir.resolve(model.config().getFileName());
-            Files.writeString(only, ModelCheck.withOnlyInvariant(config, witness));
-            runs.add(new ModelRun(only, dir, java.util.Optional.of(witness)));
-        }
+        ModelCheck.eachConfig(model, each, out).forEach((witness, only) ->
+                runs.add(new ModelRun(only, only.getParent(), java.util.Optional.of(witness))));
         return runs;
     }
 
