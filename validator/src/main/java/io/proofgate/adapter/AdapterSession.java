@@ -11,6 +11,7 @@ import io.proofgate.protocol.Counters;
 import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.InvalidEventException;
 import io.proofgate.protocol.PendingSnapshot;
+import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.Replay;
@@ -66,7 +67,8 @@ public final class AdapterSession {
                 case "topology" -> {
                     topologyLine = message.getBytes(StandardCharsets.UTF_8);
                     try (EventReader reader = reader(new byte[0])) {
-                        connector = new Connector(reader.readTopology());
+                        Topology topology = reader.readTopology();
+                        connector = new Connector(topology, reader.schema().equals(Formats.EVENTS_V2));
                     }
                     return List.of(END);
                 }

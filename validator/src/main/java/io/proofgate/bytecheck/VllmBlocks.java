@@ -123,6 +123,7 @@ final class VllmBlocks {
                 }
             }
             case Event.Held held -> { }
+            case Event.Lookup lookup -> { }
         }
     }
 

@@ -44,11 +44,24 @@ public final class Connector {
     private long retiredFinished;
     private long lastStep;
     private boolean stepped;
+    private final Restores restores;
 
+    /** A connector of the store half only, for logs without lookups. */
     public Connector(Topology topology) {
+        this(topology, false);
+    }
+
+    /**
+     * With {@code restores}, the connector answers lookups and loads its hits (protocol §3,
+     * "Restore rules"), and remembers every prefix it publishes for that: its memory then grows
+     * with the prefixes published, as a store's index does. Without, a lookup is an event this
+     * connector cannot be sent.
+     */
+    public Connector(Topology topology, boolean restores) {
         this.topology = topology;
         this.recurrentGroups = topology.recurrentGroupCount();
         this.hasRecurrent = recurrentGroups > 0;
+        this.restores = restores ? new Restores(topology) : null;
     }
 
     public Topology topology() {
@@ -60,6 +73,12 @@ public final class Connector {
             case Event.Step step -> step(step);
             case Event.Finished finished -> finish(finished.id());
             case Event.Held held -> hold(held.rank(), held.digest());
+            case Event.Lookup lookup -> {
+                if (restores == null) {
+                    throw new InvalidEventException("a lookup, sent to a connector of the store half only");
+                }
+                yield List.of(restores.lookup(lastStep, lookup));
+            }
         };
     }
 
@@ -77,6 +96,10 @@ public final class Connector {
                 ? ((RawValue.MapOf) step.evidence()).entries() : Map.of();
         List<Verdict> verdicts = new ArrayList<>(2);
         for (Event.NewRequest request : step.newRequests()) {
+            Verdict.Load load = restores == null ? null : restores.load(step.step(), request);
+            if (load != null) {
+                verdicts.add(load); // the load is started at allocation, before the step computes
+            }
             newRequest(step.step(), request, whole, byRequest, verdicts);
         }
         CachedRequests cached = step.cachedRequests();
@@ -180,6 +203,9 @@ public final class Connector {
     }
 
     private List<Verdict> finish(String id) {
+        if (restores != null) {
+            restores.finished(id);
+        }
         PendingStore store = pending.remove(id);
         if (store == null) {
             return List.of();
@@ -248,6 +274,9 @@ public final class Connector {
             return;
         }
         plans++;
+        if (restores != null) {
+            restores.published(store.digest, store.target);
+        }
         verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.target, BlockIds.adopt(selected),
                 List.of(recurrent)));
     }
@@ -350,6 +379,11 @@ public final class Connector {
             if (request.blockIds().groupCount() != groups) {
                 throw new InvalidEventException("block_ids of \"" + request.id() + "\" has "
                         + request.blockIds().groupCount() + " groups, the topology has " + groups);
+            }
+            if (restores != null) {
+                restores.check(request);
+            } else if (request.external() > 0) {
+                throw new InvalidEventException("new request \"" + request.id() + "\" has external tokens, sent to a connector of the store half only");
             }
         }
         CachedRequests cached = step.cachedRequests();

@@ -31,9 +31,25 @@ public sealed interface Event {
     /** Worker rank {@code rank} reports that it holds the prefix {@code digest}. */
     record Held(int rank, String digest) implements Event {}
 
-    /** A request in its first scheduled step. */
+    /**
+     * vLLM asks the connector how many tokens of a waiting request's prompt it can load beyond the
+     * {@code computed} that vLLM's own prefix cache gives ({@code get_num_new_matched_tokens}); the
+     * request is scheduled later as a new request whose {@code external} tokens are the answer.
+     */
+    record Lookup(String id, String digest, long promptTokens, long computed) implements Event {}
+
+    /**
+     * A request in its first scheduled step. {@code external} of its {@code computed} tokens are the
+     * connector's hit, which the connector loads into its blocks ({@code update_state_after_alloc});
+     * the rest vLLM had.
+     */
     record NewRequest(String id, String digest, long promptTokens, long computed, long scheduled,
-                      BlockIds blockIds) {}
+                      BlockIds blockIds, long external) {
+        /** A request with no tokens from the connector. */
+        public NewRequest(String id, String digest, long promptTokens, long computed, long scheduled, BlockIds blockIds) {
+            this(id, digest, promptTokens, computed, scheduled, blockIds, 0);
+        }
+    }
 
     /** A request scheduled again; {@code resumed} is true on its first step after a preemption. */
     record CachedRequest(String id, long computed, long scheduled, BlockIds newBlockIds, boolean resumed) {}

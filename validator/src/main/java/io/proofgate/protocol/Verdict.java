@@ -31,4 +31,18 @@ public sealed interface Verdict {
 
     /** Pending state dropped without a plan. */
     record Retired(long step, String id, RetireCause cause) implements Verdict {}
+
+    /**
+     * The answer to a lookup: {@code tokens} of the prompt beyond the tokens vLLM has, which the
+     * connector loads if vLLM takes them (0: none). {@code step} is the last step's.
+     */
+    record Hit(long step, String id, long tokens) implements Verdict {}
+
+    /**
+     * What the connector loads for a request that vLLM scheduled with its hit: the state of prefix
+     * {@code digest} at {@code span} tokens, into {@code blocksByGroup}, the request's own blocks
+     * that hold the tokens it loads (an attention group's below the span, a recurrent group's state
+     * block at it).
+     */
+    record Load(long step, String id, String digest, long span, BlockIds blocksByGroup) implements Verdict {}
 }

@@ -55,6 +55,9 @@ sealed interface EventPipeline extends AutoCloseable permits EventPipeline.OneRe
     /** The log's topology, read from its first line. */
     Topology topology();
 
+    /** The log's schema, read from its first line. */
+    String schema();
+
     /** The next line, or null at the end of the log. */
     ReplayLine next() throws ReplayException, IOException;
 
@@ -99,6 +102,11 @@ sealed interface EventPipeline extends AutoCloseable permits EventPipeline.OneRe
         @Override
         public ReplayLine next() throws ReplayException, IOException {
             return reader.next();
+        }
+
+        @Override
+        public String schema() {
+            return reader.schema();
         }
 
         @Override

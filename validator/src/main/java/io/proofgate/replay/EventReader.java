@@ -60,7 +60,7 @@ public final class EventReader implements Closeable {
         KIND("kind"), SCHEMA("schema"), TP_DEGREE("tp_degree"), HASH_BLOCK_SIZE("hash_block_size"),
         MIN_SPAN("min_span_tokens"), MAX_SPAN("max_span_tokens"), GROUPS("groups"), STEP("step"), NEW("new"),
         CACHED("cached"), PREEMPTED("preempted"), EVIDENCE("recurrent_boundary_blocks"), ID("id"), RANK("rank"),
-        DIGEST("digest");
+        DIGEST("digest"), PROMPT_TOKENS("prompt_tokens"), COMPUTED("computed");
 
         final String wireName;
         final int bit = 1 << ordinal();
@@ -86,15 +86,19 @@ public final class EventReader implements Closeable {
                 case "id" -> ID;
                 case "rank" -> RANK;
                 case "digest" -> DIGEST;
+                case "prompt_tokens" -> PROMPT_TOKENS;
+                case "computed" -> COMPUTED;
                 default -> null;
             };
         }
 
-        static int allowed(String kind) {
+        /** The fields of {@code kind}; -1 for a kind the log's version does not have. */
+        static int allowed(String kind, boolean restores) {
             return switch (kind) {
                 case "step" -> bits(KIND, STEP, NEW, CACHED, PREEMPTED, EVIDENCE);
                 case "finished" -> bits(KIND, ID);
                 case "held" -> bits(KIND, RANK, DIGEST);
+                case "lookup" -> restores ? bits(KIND, ID, DIGEST, PROMPT_TOKENS, COMPUTED) : -1;
                 case "topology" -> bits(KIND, SCHEMA, TP_DEGREE, HASH_BLOCK_SIZE, MIN_SPAN, MAX_SPAN, GROUPS);
                 default -> -1; // an unknown kind is reported as such, not as a foreign field
             };
@@ -113,7 +117,7 @@ public final class EventReader implements Closeable {
             "window_tokens"));
     /** The fields of a new request and of a cached one, by index (the switches below name the indexes). */
     private static final FieldNames.Known NEW_FIELDS = new FieldNames.Known(List.of("id", "digest", "prompt_tokens",
-            "computed", "scheduled", "block_ids"));
+            "computed", "scheduled", "block_ids", "external"));
     private static final FieldNames.Known CACHED_FIELDS = new FieldNames.Known(List.of("id", "computed", "scheduled",
             "new_block_ids", "resumed"));
 
@@ -136,6 +140,8 @@ public final class EventReader implements Closeable {
     private long previousEndLine;
     private Topology topology;
     private int groupCount;
+    /** Whether the log is {@link Formats#EVENTS_V2}: lookups, and new requests' external tokens. */
+    private boolean restores;
 
     public EventReader(InputStream in, String source) throws IOException {
         this(in, source, null, 1);
@@ -154,9 +160,17 @@ public final class EventReader implements Closeable {
      * before: it reads and reports as one reader from the log's start would from that line (every
      * line number and message the same), given that the lines before ended there and were valid.
      */
-    static EventReader fromLine(InputStream rest, String source, Topology topology, long firstLine) throws IOException {
-        return new EventReader(new SequenceInputStream(new ByteArrayInputStream(RESUME_PREFIX), rest), source, topology,
-                firstLine);
+    static EventReader fromLine(InputStream rest, String source, Topology topology, String schema, long firstLine)
+            throws IOException {
+        EventReader reader = new EventReader(new SequenceInputStream(new ByteArrayInputStream(RESUME_PREFIX), rest), source,
+                topology, firstLine);
+        reader.restores = schema.equals(Formats.EVENTS_V2);
+        return reader;
+    }
+
+    /** The log's schema, once its topology is read (or given). */
+    public String schema() {
+        return restores ? Formats.EVENTS_V2 : Formats.EVENTS;
     }
 
     private EventReader(InputStream in, String source, Topology known, long firstLine) throws IOException {
@@ -273,10 +287,17 @@ public final class EventReader implements Closeable {
             case "step" -> line.toStep();
             case "finished" -> new Event.Finished(line.require(line.id, Field.ID));
             case "held" -> new Event.Held(line.rank(), line.require(line.digest, Field.DIGEST));
+            case "lookup" -> {
+                if (!restores) {
+                    throw error(line.kindLine, line.kindColumn, "a lookup is an event of " + Formats.EVENTS_V2
+                            + " (this log's topology says " + Formats.EVENTS + ")");
+                }
+                yield line.toLookup();
+            }
             case "topology" -> throw error(line.startLine, line.startColumn,
                     "a second topology line (only the first line describes the topology)");
-            default -> throw error(line.kindLine, line.kindColumn,
-                    "unknown event kind " + Outside.quoted(line.kind) + " (expected step, finished, held)");
+            default -> throw error(line.kindLine, line.kindColumn, "unknown event kind " + Outside.quoted(line.kind)
+                    + (restores ? " (expected step, finished, held, lookup)" : " (expected step, finished, held)"));
         };
         return new ReplayLine(event, line.startLine + lineShift, line.startColumn);
     }
@@ -333,6 +354,8 @@ public final class EventReader implements Closeable {
                 case ID -> line.id = text(value, name);
                 case RANK -> line.rank = integer(value, name);
                 case DIGEST -> line.digest = text(value, name);
+                case PROMPT_TOKENS -> line.promptTokens = atLeast(integer(value, name), 1, name);
+                case COMPUTED -> line.computed = atLeast(integer(value, name), 0, name);
             }
         }
         long endLine = lineHere(); // the closing brace's line
@@ -404,6 +427,7 @@ public final class EventReader implements Closeable {
             long prompt = -1;
             long computed = -1;
             long scheduled = -1;
+            long external = 0;
             BlockIds blocks = null;
             int seen = 0;
             int field = -1;
@@ -417,6 +441,13 @@ public final class EventReader implements Closeable {
                     case 3 -> computed = atLeast(integer(nextToken(), name), 0, name);
                     case 4 -> scheduled = atLeast(integer(nextToken(), name), 0, name);
                     case 5 -> blocks = blockIds(nextToken(), name);
+                    case 6 -> {
+                        if (!restores) {
+                            throw errorHere("\"external\" in new[" + requests.size() + "] is a field of " + Formats.EVENTS_V2
+                                    + " (this log's topology says " + Formats.EVENTS + ")");
+                        }
+                        external = atLeast(integer(nextToken(), name), 0, name);
+                    }
                     default -> throw errorHere("unknown field " + Outside.quoted(name) + " in new[" + requests.size() + "]");
                 }
             }
@@ -427,7 +458,11 @@ public final class EventReader implements Closeable {
                 throw errorHere("missing field \"" + missing + "\" in new[" + requests.size() + "]");
             }
             tokensFit(computed, scheduled, "new[" + requests.size() + "]");
-            requests.add(new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks));
+            if (external > computed) {
+                throw errorHere("\"external\" must be at most \"computed\" in new[" + requests.size() + "] ("
+                        + external + " > " + computed + ")");
+            }
+            requests.add(new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks, external));
         }
         return requests;
     }
@@ -804,6 +839,8 @@ public final class EventReader implements Closeable {
         String id;
         Long rank;
         String digest;
+        Long promptTokens;
+        Long computed;
 
         Line(long startLine, long startColumn) {
             this.startLine = startLine;
@@ -831,7 +868,7 @@ public final class EventReader implements Closeable {
 
         void kind(String value) {
             kind = value;
-            allowed = Field.allowed(value);
+            allowed = Field.allowed(value, restores);
             if (allowed == -1) { // only an unknown kind is reported at the kind's own place
                 kindLine = tokenLine();
                 kindColumn = tokenColumn();
@@ -870,11 +907,14 @@ public final class EventReader implements Closeable {
 
         Topology toTopology() throws ReplayException {
             if (schema == null) {
-                throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + Formats.EVENTS + "\")");
+                throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + Formats.EVENTS
+                        + "\" or \"" + Formats.EVENTS_V2 + "\")");
             }
-            if (!schema.equals(Formats.EVENTS)) {
-                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Outside.quoted(schema) + " (expected \"" + Formats.EVENTS + "\")");
+            if (!schema.equals(Formats.EVENTS) && !schema.equals(Formats.EVENTS_V2)) {
+                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Outside.quoted(schema)
+                        + " (expected \"" + Formats.EVENTS + "\" or \"" + Formats.EVENTS_V2 + "\")");
             }
+            restores = schema.equals(Formats.EVENTS_V2);
             if (groups == null) {
                 throw error(startLine, startColumn, "missing field \"groups\" in the topology");
             }
@@ -890,6 +930,20 @@ public final class EventReader implements Closeable {
             } catch (IllegalArgumentException e) {
                 throw error(startLine, startColumn, "invalid topology: " + e.getMessage());
             }
+        }
+
+        Event.Lookup toLookup() throws ReplayException {
+            String request = require(id, Field.ID);
+            String prefix = require(digest, Field.DIGEST);
+            if (promptTokens == null || computed == null) {
+                throw error(startLine, startColumn, "missing field \"" + (promptTokens == null ? "prompt_tokens" : "computed")
+                        + "\" in a lookup event");
+            }
+            if (computed >= promptTokens) {
+                throw error(startLine, startColumn, "\"computed\" must be below \"prompt_tokens\" in a lookup event ("
+                        + computed + " >= " + promptTokens + ")");
+            }
+            return new Event.Lookup(request, prefix, promptTokens, computed);
         }
 
         Event.Step toStep() throws ReplayException {

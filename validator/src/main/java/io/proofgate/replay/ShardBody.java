@@ -59,6 +59,9 @@ final class ShardBody {
                     optional("observed", Type.INTEGER), key("target", Type.INTEGER), optional("group", Type.INTEGER),
                     optional("block", Type.INTEGER), key("reason", Type.TEXT)),
             "retired", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("cause", Type.TEXT)),
+            "hit", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("tokens", Type.INTEGER)),
+            "load", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("digest", Type.TEXT),
+                    key("span", Type.INTEGER), key("blocks_by_group", Type.BLOCKS)),
             "summary", List.of(key("kind", Type.TEXT), key(Counter.PLANS.wireName(), Type.INTEGER), key(Counter.REJECTED.wireName(), Type.INTEGER),
                     key(Counter.STORE_SKIPPED_QUORUM.wireName(), Type.INTEGER), key(Counter.RETIRED_FINISHED.wireName(), Type.INTEGER),
                     optional(Counter.IGNORED_HELD.wireName(), Type.INTEGER), key("pending", Type.TEXTS), key("latched", Type.LATCHED)),
@@ -127,6 +130,7 @@ final class ShardBody {
             shaped(line, root, kind, shape);
             switch (kind) {
                 case "plan" -> plans++;
+                case "hit", "load" -> { } // the summary does not count them
                 case "rejected" -> {
                     rejected++;
                     if (!CODES.contains(root.get("code").asText())) {

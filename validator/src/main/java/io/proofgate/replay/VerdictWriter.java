@@ -63,6 +63,21 @@ public final class VerdictWriter implements Closeable {
                 out.writeStringField("id", retired.id());
                 out.writeStringField("cause", retired.cause().wireName());
             }
+            case Verdict.Hit hit -> {
+                out.writeStringField("kind", "hit");
+                out.writeNumberField("step", hit.step());
+                out.writeStringField("id", hit.id());
+                out.writeNumberField("tokens", hit.tokens());
+            }
+            case Verdict.Load load -> {
+                out.writeStringField("kind", "load");
+                out.writeNumberField("step", load.step());
+                out.writeStringField("id", load.id());
+                out.writeStringField("digest", load.digest());
+                out.writeNumberField("span", load.span());
+                out.writeFieldName("blocks_by_group");
+                writeBlocks(load.blocksByGroup());
+            }
         }
         out.writeEndObject();
         out.writeRaw('\n');

@@ -271,6 +271,9 @@ final class ReferenceRules {
                     + lists(p.blocksByGroup()) + " " + Events.sorted(p.recurrent());
             case Verdict.Rejected r -> "rejected " + r.step() + " " + r.id() + " " + r.code().wireName() + " " + r.target();
             case Verdict.Retired r -> "retired " + r.step() + " " + r.id() + " " + r.cause().wireName();
+            // the random logs of this statement have no lookups
+            case Verdict.Hit h -> "hit " + h.step() + " " + h.id() + " " + h.tokens();
+            case Verdict.Load l -> "load " + l.step() + " " + l.id() + " " + l.digest() + " " + l.span();
         };
     }
 }

@@ -22,7 +22,17 @@ class ScenarioFilesTest {
 
     @TestFactory
     Stream<DynamicTest> seedScenariosReplayToTheirExpectedOutput() throws IOException, URISyntaxException {
-        Path root = Path.of(ScenarioFilesTest.class.getResource("/scenarios").toURI());
+        return logsIn("/scenarios");
+    }
+
+    /** The restore half's logs ({@code proofgate-events/v2}: lookups, and new requests' external tokens). */
+    @TestFactory
+    Stream<DynamicTest> restoreLogsReplayToTheirExpectedOutput() throws IOException, URISyntaxException {
+        return logsIn("/restore");
+    }
+
+    private static Stream<DynamicTest> logsIn(String folder) throws IOException, URISyntaxException {
+        Path root = Path.of(ScenarioFilesTest.class.getResource(folder).toURI());
         return Files.walk(root)
                 .filter(path -> path.toString().endsWith(".jsonl"))
                 .sorted()
@@ -37,8 +47,8 @@ class ScenarioFilesTest {
         }
         String actual = out.toString(StandardCharsets.UTF_8);
         if (Boolean.getBoolean("proofgate.rewrite")) {
-            Path source = Path.of("src/test/resources/scenarios").resolve(
-                    Path.of(ScenarioFilesTest.class.getResource("/scenarios").toURI()).relativize(expectedFile));
+            Path resources = Path.of(ScenarioFilesTest.class.getResource("/").toURI());
+            Path source = Path.of("src/test/resources").resolve(resources.relativize(expectedFile));
             Files.writeString(source, actual);
             return;
         }

@@ -1,0 +1,146 @@
+package io.proofgate.protocol;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+
+/**
+ * The restore half of the reference connector (protocol §3, "Restore rules"): the prefixes it
+ * published, what it answers to a lookup, and what it loads for a request vLLM scheduled with
+ * its hit. Its policy: the longest prefix it published that the request's prompt extends, on
+ * every recurrent group's block grid and strictly below the prompt's end.
+ *
+ * <p>Memory grows with the prefixes published and the lookups not yet followed by their request's
+ * first step (or its finish).
+ */
+final class Restores {
+
+    /** A lookup's answer, kept for the request's first step: vLLM's tokens, and the prefix it restores to. */
+    private record Claim(long computed, long tokens) {}
+
+    private final Topology topology;
+    /** The tokens a hit must be a multiple of: every recurrent group's block size (1 without one). */
+    private final long grid;
+    /** The spans published per digest. */
+    private final Map<String, NavigableSet<Long>> published = new HashMap<>();
+    private final Map<String, Claim> claims = new HashMap<>();
+
+    Restores(Topology topology) {
+        this.topology = topology;
+        long lcm = 1;
+        for (Group group : topology.groups()) {
+            if (group.isRecurrent()) {
+                lcm = lcm / gcd(lcm, group.blockTokens()) * group.blockTokens();
+            }
+        }
+        this.grid = lcm;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /** The connector published a plan: the prefix {@code digest} of {@code span} tokens is in its store. */
+    void published(String digest, long span) {
+        published.computeIfAbsent(digest, d -> new TreeSet<>()).add(span);
+    }
+
+    /** The answer to a lookup, remembered for the request's first step. */
+    Verdict.Hit lookup(long step, Event.Lookup lookup) {
+        long hit = longestHeld(lookup.digest(), lookup.promptTokens(), lookup.computed());
+        long tokens = hit > lookup.computed() ? hit - lookup.computed() : 0;
+        claims.put(lookup.id(), new Claim(lookup.computed(), tokens));
+        return new Verdict.Hit(step, lookup.id(), tokens);
+    }
+
+    /**
+     * The longest published span of {@code digest} on the grid, strictly below the prompt's end
+     * (vLLM computes the last prompt token again for its logits) and beyond what vLLM has; 0 for none.
+     */
+    private long longestHeld(String digest, long promptTokens, long computed) {
+        NavigableSet<Long> spans = published.get(digest);
+        if (spans == null) {
+            return 0;
+        }
+        for (Long span : spans.headSet(promptTokens, false).descendingSet()) {
+            if (span <= computed) {
+                return 0;
+            }
+            if (span % grid == 0) {
+                return span;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Checks a new request's external tokens against this connector's answer before the step is
+     * applied: vLLM takes exactly the tokens the connector answered, on top of its own.
+     */
+    void check(Event.NewRequest request) {
+        Claim claim = claims.get(request.id());
+        if (request.external() == 0) {
+            return;
+        }
+        if (claim == null) {
+            throw new InvalidEventException("new request \"" + request.id() + "\" has " + request.external()
+                    + " external tokens, and no lookup of it came before");
+        }
+        if (request.external() != claim.tokens() || request.computed() != claim.computed() + claim.tokens()) {
+            throw new InvalidEventException("new request \"" + request.id() + "\" has computed " + request.computed()
+                    + " with " + request.external() + " external tokens, where its lookup had computed " + claim.computed()
+                    + " and the connector's hit was " + claim.tokens() + " tokens");
+        }
+        long span = request.computed();
+        for (Group group : topology.groups()) {
+            if (group.isRecurrent()) {
+                long column = span / group.blockTokens() - 1;
+                long[] table = request.blockIds().groupView(group.index());
+                if (column >= table.length || table[(int) column] <= 0) {
+                    throw new InvalidEventException("new request \"" + request.id() + "\" restores " + span
+                            + " tokens, and its table in group " + group.index() + " has no block at column " + column);
+                }
+            }
+        }
+    }
+
+    /**
+     * The load of a new request vLLM scheduled with external tokens (checked by {@link #check}),
+     * or null for one without: the blocks that hold the tokens from vLLM's own to the hit.
+     */
+    Verdict.Load load(long step, Event.NewRequest request) {
+        Claim claim = claims.remove(request.id());
+        if (request.external() == 0) {
+            return null;
+        }
+        long from = claim.computed();
+        long span = request.computed();
+        long[][] blocks = new long[topology.groups().size()][];
+        for (Group group : topology.groups()) {
+            long[] table = request.blockIds().groupView(group.index());
+            long bt = group.blockTokens();
+            blocks[group.index()] = switch (group.policy()) {
+                case FULL -> nonNull(table, from / bt, Math.min(table.length, ceilDiv(span, bt)));
+                case SLIDING -> nonNull(table, Math.max(from, span - group.windowTokens()) / bt,
+                        Math.min(table.length, ceilDiv(span, bt)));
+                case RECURRENT_ALIGN -> new long[] {table[(int) (span / bt - 1)]};
+            };
+        }
+        return new Verdict.Load(step, request.id(), request.digest(), span, BlockIds.adopt(blocks));
+    }
+
+    /** The request finished: a lookup it had is over. */
+    void finished(String id) {
+        claims.remove(id);
+    }
+
+    private static long[] nonNull(long[] table, long from, long to) {
+        return java.util.stream.LongStream.range(Math.max(0, from), Math.max(from, to)).map(i -> table[(int) i])
+                .filter(b -> b > 0).toArray();
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}
