@@ -24,21 +24,34 @@ Planted unsafe variants, each of which the kit reports as unsafe with a witness:
                   after vLLM has let the blocks go
     --no-pin      copies as --async does, but does not pin the blocks while its workers copy them
 
+It also answers lookups (the restore half, capability "restore"): the hit is the longest prefix it
+saved (a plan whose copy is over) that the prompt extends, on every recurrent group's block grid
+and strictly below the prompt's end; for a request vLLM schedules with it, the load puts that
+prefix into the request's blocks (protocol section 3, "Restore rules"). Planted restore mistakes:
+
+    --token-twice  a hit may reach the prompt's end, so vLLM computes the last token again from a
+                   state that has applied it
+    --group-lacks  files each recurrent group's hand-off on its own and answers a hit where any
+                   group has its state, not every one
+
 Standard library only; it finds the library beside it in the repository, nothing to install.
 """
 
 import os
 import sys
+from math import gcd
 from typing import Any, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "adapters", "python"))
 
-from proofgate_adapter import Adapter, Counters, State, main, plan, saved  # noqa: E402
-from proofgate_adapter.events import Finished, Held, Step, Topology  # noqa: E402
+from proofgate_adapter import Adapter, Counters, State, hit, load, main, plan, saved  # noqa: E402
+from proofgate_adapter.events import Finished, Held, Lookup, NewRequest, Step, Topology  # noqa: E402
 
 POSITIONAL = "--positional" in sys.argv[1:]
 DEFERRED = "--deferred" in sys.argv[1:]
 NO_PIN = "--no-pin" in sys.argv[1:]
+TOKEN_TWICE = "--token-twice" in sys.argv[1:]
+GROUP_LACKS = "--group-lacks" in sys.argv[1:]
 ASYNC = "--async" in sys.argv[1:] or NO_PIN
 #: Steps after a plan's step by which every worker has copied its blocks.
 COPY_STEPS = 2
@@ -59,7 +72,7 @@ class Request:
 
 class EveryHandoff(Adapter):
     name = "every-handoff connector (Python)"
-    capabilities = ("sliding",)
+    capabilities = ("sliding", "restore")
     connector_policy = "own"
 
     def topology(self, topology: Topology) -> None:
@@ -71,6 +84,13 @@ class EveryHandoff(Adapter):
         self.holding: dict[str, set[int]] = {}
         self.plans = 0
         self.copying: list[tuple[int, str, str, int]] = []  # (step, id, digest, span) of copies under way
+        self.stored: dict[str, set[int]] = {}  # spans whose copy is over, by digest: what a hit may restore
+        self.partial: dict[str, set[int]] = {}  # --group-lacks: spans some recurrent group's hand-off was offered for
+        self.grid = 1
+        for group in topology.groups:
+            if group.recurrent:
+                self.grid = self.grid * group.block_tokens // gcd(self.grid, group.block_tokens)
+        self.looked_up: dict[str, int] = {}  # request -> the tokens vLLM had at its lookup
 
     def step(self, step: Step) -> list[Any]:
         self.last_step = step.step
@@ -98,7 +118,10 @@ class EveryHandoff(Adapter):
                     known.table[g].extend(more)
             known.done = cached.computed + cached.scheduled
             scheduled.append(cached.id)
+        for _, _, digest, span in done:
+            self.stored.setdefault(digest, set()).add(span)
         out: list[Any] = [saved(step.step, request_id, digest, span) for _, request_id, digest, span in done]
+        out.extend(self.load(step.step, new) for new in step.new if new.external > 0)
         evidence = step.evidence if isinstance(step.evidence, dict) else {}
         for request_id in scheduled:
             entries = evidence.get(request_id)
@@ -116,6 +139,8 @@ class EveryHandoff(Adapter):
             g, block, boundary = entry
             if g in recurrent and block > 0 and 0 < boundary <= request.done and boundary % self.hash_block == 0:
                 by_boundary.setdefault(boundary, {}).setdefault(g, set()).add(block)
+                # THE PLANTED BUG (--group-lacks): one group's state filed as if the prefix were held
+                self.partial.setdefault(request.digest, set()).add(boundary)
         out = []
         for boundary in sorted(by_boundary):
             blocks = by_boundary[boundary]
@@ -136,6 +161,7 @@ class EveryHandoff(Adapter):
         then (THE PLANTED BUG, --no-pin: not pinned)."""
         self.plans += 1
         if not ASYNC:
+            self.stored.setdefault(digest, set()).add(span)  # copied in the step
             return plan(step, request_id, digest, span, *selection)
         self.copying.append((step, request_id, digest, span))
         return plan(step, request_id, digest, span, *selection, copy="async", pinned=not NO_PIN)
@@ -162,6 +188,29 @@ class EveryHandoff(Adapter):
         if len(set(every)) != len(every):
             return None  # a block named twice holds one of the two things the plan would say it holds
         return selected, pairs
+
+    def lookup(self, event: Lookup) -> list[Any]:
+        """The longest prefix held that the prompt extends: on the grid, below the prompt's end."""
+        held = self.partial if GROUP_LACKS else self.stored
+        limit = event.prompt_tokens + 1 if TOKEN_TWICE else event.prompt_tokens  # THE PLANTED BUG (--token-twice)
+        spans = [s for s in held.get(event.digest, ()) if event.computed < s < limit and s % self.grid == 0]
+        self.looked_up[event.id] = event.computed
+        return [hit(self.last_step, event.id, max(spans) - event.computed if spans else 0)]
+
+    def load(self, step: int, new: NewRequest) -> Any:
+        """The restored prefix into the request's own blocks: an attention group's from the tokens
+        vLLM had to the hit (a sliding group's in its window), a recurrent group's at the hit's column."""
+        start, span = self.looked_up.pop(new.id, new.computed - new.external), new.computed
+        blocks = []
+        for g, group in enumerate(self.groups):
+            size, row = group.block_tokens, new.block_ids[g]
+            if group.recurrent:
+                columns = range(span // size - 1, span // size)
+            else:
+                first = start if group.policy == "full" else max(start, span - (group.window_tokens or 0))
+                columns = range(first // size, -(-span // size))
+            blocks.append([row[i] for i in columns if 0 <= i < len(row) and row[i] > 0])
+        return load(step, new.id, new.digest, span, blocks)
 
     def finished(self, event: Finished) -> list[Any]:
         request = self.requests.pop(event.id, None)

@@ -184,12 +184,17 @@ class Topology:
 
 @dataclass(frozen=True)
 class NewRequest:
+    """A request in its first scheduled step. `external` of its `computed` tokens are the
+    connector's hit, which the connector loads into its blocks (a `load(...)` answer); 0 in a
+    `proofgate-events/v1` log."""
+
     id: str
     digest: str
     prompt_tokens: int
     computed: int
     scheduled: int
     block_ids: BlockTable
+    external: int = 0
 
 
 @dataclass(frozen=True)
@@ -225,7 +230,8 @@ class Step:
                 raise MessageError("%s is not an object" % where)
             new.append(NewRequest(_str(r, "id", where), _str(r, "digest", where), _int(r, "prompt_tokens", where, minimum=1),
                                   _int(r, "computed", where, minimum=0), _int(r, "scheduled", where, minimum=0),
-                                  _table(r.get("block_ids"), where + ".block_ids")))
+                                  _table(r.get("block_ids"), where + ".block_ids"),
+                                  _int(r, "external", where, 0, minimum=0)))
         cached = []
         for i, r in enumerate(obj.get("cached") or []):
             where = "cached[%d]" % i
@@ -277,4 +283,27 @@ class Held:
         return cls(_int(obj, "rank", "the held event"), _str(obj, "digest", "the held event"), obj)
 
 
-EVENTS: dict[str, Union[type[Step], type[Finished], type[Held]]] = {"step": Step, "finished": Finished, "held": Held}
+@dataclass(frozen=True)
+class Lookup:
+    """A `lookup` (`proofgate-events/v2`): vLLM asks how many tokens of request `id`'s prompt the
+    connector can load beyond the `computed` tokens vLLM's own prefix cache gives
+    (`get_num_new_matched_tokens`). Answered with one `hit(...)`; the request's first step then
+    comes with that many `external` tokens."""
+
+    id: str
+    digest: str
+    prompt_tokens: int
+    computed: int
+    raw: JsonObject = field(default_factory=dict, compare=False, repr=False)
+
+    kind: ClassVar[str] = "lookup"
+
+    @classmethod
+    def from_json(cls, obj: JsonObject) -> Lookup:
+        where = "the lookup event"
+        return cls(_str(obj, "id", where), _str(obj, "digest", where), _int(obj, "prompt_tokens", where, minimum=1),
+                   _int(obj, "computed", where, minimum=0), obj)
+
+
+EVENTS: dict[str, Union[type[Step], type[Finished], type[Held], type[Lookup]]] = {
+    "step": Step, "finished": Finished, "held": Held, "lookup": Lookup}

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import FrameType
 from typing import NoReturn, Optional, TextIO, Union
 
-from .events import EVENTS, Finished, Held, JsonObject, Step, Topology, object_pairs
+from .events import EVENTS, Finished, Held, JsonObject, Lookup, Step, Topology, object_pairs
 from .namespace import Probe, Values, answer as namespace_answer
 from .revision import OutsideRevision, RevisionCheck
 from .verdicts import State, Verdict, check_line
@@ -55,7 +55,7 @@ _encode = json.JSONEncoder(separators=(",", ":")).encode
 _DECODER = json.JSONDecoder(object_pairs_hook=object_pairs)
 
 #: The capabilities of docs/conformance.md, "Capabilities".
-CAPABILITIES = ("reason_facts", "state", "sliding", "wide_integers", "namespace")
+CAPABILITIES = ("reason_facts", "state", "sliding", "wide_integers", "restore", "namespace")
 
 #: The connector policies of docs/conformance.md, "Safety and policies": the kit compares answers
 #: with latch-at-target's; an adapter of its own policy is judged on the safety of its plans alone.
@@ -93,6 +93,9 @@ class Adapter:
       from it in any case.
     - optionally `namespace(probe)`: a dict of name -> bytes for a namespace probe; declare
       `namespace` with it.
+    - optionally `lookup(event)`: the restore half; one `hit(...)` for the `Lookup`, and in
+      `step`, a `load(...)` for each new request whose `external` tokens are the hit. Declare
+      `restore` with it: the kit sends lookups only then.
     """
 
     name: str = "proofgate adapter (Python)"
@@ -117,12 +120,20 @@ class Adapter:
     def state(self) -> State:
         raise NotImplementedError("state()")
 
+    def lookup(self, event: Lookup) -> Verdicts:
+        raise NotImplementedError("lookup() (declare the restore capability with it)")
+
 
 def check_capabilities(adapter: Adapter) -> tuple[str, ...]:
     declared = tuple(adapter.capabilities)
     unknown = [c for c in declared if c not in CAPABILITIES]
     if unknown:
         raise ValueError("unknown capabilities %s (the kit knows %s)" % (", ".join(map(repr, unknown)), ", ".join(CAPABILITIES)))
+    has_lookup = type(adapter).lookup is not Adapter.lookup
+    if "restore" in declared and not has_lookup:
+        raise ValueError("the restore capability is declared but the adapter has no lookup(event) method")
+    if has_lookup and "restore" not in declared:
+        raise ValueError("the adapter has a lookup(event) method but does not declare the restore capability")
     has_method = callable(getattr(adapter, "namespace", None))
     if "namespace" in declared and not has_method:
         raise ValueError("the namespace capability is declared but the adapter has no namespace(probe) method")

@@ -1,5 +1,5 @@
-"""What an adapter answers: verdicts (`plan`, `rejected`, `retired`), the end of an asynchronous
-plan's copy (`saved`), and the connector's state.
+"""What an adapter answers: verdicts (`plan`, `rejected`, `retired`; for the restore half `hit`
+and `load`), the end of an asynchronous plan's copy (`saved`), and the connector's state.
 
 The constructors check what they are given, so that a mistake in an adapter is reported as the
 protocol's error for that event, with the adapter's own words, rather than as a broken line the
@@ -247,6 +247,65 @@ class Retired(Verdict):
         return {"kind": "retired", "step": self.step, "id": self.id, "cause": self.cause}
 
 
+@dataclass(frozen=True)
+class Hit(Verdict):
+    """The answer to a lookup: the connector can load `tokens` of the prompt beyond the tokens
+    vLLM has (0: none)."""
+
+    step: int
+    id: str
+    tokens: int
+
+    kind: ClassVar[str] = "hit"
+
+    def __post_init__(self) -> None:
+        _check_int(self.step, "a hit's step")
+        _check_id(self.id)
+        if _check_int(self.tokens, "a hit's tokens") < 0:
+            raise VerdictError("a hit's tokens are a count, not %r" % (self.tokens,))
+
+    def to_json(self) -> JsonObject:
+        return {"kind": "hit", "step": self.step, "id": self.id, "tokens": self.tokens}
+
+
+@dataclass(frozen=True)
+class Load(Verdict):
+    """What the connector's workers load for a request vLLM scheduled with its hit: the state of
+    prefix `digest` at `span` tokens, into the request's blocks `blocks_by_group` (an attention
+    group's that hold the tokens from what vLLM had to the span, a recurrent group's state block
+    at the span's column)."""
+
+    step: int
+    id: str
+    digest: str
+    span: int
+    blocks_by_group: Blocks
+
+    kind: ClassVar[str] = "load"
+
+    def __post_init__(self) -> None:
+        _check_int(self.step, "a load's step")
+        _check_id(self.id)
+        _check_id(self.digest, "a load's digest")
+        _check_int(self.span, "a load's span")
+        object.__setattr__(self, "blocks_by_group", _blocks(self.blocks_by_group, "a load's blocks_by_group"))
+
+    def to_json(self) -> JsonObject:
+        return {"kind": "load", "step": self.step, "id": self.id, "digest": self.digest, "span": self.span,
+                "blocks_by_group": self.blocks_by_group}
+
+
+def hit(step: int, request_id: str, tokens: int) -> Hit:
+    """The answer to a lookup: `tokens` of the prompt beyond what vLLM has (0: none)."""
+    return Hit(step, request_id, tokens)
+
+
+def load(step: int, request_id: str, digest: str, span: int, blocks_by_group: Blocks) -> Load:
+    """The load of a request scheduled with the connector's hit: the state of `digest` at `span`
+    tokens, into `blocks_by_group`."""
+    return Load(step, request_id, digest, span, blocks_by_group)
+
+
 def plan(step: int, request_id: str, digest: str, span: int, blocks_by_group: Blocks, recurrent: Pairs,
          copy: str = "in_step", pinned: bool = False) -> Plan:
     """A published plan. `recurrent` is a list of [group, block] pairs or a {group: block} mapping;
@@ -280,13 +339,20 @@ def check_line(line: JsonObject) -> JsonObject:
     such as `reason` reach the kit unchanged, except a plan's `recurrent` given as a {group: block}
     mapping, which is written as pairs in group order, as `plan()` writes it."""
     kind = line.get("kind")
-    if kind not in ("plan", "saved", "rejected", "retired"):
-        raise VerdictError("a verdict's kind is plan, saved, rejected or retired, not %r" % (kind,))
+    if kind not in ("plan", "saved", "rejected", "retired", "hit", "load"):
+        raise VerdictError("a verdict's kind is plan, saved, rejected, retired, hit or load, not %r" % (kind,))
     _check_int(line.get("step"), "a %s's step" % kind)
     _check_id(line.get("id"))
     if kind == "saved":
         _check_id(line.get("digest"), "a saved line's digest")
         _check_int(line.get("span"), "a saved line's span")
+    elif kind == "hit":
+        if _check_int(line.get("tokens"), "a hit's tokens") < 0:
+            raise VerdictError("a hit's tokens are a count, not %r" % (line.get("tokens"),))
+    elif kind == "load":
+        _check_id(line.get("digest"), "a load's digest")
+        _check_int(line.get("span"), "a load's span")
+        _blocks(line.get("blocks_by_group"), "a load's blocks_by_group")
     elif kind == "plan":
         _check_id(line.get("digest"), "a plan's digest")
         _check_int(line.get("span"), "a plan's span")

@@ -1,6 +1,7 @@
 """The protocol loop: greeting, answers and end markers, errors, what the library may not catch, defaults,
 state and summary."""
 
+import contextlib
 import io
 import json
 import os
@@ -13,8 +14,9 @@ from typing import NoReturn, Optional, Union
 
 from support import HELLO, TOPOLOGY, UNCAUGHT_LINE, Message, answers, piped, ran
 
-from proofgate_adapter import (Adapter, Counters, Finished, Held, MessageError, PendingStore, Plan, Probe, State,
-                               Topology, Verdict, plan, rejected, retired, run)
+from proofgate_adapter import (Adapter, Counters, Finished, Held, Lookup, MessageError, PendingStore, Plan, Probe, State,
+                               Topology, Verdict, VerdictError, hit, load, plan, rejected, retired, run)
+from proofgate_adapter.verdicts import check_line
 from proofgate_adapter.events import DuplicateKeys, JsonObject, Step
 from proofgate_adapter.protocol import Verdicts
 
@@ -223,6 +225,67 @@ class ProtocolTest(unittest.TestCase):
         with contextlib.redirect_stderr(stderr):
             self.assertEqual(2, run(Misspelt(), io.StringIO(json.dumps(HELLO) + "\n"), io.StringIO()))
         self.assertIn("unknown capabilities 'states'", stderr.getvalue())
+
+
+class Restoring(Recorder):
+    """Hits 2304 tokens of d1, and loads what a step schedules with external tokens."""
+
+    capabilities: tuple[str, ...] = ("state", "restore")
+
+    def lookup(self, event: Lookup) -> Verdicts:
+        self.looked_up = event
+        return [hit(1, event.id, 2304 if event.digest == "d1" else 0)]
+
+    def step(self, step: Step) -> Iterable[Union[Verdict, JsonObject]]:
+        out = list(super().step(step))
+        out.extend(load(step.step, r.id, r.digest, r.computed, [[11], [71]]) for r in step.new if r.external)
+        return out
+
+
+class RestoreTest(unittest.TestCase):
+    """The restore half: a lookup reaches `lookup()` and is answered with a hit; a new request's
+    external tokens reach `step()`, which answers with a load."""
+
+    LOOKUP = {"kind": "lookup", "id": "r1", "digest": "d1", "prompt_tokens": 6992, "computed": 0}
+    RESTORED = {"kind": "step", "step": 2, "new": [{"id": "r1", "digest": "d1", "prompt_tokens": 6992, "computed": 2304,
+                                                    "external": 2304, "scheduled": 4688,
+                                                    "block_ids": [[11, 12, 13], [71, 72, 73]]}]}
+
+    def test_a_lookup_is_answered_with_its_hit_and_the_restored_request_with_its_load(self) -> None:
+        adapter = Restoring()
+        got = answers(adapter, HELLO, TOPOLOGY, self.LOOKUP, self.RESTORED)
+        self.assertIn("restore", got[0][0]["capabilities"])
+        self.assertEqual(Lookup("r1", "d1", 6992, 0), adapter.looked_up)
+        self.assertEqual({"kind": "hit", "step": 1, "id": "r1", "tokens": 2304}, got[2][0])
+        self.assertEqual({"kind": "load", "step": 2, "id": "r1", "digest": "d1", "span": 2304, "blocks_by_group": [[11], [71]]},
+                         got[3][0])
+
+    def test_a_new_requests_external_tokens_default_to_none(self) -> None:
+        self.assertEqual(0, Step.from_json(NEW).new[0].external)
+        self.assertEqual(2304, Step.from_json(self.RESTORED).new[0].external)
+
+    def test_a_hit_and_a_load_are_checked_when_made(self) -> None:
+        with self.assertRaises(VerdictError):
+            hit(1, "r1", -1)
+        with self.assertRaises(VerdictError):
+            load(1, "r1", "d1", 2304, [[11], ["71"]])  # type: ignore[list-item]
+        with self.assertRaises(VerdictError):
+            check_line({"kind": "hit", "step": 1, "id": "r1"})
+
+    def test_the_restore_capability_and_a_lookup_method_come_together(self) -> None:
+        class Declared(Recorder):
+            capabilities = ("restore",)
+
+        class Undeclared(Restoring):
+            capabilities = ("state",)
+        cases: list[tuple[Adapter, str]] = [
+            (Declared(), "the restore capability is declared but the adapter has no lookup(event)"),
+            (Undeclared(), "has a lookup(event) method but does not declare the restore capability")]
+        for adapter, problem in cases:
+            stderr = io.StringIO()
+            with contextlib.redirect_stderr(stderr):
+                self.assertEqual(2, run(adapter, io.StringIO(json.dumps(HELLO) + "\n"), io.StringIO()))
+            self.assertIn(problem, stderr.getvalue())
 
 
 class UncaughtTest(unittest.TestCase):

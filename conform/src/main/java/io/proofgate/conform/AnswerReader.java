@@ -57,6 +57,9 @@ final class AnswerReader {
             case "saved" -> new Line.Saved(string(node, "id", text), integer(node, "step", text), string(node, "digest", text),
                     integer(node, "span", text));
             case "rejected" -> rejected(node, text);
+            case "hit" -> new Line.Hit(string(node, "id", text), integer(node, "step", text), tokens(node, text));
+            case "load" -> new Line.Load(string(node, "id", text), integer(node, "step", text), string(node, "digest", text),
+                    integer(node, "span", text), integerLists(node, "blocks_by_group", -1, text));
             case "retired" -> new Line.Retired(string(node, "id", text), integer(node, "step", text),
                     known(string(node, "cause", text), CAUSES, "a retirement whose cause", text));
             case "state" -> state(node, text);
@@ -67,8 +70,17 @@ final class AnswerReader {
             case "hello" -> hello(node, text);
             case "namespace" -> namespace(node, text);
             default -> throw new AdapterException("printed a line of unknown kind " + io.proofgate.words.Outside.quoted(kind.asText())
-                    + " (an answer holds plan, saved, rejected, retired, state, summary, error and end lines): " + Json.excerpt(text));
+                    + " (an answer holds plan, saved, rejected, retired, hit, load, state, summary, error and end lines): " + Json.excerpt(text));
         };
+    }
+
+    /** A hit's tokens: a count, never below 0. */
+    private static String tokens(JsonNode node, String text) throws AdapterException {
+        String tokens = integer(node, "tokens", text);
+        if (tokens.startsWith("-")) {
+            throw new AdapterException("printed a hit of fewer than 0 tokens: " + Json.excerpt(text));
+        }
+        return tokens;
     }
 
     private static Line.Plan plan(JsonNode node, String text) throws AdapterException {
@@ -288,7 +300,7 @@ final class AnswerReader {
     }
 
     /** What a message calls the object a field is missing from: a line by its kind, or a part of a state line. */
-    private static final Set<String> KINDS = Set.of("plan", "saved", "rejected", "retired", "state", "summary", "error", "end",
+    private static final Set<String> KINDS = Set.of("plan", "saved", "rejected", "retired", "hit", "load", "state", "summary", "error", "end",
             "hello", "namespace", "not_applicable");
 
     private static String where(JsonNode node) {

@@ -201,10 +201,13 @@ public final class Conform {
         Optional<PlanSafety.Unsafe> unsafe = PlanSafety.firstUnsafe(scenario, said);
         if (unsafe.isPresent()) {
             PlanSafety.Unsafe witness = unsafe.get();
+            Transcript shortest = said;
             if (shrink && witness.event() < events) {
-                witness = PlanSafety.firstUnsafe(scenario, run.record(scenario, witness.event())).orElse(witness);
+                shortest = run.record(scenario, witness.event());
+                witness = PlanSafety.firstUnsafe(scenario, shortest).orElse(witness);
             }
-            return new Result.Unsafe(scenario, witness.event(), witness.plan(), witness.findings(), seconds(began));
+            return new Result.Unsafe(scenario, witness.event(), Lookups.sent(scenario, witness.event(), shortest), witness.plan(),
+                    witness.findings(), seconds(began));
         }
         Optional<Result.Mismatch> mismatch;
         Shrinker.Attempt<Result.Mismatch, AdapterException> again;
@@ -212,7 +215,8 @@ public final class Conform {
             // nothing is compared but the refusals: an error line is never a pass
             mismatch = run.refusal(scenario, events, said);
             if (mismatch.isEmpty()) {
-                return new Result.Passed(scenario, PlanSafety.missed(scenario, said), seconds(began));
+                return new Result.Passed(scenario, PlanSafety.missed(scenario, said), PlanSafety.missedHits(scenario, said),
+                        seconds(began));
             }
             again = prefix -> run.refusal(scenario, prefix, run.record(scenario, prefix));
         } else {

@@ -37,11 +37,13 @@ public final class ConformText {
             (capabilities.contains(capability) ? compared : notCompared).add(capability.what()
                     + (capabilities.contains(capability) ? "" : " (no " + capability.wireName() + ")"));
         }
+        String judged = capabilities.contains(Capability.RESTORE) ? "judged: the safety of every plan, hit and load; connector policy: "
+                : "judged: the safety of every plan; connector policy: ";
         if (hello.policy() == ConnectorPolicy.OWN) {
-            out.append("judged: the safety of every plan; connector policy: ").append(hello.policy().wireName())
+            out.append(judged).append(hello.policy().wireName())
                     .append(", which the kit does not model, so nothing else is compared\n");
         } else {
-            out.append("judged: the safety of every plan; connector policy: ").append(hello.policy().wireName()).append('\n');
+            out.append(judged).append(hello.policy().wireName()).append('\n');
             out.append("compared: ").append(String.join("; ", compared)).append('\n');
         }
         if (!notCompared.isEmpty() && hello.policy() != ConnectorPolicy.OWN) {
@@ -121,6 +123,15 @@ public final class ConformText {
             missing.stream().limit(MISSED_LISTED).forEach(p -> out.append("  ").append(p.scenario().id()).append(": ")
                     .append(String.join(", ", p.missed())).append('\n'));
         }
+        List<Result.Passed> missingHits = report.results().stream()
+                .filter(r -> r instanceof Result.Passed p && !p.missedHits().isEmpty()).map(Result.Passed.class::cast).toList();
+        if (!missingHits.isEmpty()) {
+            out.append("\nmissed hits (not failures): in ").append(String.format("%,d", missingHits.size()))
+                    .append(" scenarios latch-at-target answers a lookup with a longer hit than the adapter did (a prefix"
+                            + " computed again that a store could have given); the first:\n");
+            missingHits.stream().limit(MISSED_LISTED).forEach(p -> out.append("  ").append(p.scenario().id()).append(": ")
+                    .append(String.join(", ", p.missedHits())).append('\n'));
+        }
         long passed = report.count(Result.Passed.class);
         long notRun = report.count(Result.NotRun.class) + report.count(Result.NotApplicable.class);
         long errors = report.count(Result.Errored.class) + report.late().size();
@@ -149,15 +160,16 @@ public final class ConformText {
         Result.Unsafe shortest = unsafe.stream()
                 .min(Comparator.comparingInt(Result.Unsafe::event).thenComparing(u -> u.scenario().id())).orElseThrow();
         Scenario scenario = shortest.scenario();
-        out.append("\nunsafe plans: ").append(String.format("%,d", unsafe.size())).append(" scenario")
+        out.append(unsafe.stream().allMatch(u -> u.verb().equals("published")) ? "\nunsafe plans: " : "\nunsafe answers: ").append(String.format("%,d", unsafe.size())).append(" scenario")
                 .append(unsafe.size() == 1 ? "" : "s").append("; shortest: ").append(scenario.id()).append(" (")
                 .append(scenario.file()).append(':').append(scenario.line()).append("), ").append(shortest.event())
                 .append(" event").append(shortest.event() == 1 ? "" : "s").append(" after the topology:\n");
         out.append("      ").append(scenario.topology()).append('\n');
-        for (Scenario.Event event : scenario.events().subList(0, shortest.event())) {
-            out.append("      ").append(event.line()).append('\n');
+        for (String event : shortest.sent()) {
+            out.append("      ").append(event).append('\n');
         }
-        out.append("    the adapter published:\n      ").append(shortest.plan()).append('\n');
+        out.append("    the adapter ").append(shortest.verb()).append(":\n      ").append(shortest.plan().replace("\n", "\n      "))
+                .append('\n');
         out.append("    which is unsafe:\n");
         shortest.findings().forEach(f -> out.append("      ").append(f).append('\n'));
     }

@@ -29,4 +29,9 @@ public final class Json {
     static JsonNode tree(String line) throws com.fasterxml.jackson.core.JsonProcessingException {
         return READER.readTree(line);
     }
+
+    /** A tree as one compact line, in its fields' order. */
+    static String write(JsonNode node) throws com.fasterxml.jackson.core.JsonProcessingException {
+        return READER.writeValueAsString(node);
+    }
 }

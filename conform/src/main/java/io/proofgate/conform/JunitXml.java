@@ -98,8 +98,9 @@ public final class JunitXml {
                 attribute(xml, "message", "after event " + unsafe.event() + ": " + unsafe.findings().getFirst());
                 StringBuilder text = new StringBuilder("shortest failing prefix, ").append(unsafe.event())
                         .append(" events after the topology:\n  ").append(scenario.topology()).append('\n');
-                scenario.events().subList(0, unsafe.event()).forEach(e -> text.append("  ").append(e.line()).append('\n'));
-                text.append("the adapter published:\n  ").append(unsafe.plan()).append("\nwhich is unsafe:\n");
+                unsafe.sent().forEach(e -> text.append("  ").append(e).append('\n'));
+                text.append("the adapter ").append(unsafe.verb()).append(":\n  ").append(unsafe.plan().replace("\n", "\n  "))
+                        .append("\nwhich is unsafe:\n");
                 unsafe.findings().forEach(f -> text.append("  ").append(f).append('\n'));
                 xml.writeCharacters(clean(text.toString()));
                 xml.writeEndElement();

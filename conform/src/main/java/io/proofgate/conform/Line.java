@@ -134,6 +134,40 @@ public sealed interface Line {
     }
 
     /**
+     * The answer to a lookup: the connector can load {@code tokens} of the prompt beyond the tokens
+     * vLLM has (0: none). Judged for safety ({@link RestoreSafety}), and compared under latch-at-target.
+     */
+    record Hit(String id, String step, String tokens) implements VerdictLine {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            return Outside.bare("hit " + id + " step=" + step + " tokens=" + tokens);
+        }
+
+        @Override
+        public String json() {
+            return "{\"kind\":\"hit\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"tokens\":" + tokens + "}";
+        }
+    }
+
+    /**
+     * A load: the connector's workers put the state of prefix {@code digest} at {@code span} tokens
+     * into {@code blocksByGroup}, for a request vLLM scheduled with its hit. Judged for safety
+     * ({@link RestoreSafety}), and compared under latch-at-target.
+     */
+    record Load(String id, String step, String digest, String span, String blocksByGroup) implements VerdictLine {
+        @Override
+        public String words(Set<Capability> capabilities) {
+            return Outside.bare("load " + id + " step=" + step + " digest=" + digest + " span=" + span + " blocks=" + blocksByGroup);
+        }
+
+        @Override
+        public String json() {
+            return "{\"kind\":\"load\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
+                    + ",\"span\":" + span + ",\"blocks_by_group\":" + blocksByGroup + "}";
+        }
+    }
+
+    /**
      * The connector's state after an event, in the generated scenarios' words (docs/generation.md):
      * {@code pending none} or a {@code pending} line per store by id, a {@code held} line per
      * digest, the {@code counters} line.

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -54,7 +55,8 @@ public final class PlanSafety {
      */
     public static Optional<Unsafe> firstUnsafeFrom(Scenario scenario, Transcript said, int event) {
         int from = Math.max(0, Math.min(event - 1, said.events().size()));
-        if (said.events().subList(from, said.events().size()).stream().flatMap(List::stream).noneMatch(Line.Plan.class::isInstance)
+        if (!scenario.needs().contains(io.proofgate.words.Capability.RESTORE)
+                && said.events().subList(from, said.events().size()).stream().flatMap(List::stream).noneMatch(Line.Plan.class::isInstance)
                 && said.events().subList(0, from).stream().flatMap(List::stream).noneMatch(PlanSafety::isAsync)) {
             return Optional.empty(); // no plan judged there: the events are not simulated
         }
@@ -74,8 +76,10 @@ public final class PlanSafety {
     private static List<Unsafe> unsafe(Scenario scenario, Transcript said, boolean first, int upTo) {
         List<Unsafe> found = new ArrayList<>();
         int answered = 0;
+        boolean restores = scenario.needs().contains(io.proofgate.words.Capability.RESTORE);
         for (int k = 0; k < upTo; k++) {
-            if (said.events().get(k).stream().anyMatch(PlanSafety::isAsync)) {
+            if (restores || said.events().get(k).stream().anyMatch(PlanSafety::isAsync)) {
+                // a restored request's step is judged whatever the adapter answers: a load left out is unsafe
                 answered = upTo;
                 break;
             }
@@ -87,20 +91,31 @@ public final class PlanSafety {
             return found;
         }
         StringBuilder log = new StringBuilder(scenario.topology()).append('\n');
-        for (Scenario.Event event : scenario.events().subList(0, answered)) {
-            log.append(event.line()).append('\n');
+        for (String event : Lookups.sent(scenario, answered, said)) {
+            log.append(event).append('\n'); // as the adapter was sent them: a looked-up request with its hit
         }
         try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
                 scenario.file().toString())) {
-            PlanContents contents = new PlanContents(reader.readTopology());
+            io.proofgate.protocol.Topology topology = reader.readTopology();
+            PlanContents contents = new PlanContents(topology);
+            RestoreSafety restore = new RestoreSafety(topology);
             List<Copying> copying = new ArrayList<>();
             // copies found unsafe: reported once, but kept in copying, so that a saved line ends the
             // copy ScenarioRun.receive matched it to (the oldest of its request, digest and span)
             java.util.Set<Copying> reported = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
             java.util.Set<Copying> pinning = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
             for (int k = 0; k < answered; k++) {
-                contents.event(reader.next().event());
+                io.proofgate.protocol.Event event = reader.next().event();
+                contents.event(event);
                 Unsafe unsafe = null;
+                List<String> restoreFindings = switch (event) {
+                    case io.proofgate.protocol.Event.Lookup lookup -> restore.hit(lookup, said.events().get(k));
+                    case io.proofgate.protocol.Event.Step step -> restore.loads(step, said.events().get(k));
+                    default -> List.of();
+                };
+                if (!restoreFindings.isEmpty()) {
+                    unsafe = new Unsafe(k + 1, restoreAnswer(said.events().get(k)), restoreFindings);
+                }
                 // the copies still running read the blocks as this event left them
                 for (Copying copy : copying) {
                     List<String> findings = reported.contains(copy) ? List.of() : findings(contents, copy.plan(), copy.blocks());
@@ -117,6 +132,8 @@ public final class PlanSafety {
                             List<String> findings = blocks == null ? unreadable(plan) : findings(contents, plan, blocks);
                             if (!findings.isEmpty()) {
                                 unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
+                            } else if (plan.copy() == CopyTiming.IN_STEP) {
+                                restore.saved(plan.digest(), plan.span());
                             }
                             if (plan.copy() == CopyTiming.ASYNC) {
                                 Copying copy = new Copying(plan, blocks);
@@ -132,6 +149,9 @@ public final class PlanSafety {
                         case Line.Saved saved -> copying.stream().filter(c -> c.plan().endsWith(saved)).findFirst()
                                 .ifPresent(c -> {
                                     copying.remove(c);
+                                    if (!reported.contains(c)) {
+                                        restore.saved(c.plan().digest(), c.plan().span()); // its copy is over, and was safe
+                                    }
                                     if (pinning.remove(c)) {
                                         contents.unpin(c.blocks()); // the copy is over, and with it its pin
                                     }
@@ -154,6 +174,13 @@ public final class PlanSafety {
             throw new UncheckedIOException(e); // in-memory streams only
         }
         return found;
+    }
+
+    /** A restore's answer as printed: its hit and load lines, for the report. */
+    private static String restoreAnswer(List<Line> answer) {
+        List<String> lines = answer.stream().filter(l -> l instanceof Line.Hit || l instanceof Line.Load)
+                .map(l -> ((Line.VerdictLine) l).json()).toList();
+        return lines.isEmpty() ? "(no load)" : String.join("\n", lines);
     }
 
     /** The plan's blocks by group, or null where they are not block ids. */
@@ -189,6 +216,34 @@ public final class PlanSafety {
             return List.of("its span or blocks_by_group is not one vLLM's blocks can hold: " + Json.excerpt(plan.json()));
         }
         return contents.check(contents.step(), plan.id(), plan.digest(), span, blocks).stream().map(ByteFinding::message).toList();
+    }
+
+    /**
+     * The requests whose lookup the scenario answers (under latch-at-target) with a hit longer than
+     * the adapter's: missed hits, a prefix recomputed that the store held; reported apart, not failed.
+     */
+    static List<String> missedHits(Scenario scenario, Transcript said) {
+        Map<String, Long> expected = new java.util.LinkedHashMap<>();
+        List<Line.VerdictLine> verdicts = switch (scenario.expected()) {
+            case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
+            case Scenario.WholeLog whole -> whole.verdicts();
+        };
+        for (Line.VerdictLine verdict : verdicts) {
+            if (verdict instanceof Line.Hit hit) {
+                expected.put(hit.id(), tokens(hit.tokens()));
+            }
+        }
+        Map<String, Long> got = Lookups.hits(scenario, said);
+        return expected.entrySet().stream().filter(e -> e.getValue() > got.getOrDefault(e.getKey(), 0L)).map(Map.Entry::getKey)
+                .toList();
+    }
+
+    private static long tokens(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /**

@@ -15,20 +15,33 @@ public sealed interface Result {
     /**
      * Every plan safe and, where the kit models the adapter's policy, the same answers.
      * {@code missed}: the requests the scenario publishes under latch-at-target that an adapter
-     * of its own policy never published (reported apart, not failed).
+     * of its own policy never published, {@code missedHits} those whose lookup latch-at-target
+     * answers with a longer hit than the adapter did (both reported apart, not failed).
      */
-    record Passed(Scenario scenario, List<String> missed, double seconds) implements Result {
+    record Passed(Scenario scenario, List<String> missed, List<String> missedHits, double seconds) implements Result {
         public Passed(Scenario scenario, double seconds) {
-            this(scenario, List.of(), seconds);
+            this(scenario, List.of(), List.of(), seconds);
         }
     }
 
     /**
-     * A plan the adapter printed publishes blocks that do not hold its prefix: {@code event} is
-     * the event it answers (1-based), which is also the shortest failing prefix; {@code plan} the
-     * plan as printed; {@code findings} each wrong block, what it should hold and what it holds.
+     * A plan the adapter printed publishes blocks that do not hold its prefix, or a hit or load
+     * restores what the store does not hold: {@code event} is the event it answers (1-based), which
+     * is also the shortest failing prefix, and {@code sent} those events as the adapter was sent
+     * them (a looked-up request with the adapter's hit); {@code plan} the answer as printed;
+     * {@code findings} what is wrong: each wrong block, what it should hold and what it holds.
      */
-    record Unsafe(Scenario scenario, int event, String plan, List<String> findings, double seconds) implements Result {}
+    record Unsafe(Scenario scenario, int event, List<String> sent, String plan, List<String> findings, double seconds)
+            implements Result {
+        public Unsafe {
+            sent = List.copyOf(sent);
+        }
+
+        /** How the report introduces {@link #plan}: a plan is published, a hit or load answered. */
+        public String verb() {
+            return plan.startsWith("{\"kind\":\"plan\"") ? "published" : "answered";
+        }
+    }
 
     /**
      * The implementation said something else. {@code shortest} is the shortest prefix of the

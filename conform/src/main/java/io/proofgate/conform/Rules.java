@@ -39,6 +39,13 @@ public final class Rules {
                     }
                     return "rejected " + rejected.code() + " -> rejected " + word(other.code());
                 }
+                case Line.Hit hit when got instanceof Line.Hit other -> {
+                    return "hit: tokens " + (hit.tokens().equals(other.tokens()) ? "the same, step differs" : "differ");
+                }
+                case Line.Load load when got instanceof Line.Load other -> {
+                    return "load: " + differing(List.of("step", load.step(), other.step(), "digest", load.digest(), other.digest(),
+                            "span", load.span(), other.span(), "blocks", load.blocksByGroup(), other.blocksByGroup()));
+                }
                 case Line.Retired retired when got instanceof Line.Retired other -> {
                     return "retired " + retired.cause() + (retired.cause().equals(other.cause()) ? ": step differs"
                             : " -> retired " + word(other.cause()));
@@ -56,6 +63,8 @@ public final class Rules {
             case Line.Plan plan -> "plan";
             case Line.Rejected rejected -> "rejected " + word(rejected.code());
             case Line.Retired retired -> "retired " + word(retired.cause());
+            case Line.Hit hit -> hit.tokens().equals("0") ? "hit of 0 tokens" : "hit";
+            case Line.Load load -> "load";
         };
     }
 

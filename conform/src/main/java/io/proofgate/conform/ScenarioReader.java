@@ -302,6 +302,8 @@ public final class ScenarioReader {
         /** Each id named so far, with the index of the first event naming it. */
         private final java.util.Map<String, Integer> named = new java.util.HashMap<>();
         private final Set<Capability> needs = EnumSet.noneOf(Capability.class);
+        /** The prompt of each looked-up request whose first step has not come. */
+        private final java.util.Map<String, Long> lookedUp = new java.util.HashMap<>();
         private String step = "0";
 
         Events(Path file, JsonNode topology) {
@@ -315,6 +317,21 @@ public final class ScenarioReader {
 
         Scenario.Event add(String line, int lineNumber, int column) throws ConformException {
             JsonNode node = json(file, lineNumber, column, line);
+            if ("lookup".equals(node.path("kind").asText()) && node.path("id").isTextual()) {
+                needs.add(Capability.RESTORE);
+                name(node.path("id").asText());
+                lookedUp.put(node.path("id").asText(), node.path("prompt_tokens").asLong());
+            }
+            for (JsonNode request : node.path("new")) {
+                Long prompt = lookedUp.remove(request.path("id").asText());
+                // the kit sends it with the adapter's hit and the rest of the prompt (Lookups)
+                if (prompt != null && request.path("computed").asLong() + request.path("scheduled").asLong() != prompt) {
+                    throw new ConformException(file + ":" + lineNumber + ":" + column + ": request "
+                            + io.proofgate.words.Outside.quoted(request.path("id").asText()) + " was looked up, and its first step"
+                            + " does not compute its prompt of " + prompt + " tokens to the end (the kit sends it with the"
+                            + " adapter's hit as computed, and the rest of the prompt as scheduled)");
+                }
+            }
             for (String field : List.of("new", "cached")) {
                 for (JsonNode request : node.path(field)) {
                     if (request.path("id").isTextual()) {

@@ -31,13 +31,33 @@ public final class ScenarioRun {
         return compare(scenario, prefix, receive(scenario, prefix));
     }
 
-    /** Sends the scenario's first {@code prefix} events ahead of their answers, with the topology and the summary request. */
+    /**
+     * Sends the scenario's first {@code prefix} events ahead of their answers, with the topology and
+     * the summary request; with lookups, up to the first, since what follows depends on its
+     * answer ({@link Lookups}): {@link #receive} sends the rest as the answers come.
+     */
     public void send(Scenario scenario, int prefix) {
         List<String> messages = new ArrayList<>(prefix + 2);
         messages.add(scenario.topology());
-        scenario.events().subList(0, prefix).forEach(event -> messages.add(event.line()));
-        messages.add(AdapterClient.SUMMARY);
+        messages.addAll(segment(scenario, 0, prefix, new java.util.HashMap<>(), new java.util.HashMap<>()));
         client.send(messages);
+    }
+
+    /**
+     * The events from {@code from} as sent, up to the first lookup (included) or to {@code prefix}
+     * and the summary request.
+     */
+    private static List<String> segment(Scenario scenario, int from, int prefix, java.util.Map<String, Lookups.Lookup> lookedUp,
+                                        java.util.Map<String, Long> hits) {
+        List<String> messages = new ArrayList<>();
+        for (int k = from; k < prefix; k++) {
+            messages.add(Lookups.sent(scenario, k, lookedUp, hits));
+            if (Lookups.lookupAt(scenario, k) != null) {
+                return messages;
+            }
+        }
+        messages.add(AdapterClient.SUMMARY);
+        return messages;
     }
 
     /** Sends the scenario's first {@code prefix} events and reads every answer, strictly; nothing is judged. */
@@ -62,15 +82,26 @@ public final class ScenarioRun {
         }
         List<List<Line>> events = new ArrayList<>(prefix);
         List<Line.Plan> copying = new ArrayList<>(); // asynchronous plans whose saved line has not come
+        java.util.Map<String, Lookups.Lookup> lookedUp = new java.util.HashMap<>();
+        java.util.Map<String, Long> hits = new java.util.HashMap<>();
         for (int k = 0; k < prefix; k++) {
             List<Line> answer = answer(scenario, k + 1);
             Line.State state = null;
             boolean refused = false;
+            Lookups.Lookup lookup = Lookups.lookupAt(scenario, k);
+            int hitLines = 0;
             for (Line line : answer) {
                 switch (line) {
                     case Line.Refused r -> refused = true;
                     case Line.NotApplicable n -> refused = true;
+                    case Line.Hit hit when lookup == null || !hit.id().equals(lookup.id()) -> throw located(scenario, k + 1,
+                            "printed a hit for request " + io.proofgate.words.Outside.quoted(hit.id())
+                                    + (lookup == null ? " in answer to an event that is no lookup" : " in answer to the lookup of "
+                                    + io.proofgate.words.Outside.quoted(lookup.id())));
                     case Line.VerdictLine verdict -> {
+                        if (verdict instanceof Line.Hit && ++hitLines > 1) {
+                            throw located(scenario, k + 1, "printed two hits for one lookup");
+                        }
                         if (state != null) {
                             throw located(scenario, k + 1, "printed a verdict after its state line");
                         }
@@ -119,7 +150,16 @@ public final class ScenarioRun {
             if (capabilities.contains(Capability.STATE) && state == null && !refused) {
                 throw located(scenario, k + 1, "declared the state capability but printed no state line");
             }
+            if (lookup != null && hitLines == 0 && !refused) {
+                throw located(scenario, k + 1, "answered a lookup without a hit line (a hit of 0 tokens says it holds nothing)");
+            }
             events.add(answer);
+            if (lookup != null) {
+                // what follows depends on the hit: sent now, up to the next lookup
+                lookedUp.put(lookup.id(), lookup);
+                hits.put(lookup.id(), Lookups.hitIn(lookup, answer));
+                client.send(segment(scenario, k + 1, prefix, lookedUp, hits));
+            }
         }
         List<Line> summaryAnswer = answer(scenario, SUMMARY_REQUEST);
         if (summaryAnswer.size() == 1 && (summaryAnswer.getFirst() instanceof Line.Refused
@@ -305,6 +345,8 @@ public final class ScenarioRun {
             case Line.Saved s -> "saved";
             case Line.Rejected r -> "rejected";
             case Line.Retired r -> "retired";
+            case Line.Hit h -> "hit";
+            case Line.Load l -> "load";
             case Line.State s -> "state";
             case Line.Summary s -> "summary";
             case Line.Refused r -> "error";

@@ -253,7 +253,7 @@ class ConformBadAdapterTest {
     void anAdapterOfAnotherProtocolOrWithAnUnknownCapability() {
         assertEquals("the adapter speaks \"proofgate-adapter/v0\"; the kit speaks proofgate-adapter/v1", refused("wrong-protocol"));
         assertEquals("the adapter did not answer the greeting: it declared an unknown capability \"reason_fact\""
-                + " (known: reason_facts, state, sliding, wide_integers, namespace)", refused("unknown-capability"));
+                + " (known: reason_facts, state, sliding, wide_integers, restore, namespace)", refused("unknown-capability"));
     }
 
     @Test

@@ -256,6 +256,8 @@ public final class Classifier {
                 case Line.Plan p -> "plan";
                 case Line.Rejected r -> "rejected " + r.code();
                 case Line.Retired r -> "retired " + r.cause();
+                case Line.Hit h -> "hit of " + h.tokens() + " tokens";
+                case Line.Load l -> "load";
             });
         }
         return String.join(", ", names);

@@ -45,7 +45,7 @@ public final class AdapterSession {
     public static final List<String> CAPABILITIES = java.util.Arrays.stream(Capability.values()).map(Capability::wireName)
             .toList();
 
-    private static final Set<String> EVENT_KINDS = Set.of("step", "finished", "held");
+    private static final Set<String> EVENT_KINDS = Set.of("step", "finished", "held", "lookup");
 
     private byte[] topologyLine;
     private Connector connector;

@@ -4,6 +4,7 @@ import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
+import io.proofgate.words.GroupPolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -23,6 +24,10 @@ import java.util.Set;
  *       table, but for a block another request's table holds too; a released block is scribbled
  *       over, because vLLM may reuse it at once, unless the connector pins it ({@link #pin}) for a
  *       save its workers copy later: then it is scribbled over when the last such pin ends.</li>
+ *   <li>A new request with external tokens has them loaded, as the restore rules demand (the
+ *       conformance kit judges the connector's load against them apart): its attention blocks
+ *       from the tokens vLLM had to the hit hold their chunks, its recurrent blocks at the hit's
+ *       column the state at the hit.</li>
  *   <li>Each scheduled request (new, then cached) takes its table from {@code block_ids}, extends
  *       it by {@code new_block_ids} (replaces it when resumed), and computes tokens
  *       {@code [computed, computed + scheduled)}: an attention group's table entry {@code i} holds
@@ -167,6 +172,9 @@ final class VllmBlocks {
             count(request, 0, true);
             requests.put(n.id(), request);
             scheduled.add(n.id());
+            if (n.external() > 0) {
+                loaded(request, n.computed() - n.external(), n.computed());
+            }
             compute(request, n.computed(), n.scheduled());
         }
         Map<String, int[]> running = new HashMap<>(); // a running request's running column per group, before the step
@@ -355,6 +363,24 @@ final class VllmBlocks {
             for (int i = 0; i < blocks; i++) {
                 if (request.table[g][i] > 0) {
                     write(g, request.table[g][i], new BlockContent.Attention(request.digest, i));
+                }
+            }
+        }
+    }
+
+    /** The restore rules' load of tokens {@code from} to {@code span} into the request's blocks. */
+    private void loaded(Request request, long from, long span) {
+        for (Group group : topology.groups()) {
+            int g = group.index();
+            long bt = group.blockTokens();
+            long first = group.isRecurrent() ? span / bt - 1
+                    : (group.policy() == GroupPolicy.SLIDING ? Math.max(from, span - group.windowTokens()) : from) / bt;
+            long last = group.isRecurrent() ? span / bt - 1 : (span + bt - 1) / bt - 1;
+            for (long i = Math.max(0, first); i <= Math.min(last, request.length[g] - 1); i++) {
+                long block = request.table[g][(int) i];
+                if (block > 0) {
+                    write(g, block, group.isRecurrent() ? new BlockContent.Recurrent(request.digest, span)
+                            : new BlockContent.Attention(request.digest, i));
                 }
             }
         }

@@ -28,17 +28,7 @@ final class Restores {
 
     Restores(Topology topology) {
         this.topology = topology;
-        long lcm = 1;
-        for (Group group : topology.groups()) {
-            if (group.isRecurrent()) {
-                lcm = lcm / gcd(lcm, group.blockTokens()) * group.blockTokens();
-            }
-        }
-        this.grid = lcm;
-    }
-
-    private static long gcd(long a, long b) {
-        return b == 0 ? a : gcd(b, a % b);
+        this.grid = topology.recurrentGrid();
     }
 
     /** The connector published a plan: the prefix {@code digest} of {@code span} tokens is in its store. */
@@ -114,19 +104,8 @@ final class Restores {
         if (request.external() == 0) {
             return null;
         }
-        long from = claim.computed();
         long span = request.computed();
-        long[][] blocks = new long[topology.groups().size()][];
-        for (Group group : topology.groups()) {
-            long[] table = request.blockIds().groupView(group.index());
-            long bt = group.blockTokens();
-            blocks[group.index()] = switch (group.policy()) {
-                case FULL -> nonNull(table, from / bt, Math.min(table.length, ceilDiv(span, bt)));
-                case SLIDING -> nonNull(table, Math.max(from, span - group.windowTokens()) / bt,
-                        Math.min(table.length, ceilDiv(span, bt)));
-                case RECURRENT_ALIGN -> new long[] {table[(int) (span / bt - 1)]};
-            };
-        }
+        long[][] blocks = LoadTargets.of(topology, request.blockIds(), claim.computed(), span);
         return new Verdict.Load(step, request.id(), request.digest(), span, BlockIds.adopt(blocks));
     }
 
@@ -135,12 +114,4 @@ final class Restores {
         claims.remove(id);
     }
 
-    private static long[] nonNull(long[] table, long from, long to) {
-        return java.util.stream.LongStream.range(Math.max(0, from), Math.max(from, to)).map(i -> table[(int) i])
-                .filter(b -> b > 0).toArray();
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
-    }
 }

@@ -50,6 +50,24 @@ public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, lon
         return target >= minSpanTokens && target <= maxSpanTokens;
     }
 
+    /**
+     * The tokens a restore's hit must be a multiple of (protocol §3, "Restore rules"): every
+     * recurrent group's block size; 1 without a recurrent group.
+     */
+    public long recurrentGrid() {
+        long grid = 1;
+        for (Group group : groups) {
+            if (group.isRecurrent()) {
+                grid = grid / gcd(grid, group.blockTokens()) * group.blockTokens();
+            }
+        }
+        return grid;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
     public int recurrentGroupCount() {
         int count = 0;
         for (Group group : groups) {

@@ -25,12 +25,6 @@ class ScenarioFilesTest {
         return logsIn("/scenarios");
     }
 
-    /** The restore half's logs ({@code proofgate-events/v2}: lookups, and new requests' external tokens). */
-    @TestFactory
-    Stream<DynamicTest> restoreLogsReplayToTheirExpectedOutput() throws IOException, URISyntaxException {
-        return logsIn("/restore");
-    }
-
     private static Stream<DynamicTest> logsIn(String folder) throws IOException, URISyntaxException {
         Path root = Path.of(ScenarioFilesTest.class.getResource(folder).toURI());
         return Files.walk(root)

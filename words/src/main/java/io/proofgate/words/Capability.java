@@ -12,6 +12,8 @@ public enum Capability {
     STATE("state", "the connector's state after each event (pending stores with done, table and latch; held digests; counters)"),
     SLIDING("sliding", "scenarios whose topology has a sliding group"),
     WIDE_INTEGERS("wide_integers", "scenarios whose evidence holds integers beyond 64 bits"),
+    /** Answers lookups and loads its hits: the restore half (docs/conformance.md, "Restores"). */
+    RESTORE("restore", "scenarios with lookups (the restore half: hits and loads)"),
     /** Answers namespace probes; only an audit of a connector change sends them (docs/conformance.md). */
     NAMESPACE("namespace", "namespace probes (an audit's namespace impact)");
 
