@@ -13,20 +13,25 @@ and without the bug (every scenario it runs passes):
 
     ./proofgate conform --exec "python3 examples/conform/toy_connector.py --fixed"
 
+It also restores (the restore half, section 3 "Restore rules"): a lookup's hit is the longest prefix
+it published that the prompt extends, on every recurrent group's block grid and strictly below the
+prompt's end; the load puts it into the request's blocks.
+
 Standard library only; it finds the library beside it in the repository, nothing to install. It
-declares `state`, `sliding` and `namespace` (it answers namespace probes with `prefix_digest`,
-`span` and `plan_selection`); it does not state reasons' facts and does not handle integers
-beyond 64 bits, so the kit leaves those out.
+declares `state`, `sliding`, `restore` and `namespace` (it answers namespace probes with
+`prefix_digest`, `span` and `plan_selection`); it does not state reasons' facts and does not handle
+integers beyond 64 bits, so the kit leaves those out.
 """
 
 import hashlib
 import json
 import os
 import sys
+from math import lcm
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "adapters", "python"))
 
-from proofgate_adapter import Adapter, Counters, PendingStore, State, main, plan, retired  # noqa: E402
+from proofgate_adapter import Adapter, Counters, PendingStore, State, hit, load, main, plan, retired  # noqa: E402
 
 FIXED = "--fixed" in sys.argv[1:]
 DIGEST_SALT = b"toy-connector/v1"  # the namespace of the toy's prefix digests
@@ -52,6 +57,9 @@ class Connector:
         self.counters = Counters()
         self.last_step = 0
         self.ignored_held = 0
+        self.published = {}  # digest -> the spans of its plans: what a lookup may restore
+        self.looked_up = {}  # request id -> the tokens vLLM had at its lookup
+        self.grid = lcm(*(self.groups[g].block_tokens for g in self.recurrent)) if self.recurrent else 1
 
     # --- evidence validation (section 3, rows 1 to 17)
 
@@ -107,6 +115,8 @@ class Connector:
             if request_id in self.pending:
                 self.pending[request_id]["latch"] = {}
         for request in event.new:
+            if request.external:
+                out.append(self.load(step, request))
             span = self.topology.target(request.prompt_tokens)
             if not self.topology.tracked(span):
                 continue
@@ -164,7 +174,31 @@ class Connector:
             self.reject(step, request_id, "invalid_selection", out)
             return
         self.counters.plans += 1
+        self.published.setdefault(store["digest"], set()).add(store["span"])
         out.append(plan(step, request_id, store["digest"], store["span"], *selection))
+
+    # --- the restore half (section 3, "Restore rules")
+
+    def lookup(self, event):
+        spans = [s for s in self.published.get(event.digest, ())
+                 if event.computed < s < event.prompt_tokens and s % self.grid == 0]
+        self.looked_up[event.id] = event.computed
+        return [hit(self.last_step, event.id, max(spans) - event.computed if spans else 0)]
+
+    def load(self, step, request):
+        """The restored prefix into the request's blocks: an attention group's from the tokens vLLM
+        had to the hit (a sliding group's in its window), a recurrent group's at the hit's column."""
+        start, span = self.looked_up.pop(request.id), request.computed
+        blocks = []
+        for g, group in enumerate(self.groups):
+            size, row = group.block_tokens, request.block_ids[g]
+            if group.recurrent:
+                columns = [span // size - 1]
+            else:
+                first = start if group.policy == "full" else max(start, span - group.window_tokens)
+                columns = range(first // size, -(-span // size))
+            blocks.append([row[i] for i in columns if 0 <= i < len(row) and row[i] > 0])
+        return load(step, request.id, request.digest, span, blocks)
 
     def select(self, store):
         """(blocks_by_group, recurrent) of the plan for a store, or None for an invalid selection."""
@@ -191,6 +225,7 @@ class Connector:
         return selected, recurrent
 
     def finished(self, event):
+        self.looked_up.pop(event.id, None)
         if self.pending.pop(event.id, None) is None:
             return []
         self.counters.retired_finished += 1
@@ -209,7 +244,7 @@ class Connector:
 
 class ToyAdapter(Adapter):
     name = "toy connector (Python)"
-    capabilities = ("state", "sliding", "namespace")
+    capabilities = ("state", "sliding", "restore", "namespace")
 
     def topology(self, topology):
         self.connector = Connector(topology)
@@ -224,6 +259,9 @@ class ToyAdapter(Adapter):
 
     def held(self, event):
         self.connector.held_by(event)
+
+    def lookup(self, event):
+        return self.connector.lookup(event)
 
     def state(self):
         return self.connector.state()

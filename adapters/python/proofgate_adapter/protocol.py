@@ -95,7 +95,8 @@ class Adapter:
       `namespace` with it.
     - optionally `lookup(event)`: the restore half; one `hit(...)` for the `Lookup`, and in
       `step`, a `load(...)` for each new request whose `external` tokens are the hit. Declare
-      `restore` with it: the kit sends lookups only then.
+      `restore` with it: the kit sends lookups only then (declaring it without the method is
+      refused at start).
     """
 
     name: str = "proofgate adapter (Python)"
@@ -129,11 +130,10 @@ def check_capabilities(adapter: Adapter) -> tuple[str, ...]:
     unknown = [c for c in declared if c not in CAPABILITIES]
     if unknown:
         raise ValueError("unknown capabilities %s (the kit knows %s)" % (", ".join(map(repr, unknown)), ", ".join(CAPABILITIES)))
-    has_lookup = type(adapter).lookup is not Adapter.lookup
-    if "restore" in declared and not has_lookup:
+    # a lookup method without the capability is allowed: the vLLM driver has one for every mapping,
+    # and the kit sends lookups only to an adapter that declares restore
+    if "restore" in declared and type(adapter).lookup is Adapter.lookup:
         raise ValueError("the restore capability is declared but the adapter has no lookup(event) method")
-    if has_lookup and "restore" not in declared:
-        raise ValueError("the adapter has a lookup(event) method but does not declare the restore capability")
     has_method = callable(getattr(adapter, "namespace", None))
     if "namespace" in declared and not has_method:
         raise ValueError("the namespace capability is declared but the adapter has no namespace(probe) method")

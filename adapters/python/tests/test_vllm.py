@@ -136,6 +136,44 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(set(), second.finished_req_ids)  # r0 was never scheduled: the scheduler frees nothing
         self.assertEqual({"r1"}, third.finished_req_ids)
 
+    def test_a_lookup_asks_get_num_new_matched_tokens_and_the_request_is_allocated_with_the_hit(self) -> None:
+        class Restoring(Recording):
+            def get_num_new_matched_tokens(self, request: standins.Request, num_computed_tokens: int) -> tuple[int, bool]:
+                self.calls.append(("get_num_new_matched_tokens", request.request_id, len(request.prompt_token_ids),
+                                   len(request.block_hashes), num_computed_tokens))
+                self.asked = request
+                return 4608 - num_computed_tokens, False
+
+            def update_state_after_alloc(self, request: standins.Request, blocks: Any, num_external_tokens: int) -> None:
+                super().update_state_after_alloc(request, blocks, num_external_tokens)
+                self.loading = (request, num_external_tokens)
+
+        class Loading(Mapping):
+            capabilities = ("sliding", "restore")
+
+            def create_connector(self, vllm_config: standins.VllmConfig,
+                                 kv_cache_config: standins.KVCacheConfig) -> Recording:
+                return Restoring(vllm_config, standins.KVConnectorRole.SCHEDULER, kv_cache_config)
+
+            def read_step(self, metadata: Any, scheduler_output: Any) -> Optional[Iterable[DriverVerdict]]:
+                request, external = self.connector.loading
+                return [self.load(request.request_id, request.num_computed_tokens, [[11, 12], [71]])] if external else []
+        mapping = Loading()
+        got = answers(mapping, HELLO, TOPOLOGY, {"kind": "lookup", "id": "r1", "digest": "d1", "prompt_tokens": 6992,
+                                                 "computed": 2304},
+                      {"kind": "step", "step": 1, "new": [dict(new("r1", "d1", 6992, computed=4608, scheduled=2384),
+                                                               external=2304)]})
+        self.assertIn("restore", got[0][0]["capabilities"])
+        self.assertEqual([{"kind": "hit", "step": 0, "id": "r1", "tokens": 2304}], got[2])
+        self.assertEqual([{"kind": "load", "step": 1, "id": "r1", "digest": "d1", "span": 4608,
+                           "blocks_by_group": [[11, 12], [71]]}], got[3])
+        connector = cast(Restoring, mapping.connector)
+        # vLLM's own tokens passed; the prompt and its block hashes as a new request has them
+        self.assertEqual(("get_num_new_matched_tokens", "r1", 6992, 27, 2304), connector.calls[0])
+        # the request asked about is the one allocated, with the hit as its external tokens
+        self.assertIs(connector.asked, connector.loading[0])
+        self.assertEqual(("update_state_after_alloc", "r1", ([11, 12], [0, 71]), 2304), connector.calls[1])
+
     def test_the_evidence_goes_in_the_field_of_the_connectors_vllm(self) -> None:
         evidence = {"r1": [[1, 42, 6912]]}
         step2 = {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,

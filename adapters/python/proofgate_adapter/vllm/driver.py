@@ -8,7 +8,7 @@ workers that a rank holds a prefix) is a small mapping the author writes by subc
     class MyMapping(VllmConnectorAdapter):
         name = "my connector"
         def create_connector(self, vllm_config, kv_cache_config): ...   # the connector, scheduler role
-        def read_step(self, metadata, scheduler_output): ...            # its plans and rejections, as verdicts
+        def read_step(self, metadata, scheduler_output): ...            # its plans, rejections and loads, as verdicts
         def deliver_held(self, rank, request, span): ...                # a held report, its own way
         def pending(self): ...                                           # its pending stores (PendingStore)
 
@@ -22,7 +22,8 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
 - step: a `Request` per new request, whose prompt tokens derive from the digest label (equal
   labels give equal tokens, so equal prefixes at equal spans), with `block_hashes` as vLLM
   computes them at `hash_block_size` (`block_hashes()`); `update_state_after_alloc(request,
-  blocks, 0)` for each request admitted or resumed (no external tokens); a `SchedulerOutput` with
+  blocks, external)` for each request admitted (its external tokens: 0 but for a restore) or
+  resumed (0); a `SchedulerOutput` with
   `NewRequestData` and one `CachedRequestData`, `num_scheduled_tokens`, `preempted_req_ids`,
   `finished_req_ids` (the requests finished since the last step) and the evidence in the field the
   connector's vLLM has (`kv_connector_block_state`, `partial_tail_offloads`, or the seed's fork's
@@ -33,6 +34,12 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
 - finished: `request_finished_all_groups(request, block_ids)` (or `request_finished(request,
   block_ids[0])` for a connector without `SupportsHMA`) with the table the request holds; a
   pending store it drops is retired for `finished`;
+- lookup (a mapping that declares `restore`): the waiting request, with its prompt tokens and
+  block hashes and vLLM's `computed` tokens, and `get_num_new_matched_tokens(request, computed)`;
+  the tokens it answers are the hit (None, "ask again later", is 0: the scenario schedules the
+  request next). The request's first step then passes that `Request` to
+  `update_state_after_alloc(request, blocks, external)` with the step's external tokens, and
+  `read_step` reports the load (`self.load(...)`) from the connector's metadata;
 - held: `deliver_held(rank, request, span)` for every real prefix of the label seen so far, and
   again for each new prefix of the label that a later request brings (the scenarios give one
   label to requests of different spans; a content-addressed connector hashes `tokens[:span]`, so
@@ -57,17 +64,18 @@ import sys
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Optional, TypeVar, Union, cast
 
-from ..events import BlockTable, Finished, Held, Step, Topology
+from ..events import BlockTable, Finished, Held, Lookup, Step, Topology
 from ..protocol import Adapter, NotApplicable
-from ..verdicts import (Blocks, Counters, Fact, Pairs, PendingStore, Plan, Rejected, Retired, Saved, State, _check_int,
-                        plan as make_plan, rejected as make_rejected, retired as make_retired, saved as make_saved)
+from ..verdicts import (Blocks, Counters, Fact, Hit, Load, Pairs, PendingStore, Plan, Rejected, Retired, Saved, State,
+                        _check_int, hit as make_hit, load as make_load, plan as make_plan, rejected as make_rejected,
+                        retired as make_retired, saved as make_saved)
 from . import standins
 
 _T = TypeVar("_T")
 
 #: A verdict of the driver's making, or the end of a plan's copy: each names its request (`id`),
 #: which orders them.
-DriverVerdict = Union[Plan, Rejected, Retired, Saved]
+DriverVerdict = Union[Plan, Rejected, Retired, Saved, Hit, Load]
 
 # vLLM's objects or the stand-ins' (a request, a scheduler output, the connector) are typed Any:
 # vLLM's classes are not the stand-ins' subclasses, and a mapping may annotate either.
@@ -338,7 +346,7 @@ class VllmConnectorAdapter(Adapter):
     """The driver. Subclass it and write the mapping (see the module's docstring)."""
 
     name = "vLLM connector"
-    capabilities = ("sliding",)
+    capabilities: tuple[str, ...] = ("sliding",)
     #: the SchedulerOutput field the connector reads the hand-offs from (EVIDENCE_FIELDS), or None
     #: for PROOFGATE_VLLM_EVIDENCE's choice
     evidence_field: Optional[str] = None
@@ -437,6 +445,12 @@ class VllmConnectorAdapter(Adapter):
                     raise ValueError("the connector freed block %d of the plan of %s for %d tokens before its saved"
                                      " line: the pin ended while its workers may still copy it" % (b, request_id, span))
 
+    def load(self, request_id: str, span: int, blocks_by_group: Blocks) -> Load:
+        """The load of a request the current step schedules with the connector's hit: the state of
+        its prefix at `span` tokens into `blocks_by_group` (from `read_step`, as the connector's
+        metadata tells its workers)."""
+        return make_load(self.last_step, request_id, self._labels[request_id], span, blocks_by_group)
+
     def rejected(self, request_id: str, code: str, **facts: Fact) -> Rejected:
         """A rejection of the current step."""
         return make_rejected(self.last_step, request_id, code, **facts)
@@ -503,6 +517,7 @@ class VllmConnectorAdapter(Adapter):
         self._delivered: set[tuple[str, int, int]] = set()  # (label, span, rank)
         self._delivered_ignored = 0  # deliveries from ranks outside the topology, which the connector must skip
         self._finished_ids: set[str] = set()
+        self._waiting: dict[str, Any] = {}  # id -> the Request of a lookup, until its first step
         self._counted = Counters()
         self._ignored = 0
         vllm_config, kv_cache_config = topology_config(topology, self.classes)
@@ -530,13 +545,27 @@ class VllmConnectorAdapter(Adapter):
     def _full_quorum(self, label: str) -> bool:
         return set(range(self.topology_.tp_degree)) <= set(self._reports.get(label, ()))
 
+    def _request(self, request_id: str, label: str, prompt_tokens: int, computed: int) -> Any:
+        request = self.classes.request(request_id, prompt_token_ids(label, prompt_tokens))
+        request.block_hashes = block_hashes(label, prompt_tokens, self.topology_.hash_block_size)
+        request.num_computed_tokens = computed
+        return request
+
+    def lookup(self, event: Lookup) -> list[DriverVerdict]:
+        """vLLM asks the connector how many tokens beyond its own it can load for a waiting request."""
+        request = self._request(event.id, event.digest, event.prompt_tokens, event.computed)
+        self._waiting[event.id] = request
+        self._labels[event.id] = event.digest
+        tokens, _ = self.connector.get_num_new_matched_tokens(request, event.computed)
+        return [make_hit(self.last_step, event.id, tokens or 0)]
+
     def step(self, step: Step) -> list[DriverVerdict]:
         c = self.classes
         self.last_step = step.step
         new_data = []
         for r in step.new:
-            request = c.request(r.id, prompt_token_ids(r.digest, r.prompt_tokens))
-            request.block_hashes = block_hashes(r.digest, r.prompt_tokens, self.topology_.hash_block_size)
+            waiting = self._waiting.pop(r.id, None)
+            request = waiting if waiting is not None else self._request(r.id, r.digest, r.prompt_tokens, r.computed)
             request.num_computed_tokens = r.computed
             self._requests[r.id], self._labels[r.id] = request, r.digest
             self._tables[r.id] = [list(blocks) for blocks in r.block_ids]
@@ -558,7 +587,8 @@ class VllmConnectorAdapter(Adapter):
         # vLLM tells the connector of the blocks it allocated to a request it admits or resumes,
         # before it builds the step's metadata
         for r in step.new:
-            self.connector.update_state_after_alloc(self._requests[r.id], standins.KVCacheBlocks(tuple(self._tables[r.id])), 0)
+            self.connector.update_state_after_alloc(self._requests[r.id], standins.KVCacheBlocks(tuple(self._tables[r.id])),
+                                                    r.external)
         for cr in step.cached:
             if cr.resumed and cr.id in self._requests:
                 self.connector.update_state_after_alloc(self._requests[cr.id],
@@ -615,6 +645,7 @@ class VllmConnectorAdapter(Adapter):
         return make_retired(self.last_step, request_id, cause)
 
     def finished(self, event: Finished) -> list[DriverVerdict]:
+        self._waiting.pop(event.id, None)  # a request finished while waiting: vLLM never scheduled it
         request = self._requests.pop(event.id, None)
         if request is None:  # the scheduler frees only what it scheduled
             return []

@@ -251,6 +251,15 @@ public final class ConnectorAudit {
                 if (current < 0 && pending < 0) {
                     return;
                 }
+                // a scenario with lookups is sent as its hits come (ScenarioRun): nothing may follow
+                // it to the adapters before its last answer, so the next one waits for it
+                if (pending >= 0 && shared.scenarios.get(pending).needs().contains(Capability.RESTORE)) {
+                    Failure failure = receive(pending);
+                    if (failure != null) {
+                        shared.errored(pending, failure.side(), failure.message());
+                    }
+                    pending = -1;
+                }
                 if (current >= 0) {
                     if (!opened(current)) {
                         current = -1;
