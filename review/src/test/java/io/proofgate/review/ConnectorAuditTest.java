@@ -66,8 +66,8 @@ class ConnectorAuditTest {
         revision("fixed", "probes-refused", "    def namespace(self, probe):\n",
                 "    def namespace(self, probe):\n        raise RuntimeError(\"no namespace\")\n");
         revision("probes-refused", "probes-refused-too", "RuntimeError(\"no namespace\")", "RuntimeError(\"still no namespace\")");
-        revision("fixed", "no-sliding", "capabilities = (\"state\", \"sliding\", \"namespace\")",
-                "capabilities = (\"state\", \"namespace\")");
+        revision("fixed", "no-sliding", "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
+                "capabilities = (\"state\", \"restore\", \"namespace\")");
         revision("fixed", "late", "FIXED = True", "FIXED = True\nimport atexit\n"
                 + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n'))");
         // answers that change from run to run, with the same code at both revisions: a plan now and
@@ -155,16 +155,17 @@ class ConnectorAuditTest {
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
         // where the planted plan published a block that no longer held the target state, the fix is a
         // safety fix, ranked first; where the block still held it, a fix of policy
-        DifferenceClass fix = report.classes().getFirst();
-        assertEquals(ModelJudgement.SAFETY_FIX, fix.first().judgement(), ConnectorAuditText.write(report));
+        assertEquals(ModelJudgement.SAFETY_FIX, report.classes().getFirst().first().judgement(), ConnectorAuditText.write(report));
+        DifferenceClass fix = report.classes().stream().filter(c -> c.first().judgement() == ModelJudgement.SAFETY_FIX
+                && c.first().rule().equals("plan: blocks_by_group, recurrent differ")).findFirst().orElseThrow();
         assertEquals(DifferenceKind.VERDICT, fix.first().kind());
         assertTrue(fix.events() <= 3, "witness of " + fix.events() + " events");
-        assertEquals("plan: blocks_by_group, recurrent differ", fix.first().rule());
         assertTrue(fix.first().model().getLast().startsWith("(unsafe: step "), fix.first().model().toString());
         assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.SAFETY_FIX
                 || c.first().judgement() == ModelJudgement.FIX), ConnectorAuditText.write(report));
         assertTrue(report.classes().stream().anyMatch(c -> c.first().judgement() == ModelJudgement.FIX));
-        assertTrue(ConnectorAuditText.write(report).contains("(0 safety regression, 1 safety fix, "),
+        // the second: in a restore log the planted bug rejects one plan and publishes another unsafe one in one step
+        assertTrue(ConnectorAuditText.write(report).contains("(0 safety regression, 2 safety fix, "),
                 ConnectorAuditText.write(report));
         assertEquals(List.of(TOY), report.changedFiles());
         assertValidSarif(report);
@@ -176,7 +177,8 @@ class ConnectorAuditTest {
                 .readTree(ConnectorAuditJson.write(report));
         assertEquals("safety_fix", json.path("classes").path(0).path("model").asText());
         assertEquals("verdict", json.path("classes").path(0).path("kind").asText());
-        assertEquals(fix.events() + 1, json.path("classes").path(0).path("witness").size());
+        int at = report.classes().indexOf(fix);
+        assertEquals(fix.events() + 1, json.path("classes").path(at).path("witness").size());
     }
 
     /** The SARIF report is valid SARIF 2.1.0, one result per class and changed namespace name, each with its fingerprint. */
@@ -350,8 +352,8 @@ class ConnectorAuditTest {
         Files.writeString(repo.resolve("audit-accepted.json"), "{\"schema\":\"proofgate-audit-accepted/v1\",\"accepted\":["
                 + "{\"fingerprint\":\"" + fingerprint + "\",\"justification\":\"sliding windows are no longer offered\"}]}");
         commit("the reviewers accept that sliding goes", "accepting-no-sliding");
-        revision("accepting-no-sliding", "no-sliding-accepted", "capabilities = (\"state\", \"sliding\", \"namespace\")",
-                "capabilities = (\"state\", \"namespace\")");
+        revision("accepting-no-sliding", "no-sliding-accepted", "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
+                "capabilities = (\"state\", \"restore\", \"namespace\")");
         ConnectorAuditReport accepted = audit("accepting-no-sliding", "no-sliding-accepted", false);
         assertEquals(ConnectorAuditReport.CLEAN, accepted.exitCode(), ConnectorAuditText.write(accepted));
         git("checkout", "-q", "fixed");
