@@ -128,7 +128,7 @@ public final class PlanSafety {
                 for (Line line : said.events().get(k)) {
                     switch (line) {
                         case Line.Plan plan -> {
-                            long[][] blocks = blocks(plan);
+                            long[][] blocks = blockIds(plan.blocksByGroup());
                             List<String> findings = blocks == null ? unreadable(plan) : findings(contents, plan, blocks);
                             if (!findings.isEmpty()) {
                                 unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
@@ -183,10 +183,10 @@ public final class PlanSafety {
         return lines.isEmpty() ? "(no load)" : String.join("\n", lines);
     }
 
-    /** The plan's blocks by group, or null where they are not block ids. */
-    private static long[][] blocks(Line.Plan plan) {
+    /** A line's {@code blocks_by_group} as block ids by group, or null where they are not block ids. */
+    static long[][] blockIds(String blocksByGroup) {
         try {
-            JsonNode groups = JSON.readTree(plan.blocksByGroup());
+            JsonNode groups = JSON.readTree(blocksByGroup);
             long[][] blocks = new long[groups.size()][];
             for (int g = 0; g < groups.size(); g++) {
                 JsonNode group = groups.get(g);

@@ -1,10 +1,8 @@
 package io.proofgate.conform;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.LoadTargets;
 import io.proofgate.protocol.Topology;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -128,7 +126,7 @@ final class RestoreSafety {
                 findings.add(who + ": loads a state of " + Json.excerpt(load.digest()) + " at " + load.span()
                         + " tokens, which the store does not hold");
             }
-            long[][] named = parse(load.blocksByGroup());
+            long[][] named = PlanSafety.blockIds(load.blocksByGroup());
             if (named == null || !Arrays.deepEquals(named, wanted)) {
                 findings.add(who + ": loads into blocks " + load.blocksByGroup() + ", where the request's blocks for the"
                         + " restored tokens are " + blocks(wanted));
@@ -139,26 +137,5 @@ final class RestoreSafety {
 
     private static String blocks(long[][] blocks) {
         return Arrays.deepToString(blocks).replace(" ", "");
-    }
-
-    /** Block ids by group, or null where they are not. */
-    private static long[][] parse(String blocksByGroup) {
-        try {
-            JsonNode groups = Json.tree(blocksByGroup);
-            long[][] blocks = new long[groups.size()][];
-            for (int g = 0; g < groups.size(); g++) {
-                JsonNode group = groups.get(g);
-                blocks[g] = new long[group.size()];
-                for (int i = 0; i < group.size(); i++) {
-                    if (!group.get(i).canConvertToLong()) {
-                        return null;
-                    }
-                    blocks[g][i] = group.get(i).asLong();
-                }
-            }
-            return blocks;
-        } catch (IOException e) {
-            return null;
-        }
     }
 }

@@ -205,6 +205,8 @@ public final class ScenarioReader {
         return switch (verdict) {
             case StateLine.Plan plan -> new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
             case StateLine.Retired retired -> new Line.Retired(retired.id(), step, retired.cause());
+            case StateLine.Hit hit -> new Line.Hit(hit.id(), step, hit.tokens());
+            case StateLine.Load load -> new Line.Load(load.id(), step, load.digest(), load.span(), load.blocks());
             case StateLine.Rejected rejected -> {
                 PoisonCode poison = null;
                 for (PoisonCode candidate : PoisonCode.values()) {

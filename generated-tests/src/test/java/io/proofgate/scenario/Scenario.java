@@ -113,6 +113,9 @@ public final class Scenario {
                 case Verdict.Rejected rejected -> new StateLine.Rejected(rejected.id(), rejected.code().wireName(),
                         reasonFacts(rejected));
                 case Verdict.Retired retired -> new StateLine.Retired(retired.id(), retired.cause().wireName());
+                case Verdict.Hit hit -> new StateLine.Hit(hit.id(), String.valueOf(hit.tokens()));
+                case Verdict.Load load -> new StateLine.Load(load.id(), load.digest(), String.valueOf(load.span()),
+                        String.valueOf(load.blocksByGroup()));
             });
         }
         if (state.pending().isEmpty()) {

@@ -40,6 +40,16 @@ final class VerdictJson {
                 start(node, "retired", step, retired.id());
                 put(node, "cause", retired.cause(), line);
             }
+            case StateLine.Hit hit -> {
+                start(node, "hit", step, hit.id());
+                put(node, "tokens", hit.tokens(), line);
+            }
+            case StateLine.Load load -> {
+                start(node, "load", step, load.id());
+                put(node, "digest", load.digest(), line);
+                put(node, "span", load.span(), line);
+                put(node, "blocks_by_group", load.blocks(), line);
+            }
             default -> throw new IllegalStateException("not a verdict line: " + line);
         }
         return node;

@@ -48,6 +48,22 @@ public sealed interface StateLine {
         }
     }
 
+    /** {@code hit r3 tokens=6912}: the answer to a lookup (the restore half). */
+    record Hit(String id, String tokens) implements VerdictLine {
+        @Override
+        public String text() {
+            return "hit " + id + " tokens=" + tokens;
+        }
+    }
+
+    /** {@code load r3 digest=d1 span=6912 blocks=[[61,62,63],[71]]}: what a restored request's load writes. */
+    record Load(String id, String digest, String span, String blocks) implements VerdictLine {
+        @Override
+        public String text() {
+            return "load " + id + " digest=" + digest + " span=" + span + " blocks=" + blocks;
+        }
+    }
+
     /** {@code pending none}: no request has a pending store. */
     record NoPending() implements StateLine {
         @Override
@@ -89,13 +105,14 @@ public sealed interface StateLine {
         String[] words = text.split(" ");
         LineWords at = new LineWords(source, line, words);
         return switch (words[0]) {
-            case "plan", "rejected", "retired" -> {
+            case "plan", "rejected", "retired", "hit", "load" -> {
                 if (words.length < 3) {
                     throw at.error("a verdict line names its request and its fields");
                 }
                 int count = switch (words[0]) {
                     case "plan" -> 6;
-                    case "retired" -> 3;
+                    case "load" -> 5;
+                    case "retired", "hit" -> 3;
                     default -> -1; // a rejection's facts vary in number
                 };
                 if (count > 0 && words.length != count) {
@@ -105,6 +122,8 @@ public sealed interface StateLine {
                     case "plan" -> new Plan(words[1], at.value(2, "digest"), at.value(3, "span"), at.value(4, "blocks"),
                             at.value(5, "recurrent"));
                     case "retired" -> new Retired(words[1], at.value(2, "cause"));
+                    case "hit" -> new Hit(words[1], at.value(2, "tokens"));
+                    case "load" -> new Load(words[1], at.value(2, "digest"), at.value(3, "span"), at.value(4, "blocks"));
                     default -> new Rejected(words[1], at.value(2, "code"), List.of(words).subList(3, words.length));
                 };
             }
@@ -118,7 +137,7 @@ public sealed interface StateLine {
             }
             case "counters" -> new Counters(at.value(1, Counter.PLANS.wireName()), at.value(2, Counter.REJECTED.wireName()), at.value(3, Counter.STORE_SKIPPED_QUORUM.wireName()),
                     at.value(4, Counter.RETIRED_FINISHED.wireName()));
-            default -> throw at.error("expected a plan, rejected, retired, pending, held or counters line");
+            default -> throw at.error("expected a plan, rejected, retired, hit, load, pending, held or counters line");
         };
     }
 

@@ -84,12 +84,17 @@ class ScenarioFileTest {
     void stateLines_readAsTheyAreWritten() {
         for (String line : List.of("plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42]]",
                 "rejected r1 code=future_boundary observed=8448 target=8192", "rejected r2 code=empty",
-                "retired r1 cause=finished", "pending none", "pending r1 done=6912 table=[[11],[0,71]] latch=[[1,42]]",
+                "retired r1 cause=finished", "hit r3 tokens=6912", "load r3 digest=d1 span=6912 blocks=[[61,62,63],[71]]",
+                "pending none", "pending r1 done=6912 table=[[11],[0,71]] latch=[[1,42]]",
                 "held d1=[0,1]", "counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0")) {
             assertEquals(line, StateLine.read("f", 1, line).text());
         }
         assertEquals("f:7:1: a retired line has 3 words, this one 4", assertThrows(ScenarioFormatException.class,
                 () -> StateLine.read("f", 7, "retired r1 cause=finished extra")).getMessage());
+        assertEquals("f:7:1: expected tokens=... as word 3", assertThrows(ScenarioFormatException.class,
+                () -> StateLine.read("f", 7, "hit r3 span=6912")).getMessage());
+        assertEquals("f:7:1: a load line has 5 words, this one 4", assertThrows(ScenarioFormatException.class,
+                () -> StateLine.read("f", 7, "load r3 digest=d1 span=6912")).getMessage());
         assertEquals("f:7:1: expected latch=... as word 5", assertThrows(ScenarioFormatException.class,
                 () -> StateLine.read("f", 7, "pending r1 done=1")).getMessage());
     }
