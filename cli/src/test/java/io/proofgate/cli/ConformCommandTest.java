@@ -24,9 +24,9 @@ class ConformCommandTest {
         assertEquals(Main.OK, run.exit(), run.err());
         assertTrue(run.out().contains("16 scenarios: 16 passed, 0 unsafe, 0 failed, 0 not run, 0 errors;"), run.out());
         Element suites = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile()).getDocumentElement();
-        assertEquals("13", suites.getAttribute("tests"));
+        assertEquals("16", suites.getAttribute("tests"));
         assertEquals("0", suites.getAttribute("failures"));
-        assertEquals(13, suites.getElementsByTagName("testcase").getLength());
+        assertEquals(16, suites.getElementsByTagName("testcase").getLength());
         try (var files = Files.list(junit.getParent())) {
             assertEquals(1, files.count(), "no temporary file left beside the report");
         }
