@@ -128,6 +128,23 @@ class RestoreConformTest {
     }
 
     @Test
+    void aHitOnASaveStillBeingCopiedIsUnsafe() throws ConformException {
+        // the reference's plans made asynchronous copies, pinned, whose saved line never comes: the
+        // store holds nothing yet when its hits restore them
+        UnaryOperator<String> own = line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
+        Conform.Report report = Conform.run(restores, () -> new ConformTest.Altered(new ConformTest.Altered(new InProcessAdapter(),
+                "hello", own), "plan", line -> line.substring(0, line.length() - 1) + ",\"copy\":\"async\",\"pinned\":true}"),
+                ConformTest.SETTINGS,
+                line -> { });
+        List<Result.Unsafe> unsafe = unsafe(report);
+        assertEquals(3, unsafe.size(), ConformText.of(report, "in flight"));
+        Result.Unsafe first = unsafe.stream().filter(u -> u.scenario().id().equals("restore/01-longest-published")).findFirst()
+                .orElseThrow();
+        assertEquals(List.of("request r3 of prefix d1 (prompt 7100 tokens, vLLM has 0): a hit to 6912 tokens, where the store"
+                + " holds no state of d1 that the kit saw saved (it holds none)"), first.findings());
+    }
+
+    @Test
     void aLookupAnsweredWithoutAHitOrAHitThatAnswersNoLookupCannotBeJudged() throws ConformException {
         Conform.Report silent = altered("hit", line -> line.replaceFirst("\"kind\":\"hit\",(\"step\":\\d+,\"id\":\"r\\d+\"),\"tokens\":\\d+",
                 "\"kind\":\"retired\",$1,\"cause\":\"finished\""));
