@@ -143,6 +143,15 @@ public sealed interface Line {
             return Outside.bare("hit " + id + " step=" + step + " tokens=" + tokens);
         }
 
+        /** The tokens as a count; {@link Long#MAX_VALUE} for a number beyond 64 bits (more than any prompt). */
+        long count() {
+            try {
+                return Long.parseLong(tokens);
+            } catch (NumberFormatException e) {
+                return Long.MAX_VALUE; // read as an integer (AnswerReader), never below 0
+            }
+        }
+
         @Override
         public String json() {
             return "{\"kind\":\"hit\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"tokens\":" + tokens + "}";

@@ -54,11 +54,7 @@ final class Lookups {
     static long hitIn(Lookup lookup, List<Line> answer) {
         for (Line line : answer) {
             if (line instanceof Line.Hit hit && hit.id().equals(lookup.id())) {
-                try {
-                    return Long.parseLong(hit.tokens());
-                } catch (NumberFormatException e) {
-                    return Long.MAX_VALUE; // beyond 64 bits: judged unsafe, sent as the whole prompt
-                }
+                return hit.count(); // beyond 64 bits: judged unsafe, sent as the whole prompt less one token
             }
         }
         return 0;

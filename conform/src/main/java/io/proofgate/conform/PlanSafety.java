@@ -230,20 +230,12 @@ public final class PlanSafety {
         };
         for (Line.VerdictLine verdict : verdicts) {
             if (verdict instanceof Line.Hit hit) {
-                expected.put(hit.id(), tokens(hit.tokens()));
+                expected.put(hit.id(), hit.count());
             }
         }
         Map<String, Long> got = Lookups.hits(scenario, said);
         return expected.entrySet().stream().filter(e -> e.getValue() > got.getOrDefault(e.getKey(), 0L)).map(Map.Entry::getKey)
                 .toList();
-    }
-
-    private static long tokens(String text) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     /**

@@ -52,12 +52,7 @@ final class RestoreSafety {
     }
 
     private List<String> judge(Event.Lookup lookup, Line.Hit hit) {
-        long tokens;
-        try {
-            tokens = Long.parseLong(hit.tokens());
-        } catch (NumberFormatException e) {
-            tokens = Long.MAX_VALUE;
-        }
+        long tokens = hit.count();
         if (tokens == 0) {
             return List.of();
         }

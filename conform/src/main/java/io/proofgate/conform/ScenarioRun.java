@@ -44,6 +44,15 @@ public final class ScenarioRun {
     }
 
     /**
+     * Whether {@link #send} sends all of the scenario's messages at once: false for one with
+     * lookups, whose later events {@link #receive} sends as the hits come, so nothing may be sent
+     * to the adapter after it until its answers are read.
+     */
+    public static boolean sentAtOnce(Scenario scenario) {
+        return !scenario.needs().contains(Capability.RESTORE);
+    }
+
+    /**
      * The events from {@code from} as sent, up to the first lookup (included) or to {@code prefix}
      * and the summary request.
      */

@@ -1,7 +1,6 @@
 package io.proofgate.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -186,6 +185,5 @@ class RestoreConformTest {
         assertEquals(dir.resolve("short.jsonl") + ":6:1: request \"r2\" was looked up, and its first step does not compute its"
                 + " prompt of 3000 tokens to the end (the kit sends it with the adapter's hit as computed, and the rest of the"
                 + " prompt as scheduled)", e.getMessage());
-        assertFalse(e.getMessage().isEmpty());
     }
 }

@@ -251,9 +251,8 @@ public final class ConnectorAudit {
                 if (current < 0 && pending < 0) {
                     return;
                 }
-                // a scenario with lookups is sent as its hits come (ScenarioRun): nothing may follow
-                // it to the adapters before its last answer, so the next one waits for it
-                if (pending >= 0 && shared.scenarios.get(pending).needs().contains(Capability.RESTORE)) {
+                // nothing may follow a scenario sent in parts to the adapters before its last answer
+                if (pending >= 0 && !ScenarioRun.sentAtOnce(shared.scenarios.get(pending))) {
                     Failure failure = receive(pending);
                     if (failure != null) {
                         shared.errored(pending, failure.side(), failure.message());

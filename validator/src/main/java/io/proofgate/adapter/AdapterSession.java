@@ -68,7 +68,7 @@ public final class AdapterSession {
                     topologyLine = message.getBytes(StandardCharsets.UTF_8);
                     try (EventReader reader = reader(new byte[0])) {
                         Topology topology = reader.readTopology();
-                        connector = new Connector(topology, reader.schema().equals(Formats.EVENTS_V2));
+                        connector = new Connector(topology, reader.restores());
                     }
                     return List.of(END);
                 }

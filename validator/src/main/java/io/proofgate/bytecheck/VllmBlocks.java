@@ -2,9 +2,9 @@ package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
+import io.proofgate.protocol.LoadTargets;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
-import io.proofgate.words.GroupPolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -372,11 +372,8 @@ final class VllmBlocks {
     private void loaded(Request request, long from, long span) {
         for (Group group : topology.groups()) {
             int g = group.index();
-            long bt = group.blockTokens();
-            long first = group.isRecurrent() ? span / bt - 1
-                    : (group.policy() == GroupPolicy.SLIDING ? Math.max(from, span - group.windowTokens()) : from) / bt;
-            long last = group.isRecurrent() ? span / bt - 1 : (span + bt - 1) / bt - 1;
-            for (long i = Math.max(0, first); i <= Math.min(last, request.length[g] - 1); i++) {
+            long end = Math.min(LoadTargets.endColumn(group, span), request.length[g]);
+            for (long i = Math.max(0, LoadTargets.firstColumn(group, from, span)); i < end; i++) {
                 long block = request.table[g][(int) i];
                 if (block > 0) {
                     write(g, block, group.isRecurrent() ? new BlockContent.Recurrent(request.digest, span)

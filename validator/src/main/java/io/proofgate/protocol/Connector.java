@@ -61,7 +61,7 @@ public final class Connector {
         this.topology = topology;
         this.recurrentGroups = topology.recurrentGroupCount();
         this.hasRecurrent = recurrentGroups > 0;
-        this.restores = restores ? new Restores(topology) : null;
+        this.restores = new Restores(topology, restores);
     }
 
     public Topology topology() {
@@ -73,12 +73,7 @@ public final class Connector {
             case Event.Step step -> step(step);
             case Event.Finished finished -> finish(finished.id());
             case Event.Held held -> hold(held.rank(), held.digest());
-            case Event.Lookup lookup -> {
-                if (restores == null) {
-                    throw new InvalidEventException("a lookup, sent to a connector of the store half only");
-                }
-                yield List.of(restores.lookup(lastStep, lookup));
-            }
+            case Event.Lookup lookup -> List.of(restores.lookup(lastStep, lookup));
         };
     }
 
@@ -96,7 +91,7 @@ public final class Connector {
                 ? ((RawValue.MapOf) step.evidence()).entries() : Map.of();
         List<Verdict> verdicts = new ArrayList<>(2);
         for (Event.NewRequest request : step.newRequests()) {
-            Verdict.Load load = restores == null ? null : restores.load(step.step(), request);
+            Verdict.Load load = restores.load(step.step(), request);
             if (load != null) {
                 verdicts.add(load); // the load is started at allocation, before the step computes
             }
@@ -203,9 +198,7 @@ public final class Connector {
     }
 
     private List<Verdict> finish(String id) {
-        if (restores != null) {
-            restores.finished(id);
-        }
+        restores.finished(id);
         PendingStore store = pending.remove(id);
         if (store == null) {
             return List.of();
@@ -274,9 +267,7 @@ public final class Connector {
             return;
         }
         plans++;
-        if (restores != null) {
-            restores.published(store.digest, store.target);
-        }
+        restores.published(store.digest, store.target);
         verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.target, BlockIds.adopt(selected),
                 List.of(recurrent)));
     }
@@ -380,11 +371,7 @@ public final class Connector {
                 throw new InvalidEventException("block_ids of \"" + request.id() + "\" has "
                         + request.blockIds().groupCount() + " groups, the topology has " + groups);
             }
-            if (restores != null) {
-                restores.check(request);
-            } else if (request.external() > 0) {
-                throw new InvalidEventException("new request \"" + request.id() + "\" has external tokens, sent to a connector of the store half only");
-            }
+            restores.check(request);
         }
         CachedRequests cached = step.cachedRequests();
         for (int i = 0; i < cached.size(); i++) {

@@ -18,19 +18,26 @@ public final class LoadTargets {
         long[][] blocks = new long[topology.groups().size()][];
         for (Group group : topology.groups()) {
             long[] row = table.groupView(group.index());
-            long bt = group.blockTokens();
-            long end = Math.min(row.length, (span + bt - 1) / bt);
-            blocks[group.index()] = switch (group.policy()) {
-                case FULL -> nonNull(row, from / bt, end);
-                case SLIDING -> nonNull(row, Math.max(from, span - group.windowTokens()) / bt, end);
-                case RECURRENT_ALIGN -> nonNull(row, span / bt - 1, Math.min(row.length, span / bt));
-            };
+            long first = Math.max(0, firstColumn(group, from, span));
+            long end = Math.max(first, Math.min(row.length, endColumn(group, span)));
+            blocks[group.index()] = LongStream.range(first, end).map(i -> row[(int) i]).filter(b -> b > 0).toArray();
         }
         return blocks;
     }
 
-    private static long[] nonNull(long[] row, long from, long to) {
-        return LongStream.range(Math.max(0, from), Math.max(Math.max(0, from), to)).map(i -> row[(int) i]).filter(b -> b > 0)
-                .toArray();
+    /** The first column of {@code group}'s table the load writes (may be below 0 for a span of 0). */
+    public static long firstColumn(Group group, long from, long span) {
+        long bt = group.blockTokens();
+        return switch (group.policy()) {
+            case FULL -> from / bt;
+            case SLIDING -> Math.max(from, span - group.windowTokens()) / bt;
+            case RECURRENT_ALIGN -> span / bt - 1;
+        };
+    }
+
+    /** The column after the last one of {@code group}'s table the load writes. */
+    public static long endColumn(Group group, long span) {
+        long bt = group.blockTokens();
+        return group.isRecurrent() ? span / bt : (span + bt - 1) / bt;
     }
 }

@@ -12,7 +12,8 @@ import java.util.TreeSet;
  * every recurrent group's block grid and strictly below the prompt's end.
  *
  * <p>Memory grows with the prefixes published and the lookups not yet followed by their request's
- * first step (or its finish).
+ * first step (or its finish). A connector of the store half only (a {@code proofgate-events/v1}
+ * log) keeps nothing here, and is sent no lookup and no external tokens.
  */
 final class Restores {
 
@@ -25,19 +26,27 @@ final class Restores {
     /** The spans published per digest. */
     private final Map<String, NavigableSet<Long>> published = new HashMap<>();
     private final Map<String, Claim> claims = new HashMap<>();
+    /** False for a connector of the store half only. */
+    private final boolean enabled;
 
-    Restores(Topology topology) {
+    Restores(Topology topology, boolean enabled) {
         this.topology = topology;
         this.grid = topology.recurrentGrid();
+        this.enabled = enabled;
     }
 
     /** The connector published a plan: the prefix {@code digest} of {@code span} tokens is in its store. */
     void published(String digest, long span) {
-        published.computeIfAbsent(digest, d -> new TreeSet<>()).add(span);
+        if (enabled) {
+            published.computeIfAbsent(digest, d -> new TreeSet<>()).add(span);
+        }
     }
 
     /** The answer to a lookup, remembered for the request's first step. */
     Verdict.Hit lookup(long step, Event.Lookup lookup) {
+        if (!enabled) {
+            throw new InvalidEventException("a lookup, sent to a connector of the store half only");
+        }
         long hit = longestHeld(lookup.digest(), lookup.promptTokens(), lookup.computed());
         long tokens = hit > lookup.computed() ? hit - lookup.computed() : 0;
         claims.put(lookup.id(), new Claim(lookup.computed(), tokens));
@@ -73,6 +82,10 @@ final class Restores {
         if (request.external() == 0) {
             return;
         }
+        if (!enabled) {
+            throw new InvalidEventException("new request \"" + request.id() + "\" has external tokens, sent to a connector"
+                    + " of the store half only");
+        }
         if (claim == null) {
             throw new InvalidEventException("new request \"" + request.id() + "\" has " + request.external()
                     + " external tokens, and no lookup of it came before");
@@ -85,7 +98,7 @@ final class Restores {
         long span = request.computed();
         for (Group group : topology.groups()) {
             if (group.isRecurrent()) {
-                long column = span / group.blockTokens() - 1;
+                long column = LoadTargets.firstColumn(group, 0, span);
                 long[] table = request.blockIds().groupView(group.index());
                 if (column >= table.length || table[(int) column] <= 0) {
                     throw new InvalidEventException("new request \"" + request.id() + "\" restores " + span

@@ -55,8 +55,8 @@ sealed interface EventPipeline extends AutoCloseable permits EventPipeline.OneRe
     /** The log's topology, read from its first line. */
     Topology topology();
 
-    /** The log's schema, read from its first line. */
-    String schema();
+    /** Whether the log is {@code proofgate-events/v2}, with the restore half: read from its first line. */
+    boolean restores();
 
     /** The next line, or null at the end of the log. */
     ReplayLine next() throws ReplayException, IOException;
@@ -105,8 +105,8 @@ sealed interface EventPipeline extends AutoCloseable permits EventPipeline.OneRe
         }
 
         @Override
-        public String schema() {
-            return reader.schema();
+        public boolean restores() {
+            return reader.restores();
         }
 
         @Override

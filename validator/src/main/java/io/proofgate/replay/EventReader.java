@@ -160,17 +160,17 @@ public final class EventReader implements Closeable {
      * before: it reads and reports as one reader from the log's start would from that line (every
      * line number and message the same), given that the lines before ended there and were valid.
      */
-    static EventReader fromLine(InputStream rest, String source, Topology topology, String schema, long firstLine)
+    static EventReader fromLine(InputStream rest, String source, Topology topology, boolean restores, long firstLine)
             throws IOException {
         EventReader reader = new EventReader(new SequenceInputStream(new ByteArrayInputStream(RESUME_PREFIX), rest), source,
                 topology, firstLine);
-        reader.restores = schema.equals(Formats.EVENTS_V2);
+        reader.restores = restores;
         return reader;
     }
 
-    /** The log's schema, once its topology is read (or given). */
-    public String schema() {
-        return restores ? Formats.EVENTS_V2 : Formats.EVENTS;
+    /** Whether the log is {@link Formats#EVENTS_V2}, with the restore half, once its topology is read (or given). */
+    public boolean restores() {
+        return restores;
     }
 
     private EventReader(InputStream in, String source, Topology known, long firstLine) throws IOException {

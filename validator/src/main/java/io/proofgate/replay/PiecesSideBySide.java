@@ -54,8 +54,8 @@ final class PiecesSideBySide implements EventPipeline {
 
     private final String source;
     private final Topology topology;
-    /** The log's schema, which the readers of later pieces read by. */
-    private final String schema;
+    /** Whether the log has the restore half, which the readers of later pieces read by. */
+    private final boolean restores;
     /** Reading on alone, on the caller's thread, from a piece whose parse failed to the log's end. */
     private EventReader single;
     private final BlockingQueue<Item> items;
@@ -83,7 +83,7 @@ final class PiecesSideBySide implements EventPipeline {
                      LogPieces pieces, Settings settings) {
         this.source = source;
         this.topology = topology;
-        this.schema = first.schema();
+        this.restores = first.restores();
         this.pieces = pieces;
         this.budget = settings.budget();
         this.held = new Semaphore(budget);
@@ -116,8 +116,8 @@ final class PiecesSideBySide implements EventPipeline {
     }
 
     @Override
-    public String schema() {
-        return schema;
+    public boolean restores() {
+        return restores;
     }
 
     @Override
@@ -178,7 +178,7 @@ final class PiecesSideBySide implements EventPipeline {
             single = new EventReader(rest, source);
             single.readTopology(); // read without fault before; the same again
         } else {
-            single = EventReader.fromLine(rest, source, topology, schema, nextFirstLine);
+            single = EventReader.fromLine(rest, source, topology, restores, nextFirstLine);
         }
     }
 
@@ -210,7 +210,7 @@ final class PiecesSideBySide implements EventPipeline {
                 int cost = cost(p);
                 hold(cost);
                 Future<Parsed> parsed = parse ? parsers.submit(() -> parse(
-                        EventReader.fromLine(p.stream(), source, topology, schema, 1))) : null;
+                        EventReader.fromLine(p.stream(), source, topology, restores, 1))) : null;
                 put(new Item(p, parsed, null, cost));
             }
             last = Item.END;

@@ -1,6 +1,5 @@
 package io.proofgate.replay;
 
-import io.proofgate.words.Formats;
 import io.proofgate.protocol.Connector;
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.InvalidEventException;
@@ -50,7 +49,7 @@ public final class Replay {
                                                ObserverFactory<E> observers, EventPipeline.Settings settings)
             throws ReplayException, IOException, E {
         try (EventPipeline lines = EventPipeline.open(in, source, settings); VerdictWriter writer = new VerdictWriter(out)) {
-            Connector connector = new Connector(lines.topology(), lines.schema().equals(Formats.EVENTS_V2));
+            Connector connector = new Connector(lines.topology(), lines.restores());
             Observer observer = observers.open(connector.topology());
             ReplayLine line;
             while ((line = lines.next()) != null) {
