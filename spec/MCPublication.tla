@@ -143,4 +143,15 @@ ShortSelection(r) == IF r \in DOMAIN SelShort THEN {SelShort[r]} ELSE {}
 ExactOnly == [r \in SelIds |-> {"exact"}]
 \* Admission only while no request has started: one request per behaviour, in any order.
 AdmitAlone(r) == \A x \in Req : status[x] = "waiting"
+\* Generation model gen-restore (full, sliding with a 4096-token window, two recurrent groups):
+\* r1 (prompt 6992, target 6912, on the 2304-token grid) publishes; r2 (8256: target 8192, off
+\* the grid), r3 (6912: its prompt ends where r1's prefix does) and r4 (9000) share r1's digest
+\* and are looked up before they are admitted, r2's hit restored, r3's refused (the last token
+\* would be applied twice), r4's the longest prefix on the grid (8192 is not), beyond the 2304
+\* tokens vLLM's own prefix cache holds.
+PromptRestore == "r1" :> 6992 @@ "r2" :> 8256 @@ "r3" :> 6912 @@ "r4" :> 9000
+RestoreEvidence == [r \in {"r1", "r2", "r3", "r4"} |-> {"exact"}]
+LookedUpRestore == {"r2", "r3", "r4"}
+\* r4's first 2304 tokens are in vLLM's own prefix cache: its hit is counted beyond them.
+OwnHitRestore(r) == IF r = "r4" THEN 2304 ELSE 0
 =============================================================================

@@ -15,6 +15,13 @@
 (*  - worker ranks reporting that they hold a digest (quorum).             *)
 (*  - the connector: latch, poison, pending store, quorum retirement,      *)
 (*    publication and block selection, exactly in protocol section 3 order.  *)
+(*  - the restore half (protocol section 3, "Restore rules"), in models    *)
+(*    that name looked-up requests (LookedUp): vLLM looks a waiting        *)
+(*    request up before admitting it, the connector answers with its hit   *)
+(*    (the longest prefix it published under the request's digest, on    *)
+(*    the recurrent block grid, below the prompt's end), and the request's *)
+(*    first step computes the rest of its prompt on top of the hit, which  *)
+(*    the connector loads into the request's own blocks.                   *)
 (*  - block contents as state versions (tokens of recurrent state a block  *)
 (*    holds): the table's recurrent slot always holds the running state    *)
 (*    (it advances every step), a pinned proof block holds the state at    *)
@@ -133,6 +140,12 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 \* and then a null block.
 \* (Tables are built for every candidate step, so the fault-free case takes the short way.)
 ShortGroups(r) == {0}
+\* The requests vLLM looks up in the connector before admitting them (the restore half): none
+\* unless a model overrides it; a model that does writes proofgate-events/v2 logs.
+LookedUp == {}
+\* The tokens of a looked-up request's prompt that vLLM's own prefix cache holds (the lookup's
+\* computed): none unless a model overrides it.
+OwnHit(r) == 0
 TableLen(r, g, d) ==
     IF TableFault[r] = "short" /\ g \in ShortGroups(r) /\ NBlocks(g, d) > 0
     THEN NBlocks(g, IF d < Target(r) THEN d ELSE Target(r)) - 1
@@ -164,13 +177,15 @@ VARIABLES
     retiredFinished, \* connector counter: pending stores retired by finished
     poisoned,      \* ghost: requests with a rejected verdict
     planCount,     \* ghost: [Req -> number of plans published]
+    stored,        \* connector: the prefixes published, as <<digest, span>> pairs (what a hit may claim)
+    taken,         \* vLLM: [looked-up request ids -> tokens of the connector's hit], until the request's first step
     lastEvent,     \* the replay event of the last transition (edges carry action names only)
     lastVerdicts   \* the verdicts the connector produced for lastEvent, in output order
 
-env == <<status, done, epoch, reached, held, proven>>
-conn == <<pending, plans, rejected, skippedQuorum, retiredFinished, poisoned, planCount>>
+env == <<status, done, epoch, reached, held, proven, taken>>
+conn == <<pending, plans, rejected, skippedQuorum, retiredFinished, poisoned, planCount, stored>>
 vars == <<status, done, epoch, reached, held, proven, pending, plans, rejected,
-          skippedQuorum, retiredFinished, poisoned, planCount, lastEvent, lastVerdicts>>
+          skippedQuorum, retiredFinished, poisoned, planCount, stored, taken, lastEvent, lastVerdicts>>
 
 InOrder(S) == SelectSeq(Requests, LAMBDA x : x \in S)
 Range(f) == {f[i] : i \in DOMAIN f}
@@ -489,6 +504,40 @@ RECURSIVE SumField(_, _, _)
 SumField(outs, ids, f) ==
     IF ids = <<>> THEN 0 ELSE outs[Head(ids)][f] + SumField(outs, Tail(ids), f)
 
+\* Restore rules (protocol section 3).  A hit is a prefix the connector published under the
+\* request's digest, on every recurrent group's block grid, strictly below the prompt's end (vLLM
+\* computes the last prompt token again), beyond vLLM's own tokens: the longest such, or none.
+OnGrid(s) == \A g \in RecGroups : s % BT(g) = 0
+Longest(H) == CHOOSE s \in H : \A t \in H : t <= s
+HitTokens(ev) ==
+    LET H == {s \in {x[2] : x \in {y \in stored : y[1] = ev.digest}} :
+                s < ev.prompt_tokens /\ s > ev.computed /\ OnGrid(s)}
+    IN IF H = {} THEN 0 ELSE Longest(H) - ev.computed
+
+\* The connector's answer to a lookup.
+ConnectorAnswersLookup(ev) == lastVerdicts' = <<[kind |-> "hit", id |-> ev.id, tokens |-> HitTokens(ev)]>>
+
+\* The blocks of group g a load of span s writes, for a request vLLM had `from` tokens of: an
+\* attention group's from vLLM's tokens to the span (a sliding group's within its window), a
+\* recurrent group's at the span's column; null blocks left out.
+LoadFirst(g, from, s) ==
+    IF Policy(g) = "recurrent_align" THEN s \div BT(g) - 1
+    ELSE IF Policy(g) = "sliding" /\ s - Window(g) > from THEN (s - Window(g)) \div BT(g)
+    ELSE from \div BT(g)
+LoadEnd(g, s) == IF Policy(g) = "recurrent_align" THEN s \div BT(g) ELSE Ceil(s, BT(g))
+LoadRow(row, g, from, s) ==
+    LET first == IF LoadFirst(g, from, s) < 0 THEN 0 ELSE LoadFirst(g, from, s)
+        end == IF LoadEnd(g, s) < Len(row) THEN LoadEnd(g, s) ELSE Len(row)
+    IN SelectSeq(SubSeq(row, first + 1, end), LAMBDA b : b > 0)
+\* A new request vLLM scheduled with the connector's hit (external tokens): the load, before the
+\* step computes; none for a request without.
+LoadOf(entry) ==
+    IF "external" \in DOMAIN entry /\ entry.external > 0
+    THEN LET from == entry.computed - entry.external IN
+         <<[kind |-> "load", id |-> entry.id, digest |-> entry.digest, span |-> entry.computed,
+            blocks_by_group |-> [i \in 1..NG |-> LoadRow(entry.block_ids[i], i - 1, from, entry.computed)]]>>
+    ELSE <<>>
+
 \* The connector's atomic reaction to one scheduler step event ev.
 ConnectorAppliesStep(ev) ==
     LET P == Range(ev.preempted)
@@ -500,7 +549,8 @@ ConnectorAppliesStep(ev) ==
         B == DOMAIN NewE \cup DOMAIN CacE
         outs == [x \in B |->
                    IF x \in DOMAIN NewE
-                   THEN NewRequest(x, ev.recurrent_boundary_blocks, NewE[x])
+                   THEN LET o == NewRequest(x, ev.recurrent_boundary_blocks, NewE[x])
+                        IN [o EXCEPT !.verdicts = LoadOf(NewE[x]) \o o.verdicts]
                    ELSE IF x \in DOMAIN pend0
                    THEN CachedStep(x, ev.recurrent_boundary_blocks, CacE[x], pend0[x])
                    ELSE Nothing]                                  \* not tracked: ignored
@@ -513,6 +563,8 @@ ConnectorAppliesStep(ev) ==
        /\ rejected' = rejected + SumField(outs, ids, "rejected")
        /\ skippedQuorum' = skippedQuorum + SumField(outs, ids, "skipped")
        /\ retiredFinished' = retiredFinished
+       /\ stored' = stored \cup {<<verdicts[i].digest, verdicts[i].span>> :
+                                  i \in {i \in DOMAIN verdicts : verdicts[i].kind = "plan"}}
 \* mutate-end: Connector
 
 \* The ghosts follow from the verdicts, outside the Connector part (they are the spec's own
@@ -553,14 +605,24 @@ TailSlot(g, d) == 5
 MayAdmit(r) == \A i \in 1..(RIdx(r) - 1) : status[Requests[i]] # "waiting"
 Schedulable == {r \in Req : /\ status[r] \in {"waiting", "running", "preempted"}
                             /\ done[r] < MaxStop(r)
-                            /\ status[r] = "waiting" => MayAdmit(r)}
+                            /\ status[r] = "waiting" => MayAdmit(r)
+                            \* a looked-up request is admitted only after its lookup
+                            /\ status[r] = "waiting" /\ r \in LookedUp => r \in DOMAIN taken}
 Preemptable == {r \in Req : status[r] = "running" /\ epoch[r] < MaxPreemptions}
-\* A new request stops before MaxStop, so one more step is always possible.
-NextStops(r) == {s \in Stops(r) : s > done[r] /\ (status[r] = "waiting" => s < MaxStop(r))}
+\* A new request stops before MaxStop, so one more step is always possible; a looked-up one
+\* computes the rest of its prompt on top of its hit, in one step (as the conformance kit sends it).
+NextStops(r) ==
+    IF status[r] = "waiting" /\ r \in LookedUp THEN {PromptOf[r]}
+    ELSE {s \in Stops(r) : s > done[r] /\ (status[r] = "waiting" => s < MaxStop(r))}
 
+\* A looked-up request is admitted with its own prefix-cache hit and the connector's hit (its
+\* external tokens) as computed.
 NewEntry(r, s) ==
-    [id |-> r, digest |-> DigestOf[r], prompt_tokens |-> PromptOf[r], computed |-> 0,
-     scheduled |-> s, block_ids |-> FullTable(r, epoch[r], s)]
+    IF r \in LookedUp
+    THEN [id |-> r, digest |-> DigestOf[r], prompt_tokens |-> PromptOf[r], computed |-> OwnHit(r) + taken[r],
+          external |-> taken[r], scheduled |-> s - OwnHit(r) - taken[r], block_ids |-> FullTable(r, epoch[r], s)]
+    ELSE [id |-> r, digest |-> DigestOf[r], prompt_tokens |-> PromptOf[r], computed |-> 0,
+          scheduled |-> s, block_ids |-> FullTable(r, epoch[r], s)]
 CachedEntry(r, s, e) ==
     [id |-> r, computed |-> done[r], scheduled |-> s - done[r],
      new_block_ids |-> IF status[r] = "preempted" THEN FullTable(r, e, s)
@@ -592,6 +654,7 @@ StepWith(B, P, st, fk, lab) ==
                        ELSE IF x \in B /\ fk = "mapping" /\ lab[x] \in ProofLabels
                        THEN proven[x] \cup {ProofOf(x, epoch[x], lab[x])}
                        ELSE proven[x]]
+       /\ taken' = [x \in DOMAIN taken \ B |-> taken[x]]
        /\ UNCHANGED held
        /\ ConnectorAppliesStep(ev)
        /\ GhostsFollowVerdicts
@@ -646,7 +709,7 @@ SchedulerFinishes ==
         /\ epoch' = [epoch EXCEPT ![r] = 0]
         /\ reached' = [reached EXCEPT ![r] = FALSE]
         /\ proven' = [proven EXCEPT ![r] = {}]
-        /\ UNCHANGED <<held, plans, rejected, skippedQuorum, poisoned, planCount>>
+        /\ UNCHANGED <<held, plans, rejected, skippedQuorum, poisoned, planCount, stored, taken>>
 
 \* A worker rank reports holding a digest (quorum); no verdict.  Ranks report
 \* in rank order (ranks are symmetric; this keeps one order of each set), unless a model
@@ -660,7 +723,22 @@ RankHolds ==
         /\ held' = [held EXCEPT ![d] = @ \cup {k}]
         /\ lastEvent' = [kind |-> "held", rank |-> k, digest |-> d]
         /\ lastVerdicts' = <<>>
-        /\ UNCHANGED <<status, done, epoch, reached, proven>>
+        /\ UNCHANGED <<status, done, epoch, reached, proven, taken>>
+        /\ UNCHANGED conn
+
+\* vLLM looks up a waiting request it may admit next (get_num_new_matched_tokens, with the
+\* tokens its own prefix cache holds) and takes the connector's hit for the request's first
+\* step.  Asked once per request: vLLM asks again when it cannot allocate the request's
+\* blocks, which these models do not run out of.
+SchedulerLooksUp ==
+    \E r \in LookedUp :
+        /\ status[r] = "waiting" /\ MayAdmit(r) /\ r \notin DOMAIN taken
+        /\ LET ev == [kind |-> "lookup", id |-> r, digest |-> DigestOf[r], prompt_tokens |-> PromptOf[r],
+                      computed |-> OwnHit(r)]
+           IN /\ lastEvent' = ev
+              /\ ConnectorAnswersLookup(ev)
+        /\ taken' = [x \in DOMAIN taken \cup {r} |-> IF x = r THEN lastVerdicts'[1].tokens ELSE taken[x]]
+        /\ UNCHANGED <<status, done, epoch, reached, held, proven>>
         /\ UNCHANGED conn
 
 Init ==
@@ -674,15 +752,18 @@ Init ==
     /\ plans = 0 /\ rejected = 0 /\ skippedQuorum = 0 /\ retiredFinished = 0
     /\ poisoned = {}
     /\ planCount = [r \in Req |-> 0]
+    /\ stored = {}
+    /\ taken = <<>>
     \* The initial state records the topology line, so every path of the state graph
     \* starts with the replay log's first line.
-    /\ lastEvent = [kind |-> "topology", schema |-> "proofgate-events/v1", tp_degree |-> TpDegree,
+    /\ lastEvent = [kind |-> "topology", schema |-> IF LookedUp = {} THEN "proofgate-events/v1" ELSE "proofgate-events/v2",
+                     tp_degree |-> TpDegree,
                      hash_block_size |-> HashBlock, min_span_tokens |-> MinSpan,
                      max_span_tokens |-> MaxSpan, groups |-> Topology]
     /\ lastVerdicts = <<>>
 
 \* Environment = vLLM and the ranks; the connector reacts inside each event.
-Next == SchedulerSchedules \/ SchedulerFinishes \/ RankHolds
+Next == SchedulerSchedules \/ SchedulerFinishes \/ RankHolds \/ SchedulerLooksUp
 
 Spec == Init /\ [][Next]_vars
 FairSpec == Spec /\ \A r \in Req : WF_vars(SchedulerSchedulesRequest(r))
@@ -706,8 +787,10 @@ TypeOK ==
     /\ {plans, rejected, skippedQuorum, retiredFinished} \subseteq Nat
     /\ poisoned \subseteq Req
     /\ planCount \in [Req -> Nat]
-    /\ lastEvent.kind \in {"topology", "step", "finished", "held"}
-    /\ \A i \in DOMAIN lastVerdicts : lastVerdicts[i].kind \in {"plan", "rejected", "retired"}
+    /\ stored \subseteq Digests \X Nat
+    /\ DOMAIN taken \subseteq LookedUp /\ \A r \in DOMAIN taken : taken[r] \in Nat
+    /\ lastEvent.kind \in {"topology", "step", "finished", "held", "lookup"}
+    /\ \A i \in DOMAIN lastVerdicts : lastVerdicts[i].kind \in {"plan", "rejected", "retired", "hit", "load"}
 
 Plans == {lastVerdicts[i] : i \in {i \in DOMAIN lastVerdicts : lastVerdicts[i].kind = "plan"}}
 
@@ -771,8 +854,42 @@ QuorumSkipsValidation ==
          lastVerdicts[i].kind = "rejected" => ~FullQuorum(DigestOf[lastVerdicts[i].id])
 
 \* Protocol section 3: a request whose target is outside [min_span_tokens, max_span_tokens] is
-\* neither tracked nor validated, so no verdict ever names it.
-UntrackedGetsNoVerdict == \A i \in DOMAIN lastVerdicts : Tracked(lastVerdicts[i].id)
+\* neither tracked nor validated, so no verdict of the store half ever names it.
+UntrackedGetsNoVerdict ==
+    \A i \in DOMAIN lastVerdicts : lastVerdicts[i].kind \in {"plan", "rejected", "retired"} => Tracked(lastVerdicts[i].id)
+
+\* The restore half, whatever the connector's policy (protocol section 3, "Restore rules"): a
+\* lookup is answered with one hit, and a hit claims only a prefix published under the request's
+\* digest (whose recurrent blocks held the state there: PublishedBlockHoldsTargetState), on every
+\* recurrent group's block grid, strictly below the prompt's end (else the last token is applied
+\* twice).
+HitClaimsOnlyWhatIsStored ==
+    lastEvent.kind = "lookup" =>
+        /\ Len(lastVerdicts) = 1
+        /\ lastVerdicts[1].kind = "hit" /\ lastVerdicts[1].id = lastEvent.id
+        /\ LET x == lastEvent.id
+               s == lastEvent.computed + lastVerdicts[1].tokens
+           IN lastVerdicts[1].tokens > 0 =>
+                /\ s < PromptOf[x]
+                /\ \A g \in RecGroups : s % BT(g) = 0
+                /\ \E y \in Req : planCount[y] > 0 /\ DigestOf[y] = DigestOf[x] /\ Target(y) = s
+
+\* A request vLLM scheduled with a hit is loaded once, with the state of its digest at the hit,
+\* into its own blocks, each recurrent group's at the hit's column (attention is never restored
+\* without the state); no other request is loaded.
+NewOf(x) == lastEvent.new[CHOOSE i \in DOMAIN lastEvent.new : lastEvent.new[i].id = x]
+RestoredNew == {lastEvent.new[i].id : i \in {i \in DOMAIN lastEvent.new :
+                    "external" \in DOMAIN lastEvent.new[i] /\ lastEvent.new[i].external > 0}}
+LoadsIntoItsOwnBlocks ==
+    lastEvent.kind = "step" =>
+      /\ \A x \in RestoredNew :
+           Cardinality({i \in DOMAIN lastVerdicts : lastVerdicts[i].kind = "load" /\ lastVerdicts[i].id = x}) = 1
+      /\ \A i \in DOMAIN lastVerdicts : lastVerdicts[i].kind = "load" =>
+           LET v == lastVerdicts[i] IN
+           /\ v.id \in RestoredNew
+           /\ v.digest = DigestOf[v.id] /\ v.span = NewOf(v.id).computed
+           /\ \A k \in 1..NG : Range(v.blocks_by_group[k]) \subseteq Range(NewOf(v.id).block_ids[k]) \ {0}
+           /\ \A g \in RecGroups : v.blocks_by_group[g + 1] = <<NewOf(v.id).block_ids[g + 1][v.span \div BT(g)]>>
 
 -----------------------------------------------------------------------------
 (* The rules (protocol section 3), stated beside the connector: for each   *)
@@ -788,8 +905,9 @@ EvNew == EvIds(lastEvent'.new)
 EvCached == EvIds(lastEvent'.cached)
 EvEntry(seq, x) == seq[CHOOSE i \in DOMAIN seq : seq[i].id = x]
 EvField == lastEvent'.recurrent_boundary_blocks
-\* The verdicts naming x in the step, in output order.
-VerdictsOf(x) == SelectSeq(lastVerdicts', LAMBDA v : v.id = x)
+\* The verdicts of the store half naming x in the step, in output order (a load is the restore
+\* half's: LoadRuleProp).
+VerdictsOf(x) == SelectSeq(lastVerdicts', LAMBDA v : v.id = x /\ v.kind # "load")
 \* Requests whose evidence the connector must read: a new request with its target in bounds and
 \* its digest below full quorum, and a pending request scheduled while its digest is below it.
 ReadsNew(x) == x \in EvNew /\ MinSpan <= Target(x) /\ Target(x) <= MaxSpan /\ held[DigestOf[x]] # Ranks
@@ -979,9 +1097,12 @@ PlanSelectionProp ==
 \* the order the event lists them.
 Rank(x) == IF x \in EvNew THEN CHOOSE i \in DOMAIN lastEvent'.new : lastEvent'.new[i].id = x
            ELSE Len(lastEvent'.new) + CHOOSE i \in DOMAIN lastEvent'.cached : lastEvent'.cached[i].id = x
+\* A restored request's load comes before its other verdicts (it starts at allocation).
 VerdictOrderProp ==
     [][IsStepNext => \A i, k \in DOMAIN lastVerdicts' :
-          i < k => Rank(lastVerdicts'[i].id) < Rank(lastVerdicts'[k].id)]_vars
+          i < k => \/ Rank(lastVerdicts'[i].id) < Rank(lastVerdicts'[k].id)
+                   \/ lastVerdicts'[i].id = lastVerdicts'[k].id /\ lastVerdicts'[i].kind = "load"
+                      /\ lastVerdicts'[k].kind # "load"]_vars
 \* Counters (protocol section 5 summary): each step adds its plans, its rejections and the
 \* requests it skipped or retired at full quorum.
 Count(kd) == Len(SelectSeq(lastVerdicts', LAMBDA v : v.kind = kd))
@@ -1002,6 +1123,43 @@ FinishedRetiresProp ==
           /\ DOMAIN pending' = DOMAIN pending \ {x}]_vars
 HeldSaysNothingProp ==
     [][lastEvent'.kind = "held" => lastVerdicts' = <<>> /\ pending' = pending]_vars
+\* Restore rules (protocol section 3): a lookup is answered with one hit, the longest prefix
+\* published under the request's digest that lies on every recurrent group's block grid, strictly
+\* below the prompt's end and beyond vLLM's own tokens, less vLLM's tokens (0 for none); the
+\* lookup changes no store.
+PublishedSpans(d) == {Target(y) : y \in {y \in Req : planCount[y] > 0 /\ DigestOf[y] = d}}
+Restorable(x, c) == {s \in PublishedSpans(DigestOf[x]) : c < s /\ s < PromptOf[x] /\ \A g \in RecGroups : s % BT(g) = 0}
+Most(S) == CHOOSE m \in S : \A y \in S : y <= m
+HitRuleProp ==
+    [][lastEvent'.kind = "lookup" =>
+          LET x == lastEvent'.id
+              R == Restorable(x, lastEvent'.computed)
+          IN /\ lastVerdicts' = <<[kind |-> "hit", id |-> x,
+                                   tokens |-> IF R = {} THEN 0 ELSE Most(R) - lastEvent'.computed]>>
+             /\ pending' = pending]_vars
+\* A new request scheduled with external tokens is loaded: per group, the blocks of its table
+\* (1-based columns lo..hi, null blocks left out) that hold the tokens from vLLM's own to the
+\* hit: a full group's all of them, a sliding group's those in the window before the hit, a
+\* recurrent group's the one at the hit's column.  A request without is not loaded.
+LoadLo(e, g) ==
+    LET from == e.computed - e.external IN
+    CASE Policy(g) = "recurrent_align" -> e.computed \div BT(g)
+      [] Policy(g) = "sliding" /\ e.computed - Window(g) > from -> (e.computed - Window(g)) \div BT(g) + 1
+      [] OTHER -> from \div BT(g) + 1
+LoadHi(e, g) == IF Policy(g) = "recurrent_align" THEN e.computed \div BT(g) ELSE (e.computed + BT(g) - 1) \div BT(g)
+Written(e, g) ==
+    LET row == e.block_ids[g + 1]
+        lo == IF LoadLo(e, g) < 1 THEN 1 ELSE LoadLo(e, g)
+        hi == IF LoadHi(e, g) > Len(row) THEN Len(row) ELSE LoadHi(e, g)
+    IN SelectSeq([k \in 1..(IF hi < lo THEN 0 ELSE hi - lo + 1) |-> row[lo + k - 1]], LAMBDA b : b > 0)
+LoadRuleProp ==
+    [][IsStepNext => \A x \in EvNew :
+          LET e == EvEntry(lastEvent'.new, x) IN
+          SelectSeq(lastVerdicts', LAMBDA v : v.id = x /\ v.kind = "load")
+            = IF "external" \in DOMAIN e /\ e.external > 0
+              THEN <<[kind |-> "load", id |-> x, digest |-> DigestOf[x], span |-> e.computed,
+                      blocks_by_group |-> [i \in 1..NG |-> Written(e, i - 1)]]>>
+              ELSE <<>>]_vars
 \* The target rule (protocol section 2): the largest multiple of the hash block strictly below
 \* the prompt's end.
 TargetRule == \A x \in Req : Target(x) % HashBlock = 0 /\ Target(x) < PromptOf[x] /\ PromptOf[x] <= Target(x) + HashBlock

@@ -68,7 +68,7 @@ public final class Scenario {
         Assumptions.assumeTrue(unavailable.isEmpty(), () -> kind.wireName() + " store skipped: " + unavailable.orElse(""));
         try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
                 "script")) {
-            Connector connector = new Connector(reader.readTopology());
+            Connector connector = new Connector(reader.readTopology(), reader.restores());
             try (ByteCheckHarness harness = ByteCheckHarness.open(connector.topology(), kind, CopiedBlocks.PLAN,
                     HARNESS_BLOCKS)) {
                 long lastStep = 0;

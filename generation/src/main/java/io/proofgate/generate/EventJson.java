@@ -17,7 +17,7 @@ final class EventJson {
     /** Field order of each event and request object, protocol §5's. */
     private static final List<String> ORDER = List.of("kind", "schema", "step", "tp_degree", "hash_block_size",
             "min_span_tokens", "max_span_tokens", "groups", "policy", "block_tokens", "window_tokens", "id", "rank",
-            "digest", "prompt_tokens", "computed", "scheduled", "block_ids", "new_block_ids", "resumed", "new", "cached",
+            "digest", "prompt_tokens", "computed", "external", "scheduled", "block_ids", "new_block_ids", "resumed", "new", "cached",
             "preempted", "recurrent_boundary_blocks");
 
     /** Each name's place in {@link #ORDER}. */

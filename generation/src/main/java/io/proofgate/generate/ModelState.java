@@ -94,6 +94,9 @@ final class ModelState {
                     blocks(field(verdict, "blocks_by_group")), pairs(field(verdict, "recurrent")));
             case "rejected" -> new StateLine.Rejected(id, string(field(verdict, "code")), facts(verdict));
             case "retired" -> new StateLine.Retired(id, string(field(verdict, "cause")));
+            case "hit" -> new StateLine.Hit(id, String.valueOf(integer(field(verdict, "tokens"))));
+            case "load" -> new StateLine.Load(id, string(field(verdict, "digest")), String.valueOf(integer(field(verdict, "span"))),
+                    blocks(field(verdict, "blocks_by_group")));
             default -> throw new IllegalArgumentException("unknown verdict kind \"" + kind + "\": " + TlaValuePrinter.print(verdict));
         };
         return line.text();

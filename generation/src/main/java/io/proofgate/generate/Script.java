@@ -85,11 +85,12 @@ public record Script(String id, String name, Topic topic, String topology, Strin
         return new Script(id, name, topic, topology, ScenarioBlock.write(name, List.of(covers), steps));
     }
 
-    /** The covered event in words: "cached r1", "new r2, preempted r1", "finished r1", "rank 0 holds d1". */
+    /** The covered event in words: "cached r1", "new r2, preempted r1", "finished r1", "rank 0 holds d1", "lookup r2". */
     private static String eventWords(TlaValue.TlaRecord event) {
         String kind = ModelState.string(event.get("kind").orElseThrow());
         return switch (kind) {
             case "finished" -> "finished " + ModelState.string(event.get("id").orElseThrow());
+            case "lookup" -> "lookup " + ModelState.string(event.get("id").orElseThrow());
             case "held" -> "rank " + ModelState.integer(event.get("rank").orElseThrow()) + " holds "
                     + ModelState.string(event.get("digest").orElseThrow());
             default -> {
@@ -110,13 +111,14 @@ public record Script(String id, String name, Topic topic, String topology, Strin
         };
     }
 
-    /** The covered state's verdicts without their facts: "rejected r1 conflict", "plan r1", "no verdict". */
+    /** The covered state's verdicts without their facts: "rejected r1 conflict", "plan r1", "hit r2 6912", "load r2 6912", "no verdict". */
     private static String verdictWords(ModelState state) {
         List<String> verdicts = new ArrayList<>();
         for (String line : state.verdictLines()) {
             String[] words = line.split(" ");
             verdicts.add(switch (words[0]) {
                 case "plan" -> "plan " + words[1];
+                case "load" -> "load " + words[1] + " " + words[3].substring(words[3].indexOf('=') + 1);
                 default -> words[0] + " " + words[1] + " " + words[2].substring(words[2].indexOf('=') + 1);
             });
         }

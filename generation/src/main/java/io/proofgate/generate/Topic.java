@@ -44,12 +44,15 @@ enum Topic {
             "exact-target entries miss a recurrent group (row incomplete)"),
     PROOF_COMPLETE("proof-complete",
             "exact-target entries cover every recurrent group (rows latch, \"same set\" and conflict)"),
+    STEP_RESTORED("step-restored",
+            "a step without evidence that admits a request with the connector's hit (restore rule \"load\")"),
     STEP_NEW("step-new", "a step without evidence that admits a new request (new-request rule)"),
     STEP_RESUMED("step-resumed", "a step without evidence that resumes a preempted request (cached-step rule)"),
     STEP_CACHED("step-cached", "a step without evidence that continues a pending request (cached-step rule)"),
     STEP_PREEMPTION("step-preemption", "a step that only preempts (\"preemptions first\" rule)"),
     FINISHED("finished", "a finished request (finished rule)"),
-    HELD("held", "a rank reports holding a digest (quorum)");
+    HELD("held", "a rank reports holding a digest (quorum)"),
+    LOOKUP("lookup", "vLLM looks a waiting request up before admitting it (restore rule \"hit\")");
 
     final String slug;
     final String meaning;
@@ -102,6 +105,9 @@ enum Topic {
             case "held" -> {
                 return HELD;
             }
+            case "lookup" -> {
+                return LOOKUP;
+            }
             case "step" -> {
                 return step(context, event);
             }
@@ -112,6 +118,12 @@ enum Topic {
     private static Topic step(Context context, TlaValue.TlaRecord event) {
         Optional<TlaValue> field = event.get("recurrent_boundary_blocks");
         if (field.isEmpty() || field.get() instanceof TlaValue.TlaModelValue(String name) && name.equals("Absent")) {
+            for (TlaValue entry : list(event, "new")) {
+                if (ModelState.record(entry, "new request").get("external").orElse(null)
+                        instanceof TlaValue.TlaInt(long external) && external > 0) {
+                    return STEP_RESTORED;
+                }
+            }
             if (!list(event, "new").isEmpty()) {
                 return STEP_NEW;
             }

@@ -24,6 +24,8 @@ import java.util.Set;
  *       table, but for a block another request's table holds too; a released block is scribbled
  *       over, because vLLM may reuse it at once, unless the connector pins it ({@link #pin}) for a
  *       save its workers copy later: then it is scribbled over when the last such pin ends.</li>
+ *   <li>A new request's tokens in vLLM's own prefix cache (its computed tokens less its external
+ *       ones) are its attention blocks' chunks already, as a resumed request's computed prefix is.</li>
  *   <li>A new request with external tokens has them loaded, as the restore rules demand (the
  *       conformance kit judges the connector's load against them apart): its attention blocks
  *       from the tokens vLLM had to the hit hold their chunks, its recurrent blocks at the hit's
@@ -172,6 +174,7 @@ final class VllmBlocks {
             count(request, 0, true);
             requests.put(n.id(), request);
             scheduled.add(n.id());
+            cachedPrefix(request, n.computed() - n.external());
             if (n.external() > 0) {
                 loaded(request, n.computed() - n.external(), n.computed());
             }
@@ -188,7 +191,7 @@ final class VllmBlocks {
                 uncount(request);
                 request.replace(c.newBlockIds().byGroup());
                 count(request, 0, true);
-                resumePrefix(request, c.computed());
+                cachedPrefix(request, c.computed());
             } else {
                 running.put(c.id(), runningColumns(request));
                 int[] from = request.length.clone();
@@ -350,10 +353,11 @@ final class VllmBlocks {
     }
 
     /**
-     * A resumed request's new table holds its computed prefix already (prefix-cache hits, or
-     * recomputation before the step): its attention blocks hold their chunks.
+     * The request's table holds its first {@code computed} tokens already (vLLM's own prefix-cache
+     * hits, or a resumed request's recomputation before the step): its attention blocks hold their
+     * chunks.
      */
-    private void resumePrefix(Request request, long computed) {
+    private void cachedPrefix(Request request, long computed) {
         for (Group group : topology.groups()) {
             if (group.isRecurrent()) {
                 continue;
