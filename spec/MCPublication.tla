@@ -143,15 +143,20 @@ ShortSelection(r) == IF r \in DOMAIN SelShort THEN {SelShort[r]} ELSE {}
 ExactOnly == [r \in SelIds |-> {"exact"}]
 \* Admission only while no request has started: one request per behaviour, in any order.
 AdmitAlone(r) == \A x \in Req : status[x] = "waiting"
-\* Generation model gen-restore (full, sliding with a 4096-token window, two recurrent groups):
-\* r1 (prompt 6992, target 6912, on the 2304-token grid) publishes; r2 (8256: target 8192, off
-\* the grid), r3 (6912: its prompt ends where r1's prefix does) and r4 (9000) share r1's digest
-\* and are looked up before they are admitted, r2's hit restored, r3's refused (the last token
-\* would be applied twice), r4's the longest prefix on the grid (8192 is not), beyond the 2304
-\* tokens vLLM's own prefix cache holds.
-PromptRestore == "r1" :> 6992 @@ "r2" :> 8256 @@ "r3" :> 6912 @@ "r4" :> 9000
+\* Generation model gen-restore: full (4096-token blocks, so a load's end is rounded up), sliding
+\* (window 4096) and two recurrent groups (2304-token blocks, the grid).  r1 (prompt 6992, target
+\* 6912, on the grid) publishes; r2, r3 and r4 share its digest and are looked up before they are
+\* admitted: r2 (prompt 6912) is refused, its prompt ending where r1's prefix does (the last token
+\* would be applied twice), and publishes 6656; r3 (8000) restores 6912 beyond the 4608 tokens
+\* vLLM's own prefix cache holds, and publishes 7936; r4 (9000) restores 6912, not the longer
+\* 7936 off the grid, beyond vLLM's 2304, into a table with block 1 and a null block.
+TopoRestore == << [policy |-> "full", block_tokens |-> 4096, window_tokens |-> 0],
+                  [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 4096],
+                  [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0],
+                  [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0] >>
+PromptRestore == "r1" :> 6992 @@ "r2" :> 6912 @@ "r3" :> 8000 @@ "r4" :> 9000
 RestoreEvidence == [r \in {"r1", "r2", "r3", "r4"} |-> {"exact"}]
 LookedUpRestore == {"r2", "r3", "r4"}
-\* r4's first 2304 tokens are in vLLM's own prefix cache: its hit is counted beyond them.
-OwnHitRestore(r) == IF r = "r4" THEN 2304 ELSE 0
+OwnHitRestore(r) == CASE r = "r3" -> 4608 [] r = "r4" -> 2304 [] OTHER -> 0
+RestoreFaults == [NoFaults EXCEPT !["r4"] = "lownull"]
 =============================================================================

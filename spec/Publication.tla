@@ -519,20 +519,20 @@ ConnectorAnswersLookup(ev) == lastVerdicts' = <<[kind |-> "hit", id |-> ev.id, t
 
 \* The blocks of group g a load of span s writes, for a request vLLM had `from` tokens of: an
 \* attention group's from vLLM's tokens to the span (a sliding group's within its window), a
-\* recurrent group's at the span's column; null blocks left out.
+\* recurrent group's at the span's column (a span is a multiple of its block size, at least one
+\* block); null blocks left out, and the table's end is the end of what it can write.
 LoadFirst(g, from, s) ==
     IF Policy(g) = "recurrent_align" THEN s \div BT(g) - 1
     ELSE IF Policy(g) = "sliding" /\ s - Window(g) > from THEN (s - Window(g)) \div BT(g)
     ELSE from \div BT(g)
 LoadEnd(g, s) == IF Policy(g) = "recurrent_align" THEN s \div BT(g) ELSE Ceil(s, BT(g))
 LoadRow(row, g, from, s) ==
-    LET first == IF LoadFirst(g, from, s) < 0 THEN 0 ELSE LoadFirst(g, from, s)
-        end == IF LoadEnd(g, s) < Len(row) THEN LoadEnd(g, s) ELSE Len(row)
-    IN SelectSeq(SubSeq(row, first + 1, end), LAMBDA b : b > 0)
+    LET end == IF LoadEnd(g, s) < Len(row) THEN LoadEnd(g, s) ELSE Len(row)
+    IN SelectSeq(SubSeq(row, LoadFirst(g, from, s) + 1, end), LAMBDA b : b > 0)
 \* A new request vLLM scheduled with the connector's hit (external tokens): the load, before the
 \* step computes; none for a request without.
 LoadOf(entry) ==
-    IF "external" \in DOMAIN entry /\ entry.external > 0
+    IF "external" \in DOMAIN entry /\ entry.external # 0
     THEN LET from == entry.computed - entry.external IN
          <<[kind |-> "load", id |-> entry.id, digest |-> entry.digest, span |-> entry.computed,
             blocks_by_group |-> [i \in 1..NG |-> LoadRow(entry.block_ids[i], i - 1, from, entry.computed)]]>>
