@@ -149,7 +149,7 @@ AdmitAlone(r) == \A x \in Req : status[x] = "waiting"
 \* admitted: r2 (prompt 6912) is refused, its prompt ending where r1's prefix does (the last token
 \* would be applied twice), and publishes 6656; r3 (8000) restores 6912 beyond the 4608 tokens
 \* vLLM's own prefix cache holds, and publishes 7936; r4 (9000) restores 6912, not the longer
-\* 7936 off the grid, beyond vLLM's 2304, into a table with block 1 and a null block.
+\* 7936 off the grid, into a table with block 1 and a null block.
 TopoRestore == << [policy |-> "full", block_tokens |-> 4096, window_tokens |-> 0],
                   [policy |-> "sliding", block_tokens |-> 2304, window_tokens |-> 4096],
                   [policy |-> "recurrent_align", block_tokens |-> 2304, window_tokens |-> 0],
@@ -157,6 +157,6 @@ TopoRestore == << [policy |-> "full", block_tokens |-> 4096, window_tokens |-> 0
 PromptRestore == "r1" :> 6992 @@ "r2" :> 6912 @@ "r3" :> 8000 @@ "r4" :> 9000
 RestoreEvidence == [r \in {"r1", "r2", "r3", "r4"} |-> {"exact"}]
 LookedUpRestore == {"r2", "r3", "r4"}
-OwnHitRestore(r) == CASE r = "r3" -> 4608 [] r = "r4" -> 2304 [] OTHER -> 0
+OwnHitRestore(r) == IF r = "r3" THEN 4608 ELSE 0
 RestoreFaults == [NoFaults EXCEPT !["r4"] = "lownull"]
 =============================================================================

@@ -525,7 +525,8 @@ LoadFirst(g, from, s) ==
     IF Policy(g) = "recurrent_align" THEN s \div BT(g) - 1
     ELSE IF Policy(g) = "sliding" /\ s - Window(g) > from THEN (s - Window(g)) \div BT(g)
     ELSE from \div BT(g)
-LoadEnd(g, s) == IF Policy(g) = "recurrent_align" THEN s \div BT(g) ELSE Ceil(s, BT(g))
+\* (A recurrent group's last column is the span's, s \div BT(g): the span is on its grid.)
+LoadEnd(g, s) == Ceil(s, BT(g))
 LoadRow(row, g, from, s) ==
     LET end == IF LoadEnd(g, s) < Len(row) THEN LoadEnd(g, s) ELSE Len(row)
     IN SelectSeq(SubSeq(row, LoadFirst(g, from, s) + 1, end), LAMBDA b : b > 0)
