@@ -164,7 +164,7 @@ ProducerMoves(B, P, st, ev, keepsOwn, Keeps(_)) ==
                         ELSE IF x \in P THEN Unwritten ELSE written[x]]
        /\ pinned' = [x \in Req |-> IF x \in B THEN pins(x) ELSE IF x \in P THEN {} ELSE pinned[x]]
        /\ tail' = [x \in Req |-> IF x \in B THEN TailNow(x, d0(x), st[x]) ELSE IF x \in P THEN FALSE ELSE tail[x]]
-       /\ UNCHANGED held
+       /\ UNCHANGED <<held, taken>>
 
 \* One scheduler step: schedule B at stops st, preempt P; the seed's connector (the
 \* latch-at-target policy) reacts, and its workers save a plan's blocks in the step that publishes
