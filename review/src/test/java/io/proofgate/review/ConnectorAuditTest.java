@@ -66,6 +66,7 @@ class ConnectorAuditTest {
         revision("fixed", "probes-refused", "    def namespace(self, probe):\n",
                 "    def namespace(self, probe):\n        raise RuntimeError(\"no namespace\")\n");
         revision("probes-refused", "probes-refused-too", "RuntimeError(\"no namespace\")", "RuntimeError(\"still no namespace\")");
+        revision("fixed", "token-twice", "if event.computed < s < event.prompt_tokens", "if event.computed < s <= event.prompt_tokens");
         revision("fixed", "no-sliding", "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
                 "capabilities = (\"state\", \"restore\", \"namespace\")");
         revision("fixed", "late", "FIXED = True", "FIXED = True\nimport atexit\n"
@@ -123,6 +124,27 @@ class ConnectorAuditTest {
         text = ConnectorAuditText.write(slower);
         assertEquals(ConnectorAuditReport.DIFFERENCES, slower.exitCode(), text);
         assertTrue(slower.classes().stream().allMatch(c -> c.first().rule().equals("saved: the copies that end here differ")), text);
+    }
+
+    /**
+     * A change of the restore half is read and classified like one of plans: a hit that may now
+     * reach the prompt's end is a safety regression (the last token applied twice), on the
+     * generated lookups, with the unsafe hit in the model's lines.
+     */
+    @Test
+    void aHitReachingThePromptsEndIsASafetyRegression() throws Exception {
+        List<Scenario> lookups = ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-restore")).stream()
+                .filter(s -> s.suite().endsWith("lookup")).toList();
+        assertTrue(lookups.size() > 100, "scenarios: " + lookups.size());
+        String command = "python3 examples/conform/toy_connector.py";
+        ConnectorAuditReport report = ConnectorChange.run(new ConnectorChange.Request(repo, "fixed", "token-twice", command, command,
+                lookups, SETTINGS, false), line -> { });
+        String text = ConnectorAuditText.write(report);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), text);
+        Comparison.Differs first = report.classes().getFirst().first();
+        assertEquals(ModelJudgement.SAFETY_REGRESSION, first.judgement(), text);
+        assertTrue(first.head().stream().anyMatch(line -> line.contains("\"kind\":\"hit\"") && line.contains("\"tokens\":6912")), text);
+        assertTrue(first.model().stream().anyMatch(m -> m.contains("the last token twice")), text);
     }
 
     /**
