@@ -105,6 +105,11 @@ public final class GraphPaths {
         return new ModelState(graph.state(state)).verdictLines();
     }
 
+    /** The verdicts the event that led to {@code state} produced, as the scenario states them. */
+    public static List<io.proofgate.format.StateLine.VerdictLine> stateVerdicts(StateGraph graph, long state) {
+        return new ModelState(graph.state(state)).stateVerdicts();
+    }
+
     /**
      * What the event that led to one state adds to a replay's outcome: whether it is a step, its
      * verdicts' script lines, and the summary line were the log to end there.

@@ -80,13 +80,22 @@ final class ModelState {
     /** The verdict lines only, for naming and grouping tests. */
     List<String> verdictLines() {
         List<String> lines = new ArrayList<>();
+        for (StateLine.VerdictLine line : stateVerdicts()) {
+            lines.add(line.text());
+        }
+        return lines;
+    }
+
+    /** The verdicts the state's event produced, as the scenario states them, in output order. */
+    List<StateLine.VerdictLine> stateVerdicts() {
+        List<StateLine.VerdictLine> lines = new ArrayList<>();
         for (TlaValue verdict : sequence(variable("lastVerdicts"))) {
             lines.add(verdictLine(record(verdict, "verdict")));
         }
         return lines;
     }
 
-    private static String verdictLine(TlaValue.TlaRecord verdict) {
+    private static StateLine.VerdictLine verdictLine(TlaValue.TlaRecord verdict) {
         String kind = string(field(verdict, "kind"));
         String id = string(field(verdict, "id"));
         StateLine.VerdictLine line = switch (kind) {
@@ -99,7 +108,7 @@ final class ModelState {
                     blocks(field(verdict, "blocks_by_group")));
             default -> throw new IllegalArgumentException("unknown verdict kind \"" + kind + "\": " + TlaValuePrinter.print(verdict));
         };
-        return line.text();
+        return line;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.proofgate.generate;
 
 import io.proofgate.format.ScenarioBlock;
 import io.proofgate.format.ScenarioStep;
+import io.proofgate.format.StateLine;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
@@ -114,12 +115,13 @@ public record Script(String id, String name, Topic topic, String topology, Strin
     /** The covered state's verdicts without their facts: "rejected r1 conflict", "plan r1", "hit r2 6912", "load r2 6912", "no verdict". */
     private static String verdictWords(ModelState state) {
         List<String> verdicts = new ArrayList<>();
-        for (String line : state.verdictLines()) {
-            String[] words = line.split(" ");
-            verdicts.add(switch (words[0]) {
-                case "plan" -> "plan " + words[1];
-                case "load" -> "load " + words[1] + " " + words[3].substring(words[3].indexOf('=') + 1);
-                default -> words[0] + " " + words[1] + " " + words[2].substring(words[2].indexOf('=') + 1);
+        for (StateLine.VerdictLine line : state.stateVerdicts()) {
+            verdicts.add(switch (line) {
+                case StateLine.Plan plan -> "plan " + plan.id();
+                case StateLine.Rejected rejected -> "rejected " + rejected.id() + " " + rejected.code();
+                case StateLine.Retired retired -> "retired " + retired.id() + " " + retired.cause();
+                case StateLine.Hit hit -> "hit " + hit.id() + " " + hit.tokens();
+                case StateLine.Load load -> "load " + load.id() + " " + load.span();
             });
         }
         return verdicts.isEmpty() ? "no verdict" : String.join(", ", verdicts);

@@ -1,5 +1,6 @@
 package io.proofgate.audit;
 
+import io.proofgate.format.StateLine;
 import io.proofgate.generate.GraphPaths;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
@@ -73,9 +74,9 @@ public final class BehaviourDiff {
             for (String event : events) {
                 Long baseNext = baseOut.get(event);
                 Long headNext = headOut.get(event);
-                List<String> baseVerdicts = baseNext == null ? List.of() : GraphPaths.verdictLines(base, baseNext);
-                List<String> headVerdicts = headNext == null ? List.of() : GraphPaths.verdictLines(head, headNext);
-                if (baseNext != null && headNext != null && baseVerdicts.equals(headVerdicts)) {
+                List<StateLine.VerdictLine> baseLines = baseNext == null ? List.of() : GraphPaths.stateVerdicts(base, baseNext);
+                List<StateLine.VerdictLine> headLines = headNext == null ? List.of() : GraphPaths.stateVerdicts(head, headNext);
+                if (baseNext != null && headNext != null && baseLines.equals(headLines)) {
                     Pair next = new Pair(baseNext, headNext);
                     if (!parent.containsKey(next)) {
                         parent.put(next, new Step(pair, event));
@@ -90,11 +91,13 @@ public final class BehaviourDiff {
                 List<Edge> path = (baseNext != null ? baseMachine : headMachine).walk(labels).orElseThrow();
                 GraphPaths.Topic topic = GraphPaths.topic(reader, path);
                 Difference.Kind kind = baseNext != null && headNext != null
-                        && shape(baseVerdicts).equals(shape(headVerdicts)) ? Difference.Kind.REASON : Difference.Kind.VERDICT;
+                        && shape(baseLines).equals(shape(headLines)) ? Difference.Kind.REASON : Difference.Kind.VERDICT;
+                List<String> baseVerdicts = baseLines.stream().map(StateLine::text).toList();
+                List<String> headVerdicts = headLines.stream().map(StateLine::text).toList();
                 String name = baseNext == null || headNext == null
                         ? GraphPaths.eventKind(reader, path) + " event sent by the " + (baseNext == null ? "head" : "base")
                           + "'s environment only"
-                        : ruleChange(baseVerdicts, headVerdicts);
+                        : ruleChange(baseLines, headLines);
                 String where = GraphPaths.eventKind(reader, path) + ", " + topic.slug();
                 Difference known = classes.get(name);
                 if (known == null) {
@@ -119,11 +122,9 @@ public final class BehaviourDiff {
     }
 
     /** The verdicts without their reason facts: what decides whether a difference is of verdicts or of reasons only. */
-    static List<String> shape(List<String> verdicts) {
-        return verdicts.stream().map(line -> {
-            String[] words = line.split(" ");
-            return words[0].equals("rejected") ? words[0] + " " + words[1] + " " + words[2] : line;
-        }).toList();
+    static List<StateLine.VerdictLine> shape(List<StateLine.VerdictLine> verdicts) {
+        return verdicts.stream().map(line -> line instanceof StateLine.Rejected rejected
+                ? new StateLine.Rejected(rejected.id(), rejected.code(), List.of()) : line).toList();
     }
 
     /**
@@ -135,85 +136,83 @@ public final class BehaviourDiff {
      * and values are left out, so one rule's change is one class however many requests and
      * events show it.
      */
-    static String ruleChange(List<String> base, List<String> head) {
+    static String ruleChange(List<StateLine.VerdictLine> base, List<StateLine.VerdictLine> head) {
         java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
-        for (String line : base) {
-            ids.add(line.split(" ")[1]);
-        }
-        for (String line : head) {
-            ids.add(line.split(" ")[1]);
-        }
+        base.forEach(line -> ids.add(line.id()));
+        head.forEach(line -> ids.add(line.id()));
         for (String id : ids) {
-            List<String> b = of(base, id);
-            List<String> h = of(head, id);
+            List<StateLine.VerdictLine> b = of(base, id);
+            List<StateLine.VerdictLine> h = of(head, id);
             if (b.equals(h)) {
                 continue;
             }
-            String baseCode = rejection(b);
-            String headCode = rejection(h);
-            if (baseCode != null && baseCode.equals(headCode) && shape(b).equals(shape(h))) {
-                return facts(b).equals(facts(h))
-                        ? baseCode + " reason: the same facts with other values (" + differing(b, h) + ")"
-                        : baseCode + " reason: stating " + facts(b) + " -> stating " + facts(h);
+            StateLine.Rejected baseRejection = rejection(b);
+            StateLine.Rejected headRejection = rejection(h);
+            if (baseRejection != null && headRejection != null && baseRejection.code().equals(headRejection.code())
+                    && shape(b).equals(shape(h))) {
+                return factNames(baseRejection).equals(factNames(headRejection))
+                        ? baseRejection.code() + " reason: the same facts with other values ("
+                          + differing(baseRejection, headRejection) + ")"
+                        : baseRejection.code() + " reason: stating " + factNames(baseRejection) + " -> stating "
+                          + factNames(headRejection);
             }
-            if (baseCode != null || headCode != null) {
-                return (baseCode == null ? "not rejected" : "rejected " + baseCode) + " -> "
-                        + (headCode == null ? "not rejected" : "rejected " + headCode);
+            if (baseRejection != null || headRejection != null) {
+                return (baseRejection == null ? "not rejected" : "rejected " + baseRejection.code()) + " -> "
+                        + (headRejection == null ? "not rejected" : "rejected " + headRejection.code());
             }
             return outcome(b) + " -> " + outcome(h);
         }
         throw new IllegalStateException("verdicts differ but no request's do: " + base + " / " + head);
     }
 
-    private static List<String> of(List<String> verdicts, String id) {
-        return verdicts.stream().filter(line -> line.split(" ")[1].equals(id)).toList();
+    private static List<StateLine.VerdictLine> of(List<StateLine.VerdictLine> verdicts, String id) {
+        return verdicts.stream().filter(line -> line.id().equals(id)).toList();
     }
 
-    private static String rejection(List<String> verdicts) {
-        for (String line : verdicts) {
-            String[] words = line.split(" ");
-            if (words[0].equals("rejected")) {
-                return words[2].substring(words[2].indexOf('=') + 1);
+    /** The first rejection among {@code verdicts}, or null. */
+    private static StateLine.Rejected rejection(List<StateLine.VerdictLine> verdicts) {
+        for (StateLine.VerdictLine line : verdicts) {
+            if (line instanceof StateLine.Rejected rejected) {
+                return rejected;
             }
         }
         return null;
     }
 
-    private static String facts(List<String> verdicts) {
-        for (String line : verdicts) {
-            String[] words = line.split(" ");
-            if (words[0].equals("rejected")) {
-                List<String> facts = new ArrayList<>();
-                for (int w = 3; w < words.length; w++) {
-                    facts.add(words[w].substring(0, Math.max(0, words[w].indexOf('='))));
-                }
-                return facts.isEmpty() ? "no facts" : String.join(",", facts);
-            }
-        }
-        return "no facts";
+    /** A fact's name: "observed" of "observed=8448". */
+    private static String name(String fact) {
+        return fact.substring(0, Math.max(0, fact.indexOf('=')));
+    }
+
+    private static String factNames(StateLine.Rejected rejected) {
+        List<String> names = rejected.facts().stream().map(BehaviourDiff::name).toList();
+        return names.isEmpty() ? "no facts" : String.join(",", names);
     }
 
     /** The facts whose values differ between two rejections that state the same facts. */
-    private static String differing(List<String> base, List<String> head) {
-        String[] b = base.stream().filter(l -> l.startsWith("rejected ")).findFirst().orElseThrow().split(" ");
-        String[] h = head.stream().filter(l -> l.startsWith("rejected ")).findFirst().orElseThrow().split(" ");
+    private static String differing(StateLine.Rejected base, StateLine.Rejected head) {
         List<String> names = new ArrayList<>();
-        for (int w = 3; w < b.length && w < h.length; w++) {
-            if (!b[w].equals(h[w])) {
-                names.add(b[w].substring(0, Math.max(0, b[w].indexOf('='))));
+        for (int i = 0; i < base.facts().size() && i < head.facts().size(); i++) {
+            if (!base.facts().get(i).equals(head.facts().get(i))) {
+                names.add(name(base.facts().get(i)));
             }
         }
         return String.join(",", names);
     }
 
-    private static String outcome(List<String> verdicts) {
+    private static String outcome(List<StateLine.VerdictLine> verdicts) {
         if (verdicts.isEmpty()) {
             return "no verdict";
         }
         List<String> words = new ArrayList<>();
-        for (String line : verdicts) {
-            String[] parts = line.split(" ");
-            words.add(parts[0].equals("retired") ? "retired " + parts[2].substring(parts[2].indexOf('=') + 1) : parts[0]);
+        for (StateLine.VerdictLine line : verdicts) {
+            words.add(switch (line) {
+                case StateLine.Plan plan -> "plan";
+                case StateLine.Rejected rejected -> "rejected";
+                case StateLine.Retired retired -> "retired " + retired.cause();
+                case StateLine.Hit hit -> "hit";
+                case StateLine.Load load -> "load";
+            });
         }
         return String.join(", ", words);
     }
