@@ -99,8 +99,7 @@ class ConnectorAuditTest {
      */
     @Test
     void anUnpinnedCopyIsASafetyRegressionAndALongerOneADifference() throws Exception {
-        List<Scenario> finished = ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "ci")).stream()
-                .filter(s -> s.suite().endsWith("finished")).toList();
+        List<Scenario> finished = generated("ci", "finished");
         assertTrue(finished.size() > 1000, "scenarios: " + finished.size());
         String command = "python3 " + EVERY_HANDOFF;
         ConnectorAuditReport unpinned = ConnectorChange.run(new ConnectorChange.Request(repo, "async", "unpinned", command, command,
@@ -126,6 +125,12 @@ class ConnectorAuditTest {
         assertTrue(slower.classes().stream().allMatch(c -> c.first().rule().equals("saved: the copies that end here differ")), text);
     }
 
+    /** The generated scenarios of one model's topic file. */
+    private static List<Scenario> generated(String model, String topic) throws Exception {
+        return ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", model)).stream()
+                .filter(s -> s.suite().endsWith(topic)).toList();
+    }
+
     /**
      * A change of the restore half is read and classified like one of plans: a hit that may now
      * reach the prompt's end is a safety regression (the last token applied twice), on the
@@ -133,8 +138,7 @@ class ConnectorAuditTest {
      */
     @Test
     void aHitReachingThePromptsEndIsASafetyRegression() throws Exception {
-        List<Scenario> lookups = ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-restore")).stream()
-                .filter(s -> s.suite().endsWith("lookup")).toList();
+        List<Scenario> lookups = generated("gen-restore", "lookup");
         assertTrue(lookups.size() > 100, "scenarios: " + lookups.size());
         String command = "python3 examples/conform/toy_connector.py";
         ConnectorAuditReport report = ConnectorChange.run(new ConnectorChange.Request(repo, "fixed", "token-twice", command, command,
