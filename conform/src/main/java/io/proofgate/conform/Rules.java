@@ -1,5 +1,6 @@
 package io.proofgate.conform;
 
+import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
 import io.proofgate.words.Counter;
 import java.util.ArrayList;
@@ -85,46 +86,67 @@ public final class Rules {
     }
 
     public static String ofState(Line.State expected, Line.State actual) {
-        // pending stores by request id, so that one store too many or too few is named as such
-        // and not as a difference of whatever line follows it
-        Map<String, String[]> want = byKey(expected.lines());
-        Map<String, String[]> got = byKey(actual.lines());
-        Set<String> wantIds = ids(want);
-        if (!wantIds.equals(ids(got))) {
+        // by what each line is about (a pending store by request id, a held line by digest), so
+        // that one store too many or too few is named as such and not as a difference of
+        // whatever line follows it
+        Map<String, StateLine> want = byKey(expected.lines());
+        Map<String, StateLine> got = byKey(actual.lines());
+        if (!pendingIds(want).equals(pendingIds(got))) {
             return "state: pending requests differ";
         }
-        for (Map.Entry<String, String[]> entry : want.entrySet()) {
-            String[] words = entry.getValue();
-            String[] other = got.get(entry.getKey());
-            if (other != null && java.util.Arrays.equals(words, other)) {
+        for (Map.Entry<String, StateLine> entry : want.entrySet()) {
+            StateLine other = got.get(entry.getKey());
+            if (entry.getValue().equals(other)) {
                 continue;
             }
-            if (other != null && (words[0].equals("pending") || words[0].equals("counters"))) {
-                for (int k = words[0].equals("pending") ? 2 : 1; k < Math.min(words.length, other.length); k++) {
-                    if (!words[k].equals(other[k]) && words[k].contains("=")) {
-                        String name = words[k].substring(0, words[k].indexOf('='));
-                        return words[0].equals("pending") ? "state: pending " + name + " differs" : "state: counter " + name + " differs";
-                    }
+            switch (entry.getValue()) {
+                case StateLine.Pending store when other instanceof StateLine.Pending theirs -> {
+                    return "state: pending " + differing(List.of("done", store.done(), theirs.done(), "table", store.table(),
+                            theirs.table(), "latch", store.latch(), theirs.latch()));
+                }
+                case StateLine.Counters counters when other instanceof StateLine.Counters theirs -> {
+                    return "state: counter " + differing(List.of(Counter.PLANS.wireName(), counters.plans(), theirs.plans(),
+                            Counter.REJECTED.wireName(), counters.rejected(), theirs.rejected(),
+                            Counter.STORE_SKIPPED_QUORUM.wireName(), counters.storeSkippedQuorum(), theirs.storeSkippedQuorum(),
+                            Counter.RETIRED_FINISHED.wireName(), counters.retiredFinished(), theirs.retiredFinished()));
+                }
+                default -> {
+                    return "state: " + about(entry.getValue()) + " differs";
                 }
             }
-            return "state: " + words[0] + " differs";
         }
-        String extra = got.keySet().stream().filter(k -> !want.containsKey(k)).findFirst().orElse("state");
-        return "state: " + extra.split(" ")[0] + " differs";
+        return got.keySet().stream().filter(k -> !want.containsKey(k)).findFirst()
+                .map(k -> "state: " + about(got.get(k)) + " differs").orElse("state: state differs");
     }
 
-    /** A state's lines by what they are about: {@code pending ID} for a pending store, else the line's first word. */
-    private static Map<String, String[]> byKey(List<String> lines) {
-        Map<String, String[]> byKey = new java.util.LinkedHashMap<>();
+    /** A state's lines by what they are about, read by the format's own reader (the kit wrote them with it). */
+    private static Map<String, StateLine> byKey(List<String> lines) {
+        Map<String, StateLine> byKey = new java.util.LinkedHashMap<>();
         for (String line : lines) {
-            String[] words = line.split(" ");
-            byKey.put(words[0].equals("pending") && words.length > 1 ? "pending " + words[1] : words[0], words);
+            StateLine read = StateLine.read("a state line", 1, line);
+            byKey.put(switch (read) {
+                case StateLine.Pending store -> "pending " + store.id();
+                case StateLine.Held held -> "held " + held.digest();
+                default -> about(read);
+            }, read);
         }
         return byKey;
     }
 
-    private static Set<String> ids(Map<String, String[]> byKey) {
-        return byKey.keySet().stream().filter(k -> k.startsWith("pending ")).collect(java.util.stream.Collectors.toSet());
+    /** What a state line is about, as its first word says it. */
+    private static String about(StateLine line) {
+        return switch (line) {
+            case StateLine.NoPending none -> "pending";
+            case StateLine.Pending store -> "pending";
+            case StateLine.Held held -> "held";
+            case StateLine.Counters counters -> "counters";
+            case StateLine.VerdictLine verdict -> "verdict";
+        };
+    }
+
+    private static Set<String> pendingIds(Map<String, StateLine> byKey) {
+        return byKey.values().stream().filter(line -> line instanceof StateLine.Pending)
+                .map(line -> ((StateLine.Pending) line).id()).collect(java.util.stream.Collectors.toSet());
     }
 
     /** A refusal of {@code what} (an event, the summary request). */

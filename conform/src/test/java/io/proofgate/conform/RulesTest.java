@@ -31,4 +31,13 @@ class RulesTest {
                 state(R1, HELD, COUNTERS.replace("rejected=0", "rejected=1"))));
         assertEquals("state: held differs", Rules.ofState(state(R1, HELD, COUNTERS), state(R1, "held d1=[0,1]", COUNTERS)));
     }
+
+    @Test
+    void eachHeldDigestIsALineOfItsOwnAndSeveralFieldsThatDifferAreNamedTogether() {
+        // the first of two held lines differs: named, not lost behind the second
+        assertEquals("state: held differs", Rules.ofState(state(R1, HELD, "held d2=[0]", COUNTERS),
+                state(R1, "held d1=[0,1]", "held d2=[0]", COUNTERS)));
+        assertEquals("state: pending done, latch differ", Rules.ofState(state(R1, HELD, COUNTERS),
+                state(R1.replace("done=2304", "done=4608").replace("latch=[]", "latch=[[1,1015]]"), HELD, COUNTERS)));
+    }
 }
