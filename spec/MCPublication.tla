@@ -158,5 +158,8 @@ PromptRestore == "r1" :> 6992 @@ "r2" :> 6912 @@ "r3" :> 8000 @@ "r4" :> 9000
 RestoreEvidence == [r \in {"r1", "r2", "r3", "r4"} |-> {"exact"}]
 LookedUpRestore == {"r2", "r3", "r4"}
 OwnHitRestore(r) == IF r = "r3" THEN 4608 ELSE 0
+\* No rank reports in gen-restore: a hit does not depend on quorum, and quorum's paths, which every
+\* other generation model has, would multiply its states four times over.
+NoRanksHold == FALSE
 RestoreFaults == [NoFaults EXCEPT !["r4"] = "lownull"]
 =============================================================================

@@ -125,7 +125,7 @@ class ConnectorAuditTest {
         assertTrue(slower.classes().stream().allMatch(c -> c.first().rule().equals("saved: the copies that end here differ")), text);
     }
 
-    /** The generated scenarios of one model's topic file. */
+    /** The generated scenarios of one model's topic file (every file for the empty topic). */
     private static List<Scenario> generated(String model, String topic) throws Exception {
         return ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", model)).stream()
                 .filter(s -> s.suite().endsWith(topic)).toList();
@@ -138,7 +138,7 @@ class ConnectorAuditTest {
      */
     @Test
     void aHitReachingThePromptsEndIsASafetyRegression() throws Exception {
-        List<Scenario> lookups = generated("gen-restore", "lookup");
+        List<Scenario> lookups = generated("gen-restore", "");
         assertTrue(lookups.size() > 100, "scenarios: " + lookups.size());
         String command = "python3 examples/conform/toy_connector.py";
         ConnectorAuditReport report = ConnectorChange.run(new ConnectorChange.Request(repo, "fixed", "token-twice", command, command,
