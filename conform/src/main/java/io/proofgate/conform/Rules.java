@@ -145,8 +145,13 @@ public final class Rules {
     }
 
     private static Set<String> pendingIds(Map<String, StateLine> byKey) {
-        return byKey.values().stream().filter(line -> line instanceof StateLine.Pending)
-                .map(line -> ((StateLine.Pending) line).id()).collect(java.util.stream.Collectors.toSet());
+        Set<String> ids = new java.util.HashSet<>();
+        byKey.values().forEach(line -> {
+            if (line instanceof StateLine.Pending store) {
+                ids.add(store.id());
+            }
+        });
+        return ids;
     }
 
     /** A refusal of {@code what} (an event, the summary request). */

@@ -1,5 +1,6 @@
 package io.proofgate.generate;
 
+import io.proofgate.format.StateLine;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
@@ -100,13 +101,8 @@ public final class GraphPaths {
         return "preemption";
     }
 
-    /** The verdicts the event that led to {@code state} produced, as script lines ("rejected r1 code=empty"). */
-    public static List<String> verdictLines(StateGraph graph, long state) {
-        return new ModelState(graph.state(state)).verdictLines();
-    }
-
     /** The verdicts the event that led to {@code state} produced, as the scenario states them. */
-    public static List<io.proofgate.format.StateLine.VerdictLine> stateVerdicts(StateGraph graph, long state) {
+    public static List<StateLine.VerdictLine> stateVerdicts(StateGraph graph, long state) {
         return new ModelState(graph.state(state)).stateVerdicts();
     }
 
