@@ -23,6 +23,10 @@ Planted unsafe variants, each of which the kit reports as unsafe with a witness:
     --deferred    files the hand-offs when offered but publishes them when the request finishes,
                   after vLLM has let the blocks go
     --no-pin      copies as --async does, but does not pin the blocks while its workers copy them
+    --tracker     a positional tracker that reads no hand-off: for every block boundary the step
+                  computes, the block at that boundary's column of the workers' table (LMCache's
+                  before its fix: with speculative decoding that column may hold a moved scratch
+                  block, or a block another request left there)
 
 It also answers lookups (the restore half, capability "restore"): the hit is the longest prefix it
 saved (a plan whose copy is over) that the prompt extends, on every recurrent group's block grid
@@ -52,6 +56,7 @@ DEFERRED = "--deferred" in sys.argv[1:]
 NO_PIN = "--no-pin" in sys.argv[1:]
 TOKEN_TWICE = "--token-twice" in sys.argv[1:]
 GROUP_LACKS = "--group-lacks" in sys.argv[1:]
+TRACKER = "--tracker" in sys.argv[1:]
 ASYNC = "--async" in sys.argv[1:] or NO_PIN
 #: Steps after a plan's step by which every worker has copied its blocks.
 COPY_STEPS = 2
@@ -102,11 +107,13 @@ class EveryHandoff(Adapter):
                 preempted.table = [[] for _ in self.groups]
                 preempted.filed.clear()
         scheduled = []
+        computed: dict[str, int] = {}  # what each scheduled request had before the step
         for new in step.new:
             request = Request(new.digest, new.block_ids)
             request.done = new.computed + new.scheduled
             self.requests[new.id] = request
             scheduled.append(new.id)
+            computed[new.id] = new.computed
         for cached in step.cached:
             known = self.requests.get(cached.id)
             if known is None:
@@ -118,10 +125,15 @@ class EveryHandoff(Adapter):
                     known.table[g].extend(more)
             known.done = cached.computed + cached.scheduled
             scheduled.append(cached.id)
+            computed[cached.id] = cached.computed
         for _, _, digest, span in done:
             self.stored.setdefault(digest, set()).add(span)
         out: list[Any] = [saved(step.step, request_id, digest, span) for _, request_id, digest, span in done]
         out.extend(self.load(step.step, new) for new in step.new if new.external > 0)
+        if TRACKER:
+            for request_id in scheduled:
+                out.extend(self.track(step.step, request_id, self.requests[request_id], computed[request_id]))
+            return out
         evidence = step.evidence if isinstance(step.evidence, dict) else {}
         for request_id in scheduled:
             entries = evidence.get(request_id)
@@ -153,6 +165,26 @@ class EveryHandoff(Adapter):
             if DEFERRED:
                 request.later.append((request_id, request.digest, boundary, selection))
             else:
+                out.append(self.publish(step, request_id, request.digest, boundary, selection))
+        return out
+
+    def track(self, step: int, request_id: str, request: Request, before: int) -> list[Any]:
+        """THE PLANTED BUG (--tracker): every block boundary the step computes, from the table's block
+        at that boundary's column in every recurrent group, the hand-offs unread."""
+        out = []
+        for boundary in range(before + 1, request.done + 1):
+            if boundary % self.grid or boundary % self.hash_block or boundary in request.filed:
+                continue
+            handed = {}
+            for g, group in enumerate(self.groups):
+                column = boundary // group.block_tokens - 1
+                if group.recurrent and column < len(request.table[g]) and request.table[g][column] > 0:
+                    handed[g] = request.table[g][column]
+            if len(handed) != sum(1 for group in self.groups if group.recurrent):
+                continue
+            selection = self.select(request, boundary, handed)
+            if selection is not None:
+                request.filed.add(boundary)
                 out.append(self.publish(step, request_id, request.digest, boundary, selection))
         return out
 

@@ -97,7 +97,9 @@ public final class PlanSafety {
         try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
                 scenario.file().toString())) {
             io.proofgate.protocol.Topology topology = reader.readTopology();
-            PlanContents contents = new PlanContents(topology);
+            List<io.proofgate.format.StateLine.Contents> stated =
+                    scenario.expected() instanceof Scenario.BlockContents b ? b.after() : null;
+            PlanContents contents = stated != null ? PlanContents.stated(topology) : new PlanContents(topology);
             RestoreSafety restore = new RestoreSafety(topology);
             List<Copying> copying = new ArrayList<>();
             // copies found unsafe: reported once, but kept in copying, so that a saved line ends the
@@ -107,6 +109,9 @@ public final class PlanSafety {
             for (int k = 0; k < answered; k++) {
                 io.proofgate.protocol.Event event = reader.next().event();
                 contents.event(event);
+                if (stated != null) {
+                    contents.stated(blockContents(stated.get(k)), stated.get(k).released());
+                }
                 Unsafe unsafe = null;
                 List<String> restoreFindings = switch (event) {
                     case io.proofgate.protocol.Event.Lookup lookup -> restore.hit(lookup, said.events().get(k));
@@ -176,6 +181,15 @@ public final class PlanSafety {
         return found;
     }
 
+    /** A contents line's blocks as what the page checks compare: the recurrent state of a prefix, or nothing computed. */
+    private static Map<Long, io.proofgate.bytecheck.BlockContent> blockContents(io.proofgate.format.StateLine.Contents line) {
+        Map<Long, io.proofgate.bytecheck.BlockContent> blocks = new java.util.HashMap<>();
+        line.blocks().keySet().forEach(block -> blocks.put(block, new io.proofgate.bytecheck.BlockContent.Uncomputed()));
+        line.states().forEach((block, state) -> blocks.put(block, new io.proofgate.bytecheck.BlockContent.Recurrent(state.digest(),
+                state.tokens())));
+        return blocks;
+    }
+
     /** A restore's answer as printed: its hit and load lines, for the report. */
     private static String restoreAnswer(List<Line> answer) {
         List<String> lines = answer.stream().filter(l -> l instanceof Line.Hit || l instanceof Line.Load)
@@ -227,6 +241,7 @@ public final class PlanSafety {
         List<Line.VerdictLine> verdicts = switch (scenario.expected()) {
             case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
             case Scenario.WholeLog whole -> whole.verdicts();
+            case Scenario.BlockContents stated -> List.of(); // states no verdicts
         };
         for (Line.VerdictLine verdict : verdicts) {
             if (verdict instanceof Line.Hit hit) {
@@ -248,6 +263,7 @@ public final class PlanSafety {
         List<Line.VerdictLine> verdicts = switch (scenario.expected()) {
             case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
             case Scenario.WholeLog whole -> whole.verdicts();
+            case Scenario.BlockContents stated -> List.of(); // states no verdicts
         };
         verdicts.stream().filter(Line.Plan.class::isInstance).map(v -> ((Line.Plan) v).id()).forEach(expected::add);
         said.events().stream().flatMap(List::stream).filter(Line.Plan.class::isInstance)

@@ -140,6 +140,7 @@ public final class Rules {
             case StateLine.Pending store -> "pending";
             case StateLine.Held held -> "held";
             case StateLine.Counters counters -> "counters";
+            case StateLine.Contents contents -> "contents";
             case StateLine.VerdictLine verdict -> "verdict";
         };
     }

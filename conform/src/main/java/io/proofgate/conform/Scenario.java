@@ -56,4 +56,15 @@ public record Scenario(String suite, String name, Path file, int line, String to
 
     /** Every verdict of the log in order, and the summary at its end. */
     public record WholeLog(List<Line.VerdictLine> verdicts, Line.Summary summary) implements Expected {}
+
+    /**
+     * What every block of vLLM's pool holds after each event, where a model of vLLM alone states
+     * no connector's verdicts: its plans are judged for safety on these contents, for any policy,
+     * and nothing else of its answers but refusals.
+     */
+    public record BlockContents(List<io.proofgate.format.StateLine.Contents> after) implements Expected {
+        public BlockContents {
+            after = List.copyOf(after);
+        }
+    }
 }

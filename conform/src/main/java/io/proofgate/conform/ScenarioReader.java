@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -143,15 +144,41 @@ public final class ScenarioReader {
         for (ScenarioBlock block : read.scenarios()) {
             Events events = new Events(file, topologyNode);
             List<Scenario.After> after = new ArrayList<>();
+            List<StateLine.Contents> contents = new ArrayList<>();
             for (ScenarioStep step : block.steps()) {
                 Scenario.Event event = events.add(step.event(), step.line(), "event ".length() + 1);
                 // the expected lines start two lines below the event, after the separator
-                after.add(after(file, step.line() + 1, step.expected(), event.step()));
+                Optional<StateLine.Contents> stated = contents(file, step.line() + 1, step.expected());
+                if (stated.isPresent()) {
+                    contents.add(stated.get());
+                } else {
+                    after.add(after(file, step.line() + 1, step.expected(), event.step()));
+                }
+                if (!contents.isEmpty() && !after.isEmpty()) {
+                    throw new ConformException(file + ":" + (step.line() + 2) + ":1: a scenario states either the blocks' "
+                            + "contents after every event or a connector's verdicts and state, not both");
+                }
             }
             scenarios.add(new Scenario(suite, block.name(), file, block.line(), read.topology(), events.list(),
-                    new Scenario.PerEvent(List.copyOf(after)), events.needs(), events.named()));
+                    contents.isEmpty() ? new Scenario.PerEvent(List.copyOf(after)) : new Scenario.BlockContents(contents),
+                    events.needs(), events.named()));
         }
         return scenarios;
+    }
+
+    /** The blocks' contents where the lines after an event are a contents line, alone. */
+    private static Optional<StateLine.Contents> contents(Path file, int first, List<String> expected) throws ConformException {
+        if (expected.isEmpty() || !expected.getFirst().startsWith("contents ")) {
+            return Optional.empty();
+        }
+        if (expected.size() != 1) {
+            throw new ConformException(file + ":" + (first + 2) + ":1: a contents line stands alone after its event");
+        }
+        try {
+            return Optional.of((StateLine.Contents) StateLine.read(file.toString(), first + 1, expected.getFirst()));
+        } catch (ScenarioFormatException e) {
+            throw new ConformException(e.getMessage());
+        }
     }
 
     /** The lines after one event: verdicts in the scenario words, then the state lines. */
@@ -190,6 +217,8 @@ public final class ScenarioReader {
                     state.add(line);
                     counters = counted;
                 }
+                case StateLine.Contents stated -> throw new ConformException(where
+                        + "a contents line stands alone after its event, in a scenario that states the blocks' contents");
             }
         }
         if (counters == null) {

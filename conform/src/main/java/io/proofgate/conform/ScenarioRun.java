@@ -229,6 +229,7 @@ public final class ScenarioRun {
                                 after.state().lines(), state.lines()));
                     }
                 }
+                case Scenario.BlockContents stated -> { } // judged for safety only
                 case Scenario.WholeLog whole -> {
                     List<Line.VerdictLine> expected = whole.verdicts();
                     int from = printed.size();
@@ -301,6 +302,7 @@ public final class ScenarioRun {
             case Scenario.PerEvent perEvent -> prefix == 0 ? null : perEvent.after().get(prefix - 1).summary();
             // a hand-written log's summary is known only at its end
             case Scenario.WholeLog whole -> prefix < scenario.events().size() ? null : whole.summary();
+            case Scenario.BlockContents stated -> null;
         };
     }
 
@@ -311,6 +313,7 @@ public final class ScenarioRun {
                     : json(perEvent.after().get(k).verdicts());
             case Scenario.WholeLog whole -> printedSoFar < whole.verdicts().size()
                     ? List.of(whole.verdicts().get(printedSoFar).json()) : List.of("(no verdict)");
+            case Scenario.BlockContents stated -> List.of("(any verdict: judged for safety only)");
         };
     }
 

@@ -193,6 +193,7 @@ class PythonTablesTest {
         return switch (scenario.expected()) {
             case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(after -> after.verdicts().stream()).toList();
             case Scenario.WholeLog wholeLog -> wholeLog.verdicts();
+            case Scenario.BlockContents stated -> List.of();
         };
     }
 }

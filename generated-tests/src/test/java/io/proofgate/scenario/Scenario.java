@@ -1,7 +1,10 @@
 package io.proofgate.scenario;
 
+import io.proofgate.bytecheck.BlockContent;
 import io.proofgate.bytecheck.ByteCheckHarness;
+import io.proofgate.bytecheck.ByteFinding;
 import io.proofgate.bytecheck.CopiedBlocks;
+import io.proofgate.bytecheck.PlanContents;
 import io.proofgate.format.ScenarioFile;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
@@ -63,6 +66,10 @@ public final class Scenario {
     private static void execute(String script, String topologyLine, List<ScenarioStep> blocks) {
         StringBuilder log = new StringBuilder(topologyLine).append('\n');
         blocks.forEach(block -> log.append(block.event()).append('\n'));
+        if (!blocks.isEmpty() && !blocks.getFirst().expected().isEmpty() && blocks.getFirst().expected().getFirst().startsWith("contents ")) {
+            executeStated(script, log.toString(), blocks);
+            return;
+        }
         StoreKind kind = StoreKind.fromSystemProperty();
         Optional<String> unavailable = kind.unavailableReason();
         Assumptions.assumeTrue(unavailable.isEmpty(), () -> kind.wireName() + " store skipped: " + unavailable.orElse(""));
@@ -93,6 +100,47 @@ public final class Scenario {
                     List<String> actual = render(verdicts, connector.state());
                     if (!actual.equals(block.expected())) {
                         fail(script, block, actual, null);
+                    }
+                }
+            }
+        } catch (AssertionError e) {
+            throw e;
+        } catch (Exception e) {
+            throw new AssertionError("script could not run: " + e.getMessage() + "\n" + script, e);
+        }
+    }
+
+    /**
+     * A scenario of a model of vLLM alone, which states what every block holds after each event
+     * instead of the connector's verdicts: the validator's plans are judged on those contents (each
+     * block it publishes holds its prefix), as the conformance kit judges any connector's. The
+     * simulated page store is not used: the events alone do not tell these contents.
+     */
+    private static void executeStated(String script, String log, List<ScenarioStep> blocks) {
+        try (EventReader reader = new EventReader(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "script")) {
+            Connector connector = new Connector(reader.readTopology(), reader.restores());
+            PlanContents contents = PlanContents.stated(connector.topology());
+            for (ScenarioStep block : blocks) {
+                Event event = reader.next().event();
+                contents.event(event);
+                if (block.expected().size() != 1) {
+                    fail(script, block, List.of(), "a contents line stands alone after its event");
+                }
+                if (!(StateLine.read("script", block.line() + 2, block.expected().getFirst()) instanceof StateLine.Contents stated)) {
+                    throw new AssertionError("script line " + (block.line() + 2) + ": a scenario that states the blocks' contents "
+                            + "states them after every event\n" + script);
+                }
+                java.util.Map<Long, BlockContent> held = new java.util.HashMap<>();
+                stated.blocks().keySet().forEach(b -> held.put(b, new BlockContent.Uncomputed()));
+                stated.states().forEach((b, state) -> held.put(b, new BlockContent.Recurrent(state.digest(), state.tokens())));
+                contents.stated(held, stated.released());
+                for (Verdict verdict : connector.apply(event)) {
+                    if (verdict instanceof Verdict.Plan plan) {
+                        List<ByteFinding> findings = contents.check(plan.step(), plan.id(), plan.digest(), plan.target(),
+                                plan.blocksByGroup().byGroup());
+                        if (!findings.isEmpty()) {
+                            fail(script, block, List.of(), "unsafe plan " + plan + ": " + findings.getFirst().message());
+                        }
                     }
                 }
             }

@@ -55,7 +55,7 @@ public final class GraphPaths {
         lines.add(topology);
         long step = 0;
         for (int i = 0; i < labels.size(); i++) {
-            String label = labels.get(i);
+            String label = Script.event(labels.get(i));
             if (EventJson.isStep(label)) {
                 step++;
             }

@@ -33,8 +33,35 @@ final class ModelState {
         return string(field(lastEvent(), "kind"));
     }
 
-    /** The expected lines after this state's event: verdicts, pending stores, counters. */
+    /**
+     * Whether the model states what vLLM's blocks hold after each event ({@code lastContents})
+     * instead of a connector's verdicts and state: a model of vLLM alone (MCAlignPoolGen.tla).
+     */
+    boolean statesContents() {
+        return state.get("lastContents").isPresent();
+    }
+
+    /** What every block holds after this state's event, and which it let go ({@code lastContents}). */
+    StateLine.Contents contents() {
+        TlaValue.TlaRecord contents = record(variable("lastContents"), "lastContents");
+        java.util.SortedMap<Long, String> blocks = new java.util.TreeMap<>();
+        List<TlaValue> holds = sequence(field(contents, "blocks"));
+        for (int i = 0; i < holds.size(); i++) {
+            blocks.put(i + 1L, string(holds.get(i)));
+        }
+        java.util.SortedSet<Long> released = new java.util.TreeSet<>();
+        if (!(field(contents, "released") instanceof TlaValue.TlaSet(List<TlaValue> ids))) {
+            throw new IllegalArgumentException("lastContents.released is not a set: " + TlaValuePrinter.print(contents));
+        }
+        ids.forEach(id -> released.add(integer(id)));
+        return new StateLine.Contents(blocks, released);
+    }
+
+    /** The expected lines after this state's event: verdicts, pending stores, counters; or the blocks' contents. */
     List<String> expectedLines() {
+        if (statesContents()) {
+            return new ArrayList<>(List.of(contents().text()));
+        }
         List<String> lines = verdictLines();
         Map<String, TlaValue.TlaRecord> pending = pending();
         if (pending.isEmpty()) {
@@ -53,6 +80,9 @@ final class ModelState {
      * request ids in String order, and the non-empty latches.
      */
     String summaryLine() {
+        if (statesContents()) {
+            return "summary " + contents().text();
+        }
         Map<String, TlaValue.TlaRecord> pending = pending();
         StringBuilder latched = new StringBuilder("{");
         pending.forEach((id, store) -> {
@@ -69,6 +99,9 @@ final class ModelState {
 
     /** The verdicts the state's event produced, in output order. */
     List<TlaValue.TlaRecord> verdicts() {
+        if (statesContents()) {
+            return List.of(); // vLLM alone: no connector's verdicts
+        }
         return sequence(variable("lastVerdicts")).stream().map(v -> record(v, "verdict")).toList();
     }
 
@@ -89,6 +122,9 @@ final class ModelState {
     /** The verdicts the state's event produced, as the scenario states them, in output order. */
     List<StateLine.VerdictLine> stateVerdicts() {
         List<StateLine.VerdictLine> lines = new ArrayList<>();
+        if (statesContents()) {
+            return lines; // vLLM alone: no connector's verdicts
+        }
         for (TlaValue verdict : sequence(variable("lastVerdicts"))) {
             lines.add(verdictLine(record(verdict, "verdict")));
         }

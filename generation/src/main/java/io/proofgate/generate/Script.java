@@ -29,9 +29,30 @@ public record Script(String id, String name, Topic topic, String topology, Strin
 
     private static final int ID_HEX_DIGITS = 10;
 
-    /** The label of an edge: its event's replay line without a step number (the spec has none). */
+    /**
+     * The label of an edge: its event's replay line without a step number (the spec has none). A
+     * model of vLLM alone adds, after a tab, the contents line that follows the event: one event
+     * may leave the blocks holding different things (a verify step's drafts accepted or not, which
+     * the connector learns only from the next step), and a scenario says which by its contents.
+     */
     static String label(StateGraph graph, Edge edge) {
-        return EventJson.line(new ModelState(graph.state(edge.to())).lastEvent(), 0);
+        ModelState state = new ModelState(graph.state(edge.to()));
+        String event = EventJson.line(state.lastEvent(), 0);
+        return state.statesContents() ? label(event, state.contents().text()) : event;
+    }
+
+    /** The label of an event line without a step number and the contents line after it. */
+    static String label(String event, String contents) {
+        return event + CONTENTS + contents;
+    }
+
+    /** What separates a label's event from the contents line after it. */
+    static final String CONTENTS = "\t";
+
+    /** The event line of a label. */
+    static String event(String label) {
+        int tab = label.indexOf(CONTENTS);
+        return tab < 0 ? label : label.substring(0, tab);
     }
 
     /** {@link #label} for one caller at a time, each state's written once: an edge's label depends on its target only. */
@@ -74,11 +95,12 @@ public record Script(String id, String name, Topic topic, String topology, Strin
                 words = eventWords(event);
                 // the event in the replay format's words: the spec's action names are not the contract
                 covers = "covers event " + (i + 1) + " (" + (kind.equals("step") ? "step, " : "")
-                        + words + "): " + topic.meaning + " -> " + verdictWords(state);
+                        + words + "): " + topic.meaning + " -> " + (state.statesContents() ? state.contents().text() : verdictWords(state));
             }
             context.remember(event);
             String line = EventJson.line(event, kind.equals("step") ? step : 0);
-            identity.append(line).append('\n');
+            // a model of vLLM alone: what the blocks hold is part of the scenario (see label)
+            identity.append(state.statesContents() ? label(line, state.contents().text()) : line).append('\n');
             steps.add(new ScenarioStep(line, state.expectedLines()));
         }
         String id = digest(identity.toString());

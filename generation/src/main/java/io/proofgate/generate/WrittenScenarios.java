@@ -39,7 +39,9 @@ final class WrittenScenarios {
                 List<String> labels = new ArrayList<>();
                 List<Integer> at = new ArrayList<>();
                 for (ScenarioStep step : scenario.steps()) {
-                    labels.add(STEP_NUMBER.matcher(step.event()).replaceFirst("{\"kind\":\"step\","));
+                    String event = STEP_NUMBER.matcher(step.event()).replaceFirst("{\"kind\":\"step\",");
+                    boolean contents = step.expected().size() == 1 && step.expected().getFirst().startsWith("contents ");
+                    labels.add(contents ? Script.label(event, step.expected().getFirst()) : event);
                     at.add(step.line());
                 }
                 String name = scenario.name();

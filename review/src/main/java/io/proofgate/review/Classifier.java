@@ -133,6 +133,11 @@ public final class Classifier {
                             Math.min(whole.verdicts().size(), printedBefore.size() + Math.max(verdictsA.size(), verdictsB.size())));
                     model = json(next);
                 }
+                case Scenario.BlockContents stated -> {
+                    // vLLM's blocks only: the model says nothing of a connector's verdicts; safety below decides
+                    judgement = ModelJudgement.MODEL_SILENT;
+                    model = List.of("(the model states vLLM's block contents, no verdicts)");
+                }
             }
             Optional<Safety> safety = safety(scenario, k, base, head);
             if (safety.isPresent()) {
@@ -205,7 +210,8 @@ public final class Classifier {
             model = expected.lines();
         } else {
             judgement = ModelJudgement.MODEL_SILENT;
-            model = List.of("(the model states no state for a hand-written log)");
+            model = List.of(scenario.expected() instanceof Scenario.BlockContents ? "(the model states vLLM's block contents, no connector state)"
+                    : "(the model states no state for a hand-written log)");
         }
         return new Comparison.Differs(k, DifferenceKind.STATE_ONLY, judgement, Rules.ofState(a, b), a.lines(), b.lines(), model);
     }

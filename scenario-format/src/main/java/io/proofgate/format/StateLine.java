@@ -98,6 +98,50 @@ public sealed interface StateLine {
     }
 
     /**
+     * {@code contents 1=d1@4 2=none 3=d2@2 4=d1@2 released=[2,3]}: what each block of vLLM's pool
+     * holds after the event, the one line of a scenario generated with the blocks' contents
+     * instead of a connector's verdicts (docs/generation.md): {@code d1@4} is the recurrent state
+     * of the prompt {@code d1} at 4 tokens, {@code none} bytes that no request's tokens computed;
+     * the released blocks are those the event let go (before its forward pass), which vLLM may
+     * give out again unless a connector pins them.
+     */
+    record Contents(java.util.SortedMap<Long, String> blocks, java.util.SortedSet<Long> released) implements StateLine {
+        private static final java.util.regex.Pattern HOLDS = java.util.regex.Pattern.compile("none|[^@= ]+@(0|[1-9][0-9]{0,17})");
+        private static final java.util.regex.Pattern BLOCK = java.util.regex.Pattern.compile("0|[1-9][0-9]{0,17}");
+
+        public Contents {
+            blocks = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(blocks));
+            released = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(released));
+        }
+
+        /** The recurrent state of the prompt {@code digest} at {@code tokens}. */
+        public record State(String digest, long tokens) {}
+
+        /** The blocks that hold a state a request computed, with it; the others hold nothing computed. */
+        public java.util.SortedMap<Long, State> states() {
+            java.util.SortedMap<Long, State> states = new java.util.TreeMap<>();
+            blocks.forEach((block, holds) -> {
+                int at = holds.lastIndexOf('@');
+                if (at > 0) {
+                    states.put(block, new State(holds.substring(0, at), Long.parseLong(holds.substring(at + 1))));
+                }
+            });
+            return states;
+        }
+
+        @Override
+        public String text() {
+            StringBuilder text = new StringBuilder("contents");
+            blocks.forEach((block, holds) -> text.append(' ').append(block).append('=').append(holds));
+            return text.append(" released=").append(released.stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(",", "[", "]"))).toString();
+        }
+    }
+
+    /** The word of a block that holds nothing a request computed. */
+    String NOTHING = "none";
+
+    /**
      * Reads one line; a line that is none of these is a {@link ScenarioFormatException} at
      * {@code source:line:1}.
      */
@@ -137,8 +181,38 @@ public sealed interface StateLine {
             }
             case "counters" -> new Counters(at.value(1, Counter.PLANS.wireName()), at.value(2, Counter.REJECTED.wireName()), at.value(3, Counter.STORE_SKIPPED_QUORUM.wireName()),
                     at.value(4, Counter.RETIRED_FINISHED.wireName()));
-            default -> throw at.error("expected a plan, rejected, retired, hit, load, pending, held or counters line");
+            case "contents" -> contents(at, words);
+            default -> throw at.error("expected a plan, rejected, retired, hit, load, pending, held, counters or contents line");
         };
+    }
+
+    private static Contents contents(LineWords at, String[] words) {
+        java.util.SortedMap<Long, String> blocks = new java.util.TreeMap<>();
+        for (int i = 1; i < words.length - 1; i++) {
+            int equals = words[i].indexOf('=');
+            String block = equals < 0 ? "" : words[i].substring(0, equals);
+            String holds = equals < 0 ? "" : words[i].substring(equals + 1);
+            if (!Contents.BLOCK.matcher(block).matches() || !Contents.HOLDS.matcher(holds).matches()) {
+                throw at.error("a block of a contents line reads BLOCK=DIGEST@TOKENS or BLOCK=none, found \"" + words[i] + "\"");
+            }
+            if (blocks.put(Long.parseLong(block), holds) != null) {
+                throw at.error("block " + block + " appears twice in a contents line");
+            }
+        }
+        String last = words.length < 2 ? "" : words[words.length - 1];
+        if (blocks.isEmpty() || !last.matches("released=\\[((0|[1-9][0-9]{0,17})(,(0|[1-9][0-9]{0,17}))*)?]")) {
+            throw at.error("a contents line reads contents BLOCK=HOLDS ... released=[BLOCKS]");
+        }
+        java.util.SortedSet<Long> released = new java.util.TreeSet<>();
+        String list = last.substring("released=[".length(), last.length() - 1);
+        if (!list.isEmpty()) {
+            for (String block : list.split(",")) {
+                if (!blocks.containsKey(Long.parseLong(block)) || !released.add(Long.parseLong(block))) {
+                    throw at.error("released block " + block + " is not one of the line's blocks, or is named twice");
+                }
+            }
+        }
+        return new Contents(blocks, released);
     }
 
     private static Pending pending(LineWords at) {

@@ -67,4 +67,20 @@ public sealed interface BlockContent {
             return "the fresh-block filler";
         }
     }
+
+    /**
+     * Bytes that no request's tokens computed: a rejected draft's column, a state computed from
+     * such bytes, a block never written (a scenario that states the blocks' contents says so).
+     */
+    record Uncomputed() implements BlockContent {
+        @Override
+        public long key() {
+            return PageBytes.mix(0x0C0C_0000_0000_0000L);
+        }
+
+        @Override
+        public String describe() {
+            return "bytes that no request's tokens computed";
+        }
+    }
 }

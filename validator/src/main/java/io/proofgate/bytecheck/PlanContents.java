@@ -6,6 +6,8 @@ import io.proofgate.protocol.Topology;
 import io.proofgate.words.GroupPolicy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Whether a plan publishes what its prefix is, judged on vLLM's simulated block contents
@@ -21,15 +23,39 @@ public final class PlanContents {
 
     private final Topology topology;
     private final VllmBlocks blocks;
+    /** The contents a scenario states after each event, or null where the events imply them. */
+    private final StatedBlocks stated;
 
     public PlanContents(Topology topology) {
-        this.topology = topology;
-        this.blocks = new VllmBlocks(topology, (group, id, content) -> { });
+        this(topology, false);
     }
 
-    /** Follows one event. */
+    private PlanContents(Topology topology, boolean stated) {
+        this.topology = topology;
+        this.blocks = new VllmBlocks(topology, (group, id, content) -> { });
+        this.stated = stated ? new StatedBlocks() : null;
+    }
+
+    /**
+     * Plans judged on the contents a scenario states after each event ({@link #stated(Map, Set)}),
+     * not on a simulation of the events: for scenarios of a model of vLLM whose block contents the
+     * events alone do not tell.
+     */
+    public static PlanContents stated(Topology topology) {
+        return new PlanContents(topology, true);
+    }
+
+    /** Follows one event (with stated contents, only its step number). */
     public void event(Event event) {
         blocks.event(event);
+    }
+
+    /**
+     * What every block of vLLM's pool holds after the event just followed, and the blocks that event
+     * let go; only for {@link #stated(Topology)}.
+     */
+    public void stated(Map<Long, BlockContent> contents, Set<Long> released) {
+        stated.after(blocks.step(), contents, released);
     }
 
     /**
@@ -40,7 +66,11 @@ public final class PlanContents {
     public void pin(long[][] blocksByGroup) {
         for (int g = 0; g < Math.min(blocksByGroup.length, topology.groups().size()); g++) {
             for (long id : blocksByGroup[g]) {
-                blocks.pin(g, id);
+                if (stated != null) {
+                    stated.pin(id);
+                } else {
+                    blocks.pin(g, id);
+                }
             }
         }
     }
@@ -49,7 +79,11 @@ public final class PlanContents {
     public void unpin(long[][] blocksByGroup) {
         for (int g = 0; g < Math.min(blocksByGroup.length, topology.groups().size()); g++) {
             for (long id : blocksByGroup[g]) {
-                blocks.unpin(g, id);
+                if (stated != null) {
+                    stated.unpin(id);
+                } else {
+                    blocks.unpin(g, id);
+                }
             }
         }
     }
@@ -107,12 +141,12 @@ public final class PlanContents {
             }
             for (int i = 0; i < Math.min(named.length, needed); i++) {
                 BlockContent wanted = demanded(group, digest, span, i);
-                BlockContent held = blocks.content(g, named[i]);
+                BlockContent held = stated != null ? stated.content(named[i]) : blocks.content(g, named[i]);
                 if (!wanted.equals(held)) {
                     findings.add(new ByteFinding(step, request, g, named[i], "published", wanted.describe(),
                             held == null ? "block " + named[i] + " was never written"
                                     : "block " + named[i] + " holds " + held.describe() + " (since step "
-                                    + blocks.since(g, named[i]) + ")"));
+                                    + (stated != null ? stated.since(named[i]) : blocks.since(g, named[i])) + ")"));
                 }
             }
         }
