@@ -42,4 +42,30 @@ class ScenarioTest {
     void missingSeparatorIsAScriptError() {
         assertThrows(IllegalArgumentException.class, () -> Scenario.run(TOPOLOGY + "\nevent {}\n"));
     }
+
+    /** A script of vLLM's block contents (one recurrent group of 2-token blocks): r1 hands over its target, 4, in step 2, and the validator publishes it there. */
+    private static final String STATED = """
+            topology {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":2,"min_span_tokens":1,"groups":[{"policy":"recurrent_align","block_tokens":2}]}
+
+            event {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":5,"computed":0,"scheduled":2,"block_ids":[[1]]}],"recurrent_boundary_blocks":{"r1":[[0,1,2]]}}
+            ----
+            contents 1=d1@2 2=none 3=none released=[]
+
+            event {"kind":"step","step":2,"cached":[{"id":"r1","computed":2,"scheduled":2,"new_block_ids":[[2]],"resumed":false}],"recurrent_boundary_blocks":{"r1":[[0,2,4]]}}
+            ----
+            contents 1=d1@2 2=d1@4 3=none released=[]
+
+            event {"kind":"step","step":3,"cached":[{"id":"r1","computed":4,"scheduled":1,"new_block_ids":[[3]],"resumed":false}]}
+            ----
+            contents 1=none 2=d1@4 3=d1@5 released=[1]
+            """;
+
+    @Test
+    void theValidatorsPlansAreJudgedOnTheStatedContents() {
+        Scenario.run(STATED);
+        AssertionError error = assertThrows(AssertionError.class,
+                () -> Scenario.run(STATED.replace("contents 1=d1@2 2=d1@4", "contents 1=d1@2 2=d1@3")));
+        assertTrue(error.getMessage().startsWith("unsafe plan "), error.getMessage());
+        assertTrue(error.getMessage().contains("block 2 holds the recurrent state at 3 of d1 (since step 2)"), error.getMessage());
+    }
 }
