@@ -156,6 +156,15 @@ public final class GraphPaths {
         return CanonicalCover.cover(graph, label).paths();
     }
 
+    /**
+     * Whether the graph is of a model of vLLM alone, whose states say what vLLM's blocks hold
+     * instead of a connector's verdicts (docs/generation.md, "Scenarios with the blocks' contents"):
+     * there is no verdict of the model for a validator to follow.
+     */
+    public static boolean statesContents(StateGraph graph) {
+        return new ModelState(graph.state(graph.initialStates().getFirst())).statesContents();
+    }
+
     /** The event record that led to {@code state}. */
     public static TlaValue.TlaRecord event(StateGraph graph, long state) {
         return new ModelState(graph.state(state)).lastEvent();
