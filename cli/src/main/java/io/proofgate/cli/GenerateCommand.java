@@ -41,8 +41,9 @@ final class GenerateCommand implements Command {
                 from the written files). A scenario's name and file come from its events alone, so a
                 spec change shows as changed expectation lines of the scenarios it affects. The
                 generated-tests module replays each scenario through the validator and asserts, after
-                every event, the verdicts and state the model says follow. Output is byte-identical
-                across runs. Format and cover: docs/generation.md; the protocol: docs/protocol.md.
+                every event, the verdicts and state the model says follow (for a model of vLLM alone,
+                which states what every block holds instead, that each plan's blocks hold its prefix).
+                Output is byte-identical across runs. Format and cover: docs/generation.md; the protocol: docs/protocol.md.
 
                   --model M    with --check: check one model's scenarios only (its name in spec/models.json,
                                or the path of a .cfg); COVERAGE.md, which sums every model, is not read
