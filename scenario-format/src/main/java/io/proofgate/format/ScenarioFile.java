@@ -57,7 +57,7 @@ public record ScenarioFile(String topology, int topologyLine, List<ScenarioBlock
                 String name = line.substring(SCENARIO.length()).strip();
                 if (!name.matches("[a-z0-9_]+")) {
                     throw new ScenarioFormatException(source, i + 1, SCENARIO.length() + 1,
-                            "a scenario name is [a-z0-9_]+, found \"" + name + "\"");
+                            "a scenario name is [a-z0-9_]+, found " + io.proofgate.words.Outside.quoted(name));
                 }
                 i++;
                 int end = i;

@@ -193,7 +193,7 @@ public sealed interface StateLine {
             String block = equals < 0 ? "" : words[i].substring(0, equals);
             String holds = equals < 0 ? "" : words[i].substring(equals + 1);
             if (!Contents.BLOCK.matcher(block).matches() || !Contents.HOLDS.matcher(holds).matches()) {
-                throw at.error("a block of a contents line reads BLOCK=DIGEST@TOKENS or BLOCK=none, found \"" + words[i] + "\"");
+                throw at.error("a block of a contents line reads BLOCK=DIGEST@TOKENS or BLOCK=none, found " + io.proofgate.words.Outside.quoted(words[i]));
             }
             if (blocks.put(Long.parseLong(block), holds) != null) {
                 throw at.error("block " + block + " appears twice in a contents line");
