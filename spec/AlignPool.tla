@@ -78,6 +78,7 @@ State(r, t) == <<r, t>>
 CDiv(a, b) == (a + b - 1) \div b
 Col(t) == CDiv(t, B) - 1
 Max(a, b) == IF a > b THEN a ELSE b
+Min(a, b) == IF a < b THEN a ELSE b
 
 \* Drafts are fewer than a block's tokens (vLLM's are a handful; its blocks hold hundreds).
 ASSUME S < B
@@ -88,6 +89,7 @@ VARIABLES
     epoch,    \* [Req -> preemptions so far]
     cur,      \* [Req -> column of the workers' table holding the state at done, -1: none]
     cached,   \* [Req -> columns hashed so far (num_cached)]
+    publishable, \* [Req -> the hashed columns a connector may store (num_publishable_block_hashes)]
     table,    \* [Req -> Seq(block or Null)] the scheduler's table
     mirror,   \* [Req -> Seq(block)] the workers' row: only appended to, over what it held
     leftover, \* Seq(block) the row the last request to leave left: a request admitted takes its
@@ -101,7 +103,7 @@ VARIABLES
     lastCopy, \* ghost: {[id, block, tokens, held]} the copy made in the last transition
     lastStep  \* ghost: {[id, from, to, verify]} the step made in the last transition
 
-vars == <<status, done, epoch, cur, cached, table, mirror, leftover, content, refs, hashed, freeQ,
+vars == <<status, done, epoch, cur, cached, publishable, table, mirror, leftover, content, refs, hashed, freeQ,
           offers, saves, lastCopy, lastStep>>
 
 Range(s) == {s[i] : i \in DOMAIN s}
@@ -116,13 +118,16 @@ Retained(r, t) == Retention = 0 \/ t % Retention = 0 \/ t = ((PromptOf[r] - 1) \
 (* The connector (every-handoff): overridable rules.                        *)
 
 \* mutate-begin: Policy
-\* An offer it files: one whose boundary the request has computed by the end of the step.
-Usable(o, d1) == o.tokens <= d1
+\* An offer it files: one within the tokens whose block hashes vLLM says are publishable after
+\* the step (num_publishable_block_hashes, which a content-addressed connector must apply before
+\* it stores a block by its hash), ready tokens.
+Usable(o, ready) == o.tokens <= ready
 \* Whether it pins what it saves until a worker copied it.
 Pinning == TRUE
 \* The saves a step asks for: every usable offer, at its own boundary, from the block it names.
-StepSaves(r, offs, d0, d1, mir) ==
-    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> Pinning] : o \in {o \in offs : Usable(o, d1)}}
+\* d0 and d1: the tokens computed before and after the step; mir: the workers' row.
+StepSaves(r, offs, d0, d1, mir, ready) ==
+    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> Pinning] : o \in {o \in offs : Usable(o, ready)}}
 \* Whether the workers copy a step's saves before the scheduler's next move (a save the
 \* connector's wait_for_save finishes in the step), or whenever (asynchronous).
 CopiesInStep == FALSE
@@ -132,14 +137,14 @@ CopiesInStep == FALSE
 \* the hand-off at its target (the largest block boundary below the prompt's end: no partial
 \* tail here), unpinned, copied in the step that offers it.
 Target(r) == ((PromptOf[r] - 1) \div B) * B
-LatchSaves(r, offs, d0, d1, mir) ==
+LatchSaves(r, offs, d0, d1, mir, ready) ==
     {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> FALSE]
-     : o \in {o \in offs : o.tokens = Target(r) /\ Usable(o, d1)}}
+     : o \in {o \in offs : o.tokens = Target(r) /\ Usable(o, ready)}}
 LatchCopiesInStep == TRUE
 
 \* A positional tracker: for every retained block boundary the step computed, the block at
 \* that boundary's column of the workers' table, pinned; the hand-offs are not read.
-PositionalSaves(r, offs, d0, d1, mir) ==
+PositionalSaves(r, offs, d0, d1, mir, ready) ==
     {[id |-> r, block |-> At(mir, k - 1), tokens |-> k * B, pinned |-> TRUE]
      : k \in {k \in (d0 \div B + 1)..(d1 \div B) : Retained(r, k * B) /\ At(mir, k - 1) # Null}}
 
@@ -199,6 +204,14 @@ Allocated(t, R) ==
         \o [i \in 1..Cardinality(mv) |-> At(t, SeqOf(mv)[i])]
 Fresh(t, R) == Max(R + 1 + S - Len(t), 0)
 
+\* num_publishable_block_hashes after a step that ends with e1 tokens computed and hashed
+\* columns hashed so far: readiness grows to the hashed columns whose tokens are computed (a
+\* draft's column once its draft is verified; a rejected draft's column is truncated away, never
+\* ready); p, the readiness before the step.
+Ready(p, hashedCols, e1) == Max(p, Min(hashedCols, e1 \div B))
+\* Readiness when a request lets its blocks go (preemption, finish): none is left.
+ReadyAtRelease(p) == 0
+
 -----------------------------------------------------------------------------
 (* A step.                                                                  *)
 
@@ -248,13 +261,15 @@ Step(r, e1) ==
         c3 == IF verify /\ aligned >= d0 + 1
               THEN [c2 EXCEPT ![At(m1, aligned \div B - 1)] = c2[At(m1, R + aligned - d0 - 1)]]
               ELSE c2
-        newSaves == StepSaves(r, offs, d0, e1, m1)
+        pub == Ready(publishable[r], known \div B, e1)
+        newSaves == StepSaves(r, offs, d0, e1, m1, pub * B)
         pinIds == {s.block : s \in {s \in newSaves : s.pinned}}
     IN /\ nf <= Len(q1)
        /\ status' = [status EXCEPT ![r] = "running"]
        /\ done' = [done EXCEPT ![r] = e1]
        /\ cur' = [cur EXCEPT ![r] = IF verify THEN R + a - 1 ELSE R]
        /\ cached' = [cached EXCEPT ![r] = known \div B]
+       /\ publishable' = [publishable EXCEPT ![r] = pub]
        /\ table' = [table EXCEPT ![r] = t3]
        /\ mirror' = [mirror EXCEPT ![r] = m1]
        /\ content' = c3
@@ -285,6 +300,7 @@ LetsGo(r, st, d) ==
     /\ done' = [done EXCEPT ![r] = d]
     /\ cur' = [cur EXCEPT ![r] = -1]
     /\ cached' = [cached EXCEPT ![r] = 0]
+    /\ publishable' = [publishable EXCEPT ![r] = ReadyAtRelease(publishable[r])]
     /\ table' = [table EXCEPT ![r] = <<>>]
     /\ mirror' = [mirror EXCEPT ![r] = <<>>]
     /\ leftover' = mirror[r]
@@ -315,7 +331,7 @@ WorkerCopies ==
         /\ freeQ' = rel[2]
         /\ offers' = {}
         /\ lastStep' = {}
-        /\ UNCHANGED <<status, done, epoch, cur, cached, table, mirror, leftover, content, hashed>>
+        /\ UNCHANGED <<status, done, epoch, cur, cached, publishable, table, mirror, leftover, content, hashed>>
 
 Init ==
     /\ status = [r \in Req |-> "waiting"]
@@ -323,6 +339,7 @@ Init ==
     /\ epoch = [r \in Req |-> 0]
     /\ cur = [r \in Req |-> -1]
     /\ cached = [r \in Req |-> 0]
+    /\ publishable = [r \in Req |-> 0]
     /\ table = [r \in Req |-> <<>>]
     /\ mirror = [r \in Req |-> <<>>]
     /\ leftover = <<>>
@@ -403,6 +420,13 @@ FilesEveryComputedOffer ==
 \* vLLM's own contract, which the connector relies on: a block it hands over holds the
 \* state at the boundary it names, at the end of the step.
 OfferHoldsItsBoundary == \A o \in offers : content[o.block] = State(o.id, o.tokens)
+
+\* vLLM's side of num_publishable_block_hashes: readiness never covers a token the request has not
+\* computed (a draft's column is not ready before its draft is verified, and a rejection takes it
+\* back), and a request that let its blocks go has none (preemption invalidates readiness).
+ReadyOnlyComputed ==
+    \A r \in Req : /\ publishable[r] * B <= done[r]
+                  /\ status[r] \in {"preempted", "finished"} => publishable[r] = 0
 
 \* vLLM's own bookkeeping, which no connector sees but every save relies on.
 \* The running state: the workers' column of a running request holds its state at the tokens

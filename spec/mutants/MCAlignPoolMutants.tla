@@ -20,4 +20,11 @@ MutantUsableAny(o, d1) == TRUE
 \* schedules; where the drafts pass a block boundary, the last draft's state is written through
 \* the row's entry past the request's table, a block the row's last request left there.
 MutantAllocNoLookahead(r, N) == IF Prefilling(r) THEN N ELSE done[r] + 1
+\* vLLM's readiness taken at schedule time: every hashed column counts as publishable, a
+\* column only a draft reaches too, and a rejection does not take it back (truncation does not
+\* invalidate readiness).
+MutantReadyAtSchedule(p, hashedCols, e1) == Max(p, hashedCols)
+\* vLLM keeps a request's readiness when it lets its blocks go (preemption does not invalidate
+\* readiness): the resumed request's columns count as ready up to where its last epoch got.
+MutantReadyKept(p) == p
 =============================================================================
