@@ -49,6 +49,12 @@ public final class ConformText {
         if (!notCompared.isEmpty() && hello.policy() != ConnectorPolicy.OWN) {
             out.append("not compared: ").append(String.join("; ", notCompared)).append('\n');
         }
+        long stated = report.results().stream().filter(r -> r.scenario().expected() instanceof Scenario.BlockContents).count();
+        if (stated > 0) {
+            out.append("judged on stated contents: ").append(String.format("%,d", stated))
+                    .append(" scenarios that state vLLM's block contents after each event (vLLM's align mode); their plans are")
+                    .append(" judged on those contents, and nothing else of them is compared\n");
+        }
         Map<Capability, Integer> skipped = new TreeMap<>();
         for (Result result : report.results()) {
             if (result instanceof Result.NotRun notRun) {

@@ -69,7 +69,10 @@ class BlockContentsConformTest {
     @Test
     void theReferenceAndEveryHandoffAreSafeAndNothingElseIsCompared() throws ConformException {
         List<Scenario> all = both();
-        assertEquals(all.size(), run(all, EVERY_HANDOFF).count(Result.Passed.class));
+        Conform.Report everyHandoff = run(all, EVERY_HANDOFF);
+        assertEquals(all.size(), everyHandoff.count(Result.Passed.class));
+        assertTrue(ConformText.of(everyHandoff, "every-handoff").contains("judged on stated contents: " + all.size()
+                + " scenarios that state vLLM's block contents after each event"), ConformText.of(everyHandoff, "every-handoff"));
         assertEquals(all.size(), Conform.run(all, InProcessAdapter::new, ConformTest.SETTINGS, line -> { })
                 .count(Result.Passed.class));
         // the reference's plans moved to another step, or none at all: no verdict is compared here
