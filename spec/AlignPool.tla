@@ -118,16 +118,16 @@ Retained(r, t) == Retention = 0 \/ t % Retention = 0 \/ t = ((PromptOf[r] - 1) \
 (* The connector (every-handoff): overridable rules.                        *)
 
 \* mutate-begin: Policy
-\* An offer it files: one within the tokens whose block hashes vLLM says are publishable after
-\* the step (num_publishable_block_hashes, which a content-addressed connector must apply before
-\* it stores a block by its hash), ready tokens.
-Usable(o, ready) == o.tokens <= ready
+\* An offer it files: one within the readyTokens, the tokens whose block hashes vLLM says are
+\* publishable after the step (num_publishable_block_hashes times the block size, which a
+\* content-addressed connector must apply before it stores a block by its hash).
+Usable(o, readyTokens) == o.tokens <= readyTokens
 \* Whether it pins what it saves until a worker copied it.
 Pinning == TRUE
 \* The saves a step asks for: every usable offer, at its own boundary, from the block it names.
 \* d0 and d1: the tokens computed before and after the step; mir: the workers' row.
-StepSaves(r, offs, d0, d1, mir, ready) ==
-    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> Pinning] : o \in {o \in offs : Usable(o, ready)}}
+StepSaves(r, offs, d0, d1, mir, readyTokens) ==
+    {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> Pinning] : o \in {o \in offs : Usable(o, readyTokens)}}
 \* Whether the workers copy a step's saves before the scheduler's next move (a save the
 \* connector's wait_for_save finishes in the step), or whenever (asynchronous).
 CopiesInStep == FALSE
@@ -137,14 +137,14 @@ CopiesInStep == FALSE
 \* the hand-off at its target (the largest block boundary below the prompt's end: no partial
 \* tail here), unpinned, copied in the step that offers it.
 Target(r) == ((PromptOf[r] - 1) \div B) * B
-LatchSaves(r, offs, d0, d1, mir, ready) ==
+LatchSaves(r, offs, d0, d1, mir, readyTokens) ==
     {[id |-> r, block |-> o.block, tokens |-> o.tokens, pinned |-> FALSE]
-     : o \in {o \in offs : o.tokens = Target(r) /\ Usable(o, ready)}}
+     : o \in {o \in offs : o.tokens = Target(r) /\ Usable(o, readyTokens)}}
 LatchCopiesInStep == TRUE
 
 \* A positional tracker: for every retained block boundary the step computed, the block at
 \* that boundary's column of the workers' table, pinned; the hand-offs are not read.
-PositionalSaves(r, offs, d0, d1, mir, ready) ==
+PositionalSaves(r, offs, d0, d1, mir, readyTokens) ==
     {[id |-> r, block |-> At(mir, k - 1), tokens |-> k * B, pinned |-> TRUE]
      : k \in {k \in (d0 \div B + 1)..(d1 \div B) : Retained(r, k * B) /\ At(mir, k - 1) # Null}}
 
@@ -204,10 +204,10 @@ Allocated(t, R) ==
         \o [i \in 1..Cardinality(mv) |-> At(t, SeqOf(mv)[i])]
 Fresh(t, R) == Max(R + 1 + S - Len(t), 0)
 
-\* num_publishable_block_hashes after a step that ends with e1 tokens computed and hashed
-\* columns hashed so far: readiness grows to the hashed columns whose tokens are computed (a
-\* draft's column once its draft is verified; a rejected draft's column is truncated away, never
-\* ready); p, the readiness before the step.
+\* num_publishable_block_hashes, in columns, after a step that ends with e1 tokens computed and
+\* hashedCols columns hashed so far: readiness grows to the hashed columns whose tokens are
+\* computed, so a column hashed for a draft (HashesDrafts) is ready only once its tokens are
+\* accepted, and not while a rejection leaves them uncomputed; p, the readiness before the step.
 Ready(p, hashedCols, e1) == Max(p, Min(hashedCols, e1 \div B))
 \* Readiness when a request lets its blocks go (preemption, finish): none is left.
 ReadyAtRelease(p) == 0
@@ -426,7 +426,7 @@ OfferHoldsItsBoundary == \A o \in offers : content[o.block] = State(o.id, o.toke
 \* back), and a request that let its blocks go has none (preemption invalidates readiness).
 ReadyOnlyComputed ==
     \A r \in Req : /\ publishable[r] * B <= done[r]
-                  /\ status[r] \in {"preempted", "finished"} => publishable[r] = 0
+                   /\ status[r] \in {"preempted", "finished"} => publishable[r] = 0
 
 \* vLLM's own bookkeeping, which no connector sees but every save relies on.
 \* The running state: the workers' column of a running request holds its state at the tokens

@@ -22,7 +22,7 @@ DigestOf == "r1" :> "d1" @@ "r2" :> "d2"
 Decode1 == "r1" :> 6 @@ "r2" :> 4
 
 \* No saves of the model's own: vLLM alone moves.
-NoSaves(r, offs, d0, d1, mir, ready) == {}
+NoSaves(r, offs, d0, d1, mir, readyTokens) == {}
 
 \* One recurrent group in align mode; a target is a block boundary (hash block = Mamba block).
 Topology ==

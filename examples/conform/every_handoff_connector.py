@@ -24,9 +24,9 @@ Planted unsafe variants, each of which the kit reports as unsafe with a witness:
                   after vLLM has let the blocks go
     --no-pin      copies as --async does, but does not pin the blocks while its workers copy them
     --tracker     a positional tracker that reads no hand-off: for every block boundary the step
-                  computes, the block at that boundary's column of the workers' table (LMCache's
-                  before its fix: with speculative decoding that column may hold a moved scratch
-                  block, or a block another request left there)
+                  computes, the block at that boundary's column of the request's table as the
+                  events built it (LMCache's before its fix: with speculative decoding that column
+                  may hold a moved scratch block)
 
 It also answers lookups (the restore half, capability "restore"): the hit is the longest prefix it
 saved (a plan whose copy is over) that the prompt extends, on every recurrent group's block grid

@@ -14,7 +14,7 @@ EXTENDS MCAlignPool
 MutantNoPinning == FALSE
 \* Every hand-off trusted, also for a boundary the step has not computed (with
 \* HashesDrafts, vLLM hands over columns that only the drafts reach).
-MutantUsableAny(o, d1) == TRUE
+MutantUsableAny(o, readyTokens) == TRUE
 \* vLLM's own mistake (vLLM #57605): the allocation discards the lookahead, counting a verify
 \* step's tokens without its drafts, while the workers place the states by every token the step
 \* schedules; where the drafts pass a block boundary, the last draft's state is written through
