@@ -105,7 +105,8 @@ public final class PlanSafety {
             // copies found unsafe: reported once, but kept in copying, so that a saved line ends the
             // copy ScenarioRun.receive matched it to (the oldest of its request, digest and span)
             java.util.Set<Copying> reported = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            java.util.Set<Copying> pinning = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            // the pinned copies, each with its pin (which, on stated contents, keeps what its blocks held when let go)
+            Map<Copying, PlanContents.Pinned> pinning = new java.util.IdentityHashMap<>();
             for (int k = 0; k < answered; k++) {
                 io.proofgate.protocol.Event event = reader.next().event();
                 contents.event(event);
@@ -123,7 +124,8 @@ public final class PlanSafety {
                 }
                 // the copies still running read the blocks as this event left them
                 for (Copying copy : copying) {
-                    List<String> findings = reported.contains(copy) ? List.of() : findings(contents, copy.plan(), copy.blocks());
+                    List<String> findings = reported.contains(copy) ? List.of()
+                            : findings(contents, copy.plan(), copy.blocks(), pinning.get(copy));
                     if (!findings.isEmpty()) {
                         reported.add(copy);
                         unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, copy.plan().json(),
@@ -134,7 +136,7 @@ public final class PlanSafety {
                     switch (line) {
                         case Line.Plan plan -> {
                             long[][] blocks = blockIds(plan.blocksByGroup());
-                            List<String> findings = blocks == null ? unreadable(plan) : findings(contents, plan, blocks);
+                            List<String> findings = blocks == null ? unreadable(plan) : findings(contents, plan, blocks, null);
                             if (!findings.isEmpty()) {
                                 unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
                             } else if (plan.copy() == CopyTiming.IN_STEP) {
@@ -146,8 +148,7 @@ public final class PlanSafety {
                                 if (!findings.isEmpty()) {
                                     reported.add(copy);
                                 } else if (plan.pinned()) {
-                                    contents.pin(blocks);
-                                    pinning.add(copy);
+                                    pinning.put(copy, contents.pin(blocks));
                                 }
                             }
                         }
@@ -157,8 +158,9 @@ public final class PlanSafety {
                                     if (!reported.contains(c)) {
                                         restore.saved(c.plan().digest(), c.plan().span()); // its copy is over, and was safe
                                     }
-                                    if (pinning.remove(c)) {
-                                        contents.unpin(c.blocks()); // the copy is over, and with it its pin
+                                    PlanContents.Pinned pin = pinning.remove(c);
+                                    if (pin != null) {
+                                        contents.unpin(pin); // the copy is over, and with it its pin
                                     }
                                 });
                         default -> { }
@@ -222,14 +224,15 @@ public final class PlanSafety {
         return List.of("its blocks_by_group names a block that is not a block id: " + Json.excerpt(plan.blocksByGroup()));
     }
 
-    private static List<String> findings(PlanContents contents, Line.Plan plan, long[][] blocks) {
+    private static List<String> findings(PlanContents contents, Line.Plan plan, long[][] blocks, PlanContents.Pinned pin) {
         long span;
         try {
             span = Long.parseLong(plan.span());
         } catch (NumberFormatException e) {
             return List.of("its span or blocks_by_group is not one vLLM's blocks can hold: " + Json.excerpt(plan.json()));
         }
-        return contents.check(contents.step(), plan.id(), plan.digest(), span, blocks).stream().map(ByteFinding::message).toList();
+        return contents.check(contents.step(), plan.id(), plan.digest(), span, blocks, pin).stream().map(ByteFinding::message)
+                .toList();
     }
 
     /**

@@ -159,11 +159,30 @@ public final class ScenarioReader {
                             + "contents after every event or a connector's verdicts and state, not both");
                 }
             }
+            if (!contents.isEmpty() && !recurrentOnly(topologyNode)) {
+                throw new ConformException(file + ":" + read.topologyLine() + ":1: a scenario that states the blocks' contents (scenario "
+                        + block.name() + ") needs a topology of recurrent_align groups only: its contents are recurrent states,"
+                        + " and an attention group's pages have none stated");
+            }
             scenarios.add(new Scenario(suite, block.name(), file, block.line(), read.topology(), events.list(),
                     contents.isEmpty() ? new Scenario.PerEvent(List.copyOf(after)) : new Scenario.BlockContents(contents),
                     events.needs(), events.named()));
         }
         return scenarios;
+    }
+
+    /** Whether every group of a topology line is recurrent. */
+    private static boolean recurrentOnly(JsonNode topology) {
+        JsonNode groups = topology.path("groups");
+        if (!groups.isArray() || groups.isEmpty()) {
+            return false;
+        }
+        for (JsonNode group : groups) {
+            if (!GroupPolicy.RECURRENT_ALIGN.wireName().equals(group.path("policy").asText(""))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The blocks' contents where the lines after an event are a contents line, alone. */

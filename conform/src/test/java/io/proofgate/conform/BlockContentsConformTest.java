@@ -141,6 +141,39 @@ class BlockContentsConformTest {
                 + "state at 2 of d1; block 1 holds the recurrent state at 2 of d2 (since step 2)"), unsafe(unpinned).getFirst().findings());
     }
 
+    /**
+     * A pin is the copy's own: r1's pinned block 1 is let go at r1's preemption and the scenario's
+     * vLLM gives it to r2 at once, whose own (correct) plan names it; r1's copy still reads what
+     * block 1 held, and r2's plan is judged on what it holds now.
+     */
+    @Test
+    void aPinKeepsTheBlockForItsOwnCopyOnly() throws Exception {
+        String text = TOPOLOGY + "\nscenario reused\n" + STEP1 + "----\ncontents 1=d1@2 2=none 3=none released=[]\n\n"
+                + "event {\"kind\":\"step\",\"step\":2,\"new\":[{\"id\":\"r2\",\"digest\":\"d2\",\"prompt_tokens\":3,"
+                + "\"computed\":0,\"scheduled\":2,\"block_ids\":[[1]]}],\"preempted\":[\"r1\"],"
+                + "\"recurrent_boundary_blocks\":{\"r2\":[[0,1,2]]}}\n----\ncontents 1=d2@2 2=none 3=none released=[1,2]\n\n"
+                + "event {\"kind\":\"step\",\"step\":3,\"cached\":[{\"id\":\"r2\",\"computed\":2,\"scheduled\":1,"
+                + "\"new_block_ids\":[[2]],\"resumed\":false}]}\n----\ncontents 1=d2@2 2=d2@3 3=none released=[]\n\n"
+                + "event {\"kind\":\"step\",\"step\":4,\"cached\":[{\"id\":\"r2\",\"computed\":3,\"scheduled\":1,"
+                + "\"new_block_ids\":[[]],\"resumed\":false}]}\n----\ncontents 1=d2@2 2=d2@4 3=none released=[]\n";
+        Conform.Report report = run(file(text), EVERY_HANDOFF + " --async");
+        assertEquals(1, report.count(Result.Passed.class), ConformText.of(report, "async"));
+        Conform.Report unpinned = run(file(text), EVERY_HANDOFF + " --no-pin");
+        assertEquals(List.of("while its workers copy it: step 2 request r1 group 0 block 1: published page is not the recurrent "
+                + "state at 2 of d1; block 1 holds the recurrent state at 2 of d2 (since step 2)"), unsafe(unpinned).getFirst().findings());
+    }
+
+    @Test
+    void aScenarioOfStatedContentsHasRecurrentGroupsOnly() throws Exception {
+        String attention = TOPOLOGY.replace("[{\"policy\":\"recurrent_align\",\"block_tokens\":2}]",
+                "[{\"policy\":\"full\",\"block_tokens\":2},{\"policy\":\"recurrent_align\",\"block_tokens\":2}]")
+                + "\nscenario attention\n" + STEP1.replace("[[1,2]]", "[[5],[1,2]]").replace("[[0,1,2]]", "[[1,1,2]]")
+                + "----\ncontents 1=d1@2 2=none released=[]\n";
+        ConformException e = assertThrows(ConformException.class, () -> file(attention));
+        assertTrue(e.getMessage().startsWith(dir.resolve("stated.scenarios") + ":1:1: a scenario that states the blocks' contents"),
+                e.getMessage());
+    }
+
     @Test
     void aScenarioStatesContentsAfterEveryEventOrNever() throws Exception {
         String mixed = TOPOLOGY + "\nscenario mixed\n" + STEP1 + "----\ncontents 1=d1@2 2=none 3=none released=[]\n\n"

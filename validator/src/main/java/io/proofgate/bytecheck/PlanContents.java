@@ -25,6 +25,23 @@ public final class PlanContents {
     private final VllmBlocks blocks;
     /** The contents a scenario states after each event, or null where the events imply them. */
     private final StatedBlocks stated;
+    /** With stated contents: the pins of the copies under way, each followed event by event. */
+    private final List<StatedBlocks.Pin> pins = new ArrayList<>();
+
+    /**
+     * The blocks an asynchronous plan pinned until its workers have copied them: judge its copy
+     * with {@link #check(long, String, String, long, long[][], Pinned)}, and end it with
+     * {@link #unpin}.
+     */
+    public static final class Pinned {
+        private final long[][] blocksByGroup;
+        private final StatedBlocks.Pin view;
+
+        private Pinned(long[][] blocksByGroup, StatedBlocks.Pin view) {
+            this.blocksByGroup = blocksByGroup;
+            this.view = view;
+        }
+    }
 
     public PlanContents(Topology topology) {
         this(topology, false);
@@ -56,34 +73,41 @@ public final class PlanContents {
      */
     public void stated(Map<Long, BlockContent> contents, Set<Long> released) {
         stated.after(blocks.step(), contents, released);
+        pins.forEach(StatedBlocks.Pin::follow);
     }
 
     /**
      * The connector pins the blocks a plan names until its workers have copied them (an
-     * asynchronous save that pins): vLLM does not free them meanwhile. Groups the topology lacks
-     * are left out.
+     * asynchronous save that pins): vLLM does not free them meanwhile. On simulated contents the
+     * blocks are kept from vLLM's freeing; on stated ones the copy keeps what each block held when
+     * an event let it go. Groups the topology lacks are left out.
      */
-    public void pin(long[][] blocksByGroup) {
+    public Pinned pin(long[][] blocksByGroup) {
+        Set<Long> ids = new java.util.HashSet<>();
         for (int g = 0; g < Math.min(blocksByGroup.length, topology.groups().size()); g++) {
             for (long id : blocksByGroup[g]) {
-                if (stated != null) {
-                    stated.pin(id);
-                } else {
+                if (stated == null) {
                     blocks.pin(g, id);
                 }
+                ids.add(id);
             }
         }
+        StatedBlocks.Pin view = stated == null ? null : stated.pin(ids);
+        if (view != null) {
+            pins.add(view);
+        }
+        return new Pinned(blocksByGroup, view);
     }
 
-    /** The pins of {@link #pin} for the same blocks end: the workers have copied them. */
-    public void unpin(long[][] blocksByGroup) {
-        for (int g = 0; g < Math.min(blocksByGroup.length, topology.groups().size()); g++) {
-            for (long id : blocksByGroup[g]) {
-                if (stated != null) {
-                    stated.unpin(id);
-                } else {
-                    blocks.unpin(g, id);
-                }
+    /** The pin of {@link #pin} ends: the workers have copied the blocks. */
+    public void unpin(Pinned pinned) {
+        if (pinned.view != null) {
+            pins.remove(pinned.view);
+            return;
+        }
+        for (int g = 0; g < Math.min(pinned.blocksByGroup.length, topology.groups().size()); g++) {
+            for (long id : pinned.blocksByGroup[g]) {
+                blocks.unpin(g, id);
             }
         }
     }
@@ -124,6 +148,12 @@ public final class PlanContents {
      * how the plan names other blocks than the prefix needs; empty when the plan is safe.
      */
     public List<ByteFinding> check(long step, String request, String digest, long span, long[][] blocksByGroup) {
+        return check(step, request, digest, span, blocksByGroup, null);
+    }
+
+    /** {@link #check(long, String, String, long, long[][])} for the copy of a pinned plan (or null: none). */
+    public List<ByteFinding> check(long step, String request, String digest, long span, long[][] blocksByGroup,
+                                   Pinned pinned) {
         List<ByteFinding> findings = new ArrayList<>();
         if (blocksByGroup.length != topology.groups().size()) {
             findings.add(new ByteFinding(step, request, -1, 0, "published", "blocks for each of the topology's "
@@ -141,12 +171,15 @@ public final class PlanContents {
             }
             for (int i = 0; i < Math.min(named.length, needed); i++) {
                 BlockContent wanted = demanded(group, digest, span, i);
-                BlockContent held = stated != null ? stated.content(named[i]) : blocks.content(g, named[i]);
+                StatedBlocks.Pin view = pinned == null ? null : pinned.view;
+                BlockContent held = view != null ? view.content(named[i])
+                        : stated != null ? stated.content(named[i]) : blocks.content(g, named[i]);
                 if (!wanted.equals(held)) {
                     findings.add(new ByteFinding(step, request, g, named[i], "published", wanted.describe(),
                             held == null ? "block " + named[i] + " was never written"
                                     : "block " + named[i] + " holds " + held.describe() + " (since step "
-                                    + (stated != null ? stated.since(named[i]) : blocks.since(g, named[i])) + ")"));
+                                    + (view != null ? view.since(named[i])
+                                       : stated != null ? stated.since(named[i]) : blocks.since(g, named[i])) + ")"));
                 }
             }
         }
