@@ -252,19 +252,17 @@ public final class ScenarioReader {
     private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step) throws ConformException {
         return switch (verdict) {
             case StateLine.Plan plan -> new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
-            case StateLine.Retired retired -> new Line.Retired(retired.id(), step, retired.cause());
+            case StateLine.Retired retired -> {
+                // an unknown cause would compare as text against any adapter's: refused, as an unknown code is
+                io.proofgate.words.RetireCause.of(retired.cause()).orElseThrow(() -> new ConformException(where
+                        + "unknown retirement cause " + io.proofgate.words.Outside.quoted(retired.cause())));
+                yield new Line.Retired(retired.id(), step, retired.cause());
+            }
             case StateLine.Hit hit -> new Line.Hit(hit.id(), step, hit.tokens());
             case StateLine.Load load -> new Line.Load(load.id(), step, load.digest(), load.span(), load.blocks());
             case StateLine.Rejected rejected -> {
-                PoisonCode poison = null;
-                for (PoisonCode candidate : PoisonCode.values()) {
-                    if (candidate.wireName().equals(rejected.code())) {
-                        poison = candidate;
-                    }
-                }
-                if (poison == null) {
-                    throw new ConformException(where + "unknown rejection code " + io.proofgate.words.Outside.quoted(rejected.code()));
-                }
+                PoisonCode poison = PoisonCode.of(rejected.code()).orElseThrow(() -> new ConformException(where
+                        + "unknown rejection code " + io.proofgate.words.Outside.quoted(rejected.code())));
                 List<String> facts = rejected.facts();
                 yield new Line.Rejected(rejected.id(), step, rejected.code(), facts, "",
                         poison.sentence() + (facts.isEmpty() ? "" : " " + String.join(" ", facts)));

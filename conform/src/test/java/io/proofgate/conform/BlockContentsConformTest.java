@@ -175,6 +175,17 @@ class BlockContentsConformTest {
     }
 
     @Test
+    void anExpectedVerdictNamesACodeOrCauseOfTheProtocol() throws Exception {
+        for (String verdict : java.util.List.of("retired r1 cause=bogus", "rejected r1 code=bogus")) {
+            String text = TOPOLOGY + "\nscenario words\n" + STEP1 + "----\n" + verdict
+                    + "\npending none\ncounters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0\n";
+            ConformException e = assertThrows(ConformException.class, () -> file(text));
+            assertEquals(dir.resolve("stated.scenarios") + ":6:1: unknown " + (verdict.startsWith("retired") ? "retirement cause" : "rejection code")
+                    + " \"bogus\"", e.getMessage());
+        }
+    }
+
+    @Test
     void aScenarioStatesContentsAfterEveryEventOrNever() throws Exception {
         String mixed = TOPOLOGY + "\nscenario mixed\n" + STEP1 + "----\ncontents 1=d1@2 2=none 3=none released=[]\n\n"
                 + STEP2 + "----\npending none\ncounters plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0\n";

@@ -32,4 +32,9 @@ public enum PoisonCode {
     public String sentence() {
         return sentence;
     }
+
+    /** The code of a wire name; empty for a name this version does not know. */
+    public static java.util.Optional<PoisonCode> of(String wireName) {
+        return java.util.Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
+    }
 }

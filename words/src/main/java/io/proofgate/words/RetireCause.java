@@ -15,4 +15,9 @@ public enum RetireCause {
     public String wireName() {
         return wireName;
     }
+
+    /** The cause of a wire name; empty for a name this version does not know. */
+    public static java.util.Optional<RetireCause> of(String wireName) {
+        return java.util.Arrays.stream(values()).filter(c -> c.wireName.equals(wireName)).findFirst();
+    }
 }
