@@ -23,6 +23,8 @@ Planted unsafe variants, each of which the kit reports as unsafe with a witness:
     --deferred    files the hand-offs when offered but publishes them when the request finishes,
                   after vLLM has let the blocks go
     --no-pin      copies as --async does, but does not pin the blocks while its workers copy them
+    --slow        with --async or --no-pin, the workers take four steps to copy instead of two, long
+                  enough for vLLM to give a block it let go to another request meanwhile
     --tracker     a positional tracker that reads no hand-off: for every block boundary the step
                   computes, the block at that boundary's column of the request's table as the
                   events built it (LMCache's before its fix: with speculative decoding that column
@@ -58,8 +60,8 @@ TOKEN_TWICE = "--token-twice" in sys.argv[1:]
 GROUP_LACKS = "--group-lacks" in sys.argv[1:]
 TRACKER = "--tracker" in sys.argv[1:]
 ASYNC = "--async" in sys.argv[1:] or NO_PIN
-#: Steps after a plan's step by which every worker has copied its blocks.
-COPY_STEPS = 2
+#: Steps after a plan's step by which every worker has copied its blocks (--slow: four).
+COPY_STEPS = 4 if "--slow" in sys.argv[1:] else 2
 
 
 def is_int(value: Any) -> bool:

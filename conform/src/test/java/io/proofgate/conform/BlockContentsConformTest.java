@@ -163,6 +163,20 @@ class BlockContentsConformTest {
                 + "state at 2 of d1; block 1 holds the recurrent state at 2 of d2 (since step 2)"), unsafe(unpinned).getFirst().findings());
     }
 
+    /**
+     * Copies that take four steps: vLLM gives a block it let go to the other request meanwhile, so
+     * the unpinned copy reads the other request's state, and the pinned one what the block held.
+     */
+    @Test
+    void aSlowCopyIsSafePinnedAndUnsafeWithoutThePin() throws Exception {
+        List<Scenario> all = both();
+        assertEquals(all.size(), run(all, EVERY_HANDOFF + " --async --slow").count(Result.Passed.class));
+        List<Result.Unsafe> unpinned = unsafe(run(all, EVERY_HANDOFF + " --no-pin --slow"));
+        assertFalse(unpinned.isEmpty());
+        assertTrue(unpinned.stream().allMatch(u -> u.findings().getFirst().startsWith("while its workers copy it: ")),
+                unpinned.getFirst().findings().toString());
+    }
+
     @Test
     void aScenarioOfStatedContentsHasRecurrentGroupsOnly() throws Exception {
         String attention = TOPOLOGY.replace("[{\"policy\":\"recurrent_align\",\"block_tokens\":2}]",
