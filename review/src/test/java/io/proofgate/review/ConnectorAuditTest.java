@@ -84,7 +84,7 @@ class ConnectorAuditTest {
         edit(EVERY_HANDOFF, "NO_PIN = \"--no-pin\" in sys.argv[1:]", "NO_PIN = True");
         commit("unpinned", "unpinned");
         git("checkout", "-q", "unpinned");
-        edit(EVERY_HANDOFF, "COPY_STEPS = 2", "COPY_STEPS = 4");
+        edit(EVERY_HANDOFF, "COPY_STEPS = 4 if \"--slow\" in sys.argv[1:] else 2", "COPY_STEPS = 4");
         commit("unpinned-slower", "unpinned-slower");
         git("checkout", "-q", "fixed");
     }
