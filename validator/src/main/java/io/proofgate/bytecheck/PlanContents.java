@@ -22,9 +22,12 @@ import java.util.Set;
 public final class PlanContents {
 
     private final Topology topology;
+    /** vLLM's blocks simulated from the events, or null where the scenario states them. */
     private final VllmBlocks blocks;
     /** The contents a scenario states after each event, or null where the events imply them. */
     private final StatedBlocks stated;
+    /** With stated contents: the last step number followed (the simulation keeps its own). */
+    private long statedStep;
     /** With stated contents: the pins of the copies under way, each followed event by event. */
     private final List<StatedBlocks.Pin> pins = new ArrayList<>();
 
@@ -49,7 +52,7 @@ public final class PlanContents {
 
     private PlanContents(Topology topology, boolean stated) {
         this.topology = topology;
-        this.blocks = new VllmBlocks(topology, (group, id, content) -> { });
+        this.blocks = stated ? null : new VllmBlocks(topology, (group, id, content) -> { });
         this.stated = stated ? new StatedBlocks() : null;
     }
 
@@ -64,7 +67,11 @@ public final class PlanContents {
 
     /** Follows one event (with stated contents, only its step number). */
     public void event(Event event) {
-        blocks.event(event);
+        if (blocks != null) {
+            blocks.event(event);
+        } else if (event instanceof Event.Step step) {
+            statedStep = step.step();
+        }
     }
 
     /**
@@ -72,7 +79,7 @@ public final class PlanContents {
      * let go; only for {@link #stated(Topology)}.
      */
     public void stated(Map<Long, BlockContent> contents, Set<Long> released) {
-        stated.after(blocks.step(), contents, released);
+        stated.after(statedStep, contents, released);
         pins.forEach(StatedBlocks.Pin::follow);
     }
 
@@ -114,7 +121,7 @@ public final class PlanContents {
 
     /** The last step followed (0 before the first). */
     public long step() {
-        return blocks.step();
+        return blocks != null ? blocks.step() : statedStep;
     }
 
     /**
