@@ -46,6 +46,9 @@ class ConformTest {
         long handWritten = all.stream().filter(s -> s.expected() instanceof Scenario.WholeLog).count();
         assertEquals(16_081, generated, "the generated scenarios (generated-tests/COVERAGE.md)");
         assertEquals(16, handWritten, "the hand-written logs with .expected beside them");
+        assertEquals(430, all.stream().filter(s -> s.expected() instanceof Scenario.BlockContents).count(),
+                "the generated scenarios that state vLLM's block contents (gen-align, gen-align-interleaved)");
+        assertEquals(generated + handWritten + 430, all.size(), "every scenario read is one of the three kinds");
         assertEquals(3, all.stream().filter(s -> s.needs().contains(Capability.RESTORE) && s.expected() instanceof Scenario.WholeLog)
                 .count(), "the restore logs");
         assertEquals(LOOKUPS, all.stream().filter(s -> s.needs().contains(Capability.RESTORE)).count(),
