@@ -7,10 +7,7 @@ import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreLayout;
 import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaUnavailableException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -25,26 +22,31 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
 /**
- * The page-store claims (docs/performance.md, "Page stores on the host" and "Page stores on an
- * H200 (CUDA)"). Every operation moves {@value #TOTAL_BYTES} bytes: a gather (or
- * scatter) of {@code TOTAL_BYTES / pageBytes} blocks of one page each, picked from a pool four
- * times that size as every fourth block in shuffled order, so no two selected ids are consecutive
- * and every page is its own copy. Baselines move the same bytes in one copy, in the same run:
- * host {@code hostGather}/{@code hostScatter} against one {@link MemorySegment#copy}
- * ({@code hostBulkCopy}; goal >= 0.8 from 64 KiB pages up); CUDA {@code cudaGather} and
- * {@code cudaScatter} (one kernel launch each, the store's default) and {@code cudaGatherBatched}
- * (one {@code cuMemcpyBatchAsync_v2}) against one {@code cuMemcpyDtoDAsync_v2}
- * ({@code cudaBulkCopy}; goal >= 0.7), and pinned
- * host-device transfers of the same bytes (GB/s = ops/s x 16 MiB). The CUDA benchmarks fail their setup with
- * the reason where there is no GPU. Rerun: {@code benchmarks/run 'PageStoreBenchmark.host' --quick}
- * (CPU) or {@code benchmarks/run PageStoreBenchmark} (GPU machine; scripts/gpu runs it there).
+ * The page-store claims (docs/performance.md, "Page stores on the host" and "Page stores on an H200 (CUDA)"). Every
+ * operation moves {@value #TOTAL_BYTES} bytes: a gather (or scatter) of {@code TOTAL_BYTES / pageBytes} blocks of one
+ * page each, picked from a pool four times that size as every fourth block in shuffled order, so no two selected ids
+ * are consecutive and every page is its own copy. Baselines move the same bytes in one copy, in the same run: host
+ * {@code hostGather}/{@code hostScatter} against one {@link MemorySegment#copy} ({@code hostBulkCopy}; goal >= 0.8 from
+ * 64 KiB pages up); CUDA {@code cudaGather} and {@code cudaScatter} (one kernel launch each, the store's default) and
+ * {@code cudaGatherBatched} (one {@code cuMemcpyBatchAsync_v2}) against one {@code cuMemcpyDtoDAsync_v2} ({@code
+ * cudaBulkCopy}; goal >= 0.7), and pinned host-device transfers of the same bytes (GB/s = ops/s x 16 MiB). The CUDA
+ * benchmarks fail their setup with the reason where there is no GPU. Rerun: {@code benchmarks/run
+ * 'PageStoreBenchmark.host' --quick} (CPU) or {@code benchmarks/run PageStoreBenchmark} (GPU machine; scripts/gpu runs
+ * it there).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class PageStoreBenchmark {
 
     static final long TOTAL_BYTES = 16L << 20;
@@ -100,8 +102,8 @@ public class PageStoreBenchmark {
     }
 
     /**
-     * The CUDA store with the same geometry (copies by kernel, the default), the same store with
-     * CUDA 13's batch copies for comparison, and a second device buffer for the bulk baseline.
+     * The CUDA store with the same geometry (copies by kernel, the default), the same store with CUDA 13's batch copies
+     * for comparison, and a second device buffer for the bulk baseline.
      */
     @State(Scope.Benchmark)
     public static class Cuda {
@@ -126,8 +128,12 @@ public class PageStoreBenchmark {
             store.gather(selected, snapshot);
             // Drivers before CUDA 13 have no batch copies: only cudaGatherBatched fails there.
             if (CudaDriver.load().hasBatchCopies()) {
-                batched = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
-                        CudaPageStore.Copies.BATCHED);
+                batched =
+                        CudaPageStore.open(
+                                layout,
+                                CudaPageStore.defaultOrdinal(),
+                                layout.maxBlockBytes(),
+                                CudaPageStore.Copies.BATCHED);
                 batchedSnapshot = batched.newSnapshot(TOTAL_BYTES);
                 batched.gather(selected, batchedSnapshot);
             }
@@ -144,11 +150,10 @@ public class PageStoreBenchmark {
     }
 
     /**
-     * The kernel's chunk size (the longest copy one thread block takes) swept at three page sizes.
-     * Its setup checks on the GPU that each chunk size gathers the same bytes as one copy call per
-     * page. Not a claim in {@code Ratios} (its parameters differ from the baseline's); its scores
-     * are read against {@code cudaBulkCopy} of the same run, which does not depend on the page
-     * size (docs/performance.md, "What limits small pages").
+     * The kernel's chunk size (the longest copy one thread block takes) swept at three page sizes. Its setup checks on
+     * the GPU that each chunk size gathers the same bytes as one copy call per page. Not a claim in {@code Ratios} (its
+     * parameters differ from the baseline's); its scores are read against {@code cudaBulkCopy} of the same run, which
+     * does not depend on the page size (docs/performance.md, "What limits small pages").
      */
     @State(Scope.Benchmark)
     public static class CudaChunks {
@@ -166,12 +171,22 @@ public class PageStoreBenchmark {
         public void setup() throws CudaUnavailableException {
             long pages = TOTAL_BYTES / pageBytes;
             StoreLayout layout = StoreLayout.uniform(1, 1, pageBytes, 4 * pages);
-            store = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
-                    CudaPageStore.Copies.KERNEL, chunkBytes);
+            store =
+                    CudaPageStore.open(
+                            layout,
+                            CudaPageStore.defaultOrdinal(),
+                            layout.maxBlockBytes(),
+                            CudaPageStore.Copies.KERNEL,
+                            chunkBytes);
             selected = selection(pages);
             snapshot = store.newSnapshot(TOTAL_BYTES);
-            try (CudaPageStore reference = CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), layout.maxBlockBytes(),
-                    CudaPageStore.Copies.ONE_BY_ONE); Snapshot expected = reference.newSnapshot(TOTAL_BYTES)) {
+            try (CudaPageStore reference =
+                            CudaPageStore.open(
+                                    layout,
+                                    CudaPageStore.defaultOrdinal(),
+                                    layout.maxBlockBytes(),
+                                    CudaPageStore.Copies.ONE_BY_ONE);
+                    Snapshot expected = reference.newSnapshot(TOTAL_BYTES)) {
                 byte[] page = new byte[(int) pageBytes];
                 for (long block : selected[0]) {
                     for (int i = 0; i < page.length; i++) {
@@ -183,8 +198,13 @@ public class PageStoreBenchmark {
                 store.gather(selected, snapshot);
                 reference.gather(selected, expected);
                 if (!java.util.Arrays.equals(store.sha256(snapshot), reference.sha256(expected))) {
-                    throw new IllegalStateException("the kernel with " + chunkBytes + "-byte chunks gathered other bytes than "
-                            + "one copy per page, at " + pageBytes + "-byte pages");
+                    throw new IllegalStateException(
+                            "the kernel with "
+                                    + chunkBytes
+                                    + "-byte chunks gathered other bytes than "
+                                    + "one copy per page, at "
+                                    + pageBytes
+                                    + "-byte pages");
                 }
             }
         }
@@ -204,7 +224,9 @@ public class PageStoreBenchmark {
 
         @Setup(Level.Trial)
         public void setup() throws CudaUnavailableException {
-            store = CudaPageStore.open(StoreLayout.uniform(1, 1, TOTAL_BYTES, 1), CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
+            store =
+                    CudaPageStore.open(
+                            StoreLayout.uniform(1, 1, TOTAL_BYTES, 1), CudaPageStore.defaultOrdinal(), TOTAL_BYTES);
             snapshot = store.newSnapshot(TOTAL_BYTES);
             other = store.newSnapshot(TOTAL_BYTES);
             store.pinnedTransfer(snapshot, TOTAL_BYTES, true);

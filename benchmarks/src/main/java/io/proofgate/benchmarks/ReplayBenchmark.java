@@ -3,13 +3,11 @@ package io.proofgate.benchmarks;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayLine;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,18 +22,25 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.concurrent.TimeUnit;
+
 /**
- * Replay's claim (docs/performance.md, "Replay against Jackson's parse"): {@code replay} end to end (parse, validate, write verdicts to a null
- * stream) against Jackson's streaming parser alone reading every token and value of the same
- * bytes. Both read an in-memory copy of a 16 MiB synthetic log, so disk speed is out of the
- * ratio. Rerun: {@code benchmarks/run ReplayBenchmark}.
+ * Replay's claim (docs/performance.md, "Replay against Jackson's parse"): {@code replay} end to end (parse, validate,
+ * write verdicts to a null stream) against Jackson's streaming parser alone reading every token and value of the same
+ * bytes. Both read an in-memory copy of a 16 MiB synthetic log, so disk speed is out of the ratio. Rerun: {@code
+ * benchmarks/run ReplayBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g"})
 public class ReplayBenchmark {
 
     // The same factory configuration as replay, so the ratio compares work, not settings.

@@ -1,6 +1,7 @@
 package io.proofgate.benchmarks;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.proofgate.check.CheckOptions;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCatalog;
@@ -10,14 +11,7 @@ import io.proofgate.graph.StateGraphReader;
 import io.proofgate.tlc.TlcProcess;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,27 +25,36 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
 /**
- * The parser's claim (docs/performance.md, "Reading TLC state graphs"): reading TLC's {@code -dump dot,actionlabels} state graph of the
- * interleaved model (28,787 states) with the ANTLR grammars (dot, then every state label as
- * TLA+ values) against Jackson's tree parser reading the same states written as ITF JSON
- * (Apalache's Informal Trace Format: sets as {"#set": [...]}, functions as {"#map": [[k, v]]}).
- * Both parse from the UTF-8 bytes of their document in memory (the dot reader as
- * {@code StateGraphReader.read(Path)} does: TLC's ASCII is lexed from the bytes as they are). The ITF document holds the states
- * only, as the issue asks ("the same states"); the dot file also holds the 299,215 edges, 31 of
- * its 55.8 MB. Each counts the bytes of its input, so the ratio is in the issue's MB/s; the primary scores are documents per
- * second, and their ratio is the same comparison per state (both documents hold the same
- * 28,787 states). Three forks with a fixed heap: in one JVM, Jackson's score alone moves by a
- * factor of three from run to run with the collector's sizing. Setup runs TLC once (about 40 s)
- * when the spec is newer than the kept dump. Run from the repository root:
- * {@code benchmarks/run StateGraphParseBenchmark}.
+ * The parser's claim (docs/performance.md, "Reading TLC state graphs"): reading TLC's {@code -dump dot,actionlabels}
+ * state graph of the interleaved model (28,787 states) with the ANTLR grammars (dot, then every state label as TLA+
+ * values) against Jackson's tree parser reading the same states written as ITF JSON (Apalache's Informal Trace Format:
+ * sets as {"#set": [...]}, functions as {"#map": [[k, v]]}). Both parse from the UTF-8 bytes of their document in
+ * memory (the dot reader as {@code StateGraphReader.read(Path)} does: TLC's ASCII is lexed from the bytes as they are).
+ * The ITF document holds the states only, as the issue asks ("the same states"); the dot file also holds the 299,215
+ * edges, 31 of its 55.8 MB. Each counts the bytes of its input, so the ratio is in the issue's MB/s; the primary scores
+ * are documents per second, and their ratio is the same comparison per state (both documents hold the same 28,787
+ * states). Three forks with a fixed heap: in one JVM, Jackson's score alone moves by a factor of three from run to run
+ * with the collector's sizing. Setup runs TLC once (about 40 s) when the spec is newer than the kept dump. Run from the
+ * repository root: {@code benchmarks/run StateGraphParseBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(value = 3, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-Xss16m"})
+@Fork(
+        value = 3,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-Xss16m"})
 public class StateGraphParseBenchmark {
 
     private byte[] dot;
@@ -78,8 +81,11 @@ public class StateGraphParseBenchmark {
         Files.createDirectories(dir);
         Path file = dir.resolve("interleaved.dot");
         if (olderThanSpec(file, root.resolve("spec"))) {
-            TlcProcess.run(ModelCheck.command(model, new CheckOptions(2, CheckOptions.DEFAULT_HEAP, dir, Duration.ofMinutes(10))).withDumpDot(file),
-                    m -> { });
+            TlcProcess.run(
+                    ModelCheck.command(
+                                    model, new CheckOptions(2, CheckOptions.DEFAULT_HEAP, dir, Duration.ofMinutes(10)))
+                            .withDumpDot(file),
+                    m -> {});
         }
         dot = Files.readAllBytes(file);
         StateGraph graph = StateGraphReader.read("bench", dot);
@@ -98,8 +104,8 @@ public class StateGraphParseBenchmark {
             text.append('}');
         }
         itf = text.append("]}").toString().getBytes(StandardCharsets.UTF_8);
-        System.out.printf("%n%d states: dot %.1f MB, ITF %.1f MB%n", graph.states().size(),
-                dot.length / 1e6, itf.length / 1e6);
+        System.out.printf(
+                "%n%d states: dot %.1f MB, ITF %.1f MB%n", graph.states().size(), dot.length / 1e6, itf.length / 1e6);
     }
 
     @Benchmark
@@ -135,7 +141,8 @@ public class StateGraphParseBenchmark {
             case TlaValue.TlaInt(long n) -> out.append(n);
             case TlaValue.TlaString(String s) -> out.append(quote(s));
             case TlaValue.TlaBool(boolean b) -> out.append(b);
-            case TlaValue.TlaModelValue(String name) -> out.append("{\"#unserializable\":").append(quote(name)).append('}');
+            case TlaValue.TlaModelValue(String name) ->
+                    out.append("{\"#unserializable\":").append(quote(name)).append('}');
             case TlaValue.TlaSeq(List<TlaValue> elements) -> list(elements, out);
             case TlaValue.TlaSet(List<TlaValue> elements) -> {
                 out.append("{\"#set\":");

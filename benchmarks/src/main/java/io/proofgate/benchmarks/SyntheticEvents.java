@@ -5,9 +5,9 @@ import io.proofgate.protocol.Topology;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.ReplayLine;
 import io.proofgate.replay.SyntheticLog;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,9 +3,7 @@ package io.proofgate.benchmarks;
 import io.proofgate.protocol.CachedRequests;
 import io.proofgate.protocol.Connector;
 import io.proofgate.protocol.Event;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,20 +20,25 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
 /**
- * The core's claim (docs/performance.md, "The core against its lookup floor"): validator request evaluations per second, one thread, on the synthetic
- * mix (256 scheduled requests per step, about 13% carrying evidence, about 1% preempted; see
- * {@link io.proofgate.replay.SyntheticLog}). Events are parsed in setup, so only
- * {@link Connector#apply} is timed. Baseline: the same events where each scheduled request costs
- * one hash-map lookup and update of its progress, the least a connector must do per request.
- * Rerun: {@code benchmarks/run ValidatorBenchmark}.
+ * The core's claim (docs/performance.md, "The core against its lookup floor"): validator request evaluations per
+ * second, one thread, on the synthetic mix (256 scheduled requests per step, about 13% carrying evidence, about 1%
+ * preempted; see {@link io.proofgate.replay.SyntheticLog}). Events are parsed in setup, so only {@link Connector#apply}
+ * is timed. Baseline: the same events where each scheduled request costs one hash-map lookup and update of its
+ * progress, the least a connector must do per request. Rerun: {@code benchmarks/run ValidatorBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g"})
 @Threads(1)
 public class ValidatorBenchmark {
 
@@ -43,8 +46,8 @@ public class ValidatorBenchmark {
     public String mix;
 
     /**
-     * The synthetic log's size. The claim is on 16 MiB; smaller logs fit in the caches and show
-     * the connector's own work against the floor's ({@code -- -p logBytes=1048576}).
+     * The synthetic log's size. The claim is on 16 MiB; smaller logs fit in the caches and show the connector's own
+     * work against the floor's ({@code -- -p logBytes=1048576}).
      */
     @Param({"16777216"})
     public long logBytes;

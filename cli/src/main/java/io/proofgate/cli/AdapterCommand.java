@@ -2,6 +2,7 @@ package io.proofgate.cli;
 
 import io.proofgate.adapter.ReferenceAdapter;
 import io.proofgate.words.FileProblems;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
@@ -23,14 +24,14 @@ final class AdapterCommand implements Command {
     @Override
     public String help() {
         return """
-                Usage: proofgate adapter
+        Usage: proofgate adapter
 
-                Reads proofgate-adapter/v1 messages on stdin and answers each on stdout: proofgate's own
-                validator as an external implementation, for `proofgate conform --exec "./proofgate adapter"`
-                (the kit testing itself end to end) and as the reference a new adapter is compared with.
-                It declares every capability: reason_facts, state, sliding, wide_integers.
-                The protocol: docs/conformance.md.
-                """;
+        Reads proofgate-adapter/v1 messages on stdin and answers each on stdout: proofgate's own
+        validator as an external implementation, for `proofgate conform --exec "./proofgate adapter"`
+        (the kit testing itself end to end) and as the reference a new adapter is compared with.
+        It declares every capability: reason_facts, state, sliding, wide_integers.
+        The protocol: docs/conformance.md.
+        """;
     }
 
     @Override

@@ -6,12 +6,11 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 
 /**
- * Standard error with every control byte escaped as {@link io.proofgate.words.Outside} escapes
- * it ({@code \u001b}), newlines excepted: the last guard between outside text and the terminal.
- * Messages escape what they quote at the source (a log's words, names read from a shard); this
- * catches what reaches stderr by another way (a file name inside an exception's text, a message
- * carried in a replay shard), so that no file, log or shard can move the cursor, clear the screen
- * or forge a line. C1 controls are escaped too: a terminal reads U+009B (bytes C2 9B) as CSI.
+ * Standard error with every control byte escaped as {@link io.proofgate.words.Outside} escapes it ({@code \u001b}),
+ * newlines excepted: the last guard between outside text and the terminal. Messages escape what they quote at the
+ * source (a log's words, names read from a shard); this catches what reaches stderr by another way (a file name inside
+ * an exception's text, a message carried in a replay shard), so that no file, log or shard can move the cursor, clear
+ * the screen or forge a line. C1 controls are escaped too: a terminal reads U+009B (bytes C2 9B) as CSI.
  */
 final class EscapedErrors extends FilterOutputStream {
 
@@ -28,9 +27,9 @@ final class EscapedErrors extends FilterOutputStream {
     }
 
     /**
-     * A {@code println} writes one line: a line break inside its text (a repository path or a
-     * file name that holds one) is written as {@code \n}, so that it cannot split a message in
-     * two or forge the next line. What a command prints in several lines it prints line by line.
+     * A {@code println} writes one line: a line break inside its text (a repository path or a file name that holds one)
+     * is written as {@code \n}, so that it cannot split a message in two or forge the next line. What a command prints
+     * in several lines it prints line by line.
      */
     private static final class OneLine extends PrintStream {
         OneLine(OutputStream out, java.nio.charset.Charset charset) {

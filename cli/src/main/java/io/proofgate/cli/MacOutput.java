@@ -3,9 +3,13 @@ package io.proofgate.cli;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+
 import javax.crypto.Mac;
 
-/** Passes bytes on and feeds each to a MAC: a replay shard file's HMAC covers exactly the bytes written before its end line. */
+/**
+ * Passes bytes on and feeds each to a MAC: a replay shard file's HMAC covers exactly the bytes written before its end
+ * line.
+ */
 final class MacOutput extends FilterOutputStream {
 
     private final Mac mac;

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The {@code proofgate} command line. Exit codes: 0 ok, 1 findings (a command that has them says
- * which), 2 usage or input errors. Errors are one line on stderr, never a stack trace.
+ * The {@code proofgate} command line. Exit codes: 0 ok, 1 findings (a command that has them says which), 2 usage or
+ * input errors. Errors are one line on stderr, never a stack trace.
  */
 public final class Main {
 
@@ -30,9 +30,19 @@ public final class Main {
     /** The commands, reading environment variables (the shard key) through {@code environment}. */
     static Map<String, Command> commands(Function<String, String> environment) {
         Map<String, Command> commands = new LinkedHashMap<>();
-        for (Command command : List.<Command>of(new AdapterCommand(), new AuditCommand(), new ConnectorAuditCommand(), new CheckCommand(), new ConformCommand(),
-                new GenerateCommand(), new MutationMergeCommand(environment), new ReplayMergeCommand(environment), new MutateCommand(environment),
-                new ReplayCommand(environment), new SynthCommand())) {
+        for (Command command :
+                List.<Command>of(
+                        new AdapterCommand(),
+                        new AuditCommand(),
+                        new ConnectorAuditCommand(),
+                        new CheckCommand(),
+                        new ConformCommand(),
+                        new GenerateCommand(),
+                        new MutationMergeCommand(environment),
+                        new ReplayMergeCommand(environment),
+                        new MutateCommand(environment),
+                        new ReplayCommand(environment),
+                        new SynthCommand())) {
             commands.put(command.name(), command);
         }
         return commands;
@@ -60,8 +70,12 @@ public final class Main {
         }
         Command command = commands.get(args[0]);
         if (command == null) {
-            err.println("proofgate: unknown command \"" + args[0] + "\" (commands: "
-                    + String.join(", ", commands.keySet()) + "; see proofgate --help)");
+            err.println(
+                    "proofgate: unknown command \""
+                            + args[0]
+                            + "\" (commands: "
+                            + String.join(", ", commands.keySet())
+                            + "; see proofgate --help)");
             return USAGE;
         }
         List<String> rest = Arrays.asList(args).subList(1, args.length);
@@ -72,16 +86,27 @@ public final class Main {
         try {
             return command.run(rest, out, err);
         } catch (UsageException e) {
-            err.println("proofgate " + command.name() + ": " + e.getMessage() + " (see proofgate " + command.name() + " --help)");
+            err.println(
+                    "proofgate "
+                            + command.name()
+                            + ": "
+                            + e.getMessage()
+                            + " (see proofgate "
+                            + command.name()
+                            + " --help)");
             return USAGE;
         } catch (OutOfMemoryError e) {
             // what a command holds in memory (the scenarios of a run, a revision's answers) outgrew
             // the heap: said in the project's words, never a stack trace, and never a run that
             // looks judged (whatever it printed before is incomplete, and the exit says so)
             out.flush();
-            err.println("proofgate " + command.name() + ": out of memory (a heap of " + (Runtime.getRuntime().maxMemory() >> 20)
-                    + " MiB); nothing was judged and any report above is incomplete; raise the heap with"
-                    + " PROOFGATE_JVM_OPTS=-Xmx...");
+            err.println(
+                    "proofgate "
+                            + command.name()
+                            + ": out of memory (a heap of "
+                            + (Runtime.getRuntime().maxMemory() >> 20)
+                            + " MiB); nothing was judged and any report above is incomplete; raise the heap with"
+                            + " PROOFGATE_JVM_OPTS=-Xmx...");
             return USAGE;
         }
     }
@@ -92,20 +117,23 @@ public final class Main {
     }
 
     private static String help(Map<String, Command> commands) {
-        StringBuilder text = new StringBuilder("""
-                proofgate: a formal-model-backed validator for the recurrent-state publication protocol
-                of a vLLM prefix-cache connector. The protocol: docs/protocol.md.
+        StringBuilder text =
+                new StringBuilder(
+                        """
+                        proofgate: a formal-model-backed validator for the recurrent-state publication protocol
+                        of a vLLM prefix-cache connector. The protocol: docs/protocol.md.
 
-                Usage: proofgate <command> [options]
-                       proofgate --version
+                        Usage: proofgate <command> [options]
+                               proofgate --version
 
-                Commands:
-                """);
+                        Commands:
+                        """);
         int width = commands.keySet().stream().mapToInt(String::length).max().orElse(0);
         for (Command command : commands.values()) {
             text.append(String.format("  %-" + width + "s %s%n", command.name(), command.summary()));
         }
-        text.append("""
+        text.append(
+                """
 
                 Run "proofgate <command> --help" for a command's options.
                 Exit codes: 0 ok, 1 findings, 2 usage or input errors.

@@ -14,6 +14,7 @@ import io.proofgate.mutate.RunInputs;
 import io.proofgate.replay.ReplayMerge;
 import io.proofgate.shard.ShardKey;
 import io.proofgate.words.FileProblems;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -45,35 +46,36 @@ final class MutationMergeCommand implements Command {
     @Override
     public String help() {
         return """
-                Usage: proofgate merge-mutate [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
+        Usage: proofgate merge-mutate [--format text|json|markdown] [--check] [--equivalent FILE] FILE...
 
-                Reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
-                (K = 0..N-1, in any order, on any machines), checks that they are the N parts of one run
-                (the same inputs by SHA-256: module, cfgs, model modules, models.json, mistakes and
-                equivalents files; the same selection, models, timeout and N; each K once; each result its
-                own shard's, on a model of the run, killed by what that model checks) and prints the report
-                one unsharded run prints: the same bytes. The module and mistakes file here must be the
-                shards'. docs/scale.md runs the shards as a Kubernetes Indexed Job or a GitHub Actions matrix.
+        Reads the result files that `proofgate mutate --shard K/N --out FILE` wrote, one per shard
+        (K = 0..N-1, in any order, on any machines), checks that they are the N parts of one run
+        (the same inputs by SHA-256: module, cfgs, model modules, models.json, mistakes and
+        equivalents files; the same selection, models, timeout and N; each K once; each result its
+        own shard's, on a model of the run, killed by what that model checks) and prints the report
+        one unsharded run prints: the same bytes. The module and mistakes file here must be the
+        shards'. docs/scale.md runs the shards as a Kubernetes Indexed Job or a GitHub Actions matrix.
 
-                With PROOFGATE_SHARD_KEY set (at least 32 characters), every shard must carry an HMAC that
-                verifies under it; without it, a signed shard is refused (docs/scale.md: what is protected).
+        With PROOFGATE_SHARD_KEY set (at least 32 characters), every shard must carry an HMAC that
+        verifies under it; without it, a signed shard is refused (docs/scale.md: what is protected).
 
-                  --format F       text (default), json or markdown
-                  --check          the shards' inputs must be this checkout's; exit 1 as `mutate --check` would
-                  --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
+          --format F       text (default), json or markdown
+          --check          the shards' inputs must be this checkout's; exit 1 as `mutate --check` would
+          --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
 
-                Exit codes: 0 merged (with --check: nothing left to judge); 1 --check found survivors or
-                stale judgements; 2 the files are not the shards of one run, or cannot be read, or a mutant
-                timed out in its shard (the report is printed, then exit 2).
-                """;
+        Exit codes: 0 merged (with --check: nothing left to judge); 1 --check found survivors or
+        stale judgements; 2 the files are not the shards of one run, or cannot be read, or a mutant
+        timed out in its shard (the report is printed, then exit 2).
+        """;
     }
 
     /**
-     * --check: the shards' inputs must be this checkout's, as a run here would read them (its
-     * models.json's configs for the shards' model names, its equivalents file), so that the
-     * verdict is this checkout's and not that of the files the shards happened to see.
+     * --check: the shards' inputs must be this checkout's, as a run here would read them (its models.json's configs for
+     * the shards' model names, its equivalents file), so that the verdict is this checkout's and not that of the files
+     * the shards happened to see.
      */
-    private static void sameAsHere(MutationShard shard, Path moduleFile, Path root, java.util.Map<String, String> options)
+    private static void sameAsHere(
+            MutationShard shard, Path moduleFile, Path root, java.util.Map<String, String> options)
             throws MutationException {
         List<Model> models = new ArrayList<>();
         try {
@@ -86,12 +88,19 @@ final class MutationMergeCommand implements Command {
         } catch (io.proofgate.parse.ParseException e) {
             throw new MutationException("--check: " + e.getMessage());
         }
-        RunInputs here = MutateCommand.inputs(root, moduleFile, models,
-                shard.mistakes() == null ? null : root.resolve(shard.mistakes()), MutateCommand.equivalentsFile(options, root),
-                MutantLimits.defaults()).withLimitsOf(shard.inputs());
+        RunInputs here =
+                MutateCommand.inputs(
+                                root,
+                                moduleFile,
+                                models,
+                                shard.mistakes() == null ? null : root.resolve(shard.mistakes()),
+                                MutateCommand.equivalentsFile(options, root),
+                                MutantLimits.defaults())
+                        .withLimitsOf(shard.inputs());
         Optional<String> difference = shard.inputs().difference(here, "the shards", "this checkout");
         if (difference.isPresent()) {
-            throw new MutationException("--check: the shards were not run on this checkout's inputs: " + difference.get());
+            throw new MutationException(
+                    "--check: the shards were not run on this checkout's inputs: " + difference.get());
         }
     }
 
@@ -108,7 +117,8 @@ final class MutationMergeCommand implements Command {
         }
         try {
             if (ReplayMerge.isShard(Path.of(files.getFirst()))) {
-                throw new UsageException(files.getFirst() + " is a replay shard; it merges with proofgate merge-replay");
+                throw new UsageException(
+                        files.getFirst() + " is a replay shard; it merges with proofgate merge-replay");
             }
         } catch (IOException e) {
             err.println("proofgate merge-mutate: " + files.getFirst() + ": " + FileProblems.words(e));
@@ -143,16 +153,30 @@ final class MutationMergeCommand implements Command {
             }
             List<MutantResult> results = MutationMerge.results(plan, shards);
             Equivalents equivalents = MutateCommand.equivalents(options, root);
-            MutationReport report = new MutationReport(plan.source(), plan.part(), shards.getFirst().models(), text, results,
-                    equivalents, plan.allIds());
+            MutationReport report =
+                    new MutationReport(
+                            plan.source(),
+                            plan.part(),
+                            shards.getFirst().models(),
+                            text,
+                            results,
+                            equivalents,
+                            plan.allIds());
             out.print(report.render(format));
             out.flush();
             if (out.checkError()) {
                 err.println("proofgate merge-mutate: cannot write to standard output; the report is incomplete");
                 return Main.USAGE;
             }
-            err.println("proofgate merge-mutate: " + shards.size() + " shard" + (shards.size() == 1 ? "" : "s") + ", "
-                    + results.size() + " mutants, " + (key.isPresent() ? "each signature verified" : "unsigned"));
+            err.println(
+                    "proofgate merge-mutate: "
+                            + shards.size()
+                            + " shard"
+                            + (shards.size() == 1 ? "" : "s")
+                            + ", "
+                            + results.size()
+                            + " mutants, "
+                            + (key.isPresent() ? "each signature verified" : "unsigned"));
             if (MutateCommand.unfinished(report, shards.getFirst().inputs(), "merge-mutate", err)) {
                 return Main.USAGE;
             }

@@ -1,15 +1,16 @@
 package io.proofgate.cli;
 
 import io.proofgate.replay.OutputFailed;
+
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 
 /**
- * Lets a writer close its stream without closing stdout (closing flushes, nothing more), and
- * turns a failure of stdout into an exception: a {@link PrintStream} swallows write errors, so a
- * full disk or a reader that went away (`| head`) would otherwise look like a complete output.
+ * Lets a writer close its stream without closing stdout (closing flushes, nothing more), and turns a failure of stdout
+ * into an exception: a {@link PrintStream} swallows write errors, so a full disk or a reader that went away (`| head`)
+ * would otherwise look like a complete output.
  */
 final class NonClosing extends FilterOutputStream {
 

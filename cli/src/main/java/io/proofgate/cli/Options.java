@@ -11,22 +11,18 @@ final class Options {
     private Options() {}
 
     /**
-     * The options in {@code args} by name, in order: names in {@code flags} stand alone (value
-     * ""), names in {@code valued} take the next argument or what follows {@code =} in
-     * {@code --name=value}; anything else is a usage error.
+     * The options in {@code args} by name, in order: names in {@code flags} stand alone (value ""), names in {@code
+     * valued} take the next argument or what follows {@code =} in {@code --name=value}; anything else is a usage error.
      */
-    static Map<String, String> parse(List<String> args, Set<String> flags,
-                                              Set<String> valued) throws UsageException {
+    static Map<String, String> parse(List<String> args, Set<String> flags, Set<String> valued) throws UsageException {
         return parse(args, flags, valued, null);
     }
 
     /**
-     * As {@link #parse(List, Set, Set)}, and every argument that is
-     * not an option ({@code -} included, the usual name of stdin) is added to {@code operands}
-     * in order; with {@code operands} null, such an argument is a usage error.
+     * As {@link #parse(List, Set, Set)}, and every argument that is not an option ({@code -} included, the usual name
+     * of stdin) is added to {@code operands} in order; with {@code operands} null, such an argument is a usage error.
      */
-    static Map<String, String> parse(List<String> args, Set<String> flags,
-                                              Set<String> valued, List<String> operands)
+    static Map<String, String> parse(List<String> args, Set<String> flags, Set<String> valued, List<String> operands)
             throws UsageException {
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < args.size(); i++) {

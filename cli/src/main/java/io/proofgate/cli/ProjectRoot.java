@@ -12,7 +12,8 @@ final class ProjectRoot {
         String configured = System.getProperty("proofgate.root");
         Path root = Path.of(configured != null ? configured : "").toAbsolutePath();
         if (!Files.isDirectory(root.resolve("spec"))) {
-            throw new UsageException("no spec/ folder under " + root + " (run from a proofgate checkout or use ./proofgate)");
+            throw new UsageException(
+                    "no spec/ folder under " + root + " (run from a proofgate checkout or use ./proofgate)");
         }
         return root;
     }

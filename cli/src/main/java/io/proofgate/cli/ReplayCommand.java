@@ -12,6 +12,7 @@ import io.proofgate.store.cuda.CudaException;
 import io.proofgate.store.cuda.CudaUnavailableException;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
+
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,38 +46,38 @@ final class ReplayCommand implements Command {
     @Override
     public String help() {
         return """
-                Usage: proofgate replay [--store host|cuda] FILE|-
-                       proofgate replay [--shard K/N --out FILE] LOG LOG...
+        Usage: proofgate replay [--store host|cuda] FILE|-
+               proofgate replay [--shard K/N --out FILE] LOG LOG...
 
-                Replays a JSON Lines log of scheduler events (schema proofgate-events/v1: a topology
-                line, then step, finished and held events) through the validator and writes one JSON
-                object per line to stdout: a plan, rejected or retired verdict as each is decided, and
-                a summary once the whole log has been read. Reads stdin when FILE is "-".
+        Replays a JSON Lines log of scheduler events (schema proofgate-events/v1: a topology
+        line, then step, finished and held events) through the validator and writes one JSON
+        object per line to stdout: a plan, rejected or retired verdict as each is decided, and
+        a summary once the whole log has been read. Reads stdin when FILE is "-".
 
-                A structural error (invalid JSON, an unknown kind or field, a missing or mistyped field)
-                stops the run with FILE:LINE:COLUMN: PROBLEM on stderr and no summary line. Anything
-                inside recurrent_boundary_blocks is evidence: it yields verdicts, never an error.
-                The log format, the decision rules and the verdicts: docs/protocol.md (§3, §5, §6).
+        A structural error (invalid JSON, an unknown kind or field, a missing or mistyped field)
+        stops the run with FILE:LINE:COLUMN: PROBLEM on stderr and no summary line. Anything
+        inside recurrent_boundary_blocks is evidence: it yields verdicts, never an error.
+        The log format, the decision rules and the verdicts: docs/protocol.md (§3, §5, §6).
 
-                --store host|cuda  also check every plan on bytes: simulate vLLM's block contents
-                                   from the events in that page store (cuda: device memory through
-                                   libcuda.so.1), gather each plan's blocks, compare every page with
-                                   the content at the target, restore into fresh blocks and compare
-                                   again. stdout is unchanged; findings go to stderr, one a line.
+        --store host|cuda  also check every plan on bytes: simulate vLLM's block contents
+                           from the events in that page store (cuda: device memory through
+                           libcuda.so.1), gather each plan's blocks, compare every page with
+                           the content at the target, restore into fresh blocks and compare
+                           again. stdout is unchanged; findings go to stderr, one a line.
 
-                Several logs are replayed each on its own, in argument order: a {"kind":"log","index":I,
-                "path":P} line, then its verdicts and summary, or an {"kind":"error","message":...} line for
-                a log with a structural error (the run goes on with the next; exit 2 at the end).
-                --shard K/N replays the logs whose position is K modulo N into the result file --out (schema
-                proofgate-replay-shard/v2: the list of logs, the SHA-256 of each log of the share, the output;
-                signed with an HMAC when PROOFGATE_SHARD_KEY is set), and `proofgate merge-replay` combines the N
-                files into what one run over all the logs prints (docs/scale.md).
+        Several logs are replayed each on its own, in argument order: a {"kind":"log","index":I,
+        "path":P} line, then its verdicts and summary, or an {"kind":"error","message":...} line for
+        a log with a structural error (the run goes on with the next; exit 2 at the end).
+        --shard K/N replays the logs whose position is K modulo N into the result file --out (schema
+        proofgate-replay-shard/v2: the list of logs, the SHA-256 of each log of the share, the output;
+        signed with an HMAC when PROOFGATE_SHARD_KEY is set), and `proofgate merge-replay` combines the N
+        files into what one run over all the logs prints (docs/scale.md).
 
-                Exit codes: 0 the log was read to the end (rejections are verdicts, not errors);
-                1 the byte check found a published page that is not the target's content;
-                2 usage error, unreadable file, structural error in the log, or a store that
-                cannot run here.
-                """;
+        Exit codes: 0 the log was read to the end (rejections are verdicts, not errors);
+        1 the byte check found a published page that is not the target's content;
+        2 usage error, unreadable file, structural error in the log, or a store that
+        cannot run here.
+        """;
     }
 
     @Override
@@ -86,8 +87,12 @@ final class ReplayCommand implements Command {
         StoreKind store = null;
         if (options.containsKey("--store")) {
             String name = options.get("--store");
-            store = StoreKind.named(name).orElseThrow(
-                    () -> new UsageException("--store " + name + " is not a store (expected host or cuda)"));
+            store =
+                    StoreKind.named(name)
+                            .orElseThrow(
+                                    () ->
+                                            new UsageException(
+                                                    "--store " + name + " is not a store (expected host or cuda)"));
         }
         if (files.isEmpty()) {
             throw new UsageException("missing FILE (a log path, or - for stdin)");
@@ -104,10 +109,13 @@ final class ReplayCommand implements Command {
         String file = files.getFirst();
         OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16);
         // stdin is never closed: the JVM may hold files on descriptor 0 when the shell closed it
-        try (InputStream in = file.equals("-") ? new java.io.FilterInputStream(System.in) {
-                @Override
-                public void close() { }
-            } : Files.newInputStream(Path.of(file))) {
+        try (InputStream in =
+                file.equals("-")
+                        ? new java.io.FilterInputStream(System.in) {
+                            @Override
+                            public void close() {}
+                        }
+                        : Files.newInputStream(Path.of(file))) {
             String source = file.equals("-") ? "<stdin>" : file;
             if (store == null) {
                 Replay.run(in, source, sink);
@@ -137,9 +145,12 @@ final class ReplayCommand implements Command {
             // The connector's state (pending requests, digests reported held) outgrew the heap, or
             // the reader thread ran out while parsing (a huge line, or nothing left to hand over).
             flushQuietly(sink);
-            err.println("proofgate replay: " + file + ": out of memory (reading the log, or holding the"
-                    + " connector's state: pending requests and held digests); no summary written;"
-                    + " raise the heap with PROOFGATE_JVM_OPTS=-Xmx...");
+            err.println(
+                    "proofgate replay: "
+                            + file
+                            + ": out of memory (reading the log, or holding the"
+                            + " connector's state: pending requests and held digests); no summary written;"
+                            + " raise the heap with PROOFGATE_JVM_OPTS=-Xmx...");
             return Main.USAGE;
         } catch (OutputFailed e) {
             err.println("proofgate replay: " + e.getMessage());
@@ -152,16 +163,18 @@ final class ReplayCommand implements Command {
     }
 
     /**
-     * Several logs, or a shard of them: each replayed on its own after a log line (docs/scale.md).
-     * A log with a structural error ends with an error line, its message on stderr too, and the
-     * run goes on with the next; the exit is 2 when any log had one.
+     * Several logs, or a shard of them: each replayed on its own after a log line (docs/scale.md). A log with a
+     * structural error ends with an error line, its message on stderr too, and the run goes on with the next; the exit
+     * is 2 when any log had one.
      */
     private int several(List<String> files, java.util.Map<String, String> options, PrintStream out, PrintStream err)
             throws UsageException {
-        ShardOption shard = options.containsKey("--shard") ? ShardOption.parse(options.get("--shard")) : ShardOption.WHOLE;
+        ShardOption shard =
+                options.containsKey("--shard") ? ShardOption.parse(options.get("--shard")) : ShardOption.WHOLE;
         String outFile = options.get("--out");
         if (options.containsKey("--shard") && outFile == null) {
-            throw new UsageException("--shard K/N writes its result file: give --out FILE (proofgate merge-replay combines them)");
+            throw new UsageException(
+                    "--shard K/N writes its result file: give --out FILE (proofgate merge-replay combines them)");
         }
         Optional<ShardKey> key;
         try {
@@ -171,8 +184,14 @@ final class ReplayCommand implements Command {
             return Main.USAGE;
         }
         if (outFile != null) {
-            Optional<String> refused = AtomicFile.refusal(Path.of(outFile), () -> files.stream().map(Path::of).toList(),
-                    log -> "it is also a log of the run (" + Outside.quoted(log.toString()) + "), which its result file would replace");
+            Optional<String> refused =
+                    AtomicFile.refusal(
+                            Path.of(outFile),
+                            () -> files.stream().map(Path::of).toList(),
+                            log ->
+                                    "it is also a log of the run ("
+                                            + Outside.quoted(log.toString())
+                                            + "), which its result file would replace");
             if (refused.isPresent()) {
                 err.println("proofgate replay: --out " + Outside.bare(outFile) + ": " + refused.get());
                 return Main.USAGE;
@@ -186,15 +205,25 @@ final class ReplayCommand implements Command {
                 sink.flush();
             } else {
                 List<String> found = new ArrayList<>();
-                AtomicFile.write(Path.of(outFile), file -> {
-                    // the HMAC covers every byte before the end line, which carries it
-                    javax.crypto.Mac mac = key.map(ShardKey::mac).orElse(null);
-                    OutputStream sink = mac == null ? file : new MacOutput(file, mac);
-                    ReplayShard.line(sink, ReplayShard.header(files, shard.index(), shard.count(),
-                            ReplayShard.hashes(files, shard.index(), shard.count())));
-                    found.addAll(ReplayShard.replay(files, shard.index(), shard.count(), sink));
-                    ReplayShard.line(file, ReplayShard.end(mac == null ? null : java.util.HexFormat.of().formatHex(mac.doFinal())));
-                });
+                AtomicFile.write(
+                        Path.of(outFile),
+                        file -> {
+                            // the HMAC covers every byte before the end line, which carries it
+                            javax.crypto.Mac mac = key.map(ShardKey::mac).orElse(null);
+                            OutputStream sink = mac == null ? file : new MacOutput(file, mac);
+                            ReplayShard.line(
+                                    sink,
+                                    ReplayShard.header(
+                                            files,
+                                            shard.index(),
+                                            shard.count(),
+                                            ReplayShard.hashes(files, shard.index(), shard.count())));
+                            found.addAll(ReplayShard.replay(files, shard.index(), shard.count(), sink));
+                            ReplayShard.line(
+                                    file,
+                                    ReplayShard.end(
+                                            mac == null ? null : java.util.HexFormat.of().formatHex(mac.doFinal())));
+                        });
                 errors = found;
             }
         } catch (OutputFailed e) {
@@ -211,16 +240,24 @@ final class ReplayCommand implements Command {
     /** Findings on stderr, one a line, exit 1; a passing check is one line on stderr, exit 0. */
     private static int report(ByteCheckedReplay.Result result, StoreKind store, PrintStream err) {
         if (result.findingCount() == 0) {
-            err.println("proofgate replay: byte check passed on the " + store.wireName() + " store: "
-                    + result.plansChecked() + " plans, " + result.pagesChecked() + " pages");
+            err.println(
+                    "proofgate replay: byte check passed on the "
+                            + store.wireName()
+                            + " store: "
+                            + result.plansChecked()
+                            + " plans, "
+                            + result.pagesChecked()
+                            + " pages");
             return Main.OK;
         }
         for (ByteFinding finding : result.findings()) {
             err.println("proofgate replay: byte check failed: " + finding.message());
         }
         if (result.findingCount() > result.findings().size()) {
-            err.println("proofgate replay: byte check failed: " + (result.findingCount() - result.findings().size())
-                    + " more findings not shown");
+            err.println(
+                    "proofgate replay: byte check failed: "
+                            + (result.findingCount() - result.findings().size())
+                            + " more findings not shown");
         }
         return Main.FINDINGS;
     }

@@ -12,7 +12,9 @@ record ShardOption(int index, int count) {
 
     static ShardOption parse(String value) throws UsageException {
         Matcher m = FORM.matcher(value);
-        if (!m.matches() || Integer.parseInt(m.group(2)) == 0 || Integer.parseInt(m.group(1)) >= Integer.parseInt(m.group(2))) {
+        if (!m.matches()
+                || Integer.parseInt(m.group(2)) == 0
+                || Integer.parseInt(m.group(1)) >= Integer.parseInt(m.group(2))) {
             throw new UsageException("--shard must be K/N with 0 <= K < N, not \"" + value + "\"");
         }
         return new ShardOption(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));

@@ -3,6 +3,10 @@ package io.proofgate.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,21 +14,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A connector audit stopped by SIGTERM or SIGINT (Ctrl-C) leaves nothing behind: not the folder
- * both revisions were written into, not a file of git's, and no adapter still running. The
- * adapters here have started and written into their revision's folder when the signal comes.
+ * A connector audit stopped by SIGTERM or SIGINT (Ctrl-C) leaves nothing behind: not the folder both revisions were
+ * written into, not a file of git's, and no adapter still running. The adapters here have started and written into
+ * their revision's folder when the signal comes.
  */
 class AuditSignalTest {
 
-    @TempDir
-    Path repo;
-    @TempDir
-    Path temporary;
+    @TempDir Path repo;
+    @TempDir Path temporary;
 
     @ParameterizedTest
     @ValueSource(strings = {"TERM", "INT"})
@@ -36,10 +35,29 @@ class AuditSignalTest {
         // the adapter writes into its revision's folder, then waits as one slow to greet
         String adapter = "mkdir -p cache && echo started > cache/started && exec sleep 600";
         String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process audit = new ProcessBuilder(List.of(jvm, "-Djava.io.tmpdir=" + temporary,
-                "-Dproofgate.root=" + Path.of("..").toAbsolutePath().normalize(), "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "audit-connector", "--exec", adapter, "--repo", repo.toString(), "--base", "HEAD", "--head", "HEAD",
-                "--timeout", "600")).redirectErrorStream(true).redirectOutput(temporary.resolve("output.txt").toFile()).start();
+        Process audit =
+                new ProcessBuilder(
+                                List.of(
+                                        jvm,
+                                        "-Djava.io.tmpdir=" + temporary,
+                                        "-Dproofgate.root=" + Path.of("..").toAbsolutePath().normalize(),
+                                        "-cp",
+                                        System.getProperty("java.class.path"),
+                                        Main.class.getName(),
+                                        "audit-connector",
+                                        "--exec",
+                                        adapter,
+                                        "--repo",
+                                        repo.toString(),
+                                        "--base",
+                                        "HEAD",
+                                        "--head",
+                                        "HEAD",
+                                        "--timeout",
+                                        "600"))
+                        .redirectErrorStream(true)
+                        .redirectOutput(temporary.resolve("output.txt").toFile())
+                        .start();
         try {
             // generous: only a kit that never starts its adapters ends this wait
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
@@ -52,11 +70,15 @@ class AuditSignalTest {
             assertTrue(audit.waitFor(120, TimeUnit.SECONDS), "the audit did not end on SIG" + signal);
             List<String> left = new ArrayList<>();
             try (Stream<Path> files = Files.list(temporary)) {
-                files.map(p -> p.getFileName().toString()).filter(name -> !name.equals("output.txt")).forEach(left::add);
+                files.map(p -> p.getFileName().toString())
+                        .filter(name -> !name.equals("output.txt"))
+                        .forEach(left::add);
             }
             assertEquals(List.of(), left, "left behind in the temporary folder after SIG" + signal);
             for (long pid : adapters) {
-                assertTrue(ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), "adapter process " + pid + " still runs");
+                assertTrue(
+                        ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true),
+                        "adapter process " + pid + " still runs");
             }
         } finally {
             audit.destroyForcibly();
@@ -81,8 +103,10 @@ class AuditSignalTest {
     }
 
     private List<Long> adapterProcesses() {
-        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains("sleep 600"))
-                .map(ProcessHandle::pid).toList();
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().orElse("").contains("sleep 600"))
+                .map(ProcessHandle::pid)
+                .toList();
     }
 
     private void git(String... args) throws Exception {

@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's contract: exit codes, one-line errors on stderr, help on every command. */
 class MainTest {
@@ -20,7 +21,10 @@ class MainTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private String stdout() {
@@ -34,28 +38,36 @@ class MainTest {
     /** Regression: `replay > /dev/full` and `synth > /dev/full` exited 0 with nothing written and nothing said. */
     @Test
     void aFailingStdoutIsAnErrorNotASilentSuccess() {
-        PrintStream full = new PrintStream(new java.io.OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                throw new IOException("No space left on device");
-            }
-        }, true, StandardCharsets.UTF_8);
+        PrintStream full =
+                new PrintStream(
+                        new java.io.OutputStream() {
+                            @Override
+                            public void write(int b) throws IOException {
+                                throw new IOException("No space left on device");
+                            }
+                        },
+                        true,
+                        StandardCharsets.UTF_8);
         PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8);
         assertEquals(2, Main.run(new String[] {"replay", "../examples/hybrid-session.jsonl"}, full, errors));
         assertEquals(2, Main.run(new String[] {"synth", "--bytes", "1K"}, full, errors));
-        assertEquals("""
+        assertEquals(
+                """
                 proofgate replay: cannot write to standard output (closed, or the disk is full); the output is incomplete
                 proofgate synth: cannot write to standard output (closed, or the disk is full); the output is incomplete
-                """, stderr());
+                """,
+                stderr());
     }
 
     @Test
     void replay_shippedExample_printsThePlanAndSummaryWithExitZero() {
         assertEquals(0, run("replay", "../examples/seed-aligned.jsonl"), stderr());
-        assertEquals("""
+        assertEquals(
+                """
                 {"kind":"plan","step":2,"id":"r1","digest":"d1","span":6912,"blocks_by_group":[[11,12,13],[42]],"recurrent":[[1,42]]}
                 {"kind":"summary","plans":1,"rejected":0,"store_skipped_quorum":0,"retired_finished":0,"pending":[],"latched":{}}
-                """, stdout());
+                """,
+                stdout());
         assertEquals("", stderr());
     }
 
@@ -64,7 +76,9 @@ class MainTest {
         Path log = dir.resolve("bad.jsonl");
         Files.writeString(log, Files.readString(Path.of("../examples/seed-aligned.jsonl")) + "{\"kind\":\"stepp\"}\n");
         assertEquals(2, run("replay", log.toString()));
-        assertEquals("proofgate replay: " + log + ":4:9: unknown event kind \"stepp\" (expected step, finished, held)\n", stderr());
+        assertEquals(
+                "proofgate replay: " + log + ":4:9: unknown event kind \"stepp\" (expected step, finished, held)\n",
+                stderr());
         assertFalse(stdout().contains("summary"));
         assertTrue(stdout().contains("\"kind\":\"plan\""), "verdicts decided before the error are still written");
     }
@@ -140,8 +154,8 @@ class MainTest {
     }
 
     /**
-     * generate --model: one model's committed folder is checked, the others' left unread; writing
-     * one model's output, which would replace every other model's scenarios, is refused.
+     * generate --model: one model's committed folder is checked, the others' left unread; writing one model's output,
+     * which would replace every other model's scenarios, is refused.
      */
     @Test
     void generateChecksOneModelAndWritesOnlyAll() {
@@ -149,9 +163,13 @@ class MainTest {
         System.setProperty("proofgate.root", Path.of("..").toAbsolutePath().normalize().toString());
         try {
             assertEquals(2, run("generate", "--model", "gen-edges"));
-            assertTrue(stderr().startsWith("proofgate generate: --model checks one model's scenarios (with --check)"), stderr());
+            assertTrue(
+                    stderr().startsWith("proofgate generate: --model checks one model's scenarios (with --check)"),
+                    stderr());
             assertEquals(0, run("generate", "--check", "--model", "gen-edges"), stdout() + stderr());
-            assertTrue(stdout().startsWith("proofgate generate --check: the committed scenarios are up to date ("), stdout());
+            assertTrue(
+                    stdout().startsWith("proofgate generate --check: the committed scenarios are up to date ("),
+                    stdout());
         } finally {
             if (before == null) {
                 System.clearProperty("proofgate.root");
@@ -179,17 +197,27 @@ class MainTest {
 
     private void mutateOnTheCheckout() {
         assertEquals(0, run("mutate", "--list"));
-        assertTrue(stdout().lines().anyMatch(l -> l.matches("[0-9a-f]{10}  conflict-ignored  line [0-9]+  named  .*")), stdout());
-        assertTrue(stdout().lines().anyMatch(l -> l.matches("[0-9a-f]{10}  Validate  line [0-9]+  relational  .*")), stdout());
-        assertTrue(stderr().matches("proofgate mutate: [0-9]+ mutants of [0-9]+ definitions in Connector of spec/Publication.tla\\s*"),
+        assertTrue(
+                stdout().lines().anyMatch(l -> l.matches("[0-9a-f]{10}  conflict-ignored  line [0-9]+  named  .*")),
+                stdout());
+        assertTrue(
+                stdout().lines().anyMatch(l -> l.matches("[0-9a-f]{10}  Validate  line [0-9]+  relational  .*")),
+                stdout());
+        assertTrue(
+                stderr().matches(
+                                "proofgate mutate: [0-9]+ mutants of [0-9]+ definitions in Connector of"
+                                        + " spec/Publication.tla\\s*"),
                 stderr());
         err.reset();
         assertEquals(2, run("mutate", "--part", "Nope", "--list"));
-        assertEquals("proofgate mutate: spec/Publication.tla: no part \"Nope\": mark it with the comments"
-                + " \"\\* mutate-begin: Nope\" and \"\\* mutate-end: Nope\" (marked: Connector)", stderr().strip());
+        assertEquals(
+                "proofgate mutate: spec/Publication.tla: no part \"Nope\": mark it with the comments"
+                        + " \"\\* mutate-begin: Nope\" and \"\\* mutate-end: Nope\" (marked: Connector)",
+                stderr().strip());
         err.reset();
         assertEquals(2, run("mutate", "--shard", "8/8", "--list"));
-        assertEquals("proofgate mutate: --shard must be K/N with 0 <= K < N, not \"8/8\" (see proofgate mutate --help)",
+        assertEquals(
+                "proofgate mutate: --shard must be K/N with 0 <= K < N, not \"8/8\" (see proofgate mutate --help)",
                 stderr().strip());
         err.reset();
         assertEquals(2, run("mutate", "--operators", "NoSuchOp", "--list"));

@@ -13,6 +13,11 @@ import io.proofgate.mutate.MutationShard;
 import io.proofgate.mutate.Outcome;
 import io.proofgate.mutate.RunInputs;
 import io.proofgate.shard.ShardKey;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,23 +25,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code proofgate merge-mutate} of mutation shards against the inputs they were run on: shards of a
- * checkout whose model config checks one property more merge with each other, but
- * {@code --check} refuses them on a checkout whose config is another; the shard key. The shards'
- * outcomes are written here, not checked by TLC: what is tested is what merge accepts.
+ * {@code proofgate merge-mutate} of mutation shards against the inputs they were run on: shards of a checkout whose
+ * model config checks one property more merge with each other, but {@code --check} refuses them on a checkout whose
+ * config is another; the shard key. The shards' outcomes are written here, not checked by TLC: what is tested is what
+ * merge accepts.
  */
 class MergeInputsTest {
 
     private static final Path SPEC = Path.of("../spec").toAbsolutePath().normalize();
     private static final String KEY = "0123456789abcdef0123456789abcdef";
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private final String before = System.getProperty("proofgate.root");
 
@@ -66,8 +67,8 @@ class MergeInputsTest {
     }
 
     /**
-     * The two shard files of a run of two generated mutants on gen-two-recurrent in {@code root},
-     * each killed there by TypeOK (as written, not checked), signed when {@code key} is given.
+     * The two shard files of a run of two generated mutants on gen-two-recurrent in {@code root}, each killed there by
+     * TypeOK (as written, not checked), signed when {@code key} is given.
      */
     private List<String> shards(Path root, ShardKey key) throws Exception {
         return shards(root, key, new Outcome.Killed("gen-two-recurrent", "TypeOK"));
@@ -76,18 +77,32 @@ class MergeInputsTest {
     private List<String> shards(Path root, ShardKey key, Outcome outcome) throws Exception {
         Path module = root.resolve(MutateCommand.DEFAULT_MODULE);
         String text = Files.readString(module);
-        List<String> only = MutationPlan.of(text, MutateCommand.DEFAULT_MODULE,
-                new MutationPlan.Selection("Connector", null, null, null, null)).mutations().stream().map(Mutation::id)
-                .sorted().limit(2).toList();
+        List<String> only =
+                MutationPlan.of(
+                                text,
+                                MutateCommand.DEFAULT_MODULE,
+                                new MutationPlan.Selection("Connector", null, null, null, null))
+                        .mutations()
+                        .stream()
+                        .map(Mutation::id)
+                        .sorted()
+                        .limit(2)
+                        .toList();
         Model model = ModelCatalog.of(module.getParent()).resolve("gen-two-recurrent");
-        RunInputs inputs = MutateCommand.inputs(root, module, List.of(model), null,
-                MutateCommand.equivalentsFile(Map.of(), root), new MutantLimits(Duration.ofSeconds(120), java.util.OptionalLong.empty()));
+        RunInputs inputs =
+                MutateCommand.inputs(
+                        root,
+                        module,
+                        List.of(model),
+                        null,
+                        MutateCommand.equivalentsFile(Map.of(), root),
+                        new MutantLimits(Duration.ofSeconds(120), java.util.OptionalLong.empty()));
         List<String> files = new ArrayList<>();
         for (int k = 0; k < 2; k++) {
-            MutationPlan.Selection selection = new MutationPlan.Selection("Connector", null, null, only, new MutationPlan.Shard(k, 2));
+            MutationPlan.Selection selection =
+                    new MutationPlan.Selection("Connector", null, null, only, new MutationPlan.Shard(k, 2));
             MutationPlan plan = MutationPlan.of(text, MutateCommand.DEFAULT_MODULE, selection);
-            List<MutantResult> results = plan.mutations().stream()
-                    .map(m -> new MutantResult(m, outcome)).toList();
+            List<MutantResult> results = plan.mutations().stream().map(m -> new MutantResult(m, outcome)).toList();
             MutationShard shard = MutationShard.of(plan, selection, inputs, results);
             Path file = dir.resolve(root.getFileName() + "-shard-" + k + ".json");
             Files.writeString(file, (key == null ? shard : shard.signed(key)).toJson());
@@ -105,8 +120,8 @@ class MergeInputsTest {
     }
 
     /**
-     * Regression: shards made with a config that checks one more property merged
-     * under --check into "score 100.0%", exit 0, on a checkout whose own config is another.
+     * Regression: shards made with a config that checks one more property merged under --check into "score 100.0%",
+     * exit 0, on a checkout whose own config is another.
      */
     @Test
     void checkRefusesShardsOfAnotherConfigThanTheCheckouts() throws Exception {
@@ -117,22 +132,44 @@ class MergeInputsTest {
         List<String> theirs = shards(there, null);
         CliRun plain = merge(here, Map.of(), List.of(), theirs);
         assertEquals(Main.OK, plain.exit(), plain.err());
-        CliRun asReplay = CliRun.of(java.util.stream.Stream.concat(java.util.stream.Stream.of("merge-replay"), theirs.stream())
-                .toArray(String[]::new));
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-replay: " + theirs.getFirst() + " is not a replay shard (a mutation"
-                + " shard merges with proofgate merge-mutate) (see proofgate merge-replay --help)\n"), asReplay);
+        CliRun asReplay =
+                CliRun.of(
+                        java.util.stream.Stream.concat(java.util.stream.Stream.of("merge-replay"), theirs.stream())
+                                .toArray(String[]::new));
+        assertEquals(
+                new CliRun(
+                        Main.USAGE,
+                        "",
+                        "proofgate merge-replay: "
+                                + theirs.getFirst()
+                                + " is not a replay shard (a mutation"
+                                + " shard merges with proofgate merge-mutate) (see proofgate merge-replay --help)\n"),
+                asReplay);
         assertTrue(plain.out().contains("score 100.0%"), plain.out());
         CliRun check = merge(here, Map.of(), List.of("--check"), theirs);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-mutate: --check: the shards were not run on this checkout's inputs:"
-                + " spec/MCGenTwoRecurrent.cfg differs (sha256 " + io.proofgate.words.Sha256.of(cfg).substring(0, 12)
-                + "… in the shards, " + io.proofgate.words.Sha256.of(here.resolve("spec/MCGenTwoRecurrent.cfg")).substring(0, 12)
-                + "… in this checkout)\n"), check);
+        assertEquals(
+                new CliRun(
+                        Main.USAGE,
+                        "",
+                        "proofgate merge-mutate: --check: the shards were not run on this checkout's inputs:"
+                                + " spec/MCGenTwoRecurrent.cfg differs (sha256 "
+                                + io.proofgate.words.Sha256.of(cfg).substring(0, 12)
+                                + "… in the shards, "
+                                + io.proofgate.words.Sha256.of(here.resolve("spec/MCGenTwoRecurrent.cfg"))
+                                        .substring(0, 12)
+                                + "… in this checkout)\n"),
+                check);
         CliRun own = merge(here, Map.of(), List.of("--check"), shards(here, null));
         assertEquals(Main.OK, own.exit(), own.err());
         // a judgement added since the shards ran: --check judges with this checkout's files only
-        Files.writeString(here.resolve("spec/mutants-equivalent.json"),
-                Files.readString(here.resolve("spec/mutants-equivalent.json")).replace("\"equivalent\": [", "\"equivalent\":  ["));
-        assertTrue(merge(here, Map.of(), List.of("--check"), shards(there, null)).err().contains("--check: the shards were not run"));
+        Files.writeString(
+                here.resolve("spec/mutants-equivalent.json"),
+                Files.readString(here.resolve("spec/mutants-equivalent.json"))
+                        .replace("\"equivalent\": [", "\"equivalent\":  ["));
+        assertTrue(
+                merge(here, Map.of(), List.of("--check"), shards(there, null))
+                        .err()
+                        .contains("--check: the shards were not run"));
     }
 
     @Test
@@ -149,8 +186,13 @@ class MergeInputsTest {
         CliRun unsigned = merge(here, Map.of(ShardKey.ENVIRONMENT, KEY), List.of(), shards(here, null));
         assertTrue(unsigned.err().contains("is not signed, and PROOFGATE_SHARD_KEY is set"), unsigned.err());
         CliRun shortKey = merge(here, Map.of(ShardKey.ENVIRONMENT, "short"), List.of(), signed);
-        assertEquals(new CliRun(Main.USAGE, "", "proofgate merge-mutate: PROOFGATE_SHARD_KEY holds 5 characters; a key needs at least 32"
-                + " (for example the output of `openssl rand -hex 32`)\n"), shortKey);
+        assertEquals(
+                new CliRun(
+                        Main.USAGE,
+                        "",
+                        "proofgate merge-mutate: PROOFGATE_SHARD_KEY holds 5 characters; a key needs at least 32"
+                                + " (for example the output of `openssl rand -hex 32`)\n"),
+                shortKey);
     }
 
     /** Regression: a mutant that timed out has no outcome, so a merge holding one is unfinished: exit 2, never 0. */
@@ -160,23 +202,35 @@ class MergeInputsTest {
         CliRun merged = merge(here, Map.of(), List.of(), shards(here, null, new Outcome.TimedOut("gen-two-recurrent")));
         assertEquals(Main.USAGE, merged.exit(), merged.err());
         assertTrue(merged.out().contains("2 unfinished"), merged.out());
-        assertTrue(merged.err().endsWith("proofgate merge-mutate: 2 mutants timed out: a TLC run went past --timeout 120 s, so their"
-                + " outcome is unknown and the run is unfinished; raise --timeout\n"), merged.err());
+        assertTrue(
+                merged.err()
+                        .endsWith(
+                                "proofgate merge-mutate: 2 mutants timed out: a TLC run went past --timeout 120 s, so"
+                                        + " their outcome is unknown and the run is unfinished; raise --timeout\n"),
+                merged.err());
     }
 
     /**
-     * A mutant over the state bound has no outcome either; the bound is counted in states, so the
-     * same mutant is over it on every machine.
+     * A mutant over the state bound has no outcome either; the bound is counted in states, so the same mutant is over
+     * it on every machine.
      */
     @Test
     void aMergeWithAMutantOverTheStateBoundIsUnfinished() throws Exception {
         Path here = checkout("bound");
-        CliRun merged = merge(here, Map.of(), List.of("--check"), shards(here, null,
-                new Outcome.OverStateBound("gen-two-recurrent", 100_000)));
+        CliRun merged =
+                merge(
+                        here,
+                        Map.of(),
+                        List.of("--check"),
+                        shards(here, null, new Outcome.OverStateBound("gen-two-recurrent", 100_000)));
         assertEquals(Main.USAGE, merged.exit(), merged.err());
         assertTrue(merged.out().contains("2 unfinished"), merged.out());
-        assertTrue(merged.err().endsWith("proofgate merge-mutate: 2 mutants went over the state bound: a TLC run found more distinct"
-                + " states than --max-states allows (100,000 on gen-two-recurrent), so their outcome is unknown and the run"
-                + " is unfinished; raise --max-states\n"), merged.err());
+        assertTrue(
+                merged.err()
+                        .endsWith(
+                                "proofgate merge-mutate: 2 mutants went over the state bound: a TLC run found more"
+                                        + " distinct states than --max-states allows (100,000 on gen-two-recurrent), so"
+                                        + " their outcome is unknown and the run is unfinished; raise --max-states\n"),
+                merged.err());
     }
 }

@@ -4,22 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.json.JsonWords;
-import java.nio.file.Files;
-import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
- * Text from outside reaches the terminal escaped (protocol §6): a log's bytes, a file name, the
- * messages a replay shard carries. Each case wrote raw control bytes to stderr before.
+ * Text from outside reaches the terminal escaped (protocol §6): a log's bytes, a file name, the messages a replay shard
+ * carries. Each case wrote raw control bytes to stderr before.
  */
 class OutsideTextTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
-    private static final String TOPOLOGY = "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":1,"
-            + "\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304}]}\n";
+    private static final String TOPOLOGY =
+            "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":1,\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304}]}\n";
 
     private static void assertFit(CliRun run) {
         assertTrue(JsonWords.fitForATerminal(run.err().replace("\n", " ")), run.err());
@@ -40,7 +41,10 @@ class OutsideTextTest {
         Path log = dir.resolve("bad\u001b[2Jname.jsonl");
         Files.writeString(log, TOPOLOGY + "{\"kind\":\"step\",\"step\":01}\n");
         CliRun present = CliRun.of("replay", log.toString());
-        assertEquals("proofgate replay: " + dir + "/bad\\u001b[2Jname.jsonl:2:24: invalid JSON: a number with a leading zero\n",
+        assertEquals(
+                "proofgate replay: "
+                        + dir
+                        + "/bad\\u001b[2Jname.jsonl:2:24: invalid JSON: a number with a leading zero\n",
                 present.err());
         CliRun missing = CliRun.of("replay", dir.resolve("gone\u001b]0;title\u0007.jsonl").toString());
         assertEquals(2, missing.exit());
@@ -59,14 +63,16 @@ class OutsideTextTest {
         Files.writeString(shard, Files.readString(shard).replace("invalid JSON", "\\u001B]0;pwned\\u0007invalid JSON"));
         CliRun merged = CliRun.of("merge-replay", shard.toString());
         assertEquals(2, merged.exit(), merged.err());
-        assertTrue(merged.err().contains(":2:29: \\u001b]0;pwned\\u0007invalid JSON: an unknown word \"nope\""), merged.err());
+        assertTrue(
+                merged.err().contains(":2:29: \\u001b]0;pwned\\u0007invalid JSON: an unknown word \"nope\""),
+                merged.err());
         assertFit(merged);
     }
 
     /**
-     * A scenario folder's name is outside text too: the FAIL line and the report's groups quote
-     * it escaped, so that a name holding an escape sequence (here one that sets the window title)
-     * cannot reach the terminal through the report on stdout.
+     * A scenario folder's name is outside text too: the FAIL line and the report's groups quote it escaped, so that a
+     * name holding an escape sequence (here one that sets the window title) cannot reach the terminal through the
+     * report on stdout.
      */
     @Test
     void aScenarioNameWithAnEscapeSequenceIsEscapedInTheReport() throws Exception {
@@ -76,11 +82,19 @@ class OutsideTextTest {
         for (String file : java.util.List.of("02-nonaligned-cow.jsonl", "02-nonaligned-cow.expected")) {
             Files.copy(seed.resolve(file), suite.resolve(file));
         }
-        CliRun run = CliRun.of("conform", "--exec", "python3 ../examples/conform/toy_connector.py", "--scenarios", dir.toString());
+        CliRun run =
+                CliRun.of(
+                        "conform",
+                        "--exec",
+                        "python3 ../examples/conform/toy_connector.py",
+                        "--scenarios",
+                        dir.toString());
         assertEquals(1, run.exit(), run.err());
-        assertTrue(run.out().contains("UNSAFE title\\u001b]0;pwned\\u0007/02-nonaligned-cow: after event 2"), run.out());
+        assertTrue(
+                run.out().contains("UNSAFE title\\u001b]0;pwned\\u0007/02-nonaligned-cow: after event 2"), run.out());
         for (String line : run.out().split("\n")) {
-            assertTrue(io.proofgate.words.Outside.isPlain(line), () -> "raw: " + io.proofgate.words.Outside.quoted(line));
+            assertTrue(
+                    io.proofgate.words.Outside.isPlain(line), () -> "raw: " + io.proofgate.words.Outside.quoted(line));
         }
     }
 

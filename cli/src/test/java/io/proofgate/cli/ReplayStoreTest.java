@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.store.StoreKind;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code proofgate replay --store}: stdout as plain replay, byte findings on stderr with exit 1. */
 class ReplayStoreTest {
@@ -22,7 +24,10 @@ class ReplayStoreTest {
     private int run(String... args) {
         out.reset();
         err.reset();
-        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private String stdout() {
@@ -42,11 +47,14 @@ class ReplayStoreTest {
             groups.append(g == 0 ? "" : ",").append("{\"policy\":\"full\",\"block_tokens\":2304}");
         }
         Path log = dir.resolve("wide.jsonl");
-        java.nio.file.Files.writeString(log, "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"groups\":["
-                + groups + "]}\n");
+        java.nio.file.Files.writeString(
+                log, "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"groups\":[" + groups + "]}\n");
         assertEquals(2, run("replay", "--store", "host", log.toString()));
-        assertTrue(stderr().startsWith("proofgate replay: --store host: the topology's 10000 groups need 178257920000 bytes"
-                + " of page pools (65536 blocks a group), more than the limit of 4294967296 bytes"), stderr());
+        assertTrue(
+                stderr().startsWith(
+                                "proofgate replay: --store host: the topology's 10000 groups need 178257920000 bytes of"
+                                    + " page pools (65536 blocks a group), more than the limit of 4294967296 bytes"),
+                stderr());
     }
 
     @Test
@@ -64,7 +72,9 @@ class ReplayStoreTest {
     @Test
     void storeHost_byteFindingNamesRequestGroupBlockAndStepWithExitOne(@TempDir Path dir) throws IOException {
         Path log = dir.resolve("reused.jsonl");
-        Files.writeString(log, """
+        Files.writeString(
+                log,
+                """
                 {"kind":"topology","schema":"proofgate-events/v1","tp_degree":1,"hash_block_size":256,"min_span_tokens":1024,"groups":[{"policy":"full","block_tokens":2304},{"policy":"recurrent_align","block_tokens":2304}]}
                 {"kind":"step","step":1,"new":[{"id":"r1","digest":"d1","prompt_tokens":6992,"computed":0,"scheduled":6912,"block_ids":[[11,12,13],[0,0,71]]}],"recurrent_boundary_blocks":{"r1":[[1,42,6912]]}}
                 {"kind":"step","step":2,"new":[{"id":"r2","digest":"d2","prompt_tokens":300,"computed":0,"scheduled":300,"block_ids":[[21],[42]]}],"cached":[{"id":"r1","computed":6912,"scheduled":80,"new_block_ids":[[],[]],"resumed":false}]}
@@ -73,8 +83,10 @@ class ReplayStoreTest {
         String plain = stdout();
         assertEquals(1, run("replay", "--store", "host", log.toString()));
         assertEquals(plain, stdout());
-        assertEquals("proofgate replay: byte check failed: step 2 request r1 group 1 block 42: published page is not "
-                + "the recurrent state at 6912 of d1; block 42 holds the recurrent state at 300 of d2 (layer 0 differs)\n",
+        assertEquals(
+                "proofgate replay: byte check failed: step 2 request r1 group 1 block 42: published page is not the"
+                        + " recurrent state at 6912 of d1; block 42 holds the recurrent state at 300 of d2 (layer 0"
+                        + " differs)\n",
                 stderr());
     }
 

@@ -1,17 +1,16 @@
 package io.proofgate.conform;
 
-import io.proofgate.adapter.AdapterSession;
 import io.proofgate.words.Capability;
 import io.proofgate.words.Formats;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The kit's side of {@code proofgate-adapter/v1}: the greeting, then messages sent ahead of their
- * answers, each answered by lines up to the end marker, in order. Every line is read strictly
- * ({@link AnswerReader}).
+ * The kit's side of {@code proofgate-adapter/v1}: the greeting, then messages sent ahead of their answers, each
+ * answered by lines up to the end marker, in order. Every line is read strictly ({@link AnswerReader}).
  */
 public final class AdapterClient implements AutoCloseable {
 
@@ -37,9 +36,9 @@ public final class AdapterClient implements AutoCloseable {
     }
 
     /**
-     * The least time the greeting may take, whatever the patience: it includes the adapter's start
-     * (an interpreter and its imports, a framework such as vLLM among them), which a loaded machine
-     * stretches far more than an answer. A hung adapter is still found at its greeting, in a minute.
+     * The least time the greeting may take, whatever the patience: it includes the adapter's start (an interpreter and
+     * its imports, a framework such as vLLM among them), which a loaded machine stretches far more than an answer. A
+     * hung adapter is still found at its greeting, in a minute.
      */
     static final Duration GREETING_PATIENCE = Duration.ofSeconds(60);
 
@@ -47,7 +46,12 @@ public final class AdapterClient implements AutoCloseable {
     public static AdapterClient open(Adapter adapter, Duration patience, AnswerLimits limits) throws AdapterException {
         List<Line> answer;
         try {
-            answer = exchange(adapter, patience.compareTo(GREETING_PATIENCE) > 0 ? patience : GREETING_PATIENCE, limits, HELLO);
+            answer =
+                    exchange(
+                            adapter,
+                            patience.compareTo(GREETING_PATIENCE) > 0 ? patience : GREETING_PATIENCE,
+                            limits,
+                            HELLO);
         } catch (AdapterException e) {
             adapter.close();
             throw new AdapterException("did not answer the greeting: it " + e.getMessage());
@@ -58,7 +62,11 @@ public final class AdapterClient implements AutoCloseable {
         }
         if (!hello.protocol().equals(Formats.ADAPTER)) {
             adapter.close();
-            throw new AdapterException("speaks " + io.proofgate.words.Outside.quoted(hello.protocol()) + "; the kit speaks " + Formats.ADAPTER);
+            throw new AdapterException(
+                    "speaks "
+                            + io.proofgate.words.Outside.quoted(hello.protocol())
+                            + "; the kit speaks "
+                            + Formats.ADAPTER);
         }
         return new AdapterClient(adapter, patience, limits, hello);
     }
@@ -72,17 +80,17 @@ public final class AdapterClient implements AutoCloseable {
     }
 
     /**
-     * Sends messages without waiting for their answers: the protocol lets the kit send ahead, and
-     * one round trip per scenario instead of one per event is most of the throughput through a
-     * pipe. Reading the answers finds where an adapter that is gone stopped.
+     * Sends messages without waiting for their answers: the protocol lets the kit send ahead, and one round trip per
+     * scenario instead of one per event is most of the throughput through a pipe. Reading the answers finds where an
+     * adapter that is gone stopped.
      */
     void send(List<String> messages) {
         adapter.send(messages);
     }
 
     /**
-     * Sends namespace probes ahead, as a scenario's messages are sent, and reads each answer:
-     * one namespace line, or one error line (a refusal). Anything else breaks the protocol.
+     * Sends namespace probes ahead, as a scenario's messages are sent, and reads each answer: one namespace line, or
+     * one error line (a refusal). Anything else breaks the protocol.
      */
     public List<Line> namespace(List<String> probes) throws AdapterException {
         send(probes);
@@ -92,11 +100,18 @@ public final class AdapterClient implements AutoCloseable {
             try {
                 answer = answer();
             } catch (AdapterException e) {
-                throw new AdapterException("namespace probe " + (i + 1) + " of " + probes.size() + ": the adapter " + e.getMessage());
+                throw new AdapterException(
+                        "namespace probe " + (i + 1) + " of " + probes.size() + ": the adapter " + e.getMessage());
             }
-            if (answer.size() != 1 || !(answer.getFirst() instanceof Line.Namespace || answer.getFirst() instanceof Line.Refused)) {
-                throw new AdapterException("namespace probe " + (i + 1) + " of " + probes.size() + ": the adapter answered"
-                        + " without exactly one namespace or error line");
+            if (answer.size() != 1
+                    || !(answer.getFirst() instanceof Line.Namespace || answer.getFirst() instanceof Line.Refused)) {
+                throw new AdapterException(
+                        "namespace probe "
+                                + (i + 1)
+                                + " of "
+                                + probes.size()
+                                + ": the adapter answered"
+                                + " without exactly one namespace or error line");
             }
             answers.add(answer.getFirst());
         }
@@ -130,12 +145,19 @@ public final class AdapterClient implements AutoCloseable {
             try {
                 text = adapter.receive(Duration.ofNanos(left));
             } catch (AdapterException e) {
-                throw answer.isEmpty() ? e : new AdapterException(e.getMessage() + ", after " + lines(answer.size()) + " of its answer");
+                throw answer.isEmpty()
+                        ? e
+                        : new AdapterException(e.getMessage() + ", after " + lines(answer.size()) + " of its answer");
             }
             if (text == null) {
-                throw new AdapterException((answer.isEmpty() ? "gave no answer within " + seconds(patience) + " (it hangs)"
-                        : "printed " + lines(answer.size()) + " but no end marker {\"kind\":\"end\"} within " + seconds(patience)
-                        ) + adapter.diagnostics());
+                throw new AdapterException(
+                        (answer.isEmpty()
+                                        ? "gave no answer within " + seconds(patience) + " (it hangs)"
+                                        : "printed "
+                                                + lines(answer.size())
+                                                + " but no end marker {\"kind\":\"end\"} within "
+                                                + seconds(patience))
+                                + adapter.diagnostics());
             }
             // before the line is kept: what the kit holds of one answer is bounded, whatever the adapter prints
             // (blank lines too: they are not kept, but a flood of them would never end the answer)
@@ -144,10 +166,15 @@ public final class AdapterClient implements AutoCloseable {
                 continue;
             }
             if (answer.size() >= limits.lines() || bytes > limits.bytes()) {
-                throw new AdapterException("printed more than " + (answer.size() >= limits.lines() ? limits.lines() + " lines"
-                        : limits.bytes() + " bytes") + " in one answer without its end marker {\"kind\":\"end\"} (the limit of"
-                        + " one answer; raise it with " + (answer.size() >= limits.lines() ? "--max-answer-lines" : "--max-answer-bytes")
-                        + ")");
+                throw new AdapterException(
+                        "printed more than "
+                                + (answer.size() >= limits.lines()
+                                        ? limits.lines() + " lines"
+                                        : limits.bytes() + " bytes")
+                                + " in one answer without its end marker {\"kind\":\"end\"} (the limit of"
+                                + " one answer; raise it with "
+                                + (answer.size() >= limits.lines() ? "--max-answer-lines" : "--max-answer-bytes")
+                                + ")");
             }
             Line line = AnswerReader.read(text);
             if (line instanceof Line.End) {
@@ -170,9 +197,9 @@ public final class AdapterClient implements AutoCloseable {
     }
 
     /**
-     * Ends the adapter: closes its input, looks whether it printed anything after its last
-     * answer (that would be output nothing compared) or exited with a failure (a crash at its
-     * end, which its answers do not show), then stops it. Returns that problem, or null.
+     * Ends the adapter: closes its input, looks whether it printed anything after its last answer (that would be output
+     * nothing compared) or exited with a failure (a crash at its end, which its answers do not show), then stops it.
+     * Returns that problem, or null.
      */
     public String finish() {
         String line = adapter.leftover(Duration.ofMillis(Math.min(2000, patience.toMillis())));

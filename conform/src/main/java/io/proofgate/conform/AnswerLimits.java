@@ -1,10 +1,9 @@
 package io.proofgate.conform;
 
 /**
- * How much one answer may hold before its end marker: an adapter that floods lines without
- * ending its answer would otherwise fill the kit's heap (1 GB of RSS before this limit). Every
- * answer of the generated and hand-written scenarios is far below the defaults (a step's verdicts
- * and one state line).
+ * How much one answer may hold before its end marker: an adapter that floods lines without ending its answer would
+ * otherwise fill the kit's heap (1 GB of RSS before this limit). Every answer of the generated and hand-written
+ * scenarios is far below the defaults (a step's verdicts and one state line).
  */
 public record AnswerLimits(int lines, long bytes) {
 

@@ -2,6 +2,7 @@ package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -27,20 +28,33 @@ public final class ConformText {
         StringBuilder out = new StringBuilder();
         Line.Hello hello = report.hello();
         Set<Capability> capabilities = hello.capabilities();
-        out.append("adapter: ").append(adapter).append(" (").append(Json.excerpt(hello.implementation())).append(", ")
-                .append(hello.protocol()).append("), capabilities: ")
-                .append(capabilities.isEmpty() ? "none" : String.join(", ", capabilities.stream().map(Capability::wireName).toList()))
+        out.append("adapter: ")
+                .append(adapter)
+                .append(" (")
+                .append(Json.excerpt(hello.implementation()))
+                .append(", ")
+                .append(hello.protocol())
+                .append("), capabilities: ")
+                .append(
+                        capabilities.isEmpty()
+                                ? "none"
+                                : String.join(", ", capabilities.stream().map(Capability::wireName).toList()))
                 .append('\n');
         List<String> compared = new ArrayList<>(List.of("the verdicts after each event", "the summary"));
         List<String> notCompared = new ArrayList<>();
         for (Capability capability : List.of(Capability.REASON_FACTS, Capability.STATE)) {
-            (capabilities.contains(capability) ? compared : notCompared).add(capability.what()
-                    + (capabilities.contains(capability) ? "" : " (no " + capability.wireName() + ")"));
+            (capabilities.contains(capability) ? compared : notCompared)
+                    .add(
+                            capability.what()
+                                    + (capabilities.contains(capability) ? "" : " (no " + capability.wireName() + ")"));
         }
-        String judged = capabilities.contains(Capability.RESTORE) ? "judged: the safety of every plan, hit and load; connector policy: "
-                : "judged: the safety of every plan; connector policy: ";
+        String judged =
+                capabilities.contains(Capability.RESTORE)
+                        ? "judged: the safety of every plan, hit and load; connector policy: "
+                        : "judged: the safety of every plan; connector policy: ";
         if (hello.policy() == ConnectorPolicy.OWN) {
-            out.append(judged).append(hello.policy().wireName())
+            out.append(judged)
+                    .append(hello.policy().wireName())
                     .append(", which the kit does not model, so nothing else is compared\n");
         } else {
             out.append(judged).append(hello.policy().wireName()).append('\n');
@@ -49,10 +63,16 @@ public final class ConformText {
         if (!notCompared.isEmpty() && hello.policy() != ConnectorPolicy.OWN) {
             out.append("not compared: ").append(String.join("; ", notCompared)).append('\n');
         }
-        long stated = report.results().stream().filter(r -> r.scenario().expected() instanceof Scenario.BlockContents).count();
+        long stated =
+                report.results().stream()
+                        .filter(r -> r.scenario().expected() instanceof Scenario.BlockContents)
+                        .count();
         if (stated > 0) {
-            out.append("judged on stated contents: ").append(String.format("%,d", stated))
-                    .append(" scenarios that state vLLM's block contents after each event (vLLM's align mode); their plans are")
+            out.append("judged on stated contents: ")
+                    .append(String.format("%,d", stated))
+                    .append(
+                            " scenarios that state vLLM's block contents after each event (vLLM's align mode); their"
+                                    + " plans are")
                     .append(" judged on those contents, and nothing else of them is compared\n");
         }
         Map<Capability, Integer> skipped = new TreeMap<>();
@@ -67,35 +87,62 @@ public final class ConformText {
                 inapplicable.merge(n.reason(), 1, Integer::sum);
             }
         }
-        inapplicable.forEach((reason, count) -> out.append("not run: ").append(String.format("%,d", count))
-                .append(" scenarios not applicable: ").append(Json.excerpt(reason)).append('\n'));
-        skipped.forEach((capability, count) -> out.append("not run: ").append(String.format("%,d", count)).append(' ')
-                .append(capability.what()).append(" (no ").append(capability.wireName()).append(")\n"));
-        List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
-                .map(Result.Unsafe.class::cast).toList();
+        inapplicable.forEach(
+                (reason, count) ->
+                        out.append("not run: ")
+                                .append(String.format("%,d", count))
+                                .append(" scenarios not applicable: ")
+                                .append(Json.excerpt(reason))
+                                .append('\n'));
+        skipped.forEach(
+                (capability, count) ->
+                        out.append("not run: ")
+                                .append(String.format("%,d", count))
+                                .append(' ')
+                                .append(capability.what())
+                                .append(" (no ")
+                                .append(capability.wireName())
+                                .append(")\n"));
+        List<Result.Unsafe> unsafe =
+                report.results().stream()
+                        .filter(Result.Unsafe.class::isInstance)
+                        .map(Result.Unsafe.class::cast)
+                        .toList();
         unsafe(out, unsafe);
-        List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
-                .map(Result.Failed.class::cast).toList();
+        List<Result.Failed> failed =
+                report.results().stream()
+                        .filter(Result.Failed.class::isInstance)
+                        .map(Result.Failed.class::cast)
+                        .toList();
         if (!failed.isEmpty() || report.count(Result.Errored.class) > 0) {
             out.append('\n');
         }
         int listed = 0;
         for (Result.Failed failure : failed) {
             if (listed++ == LISTED) {
-                out.append("... and ").append(String.format("%,d", failed.size() - LISTED))
+                out.append("... and ")
+                        .append(String.format("%,d", failed.size() - LISTED))
                         .append(" more failing scenarios (--junit FILE lists every scenario)\n");
                 break;
             }
-            out.append("FAIL ").append(failure.scenario().id()).append(": ")
+            out.append("FAIL ")
+                    .append(failure.scenario().id())
+                    .append(": ")
                     .append(where(failure.scenario(), failure.mismatch(), failure.scenario().events().size()))
-                    .append(": ").append(failure.mismatch().rule()).append('\n');
+                    .append(": ")
+                    .append(failure.mismatch().rule())
+                    .append('\n');
         }
-        List<Result.Errored> errored = report.results().stream().filter(Result.Errored.class::isInstance)
-                .map(Result.Errored.class::cast).toList();
+        List<Result.Errored> errored =
+                report.results().stream()
+                        .filter(Result.Errored.class::isInstance)
+                        .map(Result.Errored.class::cast)
+                        .toList();
         for (int i = 0; i < errored.size(); i++) {
             if (i == LISTED) {
                 // a run stopped early has an error for each scenario it did not reach: thousands, alike
-                out.append("... and ").append(String.format("%,d", errored.size() - LISTED))
+                out.append("... and ")
+                        .append(String.format("%,d", errored.size() - LISTED))
                         .append(" more errors (--junit FILE lists every scenario)\n");
                 break;
             }
@@ -110,43 +157,83 @@ public final class ConformText {
         if (!failed.isEmpty()) {
             out.append("\nfailures by rule (the first difference of each failing scenario):\n");
             Map<String, List<Result.Failed>> groups = new LinkedHashMap<>();
-            failed.stream().sorted(Comparator.comparing((Result.Failed f) -> f.mismatch().rule()))
+            failed.stream()
+                    .sorted(Comparator.comparing((Result.Failed f) -> f.mismatch().rule()))
                     .forEach(f -> groups.computeIfAbsent(f.mismatch().rule(), k -> new ArrayList<>()).add(f));
             groups.entrySet().stream()
-                    .sorted(Comparator.comparing((Map.Entry<String, List<Result.Failed>> e) -> -e.getValue().size())
-                            .thenComparing(Map.Entry::getKey))
+                    .sorted(
+                            Comparator.comparing((Map.Entry<String, List<Result.Failed>> e) -> -e.getValue().size())
+                                    .thenComparing(Map.Entry::getKey))
                     .forEach(group -> group(out, group.getKey(), group.getValue(), report.shrunk()));
         }
-        List<Result.Passed> missing = report.results().stream().filter(r -> r instanceof Result.Passed p && !p.missed().isEmpty())
-                .map(Result.Passed.class::cast).toList();
+        List<Result.Passed> missing =
+                report.results().stream()
+                        .filter(r -> r instanceof Result.Passed p && !p.missed().isEmpty())
+                        .map(Result.Passed.class::cast)
+                        .toList();
         if (!missing.isEmpty()) {
             Map<String, Integer> suites = new TreeMap<>();
             missing.forEach(p -> suites.merge(p.scenario().suite(), 1, Integer::sum));
-            out.append("\nmissed publications (not failures): in ").append(String.format("%,d", missing.size()))
-                    .append(" scenarios vLLM offered a proof that latch-at-target publishes, and the adapter published"
-                            + " nothing for that request (").append(String.join(", ", suites.entrySet().stream()
-                            .map(e -> e.getKey() + " " + e.getValue()).toList())).append("); the first:\n");
-            missing.stream().limit(MISSED_LISTED).forEach(p -> out.append("  ").append(p.scenario().id()).append(": ")
-                    .append(String.join(", ", p.missed())).append('\n'));
+            out.append("\nmissed publications (not failures): in ")
+                    .append(String.format("%,d", missing.size()))
+                    .append(
+                            " scenarios vLLM offered a proof that latch-at-target publishes, and the adapter published"
+                                    + " nothing for that request (")
+                    .append(
+                            String.join(
+                                    ", ",
+                                    suites.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()))
+                    .append("); the first:\n");
+            missing.stream()
+                    .limit(MISSED_LISTED)
+                    .forEach(
+                            p ->
+                                    out.append("  ")
+                                            .append(p.scenario().id())
+                                            .append(": ")
+                                            .append(String.join(", ", p.missed()))
+                                            .append('\n'));
         }
-        List<Result.Passed> missingHits = report.results().stream()
-                .filter(r -> r instanceof Result.Passed p && !p.missedHits().isEmpty()).map(Result.Passed.class::cast).toList();
+        List<Result.Passed> missingHits =
+                report.results().stream()
+                        .filter(r -> r instanceof Result.Passed p && !p.missedHits().isEmpty())
+                        .map(Result.Passed.class::cast)
+                        .toList();
         if (!missingHits.isEmpty()) {
-            out.append("\nmissed hits (not failures): in ").append(String.format("%,d", missingHits.size()))
-                    .append(" scenarios latch-at-target answers a lookup with a longer hit than the adapter did (a prefix"
-                            + " computed again that a store could have given); the first:\n");
-            missingHits.stream().limit(MISSED_LISTED).forEach(p -> out.append("  ").append(p.scenario().id()).append(": ")
-                    .append(String.join(", ", p.missedHits())).append('\n'));
+            out.append("\nmissed hits (not failures): in ")
+                    .append(String.format("%,d", missingHits.size()))
+                    .append(
+                            " scenarios latch-at-target answers a lookup with a longer hit than the adapter did (a"
+                                    + " prefix computed again that a store could have given); the first:\n");
+            missingHits.stream()
+                    .limit(MISSED_LISTED)
+                    .forEach(
+                            p ->
+                                    out.append("  ")
+                                            .append(p.scenario().id())
+                                            .append(": ")
+                                            .append(String.join(", ", p.missedHits()))
+                                            .append('\n'));
         }
         long passed = report.count(Result.Passed.class);
         long notRun = report.count(Result.NotRun.class) + report.count(Result.NotApplicable.class);
         long errors = report.count(Result.Errored.class) + report.late().size();
         long ran = passed + failed.size() + unsafe.size() + errors;
-        out.append('\n').append(String.format("%,d scenarios: %,d passed, %,d unsafe, %,d failed, %,d not run, %,d errors",
-                report.results().size(), passed, unsafe.size(), failed.size(), notRun, errors));
-        out.append(String.format("; %.1f s, %,.0f scenarios/s (%d job%s; %,d answers, %.1f s waiting for them%s)%n", report.seconds(),
-                ran / Math.max(report.seconds(), 1e-9), report.jobs(), report.jobs() == 1 ? "" : "s", report.answers(),
-                report.waitedSeconds(), report.jobs() == 1 ? "" : ", summed over the " + report.jobs() + " jobs"));
+        out.append('\n')
+                .append(
+                        String.format(
+                                "%,d scenarios: %,d passed, %,d unsafe, %,d failed, %,d not run, %,d errors",
+                                report.results().size(), passed, unsafe.size(), failed.size(), notRun, errors));
+        out.append(
+                String.format(
+                        "; %.1f s, %,.0f scenarios/s (%d job%s; %,d answers, %.1f s waiting for them%s)%n",
+                        report.seconds(),
+                        ran / Math.max(report.seconds(), 1e-9),
+                        report.jobs(),
+                        report.jobs() == 1 ? "" : "s",
+                        report.answers(),
+                        report.waitedSeconds(),
+                        report.jobs() == 1 ? "" : ", summed over the " + report.jobs() + " jobs"));
         return out.toString();
     }
 
@@ -156,25 +243,55 @@ public final class ConformText {
             return;
         }
         out.append('\n');
-        unsafe.stream().limit(LISTED).forEach(u -> out.append("UNSAFE ").append(u.scenario().id()).append(": after event ")
-                .append(u.event()).append(" (line ").append(u.scenario().events().get(u.event() - 1).fileLine()).append("): ")
-                .append(u.findings().getFirst()).append('\n'));
+        unsafe.stream()
+                .limit(LISTED)
+                .forEach(
+                        u ->
+                                out.append("UNSAFE ")
+                                        .append(u.scenario().id())
+                                        .append(": after event ")
+                                        .append(u.event())
+                                        .append(" (line ")
+                                        .append(u.scenario().events().get(u.event() - 1).fileLine())
+                                        .append("): ")
+                                        .append(u.findings().getFirst())
+                                        .append('\n'));
         if (unsafe.size() > LISTED) {
-            out.append("... and ").append(String.format("%,d", unsafe.size() - LISTED))
+            out.append("... and ")
+                    .append(String.format("%,d", unsafe.size() - LISTED))
                     .append(" more unsafe scenarios (--junit FILE lists every scenario)\n");
         }
-        Result.Unsafe shortest = unsafe.stream()
-                .min(Comparator.comparingInt(Result.Unsafe::event).thenComparing(u -> u.scenario().id())).orElseThrow();
+        Result.Unsafe shortest =
+                unsafe.stream()
+                        .min(Comparator.comparingInt(Result.Unsafe::event).thenComparing(u -> u.scenario().id()))
+                        .orElseThrow();
         Scenario scenario = shortest.scenario();
-        out.append(unsafe.stream().allMatch(u -> u.verb().equals("published")) ? "\nunsafe plans: " : "\nunsafe answers: ").append(String.format("%,d", unsafe.size())).append(" scenario")
-                .append(unsafe.size() == 1 ? "" : "s").append("; shortest: ").append(scenario.id()).append(" (")
-                .append(scenario.file()).append(':').append(scenario.line()).append("), ").append(shortest.event())
-                .append(" event").append(shortest.event() == 1 ? "" : "s").append(" after the topology:\n");
+        out.append(
+                        unsafe.stream().allMatch(u -> u.verb().equals("published"))
+                                ? "\nunsafe plans: "
+                                : "\nunsafe answers: ")
+                .append(String.format("%,d", unsafe.size()))
+                .append(" scenario")
+                .append(unsafe.size() == 1 ? "" : "s")
+                .append("; shortest: ")
+                .append(scenario.id())
+                .append(" (")
+                .append(scenario.file())
+                .append(':')
+                .append(scenario.line())
+                .append("), ")
+                .append(shortest.event())
+                .append(" event")
+                .append(shortest.event() == 1 ? "" : "s")
+                .append(" after the topology:\n");
         out.append("      ").append(scenario.topology()).append('\n');
         for (String event : shortest.sent()) {
             out.append("      ").append(event).append('\n');
         }
-        out.append("    the adapter ").append(shortest.verb()).append(":\n      ").append(shortest.plan().replace("\n", "\n      "))
+        out.append("    the adapter ")
+                .append(shortest.verb())
+                .append(":\n      ")
+                .append(shortest.plan().replace("\n", "\n      "))
                 .append('\n');
         out.append("    which is unsafe:\n");
         shortest.findings().forEach(f -> out.append("      ").append(f).append('\n'));
@@ -188,15 +305,32 @@ public final class ConformText {
         failures.forEach(f -> suites.merge(f.scenario().suite(), 1, Integer::sum));
         List<String> seen = new ArrayList<>();
         suites.forEach((suite, count) -> seen.add(suite + " " + count));
-        out.append("  ").append(rule).append(": ").append(String.format("%,d", failures.size())).append(" scenario")
-                .append(failures.size() == 1 ? "" : "s").append(" (").append(String.join(", ", seen.subList(0, Math.min(8, seen.size()))))
-                .append(seen.size() > 8 ? ", and " + (seen.size() - 8) + " more files" : "").append(")\n");
-        Result.Failed shortest = failures.stream()
-                .min(Comparator.comparingInt(Result.Failed::events).thenComparing(f -> f.scenario().id())).orElseThrow();
+        out.append("  ")
+                .append(rule)
+                .append(": ")
+                .append(String.format("%,d", failures.size()))
+                .append(" scenario")
+                .append(failures.size() == 1 ? "" : "s")
+                .append(" (")
+                .append(String.join(", ", seen.subList(0, Math.min(8, seen.size()))))
+                .append(seen.size() > 8 ? ", and " + (seen.size() - 8) + " more files" : "")
+                .append(")\n");
+        Result.Failed shortest =
+                failures.stream()
+                        .min(Comparator.comparingInt(Result.Failed::events).thenComparing(f -> f.scenario().id()))
+                        .orElseThrow();
         Scenario scenario = shortest.scenario();
-        out.append("    shortest: ").append(scenario.id()).append(" (").append(scenario.file()).append(':').append(scenario.line())
-                .append(shrunk ? "), shrunk to " : "), not shrunk (--no-shrink), ").append(shortest.events()).append(" event")
-                .append(shortest.events() == 1 ? "" : "s").append(" after the topology:\n");
+        out.append("    shortest: ")
+                .append(scenario.id())
+                .append(" (")
+                .append(scenario.file())
+                .append(':')
+                .append(scenario.line())
+                .append(shrunk ? "), shrunk to " : "), not shrunk (--no-shrink), ")
+                .append(shortest.events())
+                .append(" event")
+                .append(shortest.events() == 1 ? "" : "s")
+                .append(" after the topology:\n");
         out.append("      ").append(scenario.topology()).append('\n');
         for (Scenario.Event event : scenario.events().subList(0, shortest.events())) {
             out.append("      ").append(event.line()).append('\n');
@@ -216,7 +350,10 @@ public final class ConformText {
         if (mismatch.event() > events) {
             return "in the summary after event " + events;
         }
-        return "after event " + mismatch.event() + " (line " + scenario.events().get(mismatch.event() - 1).fileLine() + ")";
+        return "after event "
+                + mismatch.event()
+                + " (line "
+                + scenario.events().get(mismatch.event() - 1).fileLine()
+                + ")";
     }
-
 }

@@ -1,13 +1,14 @@
 package io.proofgate.conform;
 
 import io.proofgate.adapter.AdapterSession;
+
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * proofgate's validator answering in the calling thread: the same lines as
- * {@code proofgate adapter}, without the process boundary. The baseline of the throughput figure.
+ * proofgate's validator answering in the calling thread: the same lines as {@code proofgate adapter}, without the
+ * process boundary. The baseline of the throughput figure.
  */
 public final class InProcessAdapter implements Adapter {
 

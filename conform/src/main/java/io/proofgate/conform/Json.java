@@ -10,10 +10,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class Json {
 
     /** A key twice in an object is an error: last-wins would silently pick one of two answers. */
-    static final ObjectMapper READER = new ObjectMapper()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    static final ObjectMapper READER =
+            new ObjectMapper()
+                    .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                    .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+                    .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private Json() {}
 

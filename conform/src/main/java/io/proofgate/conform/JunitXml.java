@@ -1,20 +1,22 @@
 package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
+
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
 
 /**
- * The run as JUnit XML, the report format CI systems read: a {@code testsuite} per scenario file
- * (or folder of hand-written logs), a {@code testcase} per scenario, with {@code failure},
- * {@code error} or {@code skipped}. Written with the JDK's StAX writer, which does the escaping.
+ * The run as JUnit XML, the report format CI systems read: a {@code testsuite} per scenario file (or folder of
+ * hand-written logs), a {@code testcase} per scenario, with {@code failure}, {@code error} or {@code skipped}. Written
+ * with the JDK's StAX writer, which does the escaping.
  */
 public final class JunitXml {
 
@@ -57,11 +59,21 @@ public final class JunitXml {
 
     private static void counts(XMLStreamWriter xml, List<Result> results) throws XMLStreamException {
         attribute(xml, "tests", String.valueOf(results.size()));
-        attribute(xml, "failures", String.valueOf(results.stream()
-                .filter(r -> r instanceof Result.Failed || r instanceof Result.Unsafe).count()));
+        attribute(
+                xml,
+                "failures",
+                String.valueOf(
+                        results.stream()
+                                .filter(r -> r instanceof Result.Failed || r instanceof Result.Unsafe)
+                                .count()));
         attribute(xml, "errors", String.valueOf(results.stream().filter(Result.Errored.class::isInstance).count()));
-        attribute(xml, "skipped", String.valueOf(results.stream()
-                .filter(r -> r instanceof Result.NotRun || r instanceof Result.NotApplicable).count()));
+        attribute(
+                xml,
+                "skipped",
+                String.valueOf(
+                        results.stream()
+                                .filter(r -> r instanceof Result.NotRun || r instanceof Result.NotApplicable)
+                                .count()));
     }
 
     private static void testcase(XMLStreamWriter xml, Result result) throws XMLStreamException {
@@ -74,17 +86,27 @@ public final class JunitXml {
         attribute(xml, "line", String.valueOf(scenario.line()));
         attribute(xml, "time", seconds(result.seconds()));
         switch (result) {
-            case Result.Passed passed -> { }
+            case Result.Passed passed -> {}
             case Result.Failed failed -> {
                 xml.writeStartElement("failure");
                 attribute(xml, "type", failed.mismatch().rule());
-                attribute(xml, "message", ConformText.where(scenario, failed.mismatch(), scenario.events().size()) + ": "
-                        + failed.mismatch().rule());
+                attribute(
+                        xml,
+                        "message",
+                        ConformText.where(scenario, failed.mismatch(), scenario.events().size())
+                                + ": "
+                                + failed.mismatch().rule());
                 // the body is the shortest failing prefix, whole: its events and its own first difference
                 Result.Mismatch shortest = failed.shortest();
-                StringBuilder text = new StringBuilder("shortest failing prefix, ").append(failed.events())
-                        .append(" events after the topology:\n  ").append(scenario.topology()).append('\n');
-                scenario.events().subList(0, failed.events()).forEach(e -> text.append("  ").append(e.line()).append('\n'));
+                StringBuilder text =
+                        new StringBuilder("shortest failing prefix, ")
+                                .append(failed.events())
+                                .append(" events after the topology:\n  ")
+                                .append(scenario.topology())
+                                .append('\n');
+                scenario.events()
+                        .subList(0, failed.events())
+                        .forEach(e -> text.append("  ").append(e.line()).append('\n'));
                 text.append("expected ").append(ConformText.where(scenario, shortest, failed.events())).append(":\n");
                 shortest.expected().forEach(line -> text.append("  ").append(line).append('\n'));
                 text.append("adapter:\n");
@@ -96,10 +118,17 @@ public final class JunitXml {
                 xml.writeStartElement("failure");
                 attribute(xml, "type", "unsafe");
                 attribute(xml, "message", "after event " + unsafe.event() + ": " + unsafe.findings().getFirst());
-                StringBuilder text = new StringBuilder("shortest failing prefix, ").append(unsafe.event())
-                        .append(" events after the topology:\n  ").append(scenario.topology()).append('\n');
+                StringBuilder text =
+                        new StringBuilder("shortest failing prefix, ")
+                                .append(unsafe.event())
+                                .append(" events after the topology:\n  ")
+                                .append(scenario.topology())
+                                .append('\n');
                 unsafe.sent().forEach(e -> text.append("  ").append(e).append('\n'));
-                text.append("the adapter ").append(unsafe.verb()).append(":\n  ").append(unsafe.plan().replace("\n", "\n  "))
+                text.append("the adapter ")
+                        .append(unsafe.verb())
+                        .append(":\n  ")
+                        .append(unsafe.plan().replace("\n", "\n  "))
                         .append("\nwhich is unsafe:\n");
                 unsafe.findings().forEach(f -> text.append("  ").append(f).append('\n'));
                 xml.writeCharacters(clean(text.toString()));
@@ -107,8 +136,13 @@ public final class JunitXml {
             }
             case Result.NotRun notRun -> {
                 xml.writeEmptyElement("skipped");
-                attribute(xml, "message", "needs " + String.join(", ", notRun.missing().stream().map(Capability::wireName).sorted().toList())
-                        + ", which the adapter does not declare");
+                attribute(
+                        xml,
+                        "message",
+                        "needs "
+                                + String.join(
+                                        ", ", notRun.missing().stream().map(Capability::wireName).sorted().toList())
+                                + ", which the adapter does not declare");
             }
             case Result.NotApplicable notApplicable -> {
                 xml.writeEmptyElement("skipped");
@@ -132,15 +166,22 @@ public final class JunitXml {
     /** XML 1.0 cannot hold every character an adapter may print: the others are written as \\uXXXX. */
     static String clean(String text) {
         StringBuilder out = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> {
-            boolean allowed = c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
-                    || c >= 0x10000;
-            if (allowed) {
-                out.appendCodePoint(c);
-            } else {
-                out.append(String.format("\\u%04x", c));
-            }
-        });
+        text.codePoints()
+                .forEach(
+                        c -> {
+                            boolean allowed =
+                                    c == 0x9
+                                            || c == 0xA
+                                            || c == 0xD
+                                            || (c >= 0x20 && c <= 0xD7FF)
+                                            || (c >= 0xE000 && c <= 0xFFFD)
+                                            || c >= 0x10000;
+                            if (allowed) {
+                                out.appendCodePoint(c);
+                            } else {
+                                out.append(String.format("\\u%04x", c));
+                            }
+                        });
         return out.toString();
     }
 

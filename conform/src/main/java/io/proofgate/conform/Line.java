@@ -1,23 +1,22 @@
 package io.proofgate.conform;
 
-
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.CopyTiming;
 import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
+
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
 
 /**
- * One line an implementation says, or the kit expects, in the adapter protocol: a verdict as
- * {@code proofgate replay} prints it, the connector's state, the summary, a refusal, the end
- * marker or the greeting. Numbers are kept as their decimal digits, so integers beyond 64 bits
- * compare exactly.
+ * One line an implementation says, or the kit expects, in the adapter protocol: a verdict as {@code proofgate replay}
+ * prints it, the connector's state, the summary, a refusal, the end marker or the greeting. Numbers are kept as their
+ * decimal digits, so integers beyond 64 bits compare exactly.
  *
- * <p>{@link Compared#words} is what is compared: the same words for both sides, with what the
- * adapter's capabilities leave out left out.
+ * <p>{@link Compared#words} is what is compared: the same words for both sides, with what the adapter's capabilities
+ * leave out left out.
  */
 public sealed interface Line {
 
@@ -37,14 +36,21 @@ public sealed interface Line {
     }
 
     /**
-     * A plan. {@code copy} says when the connector's workers copy its blocks: in the step of the
-     * event it answers ({@link CopyTiming#IN_STEP}, the default), or later ({@link CopyTiming#ASYNC}), up to the
-     * adapter's {@link Saved} line for it; {@code pinned}, for an asynchronous copy, that the
-     * connector keeps vLLM from freeing the blocks until then. Neither is compared with a policy:
-     * both are judged for safety ({@link PlanSafety}).
+     * A plan. {@code copy} says when the connector's workers copy its blocks: in the step of the event it answers
+     * ({@link CopyTiming#IN_STEP}, the default), or later ({@link CopyTiming#ASYNC}), up to the adapter's {@link Saved}
+     * line for it; {@code pinned}, for an asynchronous copy, that the connector keeps vLLM from freeing the blocks
+     * until then. Neither is compared with a policy: both are judged for safety ({@link PlanSafety}).
      */
-    record Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent, CopyTiming copy,
-                boolean pinned) implements VerdictLine {
+    record Plan(
+            String id,
+            String step,
+            String digest,
+            String span,
+            String blocksByGroup,
+            String recurrent,
+            CopyTiming copy,
+            boolean pinned)
+            implements VerdictLine {
 
         /** A plan whose blocks the workers copy in its step. */
         public Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent) {
@@ -54,61 +60,102 @@ public sealed interface Line {
         @Override
         public String words(Set<Capability> capabilities) {
             // the adapter's text, escaped (Outside): a report shows these words on a terminal
-            return Outside.bare("plan " + id + " step=" + step + " digest=" + digest + " span=" + span + " blocks=" + blocksByGroup
-                    + " recurrent=" + recurrent);
+            return Outside.bare(
+                    "plan "
+                            + id
+                            + " step="
+                            + step
+                            + " digest="
+                            + digest
+                            + " span="
+                            + span
+                            + " blocks="
+                            + blocksByGroup
+                            + " recurrent="
+                            + recurrent);
         }
 
         @Override
         public String json() {
-            return "{\"kind\":\"plan\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
-                    + ",\"span\":" + span + ",\"blocks_by_group\":" + blocksByGroup + ",\"recurrent\":" + recurrent
-                    + (copy == CopyTiming.IN_STEP ? "" : ",\"copy\":\"" + copy.wireName() + "\"") + (pinned ? ",\"pinned\":true" : "") + "}";
+            return "{\"kind\":\"plan\",\"step\":"
+                    + step
+                    + ",\"id\":"
+                    + Json.quote(id)
+                    + ",\"digest\":"
+                    + Json.quote(digest)
+                    + ",\"span\":"
+                    + span
+                    + ",\"blocks_by_group\":"
+                    + blocksByGroup
+                    + ",\"recurrent\":"
+                    + recurrent
+                    + (copy == CopyTiming.IN_STEP ? "" : ",\"copy\":\"" + copy.wireName() + "\"")
+                    + (pinned ? ",\"pinned\":true" : "")
+                    + "}";
         }
 
         /** Whether {@code saved} ends this plan's copy: the same request, digest and span. */
         boolean endsWith(Saved saved) {
-            return copy == CopyTiming.ASYNC && id.equals(saved.id()) && digest.equals(saved.digest()) && span.equals(saved.span());
+            return copy == CopyTiming.ASYNC
+                    && id.equals(saved.id())
+                    && digest.equals(saved.digest())
+                    && span.equals(saved.span());
         }
     }
 
     /**
-     * The adapter's word that every rank's worker has copied an asynchronous plan's blocks (the
-     * plan of request {@code id} for prefix {@code digest} of {@code span} tokens): the copy is
-     * over, and with it the plan's pins. Judged for safety, never compared with a policy.
+     * The adapter's word that every rank's worker has copied an asynchronous plan's blocks (the plan of request {@code
+     * id} for prefix {@code digest} of {@code span} tokens): the copy is over, and with it the plan's pins. Judged for
+     * safety, never compared with a policy.
      */
     record Saved(String id, String step, String digest, String span) implements Line {
         public String json() {
-            return "{\"kind\":\"saved\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
-                    + ",\"span\":" + span + "}";
+            return "{\"kind\":\"saved\",\"step\":"
+                    + step
+                    + ",\"id\":"
+                    + Json.quote(id)
+                    + ",\"digest\":"
+                    + Json.quote(digest)
+                    + ",\"span\":"
+                    + span
+                    + "}";
         }
     }
 
     /**
-     * A rejection. {@code facts} are the {@code name=value} words that end its reason
-     * (docs/protocol.md §6, "Reasons"); {@code disagreement} names a field (observed, target,
-     * group, block) whose value differs from the fact of the same name, empty when they agree.
+     * A rejection. {@code facts} are the {@code name=value} words that end its reason (docs/protocol.md §6, "Reasons");
+     * {@code disagreement} names a field (observed, target, group, block) whose value differs from the fact of the same
+     * name, empty when they agree.
      */
     record Rejected(String id, String step, String code, List<String> facts, String disagreement, String reason)
             implements VerdictLine {
         @Override
         public String words(Set<Capability> capabilities) {
             String words = "rejected " + id + " step=" + step + " code=" + code;
-            return Outside.bare(capabilities.contains(Capability.REASON_FACTS)
-                    ? words + (facts.isEmpty() ? "" : " " + String.join(" ", facts)) + disagreement
-                    : words);
+            return Outside.bare(
+                    capabilities.contains(Capability.REASON_FACTS)
+                            ? words + (facts.isEmpty() ? "" : " " + String.join(" ", facts)) + disagreement
+                            : words);
         }
 
         @Override
         public String json() {
-            StringBuilder json = new StringBuilder("{\"kind\":\"rejected\",\"step\":").append(step).append(",\"id\":")
-                    .append(Json.quote(id)).append(",\"code\":").append(Json.quote(code));
+            StringBuilder json =
+                    new StringBuilder("{\"kind\":\"rejected\",\"step\":")
+                            .append(step)
+                            .append(",\"id\":")
+                            .append(Json.quote(id))
+                            .append(",\"code\":")
+                            .append(Json.quote(code));
             for (String field : List.of("observed", "target", "group", "block")) {
                 String value = fact(field);
                 if (value != null) {
                     json.append(",\"").append(field).append("\":").append(value);
                 }
             }
-            return (reason.isEmpty() ? json : json.append(",\"reason\":").append(Json.quote(reason))).append('}').toString();
+            return (reason.isEmpty() ? json : json.append(",\"reason\":").append(Json.quote(reason)))
+                    .append('}')
+                    .toString();
         }
 
         String fact(String name) {
@@ -129,13 +176,19 @@ public sealed interface Line {
 
         @Override
         public String json() {
-            return "{\"kind\":\"retired\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"cause\":" + Json.quote(cause) + "}";
+            return "{\"kind\":\"retired\",\"step\":"
+                    + step
+                    + ",\"id\":"
+                    + Json.quote(id)
+                    + ",\"cause\":"
+                    + Json.quote(cause)
+                    + "}";
         }
     }
 
     /**
-     * The answer to a lookup: the connector can load {@code tokens} of the prompt beyond the tokens
-     * vLLM has (0: none). Judged for safety ({@link RestoreSafety}), and compared under latch-at-target.
+     * The answer to a lookup: the connector can load {@code tokens} of the prompt beyond the tokens vLLM has (0: none).
+     * Judged for safety ({@link RestoreSafety}), and compared under latch-at-target.
      */
     record Hit(String id, String step, String tokens) implements VerdictLine {
         @Override
@@ -159,27 +212,45 @@ public sealed interface Line {
     }
 
     /**
-     * A load: the connector's workers put the state of prefix {@code digest} at {@code span} tokens
-     * into {@code blocksByGroup}, for a request vLLM scheduled with its hit. Judged for safety
-     * ({@link RestoreSafety}), and compared under latch-at-target.
+     * A load: the connector's workers put the state of prefix {@code digest} at {@code span} tokens into {@code
+     * blocksByGroup}, for a request vLLM scheduled with its hit. Judged for safety ({@link RestoreSafety}), and
+     * compared under latch-at-target.
      */
     record Load(String id, String step, String digest, String span, String blocksByGroup) implements VerdictLine {
         @Override
         public String words(Set<Capability> capabilities) {
-            return Outside.bare("load " + id + " step=" + step + " digest=" + digest + " span=" + span + " blocks=" + blocksByGroup);
+            return Outside.bare(
+                    "load "
+                            + id
+                            + " step="
+                            + step
+                            + " digest="
+                            + digest
+                            + " span="
+                            + span
+                            + " blocks="
+                            + blocksByGroup);
         }
 
         @Override
         public String json() {
-            return "{\"kind\":\"load\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"digest\":" + Json.quote(digest)
-                    + ",\"span\":" + span + ",\"blocks_by_group\":" + blocksByGroup + "}";
+            return "{\"kind\":\"load\",\"step\":"
+                    + step
+                    + ",\"id\":"
+                    + Json.quote(id)
+                    + ",\"digest\":"
+                    + Json.quote(digest)
+                    + ",\"span\":"
+                    + span
+                    + ",\"blocks_by_group\":"
+                    + blocksByGroup
+                    + "}";
         }
     }
 
     /**
-     * The connector's state after an event, in the generated scenarios' words (docs/generation.md):
-     * {@code pending none} or a {@code pending} line per store by id, a {@code held} line per
-     * digest, the {@code counters} line.
+     * The connector's state after an event, in the generated scenarios' words (docs/generation.md): {@code pending
+     * none} or a {@code pending} line per store by id, a {@code held} line per digest, the {@code counters} line.
      */
     record State(List<String> lines, List<String> pendingIds) implements Compared {
         @Override
@@ -189,21 +260,54 @@ public sealed interface Line {
     }
 
     /** The summary {@code replay} prints at the end of a log; pending ids sorted, latches by id. */
-    record Summary(String plans, String rejected, String storeSkippedQuorum, String retiredFinished, String ignoredHeld,
-                   List<String> pending, SortedMap<String, String> latched) implements Compared {
+    record Summary(
+            String plans,
+            String rejected,
+            String storeSkippedQuorum,
+            String retiredFinished,
+            String ignoredHeld,
+            List<String> pending,
+            SortedMap<String, String> latched)
+            implements Compared {
         @Override
         public String words(Set<Capability> capabilities) {
             // ids quoted: the words of ["r1, r2"] and of ["r1", "r2"] must differ
-            return "summary " + Counter.PLANS.wireName() + "=" + plans + " " + Counter.REJECTED.wireName() + "=" + rejected + " " + Counter.STORE_SKIPPED_QUORUM.wireName() + "=" + storeSkippedQuorum
-                    + " " + Counter.RETIRED_FINISHED.wireName() + "=" + retiredFinished + " " + Counter.IGNORED_HELD.wireName() + "=" + ignoredHeld + " pending="
-                    + pending.stream().map(Outside::quoted).toList() + " latched="
+            return "summary "
+                    + Counter.PLANS.wireName()
+                    + "="
+                    + plans
+                    + " "
+                    + Counter.REJECTED.wireName()
+                    + "="
+                    + rejected
+                    + " "
+                    + Counter.STORE_SKIPPED_QUORUM.wireName()
+                    + "="
+                    + storeSkippedQuorum
+                    + " "
+                    + Counter.RETIRED_FINISHED.wireName()
+                    + "="
+                    + retiredFinished
+                    + " "
+                    + Counter.IGNORED_HELD.wireName()
+                    + "="
+                    + ignoredHeld
+                    + " pending="
+                    + pending.stream().map(Outside::quoted).toList()
+                    + " latched="
                     + latched.entrySet().stream().map(e -> Outside.quoted(e.getKey()) + ":" + e.getValue()).toList();
         }
 
         public String json() {
-            StringBuilder json = new StringBuilder("{\"kind\":\"summary\",\"" + Counter.PLANS.wireName() + "\":").append(plans).append(",\"" + Counter.REJECTED.wireName() + "\":")
-                    .append(rejected).append(",\"" + Counter.STORE_SKIPPED_QUORUM.wireName() + "\":").append(storeSkippedQuorum)
-                    .append(",\"" + Counter.RETIRED_FINISHED.wireName() + "\":").append(retiredFinished);
+            StringBuilder json =
+                    new StringBuilder("{\"kind\":\"summary\",\"" + Counter.PLANS.wireName() + "\":")
+                            .append(plans)
+                            .append(",\"" + Counter.REJECTED.wireName() + "\":")
+                            .append(rejected)
+                            .append(",\"" + Counter.STORE_SKIPPED_QUORUM.wireName() + "\":")
+                            .append(storeSkippedQuorum)
+                            .append(",\"" + Counter.RETIRED_FINISHED.wireName() + "\":")
+                            .append(retiredFinished);
             if (!ignoredHeld.equals("0")) {
                 json.append(",\"" + Counter.IGNORED_HELD.wireName() + "\":").append(ignoredHeld);
             }
@@ -230,15 +334,15 @@ public sealed interface Line {
     }
 
     /**
-     * The adapter's word that the scenario does not apply to its connector: the vLLM field its
-     * connector reads cannot carry the scenario's evidence (docs/conformance.md, "Not applicable").
-     * The scenario is then not run, never passed.
+     * The adapter's word that the scenario does not apply to its connector: the vLLM field its connector reads cannot
+     * carry the scenario's evidence (docs/conformance.md, "Not applicable"). The scenario is then not run, never
+     * passed.
      */
     record NotApplicable(String reason) implements Line {}
 
     /**
-     * An answer to a namespace probe: named byte strings, hex, by name (docs/conformance.md,
-     * "Namespace probes"); read only by an audit, never compared with a scenario.
+     * An answer to a namespace probe: named byte strings, hex, by name (docs/conformance.md, "Namespace probes"); read
+     * only by an audit, never compared with a scenario.
      */
     record Namespace(SortedMap<String, String> values) implements Line {}
 
@@ -246,8 +350,8 @@ public sealed interface Line {
     record End() implements Line {}
 
     /**
-     * The adapter's greeting: its protocol, name, capabilities and connector policy
-     * ({@link ConnectorPolicy#LATCH_AT_TARGET} where it names none).
+     * The adapter's greeting: its protocol, name, capabilities and connector policy ({@link
+     * ConnectorPolicy#LATCH_AT_TARGET} where it names none).
      */
     record Hello(String protocol, String implementation, Set<Capability> capabilities, ConnectorPolicy policy)
             implements Line {

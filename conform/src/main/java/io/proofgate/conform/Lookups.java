@@ -3,21 +3,22 @@ package io.proofgate.conform;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.proofgate.words.Capability;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The kit as vLLM taking an adapter's hit: a scenario's events as the adapter is sent them. vLLM
- * takes as computed the tokens the connector answered to a request's lookup, so the request's
- * first step that follows is sent with {@code external} set to the adapter's hit, {@code computed}
- * to the tokens vLLM had plus the hit, and {@code scheduled} to the rest of the prompt (a
- * looked-up request's first step computes its prompt to the end: {@link ScenarioReader} holds
- * scenarios to that). A hit that leaves no prompt token to compute is cut to leave one, as vLLM
- * computes the last token for its logits; the kit judges such a hit unsafe ({@link RestoreSafety}).
- * Scenarios without lookups are sent as they are.
+ * The kit as vLLM taking an adapter's hit: a scenario's events as the adapter is sent them. vLLM takes as computed the
+ * tokens the connector answered to a request's lookup, so the request's first step that follows is sent with {@code
+ * external} set to the adapter's hit, {@code computed} to the tokens vLLM had plus the hit, and {@code scheduled} to
+ * the rest of the prompt (a looked-up request's first step computes its prompt to the end: {@link ScenarioReader} holds
+ * scenarios to that). A hit that leaves no prompt token to compute is cut to leave one, as vLLM computes the last token
+ * for its logits; the kit judges such a hit unsafe ({@link RestoreSafety}). Scenarios without lookups are sent as they
+ * are.
  */
 final class Lookups {
 
@@ -40,7 +41,10 @@ final class Lookups {
             if (!"lookup".equals(node.path("kind").asText())) {
                 return null;
             }
-            return new Lookup(node.path("id").asText(), node.path("digest").asText(), node.path("prompt_tokens").asLong(),
+            return new Lookup(
+                    node.path("id").asText(),
+                    node.path("digest").asText(),
+                    node.path("prompt_tokens").asLong(),
                     node.path("computed").asLong());
         } catch (JsonProcessingException e) {
             return null; // read before: a scenario's lines are JSON
@@ -48,8 +52,8 @@ final class Lookups {
     }
 
     /**
-     * The tokens the adapter's answer to a lookup gives: its hit line's for the request, 0 where it
-     * printed none (a refusal), capped at what a count of tokens holds.
+     * The tokens the adapter's answer to a lookup gives: its hit line's for the request, 0 where it printed none (a
+     * refusal), capped at what a count of tokens holds.
      */
     static long hitIn(Lookup lookup, List<Line> answer) {
         for (Line line : answer) {
@@ -73,8 +77,8 @@ final class Lookups {
     }
 
     /**
-     * Event {@code k} as the adapter is sent it, given the hits answered before it: a step's new
-     * request that was looked up gets the adapter's hit.
+     * Event {@code k} as the adapter is sent it, given the hits answered before it: a step's new request that was
+     * looked up gets the adapter's hit.
      */
     static String sent(Scenario scenario, int k, Map<String, Lookup> lookedUp, Map<String, Long> hits) {
         String line = scenario.events().get(k).line();
@@ -91,8 +95,8 @@ final class Lookups {
                 JsonNode request = node.path("new").get(i);
                 Lookup lookup = lookedUp.get(request.path("id").asText());
                 if (lookup != null && request.isObject()) {
-                    ((com.fasterxml.jackson.databind.node.ArrayNode) node.get("new")).set(i,
-                            taken((ObjectNode) request, lookup, hits.getOrDefault(lookup.id(), 0L)));
+                    ((com.fasterxml.jackson.databind.node.ArrayNode) node.get("new"))
+                            .set(i, taken((ObjectNode) request, lookup, hits.getOrDefault(lookup.id(), 0L)));
                     lookedUp.remove(lookup.id()); // its first step only
                     changed = true;
                 }
@@ -108,19 +112,21 @@ final class Lookups {
         long end = lookup.promptTokens();
         long tokens = Math.max(0, Math.min(hit, end - 1 - lookup.computed()));
         ObjectNode taken = request.objectNode();
-        request.fields().forEachRemaining(field -> {
-            switch (field.getKey()) {
-                case "computed" -> {
-                    taken.put("computed", lookup.computed() + tokens);
-                    if (tokens > 0) {
-                        taken.put("external", tokens);
-                    }
-                }
-                case "external" -> { }
-                case "scheduled" -> taken.put("scheduled", end - lookup.computed() - tokens);
-                default -> taken.set(field.getKey(), field.getValue());
-            }
-        });
+        request.fields()
+                .forEachRemaining(
+                        field -> {
+                            switch (field.getKey()) {
+                                case "computed" -> {
+                                    taken.put("computed", lookup.computed() + tokens);
+                                    if (tokens > 0) {
+                                        taken.put("external", tokens);
+                                    }
+                                }
+                                case "external" -> {}
+                                case "scheduled" -> taken.put("scheduled", end - lookup.computed() - tokens);
+                                default -> taken.set(field.getKey(), field.getValue());
+                            }
+                        });
         return taken;
     }
 

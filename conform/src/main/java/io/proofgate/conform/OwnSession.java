@@ -20,23 +20,23 @@ import java.util.stream.Stream;
  * A command started so that everything it starts can be ended with it, however it was started.
  *
  * <p>Two nets, because each misses what the other catches:
+ *
  * <ul>
- *   <li>the command runs under {@code setsid} (util-linux), so it leads a process group of its
- *       own, whose id is its pid; ending it signals the whole group ({@code kill(-pgid)}), which
- *       reaches every child and grandchild that stayed in the group, at once and without a race
- *       against forks (sampling {@link ProcessHandle#descendants()} misses a child forked after
- *       the sample and every orphan, which is no longer a descendant);</li>
- *   <li>a daemon that double-forks and calls {@code setsid} itself leaves the group and is
- *       reparented away, so the command's environment carries a marker of its own
- *       ({@value #MARKER}); on Linux, ending it also signals every process of this user whose
- *       initial environment ({@code /proc/PID/environ}) holds the marker, until none is left.</li>
+ *   <li>the command runs under {@code setsid} (util-linux), so it leads a process group of its own, whose id is its
+ *       pid; ending it signals the whole group ({@code kill(-pgid)}), which reaches every child and grandchild that
+ *       stayed in the group, at once and without a race against forks (sampling {@link ProcessHandle#descendants()}
+ *       misses a child forked after the sample and every orphan, which is no longer a descendant);
+ *   <li>a daemon that double-forks and calls {@code setsid} itself leaves the group and is reparented away, so the
+ *       command's environment carries a marker of its own ({@value #MARKER}); on Linux, ending it also signals every
+ *       process of this user whose initial environment ({@code /proc/PID/environ}) holds the marker, until none is
+ *       left.
  * </ul>
- * Not covered: a descendant that both leaves the group and execs with an environment that drops
- * the marker ({@code env -i}), one that runs as another user, and everything when the kit itself
- * is killed with SIGKILL (nothing of the kit runs then). Without {@code setsid} the group net is
- * {@link ProcessHandle#descendants()} (racy; {@link #note()} says so); without {@code /proc} there
- * is no marker net. Signals go through {@code kill(2)} by the FFM API, since the JDK signals single
- * processes only.
+ *
+ * Not covered: a descendant that both leaves the group and execs with an environment that drops the marker ({@code env
+ * -i}), one that runs as another user, and everything when the kit itself is killed with SIGKILL (nothing of the kit
+ * runs then). Without {@code setsid} the group net is {@link ProcessHandle#descendants()} (racy; {@link #note()} says
+ * so); without {@code /proc} there is no marker net. Signals go through {@code kill(2)} by the FFM API, since the JDK
+ * signals single processes only.
  */
 final class OwnSession {
 
@@ -47,6 +47,7 @@ final class OwnSession {
     private static final int SIGKILL = 9;
     private static final int SIGTERM = 15;
     private static final MethodHandle KILL = kill();
+
     /** Sessions not yet ended, for the shutdown hook: a run stopped by SIGTERM or Ctrl-C ends them too. */
     private static final Set<OwnSession> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -68,10 +69,11 @@ final class OwnSession {
     }
 
     /**
-     * Starts {@code /bin/sh -c command} in {@code directory}, in a session of its own when
-     * {@code setsid} is there, with {@code environment} added to the kit's own.
+     * Starts {@code /bin/sh -c command} in {@code directory}, in a session of its own when {@code setsid} is there,
+     * with {@code environment} added to the kit's own.
      */
-    static OwnSession start(String command, Path directory, java.util.Map<String, String> environment) throws IOException {
+    static OwnSession start(String command, Path directory, java.util.Map<String, String> environment)
+            throws IOException {
         List<String> line = new ArrayList<>();
         setsid.ifPresent(path -> line.add(path.toString()));
         line.addAll(List.of("/bin/sh", "-c", command));
@@ -91,12 +93,17 @@ final class OwnSession {
     /** A line for the run's stderr when a net is missing here, or empty. */
     static Optional<String> note() {
         if (!groups()) {
-            return Optional.of("no setsid (util-linux) at " + SETSID + " or no kill(2) through the FFM API" + ": an adapter's children are found by sampling its"
-                    + " descendants, which misses one forked while it is ended" + (PROC ? "" : ", and daemons are not found"));
+            return Optional.of(
+                    "no setsid (util-linux) at "
+                            + SETSID
+                            + " or no kill(2) through the FFM API"
+                            + ": an adapter's children are found by sampling its"
+                            + " descendants, which misses one forked while it is ended"
+                            + (PROC ? "" : ", and daemons are not found"));
         }
         if (!PROC) {
-            return Optional.of("no /proc here: a daemon that an adapter started in a session of its own may"
-                    + " outlive the run");
+            return Optional.of(
+                    "no /proc here: a daemon that an adapter started in a session of its own may" + " outlive the run");
         }
         return Optional.empty();
     }
@@ -107,9 +114,8 @@ final class OwnSession {
     }
 
     /**
-     * Ends the command and everything it started: SIGTERM to its group and to the marked
-     * processes, {@code grace} for them to go, then SIGKILL until a pass finds none left (one may
-     * fork while it is being killed). Idempotent.
+     * Ends the command and everything it started: SIGTERM to its group and to the marked processes, {@code grace} for
+     * them to go, then SIGKILL until a pass finds none left (one may fork while it is being killed). Idempotent.
      */
     void end(java.time.Duration grace) {
         List<ProcessHandle> sampled = groups() ? List.of() : process.descendants().toList();
@@ -148,9 +154,8 @@ final class OwnSession {
     }
 
     /**
-     * The processes still to end: with /proc, every live process (zombies are dead, whoever has
-     * to reap them) in the command's group or holding its marker; without, the group while it
-     * answers signal 0.
+     * The processes still to end: with /proc, every live process (zombies are dead, whoever has to reap them) in the
+     * command's group or holding its marker; without, the group while it answers signal 0.
      */
     private List<Long> left() {
         if (!PROC) {
@@ -190,7 +195,9 @@ final class OwnSession {
         return close < 0 || close + 2 >= stat.length() ? null : stat.substring(close + 2).split(" ");
     }
 
-    /** Whether {@code wanted} (NUL, the entry, NUL) occurs in the NUL-separated environment, its first entry included. */
+    /**
+     * Whether {@code wanted} (NUL, the entry, NUL) occurs in the NUL-separated environment, its first entry included.
+     */
     private static boolean contains(byte[] environ, byte[] wanted) {
         byte[] padded = new byte[environ.length + 1];
         System.arraycopy(environ, 0, padded, 1, environ.length);
@@ -229,8 +236,15 @@ final class OwnSession {
     private static MethodHandle kill() {
         try {
             Linker linker = Linker.nativeLinker();
-            return linker.defaultLookup().find("kill").map(symbol -> linker.downcallHandle(symbol,
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT))).orElse(null);
+            return linker.defaultLookup()
+                    .find("kill")
+                    .map(
+                            symbol ->
+                                    linker.downcallHandle(
+                                            symbol,
+                                            FunctionDescriptor.of(
+                                                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
+                    .orElse(null);
         } catch (RuntimeException e) {
             return null; // native access refused: the group net falls back to the JDK's own signals
         }

@@ -3,8 +3,10 @@ package io.proofgate.conform;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Counter;
+
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -13,12 +15,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The answer lines nearly every answer is made of (plan, rejected, retired, state and end), read
- * in one pass of a streaming parser, without the JSON tree {@link AnswerReader} builds. Only a
- * plain line is read here: a kind first, every field the kind names there once with its type, any
- * other field skipped. Anything else (another kind, a missing or mistyped field, a key twice, text
- * after the object, anything the parser refuses) is null, and {@link AnswerReader} reads the line
- * as a tree instead: it alone says what is wrong with a line, so this class changes how fast a
+ * The answer lines nearly every answer is made of (plan, rejected, retired, state and end), read in one pass of a
+ * streaming parser, without the JSON tree {@link AnswerReader} builds. Only a plain line is read here: a kind first,
+ * every field the kind names there once with its type, any other field skipped. Anything else (another kind, a missing
+ * or mistyped field, a key twice, text after the object, anything the parser refuses) is null, and {@link AnswerReader}
+ * reads the line as a tree instead: it alone says what is wrong with a line, so this class changes how fast a
  * well-formed answer is read, never what any line means or what an error says.
  */
 final class PlainAnswers {
@@ -37,18 +38,20 @@ final class PlainAnswers {
             return null; // a skipped string is not held to the parser's length limit, which the tree's reading applies
         }
         try (JsonParser parser = FACTORY.createParser(text)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT || !"kind".equals(parser.nextFieldName())
+            if (parser.nextToken() != JsonToken.START_OBJECT
+                    || !"kind".equals(parser.nextFieldName())
                     || parser.nextToken() != JsonToken.VALUE_STRING) {
                 return null;
             }
-            Line line = switch (parser.getText()) {
-                case "plan" -> plan(parser);
-                case "rejected" -> rejected(parser);
-                case "retired" -> retired(parser);
-                case "state" -> state(parser);
-                case "end" -> skipRest(parser) ? new Line.End() : null;
-                default -> null;
-            };
+            Line line =
+                    switch (parser.getText()) {
+                        case "plan" -> plan(parser);
+                        case "rejected" -> rejected(parser);
+                        case "retired" -> retired(parser);
+                        case "state" -> state(parser);
+                        case "end" -> skipRest(parser) ? new Line.End() : null;
+                        default -> null;
+                    };
             return line != null && parser.nextToken() == null ? line : null;
         } catch (IOException | RuntimeException e) {
             return null; // the tree's reading says what is wrong, in its words
@@ -72,7 +75,9 @@ final class PlainAnswers {
         };
     }
 
-    /** A list of lists of integers, each {@code width} long unless it is -1, as compact JSON; null where it is not one. */
+    /**
+     * A list of lists of integers, each {@code width} long unless it is -1, as compact JSON; null where it is not one.
+     */
     private static String integerLists(JsonParser parser, int width) throws IOException {
         if (parser.nextToken() != JsonToken.START_ARRAY) {
             return null;
@@ -120,10 +125,11 @@ final class PlainAnswers {
             }
             pairs.add(new BigInteger[] {group, block});
         }
-        pairs.sort((a, b) -> {
-            int byGroup = a[0].compareTo(b[0]);
-            return byGroup != 0 ? byGroup : a[1].compareTo(b[1]);
-        });
+        pairs.sort(
+                (a, b) -> {
+                    int byGroup = a[0].compareTo(b[0]);
+                    return byGroup != 0 ? byGroup : a[1].compareTo(b[1]);
+                });
         StringBuilder out = new StringBuilder("[");
         for (BigInteger[] pair : pairs) {
             out.append(out.length() == 1 ? "[" : ",[").append(pair[0]).append(',').append(pair[1]).append(']');
@@ -162,7 +168,9 @@ final class PlainAnswers {
                 default -> skipValue(parser);
             }
         }
-        return all(id, step, digest, span, blocks, recurrent) ? new Line.Plan(id, step, digest, span, blocks, recurrent) : null;
+        return all(id, step, digest, span, blocks, recurrent)
+                ? new Line.Plan(id, step, digest, span, blocks, recurrent)
+                : null;
     }
 
     private static Line rejected(JsonParser parser) throws IOException {
@@ -184,7 +192,8 @@ final class PlainAnswers {
         }
         // an unknown code is read again as a tree, which says what is wrong
         return all(id, step, code) && AnswerReader.CODES.contains(code)
-                ? AnswerReader.rejected(id, step, code, reason == null ? "" : reason, integers) : null;
+                ? AnswerReader.rejected(id, step, code, reason == null ? "" : reason, integers)
+                : null;
     }
 
     private static Line retired(JsonParser parser) throws IOException {
@@ -254,7 +263,8 @@ final class PlainAnswers {
                     default -> skipValue(parser);
                 }
             }
-            if (!all(id, done, table, latch) || stores.put(id, new StateLine.Pending(id, done, table, latch).text()) != null) {
+            if (!all(id, done, table, latch)
+                    || stores.put(id, new StateLine.Pending(id, done, table, latch).text()) != null) {
                 return null;
             }
         }
@@ -304,10 +314,13 @@ final class PlainAnswers {
                 case REJECTED -> rejected = once(rejected, integer(parser));
                 case STORE_SKIPPED_QUORUM -> skipped = once(skipped, integer(parser));
                 case RETIRED_FINISHED -> retired = once(retired, integer(parser));
-                case null, default -> skipValue(parser); // a state does not compare ignored_held; unknown names are skipped
+                case null, default ->
+                        skipValue(parser); // a state does not compare ignored_held; unknown names are skipped
             }
         }
-        return all(plans, rejected, skipped, retired) ? new StateLine.Counters(plans, rejected, skipped, retired).text() : null;
+        return all(plans, rejected, skipped, retired)
+                ? new StateLine.Counters(plans, rejected, skipped, retired).text()
+                : null;
     }
 
     private static void skipValue(JsonParser parser) throws IOException {
@@ -316,9 +329,9 @@ final class PlainAnswers {
     }
 
     /**
-     * A field's value where it was not read before; a mistyped value (null) stops the reading.
-     * A key twice is the parser's own error (strict duplicate detection), so {@code before} is
-     * always null when the parser gets here; checking it keeps this class right without that.
+     * A field's value where it was not read before; a mistyped value (null) stops the reading. A key twice is the
+     * parser's own error (strict duplicate detection), so {@code before} is always null when the parser gets here;
+     * checking it keeps this class right without that.
      */
     private static <T> T once(T before, T value) {
         if (before != null || value == null) {

@@ -2,11 +2,13 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.proofgate.bytecheck.ByteFinding;
 import io.proofgate.bytecheck.PlanContents;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.ReplayException;
 import io.proofgate.words.CopyTiming;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,16 +21,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The safety of every plan an adapter printed, whatever its connector's policy: each plan is
- * judged on vLLM's block contents as the scenario's events imply them ({@link PlanContents}, the
- * simulation the byte check writes into page stores). A plan whose workers copy in its step is
- * judged after the event it answers; an asynchronous one ({@code "copy":"async"}) after that event
- * and after every later one up to the adapter's {@code saved} line for it, since its workers may
- * read the blocks at any of those points, and its {@code pinned} blocks are kept from vLLM's
- * freeing until then. A plan is unsafe when a block it names does not hold what its prefix
- * demands at one of those points, or when it names other blocks than the prefix needs. What this
- * cannot see: whether a pin the adapter declares is one vLLM honours, and blocks vLLM reuses for
- * other requests (the simulation never reuses a block id; a block vLLM let go holds garbage).
+ * The safety of every plan an adapter printed, whatever its connector's policy: each plan is judged on vLLM's block
+ * contents as the scenario's events imply them ({@link PlanContents}, the simulation the byte check writes into page
+ * stores). A plan whose workers copy in its step is judged after the event it answers; an asynchronous one ({@code
+ * "copy":"async"}) after that event and after every later one up to the adapter's {@code saved} line for it, since its
+ * workers may read the blocks at any of those points, and its {@code pinned} blocks are kept from vLLM's freeing until
+ * then. A plan is unsafe when a block it names does not hold what its prefix demands at one of those points, or when it
+ * names other blocks than the prefix needs. What this cannot see: whether a pin the adapter declares is one vLLM
+ * honours, and blocks vLLM reuses for other requests (the simulation never reuses a block id; a block vLLM let go holds
+ * garbage).
  */
 public final class PlanSafety {
 
@@ -48,15 +49,17 @@ public final class PlanSafety {
     }
 
     /**
-     * The first plan found unsafe after event {@code event} (1-based) or a later one, if any: one
-     * answered there, or an asynchronous one still being copied then. What the connector audit
-     * asks where two revisions' answers first differ: before that event both said the same, so
-     * their plans before it are equally safe, while a copy may turn unsafe later.
+     * The first plan found unsafe after event {@code event} (1-based) or a later one, if any: one answered there, or an
+     * asynchronous one still being copied then. What the connector audit asks where two revisions' answers first
+     * differ: before that event both said the same, so their plans before it are equally safe, while a copy may turn
+     * unsafe later.
      */
     public static Optional<Unsafe> firstUnsafeFrom(Scenario scenario, Transcript said, int event) {
         int from = Math.max(0, Math.min(event - 1, said.events().size()));
         if (!scenario.needs().contains(io.proofgate.words.Capability.RESTORE)
-                && said.events().subList(from, said.events().size()).stream().flatMap(List::stream).noneMatch(Line.Plan.class::isInstance)
+                && said.events().subList(from, said.events().size()).stream()
+                        .flatMap(List::stream)
+                        .noneMatch(Line.Plan.class::isInstance)
                 && said.events().subList(0, from).stream().flatMap(List::stream).noneMatch(PlanSafety::isAsync)) {
             return Optional.empty(); // no plan judged there: the events are not simulated
         }
@@ -68,10 +71,9 @@ public final class PlanSafety {
     }
 
     /**
-     * The unsafe plans judged after the first {@code upTo} events, the first found after each
-     * event, in event order: only the first with {@code first}. The events are followed only as
-     * far as a plan is judged: to the last answer with a plan or, once an asynchronous plan was
-     * printed, to {@code upTo}. A plan found unsafe is not judged again.
+     * The unsafe plans judged after the first {@code upTo} events, the first found after each event, in event order:
+     * only the first with {@code first}. The events are followed only as far as a plan is judged: to the last answer
+     * with a plan or, once an asynchronous plan was printed, to {@code upTo}. A plan found unsafe is not judged again.
      */
     private static List<Unsafe> unsafe(Scenario scenario, Transcript said, boolean first, int upTo) {
         List<Unsafe> found = new ArrayList<>();
@@ -94,8 +96,10 @@ public final class PlanSafety {
         for (String event : Lookups.sent(scenario, answered, said)) {
             log.append(event).append('\n'); // as the adapter was sent them: a looked-up request with its hit
         }
-        try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
-                scenario.file().toString())) {
+        try (EventReader reader =
+                new EventReader(
+                        new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
+                        scenario.file().toString())) {
             io.proofgate.protocol.Topology topology = reader.readTopology();
             List<io.proofgate.format.StateLine.Contents> stated =
                     scenario.expected() instanceof Scenario.BlockContents b ? b.after() : null;
@@ -114,29 +118,38 @@ public final class PlanSafety {
                     contents.stated(blockContents(stated.get(k)), stated.get(k).released());
                 }
                 Unsafe unsafe = null;
-                List<String> restoreFindings = switch (event) {
-                    case io.proofgate.protocol.Event.Lookup lookup -> restore.hit(lookup, said.events().get(k));
-                    case io.proofgate.protocol.Event.Step step -> restore.loads(step, said.events().get(k));
-                    default -> List.of();
-                };
+                List<String> restoreFindings =
+                        switch (event) {
+                            case io.proofgate.protocol.Event.Lookup lookup -> restore.hit(lookup, said.events().get(k));
+                            case io.proofgate.protocol.Event.Step step -> restore.loads(step, said.events().get(k));
+                            default -> List.of();
+                        };
                 if (!restoreFindings.isEmpty()) {
                     unsafe = new Unsafe(k + 1, restoreAnswer(said.events().get(k)), restoreFindings);
                 }
                 // the copies still running read the blocks as this event left them
                 for (Copying copy : copying) {
-                    List<String> findings = reported.contains(copy) ? List.of()
-                            : findings(contents, copy.plan(), copy.blocks(), pinning.get(copy));
+                    List<String> findings =
+                            reported.contains(copy)
+                                    ? List.of()
+                                    : findings(contents, copy.plan(), copy.blocks(), pinning.get(copy));
                     if (!findings.isEmpty()) {
                         reported.add(copy);
-                        unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, copy.plan().json(),
-                                findings.stream().map(f -> "while its workers copy it: " + f).toList());
+                        unsafe =
+                                unsafe != null
+                                        ? unsafe
+                                        : new Unsafe(
+                                                k + 1,
+                                                copy.plan().json(),
+                                                findings.stream().map(f -> "while its workers copy it: " + f).toList());
                     }
                 }
                 for (Line line : said.events().get(k)) {
                     switch (line) {
                         case Line.Plan plan -> {
                             long[][] blocks = blockIds(plan.blocksByGroup());
-                            List<String> findings = blocks == null ? unreadable(plan) : findings(contents, plan, blocks, null);
+                            List<String> findings =
+                                    blocks == null ? unreadable(plan) : findings(contents, plan, blocks, null);
                             if (!findings.isEmpty()) {
                                 unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
                             } else if (plan.copy() == CopyTiming.IN_STEP) {
@@ -152,18 +165,24 @@ public final class PlanSafety {
                                 }
                             }
                         }
-                        case Line.Saved saved -> copying.stream().filter(c -> c.plan().endsWith(saved)).findFirst()
-                                .ifPresent(c -> {
-                                    copying.remove(c);
-                                    if (!reported.contains(c)) {
-                                        restore.saved(c.plan().digest(), c.plan().span()); // its copy is over, and was safe
-                                    }
-                                    PlanContents.Pinned pin = pinning.remove(c);
-                                    if (pin != null) {
-                                        contents.unpin(pin); // the copy is over, and with it its pin
-                                    }
-                                });
-                        default -> { }
+                        case Line.Saved saved ->
+                                copying.stream()
+                                        .filter(c -> c.plan().endsWith(saved))
+                                        .findFirst()
+                                        .ifPresent(
+                                                c -> {
+                                                    copying.remove(c);
+                                                    if (!reported.contains(c)) {
+                                                        restore.saved(
+                                                                c.plan().digest(),
+                                                                c.plan().span()); // its copy is over, and was safe
+                                                    }
+                                                    PlanContents.Pinned pin = pinning.remove(c);
+                                                    if (pin != null) {
+                                                        contents.unpin(pin); // the copy is over, and with it its pin
+                                                    }
+                                                });
+                        default -> {}
                     }
                 }
                 if (unsafe != null) {
@@ -175,27 +194,42 @@ public final class PlanSafety {
             }
         } catch (ReplayException e) {
             // a plan after an event vLLM could not have sent cannot be judged: never passed unseen
-            throw new IllegalStateException("its events are not all a replay log's (" + e.getMessage()
-                    + "), so the adapter's plans cannot be judged for safety");
+            throw new IllegalStateException(
+                    "its events are not all a replay log's ("
+                            + e.getMessage()
+                            + "), so the adapter's plans cannot be judged for safety");
         } catch (IOException e) {
             throw new UncheckedIOException(e); // in-memory streams only
         }
         return found;
     }
 
-    /** A contents line's blocks as what the page checks compare: the recurrent state of a prefix, or nothing computed. */
-    private static Map<Long, io.proofgate.bytecheck.BlockContent> blockContents(io.proofgate.format.StateLine.Contents line) {
+    /**
+     * A contents line's blocks as what the page checks compare: the recurrent state of a prefix, or nothing computed.
+     */
+    private static Map<Long, io.proofgate.bytecheck.BlockContent> blockContents(
+            io.proofgate.format.StateLine.Contents line) {
         Map<Long, io.proofgate.bytecheck.BlockContent> blocks = new java.util.HashMap<>();
-        line.blocks().keySet().forEach(block -> blocks.put(block, new io.proofgate.bytecheck.BlockContent.Uncomputed()));
-        line.states().forEach((block, state) -> blocks.put(block, new io.proofgate.bytecheck.BlockContent.Recurrent(state.digest(),
-                state.tokens())));
+        line.blocks()
+                .keySet()
+                .forEach(block -> blocks.put(block, new io.proofgate.bytecheck.BlockContent.Uncomputed()));
+        line.states()
+                .forEach(
+                        (block, state) ->
+                                blocks.put(
+                                        block,
+                                        new io.proofgate.bytecheck.BlockContent.Recurrent(
+                                                state.digest(), state.tokens())));
         return blocks;
     }
 
     /** A restore's answer as printed: its hit and load lines, for the report. */
     private static String restoreAnswer(List<Line> answer) {
-        List<String> lines = answer.stream().filter(l -> l instanceof Line.Hit || l instanceof Line.Load)
-                .map(l -> ((Line.VerdictLine) l).json()).toList();
+        List<String> lines =
+                answer.stream()
+                        .filter(l -> l instanceof Line.Hit || l instanceof Line.Load)
+                        .map(l -> ((Line.VerdictLine) l).json())
+                        .toList();
         return lines.isEmpty() ? "(no load)" : String.join("\n", lines);
     }
 
@@ -221,56 +255,68 @@ public final class PlanSafety {
     }
 
     private static List<String> unreadable(Line.Plan plan) {
-        return List.of("its blocks_by_group names a block that is not a block id: " + Json.excerpt(plan.blocksByGroup()));
+        return List.of(
+                "its blocks_by_group names a block that is not a block id: " + Json.excerpt(plan.blocksByGroup()));
     }
 
-    private static List<String> findings(PlanContents contents, Line.Plan plan, long[][] blocks, PlanContents.Pinned pin) {
+    private static List<String> findings(
+            PlanContents contents, Line.Plan plan, long[][] blocks, PlanContents.Pinned pin) {
         long span;
         try {
             span = Long.parseLong(plan.span());
         } catch (NumberFormatException e) {
-            return List.of("its span or blocks_by_group is not one vLLM's blocks can hold: " + Json.excerpt(plan.json()));
+            return List.of(
+                    "its span or blocks_by_group is not one vLLM's blocks can hold: " + Json.excerpt(plan.json()));
         }
-        return contents.check(contents.step(), plan.id(), plan.digest(), span, blocks, pin).stream().map(ByteFinding::message)
+        return contents.check(contents.step(), plan.id(), plan.digest(), span, blocks, pin).stream()
+                .map(ByteFinding::message)
                 .toList();
     }
 
     /**
-     * The requests whose lookup the scenario answers (under latch-at-target) with a hit longer than
-     * the adapter's: missed hits, a prefix recomputed that the store held; reported apart, not failed.
+     * The requests whose lookup the scenario answers (under latch-at-target) with a hit longer than the adapter's:
+     * missed hits, a prefix recomputed that the store held; reported apart, not failed.
      */
     static List<String> missedHits(Scenario scenario, Transcript said) {
         Map<String, Long> expected = new java.util.LinkedHashMap<>();
-        List<Line.VerdictLine> verdicts = switch (scenario.expected()) {
-            case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
-            case Scenario.WholeLog whole -> whole.verdicts();
-            case Scenario.BlockContents stated -> List.of(); // states no verdicts
-        };
+        List<Line.VerdictLine> verdicts =
+                switch (scenario.expected()) {
+                    case Scenario.PerEvent perEvent ->
+                            perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
+                    case Scenario.WholeLog whole -> whole.verdicts();
+                    case Scenario.BlockContents stated -> List.of(); // states no verdicts
+                };
         for (Line.VerdictLine verdict : verdicts) {
             if (verdict instanceof Line.Hit hit) {
                 expected.put(hit.id(), hit.count());
             }
         }
         Map<String, Long> got = Lookups.hits(scenario, said);
-        return expected.entrySet().stream().filter(e -> e.getValue() > got.getOrDefault(e.getKey(), 0L)).map(Map.Entry::getKey)
+        return expected.entrySet().stream()
+                .filter(e -> e.getValue() > got.getOrDefault(e.getKey(), 0L))
+                .map(Map.Entry::getKey)
                 .toList();
     }
 
     /**
-     * The requests the scenario expects a plan for (under latch-at-target, from proofs vLLM
-     * offered) and for which the adapter printed none: missed publications, the silent 0%-hit
-     * class, reported apart and not failed.
+     * The requests the scenario expects a plan for (under latch-at-target, from proofs vLLM offered) and for which the
+     * adapter printed none: missed publications, the silent 0%-hit class, reported apart and not failed.
      */
     static List<String> missed(Scenario scenario, Transcript said) {
         Set<String> expected = new LinkedHashSet<>();
-        List<Line.VerdictLine> verdicts = switch (scenario.expected()) {
-            case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
-            case Scenario.WholeLog whole -> whole.verdicts();
-            case Scenario.BlockContents stated -> List.of(); // states no verdicts
-        };
+        List<Line.VerdictLine> verdicts =
+                switch (scenario.expected()) {
+                    case Scenario.PerEvent perEvent ->
+                            perEvent.after().stream().flatMap(a -> a.verdicts().stream()).toList();
+                    case Scenario.WholeLog whole -> whole.verdicts();
+                    case Scenario.BlockContents stated -> List.of(); // states no verdicts
+                };
         verdicts.stream().filter(Line.Plan.class::isInstance).map(v -> ((Line.Plan) v).id()).forEach(expected::add);
-        said.events().stream().flatMap(List::stream).filter(Line.Plan.class::isInstance)
-                .map(v -> ((Line.Plan) v).id()).forEach(expected::remove);
+        said.events().stream()
+                .flatMap(List::stream)
+                .filter(Line.Plan.class::isInstance)
+                .map(v -> ((Line.Plan) v).id())
+                .forEach(expected::remove);
         return new ArrayList<>(expected);
     }
 }

@@ -17,23 +17,23 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An implementation's adapter as a child process: {@code /bin/sh -c CMD}. Messages are written to
- * its stdin and answers read from its stdout by threads of their own, so that a silent adapter,
- * or one that stops reading, is a timeout, never a hang of the kit. Its stderr is kept (the last few kilobytes) for the error message when
- * it breaks. Closing ends the process and everything it started, daemons included ({@link OwnSession}).
+ * An implementation's adapter as a child process: {@code /bin/sh -c CMD}. Messages are written to its stdin and answers
+ * read from its stdout by threads of their own, so that a silent adapter, or one that stops reading, is a timeout,
+ * never a hang of the kit. Its stderr is kept (the last few kilobytes) for the error message when it breaks. Closing
+ * ends the process and everything it started, daemons included ({@link OwnSession}).
  */
 public final class ProcessAdapter implements Adapter {
 
     /** A line longer than this is not an answer; reading on would only fill memory. */
     static final int MAX_LINE_BYTES = 1 << 20;
+
     private static final int STDERR_TAIL = 2048;
 
     private sealed interface Item {}
 
     /**
-     * The complete lines of one read from the pipe, and the bytes of the queue's budget they hold:
-     * an answer printed in one write crosses from the reader thread to the kit in one hand-over,
-     * not one per line.
+     * The complete lines of one read from the pipe, and the bytes of the queue's budget they hold: an answer printed in
+     * one write crosses from the reader thread to the kit in one hand-over, not one per line.
      */
     private record Lines(List<String> lines, int cost) implements Item {}
 
@@ -45,29 +45,35 @@ public final class ProcessAdapter implements Adapter {
     private final OwnSession session;
     private final Process process;
     private final OutputStream stdin;
+
     /**
-     * Bounded in lines and in bytes: an adapter that floods its output waits for the kit instead
-     * of filling its heap (65,536 lines of up to 1 MiB each were up to 64 GiB).
+     * Bounded in lines and in bytes: an adapter that floods its output waits for the kit instead of filling its heap
+     * (65,536 lines of up to 1 MiB each were up to 64 GiB).
      */
     private final BlockingQueue<Item> lines = new java.util.concurrent.ArrayBlockingQueue<>(1 << 16);
+
     static final int QUEUED_BYTES = 4 << 20;
     private final java.util.concurrent.Semaphore budget = new java.util.concurrent.Semaphore(QUEUED_BYTES);
     private volatile boolean closed;
+
     /** The lines of the last hand-over not yet given to the kit. */
     private final java.util.ArrayDeque<String> ready = new java.util.ArrayDeque<>();
+
     /** Messages for the writer thread, encoded: a write never blocks the kit, so a stuck adapter is a timeout. */
     private final BlockingQueue<byte[]> outbox = new LinkedBlockingQueue<>();
+
     private static final byte[] CLOSE = new byte[0];
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread stderrReader;
     private long waited;
     private boolean ended;
+
     /** Whether the kit ended the adapter's session (it did not exit on its own in time). */
     private volatile boolean stopped;
 
     /**
-     * The folder's own path as its files are named in the adapter's stderr, both as given and as
-     * the system resolves it (a folder reached through a link); empty but for {@link #ofRevision}.
+     * The folder's own path as its files are named in the adapter's stderr, both as given and as the system resolves it
+     * (a folder reached through a link); empty but for {@link #ofRevision}.
      */
     private final List<String> shownFromFolder;
 
@@ -77,15 +83,15 @@ public final class ProcessAdapter implements Adapter {
 
     /** What an adapter run in a revision is told: where that revision is, and where its repository's own files are. */
     public static final String REVISION = "PROOFGATE_REVISION";
+
     public static final String REPOSITORY = "PROOFGATE_REPOSITORY";
 
     /**
-     * An adapter run in a revision written into a folder of the kit's own, from
-     * {@code repository}. That folder is gone when an error is read, so the adapter's stderr
-     * names the files under it from the folder, as the author finds them in the revision. The
-     * adapter is told both folders ({@link #REVISION}, {@link #REPOSITORY}): code it runs from
-     * the repository's working tree (an installed package, PYTHONPATH) is the same code at both
-     * revisions, and an adapter that can tell refuses to run it (the Python library does).
+     * An adapter run in a revision written into a folder of the kit's own, from {@code repository}. That folder is gone
+     * when an error is read, so the adapter's stderr names the files under it from the folder, as the author finds them
+     * in the revision. The adapter is told both folders ({@link #REVISION}, {@link #REPOSITORY}): code it runs from the
+     * repository's working tree (an installed package, PYTHONPATH) is the same code at both revisions, and an adapter
+     * that can tell refuses to run it (the Python library does).
      */
     public static ProcessAdapter ofRevision(String command, Path revision, Path repository) throws AdapterException {
         return new ProcessAdapter(command, revision, repository);
@@ -96,29 +102,46 @@ public final class ProcessAdapter implements Adapter {
         boolean revision = repository != null;
         this.shownFromFolder = revision ? prefixes(directory) : List.of();
         try {
-            session = OwnSession.start(command, directory, revision
-                    ? java.util.Map.of(REVISION, directory.toAbsolutePath().toString(), REPOSITORY, repository.toAbsolutePath().toString())
-                    : java.util.Map.of());
+            session =
+                    OwnSession.start(
+                            command,
+                            directory,
+                            revision
+                                    ? java.util.Map.of(
+                                            REVISION,
+                                            directory.toAbsolutePath().toString(),
+                                            REPOSITORY,
+                                            repository.toAbsolutePath().toString())
+                                    : java.util.Map.of());
         } catch (IOException e) {
             throw new AdapterException("could not be started: " + e.getMessage());
         }
         process = session.process();
         stdin = process.getOutputStream();
         Thread.ofPlatform().daemon(true).name("proofgate-conform-stdin").start(this::writeMessages);
-        Thread.ofPlatform().daemon(true).name("proofgate-conform-stdout").start(() -> readLines(process.getInputStream()));
-        stderrReader = Thread.ofPlatform().daemon(true).name("proofgate-conform-stderr")
-                .start(() -> keepTail(process.getErrorStream()));
+        Thread.ofPlatform()
+                .daemon(true)
+                .name("proofgate-conform-stdout")
+                .start(() -> readLines(process.getInputStream()));
+        stderrReader =
+                Thread.ofPlatform()
+                        .daemon(true)
+                        .name("proofgate-conform-stderr")
+                        .start(() -> keepTail(process.getErrorStream()));
     }
 
     /**
-     * Ends every adapter still running and everything each started: at shutdown, before the
-     * folders they run in are removed, so that none writes into one while it goes.
+     * Ends every adapter still running and everything each started: at shutdown, before the folders they run in are
+     * removed, so that none writes into one while it goes.
      */
     public static void endAll() {
         OwnSession.endAll();
     }
 
-    /** What this machine cannot do to end an adapter's descendants (no setsid, no /proc), for a line on stderr; or empty. */
+    /**
+     * What this machine cannot do to end an adapter's descendants (no setsid, no /proc), for a line on stderr; or
+     * empty.
+     */
     public static java.util.Optional<String> hygieneNote() {
         return OwnSession.note();
     }
@@ -243,8 +266,8 @@ public final class ProcessAdapter implements Adapter {
     }
 
     /**
-     * Closes the adapter's input, gives it two seconds to exit, then ends its session: the
-     * adapter, every process it started and every daemon those started ({@link OwnSession}).
+     * Closes the adapter's input, gives it two seconds to exit, then ends its session: the adapter, every process it
+     * started and every daemon those started ({@link OwnSession}).
      */
     @Override
     public void close() {
@@ -273,25 +296,29 @@ public final class ProcessAdapter implements Adapter {
             return null; // still running, or stopped by the kit: its exit status is the kit's signal
         }
         Integer status = exitStatus();
-        return status == null || status == 0 ? null
+        return status == null || status == 0
+                ? null
                 : "exited with status " + status + said(status) + " after its last answer" + stderrTail();
     }
 
     /** How the process ended, with its last stderr lines, for a message. */
     private String exit() {
         Integer status = exitStatus();
-        return (status == null ? " (it is still running)" : " (it exited with status " + status + said(status) + ")") + stderrTail();
+        return (status == null ? " (it is still running)" : " (it exited with status " + status + said(status) + ")")
+                + stderrTail();
     }
 
     /**
-     * The exit status of the Python library's adapter whose connector raised what the library
-     * may not catch (KeyboardInterrupt, {@code sys.exit()} in a hook; its stderr's last line names
-     * it): adapters/python, {@code UNCAUGHT}.
+     * The exit status of the Python library's adapter whose connector raised what the library may not catch
+     * (KeyboardInterrupt, {@code sys.exit()} in a hook; its stderr's last line names it): adapters/python, {@code
+     * UNCAUGHT}.
      */
     public static final int UNCAUGHT = 3;
 
     private static String said(int status) {
-        return status == UNCAUGHT ? ", which the Python library gives when the connector raised what the library may not catch" : "";
+        return status == UNCAUGHT
+                ? ", which the Python library gives when the connector raised what the library may not catch"
+                : "";
     }
 
     /** The exit status once the process ended (waiting a second for it, and for its last stderr), or null. */
@@ -326,14 +353,19 @@ public final class ProcessAdapter implements Adapter {
         }
         List<String> last = shown.lines().toList();
         last = last.subList(Math.max(0, last.size() - 5), last.size());
-        return (shown.equals(tail) ? "; its stderr ends: " : "; its stderr ends (paths from the root of its revision): ")
+        return (shown.equals(tail)
+                        ? "; its stderr ends: "
+                        : "; its stderr ends (paths from the root of its revision): ")
                 + String.join(" | ", last.stream().map(Json::excerpt).toList());
     }
 
     /** The longest first: a resolved path may extend the given one. */
     private static List<String> prefixes(Path directory) {
-        java.util.TreeSet<String> prefixes = new java.util.TreeSet<>(
-                java.util.Comparator.comparingInt(String::length).reversed().thenComparing(java.util.Comparator.naturalOrder()));
+        java.util.TreeSet<String> prefixes =
+                new java.util.TreeSet<>(
+                        java.util.Comparator.comparingInt(String::length)
+                                .reversed()
+                                .thenComparing(java.util.Comparator.naturalOrder()));
         prefixes.add(directory.toAbsolutePath().normalize() + java.io.File.separator);
         try {
             prefixes.add(directory.toRealPath() + java.io.File.separator);
@@ -372,7 +404,10 @@ public final class ProcessAdapter implements Adapter {
                         lines.add(text);
                         cost += bytes.length + 1;
                     } else {
-                        problem = new Broken("printed a line that is not UTF-8: " + Json.excerpt(new String(bytes, StandardCharsets.UTF_8)));
+                        problem =
+                                new Broken(
+                                        "printed a line that is not UTF-8: "
+                                                + Json.excerpt(new String(bytes, StandardCharsets.UTF_8)));
                     }
                 }
                 if (problem == null) {
@@ -390,8 +425,10 @@ public final class ProcessAdapter implements Adapter {
                 }
             }
             if (line.size() > 0) {
-                hand(new Broken("ended its output in the middle of a line: " + Json.excerpt(
-                        new String(line.toByteArray(), StandardCharsets.UTF_8))));
+                hand(
+                        new Broken(
+                                "ended its output in the middle of a line: "
+                                        + Json.excerpt(new String(line.toByteArray(), StandardCharsets.UTF_8))));
             }
             hand(new Ended());
         } catch (IOException e) {
@@ -406,8 +443,8 @@ public final class ProcessAdapter implements Adapter {
     }
 
     /**
-     * Hands lines to the kit once the queue has room for their bytes; false when the adapter was
-     * closed meanwhile (nobody reads any more).
+     * Hands lines to the kit once the queue has room for their bytes; false when the adapter was closed meanwhile
+     * (nobody reads any more).
      */
     private boolean hand(Item item) throws InterruptedException {
         int cost = item instanceof Lines batch ? batch.cost() : 0;

@@ -3,24 +3,26 @@ package io.proofgate.conform;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
 import io.proofgate.words.Counter;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Names a first difference by the rule it breaks, in words that do not depend on the scenario's
- * request ids or numbers, so that failures of one mistake group together:
- * {@code rejected future_boundary -> no verdict}, {@code plan: recurrent differs},
- * {@code state: pending latch differs}, {@code summary: store_skipped_quorum differs}.
+ * Names a first difference by the rule it breaks, in words that do not depend on the scenario's request ids or numbers,
+ * so that failures of one mistake group together: {@code rejected future_boundary -> no verdict}, {@code plan:
+ * recurrent differs}, {@code state: pending latch differs}, {@code summary: store_skipped_quorum differs}.
  */
 public final class Rules {
 
     private Rules() {}
 
-    public static String ofVerdicts(List<Line.VerdictLine> expected, List<Line.VerdictLine> actual, Set<Capability> capabilities) {
+    public static String ofVerdicts(
+            List<Line.VerdictLine> expected, List<Line.VerdictLine> actual, Set<Capability> capabilities) {
         int i = 0;
-        while (i < expected.size() && i < actual.size()
+        while (i < expected.size()
+                && i < actual.size()
                 && expected.get(i).words(capabilities).equals(actual.get(i).words(capabilities))) {
             i++;
         }
@@ -29,14 +31,30 @@ public final class Rules {
         if (want != null && got != null && want.id().equals(got.id())) {
             switch (want) {
                 case Line.Plan plan when got instanceof Line.Plan other -> {
-                    return "plan: " + differing(List.of("step", plan.step(), other.step(), "digest", plan.digest(), other.digest(),
-                            "span", plan.span(), other.span(), "blocks_by_group", plan.blocksByGroup(), other.blocksByGroup(),
-                            "recurrent", plan.recurrent(), other.recurrent()));
+                    return "plan: "
+                            + differing(
+                                    List.of(
+                                            "step",
+                                            plan.step(),
+                                            other.step(),
+                                            "digest",
+                                            plan.digest(),
+                                            other.digest(),
+                                            "span",
+                                            plan.span(),
+                                            other.span(),
+                                            "blocks_by_group",
+                                            plan.blocksByGroup(),
+                                            other.blocksByGroup(),
+                                            "recurrent",
+                                            plan.recurrent(),
+                                            other.recurrent()));
                 }
                 case Line.Rejected rejected when got instanceof Line.Rejected other -> {
                     if (rejected.code().equals(other.code())) {
-                        return "rejected " + rejected.code() + (rejected.step().equals(other.step()) ? ": reason facts differ"
-                                : ": step differs");
+                        return "rejected "
+                                + rejected.code()
+                                + (rejected.step().equals(other.step()) ? ": reason facts differ" : ": step differs");
                     }
                     return "rejected " + rejected.code() + " -> rejected " + word(other.code());
                 }
@@ -44,14 +62,30 @@ public final class Rules {
                     return "hit: tokens " + (hit.tokens().equals(other.tokens()) ? "the same, step differs" : "differ");
                 }
                 case Line.Load load when got instanceof Line.Load other -> {
-                    return "load: " + differing(List.of("step", load.step(), other.step(), "digest", load.digest(), other.digest(),
-                            "span", load.span(), other.span(), "blocks", load.blocksByGroup(), other.blocksByGroup()));
+                    return "load: "
+                            + differing(
+                                    List.of(
+                                            "step",
+                                            load.step(),
+                                            other.step(),
+                                            "digest",
+                                            load.digest(),
+                                            other.digest(),
+                                            "span",
+                                            load.span(),
+                                            other.span(),
+                                            "blocks",
+                                            load.blocksByGroup(),
+                                            other.blocksByGroup()));
                 }
                 case Line.Retired retired when got instanceof Line.Retired other -> {
-                    return "retired " + retired.cause() + (retired.cause().equals(other.cause()) ? ": step differs"
-                            : " -> retired " + word(other.cause()));
+                    return "retired "
+                            + retired.cause()
+                            + (retired.cause().equals(other.cause())
+                                    ? ": step differs"
+                                    : " -> retired " + word(other.cause()));
                 }
-                default -> { }
+                default -> {}
             }
         }
         String rule = outcome(want) + " -> " + outcome(got);
@@ -101,22 +135,46 @@ public final class Rules {
             }
             switch (entry.getValue()) {
                 case StateLine.Pending store when other instanceof StateLine.Pending theirs -> {
-                    return "state: pending " + differing(List.of("done", store.done(), theirs.done(), "table", store.table(),
-                            theirs.table(), "latch", store.latch(), theirs.latch()));
+                    return "state: pending "
+                            + differing(
+                                    List.of(
+                                            "done",
+                                            store.done(),
+                                            theirs.done(),
+                                            "table",
+                                            store.table(),
+                                            theirs.table(),
+                                            "latch",
+                                            store.latch(),
+                                            theirs.latch()));
                 }
                 case StateLine.Counters counters when other instanceof StateLine.Counters theirs -> {
-                    return "state: counter " + differing(List.of(Counter.PLANS.wireName(), counters.plans(), theirs.plans(),
-                            Counter.REJECTED.wireName(), counters.rejected(), theirs.rejected(),
-                            Counter.STORE_SKIPPED_QUORUM.wireName(), counters.storeSkippedQuorum(), theirs.storeSkippedQuorum(),
-                            Counter.RETIRED_FINISHED.wireName(), counters.retiredFinished(), theirs.retiredFinished()));
+                    return "state: counter "
+                            + differing(
+                                    List.of(
+                                            Counter.PLANS.wireName(),
+                                            counters.plans(),
+                                            theirs.plans(),
+                                            Counter.REJECTED.wireName(),
+                                            counters.rejected(),
+                                            theirs.rejected(),
+                                            Counter.STORE_SKIPPED_QUORUM.wireName(),
+                                            counters.storeSkippedQuorum(),
+                                            theirs.storeSkippedQuorum(),
+                                            Counter.RETIRED_FINISHED.wireName(),
+                                            counters.retiredFinished(),
+                                            theirs.retiredFinished()));
                 }
                 default -> {
                     return "state: " + about(entry.getValue()) + " differs";
                 }
             }
         }
-        return got.keySet().stream().filter(k -> !want.containsKey(k)).findFirst()
-                .map(k -> "state: " + about(got.get(k)) + " differs").orElse("state: state differs");
+        return got.keySet().stream()
+                .filter(k -> !want.containsKey(k))
+                .findFirst()
+                .map(k -> "state: " + about(got.get(k)) + " differs")
+                .orElse("state: state differs");
     }
 
     /** A state's lines by what they are about, read by the format's own reader (the kit wrote them with it). */
@@ -124,11 +182,13 @@ public final class Rules {
         Map<String, StateLine> byKey = new java.util.LinkedHashMap<>();
         for (String line : lines) {
             StateLine read = StateLine.read("a state line", 1, line);
-            byKey.put(switch (read) {
-                case StateLine.Pending store -> "pending " + store.id();
-                case StateLine.Held held -> "held " + held.digest();
-                default -> about(read);
-            }, read);
+            byKey.put(
+                    switch (read) {
+                        case StateLine.Pending store -> "pending " + store.id();
+                        case StateLine.Held held -> "held " + held.digest();
+                        default -> about(read);
+                    },
+                    read);
         }
         return byKey;
     }
@@ -147,11 +207,13 @@ public final class Rules {
 
     private static Set<String> pendingIds(Map<String, StateLine> byKey) {
         Set<String> ids = new java.util.HashSet<>();
-        byKey.values().forEach(line -> {
-            if (line instanceof StateLine.Pending store) {
-                ids.add(store.id());
-            }
-        });
+        byKey.values()
+                .forEach(
+                        line -> {
+                            if (line instanceof StateLine.Pending store) {
+                                ids.add(store.id());
+                            }
+                        });
         return ids;
     }
 
@@ -159,14 +221,36 @@ public final class Rules {
     public static String ofRefusal(String what, Line.Refused refused) {
         // grouped by what the adapter said, its numbers and ids' digits as N, so that two mistakes are two groups
         String message = refused.message().replaceAll("[0-9]+", "N");
-        return "refused " + what + ": " + Json.excerpt(message.length() > 100 ? message.substring(0, 100) + "..." : message);
+        return "refused "
+                + what
+                + ": "
+                + Json.excerpt(message.length() > 100 ? message.substring(0, 100) + "..." : message);
     }
 
     public static String ofSummary(Line.Summary expected, Line.Summary actual) {
-        return "summary: " + differing(List.of(Counter.PLANS.wireName(), expected.plans(), actual.plans(), Counter.REJECTED.wireName(), expected.rejected(),
-                actual.rejected(), Counter.STORE_SKIPPED_QUORUM.wireName(), expected.storeSkippedQuorum(), actual.storeSkippedQuorum(),
-                Counter.RETIRED_FINISHED.wireName(), expected.retiredFinished(), actual.retiredFinished(), Counter.IGNORED_HELD.wireName(),
-                expected.ignoredHeld(), actual.ignoredHeld(), "pending", expected.pending().toString(),
-                actual.pending().toString(), "latched", expected.latched().toString(), actual.latched().toString()));
+        return "summary: "
+                + differing(
+                        List.of(
+                                Counter.PLANS.wireName(),
+                                expected.plans(),
+                                actual.plans(),
+                                Counter.REJECTED.wireName(),
+                                expected.rejected(),
+                                actual.rejected(),
+                                Counter.STORE_SKIPPED_QUORUM.wireName(),
+                                expected.storeSkippedQuorum(),
+                                actual.storeSkippedQuorum(),
+                                Counter.RETIRED_FINISHED.wireName(),
+                                expected.retiredFinished(),
+                                actual.retiredFinished(),
+                                Counter.IGNORED_HELD.wireName(),
+                                expected.ignoredHeld(),
+                                actual.ignoredHeld(),
+                                "pending",
+                                expected.pending().toString(),
+                                actual.pending().toString(),
+                                "latched",
+                                expected.latched().toString(),
+                                actual.latched().toString()));
     }
 }

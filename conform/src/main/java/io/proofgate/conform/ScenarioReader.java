@@ -2,6 +2,7 @@ package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+
 import io.proofgate.format.ScenarioBlock;
 import io.proofgate.format.ScenarioFile;
 import io.proofgate.format.ScenarioFormatException;
@@ -11,6 +12,7 @@ import io.proofgate.words.Capability;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,10 +27,10 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Reads the scenarios under a folder: generated {@code *.scenarios} files (docs/generation.md,
- * "Scenario files", read by {@link ScenarioFile}) and hand-written {@code NAME.jsonl} logs with {@code NAME.expected} beside
- * them ({@code replay}'s output). Files are read in path order, so a run's order is the same on
- * every machine. A malformed file is a {@link ConformException} at {@code FILE:LINE:COLUMN}.
+ * Reads the scenarios under a folder: generated {@code *.scenarios} files (docs/generation.md, "Scenario files", read
+ * by {@link ScenarioFile}) and hand-written {@code NAME.jsonl} logs with {@code NAME.expected} beside them ({@code
+ * replay}'s output). Files are read in path order, so a run's order is the same on every machine. A malformed file is a
+ * {@link ConformException} at {@code FILE:LINE:COLUMN}.
  */
 public final class ScenarioReader {
 
@@ -52,18 +54,21 @@ public final class ScenarioReader {
             } else if (name.endsWith(".jsonl")) {
                 scenarios.add(handWritten(root, file));
             } else if (name.endsWith(".expected")
-                    && !Files.exists(file.resolveSibling(name.substring(0, name.length() - ".expected".length()) + ".jsonl"))) {
-                throw new ConformException(file + ":1:1: an expected output without its log "
-                        + name.substring(0, name.length() - ".expected".length()) + ".jsonl beside it");
+                    && !Files.exists(
+                            file.resolveSibling(name.substring(0, name.length() - ".expected".length()) + ".jsonl"))) {
+                throw new ConformException(
+                        file
+                                + ":1:1: an expected output without its log "
+                                + name.substring(0, name.length() - ".expected".length())
+                                + ".jsonl beside it");
             }
         }
         return scenarios;
     }
 
     /**
-     * The largest scenario file read (a generated file, a hand-written log or its expected
-     * output): every scenario is held in memory for the run, so a larger file is refused before
-     * it is read (docs/conformance.md, "Limits").
+     * The largest scenario file read (a generated file, a hand-written log or its expected output): every scenario is
+     * held in memory for the run, so a larger file is refused before it is read (docs/conformance.md, "Limits").
      */
     public static final long MAX_FILE_BYTES = 256L << 20;
 
@@ -71,15 +76,20 @@ public final class ScenarioReader {
     public static final int MAX_LINE_BYTES = 4 << 20;
 
     /**
-     * The file's lines, read one at a time (never the whole file as one array), each checked to
-     * be UTF-8 and within {@link #MAX_LINE_BYTES}; refused with its place otherwise.
+     * The file's lines, read one at a time (never the whole file as one array), each checked to be UTF-8 and within
+     * {@link #MAX_LINE_BYTES}; refused with its place otherwise.
      */
     private static List<String> lines(Path file) throws ConformException {
         try {
             long size = Files.size(file);
             if (size > MAX_FILE_BYTES) {
-                throw new ConformException(Outside.bare(file.toString()) + ": " + String.format("%,d", size) + " bytes, over the limit of "
-                        + (MAX_FILE_BYTES >> 20) + " MiB for a scenario file (every scenario is held in memory for the run)");
+                throw new ConformException(
+                        Outside.bare(file.toString())
+                                + ": "
+                                + String.format("%,d", size)
+                                + " bytes, over the limit of "
+                                + (MAX_FILE_BYTES >> 20)
+                                + " MiB for a scenario file (every scenario is held in memory for the run)");
             }
             List<String> lines = new ArrayList<>();
             try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
@@ -92,8 +102,13 @@ public final class ScenarioReader {
                             return lines;
                         }
                     } else if (line.size() == MAX_LINE_BYTES) {
-                        throw new ConformException(Outside.bare(file.toString()) + ":" + (lines.size() + 1) + ":1: a line of more than "
-                                + (MAX_LINE_BYTES >> 20) + " MiB, over the limit for a line of a scenario file");
+                        throw new ConformException(
+                                Outside.bare(file.toString())
+                                        + ":"
+                                        + (lines.size() + 1)
+                                        + ":1: a line of more than "
+                                        + (MAX_LINE_BYTES >> 20)
+                                        + " MiB, over the limit for a line of a scenario file");
                     } else {
                         line.write(b);
                     }
@@ -113,8 +128,15 @@ public final class ScenarioReader {
         java.nio.charset.CoderResult result = StandardCharsets.UTF_8.newDecoder().decode(in, out, true);
         if (result.isError()) {
             String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8);
-            throw new ConformException(Outside.bare(file.toString()) + ":" + number + ":" + (before.codePointCount(0, before.length()) + 1)
-                    + ": not UTF-8 (byte 0x" + String.format("%02x", bytes[in.position()] & 0xff) + ")");
+            throw new ConformException(
+                    Outside.bare(file.toString())
+                            + ":"
+                            + number
+                            + ":"
+                            + (before.codePointCount(0, before.length()) + 1)
+                            + ": not UTF-8 (byte 0x"
+                            + String.format("%02x", bytes[in.position()] & 0xff)
+                            + ")");
         }
         return out.flip().toString();
     }
@@ -155,18 +177,37 @@ public final class ScenarioReader {
                     after.add(after(file, step.line() + 1, step.expected(), event.step()));
                 }
                 if (!contents.isEmpty() && !after.isEmpty()) {
-                    throw new ConformException(file + ":" + (step.line() + 2) + ":1: a scenario states either the blocks' "
-                            + "contents after every event or a connector's verdicts and state, not both");
+                    throw new ConformException(
+                            file
+                                    + ":"
+                                    + (step.line() + 2)
+                                    + ":1: a scenario states either the blocks' "
+                                    + "contents after every event or a connector's verdicts and state, not both");
                 }
             }
             if (!contents.isEmpty() && !recurrentOnly(topologyNode)) {
-                throw new ConformException(file + ":" + read.topologyLine() + ":1: a scenario that states the blocks' contents (scenario "
-                        + block.name() + ") needs a topology of recurrent_align groups only: its contents are recurrent states,"
-                        + " and an attention group's pages have none stated");
+                throw new ConformException(
+                        file
+                                + ":"
+                                + read.topologyLine()
+                                + ":1: a scenario that states the blocks' contents (scenario "
+                                + block.name()
+                                + ") needs a topology of recurrent_align groups only: its contents are recurrent"
+                                + " states, and an attention group's pages have none stated");
             }
-            scenarios.add(new Scenario(suite, block.name(), file, block.line(), read.topology(), events.list(),
-                    contents.isEmpty() ? new Scenario.PerEvent(List.copyOf(after)) : new Scenario.BlockContents(contents),
-                    events.needs(), events.named()));
+            scenarios.add(
+                    new Scenario(
+                            suite,
+                            block.name(),
+                            file,
+                            block.line(),
+                            read.topology(),
+                            events.list(),
+                            contents.isEmpty()
+                                    ? new Scenario.PerEvent(List.copyOf(after))
+                                    : new Scenario.BlockContents(contents),
+                            events.needs(),
+                            events.named()));
         }
         return scenarios;
     }
@@ -186,7 +227,8 @@ public final class ScenarioReader {
     }
 
     /** The blocks' contents where the lines after an event are a contents line, alone. */
-    private static Optional<StateLine.Contents> contents(Path file, int first, List<String> expected) throws ConformException {
+    private static Optional<StateLine.Contents> contents(Path file, int first, List<String> expected)
+            throws ConformException {
         if (expected.isEmpty() || !expected.getFirst().startsWith("contents ")) {
             return Optional.empty();
         }
@@ -201,7 +243,8 @@ public final class ScenarioReader {
     }
 
     /** The lines after one event: verdicts in the scenario words, then the state lines. */
-    private static Scenario.After after(Path file, int first, List<String> expected, String step) throws ConformException {
+    private static Scenario.After after(Path file, int first, List<String> expected, String step)
+            throws ConformException {
         List<Line.VerdictLine> verdicts = new ArrayList<>();
         List<String> state = new ArrayList<>();
         List<String> pending = new ArrayList<>();
@@ -236,35 +279,64 @@ public final class ScenarioReader {
                     state.add(line);
                     counters = counted;
                 }
-                case StateLine.Contents stated -> throw new ConformException(where
-                        + "a contents line stands alone after its event, in a scenario that states the blocks' contents");
+                case StateLine.Contents stated ->
+                        throw new ConformException(
+                                where
+                                        + "a contents line stands alone after its event, in a scenario that states the"
+                                        + " blocks' contents");
             }
         }
         if (counters == null) {
             throw new ConformException(file + ":" + first + ":1: the lines after an event end with a counters line");
         }
         pending.sort(null);
-        Line.Summary summary = new Line.Summary(counters.plans(), counters.rejected(), counters.storeSkippedQuorum(),
-                counters.retiredFinished(), "0", List.copyOf(pending), latched);
-        return new Scenario.After(List.copyOf(verdicts), new Line.State(List.copyOf(state), List.copyOf(pending)), summary);
+        Line.Summary summary =
+                new Line.Summary(
+                        counters.plans(),
+                        counters.rejected(),
+                        counters.storeSkippedQuorum(),
+                        counters.retiredFinished(),
+                        "0",
+                        List.copyOf(pending),
+                        latched);
+        return new Scenario.After(
+                List.copyOf(verdicts), new Line.State(List.copyOf(state), List.copyOf(pending)), summary);
     }
 
-    private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step) throws ConformException {
+    private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step)
+            throws ConformException {
         return switch (verdict) {
-            case StateLine.Plan plan -> new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
+            case StateLine.Plan plan ->
+                    new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
             case StateLine.Retired retired -> {
                 // an unknown cause would compare as text against any adapter's: refused, as an unknown code is
-                io.proofgate.words.RetireCause.of(retired.cause()).orElseThrow(() -> new ConformException(where
-                        + "unknown retirement cause " + io.proofgate.words.Outside.quoted(retired.cause())));
+                io.proofgate.words.RetireCause.of(retired.cause())
+                        .orElseThrow(
+                                () ->
+                                        new ConformException(
+                                                where
+                                                        + "unknown retirement cause "
+                                                        + io.proofgate.words.Outside.quoted(retired.cause())));
                 yield new Line.Retired(retired.id(), step, retired.cause());
             }
             case StateLine.Hit hit -> new Line.Hit(hit.id(), step, hit.tokens());
             case StateLine.Load load -> new Line.Load(load.id(), step, load.digest(), load.span(), load.blocks());
             case StateLine.Rejected rejected -> {
-                PoisonCode poison = PoisonCode.of(rejected.code()).orElseThrow(() -> new ConformException(where
-                        + "unknown rejection code " + io.proofgate.words.Outside.quoted(rejected.code())));
+                PoisonCode poison =
+                        PoisonCode.of(rejected.code())
+                                .orElseThrow(
+                                        () ->
+                                                new ConformException(
+                                                        where
+                                                                + "unknown rejection code "
+                                                                + io.proofgate.words.Outside.quoted(rejected.code())));
                 List<String> facts = rejected.facts();
-                yield new Line.Rejected(rejected.id(), step, rejected.code(), facts, "",
+                yield new Line.Rejected(
+                        rejected.id(),
+                        step,
+                        rejected.code(),
+                        facts,
+                        "",
                         poison.sentence() + (facts.isEmpty() ? "" : " " + String.join(" ", facts)));
             }
         };
@@ -277,7 +349,8 @@ public final class ScenarioReader {
         String stem = name.substring(0, name.length() - ".jsonl".length());
         Path expectedFile = file.resolveSibling(stem + ".expected");
         if (!Files.exists(expectedFile)) {
-            throw new ConformException(file + ":1:1: a log without its expected output " + stem + ".expected beside it");
+            throw new ConformException(
+                    file + ":1:1: a log without its expected output " + stem + ".expected beside it");
         }
         List<String> log = lines(file);
         String topology = null;
@@ -323,8 +396,16 @@ public final class ScenarioReader {
         if (summary == null) {
             throw new ConformException(expectedFile + ":1:1: no summary line: the expected output is incomplete");
         }
-        return new Scenario(suite(root, file, true), stem, file, 1, topology, events.list(),
-                new Scenario.WholeLog(List.copyOf(verdicts), summary), events.needs(), events.named());
+        return new Scenario(
+                suite(root, file, true),
+                stem,
+                file,
+                1,
+                topology,
+                events.list(),
+                new Scenario.WholeLog(List.copyOf(verdicts), summary),
+                events.needs(),
+                events.named());
     }
 
     // ---- events
@@ -338,8 +419,14 @@ public final class ScenarioReader {
             return node;
         } catch (JsonProcessingException e) {
             long offset = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getColumnNr());
-            throw new ConformException(file + ":" + line + ":" + (column + offset - 1) + ": not JSON: "
-                    + io.proofgate.json.JsonWords.of(e, line - 1));
+            throw new ConformException(
+                    file
+                            + ":"
+                            + line
+                            + ":"
+                            + (column + offset - 1)
+                            + ": not JSON: "
+                            + io.proofgate.json.JsonWords.of(e, line - 1));
         }
     }
 
@@ -347,11 +434,15 @@ public final class ScenarioReader {
     private static final class Events {
         private final Path file;
         private final List<Scenario.Event> list = new ArrayList<>();
+
         /** Each id named so far, with the index of the first event naming it. */
         private final java.util.Map<String, Integer> named = new java.util.HashMap<>();
+
         private final Set<Capability> needs = EnumSet.noneOf(Capability.class);
+
         /** The prompt of each looked-up request whose first step has not come. */
         private final java.util.Map<String, Long> lookedUp = new java.util.HashMap<>();
+
         private String step = "0";
 
         Events(Path file, JsonNode topology) {
@@ -373,11 +464,21 @@ public final class ScenarioReader {
             for (JsonNode request : node.path("new")) {
                 Long prompt = lookedUp.remove(request.path("id").asText());
                 // the kit sends it with the adapter's hit and the rest of the prompt (Lookups)
-                if (prompt != null && request.path("computed").asLong() + request.path("scheduled").asLong() != prompt) {
-                    throw new ConformException(file + ":" + lineNumber + ":" + column + ": request "
-                            + io.proofgate.words.Outside.quoted(request.path("id").asText()) + " was looked up, and its first step"
-                            + " does not compute its prompt of " + prompt + " tokens to the end (the kit sends it with the"
-                            + " adapter's hit as computed, and the rest of the prompt as scheduled)");
+                if (prompt != null
+                        && request.path("computed").asLong() + request.path("scheduled").asLong() != prompt) {
+                    throw new ConformException(
+                            file
+                                    + ":"
+                                    + lineNumber
+                                    + ":"
+                                    + column
+                                    + ": request "
+                                    + io.proofgate.words.Outside.quoted(request.path("id").asText())
+                                    + " was looked up, and its first step"
+                                    + " does not compute its prompt of "
+                                    + prompt
+                                    + " tokens to the end (the kit sends it with the"
+                                    + " adapter's hit as computed, and the rest of the prompt as scheduled)");
                 }
             }
             for (String field : List.of("new", "cached")) {

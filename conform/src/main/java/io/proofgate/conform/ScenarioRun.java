@@ -2,18 +2,18 @@ package io.proofgate.conform;
 
 import io.proofgate.words.Capability;
 import io.proofgate.words.CopyTiming;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Runs one scenario, or a prefix of it, through an adapter and finds the first difference. What
- * is compared follows the adapter's capabilities: verdicts after every event and the summary
- * always; the facts of reasons with {@code reason_facts}; the state after every event with
- * {@code state}. A hand-written scenario's verdicts are compared as one list, prefix by prefix, so
- * a difference is still placed at the event after which the adapter printed it. Both sides of a
- * difference are shown as {@code replay} prints them.
+ * Runs one scenario, or a prefix of it, through an adapter and finds the first difference. What is compared follows the
+ * adapter's capabilities: verdicts after every event and the summary always; the facts of reasons with {@code
+ * reason_facts}; the state after every event with {@code state}. A hand-written scenario's verdicts are compared as one
+ * list, prefix by prefix, so a difference is still placed at the event after which the adapter printed it. Both sides
+ * of a difference are shown as {@code replay} prints them.
  */
 public final class ScenarioRun {
 
@@ -32,9 +32,9 @@ public final class ScenarioRun {
     }
 
     /**
-     * Sends the scenario's first {@code prefix} events ahead of their answers, with the topology and
-     * the summary request; with lookups, up to the first, since what follows depends on its
-     * answer ({@link Lookups}): {@link #receive} sends the rest as the answers come.
+     * Sends the scenario's first {@code prefix} events ahead of their answers, with the topology and the summary
+     * request; with lookups, up to the first, since what follows depends on its answer ({@link Lookups}): {@link
+     * #receive} sends the rest as the answers come.
      */
     public void send(Scenario scenario, int prefix) {
         List<String> messages = new ArrayList<>(prefix + 2);
@@ -44,20 +44,24 @@ public final class ScenarioRun {
     }
 
     /**
-     * Whether {@link #send} sends all of the scenario's messages at once: false for one with
-     * lookups, whose later events {@link #receive} sends as the hits come, so nothing may be sent
-     * to the adapter after it until its answers are read.
+     * Whether {@link #send} sends all of the scenario's messages at once: false for one with lookups, whose later
+     * events {@link #receive} sends as the hits come, so nothing may be sent to the adapter after it until its answers
+     * are read.
      */
     public static boolean sentAtOnce(Scenario scenario) {
         return !scenario.needs().contains(Capability.RESTORE);
     }
 
     /**
-     * The events from {@code from} as sent, up to the first lookup (included) or to {@code prefix}
-     * and the summary request.
+     * The events from {@code from} as sent, up to the first lookup (included) or to {@code prefix} and the summary
+     * request.
      */
-    private static List<String> segment(Scenario scenario, int from, int prefix, java.util.Map<String, Lookups.Lookup> lookedUp,
-                                        java.util.Map<String, Long> hits) {
+    private static List<String> segment(
+            Scenario scenario,
+            int from,
+            int prefix,
+            java.util.Map<String, Lookups.Lookup> lookedUp,
+            java.util.Map<String, Long> hits) {
         List<String> messages = new ArrayList<>();
         for (int k = from; k < prefix; k++) {
             messages.add(Lookups.sent(scenario, k, lookedUp, hits));
@@ -76,17 +80,22 @@ public final class ScenarioRun {
     }
 
     /**
-     * Reads the answers to what {@link #send} sent, every one of them (so that the next run reads
-     * its own), each checked against the protocol: a refusal may answer anything; otherwise the
-     * topology gets nothing, an event its verdicts for requests the scenario has named and, with
-     * the {@code state} capability, one state line after them, the summary request one summary.
+     * Reads the answers to what {@link #send} sent, every one of them (so that the next run reads its own), each
+     * checked against the protocol: a refusal may answer anything; otherwise the topology gets nothing, an event its
+     * verdicts for requests the scenario has named and, with the {@code state} capability, one state line after them,
+     * the summary request one summary.
      */
     public Transcript receive(Scenario scenario, int prefix) throws AdapterException {
         List<Line> topology = answer(scenario, 0);
         for (Line line : topology) {
             if (!(line instanceof Line.Refused || line instanceof Line.NotApplicable)) {
-                throw located(scenario, 0, "answered the topology with a " + kind(line) + " line (only an error or"
-                        + " not_applicable line may answer it)");
+                throw located(
+                        scenario,
+                        0,
+                        "answered the topology with a "
+                                + kind(line)
+                                + " line (only an error or"
+                                + " not_applicable line may answer it)");
             }
         }
         List<List<Line>> events = new ArrayList<>(prefix);
@@ -103,10 +112,16 @@ public final class ScenarioRun {
                 switch (line) {
                     case Line.Refused r -> refused = true;
                     case Line.NotApplicable n -> refused = true;
-                    case Line.Hit hit when lookup == null || !hit.id().equals(lookup.id()) -> throw located(scenario, k + 1,
-                            "printed a hit for request " + io.proofgate.words.Outside.quoted(hit.id())
-                                    + (lookup == null ? " in answer to an event that is no lookup" : " in answer to the lookup of "
-                                    + io.proofgate.words.Outside.quoted(lookup.id())));
+                    case Line.Hit hit when lookup == null || !hit.id().equals(lookup.id()) ->
+                            throw located(
+                                    scenario,
+                                    k + 1,
+                                    "printed a hit for request "
+                                            + io.proofgate.words.Outside.quoted(hit.id())
+                                            + (lookup == null
+                                                    ? " in answer to an event that is no lookup"
+                                                    : " in answer to the lookup of "
+                                                            + io.proofgate.words.Outside.quoted(lookup.id())));
                     case Line.VerdictLine verdict -> {
                         if (verdict instanceof Line.Hit && ++hitLines > 1) {
                             throw located(scenario, k + 1, "printed two hits for one lookup");
@@ -115,8 +130,12 @@ public final class ScenarioRun {
                             throw located(scenario, k + 1, "printed a verdict after its state line");
                         }
                         if (!scenario.names(verdict.id(), k)) {
-                            throw located(scenario, k + 1, "printed a verdict for request " + io.proofgate.words.Outside.quoted(verdict.id())
-                                    + ", which no event of the scenario has named so far");
+                            throw located(
+                                    scenario,
+                                    k + 1,
+                                    "printed a verdict for request "
+                                            + io.proofgate.words.Outside.quoted(verdict.id())
+                                            + ", which no event of the scenario has named so far");
                         }
                         if (verdict instanceof Line.Plan plan && plan.copy() == CopyTiming.ASYNC) {
                             copying.add(plan);
@@ -127,40 +146,67 @@ public final class ScenarioRun {
                             throw located(scenario, k + 1, "printed a saved line after its state line");
                         }
                         // a copy's end the kit cannot place on a plan would let an unpinned block pass unjudged
-                        int ended = java.util.stream.IntStream.range(0, copying.size())
-                                .filter(i -> copying.get(i).endsWith(saved)).findFirst().orElse(-1);
+                        int ended =
+                                java.util.stream.IntStream.range(0, copying.size())
+                                        .filter(i -> copying.get(i).endsWith(saved))
+                                        .findFirst()
+                                        .orElse(-1);
                         if (ended >= 0) {
                             copying.remove(ended); // the oldest: one saved line ends one plan
                         } else {
-                            throw located(scenario, k + 1, "printed a saved line for request " + io.proofgate.words.Outside.quoted(saved.id())
-                                    + " digest " + io.proofgate.words.Outside.quoted(saved.digest()) + " span " + saved.span()
-                                    + ", which ends no asynchronous plan of that request, digest and span still being copied");
+                            throw located(
+                                    scenario,
+                                    k + 1,
+                                    "printed a saved line for request "
+                                            + io.proofgate.words.Outside.quoted(saved.id())
+                                            + " digest "
+                                            + io.proofgate.words.Outside.quoted(saved.digest())
+                                            + " span "
+                                            + saved.span()
+                                            + ", which ends no asynchronous plan of that request, digest and span still"
+                                            + " being copied");
                         }
                     }
                     case Line.State s -> {
                         if (!capabilities.contains(Capability.STATE)) {
-                            throw located(scenario, k + 1, "printed a state line without declaring the state capability");
+                            throw located(
+                                    scenario, k + 1, "printed a state line without declaring the state capability");
                         }
                         if (state != null) {
                             throw located(scenario, k + 1, "printed two state lines");
                         }
                         for (String id : s.pendingIds()) {
                             if (!scenario.names(id, k)) {
-                                throw located(scenario, k + 1, "printed a state with a pending store of request "
-                                        + io.proofgate.words.Outside.quoted(id) + ", which no event of the scenario has named so far");
+                                throw located(
+                                        scenario,
+                                        k + 1,
+                                        "printed a state with a pending store of request "
+                                                + io.proofgate.words.Outside.quoted(id)
+                                                + ", which no event of the scenario has named so far");
                             }
                         }
                         state = s;
                     }
-                    default -> throw located(scenario, k + 1, "answered an event with a " + kind(line) + " line"
-                            + (line instanceof Line.Summary ? " (an answer ends with {\"kind\":\"end\"}: was one left out?)" : ""));
+                    default ->
+                            throw located(
+                                    scenario,
+                                    k + 1,
+                                    "answered an event with a "
+                                            + kind(line)
+                                            + " line"
+                                            + (line instanceof Line.Summary
+                                                    ? " (an answer ends with {\"kind\":\"end\"}: was one left out?)"
+                                                    : ""));
                 }
             }
             if (capabilities.contains(Capability.STATE) && state == null && !refused) {
                 throw located(scenario, k + 1, "declared the state capability but printed no state line");
             }
             if (lookup != null && hitLines == 0 && !refused) {
-                throw located(scenario, k + 1, "answered a lookup without a hit line (a hit of 0 tokens says it holds nothing)");
+                throw located(
+                        scenario,
+                        k + 1,
+                        "answered a lookup without a hit line (a hit of 0 tokens says it holds nothing)");
             }
             events.add(answer);
             if (lookup != null) {
@@ -171,8 +217,9 @@ public final class ScenarioRun {
             }
         }
         List<Line> summaryAnswer = answer(scenario, SUMMARY_REQUEST);
-        if (summaryAnswer.size() == 1 && (summaryAnswer.getFirst() instanceof Line.Refused
-                || summaryAnswer.getFirst() instanceof Line.NotApplicable)) {
+        if (summaryAnswer.size() == 1
+                && (summaryAnswer.getFirst() instanceof Line.Refused
+                        || summaryAnswer.getFirst() instanceof Line.NotApplicable)) {
             return new Transcript(topology, events, summaryAnswer);
         }
         if (summaryAnswer.size() != 1 || !(summaryAnswer.getFirst() instanceof Line.Summary summary)) {
@@ -180,14 +227,22 @@ public final class ScenarioRun {
         }
         for (String id : summary.pending()) {
             if (!scenario.names(id, prefix - 1)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with pending request " + io.proofgate.words.Outside.quoted(id)
-                        + ", which no event of the scenario has named");
+                throw located(
+                        scenario,
+                        SUMMARY_REQUEST,
+                        "printed a summary with pending request "
+                                + io.proofgate.words.Outside.quoted(id)
+                                + ", which no event of the scenario has named");
             }
         }
         for (String id : summary.latched().keySet()) {
             if (!scenario.names(id, prefix - 1)) {
-                throw located(scenario, SUMMARY_REQUEST, "printed a summary with a latch of request " + io.proofgate.words.Outside.quoted(id)
-                        + ", which no event of the scenario has named");
+                throw located(
+                        scenario,
+                        SUMMARY_REQUEST,
+                        "printed a summary with a latch of request "
+                                + io.proofgate.words.Outside.quoted(id)
+                                + ", which no event of the scenario has named");
             }
         }
         return new Transcript(topology, events, summaryAnswer);
@@ -197,8 +252,12 @@ public final class ScenarioRun {
     public Optional<Result.Mismatch> compare(Scenario scenario, int prefix, Transcript said) {
         for (Line line : said.topology()) {
             if (line instanceof Line.Refused refused) {
-                return Optional.of(new Result.Mismatch(0, Rules.ofRefusal("the topology", refused), List.of("(accepted)"),
-                        List.of(refused.words(capabilities))));
+                return Optional.of(
+                        new Result.Mismatch(
+                                0,
+                                Rules.ofRefusal("the topology", refused),
+                                List.of("(accepted)"),
+                                List.of(refused.words(capabilities))));
             }
         }
         List<Line.VerdictLine> printed = new ArrayList<>();
@@ -208,28 +267,41 @@ public final class ScenarioRun {
             for (Line line : said.events().get(k)) {
                 switch (line) {
                     case Line.Refused refused -> {
-                        return Optional.of(new Result.Mismatch(k + 1, Rules.ofRefusal("an event", refused),
-                                expectedAt(scenario, k, printed.size()), List.of(refused.words(capabilities))));
+                        return Optional.of(
+                                new Result.Mismatch(
+                                        k + 1,
+                                        Rules.ofRefusal("an event", refused),
+                                        expectedAt(scenario, k, printed.size()),
+                                        List.of(refused.words(capabilities))));
                     }
                     case Line.VerdictLine verdict -> verdicts.add(verdict);
-                    case Line.Saved saved -> { } // how the workers copy: judged for safety only
+                    case Line.Saved saved -> {} // how the workers copy: judged for safety only
                     case Line.State s -> state = s;
-                    default -> throw new IllegalStateException("receive lets only verdicts, states and refusals through");
+                    default ->
+                            throw new IllegalStateException("receive lets only verdicts, states and refusals through");
                 }
             }
             switch (scenario.expected()) {
                 case Scenario.PerEvent perEvent -> {
                     Scenario.After after = perEvent.after().get(k);
                     if (!words(after.verdicts()).equals(words(verdicts))) {
-                        return Optional.of(new Result.Mismatch(k + 1, Rules.ofVerdicts(after.verdicts(), verdicts, capabilities),
-                                json(after.verdicts()), json(verdicts)));
+                        return Optional.of(
+                                new Result.Mismatch(
+                                        k + 1,
+                                        Rules.ofVerdicts(after.verdicts(), verdicts, capabilities),
+                                        json(after.verdicts()),
+                                        json(verdicts)));
                     }
                     if (state != null && !after.state().words(capabilities).equals(state.words(capabilities))) {
-                        return Optional.of(new Result.Mismatch(k + 1, Rules.ofState(after.state(), state),
-                                after.state().lines(), state.lines()));
+                        return Optional.of(
+                                new Result.Mismatch(
+                                        k + 1,
+                                        Rules.ofState(after.state(), state),
+                                        after.state().lines(),
+                                        state.lines()));
                     }
                 }
-                case Scenario.BlockContents stated -> { } // judged for safety only
+                case Scenario.BlockContents stated -> {} // judged for safety only
                 case Scenario.WholeLog whole -> {
                     List<Line.VerdictLine> expected = whole.verdicts();
                     int from = printed.size();
@@ -240,44 +312,66 @@ public final class ScenarioRun {
                         differs = !expected.get(i).words(capabilities).equals(printed.get(i).words(capabilities));
                     }
                     if (differs) {
-                        List<Line.VerdictLine> wanted = expected.subList(Math.min(from, expected.size()),
-                                Math.min(expected.size(), printed.size()));
-                        return Optional.of(new Result.Mismatch(k + 1, Rules.ofVerdicts(wanted, verdicts, capabilities),
-                                wanted.isEmpty() ? List.of("(no verdict)") : json(wanted), json(verdicts)));
+                        List<Line.VerdictLine> wanted =
+                                expected.subList(
+                                        Math.min(from, expected.size()), Math.min(expected.size(), printed.size()));
+                        return Optional.of(
+                                new Result.Mismatch(
+                                        k + 1,
+                                        Rules.ofVerdicts(wanted, verdicts, capabilities),
+                                        wanted.isEmpty() ? List.of("(no verdict)") : json(wanted),
+                                        json(verdicts)));
                     }
                 }
             }
         }
         if (said.summary().getFirst() instanceof Line.Refused refused) {
-            return Optional.of(new Result.Mismatch(prefix + 1, Rules.ofRefusal("the summary request", refused),
-                    List.of("(a summary)"), List.of(refused.words(capabilities))));
+            return Optional.of(
+                    new Result.Mismatch(
+                            prefix + 1,
+                            Rules.ofRefusal("the summary request", refused),
+                            List.of("(a summary)"),
+                            List.of(refused.words(capabilities))));
         }
         Line.Summary summary = (Line.Summary) said.summary().getFirst();
-        if (scenario.expected() instanceof Scenario.WholeLog whole && prefix == scenario.events().size()
+        if (scenario.expected() instanceof Scenario.WholeLog whole
+                && prefix == scenario.events().size()
                 && printed.size() < whole.verdicts().size()) {
             List<Line.VerdictLine> missing = whole.verdicts().subList(printed.size(), whole.verdicts().size());
-            return Optional.of(new Result.Mismatch(prefix, Rules.ofVerdicts(missing, List.of(), capabilities),
-                    json(missing), List.of("(no more verdicts by the end of the log)")));
+            return Optional.of(
+                    new Result.Mismatch(
+                            prefix,
+                            Rules.ofVerdicts(missing, List.of(), capabilities),
+                            json(missing),
+                            List.of("(no more verdicts by the end of the log)")));
         }
         Line.Summary expected = expectedSummary(scenario, prefix);
         if (expected != null && !expected.words(capabilities).equals(summary.words(capabilities))) {
-            return Optional.of(new Result.Mismatch(prefix + 1, Rules.ofSummary(expected, summary), List.of(expected.json()),
-                    List.of(summary.json())));
+            return Optional.of(
+                    new Result.Mismatch(
+                            prefix + 1,
+                            Rules.ofSummary(expected, summary),
+                            List.of(expected.json()),
+                            List.of(summary.json())));
         }
         return Optional.empty();
     }
 
     /**
-     * The first error line of a run, placed as {@link #compare} places it: what an adapter of a
-     * policy of its own fails on, since the kit compares nothing else of its answers.
+     * The first error line of a run, placed as {@link #compare} places it: what an adapter of a policy of its own fails
+     * on, since the kit compares nothing else of its answers.
      */
     public Optional<Result.Mismatch> refusal(Scenario scenario, int prefix, Transcript said) {
         for (int k = 0; k < said.messages(); k++) {
             for (Line line : said.answer(k)) {
                 if (line instanceof Line.Refused refused) {
                     String what = k == 0 ? "the topology" : k <= prefix ? "an event" : "the summary request";
-                    return Optional.of(new Result.Mismatch(k, Rules.ofRefusal(what, refused), List.of("(accepted)"),
-                            List.of(refused.words(capabilities))));
+                    return Optional.of(
+                            new Result.Mismatch(
+                                    k,
+                                    Rules.ofRefusal(what, refused),
+                                    List.of("(accepted)"),
+                                    List.of(refused.words(capabilities))));
                 }
             }
         }
@@ -309,17 +403,20 @@ public final class ScenarioRun {
     /** The expected verdicts at event {@code k} (0-based), for the report of a refusal. */
     private static List<String> expectedAt(Scenario scenario, int k, int printedSoFar) {
         return switch (scenario.expected()) {
-            case Scenario.PerEvent perEvent -> perEvent.after().get(k).verdicts().isEmpty() ? List.of("(no verdict)")
-                    : json(perEvent.after().get(k).verdicts());
-            case Scenario.WholeLog whole -> printedSoFar < whole.verdicts().size()
-                    ? List.of(whole.verdicts().get(printedSoFar).json()) : List.of("(no verdict)");
+            case Scenario.PerEvent perEvent ->
+                    perEvent.after().get(k).verdicts().isEmpty()
+                            ? List.of("(no verdict)")
+                            : json(perEvent.after().get(k).verdicts());
+            case Scenario.WholeLog whole ->
+                    printedSoFar < whole.verdicts().size()
+                            ? List.of(whole.verdicts().get(printedSoFar).json())
+                            : List.of("(no verdict)");
             case Scenario.BlockContents stated -> List.of("(any verdict: judged for safety only)");
         };
     }
 
     /** The message number of the summary request in {@link #located}. */
     private static final int SUMMARY_REQUEST = -1;
-
 
     /** The answer to the message sent for {@code event} (0 the topology). */
     private List<Line> answer(Scenario scenario, int event) throws AdapterException {

@@ -3,10 +3,10 @@ package io.proofgate.conform;
 import java.util.List;
 
 /**
- * What an adapter answered to one run of a scenario (or of a prefix of it): the answer to the
- * topology, to each event, and to the summary request, each without its end marker. It has been
- * read strictly ({@link ScenarioRun#record}): every line is one of the protocol's, ids are the
- * scenario's, a state line comes where the capability says; what it says is not yet judged.
+ * What an adapter answered to one run of a scenario (or of a prefix of it): the answer to the topology, to each event,
+ * and to the summary request, each without its end marker. It has been read strictly ({@link ScenarioRun#record}):
+ * every line is one of the protocol's, ids are the scenario's, a state line comes where the capability says; what it
+ * says is not yet judged.
  */
 public record Transcript(List<Line> topology, List<List<Line>> events, List<Line> summary) {
 

@@ -1,19 +1,20 @@
 package io.proofgate.conform;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+
 import io.proofgate.json.JsonWords;
 import io.proofgate.words.Capability;
 import io.proofgate.words.Outside;
+
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Fuzzing of the reader of an adapter's answers (Jazzer): the adapter is a program under test,
- * so any line it prints is a well-formed answer whose words in a report hold no control
- * character, or a refusal fit for a terminal (no control character, none of the JSON parser's
- * words); nothing else escapes.
+ * Fuzzing of the reader of an adapter's answers (Jazzer): the adapter is a program under test, so any line it prints is
+ * a well-formed answer whose words in a report hold no control character, or a refusal fit for a terminal (no control
+ * character, none of the JSON parser's words); nothing else escapes.
  */
 @org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class AnswerReaderFuzzTest {

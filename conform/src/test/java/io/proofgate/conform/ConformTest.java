@@ -1,8 +1,15 @@
 package io.proofgate.conform;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,16 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The kit end to end on the project's own scenarios: the reference adapter as an external
- * process passes all of them, the Python example's planted bug is found and shrunk, and each
- * expectation the kit compares is shown to fail when an adapter's answer is altered in it.
+ * The kit end to end on the project's own scenarios: the reference adapter as an external process passes all of them,
+ * the Python example's planted bug is found and shrunk, and each expectation the kit compares is shown to fail when an
+ * adapter's answer is altered in it.
  */
 class ConformTest {
 
@@ -46,12 +48,23 @@ class ConformTest {
         long handWritten = all.stream().filter(s -> s.expected() instanceof Scenario.WholeLog).count();
         assertEquals(16_081, generated, "the generated scenarios (generated-tests/COVERAGE.md)");
         assertEquals(16, handWritten, "the hand-written logs with .expected beside them");
-        assertEquals(430, all.stream().filter(s -> s.expected() instanceof Scenario.BlockContents).count(),
+        assertEquals(
+                430,
+                all.stream().filter(s -> s.expected() instanceof Scenario.BlockContents).count(),
                 "the generated scenarios that state vLLM's block contents (gen-align, gen-align-interleaved)");
         assertEquals(generated + handWritten + 430, all.size(), "every scenario read is one of the three kinds");
-        assertEquals(3, all.stream().filter(s -> s.needs().contains(Capability.RESTORE) && s.expected() instanceof Scenario.WholeLog)
-                .count(), "the restore logs");
-        assertEquals(LOOKUPS, all.stream().filter(s -> s.needs().contains(Capability.RESTORE)).count(),
+        assertEquals(
+                3,
+                all.stream()
+                        .filter(
+                                s ->
+                                        s.needs().contains(Capability.RESTORE)
+                                                && s.expected() instanceof Scenario.WholeLog)
+                        .count(),
+                "the restore logs");
+        assertEquals(
+                LOOKUPS,
+                all.stream().filter(s -> s.needs().contains(Capability.RESTORE)).count(),
                 "the scenarios with lookups: the restore logs and gen-restore's");
         assertTrue(all.stream().anyMatch(s -> s.needs().contains(Capability.SLIDING)));
         assertEquals(2, all.stream().filter(s -> s.needs().contains(Capability.WIDE_INTEGERS)).count());
@@ -59,34 +72,72 @@ class ConformTest {
 
     @Test
     void theReferenceAdapterAsAProcessPassesEveryScenario() throws ConformException {
-        Conform.Report report = Conform.run(all, () -> new ProcessAdapter(javaCommand("io.proofgate.adapter.ReferenceAdapter"),
-                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        Conform.Report report =
+                Conform.run(
+                        all,
+                        () ->
+                                new ProcessAdapter(
+                                        javaCommand("io.proofgate.adapter.ReferenceAdapter"),
+                                        Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
         assertEquals(List.of(), report.results().stream().filter(r -> !(r instanceof Result.Passed)).limit(3).toList());
         assertEquals(all.size(), report.count(Result.Passed.class));
     }
 
     @Test
     void thePythonExamplesPlantedBugIsFoundUnsafeAndShrunkToAtMostThreeEvents() throws ConformException {
-        Conform.Report report = Conform.run(all, () -> new ProcessAdapter("python3 ../examples/conform/toy_connector.py",
-                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
-        List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
-                .map(Result.Failed.class::cast).toList();
-        List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
-                .map(Result.Unsafe.class::cast).toList();
+        Conform.Report report =
+                Conform.run(
+                        all,
+                        () ->
+                                new ProcessAdapter(
+                                        "python3 ../examples/conform/toy_connector.py", Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        List<Result.Failed> failed =
+                report.results().stream()
+                        .filter(Result.Failed.class::isInstance)
+                        .map(Result.Failed.class::cast)
+                        .toList();
+        List<Result.Unsafe> unsafe =
+                report.results().stream()
+                        .filter(Result.Unsafe.class::isInstance)
+                        .map(Result.Unsafe.class::cast)
+                        .toList();
         assertEquals(0, report.count(Result.Errored.class));
-        assertEquals(2, report.count(Result.NotRun.class), "the two wide-integer scenarios: it does not declare wide_integers");
+        assertEquals(
+                2,
+                report.count(Result.NotRun.class),
+                "the two wide-integer scenarios: it does not declare wide_integers");
         // the table's running block holds the state past the target wherever the request ran on
         assertTrue(unsafe.size() > 1000, "unsafe: " + unsafe.size());
-        assertTrue(unsafe.stream().allMatch(u -> u.findings().stream().anyMatch(f -> f.contains(": published page is not the"
-                + " recurrent state at ") && f.contains(" holds the recurrent state at "))), unsafe.getFirst().findings().toString());
+        assertTrue(
+                unsafe.stream()
+                        .allMatch(
+                                u ->
+                                        u.findings().stream()
+                                                .anyMatch(
+                                                        f ->
+                                                                f.contains(
+                                                                                ": published page is not the"
+                                                                                        + " recurrent state at ")
+                                                                        && f.contains(
+                                                                                " holds the recurrent state at "))),
+                unsafe.getFirst().findings().toString());
         assertTrue(unsafe.stream().mapToInt(Result.Unsafe::event).min().orElseThrow() <= 2);
         assertTrue(ConformText.of(report, "toy").contains("\nUNSAFE "), "the report leads with the unsafe plans");
         // where the running block still holds the target state, the plan is safe but another than latch-at-target's
         assertTrue(failed.size() > 1000, "policy failures: " + failed.size());
         Map<String, Integer> rules = new TreeMap<>();
         failed.forEach(f -> rules.merge(f.mismatch().rule(), 1, Integer::sum));
-        assertTrue(rules.keySet().stream().allMatch(rule -> rule.equals("plan: blocks_by_group, recurrent differ")
-                || rule.equals("plan -> rejected invalid_selection")), rules.toString());
+        assertTrue(
+                rules.keySet().stream()
+                        .allMatch(
+                                rule ->
+                                        rule.equals("plan: blocks_by_group, recurrent differ")
+                                                || rule.equals("plan -> rejected invalid_selection")),
+                rules.toString());
         int shortest = failed.stream().mapToInt(Result.Failed::events).min().orElseThrow();
         assertTrue(shortest <= 3, "shrunk to " + shortest + " events");
         for (Result.Failed failure : failed) {
@@ -97,8 +148,15 @@ class ConformTest {
 
     @Test
     void thePythonExampleWithoutItsBugPassesEveryScenarioItRuns() throws ConformException {
-        Conform.Report report = Conform.run(all, () -> new ProcessAdapter("python3 ../examples/conform/toy_connector.py --fixed",
-                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        Conform.Report report =
+                Conform.run(
+                        all,
+                        () ->
+                                new ProcessAdapter(
+                                        "python3 ../examples/conform/toy_connector.py --fixed",
+                                        Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
         // the restore logs included: it answers lookups as the reference does
         assertEquals(all.size() - 2, report.count(Result.Passed.class));
     }
@@ -110,26 +168,43 @@ class ConformTest {
 
     @Test
     void theVllmExampleWithoutItsBugPassesEveryScenarioItRuns() throws ConformException {
-        Conform.Report report = Conform.run(all, () -> new ProcessAdapter(VLLM_EXAMPLE + " --fixed", Path.of("").toAbsolutePath()),
-                SETTINGS, line -> { });
-        assertEquals(List.of(), report.results().stream().filter(r -> !(r instanceof Result.Passed || r instanceof Result.NotRun))
-                .limit(3).toList());
+        Conform.Report report =
+                Conform.run(
+                        all,
+                        () -> new ProcessAdapter(VLLM_EXAMPLE + " --fixed", Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        assertEquals(
+                List.of(),
+                report.results().stream()
+                        .filter(r -> !(r instanceof Result.Passed || r instanceof Result.NotRun))
+                        .limit(3)
+                        .toList());
         // not run: the two scenarios with integers beyond 64 bits, and those with lookups (no restore)
         assertEquals(all.size() - 2 - LOOKUPS, report.count(Result.Passed.class));
     }
 
     @Test
     void theVllmExamplesPlantedBugIsFoundAndShrunk() throws ConformException {
-        List<Scenario> preemptions = all.stream().filter(s -> s.suite().equals("ci/step-preemption") || s.suite().equals("seed"))
-                .toList();
-        Conform.Report report = Conform.run(preemptions, () -> new ProcessAdapter(VLLM_EXAMPLE, Path.of("").toAbsolutePath()),
-                SETTINGS, line -> { });
-        List<Result.Failed> failed = report.results().stream().filter(Result.Failed.class::isInstance)
-                .map(Result.Failed.class::cast).toList();
+        List<Scenario> preemptions =
+                all.stream().filter(s -> s.suite().equals("ci/step-preemption") || s.suite().equals("seed")).toList();
+        Conform.Report report =
+                Conform.run(
+                        preemptions,
+                        () -> new ProcessAdapter(VLLM_EXAMPLE, Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        List<Result.Failed> failed =
+                report.results().stream()
+                        .filter(Result.Failed.class::isInstance)
+                        .map(Result.Failed.class::cast)
+                        .toList();
         assertEquals(0, report.count(Result.Errored.class));
         assertEquals(List.of("plan -> rejected conflict", "state: pending latch differs"), rules(report));
         assertTrue(failed.stream().anyMatch(f -> f.scenario().id().equals("seed/09-preempt-then-resume")));
-        assertEquals(2, failed.stream().mapToInt(Result.Failed::events).min().orElseThrow(),
+        assertEquals(
+                2,
+                failed.stream().mapToInt(Result.Failed::events).min().orElseThrow(),
                 "shrunk to the step that latches and the preemption");
         String text = ConformText.of(report, VLLM_EXAMPLE);
         assertTrue(text.contains("shrunk to 2 events after the topology:"), text);
@@ -139,13 +214,24 @@ class ConformTest {
     @Test
     void aMappingThatRaisesIsARefusalOfItsScenarioGroupedByItsMessageAndTheRunGoesOn() throws ConformException {
         List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
-        Conform.Report report = Conform.run(seed, () -> new ProcessAdapter(
-                "python3 ../conform/src/test/resources/adapters/raising_mapping.py", Path.of("").toAbsolutePath()),
-                new Conform.Settings(1, Conform.DEFAULT_PATIENCE, false, 10), line -> { });
-        assertEquals(0, report.count(Result.Errored.class), "a refusal is a failure of its scenario, not a broken adapter");
-        assertEquals(List.of("refused an event: \"step event N: LookupError: no reader for the rejection of rN"
-                + " (raising_mapping.py:N in read_step)\"", "refused an event: \"step event N: ValueError: an empty proof of"
-                + " empty is not logged (raising_mapping.py:N in read_step)\""), rules(report));
+        Conform.Report report =
+                Conform.run(
+                        seed,
+                        () ->
+                                new ProcessAdapter(
+                                        "python3 ../conform/src/test/resources/adapters/raising_mapping.py",
+                                        Path.of("").toAbsolutePath()),
+                        new Conform.Settings(1, Conform.DEFAULT_PATIENCE, false, 10),
+                        line -> {});
+        assertEquals(
+                0, report.count(Result.Errored.class), "a refusal is a failure of its scenario, not a broken adapter");
+        assertEquals(
+                List.of(
+                        "refused an event: \"step event N: LookupError: no reader for the rejection of rN"
+                                + " (raising_mapping.py:N in read_step)\"",
+                        "refused an event: \"step event N: ValueError: an empty proof of"
+                                + " empty is not logged (raising_mapping.py:N in read_step)\""),
+                rules(report));
         assertEquals(seed.size() - 2, report.count(Result.Passed.class), "the other scenarios of the run pass");
         String text = ConformText.of(report, "raising_mapping.py");
         assertTrue(text.contains("), not shrunk (--no-shrink), 2 events after the topology:"), text);
@@ -159,18 +245,33 @@ class ConformTest {
     @Test
     void theEveryHandoffExamplePassesSafetyOnEveryScenarioItRunsAndMissesOnlyAttentionOnlyPublications()
             throws ConformException {
-        Conform.Report report = Conform.run(all, () -> new ProcessAdapter(EVERY_HANDOFF, Path.of("").toAbsolutePath()),
-                SETTINGS, line -> { });
-        assertEquals(List.of(), report.results().stream().filter(r -> !(r instanceof Result.Passed || r instanceof Result.NotRun))
-                .limit(3).toList());
+        Conform.Report report =
+                Conform.run(
+                        all,
+                        () -> new ProcessAdapter(EVERY_HANDOFF, Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        assertEquals(
+                List.of(),
+                report.results().stream()
+                        .filter(r -> !(r instanceof Result.Passed || r instanceof Result.NotRun))
+                        .limit(3)
+                        .toList());
         assertEquals(ConnectorPolicy.OWN, report.hello().policy());
-        List<Result.Passed> missing = report.results().stream().filter(r -> r instanceof Result.Passed p && !p.missed().isEmpty())
-                .map(Result.Passed.class::cast).toList();
+        List<Result.Passed> missing =
+                report.results().stream()
+                        .filter(r -> r instanceof Result.Passed p && !p.missed().isEmpty())
+                        .map(Result.Passed.class::cast)
+                        .toList();
         // it publishes on hand-offs only, so a topology without recurrent groups gets nothing from it
         assertFalse(missing.isEmpty());
-        assertTrue(missing.stream().allMatch(p -> p.scenario().suite().startsWith("gen-attention")), missing.getFirst().scenario().id());
+        assertTrue(
+                missing.stream().allMatch(p -> p.scenario().suite().startsWith("gen-attention")),
+                missing.getFirst().scenario().id());
         String text = ConformText.of(report, EVERY_HANDOFF);
-        assertTrue(text.contains("connector policy: own, which the kit does not model, so nothing else is compared"), text);
+        assertTrue(
+                text.contains("connector policy: own, which the kit does not model, so nothing else is compared"),
+                text);
         assertTrue(text.contains("missed publications (not failures): in " + missing.size() + " scenarios"), text);
     }
 
@@ -179,102 +280,189 @@ class ConformTest {
         // the finished scenarios are enough: every one runs a request through its hand-offs to its end
         List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
         for (String variant : List.of("--positional", "--deferred", "--no-pin")) {
-            Conform.Report report = Conform.run(finished, () -> new ProcessAdapter(EVERY_HANDOFF + " " + variant,
-                    Path.of("").toAbsolutePath()), SETTINGS, line -> { });
-            List<Result.Unsafe> unsafe = report.results().stream().filter(Result.Unsafe.class::isInstance)
-                    .map(Result.Unsafe.class::cast).toList();
+            Conform.Report report =
+                    Conform.run(
+                            finished,
+                            () -> new ProcessAdapter(EVERY_HANDOFF + " " + variant, Path.of("").toAbsolutePath()),
+                            SETTINGS,
+                            line -> {});
+            List<Result.Unsafe> unsafe =
+                    report.results().stream()
+                            .filter(Result.Unsafe.class::isInstance)
+                            .map(Result.Unsafe.class::cast)
+                            .toList();
             assertTrue(unsafe.size() > 100, variant + ": " + unsafe.size());
             assertEquals(0, report.count(Result.Failed.class) + report.count(Result.Errored.class), variant);
-            Result.Unsafe shortest = unsafe.stream().min(java.util.Comparator.comparingInt(Result.Unsafe::event)).orElseThrow();
+            Result.Unsafe shortest =
+                    unsafe.stream().min(java.util.Comparator.comparingInt(Result.Unsafe::event)).orElseThrow();
             assertTrue(shortest.event() <= 3, variant + " shrunk to " + shortest.event());
             // the recurrent block among the wrong ones (at a finish the attention blocks are let go too)
-            assertTrue(shortest.findings().stream().anyMatch(witness -> witness.matches("(while its workers copy it: )?step \\d+"
-                    + " request r\\d group 1 block \\d+: published page is not the recurrent state at \\d+ of d1; block \\d+"
-                    + " (was never written|holds .*)")), variant + ": " + shortest.findings());
+            assertTrue(
+                    shortest.findings().stream()
+                            .anyMatch(
+                                    witness ->
+                                            witness.matches(
+                                                    "(while its workers copy it: )?step \\d+ request r\\d group 1 block"
+                                                        + " \\d+: published page is not the recurrent state at \\d+ of"
+                                                        + " d1; block \\d+ (was never written|holds .*)")),
+                    variant + ": " + shortest.findings());
         }
         // the same asynchronous copies, pinned: safe where the unpinned ones are not
-        Conform.Report pinned = Conform.run(finished, () -> new ProcessAdapter(EVERY_HANDOFF + " --async",
-                Path.of("").toAbsolutePath()), SETTINGS, line -> { });
+        Conform.Report pinned =
+                Conform.run(
+                        finished,
+                        () -> new ProcessAdapter(EVERY_HANDOFF + " --async", Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
         assertEquals(finished.size(), pinned.count(Result.Passed.class), ConformText.of(pinned, "--async"));
     }
 
     @Test
     void anAdapterOfItsOwnPolicyFailsOnARefusalAndOnAnUnsafePlanButNotOnAnotherSafePlan() throws ConformException {
         List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
-        UnaryOperator<String> own = line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
+        UnaryOperator<String> own =
+                line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
         // latch-at-target's own answers, judged on safety alone: every scenario passes
         Conform.Report same = altered("hello", own, seed);
         assertEquals(seed.size(), same.count(Result.Passed.class));
         // a refusal is never a pass, though nothing else is compared
-        Conform.Report refusing = Conform.run(seed, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
-                line -> "{\"kind\":\"error\",\"message\":\"no\"}"), SETTINGS, line -> { });
+        Conform.Report refusing =
+                Conform.run(
+                        seed,
+                        () ->
+                                new Altered(
+                                        new Altered(new InProcessAdapter(), "hello", own),
+                                        "plan",
+                                        line -> "{\"kind\":\"error\",\"message\":\"no\"}"),
+                        SETTINGS,
+                        line -> {});
         assertTrue(refusing.count(Result.Failed.class) > 0);
         assertEquals(List.of("refused an event: \"no\""), rules(refusing));
         // a plan's verdict differs from latch-at-target's (another step), but its blocks hold its prefix: it passes
-        Conform.Report otherStep = Conform.run(seed, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
-                line -> line.replaceFirst("\"step\":\\d+", "\"step\":99")), SETTINGS, line -> { });
+        Conform.Report otherStep =
+                Conform.run(
+                        seed,
+                        () ->
+                                new Altered(
+                                        new Altered(new InProcessAdapter(), "hello", own),
+                                        "plan",
+                                        line -> line.replaceFirst("\"step\":\\d+", "\"step\":99")),
+                        SETTINGS,
+                        line -> {});
         assertEquals(seed.size(), otherStep.count(Result.Passed.class));
         // the same plan with its recurrent block taken from the attention table is unsafe
-        Conform.Report unsafe = Conform.run(seed, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
-                line -> line.replaceFirst("\\],\\[\\d+\\]\\],\"recurrent\":\\[\\[1,\\d+\\]\\]", "],[11]],\"recurrent\":[[1,11]]")),
-                SETTINGS, line -> { });
+        Conform.Report unsafe =
+                Conform.run(
+                        seed,
+                        () ->
+                                new Altered(
+                                        new Altered(new InProcessAdapter(), "hello", own),
+                                        "plan",
+                                        line ->
+                                                line.replaceFirst(
+                                                        "\\],\\[\\d+\\]\\],\"recurrent\":\\[\\[1,\\d+\\]\\]",
+                                                        "],[11]],\"recurrent\":[[1,11]]")),
+                        SETTINGS,
+                        line -> {});
         assertTrue(unsafe.count(Result.Unsafe.class) > 0, ConformText.of(unsafe, "unsafe"));
     }
 
     /**
-     * An asynchronous copy is judged after its plan's event and every later one up to its saved
-     * line: unpinned, a preemption or finish meanwhile leaves garbage in the block it copies;
-     * pinned, the block keeps its state. The finished scenarios end every request after its plan.
+     * An asynchronous copy is judged after its plan's event and every later one up to its saved line: unpinned, a
+     * preemption or finish meanwhile leaves garbage in the block it copies; pinned, the block keeps its state. The
+     * finished scenarios end every request after its plan.
      */
     @Test
     void anAsynchronousCopyIsJudgedUntilItsSavedLineAndItsPinKeepsItsBlocks() throws ConformException {
         List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
-        UnaryOperator<String> own = line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
+        UnaryOperator<String> own =
+                line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
         Conform.Report pinned = copied(finished, own, ",\"copy\":\"async\",\"pinned\":true");
         assertEquals(finished.size(), pinned.count(Result.Passed.class), ConformText.of(pinned, "pinned"));
         Conform.Report unpinned = copied(finished, own, ",\"copy\":\"async\"");
-        List<Result.Unsafe> unsafe = unpinned.results().stream().filter(Result.Unsafe.class::isInstance)
-                .map(Result.Unsafe.class::cast).toList();
+        List<Result.Unsafe> unsafe =
+                unpinned.results().stream()
+                        .filter(Result.Unsafe.class::isInstance)
+                        .map(Result.Unsafe.class::cast)
+                        .toList();
         assertTrue(unsafe.size() > 100, "unsafe: " + unsafe.size());
-        assertTrue(unsafe.stream().allMatch(u -> u.plan().contains("\"copy\":\"async\"")
-                && u.findings().stream().anyMatch(f -> f.contains("holds garbage (released by r"))), unsafe.getFirst().findings().toString());
+        assertTrue(
+                unsafe.stream()
+                        .allMatch(
+                                u ->
+                                        u.plan().contains("\"copy\":\"async\"")
+                                                && u.findings().stream()
+                                                        .anyMatch(f -> f.contains("holds garbage (released by r"))),
+                unsafe.getFirst().findings().toString());
         // each found after an event that let the block go, later than the plan's own (where the pinned copy passes)
-        assertTrue(unsafe.stream().allMatch(u -> u.findings().getFirst().startsWith("while its workers copy it: step ")),
+        assertTrue(
+                unsafe.stream().allMatch(u -> u.findings().getFirst().startsWith("while its workers copy it: step ")),
                 unsafe.getFirst().toString());
         // a saved line that ends no plan being copied (here in place of the plan) is the adapter's error, never a pass
-        Conform.Report stray = Conform.run(finished, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own),
-                "plan", line -> "{\"kind\":\"saved\",\"step\":1,\"id\":\"r1\",\"digest\":\"d1\",\"span\":6912}"), SETTINGS,
-                line -> { });
-        assertEquals(0, stray.count(Result.Passed.class) - finished.size() + stray.count(Result.Errored.class)
-                + stray.count(Result.NotRun.class), ConformText.of(stray, "stray"));
+        Conform.Report stray =
+                Conform.run(
+                        finished,
+                        () ->
+                                new Altered(
+                                        new Altered(new InProcessAdapter(), "hello", own),
+                                        "plan",
+                                        line ->
+                                                "{\"kind\":\"saved\",\"step\":1,\"id\":\"r1\",\"digest\":\"d1\",\"span\":6912}"),
+                        SETTINGS,
+                        line -> {});
+        assertEquals(
+                0,
+                stray.count(Result.Passed.class)
+                        - finished.size()
+                        + stray.count(Result.Errored.class)
+                        + stray.count(Result.NotRun.class),
+                ConformText.of(stray, "stray"));
         assertTrue(stray.count(Result.Errored.class) > 0, ConformText.of(stray, "stray"));
-        assertTrue(ConformText.of(stray, "stray").contains("printed a saved line for request \"r1\" digest \"d1\" span 6912, which ends no"
-                + " asynchronous plan of that request, digest and span still being copied"), ConformText.of(stray, "stray"));
+        assertTrue(
+                ConformText.of(stray, "stray")
+                        .contains(
+                                "printed a saved line for request \"r1\" digest \"d1\" span 6912, which ends no"
+                                        + " asynchronous plan of that request, digest and span still being copied"),
+                ConformText.of(stray, "stray"));
     }
 
     /** The in-process validator of policy own, its plans given {@code fields}. */
-    private static Conform.Report copied(List<Scenario> scenarios, UnaryOperator<String> own, String fields) throws ConformException {
-        return Conform.run(scenarios, () -> new Altered(new Altered(new InProcessAdapter(), "hello", own), "plan",
-                line -> line.substring(0, line.length() - 1) + fields + "}"), SETTINGS, line -> { });
+    private static Conform.Report copied(List<Scenario> scenarios, UnaryOperator<String> own, String fields)
+            throws ConformException {
+        return Conform.run(
+                scenarios,
+                () ->
+                        new Altered(
+                                new Altered(new InProcessAdapter(), "hello", own),
+                                "plan",
+                                line -> line.substring(0, line.length() - 1) + fields + "}"),
+                SETTINGS,
+                line -> {});
     }
 
     @Test
     void aScenarioTheAdapterSaysDoesNotApplyIsNotRunWithItsReasonNeverPassed() throws ConformException {
         List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
-        Conform.Report report = altered("plan", line -> "{\"kind\":\"not_applicable\",\"reason\":\"no field for it\"}", seed);
-        List<Result.NotApplicable> inapplicable = report.results().stream().filter(Result.NotApplicable.class::isInstance)
-                .map(Result.NotApplicable.class::cast).toList();
+        Conform.Report report =
+                altered("plan", line -> "{\"kind\":\"not_applicable\",\"reason\":\"no field for it\"}", seed);
+        List<Result.NotApplicable> inapplicable =
+                report.results().stream()
+                        .filter(Result.NotApplicable.class::isInstance)
+                        .map(Result.NotApplicable.class::cast)
+                        .toList();
         assertFalse(inapplicable.isEmpty());
         assertTrue(inapplicable.stream().allMatch(n -> n.reason().equals("no field for it")));
         assertEquals(seed.size(), report.count(Result.Passed.class) + inapplicable.size());
         String text = ConformText.of(report, "inapplicable");
-        assertTrue(text.contains("not run: " + inapplicable.size() + " scenarios not applicable: \"no field for it\""), text);
+        assertTrue(
+                text.contains("not run: " + inapplicable.size() + " scenarios not applicable: \"no field for it\""),
+                text);
     }
 
     /** The in-process validator with one kind of answer line rewritten. */
     private static Conform.Report altered(String kind, UnaryOperator<String> change, List<Scenario> scenarios)
             throws ConformException {
-        return Conform.run(scenarios, () -> new Altered(new InProcessAdapter(), kind, change), SETTINGS, line -> { });
+        return Conform.run(scenarios, () -> new Altered(new InProcessAdapter(), kind, change), SETTINGS, line -> {});
     }
 
     /** An adapter whose lines of one kind are changed as they are read. */
@@ -305,8 +493,12 @@ class ConformTest {
     }
 
     private static List<String> rules(Conform.Report report) {
-        return report.results().stream().filter(Result.Failed.class::isInstance).map(r -> ((Result.Failed) r).mismatch().rule())
-                .distinct().sorted().toList();
+        return report.results().stream()
+                .filter(Result.Failed.class::isInstance)
+                .map(r -> ((Result.Failed) r).mismatch().rule())
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     @Test
@@ -314,24 +506,36 @@ class ConformTest {
         List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
         List<Scenario> ci = all.stream().filter(s -> s.suite().startsWith("ci/")).limit(400).toList();
         // a fact of a reason
-        assertTrue(rules(altered("rejected", line -> line.replace("entry=0", "entry=1"), seed))
-                .contains("rejected future_boundary: reason facts differ"));
+        assertTrue(
+                rules(altered("rejected", line -> line.replace("entry=0", "entry=1"), seed))
+                        .contains("rejected future_boundary: reason facts differ"));
         // a verdict left out
         assertEquals(List.of("plan -> no verdict"), rules(altered("plan", line -> "", seed)));
         // a verdict's step
-        assertTrue(rules(altered("retired", line -> line.replaceFirst("\"step\":\\d+", "\"step\":99"),
-                all.stream().filter(s -> s.suite().equals("ci/finished")).limit(50).toList()))
-                .contains("retired finished: step differs"));
+        assertTrue(
+                rules(
+                                altered(
+                                        "retired",
+                                        line -> line.replaceFirst("\"step\":\\d+", "\"step\":99"),
+                                        all.stream().filter(s -> s.suite().equals("ci/finished")).limit(50).toList()))
+                        .contains("retired finished: step differs"));
         // the state: a latch
-        assertTrue(rules(altered("state", line -> line.replace("\"latch\":[[1,", "\"latch\":[[2,"), ci))
-                .contains("state: pending latch differs"));
+        assertTrue(
+                rules(altered("state", line -> line.replace("\"latch\":[[1,", "\"latch\":[[2,"), ci))
+                        .contains("state: pending latch differs"));
         // the summary
-        assertTrue(rules(altered("summary", line -> line.replace("\"plans\":1", "\"plans\":2"), seed))
-                .contains("summary: plans differs"));
+        assertTrue(
+                rules(altered("summary", line -> line.replace("\"plans\":1", "\"plans\":2"), seed))
+                        .contains("summary: plans differs"));
         // a rejection for a reason of the connector's own: its behaviour, a difference from the model, never an error
-        Conform.Report own = altered("rejected", line -> line.replaceFirst("\"code\":\"[a-z_]+\"", "\"code\":\"no_boundary_mapping\""),
-                seed);
+        Conform.Report own =
+                altered(
+                        "rejected",
+                        line -> line.replaceFirst("\"code\":\"[a-z_]+\"", "\"code\":\"no_boundary_mapping\""),
+                        seed);
         assertEquals(0, own.count(Result.Errored.class));
-        assertTrue(rules(own).stream().anyMatch(rule -> rule.endsWith("-> rejected no_boundary_mapping")), rules(own).toString());
+        assertTrue(
+                rules(own).stream().anyMatch(rule -> rule.endsWith("-> rejected no_boundary_mapping")),
+                rules(own).toString());
     }
 }

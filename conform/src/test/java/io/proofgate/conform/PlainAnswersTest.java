@@ -13,8 +13,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.proofgate.adapter.AdapterSession;
 import io.proofgate.words.CopyTiming;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,15 +27,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
- * The one-pass reading of plain answer lines ({@link PlainAnswers}) against the tree's reading
- * ({@link AnswerReader#readTree}), which alone decides what a line means: on every line the
- * reference adapter answers every scenario with, and on lines altered from them at random (fields
- * moved, added, removed, retyped, repeated; numbers written as {@code -0} or beyond 64 bits; text
- * after the object). Wherever the one pass reads a line, the tree reads it the same.
+ * The one-pass reading of plain answer lines ({@link PlainAnswers}) against the tree's reading ({@link
+ * AnswerReader#readTree}), which alone decides what a line means: on every line the reference adapter answers every
+ * scenario with, and on lines altered from them at random (fields moved, added, removed, retyped, repeated; numbers
+ * written as {@code -0} or beyond 64 bits; text after the object). Wherever the one pass reads a line, the tree reads
+ * it the same.
  */
 class PlainAnswersTest {
 
@@ -81,87 +84,129 @@ class PlainAnswersTest {
     void aLineReadInOnePassIsReadAlikeAsATree() {
         List<String> plain = answers.stream().filter(line -> PlainAnswers.read(line) != null).toList();
         int[] outcomes = new int[2]; // read in one pass, left to the tree
-        qt().withExamples(3000).forAll(longs().all()).checkAssert(seed -> {
-            SplittableRandom random = new SplittableRandom(seed);
-            String line = altered(plain.get(random.nextInt(plain.size())), random);
-            Line fast = PlainAnswers.read(line);
-            if (fast == null) {
-                outcomes[1]++;
-                return;
-            }
-            outcomes[0]++;
-            try {
-                assertEquals(AnswerReader.readTree(line), fast, line);
-            } catch (AdapterException e) {
-                throw new AssertionError("read in one pass, refused as a tree (" + e.getMessage() + "): " + line, e);
-            }
-        });
-        assertTrue(outcomes[0] > 300 && outcomes[1] > 300, "both readings are exercised: " + outcomes[0] + " and " + outcomes[1]);
+        qt().withExamples(3000)
+                .forAll(longs().all())
+                .checkAssert(
+                        seed -> {
+                            SplittableRandom random = new SplittableRandom(seed);
+                            String line = altered(plain.get(random.nextInt(plain.size())), random);
+                            Line fast = PlainAnswers.read(line);
+                            if (fast == null) {
+                                outcomes[1]++;
+                                return;
+                            }
+                            outcomes[0]++;
+                            try {
+                                assertEquals(AnswerReader.readTree(line), fast, line);
+                            } catch (AdapterException e) {
+                                throw new AssertionError(
+                                        "read in one pass, refused as a tree (" + e.getMessage() + "): " + line, e);
+                            }
+                        });
+        assertTrue(
+                outcomes[0] > 300 && outcomes[1] > 300,
+                "both readings are exercised: " + outcomes[0] + " and " + outcomes[1]);
     }
 
     @Test
     void aStringBeyondTheParsersLimitIsRefusedWhereverItStands() {
         int limit = Json.READER.getFactory().streamReadConstraints().getMaxStringLength();
-        String line = "{\"kind\":\"retired\",\"id\":\"r1\",\"step\":1,\"cause\":\"finished\",\"note\":\""
-                + "a".repeat(limit + 1) + "\"}";
+        String line =
+                "{\"kind\":\"retired\",\"id\":\"r1\",\"step\":1,\"cause\":\"finished\",\"note\":\""
+                        + "a".repeat(limit + 1)
+                        + "\"}";
         assertNull(PlainAnswers.read(line), "an ignored field is read past, not parsed to its end");
-        AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class, () -> AnswerReader.read(line));
-        assertTrue(refused.getMessage().contains("a string is longer than " + limit + " characters"), refused.getMessage());
+        AdapterException refused =
+                org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class, () -> AnswerReader.read(line));
+        assertTrue(
+                refused.getMessage().contains("a string is longer than " + limit + " characters"),
+                refused.getMessage());
     }
 
     /**
-     * A line's words join its fields: a code with its facts written into it read as that code
-     * with those facts, and passed a run whose adapter declares reason_facts without stating one.
+     * A line's words join its fields: a code with its facts written into it read as that code with those facts, and
+     * passed a run whose adapter declares reason_facts without stating one.
      */
     @Test
     void aCodeOrCauseNoneOfTheProtocolsIsRefusedInEitherReading() {
-        for (String line : List.of(
-                "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary observed=8448 target=8192 group=1\"}",
-                "{\"kind\":\"retired\",\"step\":3,\"id\":\"r1\",\"cause\":\"quorum step=3\"}")) {
+        for (String line :
+                List.of(
+                        "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary observed=8448"
+                                + " target=8192 group=1\"}",
+                        "{\"kind\":\"retired\",\"step\":3,\"id\":\"r1\",\"cause\":\"quorum step=3\"}")) {
             assertNull(PlainAnswers.read(line), line);
-            AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class,
-                    () -> AnswerReader.read(line));
-            assertTrue(refused.getMessage().matches("printed a (rejection whose code is neither one of .* nor a word of its own"
-                    + "|retirement whose cause is none of ).*"), refused.getMessage());
+            AdapterException refused =
+                    org.junit.jupiter.api.Assertions.assertThrows(
+                            AdapterException.class, () -> AnswerReader.read(line));
+            assertTrue(
+                    refused.getMessage()
+                            .matches(
+                                    "printed a (rejection whose code is neither one of .* nor a word of its own"
+                                            + "|retirement whose cause is none of ).*"),
+                    refused.getMessage());
         }
-        assertEquals("rejected r1 step=2 code=future_boundary", ((Line.Rejected) PlainAnswers.read(
-                "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary\"}")).words(java.util.Set.of()));
+        assertEquals(
+                "rejected r1 step=2 code=future_boundary",
+                ((Line.Rejected)
+                                PlainAnswers.read(
+                                        "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"future_boundary\"}"))
+                        .words(java.util.Set.of()));
     }
 
     /**
-     * How a plan's blocks are copied is read by the tree alone, which checks its values: a copy
-     * the one-pass reading skipped would be judged in the plan's step, as if copied there.
+     * How a plan's blocks are copied is read by the tree alone, which checks its values: a copy the one-pass reading
+     * skipped would be judged in the plan's step, as if copied there.
      */
     @Test
     void aPlansCopyAndPinAreReadAndCheckedByTheTree() throws AdapterException {
-        String plan = "{\"kind\":\"plan\",\"step\":2,\"id\":\"r1\",\"digest\":\"d1\",\"span\":2304,"
-                + "\"blocks_by_group\":[[11],[41]],\"recurrent\":[[1,41]]";
+        String plan =
+                "{\"kind\":\"plan\",\"step\":2,\"id\":\"r1\",\"digest\":\"d1\",\"span\":2304,"
+                        + "\"blocks_by_group\":[[11],[41]],\"recurrent\":[[1,41]]";
         String async = plan + ",\"copy\":\"async\",\"pinned\":true}";
         assertNull(PlainAnswers.read(async));
         Line.Plan read = (Line.Plan) AnswerReader.read(async);
         assertEquals(CopyTiming.ASYNC, read.copy());
         assertTrue(read.pinned());
-        assertEquals(((Line.Plan) AnswerReader.read(plan + "}")).words(java.util.Set.of()), read.words(java.util.Set.of()),
+        assertEquals(
+                ((Line.Plan) AnswerReader.read(plan + "}")).words(java.util.Set.of()),
+                read.words(java.util.Set.of()),
                 "how it is copied is not compared with a policy");
         assertEquals(CopyTiming.IN_STEP, ((Line.Plan) AnswerReader.read(plan + ",\"copy\":\"in_step\"}")).copy());
-        for (String bad : List.of(plan + ",\"copy\":\"later\"}", plan + ",\"copy\":\"async\",\"pinned\":1}",
-                plan + ",\"pinned\":true}")) {
-            AdapterException refused = org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class, () -> AnswerReader.read(bad));
-            assertTrue(refused.getMessage().matches("printed a plan (whose \"copy\" is neither|whose \"pinned\" is not"
-                    + "|pinned for a copy in its step).*"), refused.getMessage());
+        for (String bad :
+                List.of(
+                        plan + ",\"copy\":\"later\"}",
+                        plan + ",\"copy\":\"async\",\"pinned\":1}",
+                        plan + ",\"pinned\":true}")) {
+            AdapterException refused =
+                    org.junit.jupiter.api.Assertions.assertThrows(AdapterException.class, () -> AnswerReader.read(bad));
+            assertTrue(
+                    refused.getMessage()
+                            .matches(
+                                    "printed a plan (whose \"copy\" is neither|whose \"pinned\" is not"
+                                            + "|pinned for a copy in its step).*"),
+                    refused.getMessage());
         }
-        Line.Saved saved = (Line.Saved) AnswerReader.read("{\"kind\":\"saved\",\"step\":4,\"id\":\"r1\",\"digest\":\"d1\",\"span\":2304}");
+        Line.Saved saved =
+                (Line.Saved)
+                        AnswerReader.read(
+                                "{\"kind\":\"saved\",\"step\":4,\"id\":\"r1\",\"digest\":\"d1\",\"span\":2304}");
         assertTrue(read.endsWith(saved));
-        assertFalse(((Line.Plan) AnswerReader.read(plan + "}")).endsWith(saved), "a copy in the step has no saved line");
+        assertFalse(
+                ((Line.Plan) AnswerReader.read(plan + "}")).endsWith(saved), "a copy in the step has no saved line");
     }
 
-    /** A rejection for a reason of the connector's own is its behaviour: a verdict, compared like any, never an error. */
+    /**
+     * A rejection for a reason of the connector's own is its behaviour: a verdict, compared like any, never an error.
+     */
     @Test
     void aRejectionCodeOfTheConnectorsOwnIsAVerdict() throws AdapterException {
         String line = "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r1\",\"code\":\"no_boundary_mapping\"}";
-        assertEquals("rejected r1 step=2 code=no_boundary_mapping", ((Line.Rejected) AnswerReader.read(line))
-                .words(java.util.Set.of()));
-        assertNull(PlainAnswers.read(line), "read again as a tree, which knows the protocol's codes from a connector's own");
+        assertEquals(
+                "rejected r1 step=2 code=no_boundary_mapping",
+                ((Line.Rejected) AnswerReader.read(line)).words(java.util.Set.of()));
+        assertNull(
+                PlainAnswers.read(line),
+                "read again as a tree, which knows the protocol's codes from a connector's own");
     }
 
     /** {@code line} with a few random alterations, some of which keep it plain. */
@@ -202,7 +247,8 @@ class PlainAnswersTest {
         return text.substring(0, span[0]) + written + text.substring(span[1]);
     }
 
-    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("(?<=[\\[,:])-?[0-9]+(?=[,\\]}])");
+    private static final java.util.regex.Pattern INTEGER =
+            java.util.regex.Pattern.compile("(?<=[\\[,:])-?[0-9]+(?=[,\\]}])");
 
     /** A random object or list of the tree, the root included. */
     private static JsonNode pick(JsonNode node, SplittableRandom random) {

@@ -5,37 +5,39 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pipe's edges: lines cut across reads and many lines in one read reach the kit whole and in
- * order, and what is not a line (too long, not UTF-8, cut off at the end) is refused after every
- * line before it was given.
+ * The pipe's edges: lines cut across reads and many lines in one read reach the kit whole and in order, and what is not
+ * a line (too long, not UTF-8, cut off at the end) is refused after every line before it was given.
  */
 class ProcessAdapterTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    @TempDir
-    Path directory;
+    @TempDir Path directory;
 
     private AdapterException linesBeforeTheError(String command, List<String> lines) throws AdapterException {
         try (ProcessAdapter adapter = new ProcessAdapter(command, directory)) {
             List<String> got = new ArrayList<>();
-            AdapterException error = assertThrows(AdapterException.class, () -> {
-                while (true) {
-                    String line = adapter.receive(PATIENCE);
-                    if (line == null) {
-                        throw new AssertionError("no error within the patience");
-                    }
-                    got.add(line);
-                }
-            });
+            AdapterException error =
+                    assertThrows(
+                            AdapterException.class,
+                            () -> {
+                                while (true) {
+                                    String line = adapter.receive(PATIENCE);
+                                    if (line == null) {
+                                        throw new AssertionError("no error within the patience");
+                                    }
+                                    got.add(line);
+                                }
+                            });
             assertEquals(lines, got);
             return error;
         }
@@ -65,8 +67,10 @@ class ProcessAdapterTest {
 
     @Test
     void aLineCutAcrossWritesIsOneLineAndACarriageReturnIsNotPartOfIt() throws AdapterException {
-        AdapterException e = linesBeforeTheError("printf 'ab'; sleep 0.2; printf 'cd\\r\\nef\\n\\n'; sleep 0.2; printf 'g'",
-                List.of("abcd", "ef", ""));
+        AdapterException e =
+                linesBeforeTheError(
+                        "printf 'ab'; sleep 0.2; printf 'cd\\r\\nef\\n\\n'; sleep 0.2; printf 'g'",
+                        List.of("abcd", "ef", ""));
         assertTrue(e.getMessage().startsWith("ended its output in the middle of a line: "), e.getMessage());
     }
 

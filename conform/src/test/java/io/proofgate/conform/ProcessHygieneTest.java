@@ -3,28 +3,29 @@ package io.proofgate.conform;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Nothing an adapter started outlives the run: a child in its process group, and a daemon that
- * double-forked and called setsid (so it is neither in the group nor a descendant any more).
+ * Nothing an adapter started outlives the run: a child in its process group, and a daemon that double-forked and called
+ * setsid (so it is neither in the group nor a descendant any more).
  */
 class ProcessHygieneTest {
 
-    @TempDir
-    Path pids;
+    @TempDir Path pids;
 
-    @TempDir
-    Path folder;
+    @TempDir Path folder;
 
     /** ConformBadAdapterTest's scenario: one request admitted, then finished. */
     private java.util.List<Scenario> scenarios() throws Exception {
-        Files.writeString(folder.resolve("one.scenarios"), """
+        Files.writeString(
+                folder.resolve("one.scenarios"),
+                """
                 topology {"kind":"topology","schema":"proofgate-events/v1","groups":[{"policy":"full","block_tokens":2304}]}
 
                 scenario finished_r1
@@ -43,7 +44,10 @@ class ProcessHygieneTest {
     }
 
     /** Generous, and only ever waited out when something is wrong: never a measure of speed. */
-    /** How long a wait for a process to appear or end may last: it returns as soon as it has, so only a failure waits it out. */
+    /**
+     * How long a wait for a process to appear or end may last: it returns as soon as it has, so only a failure waits it
+     * out.
+     */
     private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private static long pid(Path file) throws Exception {
@@ -79,15 +83,20 @@ class ProcessHygieneTest {
     }
 
     /**
-     * Regression: the kit killed the descendants it sampled when it closed an adapter,
-     * so a daemon the adapter double-forked (reparented, in a session of its own) outlived the run.
+     * Regression: the kit killed the descendants it sampled when it closed an adapter, so a daemon the adapter
+     * double-forked (reparented, in a session of its own) outlived the run.
      */
     @Test
     void aChildAndADoubleForkedDaemonEndWithTheRun() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc (Linux)");
-        Conform.Report report = Conform.run(scenarios(),
-                () -> new ProcessAdapter(ConformBadAdapterTest.ADAPTER + "spawn " + pids, Path.of("").toAbsolutePath()),
-                ConformBadAdapterTest.SETTINGS, line -> { });
+        Conform.Report report =
+                Conform.run(
+                        scenarios(),
+                        () ->
+                                new ProcessAdapter(
+                                        ConformBadAdapterTest.ADAPTER + "spawn " + pids, Path.of("").toAbsolutePath()),
+                        ConformBadAdapterTest.SETTINGS,
+                        line -> {});
         assertFalse(report.results().isEmpty());
         long child = pid(pids.resolve("child.pid"));
         long daemon = pid(pids.resolve("daemon.pid"));

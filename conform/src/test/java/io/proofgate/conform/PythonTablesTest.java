@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.proofgate.adapter.AdapterSession;
 import io.proofgate.protocol.Group;
 import io.proofgate.protocol.Topology;
-import io.proofgate.protocol.Verdict;
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.CopyTiming;
@@ -17,6 +17,10 @@ import io.proofgate.words.Formats;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.PoisonCode;
 import io.proofgate.words.RetireCause;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,21 +33,19 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
- * The Python adapter library ({@code adapters/python}) restates tables of the Java side: the
- * rejection codes with their sentences, the facts of a reason in their order, the capabilities,
- * the group policies, the retirement causes, the counters of a summary, the protocol's name and
- * end marker, the topology's defaults and the limits of a namespace answer. python3 prints the
- * library's tables and each is compared with Java's, so that a change on one side fails here
+ * The Python adapter library ({@code adapters/python}) restates tables of the Java side: the rejection codes with their
+ * sentences, the facts of a reason in their order, the capabilities, the group policies, the retirement causes, the
+ * counters of a summary, the protocol's name and end marker, the topology's defaults and the limits of a namespace
+ * answer. python3 prints the library's tables and each is compared with Java's, so that a change on one side fails here
  * until the other follows.
  */
 class PythonTablesTest {
 
     /** Prints the library's tables as one JSON object; run in {@code adapters/python}, so the library imports. */
-    private static final String PROGRAM = """
+    private static final String PROGRAM =
+            """
             import json
             from proofgate_adapter import events, namespace, protocol, verdicts
             summary = verdicts.State([verdicts.PendingStore("r2", 0, [[]], {1: 42}), verdicts.PendingStore("r1", 0, [[]], ())],
@@ -62,7 +64,8 @@ class PythonTablesTest {
     @BeforeAll
     static void readTheLibrarysTables() throws IOException, InterruptedException {
         Path folder = Path.of("../adapters/python").toAbsolutePath().normalize();
-        ProcessBuilder builder = new ProcessBuilder("python3", "-c", PROGRAM).directory(folder.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder("python3", "-c", PROGRAM).directory(folder.toFile()).redirectErrorStream(true);
         builder.environment().put("PYTHONDONTWRITEBYTECODE", "1");
         Process process = builder.start();
         process.getOutputStream().close();
@@ -88,32 +91,42 @@ class PythonTablesTest {
 
     @Test
     void theCapabilitiesAreCapabilitysWireNamesInOrder() {
-        assertEquals(Arrays.stream(Capability.values()).map(Capability::wireName).toList(), words("capabilities"),
+        assertEquals(
+                Arrays.stream(Capability.values()).map(Capability::wireName).toList(),
+                words("capabilities"),
                 "protocol.CAPABILITIES");
     }
 
     @Test
     void theConnectorPoliciesAreConnectorPolicysWireNamesInOrder() {
-        assertEquals(Arrays.stream(ConnectorPolicy.values()).map(ConnectorPolicy::wireName).toList(),
-                words("connector_policies"), "protocol.CONNECTOR_POLICIES");
+        assertEquals(
+                Arrays.stream(ConnectorPolicy.values()).map(ConnectorPolicy::wireName).toList(),
+                words("connector_policies"),
+                "protocol.CONNECTOR_POLICIES");
     }
 
     @Test
     void thePoliciesAndTheRetirementCausesAreJavasInOrder() {
-        assertEquals(Arrays.stream(GroupPolicy.values()).map(GroupPolicy::wireName).toList(), words("policies"),
+        assertEquals(
+                Arrays.stream(GroupPolicy.values()).map(GroupPolicy::wireName).toList(),
+                words("policies"),
                 "events.POLICIES");
-        assertEquals(Arrays.stream(RetireCause.values()).map(RetireCause::wireName).toList(), words("causes"),
+        assertEquals(
+                Arrays.stream(RetireCause.values()).map(RetireCause::wireName).toList(),
+                words("causes"),
                 "verdicts.CAUSES");
-        assertEquals(Arrays.stream(CopyTiming.values()).map(CopyTiming::wireName).toList(), words("copies"), "verdicts.COPIES");
+        assertEquals(
+                Arrays.stream(CopyTiming.values()).map(CopyTiming::wireName).toList(),
+                words("copies"),
+                "verdicts.COPIES");
     }
 
     /**
-     * No table of the facts' order is on the kit's class path (the generator's is private to
-     * generation; the validator writes each reason's facts where it finds them), so the facts are
-     * taken from what the Java side states: every rejection of the generated scenarios (the
-     * generator's words, which GeneratedScenariosTest holds the validator to) and of replay's
-     * expected outputs, read by the kit's own reader. Each names only facts of the library's
-     * table, in the table's order, and together they name every fact of it.
+     * No table of the facts' order is on the kit's class path (the generator's is private to generation; the validator
+     * writes each reason's facts where it finds them), so the facts are taken from what the Java side states: every
+     * rejection of the generated scenarios (the generator's words, which GeneratedScenariosTest holds the validator to)
+     * and of replay's expected outputs, read by the kit's own reader. Each names only facts of the library's table, in
+     * the table's order, and together they name every fact of it.
      */
     @Test
     void theFactsAreThoseTheScenariosStateInTheirOrder() throws ConformException {
@@ -124,12 +137,26 @@ class PythonTablesTest {
         for (Scenario scenario : scenarios) {
             for (Line.VerdictLine verdict : verdicts(scenario)) {
                 if (verdict instanceof Line.Rejected rejected) {
-                    List<String> names = rejected.facts().stream().map(fact -> fact.substring(0, fact.indexOf('='))).toList();
-                    assertTrue(facts.containsAll(names), () -> scenario.id() + ": " + rejected.facts()
-                            + " names a fact that verdicts.FACTS lacks: " + facts);
+                    List<String> names =
+                            rejected.facts().stream().map(fact -> fact.substring(0, fact.indexOf('='))).toList();
+                    assertTrue(
+                            facts.containsAll(names),
+                            () ->
+                                    scenario.id()
+                                            + ": "
+                                            + rejected.facts()
+                                            + " names a fact that verdicts.FACTS lacks: "
+                                            + facts);
                     List<Integer> positions = names.stream().map(facts::indexOf).toList();
-                    assertEquals(positions.stream().sorted().toList(), positions, () -> scenario.id() + ": " + rejected.facts()
-                            + " are not in verdicts.FACTS' order: " + facts);
+                    assertEquals(
+                            positions.stream().sorted().toList(),
+                            positions,
+                            () ->
+                                    scenario.id()
+                                            + ": "
+                                            + rejected.facts()
+                                            + " are not in verdicts.FACTS' order: "
+                                            + facts);
                     named.addAll(names);
                 }
             }
@@ -141,7 +168,8 @@ class PythonTablesTest {
     void theFactsThatAreAlsoFieldsAreThoseTheKitWritesAsFields() throws IOException {
         List<String> facts = words("facts").stream().map(fact -> fact + "=1").toList();
         JsonNode line = JSON.readTree(new Line.Rejected("r1", "1", "empty", facts, "", "").json());
-        List<String> fields = names(line).stream().filter(name -> !List.of("kind", "step", "id", "code").contains(name)).toList();
+        List<String> fields =
+                names(line).stream().filter(name -> !List.of("kind", "step", "id", "code").contains(name)).toList();
         assertEquals(fields, words("fields"), "verdicts.FIELDS");
     }
 
@@ -149,7 +177,8 @@ class PythonTablesTest {
     void aSummaryIsTheOneReplayPrintsWithTheSameCounters() throws IOException {
         TreeMap<String, String> latched = new TreeMap<>(Map.of("r2", "[[1,42]]"));
         JsonNode java = JSON.readTree(new Line.Summary("1", "2", "3", "4", "5", List.of("r1", "r2"), latched).json());
-        assertEquals(java, table("summary"), "State.summary() with Counters(1, 2, 3, 4), ignored_held 5, r1 and r2 pending");
+        assertEquals(
+                java, table("summary"), "State.summary() with Counters(1, 2, 3, 4), ignored_held 5, r1 and r2 pending");
         assertEquals(names(java), names(table("summary")), "the order of State.summary()'s fields");
     }
 
@@ -159,14 +188,20 @@ class PythonTablesTest {
         assertEquals(AdapterSession.END + "\n", table("end").asText(), "protocol.END");
         Topology defaults = Topology.of(new Group(0, GroupPolicy.FULL, 1, 0));
         JsonNode python = table("defaults");
-        assertEquals(List.of("tp_degree", "hash_block_size", "min_span_tokens", "max_span_tokens"), names(python),
+        assertEquals(
+                List.of("tp_degree", "hash_block_size", "min_span_tokens", "max_span_tokens"),
+                names(python),
                 "events.DEFAULTS' fields");
         assertEquals(defaults.tpDegree(), python.get("tp_degree").asLong(), "events.DEFAULTS tp_degree");
-        assertEquals(defaults.hashBlockSize(), python.get("hash_block_size").asLong(), "events.DEFAULTS hash_block_size");
-        assertEquals(defaults.minSpanTokens(), python.get("min_span_tokens").asLong(), "events.DEFAULTS min_span_tokens");
+        assertEquals(
+                defaults.hashBlockSize(), python.get("hash_block_size").asLong(), "events.DEFAULTS hash_block_size");
+        assertEquals(
+                defaults.minSpanTokens(), python.get("min_span_tokens").asLong(), "events.DEFAULTS min_span_tokens");
         // unbounded: Long.MAX_VALUE in Java, None in Python
         assertEquals(Long.MAX_VALUE, defaults.maxSpanTokens());
-        assertTrue(python.get("max_span_tokens").isNull(), "events.DEFAULTS max_span_tokens: " + python.get("max_span_tokens"));
+        assertTrue(
+                python.get("max_span_tokens").isNull(),
+                "events.DEFAULTS max_span_tokens: " + python.get("max_span_tokens"));
         assertEquals(AnswerReader.MAX_NAMES, table("max_names").asInt(), "namespace.MAX_NAMES");
         assertEquals(AnswerReader.MAX_HEX_DIGITS, table("max_hex_digits").asInt(), "namespace.MAX_HEX_DIGITS");
     }
@@ -191,7 +226,8 @@ class PythonTablesTest {
 
     private static List<Line.VerdictLine> verdicts(Scenario scenario) {
         return switch (scenario.expected()) {
-            case Scenario.PerEvent perEvent -> perEvent.after().stream().flatMap(after -> after.verdicts().stream()).toList();
+            case Scenario.PerEvent perEvent ->
+                    perEvent.after().stream().flatMap(after -> after.verdicts().stream()).toList();
             case Scenario.WholeLog wholeLog -> wholeLog.verdicts();
             case Scenario.BlockContents stated -> List.of();
         };

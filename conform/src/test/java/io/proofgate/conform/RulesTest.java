@@ -2,8 +2,9 @@ package io.proofgate.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 /** The rule a state difference falls under names what differs, pending stores matched by request id. */
 class RulesTest {
@@ -18,26 +19,41 @@ class RulesTest {
 
     @Test
     void aPendingStoreTooManyIsNamedAsSuchAndNotAsTheLineAfterIt() {
-        assertEquals("state: pending requests differ", Rules.ofState(state(R1, HELD, COUNTERS),
-                state(R1, "pending r2 done=0 table=[[],[]] latch=[]", HELD, COUNTERS)));
+        assertEquals(
+                "state: pending requests differ",
+                Rules.ofState(
+                        state(R1, HELD, COUNTERS),
+                        state(R1, "pending r2 done=0 table=[[],[]] latch=[]", HELD, COUNTERS)));
         assertEquals("state: pending requests differ", Rules.ofState(state(R1, HELD, COUNTERS), state(HELD, COUNTERS)));
     }
 
     @Test
     void aFieldOfAPendingStoreACounterAndAnotherLineAreNamed() {
-        assertEquals("state: pending done differs", Rules.ofState(state(R1, HELD, COUNTERS),
-                state(R1.replace("done=2304", "done=4608"), HELD, COUNTERS)));
-        assertEquals("state: counter rejected differs", Rules.ofState(state(R1, HELD, COUNTERS),
-                state(R1, HELD, COUNTERS.replace("rejected=0", "rejected=1"))));
-        assertEquals("state: held differs", Rules.ofState(state(R1, HELD, COUNTERS), state(R1, "held d1=[0,1]", COUNTERS)));
+        assertEquals(
+                "state: pending done differs",
+                Rules.ofState(state(R1, HELD, COUNTERS), state(R1.replace("done=2304", "done=4608"), HELD, COUNTERS)));
+        assertEquals(
+                "state: counter rejected differs",
+                Rules.ofState(
+                        state(R1, HELD, COUNTERS), state(R1, HELD, COUNTERS.replace("rejected=0", "rejected=1"))));
+        assertEquals(
+                "state: held differs", Rules.ofState(state(R1, HELD, COUNTERS), state(R1, "held d1=[0,1]", COUNTERS)));
     }
 
     @Test
     void eachHeldDigestIsALineOfItsOwnAndSeveralFieldsThatDifferAreNamedTogether() {
         // the first of two held lines differs: named, not lost behind the second
-        assertEquals("state: held differs", Rules.ofState(state(R1, HELD, "held d2=[0]", COUNTERS),
-                state(R1, "held d1=[0,1]", "held d2=[0]", COUNTERS)));
-        assertEquals("state: pending done, latch differ", Rules.ofState(state(R1, HELD, COUNTERS),
-                state(R1.replace("done=2304", "done=4608").replace("latch=[]", "latch=[[1,1015]]"), HELD, COUNTERS)));
+        assertEquals(
+                "state: held differs",
+                Rules.ofState(
+                        state(R1, HELD, "held d2=[0]", COUNTERS), state(R1, "held d1=[0,1]", "held d2=[0]", COUNTERS)));
+        assertEquals(
+                "state: pending done, latch differ",
+                Rules.ofState(
+                        state(R1, HELD, COUNTERS),
+                        state(
+                                R1.replace("done=2304", "done=4608").replace("latch=[]", "latch=[[1,1015]]"),
+                                HELD,
+                                COUNTERS)));
     }
 }

@@ -6,31 +6,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.json.JsonWords;
 import io.proofgate.words.Outside;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
- * Regression: a scenario log that is not JSON was refused in the parser's words ("Trailing token
- * (of type START_OBJECT) found after value (bound as `com.fasterxml…`)", "[Source: REDACTED …]",
- * "StreamReadConstraints.getMaxNestingDepth()"), and one that is not UTF-8 at 1:1 wherever its
- * bad byte was. Each is now said in the project's words at the place of what is wrong.
+ * Regression: a scenario log that is not JSON was refused in the parser's words ("Trailing token (of type START_OBJECT)
+ * found after value (bound as `com.fasterxml…`)", "[Source: REDACTED …]",
+ * "StreamReadConstraints.getMaxNestingDepth()"), and one that is not UTF-8 at 1:1 wherever its bad byte was. Each is
+ * now said in the project's words at the place of what is wrong.
  */
 class ScenarioReaderWordsTest {
 
-    private static final String TOPOLOGY = "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":1,"
-            + "\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":256}]}";
+    private static final String TOPOLOGY =
+            "{\"kind\":\"topology\",\"schema\":\"proofgate-events/v1\",\"tp_degree\":1,"
+                + "\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":256}]}";
     private static final String STEP = "{\"kind\":\"step\",\"step\":1,\"new\":[]}";
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private String refused(byte[] log) throws Exception {
         Files.write(dir.resolve("a.jsonl"), log);
-        Files.writeString(dir.resolve("a.expected"), "{\"kind\":\"summary\",\"plans\":0,\"rejected\":0,\"store_skipped_quorum\":0,"
-                + "\"retired_finished\":0,\"pending\":[],\"latched\":{}}\n");
+        Files.writeString(
+                dir.resolve("a.expected"),
+                "{\"kind\":\"summary\",\"plans\":0,\"rejected\":0,\"store_skipped_quorum\":0,"
+                        + "\"retired_finished\":0,\"pending\":[],\"latched\":{}}\n");
         String message = assertThrows(ConformException.class, () -> ScenarioReader.read(dir)).getMessage();
         assertTrue(JsonWords.fitForATerminal(message), Outside.quoted(message));
         return message.substring(dir.resolve("a.jsonl").toString().length());
@@ -42,21 +46,33 @@ class ScenarioReaderWordsTest {
 
     @Test
     void aLogThatIsNotJsonIsRefusedInTheProjectsWords() throws Exception {
-        assertEquals(":2:" + (STEP.length() + 1) + ": not JSON: more text after the JSON value",
+        assertEquals(
+                ":2:" + (STEP.length() + 1) + ": not JSON: more text after the JSON value",
                 refused(TOPOLOGY + "\n" + STEP + STEP + "\n"));
-        assertEquals(":2:1: not JSON: values nest deeper than 1000 levels", // the parser gives no place for this one
+        assertEquals(
+                ":2:1: not JSON: values nest deeper than 1000 levels", // the parser gives no place for this one
                 refused(TOPOLOGY + "\n" + "[".repeat(1001) + "\n"));
-        assertEquals(":2:" + (STEP.length() - 1) + ": not JSON: the input ends inside the list that starts at line 2, column "
-                + (STEP.indexOf('[') + 1),
+        assertEquals(
+                ":2:"
+                        + (STEP.length() - 1)
+                        + ": not JSON: the input ends inside the list that starts at line 2, column "
+                        + (STEP.indexOf('[') + 1),
                 refused(TOPOLOGY + "\n" + STEP.substring(0, STEP.length() - 2) + "\n"));
-        assertEquals(":1:1: not JSON: expected a value, found \"\\ufeff\"", refused("\uFEFF" + TOPOLOGY + "\n" + STEP + "\n"));
+        assertEquals(
+                ":1:1: not JSON: expected a value, found \"\\ufeff\"",
+                refused("\uFEFF" + TOPOLOGY + "\n" + STEP + "\n"));
     }
 
     @Test
     void aLogThatIsNotUtf8IsRefusedAtItsFirstBadByte() throws Exception {
-        byte[] log = (TOPOLOGY + "\n{\"kind\":\"step\",\"step\":1,\"new\":[{\"id\":\"é?\"}]}\n").getBytes(StandardCharsets.UTF_8);
+        byte[] log =
+                (TOPOLOGY + "\n{\"kind\":\"step\",\"step\":1,\"new\":[{\"id\":\"é?\"}]}\n")
+                        .getBytes(StandardCharsets.UTF_8);
         int bad = new String(log, StandardCharsets.UTF_8).indexOf('?');
-        log[new String(log, StandardCharsets.UTF_8).substring(0, bad).getBytes(StandardCharsets.UTF_8).length] = (byte) 0xff;
-        assertEquals(":2:" + ("{\"kind\":\"step\",\"step\":1,\"new\":[{\"id\":\"é".length() + 1) + ": not UTF-8 (byte 0xff)", refused(log));
+        log[new String(log, StandardCharsets.UTF_8).substring(0, bad).getBytes(StandardCharsets.UTF_8).length] =
+                (byte) 0xff;
+        assertEquals(
+                ":2:" + ("{\"kind\":\"step\",\"step\":1,\"new\":[{\"id\":\"é".length() + 1) + ": not UTF-8 (byte 0xff)",
+                refused(log));
     }
 }

@@ -19,18 +19,19 @@ import io.proofgate.protocol.Verdict;
 import io.proofgate.replay.EventReader;
 import io.proofgate.replay.ReplayLine;
 import io.proofgate.store.StoreKind;
+
+import org.junit.jupiter.api.Assumptions;
+
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * Runs a conformance script (docs/generation.md, "Scenario files"; read by
- * {@link ScenarioFile#readScript}): a topology line, then blocks of one replay event line and
- * the expected observable state after it, separated by {@code ----}:
+ * Runs a conformance script (docs/generation.md, "Scenario files"; read by {@link ScenarioFile#readScript}): a topology
+ * line, then blocks of one replay event line and the expected observable state after it, separated by {@code ----}:
  *
  * <pre>
  * topology {"kind":"topology",...}
@@ -42,10 +43,9 @@ import org.junit.jupiter.api.Assumptions;
  * counters plans=0 rejected=1 store_skipped_quorum=0 retired_finished=0
  * </pre>
  *
- * The events go through the real replay parser, the connector and the byte-level conformance
- * harness (on the store {@code -Dproofgate.store} names, host by default); the expected lines
- * come from the model, never from running the validator. A mismatch fails with the whole script,
- * the first differing line marked with {@code >}.
+ * The events go through the real replay parser, the connector and the byte-level conformance harness (on the store
+ * {@code -Dproofgate.store} names, host by default); the expected lines come from the model, never from running the
+ * validator. A mismatch fails with the whole script, the first differing line marked with {@code >}.
  */
 public final class Scenario {
 
@@ -66,18 +66,21 @@ public final class Scenario {
     private static void execute(String script, String topologyLine, List<ScenarioStep> blocks) {
         StringBuilder log = new StringBuilder(topologyLine).append('\n');
         blocks.forEach(block -> log.append(block.event()).append('\n'));
-        if (!blocks.isEmpty() && !blocks.getFirst().expected().isEmpty() && blocks.getFirst().expected().getFirst().startsWith("contents ")) {
+        if (!blocks.isEmpty()
+                && !blocks.getFirst().expected().isEmpty()
+                && blocks.getFirst().expected().getFirst().startsWith("contents ")) {
             executeStated(script, log.toString(), blocks);
             return;
         }
         StoreKind kind = StoreKind.fromSystemProperty();
         Optional<String> unavailable = kind.unavailableReason();
-        Assumptions.assumeTrue(unavailable.isEmpty(), () -> kind.wireName() + " store skipped: " + unavailable.orElse(""));
-        try (EventReader reader = new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)),
-                "script")) {
+        Assumptions.assumeTrue(
+                unavailable.isEmpty(), () -> kind.wireName() + " store skipped: " + unavailable.orElse(""));
+        try (EventReader reader =
+                new EventReader(new ByteArrayInputStream(log.toString().getBytes(StandardCharsets.UTF_8)), "script")) {
             Connector connector = new Connector(reader.readTopology(), reader.restores());
-            try (ByteCheckHarness harness = ByteCheckHarness.open(connector.topology(), kind, CopiedBlocks.PLAN,
-                    HARNESS_BLOCKS)) {
+            try (ByteCheckHarness harness =
+                    ByteCheckHarness.open(connector.topology(), kind, CopiedBlocks.PLAN, HARNESS_BLOCKS)) {
                 long lastStep = 0;
                 for (ScenarioStep block : blocks) {
                     ReplayLine line = reader.next();
@@ -90,8 +93,16 @@ public final class Scenario {
                     for (Verdict verdict : verdicts) {
                         harness.verdict(verdict);
                         if (verdict.step() != lastStep) {
-                            fail(script, block, List.of(), "verdict " + verdict + " carries step " + verdict.step()
-                                    + ", the event's step is " + lastStep);
+                            fail(
+                                    script,
+                                    block,
+                                    List.of(),
+                                    "verdict "
+                                            + verdict
+                                            + " carries step "
+                                            + verdict.step()
+                                            + ", the event's step is "
+                                            + lastStep);
                         }
                     }
                     if (harness.findingCount() > 0) {
@@ -111,13 +122,14 @@ public final class Scenario {
     }
 
     /**
-     * A scenario of a model of vLLM alone, which states what every block holds after each event
-     * instead of the connector's verdicts: the validator's plans are judged on those contents (each
-     * block it publishes holds its prefix), as the conformance kit judges any connector's. The
-     * simulated page store is not used: the events alone do not tell these contents.
+     * A scenario of a model of vLLM alone, which states what every block holds after each event instead of the
+     * connector's verdicts: the validator's plans are judged on those contents (each block it publishes holds its
+     * prefix), as the conformance kit judges any connector's. The simulated page store is not used: the events alone do
+     * not tell these contents.
      */
     private static void executeStated(String script, String log, List<ScenarioStep> blocks) {
-        try (EventReader reader = new EventReader(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "script")) {
+        try (EventReader reader =
+                new EventReader(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "script")) {
             Connector connector = new Connector(reader.readTopology(), reader.restores());
             PlanContents contents = PlanContents.stated(connector.topology());
             for (ScenarioStep block : blocks) {
@@ -126,20 +138,35 @@ public final class Scenario {
                 if (block.expected().size() != 1) {
                     fail(script, block, List.of(), "a contents line stands alone after its event");
                 }
-                if (!(StateLine.read("script", block.line() + 2, block.expected().getFirst()) instanceof StateLine.Contents stated)) {
-                    throw new AssertionError("script line " + (block.line() + 2) + ": a scenario that states the blocks' contents "
-                            + "states them after every event\n" + script);
+                if (!(StateLine.read("script", block.line() + 2, block.expected().getFirst())
+                        instanceof StateLine.Contents stated)) {
+                    throw new AssertionError(
+                            "script line "
+                                    + (block.line() + 2)
+                                    + ": a scenario that states the blocks' contents "
+                                    + "states them after every event\n"
+                                    + script);
                 }
                 java.util.Map<Long, BlockContent> held = new java.util.HashMap<>();
                 stated.blocks().keySet().forEach(b -> held.put(b, new BlockContent.Uncomputed()));
-                stated.states().forEach((b, state) -> held.put(b, new BlockContent.Recurrent(state.digest(), state.tokens())));
+                stated.states()
+                        .forEach((b, state) -> held.put(b, new BlockContent.Recurrent(state.digest(), state.tokens())));
                 contents.stated(held, stated.released());
                 for (Verdict verdict : connector.apply(event)) {
                     if (verdict instanceof Verdict.Plan plan) {
-                        List<ByteFinding> findings = contents.check(plan.step(), plan.id(), plan.digest(), plan.target(),
-                                plan.blocksByGroup().byGroup());
+                        List<ByteFinding> findings =
+                                contents.check(
+                                        plan.step(),
+                                        plan.id(),
+                                        plan.digest(),
+                                        plan.target(),
+                                        plan.blocksByGroup().byGroup());
                         if (!findings.isEmpty()) {
-                            fail(script, block, List.of(), "unsafe plan " + plan + ": " + findings.getFirst().message());
+                            fail(
+                                    script,
+                                    block,
+                                    List.of(),
+                                    "unsafe plan " + plan + ": " + findings.getFirst().message());
                         }
                     }
                 }
@@ -155,35 +182,58 @@ public final class Scenario {
     static List<String> render(List<Verdict> verdicts, ConnectorState state) {
         List<StateLine> lines = new ArrayList<>();
         for (Verdict verdict : verdicts) {
-            lines.add(switch (verdict) {
-                case Verdict.Plan plan -> new StateLine.Plan(plan.id(), plan.digest(), String.valueOf(plan.target()),
-                        String.valueOf(plan.blocksByGroup()), pairs(plan.recurrent()));
-                case Verdict.Rejected rejected -> new StateLine.Rejected(rejected.id(), rejected.code().wireName(),
-                        reasonFacts(rejected));
-                case Verdict.Retired retired -> new StateLine.Retired(retired.id(), retired.cause().wireName());
-                case Verdict.Hit hit -> new StateLine.Hit(hit.id(), String.valueOf(hit.tokens()));
-                case Verdict.Load load -> new StateLine.Load(load.id(), load.digest(), String.valueOf(load.span()),
-                        String.valueOf(load.blocksByGroup()));
-            });
+            lines.add(
+                    switch (verdict) {
+                        case Verdict.Plan plan ->
+                                new StateLine.Plan(
+                                        plan.id(),
+                                        plan.digest(),
+                                        String.valueOf(plan.target()),
+                                        String.valueOf(plan.blocksByGroup()),
+                                        pairs(plan.recurrent()));
+                        case Verdict.Rejected rejected ->
+                                new StateLine.Rejected(
+                                        rejected.id(), rejected.code().wireName(), reasonFacts(rejected));
+                        case Verdict.Retired retired -> new StateLine.Retired(retired.id(), retired.cause().wireName());
+                        case Verdict.Hit hit -> new StateLine.Hit(hit.id(), String.valueOf(hit.tokens()));
+                        case Verdict.Load load ->
+                                new StateLine.Load(
+                                        load.id(),
+                                        load.digest(),
+                                        String.valueOf(load.span()),
+                                        String.valueOf(load.blocksByGroup()));
+                    });
         }
         if (state.pending().isEmpty()) {
             lines.add(new StateLine.NoPending());
         }
         for (PendingSnapshot store : state.pending().values()) {
-            lines.add(new StateLine.Pending(store.id(), String.valueOf(store.done()), table(store.table()),
-                    pairs(store.latch())));
+            lines.add(
+                    new StateLine.Pending(
+                            store.id(), String.valueOf(store.done()), table(store.table()), pairs(store.latch())));
         }
-        state.held().forEach((digest, ranks) -> lines.add(new StateLine.Held(digest, ranks.stream().map(String::valueOf)
-                .collect(Collectors.joining(",", "[", "]")))));
+        state.held()
+                .forEach(
+                        (digest, ranks) ->
+                                lines.add(
+                                        new StateLine.Held(
+                                                digest,
+                                                ranks.stream()
+                                                        .map(String::valueOf)
+                                                        .collect(Collectors.joining(",", "[", "]")))));
         Counters counters = state.counters();
-        lines.add(new StateLine.Counters(String.valueOf(counters.plans()), String.valueOf(counters.rejected()),
-                String.valueOf(counters.storeSkippedQuorum()), String.valueOf(counters.retiredFinished())));
+        lines.add(
+                new StateLine.Counters(
+                        String.valueOf(counters.plans()),
+                        String.valueOf(counters.rejected()),
+                        String.valueOf(counters.storeSkippedQuorum()),
+                        String.valueOf(counters.retiredFinished())));
         return lines.stream().map(StateLine::text).toList();
     }
 
     /**
-     * The reason after the code's sentence: the facts the model states. The verdict's own fields
-     * must say the same as the reason's observed/target/group/block words, or the line shows both.
+     * The reason after the code's sentence: the facts the model states. The verdict's own fields must say the same as
+     * the reason's observed/target/group/block words, or the line shows both.
      */
     private static List<String> reasonFacts(Verdict.Rejected rejected) {
         String sentence = rejected.code().sentence();
@@ -196,8 +246,11 @@ public final class Scenario {
             int equals = word.indexOf('=');
             words.put(equals < 0 ? word : word.substring(0, equals), equals < 0 ? "" : word.substring(equals + 1));
         }
-        String fields = field("observed", rejected.observed(), words) + field("target", rejected.target(), words)
-                + field("group", rejected.group(), words) + field("block", rejected.block(), words);
+        String fields =
+                field("observed", rejected.observed(), words)
+                        + field("target", rejected.target(), words)
+                        + field("group", rejected.group(), words)
+                        + field("block", rejected.block(), words);
         return List.of((facts + fields).strip().split(" "));
     }
 
@@ -213,7 +266,9 @@ public final class Scenario {
     }
 
     private static String pairs(List<GroupBlock> blocks) {
-        return blocks.stream().map(b -> "[" + b.group() + "," + b.block() + "]").collect(Collectors.joining(",", "[", "]"));
+        return blocks.stream()
+                .map(b -> "[" + b.group() + "," + b.block() + "]")
+                .collect(Collectors.joining(",", "[", "]"));
     }
 
     private static void fail(String script, ScenarioStep block, List<String> actual, String problem) {
@@ -221,7 +276,8 @@ public final class Scenario {
         if (problem != null) {
             text.append(problem).append('\n');
         } else {
-            text.append("state after the event on script line ").append(block.line())
+            text.append("state after the event on script line ")
+                    .append(block.line())
                     .append(" differs from the model (first difference marked >)\n");
             int first = 0;
             while (first < Math.min(actual.size(), block.expected().size())

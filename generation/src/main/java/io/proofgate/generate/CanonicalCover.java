@@ -2,6 +2,7 @@ package io.proofgate.generate;
 
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -11,25 +12,22 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A locally stable cover of a state graph's edges: per edge, the canonical shortest path from the
- * initial state through it, with paths that are prefixes of others dropped.
+ * A locally stable cover of a state graph's edges: per edge, the canonical shortest path from the initial state through
+ * it, with paths that are prefixes of others dropped.
  *
- * <p>A state's canonical path is, among its shortest paths from the initial state, the one whose
- * sequence of edge labels is least (labels compared as strings). Those paths form a tree (the
- * least path to a state extends the least path to its parent), so the path for an edge
- * {@code u -> v} is the canonical path to {@code u} followed by the edge. It is dropped when it is a
- * prefix of another path, which happens exactly when it is the tree edge into {@code v} and
- * {@code v} has successors. So the scenarios are: one per edge off the tree, and one per state
- * without successors.
+ * <p>A state's canonical path is, among its shortest paths from the initial state, the one whose sequence of edge
+ * labels is least (labels compared as strings). Those paths form a tree (the least path to a state extends the least
+ * path to its parent), so the path for an edge {@code u -> v} is the canonical path to {@code u} followed by the edge.
+ * It is dropped when it is a prefix of another path, which happens exactly when it is the tree edge into {@code v} and
+ * {@code v} has successors. So the scenarios are: one per edge off the tree, and one per state without successors.
  *
- * <p>Why not the fewest paths ({@link PathCover}, a minimum flow): a minimum flow is global, so
- * one changed edge can reroute many paths, and a reviewer of a one-line spec change faces
- * thousands of moved lines. Here a path depends only on the labels and lengths of the paths that
- * lead to its edge: an edit that leaves those alone leaves the path alone. The price is more
- * paths and steps (docs/generation.md gives the figures).
+ * <p>Why not the fewest paths ({@link PathCover}, a minimum flow): a minimum flow is global, so one changed edge can
+ * reroute many paths, and a reviewer of a one-line spec change faces thousands of moved lines. Here a path depends only
+ * on the labels and lengths of the paths that lead to its edge: an edit that leaves those alone leaves the path alone.
+ * The price is more paths and steps (docs/generation.md gives the figures).
  *
- * <p>Labels must tell a state's outgoing edges apart (they are what a scenario records), so two
- * edges leaving one state with one label are an error. Fingerprints and file order play no part.
+ * <p>Labels must tell a state's outgoing edges apart (they are what a scenario records), so two edges leaving one state
+ * with one label are an error. Fingerprints and file order play no part.
  */
 public final class CanonicalCover {
 
@@ -48,8 +46,10 @@ public final class CanonicalCover {
      */
     public static Result cover(StateGraph graph, Function<Edge, String> label) {
         if (graph.initialStates().size() != 1) {
-            throw new GenerationException("the state graph has " + graph.initialStates().size()
-                    + " initial states; a scenario needs exactly one (the topology line)");
+            throw new GenerationException(
+                    "the state graph has "
+                            + graph.initialStates().size()
+                            + " initial states; a scenario needs exactly one (the topology line)");
         }
         long initial = graph.initialStates().getFirst();
         Map<Long, Integer> rank = new HashMap<>();
@@ -90,8 +90,9 @@ public final class CanonicalCover {
             layer = ordered;
         }
         if (rank.size() != graph.states().size()) {
-            throw new GenerationException((graph.states().size() - rank.size())
-                    + " states of the graph are not reachable from its initial state");
+            throw new GenerationException(
+                    (graph.states().size() - rank.size())
+                            + " states of the graph are not reachable from its initial state");
         }
 
         List<List<Edge>> paths = new ArrayList<>();
@@ -119,10 +120,11 @@ public final class CanonicalCover {
     }
 
     /**
-     * The edges leaving {@code u}, one per successor (TLC may name two actions for one step), in
-     * label order; labels must differ.
+     * The edges leaving {@code u}, one per successor (TLC may name two actions for one step), in label order; labels
+     * must differ.
      */
-    private static List<Edge> outgoing(StateGraph graph, long u, Function<Edge, String> label, Map<Edge, String> labels) {
+    private static List<Edge> outgoing(
+            StateGraph graph, long u, Function<Edge, String> label, Map<Edge, String> labels) {
         Map<Long, Edge> bySuccessor = new HashMap<>();
         for (Edge e : graph.outgoing(u)) {
             bySuccessor.merge(e.to(), e, (a, b) -> a.action().orElse("").compareTo(b.action().orElse("")) <= 0 ? a : b);
@@ -137,8 +139,10 @@ public final class CanonicalCover {
         List<Edge> out = new ArrayList<>(sorted.size());
         for (int i = 0; i < sorted.size(); i++) {
             if (i > 0 && sorted.get(i).label().equals(sorted.get(i - 1).label())) {
-                throw new GenerationException("two edges leave one state with the same label, so a scenario could not"
-                        + " say which it takes: " + sorted.get(i).label());
+                throw new GenerationException(
+                        "two edges leave one state with the same label, so a scenario could not"
+                                + " say which it takes: "
+                                + sorted.get(i).label());
             }
             out.add(sorted.get(i).edge());
         }

@@ -1,6 +1,7 @@
 package io.proofgate.generate;
 
 import io.proofgate.check.FileTree;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -15,32 +16,37 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The generated files as committed in the generated-tests module: the scenario folder and the
- * coverage summary. A generation's {@link Generation.Output} replaces them as one
- * ({@link #write}), or is compared with them ({@link #staleness}, for {@code generate --check}).
+ * The generated files as committed in the generated-tests module: the scenario folder and the coverage summary. A
+ * generation's {@link Generation.Output} replaces them as one ({@link #write}), or is compared with them ({@link
+ * #staleness}, for {@code generate --check}).
  */
 public final class CommittedScenarios {
 
     public static final String SUMMARY_FILE = "COVERAGE.md";
+
     /** The scenario folder under the generated-tests module. */
     public static final String SCENARIO_DIR = "scenarios";
+
     private static final String STAGING_PREFIX = ".generate-";
 
     private CommittedScenarios() {}
 
     /**
-     * Replaces the scenario folder and the summary in {@code moduleDir}. Files are written to a
-     * staging folder beside it and swapped in only when all are written, so a failure leaves the
-     * previous scenarios in place; staging folders of an interrupted run are removed.
+     * Replaces the scenario folder and the summary in {@code moduleDir}. Files are written to a staging folder beside
+     * it and swapped in only when all are written, so a failure leaves the previous scenarios in place; staging folders
+     * of an interrupted run are removed.
      */
     public static void write(Generation.Output output, Path moduleDir) throws IOException {
         // One writer at a time: under the lock, a staging folder that exists is an interrupted run's.
-        try (FileChannel lock = FileChannel.open(moduleDir.resolve(STAGING_PREFIX + "lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock held = lock.tryLock()) {
+        try (FileChannel lock =
+                        FileChannel.open(
+                                moduleDir.resolve(STAGING_PREFIX + "lock"),
+                                StandardOpenOption.CREATE,
+                                StandardOpenOption.WRITE);
+                FileLock held = lock.tryLock()) {
             if (held == null) {
-                throw new GenerationException("another proofgate generate is writing " + moduleDir
-                        + " now; run again when it is done");
+                throw new GenerationException(
+                        "another proofgate generate is writing " + moduleDir + " now; run again when it is done");
             }
             writeLocked(output, moduleDir);
         }
@@ -69,23 +75,29 @@ public final class CommittedScenarios {
     }
 
     /**
-     * Cleans up after a run that was killed: if it died between moving the old scenarios aside
-     * and moving the new ones in, the old ones go back; every staging folder is removed.
+     * Cleans up after a run that was killed: if it died between moving the old scenarios aside and moving the new ones
+     * in, the old ones go back; every staging folder is removed.
      */
     private static void removeStaleStaging(Path moduleDir) throws IOException {
         Path target = moduleDir.resolve(SCENARIO_DIR);
         if (!Files.exists(target)) {
             try (Stream<Path> entries = Files.list(moduleDir)) {
-                Optional<Path> aside = entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)
-                        && p.getFileName().toString().endsWith("-old") && Files.isDirectory(p)).findFirst();
+                Optional<Path> aside =
+                        entries.filter(
+                                        p ->
+                                                p.getFileName().toString().startsWith(STAGING_PREFIX)
+                                                        && p.getFileName().toString().endsWith("-old")
+                                                        && Files.isDirectory(p))
+                                .findFirst();
                 if (aside.isPresent()) {
                     Files.move(aside.get(), target);
                 }
             }
         }
         try (Stream<Path> entries = Files.list(moduleDir)) {
-            for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX)
-                    && Files.isDirectory(p)).toList()) {
+            for (Path entry :
+                    entries.filter(p -> p.getFileName().toString().startsWith(STAGING_PREFIX) && Files.isDirectory(p))
+                            .toList()) {
                 FileTree.delete(entry);
             }
         }
@@ -102,8 +114,8 @@ public final class CommittedScenarios {
     }
 
     /**
-     * Differences between one model's output and its committed folder ({@code model/}), one line
-     * per file; the other models' folders and the summary, which sums every model, are not read.
+     * Differences between one model's output and its committed folder ({@code model/}), one line per file; the other
+     * models' folders and the summary, which sums every model, are not read.
      */
     public static List<String> staleness(Generation.Output output, Path moduleDir, String model) throws IOException {
         Map<String, String> committed = read(moduleDir.resolve(SCENARIO_DIR));
@@ -118,8 +130,11 @@ public final class CommittedScenarios {
             if (old == null) {
                 differences.add("added    " + file.getKey());
             } else if (!old.equals(file.getValue())) {
-                differences.add("changed  " + file.getKey() + scenarioChanges(file.getKey(), old, file.getValue())
-                        + firstDifference(old, file.getValue()));
+                differences.add(
+                        "changed  "
+                                + file.getKey()
+                                + scenarioChanges(file.getKey(), old, file.getValue())
+                                + firstDifference(old, file.getValue()));
             }
         }
         committed.keySet().forEach(name -> differences.add("removed  " + name));
@@ -140,9 +155,8 @@ public final class CommittedScenarios {
     }
 
     /**
-     * What changed in a scenario file, by scenario: how many kept their events but changed
-     * expectations, and how many are new or gone, so that a reviewer sees the size of a change
-     * in scenarios rather than in lines.
+     * What changed in a scenario file, by scenario: how many kept their events but changed expectations, and how many
+     * are new or gone, so that a reviewer sees the size of a change in scenarios rather than in lines.
      */
     private static String scenarioChanges(String file, String old, String fresh) {
         Map<String, String> before = new TreeMap<>();
@@ -167,7 +181,13 @@ public final class CommittedScenarios {
             String left = i < a.size() ? a.get(i) : "<end>";
             String right = i < b.size() ? b.get(i) : "<end>";
             if (!left.equals(right)) {
-                return " (line " + (i + 1) + ": committed \"" + abbreviate(left) + "\", generated \"" + abbreviate(right) + "\")";
+                return " (line "
+                        + (i + 1)
+                        + ": committed \""
+                        + abbreviate(left)
+                        + "\", generated \""
+                        + abbreviate(right)
+                        + "\")";
             }
         }
         return "";

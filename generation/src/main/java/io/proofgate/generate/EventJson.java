@@ -2,23 +2,46 @@ package io.proofgate.generate;
 
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValuePrinter;
+
 import java.util.List;
 
 /**
- * Writes the spec's {@code lastEvent} records as replay lines (protocol §5). The encoding table is
- * docs/spec.md's: TLA+ sequences are JSON lists, records and functions on strings are objects,
- * and model values stand for JSON that TLA+ has no literal for, or that would be compared with
- * strings: {@code Absent} (the field is omitted), {@code JsonNull}, {@code JsonText} (the string
- * "text"), {@code JsonTrue}, {@code JsonInt} (7), {@code JsonNumber} (1.5), {@code JsonList} ([])
- * and {@code JsonObject} ({}).
+ * Writes the spec's {@code lastEvent} records as replay lines (protocol §5). The encoding table is docs/spec.md's: TLA+
+ * sequences are JSON lists, records and functions on strings are objects, and model values stand for JSON that TLA+ has
+ * no literal for, or that would be compared with strings: {@code Absent} (the field is omitted), {@code JsonNull},
+ * {@code JsonText} (the string "text"), {@code JsonTrue}, {@code JsonInt} (7), {@code JsonNumber} (1.5), {@code
+ * JsonList} ([]) and {@code JsonObject} ({}).
  */
 final class EventJson {
 
     /** Field order of each event and request object, protocol §5's. */
-    private static final List<String> ORDER = List.of("kind", "schema", "step", "tp_degree", "hash_block_size",
-            "min_span_tokens", "max_span_tokens", "groups", "policy", "block_tokens", "window_tokens", "id", "rank",
-            "digest", "prompt_tokens", "computed", "external", "scheduled", "block_ids", "new_block_ids", "resumed", "new", "cached",
-            "preempted", "recurrent_boundary_blocks");
+    private static final List<String> ORDER =
+            List.of(
+                    "kind",
+                    "schema",
+                    "step",
+                    "tp_degree",
+                    "hash_block_size",
+                    "min_span_tokens",
+                    "max_span_tokens",
+                    "groups",
+                    "policy",
+                    "block_tokens",
+                    "window_tokens",
+                    "id",
+                    "rank",
+                    "digest",
+                    "prompt_tokens",
+                    "computed",
+                    "external",
+                    "scheduled",
+                    "block_ids",
+                    "new_block_ids",
+                    "resumed",
+                    "new",
+                    "cached",
+                    "preempted",
+                    "recurrent_boundary_blocks");
 
     /** Each name's place in {@link #ORDER}. */
     private static final java.util.Map<String, Integer> PLACE = places();
@@ -38,8 +61,8 @@ final class EventJson {
     }
 
     /**
-     * A record's fields that have a place in {@link #ORDER}, there, in one pass over them (the
-     * audit writes each state's event many times over); the others are left out.
+     * A record's fields that have a place in {@link #ORDER}, there, in one pass over them (the audit writes each
+     * state's event many times over); the others are left out.
      */
     private static TlaValue[] inOrder(TlaValue.TlaRecord record) {
         TlaValue[] values = new TlaValue[ORDER.size()];
@@ -52,12 +75,17 @@ final class EventJson {
         return values;
     }
 
-    /** The replay line for an event record, with {@code step} inserted for step events (the spec has no step numbers). */
+    /**
+     * The replay line for an event record, with {@code step} inserted for step events (the spec has no step numbers).
+     */
     static String line(TlaValue.TlaRecord event, long step) {
         for (TlaValue.Field field : event.fields()) {
             if (!PLACE.containsKey(field.name())) {
-                throw new IllegalArgumentException("event field \"" + field.name() + "\" has no place in a replay line: "
-                        + TlaValuePrinter.print(event));
+                throw new IllegalArgumentException(
+                        "event field \""
+                                + field.name()
+                                + "\" has no place in a replay line: "
+                                + TlaValuePrinter.print(event));
             }
         }
         TlaValue[] values = inOrder(event);
@@ -82,15 +110,15 @@ final class EventJson {
 
     /** Whether {@code label}, a {@code line(event, 0)}, is a step event's. */
     static boolean isStep(String label) {
-        return label.startsWith(STEP_KIND) && label.length() > STEP_KIND.length()
+        return label.startsWith(STEP_KIND)
+                && label.length() > STEP_KIND.length()
                 && (label.charAt(STEP_KIND.length()) == ',' || label.charAt(STEP_KIND.length()) == '}');
     }
 
     /**
-     * {@code line(event, step)} from {@code line(event, 0)}, the event's label, without writing
-     * the event again; empty for a step event with a schema (only the topology line has one in
-     * the spec), whose number would go after it, or with a step field of its own, which the
-     * number replaces (the spec's events have none).
+     * {@code line(event, step)} from {@code line(event, 0)}, the event's label, without writing the event again; empty
+     * for a step event with a schema (only the topology line has one in the spec), whose number would go after it, or
+     * with a step field of its own, which the number replaces (the spec's events have none).
      */
     static java.util.Optional<String> withStep(String label, long step) {
         if (step <= 0 || !isStep(label)) {
@@ -109,7 +137,8 @@ final class EventJson {
             return true;
         }
         return (name.equals("new") || name.equals("cached") || name.equals("preempted"))
-                && value instanceof TlaValue.TlaSeq(List<TlaValue> elements) && elements.isEmpty();
+                && value instanceof TlaValue.TlaSeq(List<TlaValue> elements)
+                && elements.isEmpty();
     }
 
     static void write(TlaValue value, StringBuilder json) {
@@ -117,16 +146,19 @@ final class EventJson {
             case TlaValue.TlaInt(long number) -> json.append(number);
             case TlaValue.TlaString(String text) -> json.append(quote(text));
             case TlaValue.TlaBool(boolean bool) -> json.append(bool);
-            case TlaValue.TlaModelValue(String name) -> json.append(switch (name) {
-                case "JsonNull" -> "null";
-                case "JsonText" -> "\"text\"";
-                case "JsonTrue" -> "true";
-                case "JsonInt" -> "7";
-                case "JsonNumber" -> "1.5";
-                case "JsonList" -> "[]";
-                case "JsonObject" -> "{}";
-                default -> throw new IllegalArgumentException("model value " + name + " has no JSON form");
-            });
+            case TlaValue.TlaModelValue(String name) ->
+                    json.append(
+                            switch (name) {
+                                case "JsonNull" -> "null";
+                                case "JsonText" -> "\"text\"";
+                                case "JsonTrue" -> "true";
+                                case "JsonInt" -> "7";
+                                case "JsonNumber" -> "1.5";
+                                case "JsonList" -> "[]";
+                                case "JsonObject" -> "{}";
+                                default ->
+                                        throw new IllegalArgumentException("model value " + name + " has no JSON form");
+                            });
             case TlaValue.TlaSeq(List<TlaValue> elements) -> list(elements, json);
             case TlaValue.TlaSet(List<TlaValue> elements) -> list(elements, json);
             case TlaValue.TlaRecord record -> {
@@ -154,7 +186,8 @@ final class EventJson {
                 boolean first = true;
                 for (TlaValue.Pair pair : function.pairs()) {
                     if (!(pair.key() instanceof TlaValue.TlaString(String key))) {
-                        throw new IllegalArgumentException("a JSON object needs string keys: " + TlaValuePrinter.print(function));
+                        throw new IllegalArgumentException(
+                                "a JSON object needs string keys: " + TlaValuePrinter.print(function));
                     }
                     json.append(first ? "" : ",").append(quote(key)).append(':');
                     write(pair.value(), json);

@@ -4,14 +4,14 @@ import io.proofgate.format.StateLine;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A path of a model's state graph read as the scenarios read it, for tools that compare two
- * graphs (audit): the replay lines of its events, the covered event's topic, and what the model
- * says each event produces, in the words the conformance scripts use. The one public door into
- * the generator's reading of the spec's states.
+ * A path of a model's state graph read as the scenarios read it, for tools that compare two graphs (audit): the replay
+ * lines of its events, the covered event's topic, and what the model says each event produces, in the words the
+ * conformance scripts use. The one public door into the generator's reading of the spec's states.
  */
 public final class GraphPaths {
 
@@ -31,8 +31,10 @@ public final class GraphPaths {
     public static String topology(StateGraph graph, long initial) {
         ModelState state = new ModelState(graph.state(initial));
         if (!state.eventKind().equals("topology")) {
-            throw new IllegalArgumentException("the initial state's lastEvent must be the topology line, found kind \""
-                    + state.eventKind() + "\"");
+            throw new IllegalArgumentException(
+                    "the initial state's lastEvent must be the topology line, found kind \""
+                            + state.eventKind()
+                            + "\"");
         }
         return EventJson.line(state.lastEvent(), 0);
     }
@@ -47,8 +49,8 @@ public final class GraphPaths {
     }
 
     /**
-     * {@link #replayLines} from the path's labels ({@link #label}, one per edge, as a caller that
-     * keeps them per state has them): the same lines, without writing each event again.
+     * {@link #replayLines} from the path's labels ({@link #label}, one per edge, as a caller that keeps them per state
+     * has them): the same lines, without writing each event again.
      */
     public static List<String> replayLines(StateGraph graph, List<Edge> path, String topology, List<String> labels) {
         List<String> lines = new ArrayList<>(labels.size() + 1);
@@ -61,8 +63,10 @@ public final class GraphPaths {
             }
             long number = step;
             Edge edge = path.get(i);
-            lines.add(EventJson.withStep(label, number).orElseGet(() ->
-                    EventJson.line(new ModelState(graph.state(edge.to())).lastEvent(), number)));
+            lines.add(
+                    EventJson.withStep(label, number)
+                            .orElseGet(
+                                    () -> EventJson.line(new ModelState(graph.state(edge.to())).lastEvent(), number)));
         }
         return lines;
     }
@@ -70,7 +74,8 @@ public final class GraphPaths {
     /** The topic of the path's last event, read from the path's events alone, as the generator files scenarios. */
     public static Topic topic(StateGraph graph, List<Edge> path) {
         io.proofgate.generate.Topic.Context context =
-                new io.proofgate.generate.Topic.Context(new ModelState(graph.state(path.getFirst().from())).lastEvent());
+                new io.proofgate.generate.Topic.Context(
+                        new ModelState(graph.state(path.getFirst().from())).lastEvent());
         for (int i = 0; i < path.size() - 1; i++) {
             context.remember(new ModelState(graph.state(path.get(i).to())).lastEvent());
         }
@@ -80,8 +85,8 @@ public final class GraphPaths {
     }
 
     /**
-     * The last event of the path in words: "new request", "cached request", "resumed request",
-     * "preemption", "finished", "held" (the first scheduled request names a step).
+     * The last event of the path in words: "new request", "cached request", "resumed request", "preemption",
+     * "finished", "held" (the first scheduled request names a step).
      */
     public static String eventKind(StateGraph graph, List<Edge> path) {
         TlaValue.TlaRecord event = new ModelState(graph.state(path.getLast().to())).lastEvent();
@@ -94,8 +99,10 @@ public final class GraphPaths {
         }
         List<TlaValue> cached = event.get("cached").map(ModelState::sequence).orElse(List.of());
         if (!cached.isEmpty()) {
-            boolean resumed = ModelState.record(cached.getFirst(), "request").get("resumed").orElse(null)
-                    instanceof TlaValue.TlaBool(boolean b) && b;
+            boolean resumed =
+                    ModelState.record(cached.getFirst(), "request").get("resumed").orElse(null)
+                                    instanceof TlaValue.TlaBool(boolean b)
+                            && b;
             return resumed ? "resumed request" : "cached request";
         }
         return "preemption";
@@ -107,26 +114,26 @@ public final class GraphPaths {
     }
 
     /**
-     * What the event that led to one state adds to a replay's outcome: whether it is a step, its
-     * verdicts' script lines, and the summary line were the log to end there.
+     * What the event that led to one state adds to a replay's outcome: whether it is a step, its verdicts' script
+     * lines, and the summary line were the log to end there.
      */
     public record StateOutcome(boolean step, List<String> verdicts, String summary) {}
 
     /** The {@link StateOutcome} of {@code state}. */
     public static StateOutcome stateOutcome(StateGraph graph, long state) {
         ModelState model = new ModelState(graph.state(state));
-        return new StateOutcome(model.eventKind().equals("step"), List.copyOf(model.verdictLines()), model.summaryLine());
+        return new StateOutcome(
+                model.eventKind().equals("step"), List.copyOf(model.verdictLines()), model.summaryLine());
     }
 
     /**
-     * What replay prints for a log whose events are the path's, in comparable words: each verdict
-     * as "step=N" and its script line, then the summary line of the last state. A validator's
-     * replay output normalised the same way must be equal when it follows the model. Each state's
-     * part is {@code outcomes}' ({@link #stateOutcome}), so that a caller keeps each state's once:
-     * many paths pass through one state.
+     * What replay prints for a log whose events are the path's, in comparable words: each verdict as "step=N" and its
+     * script line, then the summary line of the last state. A validator's replay output normalised the same way must be
+     * equal when it follows the model. Each state's part is {@code outcomes}' ({@link #stateOutcome}), so that a caller
+     * keeps each state's once: many paths pass through one state.
      */
-    public static List<String> replayOutcome(StateGraph graph, List<Edge> path,
-                                             java.util.function.LongFunction<StateOutcome> outcomes) {
+    public static List<String> replayOutcome(
+            StateGraph graph, List<Edge> path, java.util.function.LongFunction<StateOutcome> outcomes) {
         List<String> lines = new ArrayList<>();
         long step = 0;
         for (Edge edge : path) {
@@ -148,18 +155,18 @@ public final class GraphPaths {
     }
 
     /**
-     * As {@link #scenarioPaths(StateGraph)}, each edge's {@link #label} given by {@code label}: a
-     * caller that keeps each state's label (an edge's depends on the state it leads to only) gives
-     * them, so that a state reached by many edges has its event written once.
+     * As {@link #scenarioPaths(StateGraph)}, each edge's {@link #label} given by {@code label}: a caller that keeps
+     * each state's label (an edge's depends on the state it leads to only) gives them, so that a state reached by many
+     * edges has its event written once.
      */
     public static List<List<Edge>> scenarioPaths(StateGraph graph, java.util.function.Function<Edge, String> label) {
         return CanonicalCover.cover(graph, label).paths();
     }
 
     /**
-     * Whether the graph is of a model of vLLM alone, whose states say what vLLM's blocks hold
-     * instead of a connector's verdicts (docs/generation.md, "Scenarios with the blocks' contents"):
-     * there is no verdict of the model for a validator to follow.
+     * Whether the graph is of a model of vLLM alone, whose states say what vLLM's blocks hold instead of a connector's
+     * verdicts (docs/generation.md, "Scenarios with the blocks' contents"): there is no verdict of the model for a
+     * validator to follow.
      */
     public static boolean statesContents(StateGraph graph) {
         return new ModelState(graph.state(graph.initialStates().getFirst())).statesContents();

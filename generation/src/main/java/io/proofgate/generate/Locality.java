@@ -2,6 +2,7 @@ package io.proofgate.generate;
 
 import com.github.difflib.DiffUtils;
 import com.github.difflib.patch.AbstractDelta;
+
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,18 +12,28 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * How local the generated diff of a spec edit is: the scenarios of two generations compared by
- * identity (the id from their events), against the scenarios whose events cross something the
- * edit changed (walked on both revisions' state graphs, the model's expectations after some
- * event differ, or the events are a path in one revision only).
+ * How local the generated diff of a spec edit is: the scenarios of two generations compared by identity (the id from
+ * their events), against the scenarios whose events cross something the edit changed (walked on both revisions' state
+ * graphs, the model's expectations after some event differ, or the events are a path in one revision only).
  *
  * @param crossing scenarios (of either revision) whose events cross a changed edge: these must change
  * @param needless scenarios changed, added or removed although their events cross nothing changed
  * @param renamed scenarios kept (same id) whose name changed; {@code moved}: whose file changed
  */
-public record Locality(int baseScenarios, int headScenarios, int kept, int keptChanged, int added, int removed,
-                       int renamed, int moved, int crossing, int needless, int linesAdded, int linesRemoved,
-                       int filesChanged) {
+public record Locality(
+        int baseScenarios,
+        int headScenarios,
+        int kept,
+        int keptChanged,
+        int added,
+        int removed,
+        int renamed,
+        int moved,
+        int crossing,
+        int needless,
+        int linesAdded,
+        int linesRemoved,
+        int filesChanged) {
 
     public int linesChanged() {
         return linesAdded + linesRemoved;
@@ -51,7 +62,8 @@ public record Locality(int baseScenarios, int headScenarios, int kept, int keptC
             WrittenScenarios.Written h = after.get(id);
             WrittenScenarios.Written any = b != null ? b : h;
             String model = any.file().substring(0, any.file().indexOf('/'));
-            boolean crosses = !expectations(baseWalkers.get(model), any).equals(expectations(headWalkers.get(model), any));
+            boolean crosses =
+                    !expectations(baseWalkers.get(model), any).equals(expectations(headWalkers.get(model), any));
             boolean changed;
             if (b != null && h != null) {
                 kept++;
@@ -68,11 +80,24 @@ public record Locality(int baseScenarios, int headScenarios, int kept, int keptC
             needless += changed && !crosses ? 1 : 0;
         }
         int[] lines = lineDiff(base.files(), head.files());
-        return new Locality(before.size(), after.size(), kept, keptChanged, added, removed, renamed, moved, crossing,
-                needless, lines[0], lines[1], lines[2]);
+        return new Locality(
+                before.size(),
+                after.size(),
+                kept,
+                keptChanged,
+                added,
+                removed,
+                renamed,
+                moved,
+                crossing,
+                needless,
+                lines[0],
+                lines[1],
+                lines[2]);
     }
 
-    private static Optional<List<List<String>>> expectations(WrittenScenarios.Walker walker, WrittenScenarios.Written s) {
+    private static Optional<List<List<String>>> expectations(
+            WrittenScenarios.Walker walker, WrittenScenarios.Written s) {
         return walker == null ? Optional.empty() : walker.expectations(s.labels());
     }
 

@@ -5,6 +5,7 @@ import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValuePrinter;
 import io.proofgate.words.Counter;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,10 +13,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads one state of the spec the way a conformance script states it: the event that led to it
- * ({@code lastEvent}), the verdicts it produced ({@code lastVerdicts}), and the connector's
- * observable state ({@code pending}, the four counters). The lines are written from the model's
- * values alone, as {@link StateLine}s, in which the script runner writes the validator's state too.
+ * Reads one state of the spec the way a conformance script states it: the event that led to it ({@code lastEvent}), the
+ * verdicts it produced ({@code lastVerdicts}), and the connector's observable state ({@code pending}, the four
+ * counters). The lines are written from the model's values alone, as {@link StateLine}s, in which the script runner
+ * writes the validator's state too.
  */
 final class ModelState {
 
@@ -34,8 +35,8 @@ final class ModelState {
     }
 
     /**
-     * Whether the model states what vLLM's blocks hold after each event ({@code lastContents})
-     * instead of a connector's verdicts and state: a model of vLLM alone (MCAlignPoolGen.tla).
+     * Whether the model states what vLLM's blocks hold after each event ({@code lastContents}) instead of a connector's
+     * verdicts and state: a model of vLLM alone (MCAlignPoolGen.tla).
      */
     boolean statesContents() {
         return state.get("lastContents").isPresent();
@@ -51,7 +52,8 @@ final class ModelState {
         }
         java.util.SortedSet<Long> released = new java.util.TreeSet<>();
         if (!(field(contents, "released") instanceof TlaValue.TlaSet(List<TlaValue> ids))) {
-            throw new IllegalArgumentException("lastContents.released is not a set: " + TlaValuePrinter.print(contents));
+            throw new IllegalArgumentException(
+                    "lastContents.released is not a set: " + TlaValuePrinter.print(contents));
         }
         ids.forEach(id -> released.add(integer(id)));
         return new StateLine.Contents(blocks, released);
@@ -67,17 +69,29 @@ final class ModelState {
         if (pending.isEmpty()) {
             lines.add(new StateLine.NoPending().text());
         }
-        pending.forEach((id, store) -> lines.add(new StateLine.Pending(id, String.valueOf(integer(field(store, "done"))),
-                blocks(field(store, "table")), pairs(field(store, "latch"))).text()));
+        pending.forEach(
+                (id, store) ->
+                        lines.add(
+                                new StateLine.Pending(
+                                                id,
+                                                String.valueOf(integer(field(store, "done"))),
+                                                blocks(field(store, "table")),
+                                                pairs(field(store, "latch")))
+                                        .text()));
         held().forEach((digest, ranks) -> lines.add(new StateLine.Held(digest, ranks).text()));
-        lines.add(new StateLine.Counters(String.valueOf(integer(variable("plans"))), String.valueOf(integer(variable("rejected"))),
-                String.valueOf(integer(variable("skippedQuorum"))), String.valueOf(integer(variable("retiredFinished")))).text());
+        lines.add(
+                new StateLine.Counters(
+                                String.valueOf(integer(variable("plans"))),
+                                String.valueOf(integer(variable("rejected"))),
+                                String.valueOf(integer(variable("skippedQuorum"))),
+                                String.valueOf(integer(variable("retiredFinished"))))
+                        .text());
         return lines;
     }
 
     /**
-     * What replay's summary line states, in comparable words: the four counters, the pending
-     * request ids in String order, and the non-empty latches.
+     * What replay's summary line states, in comparable words: the four counters, the pending request ids in String
+     * order, and the non-empty latches.
      */
     String summaryLine() {
         if (statesContents()) {
@@ -85,16 +99,33 @@ final class ModelState {
         }
         Map<String, TlaValue.TlaRecord> pending = pending();
         StringBuilder latched = new StringBuilder("{");
-        pending.forEach((id, store) -> {
-            String latch = pairs(field(store, "latch"));
-            if (!latch.equals("[]")) {
-                latched.append(latched.length() > 1 ? "," : "").append(id).append(':').append(latch);
-            }
-        });
-        return "summary " + Counter.PLANS.wireName() + "=" + integer(variable("plans")) + " " + Counter.REJECTED.wireName() + "=" + integer(variable("rejected"))
-                + " " + Counter.STORE_SKIPPED_QUORUM.wireName() + "=" + integer(variable("skippedQuorum"))
-                + " " + Counter.RETIRED_FINISHED.wireName() + "=" + integer(variable("retiredFinished"))
-                + " pending=" + String.join(",", pending.keySet()) + " latched=" + latched.append('}');
+        pending.forEach(
+                (id, store) -> {
+                    String latch = pairs(field(store, "latch"));
+                    if (!latch.equals("[]")) {
+                        latched.append(latched.length() > 1 ? "," : "").append(id).append(':').append(latch);
+                    }
+                });
+        return "summary "
+                + Counter.PLANS.wireName()
+                + "="
+                + integer(variable("plans"))
+                + " "
+                + Counter.REJECTED.wireName()
+                + "="
+                + integer(variable("rejected"))
+                + " "
+                + Counter.STORE_SKIPPED_QUORUM.wireName()
+                + "="
+                + integer(variable("skippedQuorum"))
+                + " "
+                + Counter.RETIRED_FINISHED.wireName()
+                + "="
+                + integer(variable("retiredFinished"))
+                + " pending="
+                + String.join(",", pending.keySet())
+                + " latched="
+                + latched.append('}');
     }
 
     /** The verdicts the state's event produced, in output order. */
@@ -134,43 +165,80 @@ final class ModelState {
     private static StateLine.VerdictLine verdictLine(TlaValue.TlaRecord verdict) {
         String kind = string(field(verdict, "kind"));
         String id = string(field(verdict, "id"));
-        StateLine.VerdictLine line = switch (kind) {
-            case "plan" -> new StateLine.Plan(id, string(field(verdict, "digest")), String.valueOf(integer(field(verdict, "span"))),
-                    blocks(field(verdict, "blocks_by_group")), pairs(field(verdict, "recurrent")));
-            case "rejected" -> new StateLine.Rejected(id, string(field(verdict, "code")), facts(verdict));
-            case "retired" -> new StateLine.Retired(id, string(field(verdict, "cause")));
-            case "hit" -> new StateLine.Hit(id, String.valueOf(integer(field(verdict, "tokens"))));
-            case "load" -> new StateLine.Load(id, string(field(verdict, "digest")), String.valueOf(integer(field(verdict, "span"))),
-                    blocks(field(verdict, "blocks_by_group")));
-            default -> throw new IllegalArgumentException("unknown verdict kind \"" + kind + "\": " + TlaValuePrinter.print(verdict));
-        };
+        StateLine.VerdictLine line =
+                switch (kind) {
+                    case "plan" ->
+                            new StateLine.Plan(
+                                    id,
+                                    string(field(verdict, "digest")),
+                                    String.valueOf(integer(field(verdict, "span"))),
+                                    blocks(field(verdict, "blocks_by_group")),
+                                    pairs(field(verdict, "recurrent")));
+                    case "rejected" -> new StateLine.Rejected(id, string(field(verdict, "code")), facts(verdict));
+                    case "retired" -> new StateLine.Retired(id, string(field(verdict, "cause")));
+                    case "hit" -> new StateLine.Hit(id, String.valueOf(integer(field(verdict, "tokens"))));
+                    case "load" ->
+                            new StateLine.Load(
+                                    id,
+                                    string(field(verdict, "digest")),
+                                    String.valueOf(integer(field(verdict, "span"))),
+                                    blocks(field(verdict, "blocks_by_group")));
+                    default ->
+                            throw new IllegalArgumentException(
+                                    "unknown verdict kind \"" + kind + "\": " + TlaValuePrinter.print(verdict));
+                };
         return line;
     }
 
     /**
-     * The order in which a rejection's reason states its facts (docs/protocol.md, "Reasons"); every field of
-     * a spec verdict but kind, id and code must be one of them.
+     * The order in which a rejection's reason states its facts (docs/protocol.md, "Reasons"); every field of a spec
+     * verdict but kind, id and code must be one of them.
      */
-    private static final List<String> FACT_ORDER = List.of("observed", "target", "group", "block", "entry", "length",
-            "element", "found", "policy", "first", "latched", "problem");
+    private static final List<String> FACT_ORDER =
+            List.of(
+                    "observed",
+                    "target",
+                    "group",
+                    "block",
+                    "entry",
+                    "length",
+                    "element",
+                    "found",
+                    "policy",
+                    "first",
+                    "latched",
+                    "problem");
 
     private static final List<String> VERDICT_HEAD = List.of("kind", "id", "code");
 
     private static List<String> facts(TlaValue.TlaRecord verdict) {
         for (TlaValue.Field field : verdict.fields()) {
             if (!VERDICT_HEAD.contains(field.name()) && !FACT_ORDER.contains(field.name())) {
-                throw new IllegalArgumentException("rejected verdict has an unknown fact \"" + field.name() + "\": "
-                        + TlaValuePrinter.print(verdict));
+                throw new IllegalArgumentException(
+                        "rejected verdict has an unknown fact \""
+                                + field.name()
+                                + "\": "
+                                + TlaValuePrinter.print(verdict));
             }
         }
         List<String> facts = new ArrayList<>();
         for (String name : FACT_ORDER) {
-            verdict.get(name).ifPresent(value -> facts.add(name + "=" + switch (value) {
-                case TlaValue.TlaInt(long number) -> Long.toString(number);
-                case TlaValue.TlaString(String word) -> word;
-                default -> throw new IllegalArgumentException("fact " + name + " is neither a number nor a string: "
-                        + TlaValuePrinter.print(verdict));
-            }));
+            verdict.get(name)
+                    .ifPresent(
+                            value ->
+                                    facts.add(
+                                            name
+                                                    + "="
+                                                    + switch (value) {
+                                                        case TlaValue.TlaInt(long number) -> Long.toString(number);
+                                                        case TlaValue.TlaString(String word) -> word;
+                                                        default ->
+                                                                throw new IllegalArgumentException(
+                                                                        "fact "
+                                                                                + name
+                                                                                + " is neither a number nor a string: "
+                                                                                + TlaValuePrinter.print(verdict));
+                                                    }));
         }
         return facts;
     }
@@ -181,12 +249,17 @@ final class ModelState {
         TlaValue.TlaRecord byDigest = record(variable("held"), "held");
         for (TlaValue.Field field : byDigest.fields()) {
             if (!(field.value() instanceof TlaValue.TlaSet(List<TlaValue> ranks))) {
-                throw new IllegalArgumentException("held[" + field.name() + "] is not a set: "
-                        + TlaValuePrinter.print(field.value()));
+                throw new IllegalArgumentException(
+                        "held[" + field.name() + "] is not a set: " + TlaValuePrinter.print(field.value()));
             }
             if (!ranks.isEmpty()) {
-                held.put(field.name(), ranks.stream().map(ModelState::integer).sorted()
-                        .map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "[", "]")));
+                held.put(
+                        field.name(),
+                        ranks.stream()
+                                .map(ModelState::integer)
+                                .sorted()
+                                .map(String::valueOf)
+                                .collect(java.util.stream.Collectors.joining(",", "[", "]")));
             }
         }
         return held;
@@ -196,13 +269,16 @@ final class ModelState {
     private Map<String, TlaValue.TlaRecord> pending() {
         Map<String, TlaValue.TlaRecord> stores = new TreeMap<>();
         switch (variable("pending")) {
-            case TlaValue.TlaFunction function -> function.pairs()
-                    .forEach(pair -> stores.put(string(pair.key()), record(pair.value(), "pending store")));
-            case TlaValue.TlaSeq seq when seq.elements().isEmpty() -> { }
+            case TlaValue.TlaFunction function ->
+                    function.pairs()
+                            .forEach(pair -> stores.put(string(pair.key()), record(pair.value(), "pending store")));
+            case TlaValue.TlaSeq seq when seq.elements().isEmpty() -> {}
             // TLC prints a function whose domain is a set of strings as a record.
-            case TlaValue.TlaRecord record -> record.fields()
-                    .forEach(field -> stores.put(field.name(), record(field.value(), "pending store")));
-            case TlaValue other -> throw new IllegalArgumentException("pending is not a function of ids: " + TlaValuePrinter.print(other));
+            case TlaValue.TlaRecord record ->
+                    record.fields().forEach(field -> stores.put(field.name(), record(field.value(), "pending store")));
+            case TlaValue other ->
+                    throw new IllegalArgumentException(
+                            "pending is not a function of ids: " + TlaValuePrinter.print(other));
         }
         return stores;
     }
@@ -225,11 +301,14 @@ final class ModelState {
     /** (group, block) pairs of a latch (a set) or a plan's recurrent list, sorted by group then block. */
     private static String pairs(TlaValue value) {
         List<long[]> pairs = new ArrayList<>();
-        List<TlaValue> elements = switch (value) {
-            case TlaValue.TlaSet set -> set.elements();
-            case TlaValue.TlaSeq seq -> seq.elements();
-            default -> throw new IllegalArgumentException("expected a set or sequence of pairs: " + TlaValuePrinter.print(value));
-        };
+        List<TlaValue> elements =
+                switch (value) {
+                    case TlaValue.TlaSet set -> set.elements();
+                    case TlaValue.TlaSeq seq -> seq.elements();
+                    default ->
+                            throw new IllegalArgumentException(
+                                    "expected a set or sequence of pairs: " + TlaValuePrinter.print(value));
+                };
         for (TlaValue element : elements) {
             List<TlaValue> pair = sequence(element);
             pairs.add(new long[] {integer(pair.get(0)), integer(pair.get(1))});
@@ -237,19 +316,32 @@ final class ModelState {
         pairs.sort(Comparator.<long[]>comparingLong(p -> p[0]).thenComparingLong(p -> p[1]));
         StringBuilder text = new StringBuilder("[");
         for (int i = 0; i < pairs.size(); i++) {
-            text.append(i == 0 ? "" : ",").append('[').append(pairs.get(i)[0]).append(',').append(pairs.get(i)[1]).append(']');
+            text.append(i == 0 ? "" : ",")
+                    .append('[')
+                    .append(pairs.get(i)[0])
+                    .append(',')
+                    .append(pairs.get(i)[1])
+                    .append(']');
         }
         return text.append(']').toString();
     }
 
     private TlaValue variable(String name) {
-        return state.get(name).orElseThrow(() -> new IllegalArgumentException(
-                "the state has no variable \"" + name + "\" (is this the proofgate Publication spec?)"));
+        return state.get(name)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "the state has no variable \""
+                                                + name
+                                                + "\" (is this the proofgate Publication spec?)"));
     }
 
     static TlaValue field(TlaValue.TlaRecord record, String name) {
-        return record.get(name).orElseThrow(() -> new IllegalArgumentException(
-                "record has no field \"" + name + "\": " + TlaValuePrinter.print(record)));
+        return record.get(name)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "record has no field \"" + name + "\": " + TlaValuePrinter.print(record)));
     }
 
     /** A record; a function on strings (what {@code @@} of records gives) counts as one. */
@@ -259,8 +351,10 @@ final class ModelState {
         }
         if (value instanceof TlaValue.TlaFunction function
                 && function.pairs().stream().allMatch(pair -> pair.key() instanceof TlaValue.TlaString)) {
-            return new TlaValue.TlaRecord(function.pairs().stream()
-                    .map(pair -> new TlaValue.Field(((TlaValue.TlaString) pair.key()).value(), pair.value())).toList());
+            return new TlaValue.TlaRecord(
+                    function.pairs().stream()
+                            .map(pair -> new TlaValue.Field(((TlaValue.TlaString) pair.key()).value(), pair.value()))
+                            .toList());
         }
         throw new IllegalArgumentException(what + " is not a record: " + TlaValuePrinter.print(value));
     }

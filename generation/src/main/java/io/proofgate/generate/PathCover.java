@@ -3,6 +3,7 @@ package io.proofgate.generate;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValuePrinter;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,19 +17,18 @@ import java.util.Map;
 /**
  * The fewest paths from initial states that together take every edge of an acyclic state graph.
  *
- * <p>This is a minimum flow with a lower bound of one on every edge: a source feeds the initial
- * states, every state may drain into a sink, and each unit of flow is one test. Start from the
- * feasible flow of one shortest path per edge, then cancel as much flow as possible by pushing
- * flow back from the sink to the source through the residual graph (Dinic's algorithm). The
- * remaining flow is minimal, and decomposing it gives the paths; an edge used by several paths is
- * the price of fewer tests.
+ * <p>This is a minimum flow with a lower bound of one on every edge: a source feeds the initial states, every state may
+ * drain into a sink, and each unit of flow is one test. Start from the feasible flow of one shortest path per edge,
+ * then cancel as much flow as possible by pushing flow back from the sink to the source through the residual graph
+ * (Dinic's algorithm). The remaining flow is minimal, and decomposing it gives the paths; an edge used by several paths
+ * is the price of fewer tests.
  *
- * <p>Deterministic and independent of TLC's fingerprints: states are numbered in order of their
- * printed content, edges by (source, target content, action).
+ * <p>Deterministic and independent of TLC's fingerprints: states are numbered in order of their printed content, edges
+ * by (source, target content, action).
  *
- * <p>Lower bound reported beside the result: every edge into a state without successors ends a
- * path and every edge out of an initial state starts one (nothing enters an initial state of this
- * spec), so paths &gt;= the larger of the two sums; and steps &gt;= edges.
+ * <p>Lower bound reported beside the result: every edge into a state without successors ends a path and every edge out
+ * of an initial state starts one (nothing enters an initial state of this spec), so paths &gt;= the larger of the two
+ * sums; and steps &gt;= edges.
  */
 public final class PathCover {
 
@@ -49,9 +49,10 @@ public final class PathCover {
         }
         int n = ids.size();
         List<Edge> edges = new ArrayList<>(new LinkedHashSet<>(graph.edges()));
-        edges.sort(Comparator.<Edge>comparingInt(e -> index.get(e.from()))
-                .thenComparingInt(e -> index.get(e.to()))
-                .thenComparing(e -> e.action().orElse("")));
+        edges.sort(
+                Comparator.<Edge>comparingInt(e -> index.get(e.from()))
+                        .thenComparingInt(e -> index.get(e.to()))
+                        .thenComparing(e -> e.action().orElse("")));
         int m = edges.size();
         int[] from = new int[m];
         int[] to = new int[m];
@@ -136,20 +137,19 @@ public final class PathCover {
     }
 
     /**
-     * Pushes as much flow as possible from the sink back to the source. Residual arcs: along an
-     * edge with flow above its lower bound of one, backwards (cancel), and forwards without limit
-     * (reroute); a state's drain into the sink can be cancelled up to its path ends; a source's
-     * feed into an initial state up to its path starts.
+     * Pushes as much flow as possible from the sink back to the source. Residual arcs: along an edge with flow above
+     * its lower bound of one, backwards (cancel), and forwards without limit (reroute); a state's drain into the sink
+     * can be cancelled up to its path ends; a source's feed into an initial state up to its path starts.
      */
-    private static void cancelFlow(int n, int m, int[] from, int[] to, boolean[] initial, long[] flow,
-                                   long[] starts, long[] ends) {
+    private static void cancelFlow(
+            int n, int m, int[] from, int[] to, boolean[] initial, long[] flow, long[] starts, long[] ends) {
         int source = n;
         int sink = n + 1;
         Residual residual = new Residual(n + 2);
         int[] backward = new int[m];
         int[] forward = new int[m];
         for (int e = 0; e < m; e++) {
-            backward[e] = residual.arc(to[e], from[e], flow[e] - 1);   // cancel flow on e
+            backward[e] = residual.arc(to[e], from[e], flow[e] - 1); // cancel flow on e
             forward[e] = residual.arc(from[e], to[e], Long.MAX_VALUE / 4); // or send more along e
         }
         int[] drain = new int[n];
@@ -171,11 +171,11 @@ public final class PathCover {
     }
 
     /**
-     * Splits the flow into paths, always leaving a state by its first edge with flow left and
-     * stopping only where no flow leaves; on an acyclic graph this uses up every unit.
+     * Splits the flow into paths, always leaving a state by its first edge with flow left and stopping only where no
+     * flow leaves; on an acyclic graph this uses up every unit.
      */
-    private static List<List<Edge>> decompose(int n, int m, int[] to, List<List<Integer>> out, long[] flow,
-                                              long[] starts, List<Edge> edges) {
+    private static List<List<Edge>> decompose(
+            int n, int m, int[] to, List<List<Integer>> out, long[] flow, long[] starts, List<Edge> edges) {
         List<List<Edge>> paths = new ArrayList<>();
         for (int s = 0; s < n; s++) {
             while (starts[s] > 0) {
@@ -205,7 +205,8 @@ public final class PathCover {
         }
         for (int e = 0; e < m; e++) {
             if (flow[e] != 0) {
-                throw new IllegalStateException("flow left on an edge after decomposition (a cycle in the state graph?)");
+                throw new IllegalStateException(
+                        "flow left on an edge after decomposition (a cycle in the state graph?)");
             }
         }
         return paths;

@@ -6,6 +6,7 @@ import io.proofgate.format.StateLine;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,9 +16,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One path of the state graph as a conformance scenario: per edge the replay line of the event it
- * records and the state the model says follows, after a narrative of the edge it was built to
- * cover (its last).
+ * One path of the state graph as a conformance scenario: per edge the replay line of the event it records and the state
+ * the model says follows, after a narrative of the edge it was built to cover (its last).
  *
  * @param id a hash of the topology and event lines: the scenario's identity, from its events alone
  * @param name readable and unique: the topic, the covered event's requests, and the id
@@ -30,10 +30,10 @@ public record Script(String id, String name, Topic topic, String topology, Strin
     private static final int ID_HEX_DIGITS = 10;
 
     /**
-     * The label of an edge: its event's replay line without a step number (the spec has none). A
-     * model of vLLM alone adds, after a tab, the contents line that follows the event: one event
-     * may leave the blocks holding different things (a verify step's drafts accepted or not, which
-     * the connector learns only from the next step), and a scenario says which by its contents.
+     * The label of an edge: its event's replay line without a step number (the spec has none). A model of vLLM alone
+     * adds, after a tab, the contents line that follows the event: one event may leave the blocks holding different
+     * things (a verify step's drafts accepted or not, which the connector learns only from the next step), and a
+     * scenario says which by its contents.
      */
     static String label(StateGraph graph, Edge edge) {
         ModelState state = new ModelState(graph.state(edge.to()));
@@ -55,7 +55,9 @@ public record Script(String id, String name, Topic topic, String topology, Strin
         return tab < 0 ? label : label.substring(0, tab);
     }
 
-    /** {@link #label} for one caller at a time, each state's written once: an edge's label depends on its target only. */
+    /**
+     * {@link #label} for one caller at a time, each state's written once: an edge's label depends on its target only.
+     */
     static java.util.function.Function<Edge, String> labels(StateGraph graph) {
         java.util.Map<Long, String> byState = new java.util.HashMap<>();
         return edge -> {
@@ -71,8 +73,10 @@ public record Script(String id, String name, Topic topic, String topology, Strin
     static Script of(StateGraph graph, List<Edge> path) {
         ModelState initial = new ModelState(graph.state(path.getFirst().from()));
         if (!initial.eventKind().equals("topology")) {
-            throw new IllegalArgumentException("the initial state's lastEvent must be the topology line, found kind \""
-                    + initial.eventKind() + "\"");
+            throw new IllegalArgumentException(
+                    "the initial state's lastEvent must be the topology line, found kind \""
+                            + initial.eventKind()
+                            + "\"");
         }
         String topology = EventJson.line(initial.lastEvent(), 0);
         Topic.Context context = new Topic.Context(initial.lastEvent());
@@ -94,8 +98,16 @@ public record Script(String id, String name, Topic topic, String topology, Strin
                 topic = Topic.of(context, event);
                 words = eventWords(event);
                 // the event in the replay format's words: the spec's action names are not the contract
-                covers = "covers event " + (i + 1) + " (" + (kind.equals("step") ? "step, " : "")
-                        + words + "): " + topic.meaning + " -> " + (state.statesContents() ? state.contents().text() : verdictWords(state));
+                covers =
+                        "covers event "
+                                + (i + 1)
+                                + " ("
+                                + (kind.equals("step") ? "step, " : "")
+                                + words
+                                + "): "
+                                + topic.meaning
+                                + " -> "
+                                + (state.statesContents() ? state.contents().text() : verdictWords(state));
             }
             context.remember(event);
             String line = EventJson.line(event, kind.equals("step") ? step : 0);
@@ -108,18 +120,24 @@ public record Script(String id, String name, Topic topic, String topology, Strin
         return new Script(id, name, topic, topology, ScenarioBlock.write(name, List.of(covers), steps));
     }
 
-    /** The covered event in words: "cached r1", "new r2, preempted r1", "finished r1", "rank 0 holds d1", "lookup r2". */
+    /**
+     * The covered event in words: "cached r1", "new r2, preempted r1", "finished r1", "rank 0 holds d1", "lookup r2".
+     */
     private static String eventWords(TlaValue.TlaRecord event) {
         String kind = ModelState.string(event.get("kind").orElseThrow());
         return switch (kind) {
             case "finished" -> "finished " + ModelState.string(event.get("id").orElseThrow());
             case "lookup" -> "lookup " + ModelState.string(event.get("id").orElseThrow());
-            case "held" -> "rank " + ModelState.integer(event.get("rank").orElseThrow()) + " holds "
-                    + ModelState.string(event.get("digest").orElseThrow());
+            case "held" ->
+                    "rank "
+                            + ModelState.integer(event.get("rank").orElseThrow())
+                            + " holds "
+                            + ModelState.string(event.get("digest").orElseThrow());
             default -> {
                 List<String> parts = new ArrayList<>();
                 for (TlaValue request : event.get("new").map(ModelState::sequence).orElse(List.of())) {
-                    parts.add("new " + ModelState.string(ModelState.record(request, "request").get("id").orElseThrow()));
+                    parts.add(
+                            "new " + ModelState.string(ModelState.record(request, "request").get("id").orElseThrow()));
                 }
                 for (TlaValue request : event.get("cached").map(ModelState::sequence).orElse(List.of())) {
                     TlaValue.TlaRecord cached = ModelState.record(request, "request");
@@ -134,17 +152,21 @@ public record Script(String id, String name, Topic topic, String topology, Strin
         };
     }
 
-    /** The covered state's verdicts without their facts: "rejected r1 conflict", "plan r1", "hit r2 6912", "load r2 6912", "no verdict". */
+    /**
+     * The covered state's verdicts without their facts: "rejected r1 conflict", "plan r1", "hit r2 6912", "load r2
+     * 6912", "no verdict".
+     */
     private static String verdictWords(ModelState state) {
         List<String> verdicts = new ArrayList<>();
         for (StateLine.VerdictLine line : state.stateVerdicts()) {
-            verdicts.add(switch (line) {
-                case StateLine.Plan plan -> "plan " + plan.id();
-                case StateLine.Rejected rejected -> "rejected " + rejected.id() + " " + rejected.code();
-                case StateLine.Retired retired -> "retired " + retired.id() + " " + retired.cause();
-                case StateLine.Hit hit -> "hit " + hit.id() + " " + hit.tokens();
-                case StateLine.Load load -> "load " + load.id() + " " + load.span();
-            });
+            verdicts.add(
+                    switch (line) {
+                        case StateLine.Plan plan -> "plan " + plan.id();
+                        case StateLine.Rejected rejected -> "rejected " + rejected.id() + " " + rejected.code();
+                        case StateLine.Retired retired -> "retired " + retired.id() + " " + retired.cause();
+                        case StateLine.Hit hit -> "hit " + hit.id() + " " + hit.tokens();
+                        case StateLine.Load load -> "load " + load.id() + " " + load.span();
+                    });
         }
         return verdicts.isEmpty() ? "no verdict" : String.join(", ", verdicts);
     }

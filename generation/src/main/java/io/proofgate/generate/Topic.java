@@ -2,6 +2,7 @@ package io.proofgate.generate;
 
 import io.proofgate.value.TlaValue;
 import io.proofgate.words.GroupPolicy;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,40 +12,41 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What the event a scenario was built to cover exercises, named by the protocol's evidence row or
- * step rule (docs/protocol.md §3). It is read from the events alone (the topology and the
- * scenario's earlier events give groups and targets), never from the verdicts: so a change of a
- * rule's outcome leaves a scenario in its file, and the file's diff shows the new outcome.
+ * What the event a scenario was built to cover exercises, named by the protocol's evidence row or step rule
+ * (docs/protocol.md §3). It is read from the events alone (the topology and the scenario's earlier events give groups
+ * and targets), never from the verdicts: so a change of a rule's outcome leaves a scenario in its file, and the file's
+ * diff shows the new outcome.
  *
- * <p>For a step, the request examined is the first scheduled one (new, then cached, in the
- * event's order) that the evidence mapping has a key for; its value is classified in the table's
- * order, entries one at a time, the first failing entry deciding, as validation does. The rows
- * that compare with the latch (latch, keep, conflict) share one topic, {@code proof-complete}:
- * which of them applies depends on earlier events, and the narrative names the verdict.
+ * <p>For a step, the request examined is the first scheduled one (new, then cached, in the event's order) that the
+ * evidence mapping has a key for; its value is classified in the table's order, entries one at a time, the first
+ * failing entry deciding, as validation does. The rows that compare with the latch (latch, keep, conflict) share one
+ * topic, {@code proof-complete}: which of them applies depends on earlier events, and the narrative names the verdict.
  */
 enum Topic {
     FIELD_NULL("field-null", "the whole evidence field is null (row \"field absent or null\")"),
     FIELD_NOT_A_MAPPING("field-not-a-mapping", "the whole evidence field is not a mapping (row not_a_mapping)"),
-    VALUE_OTHER_REQUEST("value-other-request",
+    VALUE_OTHER_REQUEST(
+            "value-other-request",
             "the evidence mapping has no key for any scheduled request (row \"no key for this request\")"),
     VALUE_NULL("value-null", "a scheduled request's evidence is null (row \"its value is null\")"),
     VALUE_NOT_A_LIST("value-not-a-list", "a scheduled request's evidence is not a list (row not_a_list)"),
     VALUE_EMPTY("value-empty", "a scheduled request's evidence is an empty list (row empty)"),
     ENTRY_MALFORMED("entry-malformed", "an entry is not three integers (row malformed_entry)"),
     ENTRY_UNKNOWN_GROUP("entry-unknown-group", "an entry names a group outside the topology (row unknown_group)"),
-    ENTRY_NON_RECURRENT_GROUP("entry-non-recurrent-group",
-            "an entry names an attention group (row non_recurrent_group)"),
+    ENTRY_NON_RECURRENT_GROUP(
+            "entry-non-recurrent-group", "an entry names an attention group (row non_recurrent_group)"),
     ENTRY_NULL_BLOCK("entry-null-block", "an entry names block 0 or below (row null_block)"),
     ENTRY_FUTURE("entry-future", "a future entry: its boundary is past the target (row future_boundary)"),
-    ENTRY_INTERMEDIATE("entry-intermediate",
+    ENTRY_INTERMEDIATE(
+            "entry-intermediate",
             "every entry is intermediate: its boundary is below the target (row \"an entry's boundary < target\")"),
-    PROOF_DUPLICATE_GROUP("proof-duplicate-group",
-            "two exact-target entries name one group (row duplicate_group)"),
-    PROOF_INCOMPLETE("proof-incomplete",
-            "exact-target entries miss a recurrent group (row incomplete)"),
-    PROOF_COMPLETE("proof-complete",
+    PROOF_DUPLICATE_GROUP("proof-duplicate-group", "two exact-target entries name one group (row duplicate_group)"),
+    PROOF_INCOMPLETE("proof-incomplete", "exact-target entries miss a recurrent group (row incomplete)"),
+    PROOF_COMPLETE(
+            "proof-complete",
             "exact-target entries cover every recurrent group (rows latch, \"same set\" and conflict)"),
-    STEP_RESTORED("step-restored",
+    STEP_RESTORED(
+            "step-restored",
             "a step without evidence that admits a request with the connector's hit (restore rule \"load\")"),
     STEP_NEW("step-new", "a step without evidence that admits a new request (new-request rule)"),
     STEP_RESUMED("step-resumed", "a step without evidence that resumes a preempted request (cached-step rule)"),
@@ -120,7 +122,8 @@ enum Topic {
         if (field.isEmpty() || field.get() instanceof TlaValue.TlaModelValue(String name) && name.equals("Absent")) {
             for (TlaValue entry : list(event, "new")) {
                 if (ModelState.record(entry, "new request").get("external").orElse(null)
-                        instanceof TlaValue.TlaInt(long external) && external > 0) {
+                                instanceof TlaValue.TlaInt(long external)
+                        && external > 0) {
                     return STEP_RESTORED;
                 }
             }
@@ -129,7 +132,8 @@ enum Topic {
             }
             for (TlaValue cached : list(event, "cached")) {
                 if (ModelState.record(cached, "cached request").get("resumed").orElse(null)
-                        instanceof TlaValue.TlaBool(boolean resumed) && resumed) {
+                                instanceof TlaValue.TlaBool(boolean resumed)
+                        && resumed) {
                     return STEP_RESUMED;
                 }
             }
@@ -179,7 +183,8 @@ enum Topic {
         }
         Set<Long> exactGroups = new HashSet<>();
         for (TlaValue entry : entries) {
-            if (!(entry instanceof TlaValue.TlaSeq(List<TlaValue> parts)) || parts.size() != 3
+            if (!(entry instanceof TlaValue.TlaSeq(List<TlaValue> parts))
+                    || parts.size() != 3
                     || !parts.stream().allMatch(p -> p instanceof TlaValue.TlaInt)) {
                 return ENTRY_MALFORMED;
             }

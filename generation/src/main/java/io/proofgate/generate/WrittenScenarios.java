@@ -5,6 +5,7 @@ import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,9 +14,9 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Scenario files read back: each scenario's file, name, id, text and event labels, and walks of
- * its events on a state graph. Used to count what the written files cover, and to compare the
- * scenarios of two revisions of a spec ({@link Locality}).
+ * Scenario files read back: each scenario's file, name, id, text and event labels, and walks of its events on a state
+ * graph. Used to count what the written files cover, and to compare the scenarios of two revisions of a spec ({@link
+ * Locality}).
  */
 final class WrittenScenarios {
 
@@ -40,13 +41,20 @@ final class WrittenScenarios {
                 List<Integer> at = new ArrayList<>();
                 for (ScenarioStep step : scenario.steps()) {
                     String event = STEP_NUMBER.matcher(step.event()).replaceFirst("{\"kind\":\"step\",");
-                    boolean contents = step.expected().size() == 1 && step.expected().getFirst().startsWith("contents ");
+                    boolean contents =
+                            step.expected().size() == 1 && step.expected().getFirst().startsWith("contents ");
                     labels.add(contents ? Script.label(event, step.expected().getFirst()) : event);
                     at.add(step.line());
                 }
                 String name = scenario.name();
-                all.add(new Written(file.getKey(), name, name.substring(name.lastIndexOf("__") + 2), scenario.text(),
-                        List.copyOf(labels), List.copyOf(at)));
+                all.add(
+                        new Written(
+                                file.getKey(),
+                                name,
+                                name.substring(name.lastIndexOf("__") + 2),
+                                scenario.text(),
+                                List.copyOf(labels),
+                                List.copyOf(at)));
             }
         }
         return all;
@@ -78,8 +86,12 @@ final class WrittenScenarios {
 
         /** What the model says after each event of the labels, or empty where they are not a path. */
         Optional<List<List<String>>> expectations(List<String> labels) {
-            return walk(labels).map(path -> path.stream()
-                    .map(edge -> new ModelState(graph.state(edge.to())).expectedLines()).toList());
+            return walk(labels)
+                    .map(
+                            path ->
+                                    path.stream()
+                                            .map(edge -> new ModelState(graph.state(edge.to())).expectedLines())
+                                            .toList());
         }
 
         private Map<String, Edge> labels(long state) {

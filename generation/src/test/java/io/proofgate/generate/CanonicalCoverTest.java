@@ -7,6 +7,9 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.proofgate.graph.Edge;
+
+import org.junit.jupiter.api.Test;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,12 +18,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
 
 /**
- * The locally stable cover on random graphs: it takes every edge, each path is a walk from the
- * initial state whose last edge is reached by a shortest path, the result does not depend on
- * fingerprints or edge order, and edits change only the paths that cross them.
+ * The locally stable cover on random graphs: it takes every edge, each path is a walk from the initial state whose last
+ * edge is reached by a shortest path, the result does not depend on fingerprints or edge order, and edits change only
+ * the paths that cross them.
  */
 class CanonicalCoverTest {
 
@@ -36,103 +38,128 @@ class CanonicalCoverTest {
 
     @Test
     void everyEdgeIsTakenByAWalkFromTheInitialStateThroughAShortestPath() {
-        qt().withExamples(400).forAll(longs().all()).checkAssert(seed -> {
-            RandomGraphs g = RandomGraphs.of(seed, 9, seed % 3 == 0);
-            CanonicalCover.Result result = cover(g);
-            Map<Long, Integer> distance = distances(g);
-            Set<Edge> taken = new HashSet<>();
-            for (List<Edge> path : result.paths()) {
-                assertEquals(g.ids().getFirst(), path.getFirst().from(), "starts at the initial state");
-                for (int i = 1; i < path.size(); i++) {
-                    assertEquals(path.get(i - 1).to(), path.get(i).from(), "a walk");
-                }
-                assertEquals(distance.get(path.getLast().from()) + 1, path.size(), "shortest to its last edge");
-                taken.addAll(path);
-            }
-            assertEquals(new HashSet<>(g.graph().edges()), taken, "seed " + seed);
-            assertEquals(g.graph().edges().size(), result.edges());
-        });
+        qt().withExamples(400)
+                .forAll(longs().all())
+                .checkAssert(
+                        seed -> {
+                            RandomGraphs g = RandomGraphs.of(seed, 9, seed % 3 == 0);
+                            CanonicalCover.Result result = cover(g);
+                            Map<Long, Integer> distance = distances(g);
+                            Set<Edge> taken = new HashSet<>();
+                            for (List<Edge> path : result.paths()) {
+                                assertEquals(g.ids().getFirst(), path.getFirst().from(), "starts at the initial state");
+                                for (int i = 1; i < path.size(); i++) {
+                                    assertEquals(path.get(i - 1).to(), path.get(i).from(), "a walk");
+                                }
+                                assertEquals(
+                                        distance.get(path.getLast().from()) + 1,
+                                        path.size(),
+                                        "shortest to its last edge");
+                                taken.addAll(path);
+                            }
+                            assertEquals(new HashSet<>(g.graph().edges()), taken, "seed " + seed);
+                            assertEquals(g.graph().edges().size(), result.edges());
+                        });
     }
 
     @Test
     void noPathIsAPrefixOfAnother() {
-        qt().withExamples(300).forAll(longs().all()).checkAssert(seed -> {
-            RandomGraphs g = RandomGraphs.of(seed, 8, false);
-            List<List<String>> paths = new ArrayList<>(words(g, cover(g)));
-            for (List<String> a : paths) {
-                for (List<String> b : paths) {
-                    assertTrue(a == b || a.size() >= b.size() || !b.subList(0, a.size()).equals(a), a + " prefixes " + b);
-                }
-            }
-        });
+        qt().withExamples(300)
+                .forAll(longs().all())
+                .checkAssert(
+                        seed -> {
+                            RandomGraphs g = RandomGraphs.of(seed, 8, false);
+                            List<List<String>> paths = new ArrayList<>(words(g, cover(g)));
+                            for (List<String> a : paths) {
+                                for (List<String> b : paths) {
+                                    assertTrue(
+                                            a == b || a.size() >= b.size() || !b.subList(0, a.size()).equals(a),
+                                            a + " prefixes " + b);
+                                }
+                            }
+                        });
     }
 
     @Test
     void fingerprintsAndEdgeOrderDoNotMatter() {
-        qt().withExamples(300).forAll(longs().all()).checkAssert(seed -> {
-            RandomGraphs g = RandomGraphs.of(seed, 9, seed % 2 == 0);
-            RandomGraphs other = g.renumbered(seed * 31 + 7);
-            assertEquals(List.copyOf(words(g, cover(g))), List.copyOf(words(other, cover(other))));
-        });
+        qt().withExamples(300)
+                .forAll(longs().all())
+                .checkAssert(
+                        seed -> {
+                            RandomGraphs g = RandomGraphs.of(seed, 9, seed % 2 == 0);
+                            RandomGraphs other = g.renumbered(seed * 31 + 7);
+                            assertEquals(List.copyOf(words(g, cover(g))), List.copyOf(words(other, cover(other))));
+                        });
     }
 
     @Test
     void aNewEdgeToANewStateAddsItsPathAndDropsOnlyThePathItExtends() {
-        qt().withExamples(300).forAll(longs().all()).checkAssert(seed -> {
-            RandomGraphs g = RandomGraphs.of(seed, 8, false);
-            int from = (int) Math.floorMod(seed, (long) g.ids().size());
-            RandomGraphs edited = g.withSinkEdge(from, "new");
-            Set<List<String>> before = words(g, cover(g));
-            Set<List<String>> after = words(edited, cover(edited));
-            List<String> toFrom = canonicalPath(g, g.ids().get(from));
-            List<String> added = new ArrayList<>(toFrom);
-            added.add("new");
-            Set<List<String>> expected = new LinkedHashSet<>(before);
-            expected.remove(toFrom); // a path ending where the new edge starts is now its prefix
-            expected.add(added);
-            assertEquals(expected, after, "seed " + seed);
-        });
+        qt().withExamples(300)
+                .forAll(longs().all())
+                .checkAssert(
+                        seed -> {
+                            RandomGraphs g = RandomGraphs.of(seed, 8, false);
+                            int from = (int) Math.floorMod(seed, (long) g.ids().size());
+                            RandomGraphs edited = g.withSinkEdge(from, "new");
+                            Set<List<String>> before = words(g, cover(g));
+                            Set<List<String>> after = words(edited, cover(edited));
+                            List<String> toFrom = canonicalPath(g, g.ids().get(from));
+                            List<String> added = new ArrayList<>(toFrom);
+                            added.add("new");
+                            Set<List<String>> expected = new LinkedHashSet<>(before);
+                            expected.remove(toFrom); // a path ending where the new edge starts is now its prefix
+                            expected.add(added);
+                            assertEquals(expected, after, "seed " + seed);
+                        });
     }
 
     @Test
     void relabellingAnEdgeOffTheTreeChangesOnlyItsOwnPath() {
-        qt().withExamples(300).forAll(longs().all()).checkAssert(seed -> {
-            RandomGraphs g = RandomGraphs.of(seed, 8, false);
-            CanonicalCover.Result result = cover(g);
-            Set<Edge> last = new HashSet<>();
-            Set<Edge> inner = new HashSet<>();
-            for (List<Edge> path : result.paths()) {
-                last.add(path.getLast());
-                inner.addAll(path.subList(0, path.size() - 1));
-            }
-            for (Edge edge : last) {
-                if (inner.contains(edge)) {
-                    continue; // a tree edge: other paths go through it
-                }
-                RandomGraphs edited = g.relabelled(edge, "z");
-                Set<List<String>> before = words(g, result);
-                Set<List<String>> after = words(edited, cover(edited));
-                Set<List<String>> gone = new HashSet<>(before);
-                gone.removeAll(after);
-                Set<List<String>> come = new HashSet<>(after);
-                come.removeAll(before);
-                assertTrue(gone.size() <= 1 && come.size() == gone.size(), "seed " + seed + ": " + gone + " -> " + come);
-                return;
-            }
-        });
+        qt().withExamples(300)
+                .forAll(longs().all())
+                .checkAssert(
+                        seed -> {
+                            RandomGraphs g = RandomGraphs.of(seed, 8, false);
+                            CanonicalCover.Result result = cover(g);
+                            Set<Edge> last = new HashSet<>();
+                            Set<Edge> inner = new HashSet<>();
+                            for (List<Edge> path : result.paths()) {
+                                last.add(path.getLast());
+                                inner.addAll(path.subList(0, path.size() - 1));
+                            }
+                            for (Edge edge : last) {
+                                if (inner.contains(edge)) {
+                                    continue; // a tree edge: other paths go through it
+                                }
+                                RandomGraphs edited = g.relabelled(edge, "z");
+                                Set<List<String>> before = words(g, result);
+                                Set<List<String>> after = words(edited, cover(edited));
+                                Set<List<String>> gone = new HashSet<>(before);
+                                gone.removeAll(after);
+                                Set<List<String>> come = new HashSet<>(after);
+                                come.removeAll(before);
+                                assertTrue(
+                                        gone.size() <= 1 && come.size() == gone.size(),
+                                        "seed " + seed + ": " + gone + " -> " + come);
+                                return;
+                            }
+                        });
     }
 
     @Test
     void neverFewerPathsThanTheMinimumFlowWhichIsOptimalOnSmallGraphs() {
-        qt().withExamples(200).forAll(longs().all()).checkAssert(seed -> {
-            RandomGraphs g = RandomGraphs.of(seed, 5, false);
-            if (g.graph().edges().size() > 9) {
-                return;
-            }
-            int minimum = PathCover.cover(g.graph()).paths().size();
-            assertEquals(bruteForceMinimum(g), minimum, "seed " + seed);
-            assertTrue(cover(g).paths().size() >= minimum);
-        });
+        qt().withExamples(200)
+                .forAll(longs().all())
+                .checkAssert(
+                        seed -> {
+                            RandomGraphs g = RandomGraphs.of(seed, 5, false);
+                            if (g.graph().edges().size() > 9) {
+                                return;
+                            }
+                            int minimum = PathCover.cover(g.graph()).paths().size();
+                            assertEquals(bruteForceMinimum(g), minimum, "seed " + seed);
+                            assertTrue(cover(g).paths().size() >= minimum);
+                        });
     }
 
     @Test
@@ -140,8 +167,10 @@ class CanonicalCoverTest {
         RandomGraphs g = RandomGraphs.of(5, 6, false);
         Edge first = g.graph().edges().getFirst();
         Edge sibling = g.graph().outgoing(first.from()).stream().filter(e -> !e.equals(first)).findFirst().orElse(null);
-        RandomGraphs twin = sibling != null ? g.relabelled(sibling, g.labels().get(first))
-                : g.withSinkEdge(g.ids().indexOf(first.from()), g.labels().get(first));
+        RandomGraphs twin =
+                sibling != null
+                        ? g.relabelled(sibling, g.labels().get(first))
+                        : g.withSinkEdge(g.ids().indexOf(first.from()), g.labels().get(first));
         assertThrows(GenerationException.class, () -> cover(twin));
     }
 
@@ -165,18 +194,22 @@ class CanonicalCoverTest {
         List<List<String>> best = new ArrayList<>();
         int length = distances(g).get(target);
         walks(g, g.ids().getFirst(), length, new ArrayList<>(), target, best);
-        return best.stream().min((a, b) -> {
-            for (int i = 0; i < a.size(); i++) {
-                int c = a.get(i).compareTo(b.get(i));
-                if (c != 0) {
-                    return c;
-                }
-            }
-            return 0;
-        }).orElseThrow();
+        return best.stream()
+                .min(
+                        (a, b) -> {
+                            for (int i = 0; i < a.size(); i++) {
+                                int c = a.get(i).compareTo(b.get(i));
+                                if (c != 0) {
+                                    return c;
+                                }
+                            }
+                            return 0;
+                        })
+                .orElseThrow();
     }
 
-    private static void walks(RandomGraphs g, long at, int left, List<String> sofar, long target, List<List<String>> out) {
+    private static void walks(
+            RandomGraphs g, long at, int left, List<String> sofar, long target, List<List<String>> out) {
         if (left == 0) {
             if (at == target) {
                 out.add(List.copyOf(sofar));

@@ -4,20 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The scenario folder is replaced whole, an interrupted run is cleaned up, and staleness is exact. */
 class CommittedScenariosTest {
 
-    @TempDir
-    Path module;
+    @TempDir Path module;
 
     private static Generation.Output output(Map<String, String> files) {
         return new Generation.Output(files, new Generation.Summary(List.of(), Map.of()), Map.of());
@@ -41,20 +41,30 @@ class CommittedScenariosTest {
     @Test
     void stalenessNamesAddedChangedAndRemovedFiles() throws IOException {
         CommittedScenarios.write(output(Map.of("ci/a.scenarios", "one\n", "ci/b.scenarios", "two\n")), module);
-        List<String> stale = CommittedScenarios.staleness(output(Map.of("ci/a.scenarios", "uno\n", "ci/c.scenarios", "x\n")), module);
+        List<String> stale =
+                CommittedScenarios.staleness(
+                        output(Map.of("ci/a.scenarios", "uno\n", "ci/c.scenarios", "x\n")), module);
         assertEquals(3, stale.size(), stale.toString());
-        assertEquals(List.of("changed  ci/a.scenarios: scenarios 0 changed, 0 added, 0 removed"
-                        + " (line 1: committed \"one\", generated \"uno\")",
-                "added    ci/c.scenarios", "removed  ci/b.scenarios"), stale);
+        assertEquals(
+                List.of(
+                        "changed  ci/a.scenarios: scenarios 0 changed, 0 added, 0 removed"
+                                + " (line 1: committed \"one\", generated \"uno\")",
+                        "added    ci/c.scenarios",
+                        "removed  ci/b.scenarios"),
+                stale);
     }
 
     @Test
     void stalenessCountsScenariosKeptChangedAddedAndRemoved() throws IOException {
-        String before = "topology {}\n\nscenario a__x__1\nevent {}\n----\npending none\n\nscenario b__x__2\nevent {}\n----\n";
-        String after = "topology {}\n\nscenario a__x__1\nevent {}\n----\nrejected r1\n\nscenario c__x__3\nevent {}\n----\n";
+        String before =
+                "topology {}\n\nscenario a__x__1\nevent {}\n----\npending none\n\nscenario b__x__2\nevent {}\n----\n";
+        String after =
+                "topology {}\n\nscenario a__x__1\nevent {}\n----\nrejected r1\n\nscenario c__x__3\nevent {}\n----\n";
         CommittedScenarios.write(output(Map.of("ci/t.scenarios", before)), module);
         List<String> stale = CommittedScenarios.staleness(output(Map.of("ci/t.scenarios", after)), module);
-        assertTrue(stale.getFirst().startsWith("changed  ci/t.scenarios: scenarios 1 changed, 1 added, 1 removed"), stale.getFirst());
+        assertTrue(
+                stale.getFirst().startsWith("changed  ci/t.scenarios: scenarios 1 changed, 1 added, 1 removed"),
+                stale.getFirst());
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -16,9 +17,9 @@ import java.util.Random;
 import java.util.SequencedMap;
 
 /**
- * Random state graphs for the cover's properties: states 0..n-1 with state 0 initial, every state
- * reachable, edges from lower to higher states (acyclic, like the spec's graphs) and, where asked,
- * back edges too; fingerprints are random, and edge labels differ among a state's edges.
+ * Random state graphs for the cover's properties: states 0..n-1 with state 0 initial, every state reachable, edges from
+ * lower to higher states (acyclic, like the spec's graphs) and, where asked, back edges too; fingerprints are random,
+ * and edge labels differ among a state's edges.
  */
 record RandomGraphs(StateGraph graph, Map<Edge, String> labels, List<Long> ids) {
 
@@ -62,11 +63,16 @@ record RandomGraphs(StateGraph graph, Map<Edge, String> labels, List<Long> ids) 
             if (labels.containsKey(edge)) {
                 continue;
             }
-            List<String> left = free.computeIfAbsent(pair[0], u -> {
-                List<String> words = new ArrayList<>(List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"));
-                Collections.shuffle(words, random);
-                return words;
-            });
+            List<String> left =
+                    free.computeIfAbsent(
+                            pair[0],
+                            u -> {
+                                List<String> words =
+                                        new ArrayList<>(
+                                                List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"));
+                                Collections.shuffle(words, random);
+                                return words;
+                            });
             edges.add(edge);
             labels.put(edge, left.removeFirst());
         }
@@ -97,8 +103,8 @@ record RandomGraphs(StateGraph graph, Map<Edge, String> labels, List<Long> ids) 
             newLabels.put(moved, labels.get(e));
         }
         Collections.shuffle(edges, random);
-        return new RandomGraphs(new StateGraph(states, new LinkedHashSet<>(List.of(to.get(ids.getFirst()))), edges),
-                newLabels, fresh);
+        return new RandomGraphs(
+                new StateGraph(states, new LinkedHashSet<>(List.of(to.get(ids.getFirst()))), edges), newLabels, fresh);
     }
 
     /** The graph with one more edge, from state {@code from} (an index) to a new state without successors. */

@@ -3,11 +3,12 @@ package io.proofgate.generate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
 
 /** The cells of plan block selection, and the check that names a cell no scenario reaches. */
 class SelectionCellsTest {
@@ -27,8 +28,9 @@ class SelectionCellsTest {
         Map<SelectionCoverage.Cell, Integer> counts = new HashMap<>();
         SelectionCoverage.allowed().forEach(cell -> counts.put(cell, 1));
         assertEquals(List.of(), SelectionCoverage.uncovered(counts));
-        SelectionCoverage.Cell dropped = new SelectionCoverage.Cell("sliding", SelectionCoverage.NOT_MULTIPLE, "longer",
-                SelectionCoverage.MULTIPLE, "shorter");
+        SelectionCoverage.Cell dropped =
+                new SelectionCoverage.Cell(
+                        "sliding", SelectionCoverage.NOT_MULTIPLE, "longer", SelectionCoverage.MULTIPLE, "shorter");
         counts.put(dropped, 0);
         assertEquals(List.of(dropped), SelectionCoverage.uncovered(counts));
         counts.remove(dropped);

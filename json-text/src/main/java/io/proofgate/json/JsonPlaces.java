@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -12,11 +13,10 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Where each key and value of a JSON text starts, so that a file that is valid JSON but says
- * something wrong (a reviewer's file, a shard's header) is refused at the line and column of
- * what is wrong. Jackson's tree keeps no locations, so one more streaming pass over the same
- * text records them by JSON pointer, and the tree's objects and arrays (never shared, unlike
- * its small values) are mapped to their pointers.
+ * Where each key and value of a JSON text starts, so that a file that is valid JSON but says something wrong (a
+ * reviewer's file, a shard's header) is refused at the line and column of what is wrong. Jackson's tree keeps no
+ * locations, so one more streaming pass over the same text records them by JSON pointer, and the tree's objects and
+ * arrays (never shared, unlike its small values) are mapped to their pointers.
  */
 public final class JsonPlaces {
 
@@ -24,8 +24,7 @@ public final class JsonPlaces {
     private final Map<String, JsonLocation> values = new HashMap<>();
     private final Map<JsonNode, String> pointers = new IdentityHashMap<>();
 
-    private JsonPlaces() {
-    }
+    private JsonPlaces() {}
 
     /** The places of {@code text}, whose tree is {@code root}; the text is valid JSON (the tree was read from it). */
     public static JsonPlaces of(String text, JsonNode root) {

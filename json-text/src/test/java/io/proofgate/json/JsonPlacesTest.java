@@ -4,15 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import org.junit.jupiter.api.Test;
 
 /** Where keys and values start, by line and column, through lists, nested objects and keys JSON pointers escape. */
 class JsonPlacesTest {
 
-    private static final String TEXT = """
+    private static final String TEXT =
+            """
             {"a": [1,
                    {"b/c": {"~d": "x"}, "e": [[], "y"]}],
-             "f": null}""";
+             "f": null}\
+            """;
 
     @Test
     void placesAreTheStartsOfKeysAndValues() throws Exception {

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+
 import io.proofgate.words.Outside;
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
+
 import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.Map;
 
 /** The parser's complaints reach nobody in its words: each known one is rewritten, any other is "not well-formed". */
 class JsonWordsTest {
@@ -37,22 +39,25 @@ class JsonWordsTest {
 
     @Test
     void theCasesOfTheIssueAreInTheProjectsWords() {
-        Map<String, String> cases = Map.ofEntries(
-                Map.entry("{\"a\":nope}", "an unknown word \"nope\""),
-                Map.entry("{\"a\":nope\u001bc}", "an unknown word \"nope\\u001bc\""),
-                Map.entry("{\"a\":01}", "a number with a leading zero"),
-                Map.entry("{\"a\":[\u001bc]}", "a control character (code 27) outside a string"),
-                Map.entry("{\"a\":1 \"b\":2}", "expected a comma or '}' after a field, found \"\\\"\""),
-                Map.entry("[1 2]", "expected a comma or ']' after an element of a list, found \"2\""),
-                Map.entry("{a:1}", "expected a field name in double quotes, found \"a\""),
-                Map.entry("{\"a\" 1}", "expected a colon after a field name, found \"1\""),
-                Map.entry("{\"a\":1]", "found \"]\" where \"}\" must close the open object"),
-                Map.entry("{\"a\":\"\\q\"}", "an unknown escape \"\\\\q\" in a string"),
-                Map.entry("{\"a\":1,\"a\":2}", "the key \"a\" appears twice in an object"),
-                Map.entry("{\"a\\u001b[2J\":1,\"a\\u001b[2J\":2}", "the key \"a\\u001b[2J\" appears twice in an object"),
-                Map.entry("{\"a\":-x}", "expected a digit after a minus sign, found \"x\""),
-                Map.entry("{\"a\":\"x", "the input ends inside a string"),
-                Map.entry("{\"a\":NaN}", "NaN is not a JSON value"));
+        Map<String, String> cases =
+                Map.ofEntries(
+                        Map.entry("{\"a\":nope}", "an unknown word \"nope\""),
+                        Map.entry("{\"a\":nope\u001bc}", "an unknown word \"nope\\u001bc\""),
+                        Map.entry("{\"a\":01}", "a number with a leading zero"),
+                        Map.entry("{\"a\":[\u001bc]}", "a control character (code 27) outside a string"),
+                        Map.entry("{\"a\":1 \"b\":2}", "expected a comma or '}' after a field, found \"\\\"\""),
+                        Map.entry("[1 2]", "expected a comma or ']' after an element of a list, found \"2\""),
+                        Map.entry("{a:1}", "expected a field name in double quotes, found \"a\""),
+                        Map.entry("{\"a\" 1}", "expected a colon after a field name, found \"1\""),
+                        Map.entry("{\"a\":1]", "found \"]\" where \"}\" must close the open object"),
+                        Map.entry("{\"a\":\"\\q\"}", "an unknown escape \"\\\\q\" in a string"),
+                        Map.entry("{\"a\":1,\"a\":2}", "the key \"a\" appears twice in an object"),
+                        Map.entry(
+                                "{\"a\\u001b[2J\":1,\"a\\u001b[2J\":2}",
+                                "the key \"a\\u001b[2J\" appears twice in an object"),
+                        Map.entry("{\"a\":-x}", "expected a digit after a minus sign, found \"x\""),
+                        Map.entry("{\"a\":\"x", "the input ends inside a string"),
+                        Map.entry("{\"a\":NaN}", "NaN is not a JSON value"));
         cases.forEach((json, words) -> assertEquals(words, wordsFor(json), Outside.quoted(json)));
     }
 

@@ -1,8 +1,9 @@
 package io.proofgate.check;
 
+import io.proofgate.tlc.TlcEnding;
 import io.proofgate.tlc.TlcResult;
 import io.proofgate.tlc.TlcRun;
-import io.proofgate.tlc.TlcEnding;
+
 import java.time.Duration;
 
 /** The outcome of checking one model under its options: TLC's parsed run plus what proofgate measured around it. */
@@ -20,8 +21,9 @@ public record CheckReport(Model model, CheckOptions options, TlcResult result, D
     public boolean asExpected() {
         return switch (model.expected()) {
             case Model.Expected.Ok ok -> ending() == TlcEnding.OK;
-            case Model.Expected.Violation violation -> ending() == TlcEnding.VIOLATION
-                    && result.run().violatedName().equals(java.util.Optional.of(violation.property()));
+            case Model.Expected.Violation violation ->
+                    ending() == TlcEnding.VIOLATION
+                            && result.run().violatedName().equals(java.util.Optional.of(violation.property()));
             // checked one run per invariant (ModelCheck.runEach), each run against Violation
             case Model.Expected.EachViolated each -> false;
         };

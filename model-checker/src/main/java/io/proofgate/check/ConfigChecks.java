@@ -5,16 +5,33 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a TLC config makes TLC check: the names under its INVARIANT(S) and PROPERTY(IES)
- * sections, and whether deadlock is checked (TLC's default, unless {@code CHECK_DEADLOCK FALSE}).
- * A merge of mutation shards uses it to refuse a kill by something the model does not check.
+ * What a TLC config makes TLC check: the names under its INVARIANT(S) and PROPERTY(IES) sections, and whether deadlock
+ * is checked (TLC's default, unless {@code CHECK_DEADLOCK FALSE}). A merge of mutation shards uses it to refuse a kill
+ * by something the model does not check.
  */
 public record ConfigChecks(List<String> invariants, List<String> properties, boolean deadlock) {
 
     /** TLC's config keywords: each ends the section before it. */
-    static final Set<String> KEYWORDS = Set.of("CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT",
-            "INVARIANTS", "PROPERTY", "PROPERTIES", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS",
-            "SYMMETRY", "VIEW", "CHECK_DEADLOCK", "POSTCONDITION", "ALIAS");
+    static final Set<String> KEYWORDS =
+            Set.of(
+                    "CONSTANT",
+                    "CONSTANTS",
+                    "INIT",
+                    "NEXT",
+                    "SPECIFICATION",
+                    "INVARIANT",
+                    "INVARIANTS",
+                    "PROPERTY",
+                    "PROPERTIES",
+                    "CONSTRAINT",
+                    "CONSTRAINTS",
+                    "ACTION_CONSTRAINT",
+                    "ACTION_CONSTRAINTS",
+                    "SYMMETRY",
+                    "VIEW",
+                    "CHECK_DEADLOCK",
+                    "POSTCONDITION",
+                    "ALIAS");
 
     public ConfigChecks {
         invariants = List.copyOf(invariants);
@@ -64,9 +81,9 @@ public record ConfigChecks(List<String> invariants, List<String> properties, boo
     }
 
     /**
-     * Whether a mutant can have been killed on this model by {@code by}, as {@code MutationRun}
-     * names a kill: a name the config checks, TLC's words for a violation it did not name (only
-     * where the config checks that kind), deadlock where it is checked, or an evaluation error.
+     * Whether a mutant can have been killed on this model by {@code by}, as {@code MutationRun} names a kill: a name
+     * the config checks, TLC's words for a violation it did not name (only where the config checks that kind), deadlock
+     * where it is checked, or an evaluation error.
      */
     public boolean canKill(String by) {
         return switch (by) {

@@ -4,13 +4,14 @@ import io.proofgate.tlc.TraceState;
 import io.proofgate.tlc.TraceStep;
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValuePrinter;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Writes a TLC counterexample for people: one block per state, naming the action that led to it
- * and only the variables it changed (the first state shows them all).
+ * Writes a TLC counterexample for people: one block per state, naming the action that led to it and only the variables
+ * it changed (the first state shows them all).
  */
 public final class CounterexamplePrinter {
 
@@ -25,8 +26,11 @@ public final class CounterexamplePrinter {
             int changed = 0;
             for (Map.Entry<String, TlaValue> variable : vars.entrySet()) {
                 if (!Objects.equals(previous.get(variable.getKey()), variable.getValue())) {
-                    text.append("    ").append(variable.getKey()).append(" = ")
-                            .append(TlaValuePrinter.print(variable.getValue())).append('\n');
+                    text.append("    ")
+                            .append(variable.getKey())
+                            .append(" = ")
+                            .append(TlaValuePrinter.print(variable.getValue()))
+                            .append('\n');
                     changed++;
                 }
             }
@@ -43,7 +47,8 @@ public final class CounterexamplePrinter {
     private static String describe(TraceStep step) {
         return switch (step) {
             case TraceStep.Initial initial -> "initial state";
-            case TraceStep.Action action -> action.name() + " (" + action.module() + " line " + action.range().beginLine() + ")";
+            case TraceStep.Action action ->
+                    action.name() + " (" + action.module() + " line " + action.range().beginLine() + ")";
             case TraceStep.Stuttering stuttering -> "stuttering from here on (the behaviour stops)";
             case TraceStep.BackTo back -> "back to state " + back.state() + " via " + back.via().name() + " (a lasso)";
         };

@@ -10,10 +10,9 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * The models of {@code spec/}: each one {@code spec/models.json} lists, by its name, and any other
- * config by path. A listed model's module is the one its entry names; an unlisted config's is the
- * {@code .tla} of the same name beside it, else {@code MCPublication.tla} in its folder, else the
- * only {@code MC*.tla} there, and it must pass.
+ * The models of {@code spec/}: each one {@code spec/models.json} lists, by its name, and any other config by path. A
+ * listed model's module is the one its entry names; an unlisted config's is the {@code .tla} of the same name beside
+ * it, else {@code MCPublication.tla} in its folder, else the only {@code MC*.tla} there, and it must pass.
  */
 public final class ModelCatalog {
 
@@ -48,8 +47,13 @@ public final class ModelCatalog {
         }
         Path config = Path.of(nameOrPath);
         if (!Files.isRegularFile(config)) {
-            throw new IOException("model " + nameOrPath + ": no such model in spec/models.json and no such config file"
-                    + " (names: " + String.join(", ", models.entries().stream().map(ModelsFile.Entry::name).toList()) + ")");
+            throw new IOException(
+                    "model "
+                            + nameOrPath
+                            + ": no such model in spec/models.json and no such config file"
+                            + " (names: "
+                            + String.join(", ", models.entries().stream().map(ModelsFile.Entry::name).toList())
+                            + ")");
         }
         if (!config.getFileName().toString().endsWith(".cfg")) {
             throw new IOException("model " + nameOrPath + ": not a .cfg file");
@@ -65,9 +69,16 @@ public final class ModelCatalog {
         // beside it only: with spec/ as its library, a folder without its own Publication.tla was
         // checked against this checkout's and "passed", a verdict on a spec that is neither. Real
         // paths, since a checkout under a symbolic link is spelt one way in its root, another in a path given.
-        Path library = config.toRealPath().startsWith(specDir.toRealPath()) ? specDir : module.toAbsolutePath().getParent();
-        return new Model(config.getFileName().toString().replaceFirst("\\.cfg$", ""), module, config,
-                new Model.Expected.Ok(), OptionalLong.empty(), "", library);
+        Path library =
+                config.toRealPath().startsWith(specDir.toRealPath()) ? specDir : module.toAbsolutePath().getParent();
+        return new Model(
+                config.getFileName().toString().replaceFirst("\\.cfg$", ""),
+                module,
+                config,
+                new Model.Expected.Ok(),
+                OptionalLong.empty(),
+                "",
+                library);
     }
 
     /** Every model spec/models.json lists, in its order. */
@@ -90,9 +101,9 @@ public final class ModelCatalog {
     }
 
     /**
-     * The models {@code proofgate audit} checks for safety besides the generation models (marked
-     * {@code "audit": true}): environments the generation models do not have, such as vLLM's proof
-     * producer, where a change shows as a broken invariant rather than as a verdict.
+     * The models {@code proofgate audit} checks for safety besides the generation models (marked {@code "audit":
+     * true}): environments the generation models do not have, such as vLLM's proof producer, where a change shows as a
+     * broken invariant rather than as a verdict.
      */
     public List<Model> safetyAuditModels() throws IOException {
         return select(ModelsFile.Entry::audit);
@@ -113,12 +124,19 @@ public final class ModelCatalog {
         Path module = specDir.resolve(entry.module());
         for (Path file : List.of(config, module)) {
             if (!Files.isRegularFile(file)) {
-                throw new IOException(specDir.resolve("models.json") + ": model \"" + entry.name() + "\": " + file
-                        + " is missing");
+                throw new IOException(
+                        specDir.resolve("models.json") + ": model \"" + entry.name() + "\": " + file + " is missing");
             }
         }
-        return new Model(entry.name(), module, config, entry.expected(), entry.distinctStates(), entry.description(),
-                specDir, entry.shortRun());
+        return new Model(
+                entry.name(),
+                module,
+                config,
+                entry.expected(),
+                entry.distinctStates(),
+                entry.description(),
+                specDir,
+                entry.shortRun());
     }
 
     private static Path moduleOf(Path config) throws IOException {
@@ -132,12 +150,21 @@ public final class ModelCatalog {
             return shared;
         }
         try (Stream<Path> files = Files.list(folder)) {
-            List<Path> candidates = files.filter(p -> p.getFileName().toString().matches("MC.*\\.tla")).sorted().toList();
+            List<Path> candidates =
+                    files.filter(p -> p.getFileName().toString().matches("MC.*\\.tla")).sorted().toList();
             if (candidates.size() == 1) {
                 return candidates.getFirst();
             }
-            throw new IOException("config " + config + ": no " + sibling.getFileName() + " beside it and "
-                    + candidates.size() + " MC*.tla modules in " + folder + " to choose from");
+            throw new IOException(
+                    "config "
+                            + config
+                            + ": no "
+                            + sibling.getFileName()
+                            + " beside it and "
+                            + candidates.size()
+                            + " MC*.tla modules in "
+                            + folder
+                            + " to choose from");
         }
     }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.proofgate.json.JsonPlaces;
+
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
@@ -17,30 +19,56 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * {@code spec/models.json}, read strictly: every key must be one of the known ones (no aliases), so
- * a misspelt {@code "invariant"} is an error instead of an expectation silently dropped.
+ * {@code spec/models.json}, read strictly: every key must be one of the known ones (no aliases), so a misspelt {@code
+ * "invariant"} is an error instead of an expectation silently dropped.
  *
- * <p>Each model has a {@code name}, its {@code cfg} and {@code module} (relative to spec/), a
- * {@code mode}, and an {@code expected} result: {@code "ok"}, or {@code "violation"} with the
- * {@code invariant} or {@code property} TLC must name, or {@code "each-violated"} with the list of
- * {@code invariants} each of which must be violated in a run of its own (the non-vacuity checks).
- * Optional: the pinned {@code distinctStates}, {@code generate} (the generated scenarios cover the
- * model's edges), {@code inCi} (false for a model too large for CI), {@code audit} (audit checks
- * the model's invariants and properties at both revisions), {@code shortRun} (TLC's child
- * compiles with C1 alone: measured faster on this model with benchmarks/tlc-short-run), a {@code description}, and
- * figures kept for readers ({@code statesGenerated}, {@code dotEdges}, {@code workers},
- * {@code seconds}, {@code override}, {@code status}).
+ * <p>Each model has a {@code name}, its {@code cfg} and {@code module} (relative to spec/), a {@code mode}, and an
+ * {@code expected} result: {@code "ok"}, or {@code "violation"} with the {@code invariant} or {@code property} TLC must
+ * name, or {@code "each-violated"} with the list of {@code invariants} each of which must be violated in a run of its
+ * own (the non-vacuity checks). Optional: the pinned {@code distinctStates}, {@code generate} (the generated scenarios
+ * cover the model's edges), {@code inCi} (false for a model too large for CI), {@code audit} (audit checks the model's
+ * invariants and properties at both revisions), {@code shortRun} (TLC's child compiles with C1 alone: measured faster
+ * on this model with benchmarks/tlc-short-run), a {@code description}, and figures kept for readers ({@code
+ * statesGenerated}, {@code dotEdges}, {@code workers}, {@code seconds}, {@code override}, {@code status}).
  */
 record ModelsFile(List<Entry> entries) {
 
     private static final Set<String> TOP_KEYS = Set.of("tlc", "note", "models");
-    private static final Set<String> ENTRY_KEYS = Set.of("name", "cfg", "module", "mode", "expected", "invariant",
-            "property", "invariants", "distinctStates", "generate", "inCi", "description", "statesGenerated",
-            "dotEdges", "workers", "seconds", "override", "status", "audit", "shortRun");
+    private static final Set<String> ENTRY_KEYS =
+            Set.of(
+                    "name",
+                    "cfg",
+                    "module",
+                    "mode",
+                    "expected",
+                    "invariant",
+                    "property",
+                    "invariants",
+                    "distinctStates",
+                    "generate",
+                    "inCi",
+                    "description",
+                    "statesGenerated",
+                    "dotEdges",
+                    "workers",
+                    "seconds",
+                    "override",
+                    "status",
+                    "audit",
+                    "shortRun");
 
     /** One model's entry; {@code cfg} and {@code module} are relative to spec/. */
-    record Entry(String name, String cfg, String module, Model.Expected expected, OptionalLong distinctStates,
-                 String description, boolean generate, boolean inCi, boolean audit, boolean shortRun) {}
+    record Entry(
+            String name,
+            String cfg,
+            String module,
+            Model.Expected expected,
+            OptionalLong distinctStates,
+            String description,
+            boolean generate,
+            boolean inCi,
+            boolean audit,
+            boolean shortRun) {}
 
     static ModelsFile read(Path file) throws IOException {
         if (!Files.exists(file)) {
@@ -91,12 +119,25 @@ record ModelsFile(List<Entry> entries) {
             String module = required(at, where, node, "module");
             String mode = required(at, where, node, "mode");
             if (!mode.equals("safety") && !mode.equals("liveness")) {
-                throw at.error(node, "mode", where + ": \"mode\" is \"safety\" or \"liveness\", not " + io.proofgate.words.Outside.excerpt(mode));
+                throw at.error(
+                        node,
+                        "mode",
+                        where
+                                + ": \"mode\" is \"safety\" or \"liveness\", not "
+                                + io.proofgate.words.Outside.excerpt(mode));
             }
-            entries.add(new Entry(name, cfg, module, expected(at, where, node), distinct(at, where, node),
-                    node.has("description") ? text(at, where, node, "description") : "",
-                    bool(at, where, node, "generate", false), bool(at, where, node, "inCi", true),
-                    bool(at, where, node, "audit", false), bool(at, where, node, "shortRun", false)));
+            entries.add(
+                    new Entry(
+                            name,
+                            cfg,
+                            module,
+                            expected(at, where, node),
+                            distinct(at, where, node),
+                            node.has("description") ? text(at, where, node, "description") : "",
+                            bool(at, where, node, "generate", false),
+                            bool(at, where, node, "inCi", true),
+                            bool(at, where, node, "audit", false),
+                            bool(at, where, node, "shortRun", false)));
         }
         return new ModelsFile(List.copyOf(entries));
     }
@@ -112,15 +153,21 @@ record ModelsFile(List<Entry> entries) {
             }
             case "violation" -> {
                 if (node.has("invariant") == node.has("property")) {
-                    throw at.error(node, "expected", where
-                            + ": an expected violation names its \"invariant\" or its \"property\" (one of them)");
+                    throw at.error(
+                            node,
+                            "expected",
+                            where
+                                    + ": an expected violation names its \"invariant\" or its \"property\" (one of"
+                                    + " them)");
                 }
-                yield new Model.Expected.Violation(text(at, where, node, node.has("invariant") ? "invariant" : "property"));
+                yield new Model.Expected.Violation(
+                        text(at, where, node, node.has("invariant") ? "invariant" : "property"));
             }
             case "each-violated" -> {
                 JsonNode list = node.get("invariants");
                 if (list == null || !list.isArray() || list.isEmpty()) {
-                    throw at.error(node, "expected", where + ": \"each-violated\" needs a non-empty list \"invariants\"");
+                    throw at.error(
+                            node, "expected", where + ": \"each-violated\" needs a non-empty list \"invariants\"");
                 }
                 List<String> invariants = new ArrayList<>();
                 for (JsonNode invariant : list) {
@@ -131,8 +178,15 @@ record ModelsFile(List<Entry> entries) {
                 }
                 yield new Model.Expected.EachViolated(List.copyOf(invariants));
             }
-            default -> throw at.error(node, "expected", where + ": \"expected\" is \"ok\", \"violation\" or"
-                    + " \"each-violated\", not \"" + result + "\"");
+            default ->
+                    throw at.error(
+                            node,
+                            "expected",
+                            where
+                                    + ": \"expected\" is \"ok\", \"violation\" or"
+                                    + " \"each-violated\", not \""
+                                    + result
+                                    + "\"");
         };
     }
 
@@ -142,7 +196,10 @@ record ModelsFile(List<Entry> entries) {
             return OptionalLong.empty();
         }
         if (!value.canConvertToLong() || !value.isIntegralNumber() || value.asLong() < 1) {
-            throw at.error(node, "distinctStates", where + ": \"distinctStates\" is a positive integer or null, found " + value);
+            throw at.error(
+                    node,
+                    "distinctStates",
+                    where + ": \"distinctStates\" is a positive integer or null, found " + value);
         }
         return OptionalLong.of(value.asLong());
     }
@@ -151,8 +208,15 @@ record ModelsFile(List<Entry> entries) {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String key = names.next();
             if (!known.contains(key)) {
-                throw at.keyError(node, key, where + ": unknown key " + io.proofgate.words.Outside.excerpt(key) + " (known: "
-                        + String.join(", ", known.stream().sorted().toList()) + ")");
+                throw at.keyError(
+                        node,
+                        key,
+                        where
+                                + ": unknown key "
+                                + io.proofgate.words.Outside.excerpt(key)
+                                + " (known: "
+                                + String.join(", ", known.stream().sorted().toList())
+                                + ")");
             }
         }
     }

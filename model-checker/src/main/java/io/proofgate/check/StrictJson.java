@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.proofgate.json.JsonPlaces;
 import io.proofgate.json.JsonWords;
 import io.proofgate.words.Outside;
+
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
@@ -17,11 +19,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * A reviewers' file (mutation judgements, named mistakes, accepted audit findings), read
- * strictly: UTF-8, one JSON object, a key at most once, only known keys. Every error names the
- * file, the line and the column: where JSON itself is broken, or where the key or value that is
- * wrong starts ({@link JsonPlaces}). Each caller's errors are of its own exception type, made by
- * {@code error} from the message.
+ * A reviewers' file (mutation judgements, named mistakes, accepted audit findings), read strictly: UTF-8, one JSON
+ * object, a key at most once, only known keys. Every error names the file, the line and the column: where JSON itself
+ * is broken, or where the key or value that is wrong starts ({@link JsonPlaces}). Each caller's errors are of its own
+ * exception type, made by {@code error} from the message.
  */
 public final class StrictJson<E extends Exception> {
 
@@ -37,9 +38,11 @@ public final class StrictJson<E extends Exception> {
         this.error = error;
     }
 
-    /** The file, whose top-level object has only the keys {@code allowed} and {@code "schema"} equal to {@code schema}. */
-    public static <E extends Exception> StrictJson<E> read(Path file, String schema, Set<String> allowed, String expected,
-                                                           Function<String, E> error) throws E {
+    /**
+     * The file, whose top-level object has only the keys {@code allowed} and {@code "schema"} equal to {@code schema}.
+     */
+    public static <E extends Exception> StrictJson<E> read(
+            Path file, String schema, Set<String> allowed, String expected, Function<String, E> error) throws E {
         String shown = Outside.bare(file.toString());
         String json;
         try {
@@ -58,8 +61,11 @@ public final class StrictJson<E extends Exception> {
             root = mapper.readTree(json);
         } catch (JsonProcessingException e) {
             var at = e.getLocation();
-            throw error.apply(shown + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
-                    + ": not valid JSON: " + JsonWords.of(e));
+            throw error.apply(
+                    shown
+                            + (at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr())
+                            + ": not valid JSON: "
+                            + JsonWords.of(e));
         }
         if (root == null || !root.isObject()) {
             throw error.apply(shown + ":1:1: expected an object with " + expected);
@@ -81,8 +87,17 @@ public final class StrictJson<E extends Exception> {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!allowed.contains(k)) {
-                throw error.apply(file + ":" + places.key(node, k) + ": " + where + ": unknown key " + Outside.excerpt(k)
-                        + " (known: " + String.join(", ", allowed.stream().sorted().toList()) + ")");
+                throw error.apply(
+                        file
+                                + ":"
+                                + places.key(node, k)
+                                + ": "
+                                + where
+                                + ": unknown key "
+                                + Outside.excerpt(k)
+                                + " (known: "
+                                + String.join(", ", allowed.stream().sorted().toList())
+                                + ")");
             }
         }
     }
@@ -96,7 +111,10 @@ public final class StrictJson<E extends Exception> {
         return v.asText();
     }
 
-    /** The caller's error {@code problem}, at the value of {@code key} in {@code node} (at {@code node} where it has none). */
+    /**
+     * The caller's error {@code problem}, at the value of {@code key} in {@code node} (at {@code node} where it has
+     * none).
+     */
     public E error(JsonNode node, String key, String problem) {
         return error.apply(file + ":" + places.value(node, key) + ": " + problem);
     }

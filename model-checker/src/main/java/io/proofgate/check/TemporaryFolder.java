@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A folder of a run's own, removed when the run ends however it ends: closed as usual, or when
- * the JVM shuts down on SIGTERM or SIGINT (Ctrl-C), whose hooks run where a {@code finally} never
- * does. Only SIGKILL leaves it, as it leaves everything.
+ * A folder of a run's own, removed when the run ends however it ends: closed as usual, or when the JVM shuts down on
+ * SIGTERM or SIGINT (Ctrl-C), whose hooks run where a {@code finally} never does. Only SIGKILL leaves it, as it leaves
+ * everything.
  */
 public final class TemporaryFolder implements AutoCloseable {
 
@@ -19,14 +19,15 @@ public final class TemporaryFolder implements AutoCloseable {
     private TemporaryFolder(Path path, Runnable first) {
         this.path = path;
         this.first = first;
-        this.hook = Thread.ofPlatform().name("proofgate-remove-" + path.getFileName()).unstarted(this::removeAtShutdown);
+        this.hook =
+                Thread.ofPlatform().name("proofgate-remove-" + path.getFileName()).unstarted(this::removeAtShutdown);
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
     /**
-     * A new folder named {@code prefix} and a random part, in {@code parent} (null: the system's
-     * temporary folder). {@code first} runs before it is removed at shutdown: it stops what may
-     * still write into it (the processes started there), so that nothing is left half removed.
+     * A new folder named {@code prefix} and a random part, in {@code parent} (null: the system's temporary folder).
+     * {@code first} runs before it is removed at shutdown: it stops what may still write into it (the processes started
+     * there), so that nothing is left half removed.
      */
     public static TemporaryFolder create(Path parent, String prefix, Runnable first) throws IOException {
         Path path = parent == null ? Files.createTempDirectory(prefix) : Files.createTempDirectory(parent, prefix);

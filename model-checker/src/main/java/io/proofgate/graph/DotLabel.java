@@ -1,17 +1,18 @@
 package io.proofgate.graph;
 
 /**
- * Undoes the escaping of a quoted DOT id. TLC writes a state label by doubling backslashes,
- * escaping quotes and turning line breaks into {@code \n}; Graphviz's {@code \l} and {@code \r}
- * are line breaks too. Any other backslash pair is kept as written.
+ * Undoes the escaping of a quoted DOT id. TLC writes a state label by doubling backslashes, escaping quotes and turning
+ * line breaks into {@code \n}; Graphviz's {@code \l} and {@code \r} are line breaks too. Any other backslash pair is
+ * kept as written.
  */
 final class DotLabel {
     private static final int NOT_AN_ESCAPE = -1;
 
-    private DotLabel() {
-    }
+    private DotLabel() {}
 
-    /** @param quoted the token text, quotes included */
+    /**
+     * @param quoted the token text, quotes included
+     */
     static String unescape(String quoted) {
         int end = quoted.length() - 1;
         StringBuilder out = new StringBuilder(end);
@@ -29,8 +30,8 @@ final class DotLabel {
     }
 
     /**
-     * Unescapes {@code in[from + 1 .. to)}, the ASCII body of a quoted id whose quotes are at
-     * {@code from} and {@code to - 1}, into {@code out} (at least {@code to - from} long).
+     * Unescapes {@code in[from + 1 .. to)}, the ASCII body of a quoted id whose quotes are at {@code from} and {@code
+     * to - 1}, into {@code out} (at least {@code to - from} long).
      *
      * @return the number of bytes written
      */

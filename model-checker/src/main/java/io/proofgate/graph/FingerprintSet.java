@@ -1,9 +1,8 @@
 package io.proofgate.graph;
 
 /**
- * A set of state fingerprints in one array, probed linearly: checking the hundreds of thousands of
- * edge ends of a state graph against a {@code Set<Long>} costs a boxed key and several cache
- * misses each.
+ * A set of state fingerprints in one array, probed linearly: checking the hundreds of thousands of edge ends of a state
+ * graph against a {@code Set<Long>} costs a boxed key and several cache misses each.
  */
 final class FingerprintSet {
     private final long[] ids;

@@ -1,6 +1,7 @@
 package io.proofgate.graph;
 
 import io.proofgate.value.TlaState;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,13 +11,12 @@ import java.util.SequencedMap;
 import java.util.SequencedSet;
 
 /**
- * The reachable state graph TLC dumps with {@code -dump dot,actionlabels}: states by
- * fingerprint, the initial states, and labelled edges.
+ * The reachable state graph TLC dumps with {@code -dump dot,actionlabels}: states by fingerprint, the initial states,
+ * and labelled edges.
  *
- * <p>Iteration follows the dot file (TLC's breadth-first order), never hash order. Fingerprints
- * change with TLC's seed and {@code -fp}, so names derived from a graph should come from states
- * and action labels, not ids. The dot graph is {@code strict}: two actions that lead from one
- * state to the same successor appear as one edge.
+ * <p>Iteration follows the dot file (TLC's breadth-first order), never hash order. Fingerprints change with TLC's seed
+ * and {@code -fp}, so names derived from a graph should come from states and action labels, not ids. The dot graph is
+ * {@code strict}: two actions that lead from one state to the same successor appear as one edge.
  */
 public final class StateGraph {
     private final SequencedMap<Long, TlaState> states;
@@ -41,7 +41,10 @@ public final class StateGraph {
         this.outgoing = outgoing(this.states, this.edges);
     }
 
-    private StateGraph(SequencedMap<Long, TlaState> states, SequencedSet<Long> initial, List<Edge> edges,
+    private StateGraph(
+            SequencedMap<Long, TlaState> states,
+            SequencedSet<Long> initial,
+            List<Edge> edges,
             SequencedMap<Long, List<Edge>> outgoing) {
         this.states = states;
         this.initial = initial;
@@ -50,13 +53,16 @@ public final class StateGraph {
     }
 
     /**
-     * For {@link StateGraphReader}, which has checked that every edge and initial state names a
-     * state, and hands over maps nothing else holds: the same graph as the constructor's, without
-     * copying the maps or looking up both ends of every edge.
+     * For {@link StateGraphReader}, which has checked that every edge and initial state names a state, and hands over
+     * maps nothing else holds: the same graph as the constructor's, without copying the maps or looking up both ends of
+     * every edge.
      */
     static StateGraph ofChecked(SequencedMap<Long, TlaState> states, SequencedSet<Long> initial, List<Edge> edges) {
-        return new StateGraph(Collections.unmodifiableSequencedMap(states), Collections.unmodifiableSequencedSet(initial),
-                List.copyOf(edges), outgoing(states, edges));
+        return new StateGraph(
+                Collections.unmodifiableSequencedMap(states),
+                Collections.unmodifiableSequencedSet(initial),
+                List.copyOf(edges),
+                outgoing(states, edges));
     }
 
     /** Each state's edges in file order; every edge's ends must be states. */

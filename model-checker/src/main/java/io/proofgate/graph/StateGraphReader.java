@@ -8,6 +8,18 @@ import io.proofgate.parse.ThrowingErrorListener;
 import io.proofgate.parse.WindowTokenStream;
 import io.proofgate.value.StateReader;
 import io.proofgate.value.TlaState;
+
+import org.antlr.v4.runtime.BailErrorStrategy;
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonToken;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.TokenSource;
+import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.Pair;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -22,61 +34,58 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.SequencedSet;
-import org.antlr.v4.runtime.BailErrorStrategy;
-import org.antlr.v4.runtime.CharStream;
-import org.antlr.v4.runtime.CharStreams;
-import org.antlr.v4.runtime.CommonToken;
-import org.antlr.v4.runtime.ParserRuleContext;
-import org.antlr.v4.runtime.Token;
-import org.antlr.v4.runtime.TokenSource;
-import org.antlr.v4.runtime.atn.PredictionMode;
-import org.antlr.v4.runtime.misc.Pair;
-import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
  * Reads the dot file of {@code -dump dot[,colorize],actionlabels FILE} into a {@link StateGraph}.
  *
- * <p>Each statement is read from its rule's exit as the parser goes ({@link ParseEvents}); a
- * state graph has millions of tokens, and neither they nor a parse tree are kept. Errors come out
- * as if the whole file were parsed first and the statements read after: a syntax error anywhere
- * wins over an error in a statement (a bad state label, a state defined twice), and of those the
- * first in the file.
+ * <p>Each statement is read from its rule's exit as the parser goes ({@link ParseEvents}); a state graph has millions
+ * of tokens, and neither they nor a parse tree are kept. Errors come out as if the whole file were parsed first and the
+ * statements read after: a syntax error anywhere wins over an error in a statement (a bad state label, a state defined
+ * twice), and of those the first in the file.
  */
 public final class StateGraphReader extends TlcDotBaseListener {
     /** TLC's colorize option adds this cluster; its nodes are action names, not states. */
     private static final String LEGEND = "cluster_legend";
+
     /** Distinct action names to keep one {@code Optional} of each for; a model has a handful. */
     private static final int ACTIONS_KEPT = 64;
 
     private final String source;
+
     /**
-     * The dot file's bytes when they are all ASCII, so that a byte index is a char index and a
-     * code point index (ANTLR counts code points): the lexer reads them as they are, and labels,
-     * ids and action names are read straight from them. Null otherwise: then every part is read
-     * from its token's text.
+     * The dot file's bytes when they are all ASCII, so that a byte index is a char index and a code point index (ANTLR
+     * counts code points): the lexer reads them as they are, and labels, ids and action names are read straight from
+     * them. Null otherwise: then every part is read from its token's text.
      */
     private final byte[] bytes;
+
     private final StateReader labels;
     private byte[] label = new byte[1024];
     private final List<Optional<String>> actions = new ArrayList<>();
+
     /** A one-token edge's attribute tokens; {@link #edge} reads them and keeps none. */
     private final List<Token> edgeAttributes = new ArrayList<>(6);
+
     /** The current statement's attributes, name and value tokens alternating. */
     private final List<Token> attributes = new ArrayList<>();
+
     /** The reader's events while the parser runs, and the first error found in a statement. */
     private final ParseEvents events = new ParseEvents(this);
 
     private final SequencedMap<Long, TlaState> states = new LinkedHashMap<>();
     private final SequencedSet<Long> initial = new LinkedHashSet<>();
     private final List<Edge> edges = new ArrayList<>();
+
     /**
-     * Every reference to an id (an edge's ends, a bare id in a rank), in file order, and where it
-     * is (line and column in one long), to report the first that names no state once all states
-     * are known; definitions are not kept, since a defined id always has its state.
+     * Every reference to an id (an edge's ends, a bare id in a rank), in file order, and where it is (line and column
+     * in one long), to report the first that names no state once all states are known; definitions are not kept, since
+     * a defined id always has its state.
      */
     private long[] mentionIds = new long[1024];
+
     private long[] mentionPositions = new long[1024];
     private int mentions;
+
     /** Above zero inside the legend cluster, whose statements are skipped. */
     private int legendDepth;
 
@@ -86,14 +95,16 @@ public final class StateGraphReader extends TlcDotBaseListener {
         this.labels = new StateReader(source);
     }
 
-    /** @throws CharacterCodingException if the file is not UTF-8 */
+    /**
+     * @throws CharacterCodingException if the file is not UTF-8
+     */
     public static StateGraph read(Path file) throws IOException {
         return read(file.toString(), Files.readAllBytes(file));
     }
 
     /**
-     * Reads a dot file's UTF-8 bytes. TLC writes ASCII, which is lexed straight from the bytes;
-     * other text is decoded first.
+     * Reads a dot file's UTF-8 bytes. TLC writes ASCII, which is lexed straight from the bytes; other text is decoded
+     * first.
      *
      * @throws CharacterCodingException if the bytes are not UTF-8
      */
@@ -113,7 +124,9 @@ public final class StateGraphReader extends TlcDotBaseListener {
         return read(source, null, text.getBytes(StandardCharsets.US_ASCII));
     }
 
-    /** @param ascii the text as bytes if it is all ASCII, else null and {@code text} is the text */
+    /**
+     * @param ascii the text as bytes if it is all ASCII, else null and {@code text} is the text
+     */
     private static StateGraph read(String source, String text, byte[] ascii) {
         StateGraphReader reader;
         try {
@@ -126,14 +139,14 @@ public final class StateGraphReader extends TlcDotBaseListener {
     }
 
     /**
-     * @param fast ANTLR's first stage of two: SLL prediction, and the first syntax error ends the
-     *     parse without an attempt to recover or word it; else full LL and errors as
-     *     {@link ThrowingErrorListener} words them
+     * @param fast ANTLR's first stage of two: SLL prediction, and the first syntax error ends the parse without an
+     *     attempt to recover or word it; else full LL and errors as {@link ThrowingErrorListener} words them
      */
     private static StateGraphReader parse(String source, String text, byte[] ascii, boolean fast) {
-        CharStream input = ascii != null
-                ? new AsciiStream(source).reset(ascii, ascii.length)
-                : CharStreams.fromString(text, source);
+        CharStream input =
+                ascii != null
+                        ? new AsciiStream(source).reset(ascii, ascii.length)
+                        : CharStreams.fromString(text, source);
         TlcDotLexer lexer = new TlcDotLexer(input);
         StateGraphReader reader = new StateGraphReader(source, ascii);
         TlcDotParser parser = new TlcDotEventParser(new WindowTokenStream(lexer), reader.events);
@@ -189,7 +202,9 @@ public final class StateGraphReader extends TlcDotBaseListener {
         }
     }
 
-    /** @param name null for an anonymous subgraph */
+    /**
+     * @param name null for an anonymous subgraph
+     */
     private void enterSubgraph(Token name) {
         if (legendDepth > 0 || (name != null && unquote(name).equals(LEGEND))) {
             legendDepth++;
@@ -237,8 +252,8 @@ public final class StateGraphReader extends TlcDotBaseListener {
     }
 
     /**
-     * Slices a {@code TLC_EDGE} token at the separators the lexer has checked and hands the
-     * parts on as the tokens the general edge rule would have made, positions included.
+     * Slices a {@code TLC_EDGE} token at the separators the lexer has checked and hands the parts on as the tokens the
+     * general edge rule would have made, positions included.
      */
     private void tlcEdge(Token edge) {
         if (legendDepth > 0 || (bytes != null && tlcEdgeFromBytes(edge))) {
@@ -268,10 +283,9 @@ public final class StateGraphReader extends TlcDotBaseListener {
     }
 
     /**
-     * {@link #tlcEdge} read straight from the dot file's bytes, without a token or string per part: a
-     * dump has 300,000 edges, and slicing each into eight tokens cost a tenth of the reading
-     * time. False, having read nothing, for an end that is not a plain long, which then takes the
-     * token path to its error.
+     * {@link #tlcEdge} read straight from the dot file's bytes, without a token or string per part: a dump has 300,000
+     * edges, and slicing each into eight tokens cost a tenth of the reading time. False, having read nothing, for an
+     * end that is not a plain long, which then takes the token path to its error.
      */
     private boolean tlcEdgeFromBytes(Token edge) {
         int start = edge.getStartIndex();
@@ -337,8 +351,13 @@ public final class StateGraphReader extends TlcDotBaseListener {
     private Token part(Token whole, Pair<TokenSource, CharStream> origin, String text, int type, int from, int to) {
         int skip = bytes != null ? from : text.codePointCount(0, from);
         int length = bytes != null ? to - from : text.codePointCount(from, to);
-        CommonToken token = new CommonToken(origin, type,
-                Token.DEFAULT_CHANNEL, whole.getStartIndex() + skip, whole.getStartIndex() + skip + length - 1);
+        CommonToken token =
+                new CommonToken(
+                        origin,
+                        type,
+                        Token.DEFAULT_CHANNEL,
+                        whole.getStartIndex() + skip,
+                        whole.getStartIndex() + skip + length - 1);
         token.setLine(whole.getLine());
         token.setCharPositionInLine(whole.getCharPositionInLine() + skip);
         return token;
@@ -360,8 +379,9 @@ public final class StateGraphReader extends TlcDotBaseListener {
             }
             return labels.state(label, DotLabel.unescape(bytes, start, end, label));
         } catch (ParseException inner) {
-            throw error(labelToken, "in state label (its line " + inner.line() + ", column " + inner.column() + "): "
-                    + inner.detail());
+            throw error(
+                    labelToken,
+                    "in state label (its line " + inner.line() + ", column " + inner.column() + "): " + inner.detail());
         }
     }
 
@@ -409,7 +429,10 @@ public final class StateGraphReader extends TlcDotBaseListener {
         for (int i = 0; i < mentions; i++) {
             if (!defined.contains(mentionIds[i])) {
                 long at = mentionPositions[i];
-                throw new ParseException(source, (int) (at >>> 32), (int) at,
+                throw new ParseException(
+                        source,
+                        (int) (at >>> 32),
+                        (int) at,
                         "state " + mentionIds[i] + " has no label anywhere in the file");
             }
         }

@@ -5,9 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Telling ASCII from other bytes, and reading a range of ASCII bytes without making a string of
- * it: the state-graph reader does this for a whole dump, and for hundreds of thousands of ids and
- * attribute names.
+ * Telling ASCII from other bytes, and reading a range of ASCII bytes without making a string of it: the state-graph
+ * reader does this for a whole dump, and for hundreds of thousands of ids and attribute names.
  */
 public final class AsciiRanges {
     /** Returned by {@link #parseLong} for text it leaves to {@code Long.parseLong} (Long.MIN_VALUE too). */
@@ -15,8 +14,7 @@ public final class AsciiRanges {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private AsciiRanges() {
-    }
+    private AsciiRanges() {}
 
     /** Whether {@code bytes[0..length)} are all ASCII. */
     public static boolean isAscii(byte[] bytes, int length) {
@@ -33,9 +31,9 @@ public final class AsciiRanges {
     }
 
     /**
-     * {@code Long.parseLong} of {@code ascii[from..to)}: an optional minus and decimal digits;
-     * {@link #NOT_A_LONG} for anything else (no digits, another character, out of range), which
-     * the caller then hands to {@code Long.parseLong} for its answer or its error.
+     * {@code Long.parseLong} of {@code ascii[from..to)}: an optional minus and decimal digits; {@link #NOT_A_LONG} for
+     * anything else (no digits, another character, out of range), which the caller then hands to {@code Long.parseLong}
+     * for its answer or its error.
      */
     public static long parseLong(byte[] ascii, int from, int to) {
         int i = from;
@@ -68,9 +66,8 @@ public final class AsciiRanges {
     }
 
     /**
-     * {@link #parseLong} of at most 19 digits, as a state fingerprint has: the first 18 cannot
-     * overflow, so only the 19th is checked, and there is no division by the limit (a dump has
-     * 600,000 fingerprints to read).
+     * {@link #parseLong} of at most 19 digits, as a state fingerprint has: the first 18 cannot overflow, so only the
+     * 19th is checked, and there is no division by the limit (a dump has 600,000 fingerprints to read).
      */
     private static long parseShort(byte[] ascii, int from, int to, boolean negative) {
         int unchecked = Math.min(to, from + 18);
@@ -86,7 +83,10 @@ public final class AsciiRanges {
         if (i < to) {
             int digit = ascii[i] - '0';
             // at most Long.MAX_VALUE in magnitude; -Long.MAX_VALUE - 1 is NOT_A_LONG anyway
-            if (digit < 0 || digit > 9 || result > Long.MAX_VALUE / 10 || (result == Long.MAX_VALUE / 10 && digit > 7)) {
+            if (digit < 0
+                    || digit > 9
+                    || result > Long.MAX_VALUE / 10
+                    || (result == Long.MAX_VALUE / 10 && digit > 7)) {
                 return NOT_A_LONG;
             }
             result = 10 * result + digit;

@@ -1,18 +1,19 @@
 package io.proofgate.parse;
 
-import java.nio.charset.StandardCharsets;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.IntStream;
 import org.antlr.v4.runtime.misc.Interval;
 
+import java.nio.charset.StandardCharsets;
+
 /**
- * A {@link CharStream} over the first {@code length} bytes of an array of ASCII text, without
- * copying, that can be pointed at new contents. A state graph is ASCII as TLC writes it, and
- * read from its file's bytes as they are: decoding 56 MB to a string and copying that to chars
- * cost a tenth of the reading time, and ANTLR's own byte stream lexes slower than this one.
+ * A {@link CharStream} over the first {@code length} bytes of an array of ASCII text, without copying, that can be
+ * pointed at new contents. A state graph is ASCII as TLC writes it, and read from its file's bytes as they are:
+ * decoding 56 MB to a string and copying that to chars cost a tenth of the reading time, and ANTLR's own byte stream
+ * lexes slower than this one.
  *
- * <p>ANTLR counts code points, this stream counts bytes: the two agree only for ASCII, so callers
- * use it only for ASCII and fall back to {@code CharStreams.fromString} otherwise.
+ * <p>ANTLR counts code points, this stream counts bytes: the two agree only for ASCII, so callers use it only for ASCII
+ * and fall back to {@code CharStreams.fromString} otherwise.
  */
 public final class AsciiStream implements CharStream {
     private final String name;
@@ -59,8 +60,7 @@ public final class AsciiStream implements CharStream {
     }
 
     @Override
-    public void release(int marker) {
-    }
+    public void release(int marker) {}
 
     @Override
     public int index() {

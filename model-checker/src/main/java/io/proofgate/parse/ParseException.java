@@ -5,12 +5,11 @@ import java.io.Serial;
 /**
  * Input that does not match its grammar: says what, where and what was expected.
  *
- * <p>Lines count from 1 and columns from 0, as ANTLR reports them ({@code line 3:0}); the message
- * reads {@code source:line:column: detail}.
+ * <p>Lines count from 1 and columns from 0, as ANTLR reports them ({@code line 3:0}); the message reads {@code
+ * source:line:column: detail}.
  */
 public final class ParseException extends RuntimeException {
-    @Serial
-    private static final long serialVersionUID = 1L;
+    @Serial private static final long serialVersionUID = 1L;
 
     private final String source;
     private final int line;

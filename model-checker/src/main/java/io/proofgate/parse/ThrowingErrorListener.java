@@ -1,11 +1,5 @@
 package io.proofgate.parse;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.SequencedMap;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.Parser;
@@ -14,13 +8,20 @@ import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+
 /**
- * Turns the first syntax error into a {@link ParseException}; ANTLR's default listener would
- * print to stderr and let parsing go on with a repaired tree.
+ * Turns the first syntax error into a {@link ParseException}; ANTLR's default listener would print to stderr and let
+ * parsing go on with a repaired tree.
  *
- * <p>Parser errors read "expected X after "=", found "Y"". Where the expected tokens include all
- * tokens that can start a rule named with {@link #naming}, the rule's name replaces them, so a
- * missing value reads "expected a TLA+ value" rather than a list of nine tokens.
+ * <p>Parser errors read "expected X after "=", found "Y"". Where the expected tokens include all tokens that can start
+ * a rule named with {@link #naming}, the rule's name replaces them, so a missing value reads "expected a TLA+ value"
+ * rather than a list of nine tokens.
  */
 public final class ThrowingErrorListener extends BaseErrorListener {
     private final String source;
@@ -29,8 +30,8 @@ public final class ThrowingErrorListener extends BaseErrorListener {
     private final Map<Integer, String> tokenNames = new HashMap<>();
 
     /**
-     * @param lineOffset added to every reported line, for text cut out of a larger file
-     *     (a trace state's body starts on line {@code lineOffset + 1} of {@code source})
+     * @param lineOffset added to every reported line, for text cut out of a larger file (a trace state's body starts on
+     *     line {@code lineOffset + 1} of {@code source})
      */
     public ThrowingErrorListener(String source, int lineOffset) {
         this.source = source;
@@ -50,19 +51,24 @@ public final class ThrowingErrorListener extends BaseErrorListener {
     }
 
     @Override
-    public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line,
-            int charPositionInLine, String msg, RecognitionException e) {
-        String detail = recognizer instanceof Parser parser && offendingSymbol instanceof Token found
-                ? parserDetail(parser, found)
-                : msg;
+    public void syntaxError(
+            Recognizer<?, ?> recognizer,
+            Object offendingSymbol,
+            int line,
+            int charPositionInLine,
+            String msg,
+            RecognitionException e) {
+        String detail =
+                recognizer instanceof Parser parser && offendingSymbol instanceof Token found
+                        ? parserDetail(parser, found)
+                        : msg;
         throw new ParseException(source, line + lineOffset, charPositionInLine, detail);
     }
 
     private String parserDetail(Parser parser, Token found) {
         String expected = describe(parser, parser.getExpectedTokens());
         Token previous = found.getTokenIndex() > 0 ? parser.getTokenStream().get(found.getTokenIndex() - 1) : null;
-        String after = previous != null && !previous.getText().isBlank()
-                ? " after " + quote(previous.getText()) : "";
+        String after = previous != null && !previous.getText().isBlank() ? " after " + quote(previous.getText()) : "";
         String foundText = found.getType() == Token.EOF ? "end of input" : quote(found.getText());
         return "expected " + expected + after + ", found " + foundText;
     }
@@ -81,10 +87,13 @@ public final class ThrowingErrorListener extends BaseErrorListener {
             }
         }
         for (int type : rest.toList()) {
-            parts.add(type == Token.EOF ? "end of input"
-                    : tokenNames.getOrDefault(type, parser.getVocabulary().getDisplayName(type)));
+            parts.add(
+                    type == Token.EOF
+                            ? "end of input"
+                            : tokenNames.getOrDefault(type, parser.getVocabulary().getDisplayName(type)));
         }
-        return parts.size() == 1 ? parts.getFirst()
+        return parts.size() == 1
+                ? parts.getFirst()
                 : String.join(", ", parts.subList(0, parts.size() - 1)) + " or " + parts.getLast();
     }
 

@@ -1,16 +1,17 @@
 package io.proofgate.parse;
 
-import java.util.Arrays;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CommonToken;
 import org.antlr.v4.runtime.TokenFactory;
 import org.antlr.v4.runtime.TokenSource;
 import org.antlr.v4.runtime.misc.Pair;
 
+import java.util.Arrays;
+
 /**
- * A token factory that hands out the same token objects again after each {@link #reset}: reading
- * a state graph lexes millions of tokens that are dead as soon as their state is built. Only for
- * a parse that keeps no token past the next reset (no parse tree, no error to report with them).
+ * A token factory that hands out the same token objects again after each {@link #reset}: reading a state graph lexes
+ * millions of tokens that are dead as soon as their state is built. Only for a parse that keeps no token past the next
+ * reset (no parse tree, no error to report with them).
  */
 public final class TokenPool implements TokenFactory<CommonToken> {
     private Reused[] tokens = new Reused[256];
@@ -22,8 +23,15 @@ public final class TokenPool implements TokenFactory<CommonToken> {
     }
 
     @Override
-    public CommonToken create(Pair<TokenSource, CharStream> source, int type, String text, int channel, int start,
-            int stop, int line, int charPositionInLine) {
+    public CommonToken create(
+            Pair<TokenSource, CharStream> source,
+            int type,
+            String text,
+            int channel,
+            int start,
+            int stop,
+            int line,
+            int charPositionInLine) {
         if (used == tokens.length) {
             tokens = Arrays.copyOf(tokens, 2 * used);
         }
@@ -47,7 +55,14 @@ public final class TokenPool implements TokenFactory<CommonToken> {
             super(INVALID_TYPE);
         }
 
-        void set(Pair<TokenSource, CharStream> source, int type, String text, int channel, int start, int stop, int line,
+        void set(
+                Pair<TokenSource, CharStream> source,
+                int type,
+                String text,
+                int channel,
+                int start,
+                int stop,
+                int line,
                 int charPositionInLine) {
             this.source = source;
             this.type = type;

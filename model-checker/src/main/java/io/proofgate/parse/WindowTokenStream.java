@@ -1,6 +1,5 @@
 package io.proofgate.parse;
 
-import java.util.Arrays;
 import org.antlr.v4.runtime.RuleContext;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.TokenSource;
@@ -8,16 +7,17 @@ import org.antlr.v4.runtime.TokenStream;
 import org.antlr.v4.runtime.WritableToken;
 import org.antlr.v4.runtime.misc.Interval;
 
+import java.util.Arrays;
+
 /**
- * A token stream that forgets tokens the parser is done with, for inputs of millions of tokens
- * that are handled statement by statement. {@code CommonTokenStream} keeps every token of the
- * input until the parse ends: 5.3 million for the 55 MB state graph of the interleaved model,
- * which the garbage collector then copies over and over (2.5 s of collection per read).
+ * A token stream that forgets tokens the parser is done with, for inputs of millions of tokens that are handled
+ * statement by statement. {@code CommonTokenStream} keeps every token of the input until the parse ends: 5.3 million
+ * for the 55 MB state graph of the interleaved model, which the garbage collector then copies over and over (2.5 s of
+ * collection per read).
  *
- * <p>It keeps the tokens from the earliest open {@link #mark} (prediction looks ahead and seeks
- * back) and the one before the current token (error messages name it). Like
- * {@code CommonTokenStream} on a lexer whose grammar skips whitespace: every token is on the
- * default channel, and a token's index is its position in the input.
+ * <p>It keeps the tokens from the earliest open {@link #mark} (prediction looks ahead and seeks back) and the one
+ * before the current token (error messages name it). Like {@code CommonTokenStream} on a lexer whose grammar skips
+ * whitespace: every token is on the default channel, and a token's index is its position in the input.
  */
 public final class WindowTokenStream implements TokenStream {
     /** Forget consumed tokens once this many have piled up, so compaction is rare. */
@@ -25,12 +25,16 @@ public final class WindowTokenStream implements TokenStream {
 
     private final TokenSource source;
     private Token[] window = new Token[2 * KEEP_AT_MOST];
+
     /** Index in the input of {@code window[0]}. */
     private int base;
+
     /** Tokens in the window. */
     private int count;
+
     /** Index in the input of the current token, LT(1). */
     private int position;
+
     private int openMarks;
     private boolean fetchedEof;
 
@@ -75,7 +79,8 @@ public final class WindowTokenStream implements TokenStream {
     @Override
     public Token get(int index) {
         if (index < base || index >= base + count) {
-            throw new IndexOutOfBoundsException("token index " + index + " out of range " + base + ".." + (base + count - 1));
+            throw new IndexOutOfBoundsException(
+                    "token index " + index + " out of range " + base + ".." + (base + count - 1));
         }
         return window[index - base];
     }
@@ -133,7 +138,8 @@ public final class WindowTokenStream implements TokenStream {
     @Override
     public void seek(int index) {
         if (index < base) {
-            throw new UnsupportedOperationException("token " + index + " was already forgotten (window starts at " + base + ")");
+            throw new UnsupportedOperationException(
+                    "token " + index + " was already forgotten (window starts at " + base + ")");
         }
         position = index;
     }

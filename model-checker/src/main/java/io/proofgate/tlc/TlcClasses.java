@@ -13,19 +13,18 @@ import java.util.TreeSet;
 import java.util.zip.ZipFile;
 
 /**
- * TLC's classes, for {@link WarmTlc}: all of them initialised before the warm-up, and which are
- * loaded after each run. A class that a run loads may make strings of its own while it
- * initialises, which {@link TlcStatics} cannot keep for the next run; looking at loaded classes
- * is on the safe side, since a class is loaded before it initialises. Where it cannot be told
- * ({@code java.lang} not opened to this code), every run counts as having loaded one; where TLC's
+ * TLC's classes, for {@link WarmTlc}: all of them initialised before the warm-up, and which are loaded after each run.
+ * A class that a run loads may make strings of its own while it initialises, which {@link TlcStatics} cannot keep for
+ * the next run; looking at loaded classes is on the safe side, since a class is loaded before it initialises. Where it
+ * cannot be told ({@code java.lang} not opened to this code), every run counts as having loaded one; where TLC's
  * classes are not found at all, {@link WarmTlc} runs nothing.
  */
 final class TlcClasses {
 
     /**
-     * The model checker's packages, PlusCal's among them (SANY validates a module's algorithm
-     * while it parses): where TLC is inside proofgate's own jar, the jar holds much else, and the
-     * typesetter's package is never run by a model check.
+     * The model checker's packages, PlusCal's among them (SANY validates a module's algorithm while it parses): where
+     * TLC is inside proofgate's own jar, the jar holds much else, and the typesetter's package is never run by a model
+     * check.
      */
     private static final List<String> PACKAGES = List.of("tlc2/", "tla2sany/", "util/", "model/", "pcal/");
 
@@ -48,14 +47,22 @@ final class TlcClasses {
     /** TLC's classes in the jar that holds {@code anyClass}, one of them. */
     static TlcClasses of(Class<?> anyClass) {
         List<String> names = new ArrayList<>();
-        try (ZipFile jar = new ZipFile(Path.of(anyClass.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .toFile())) {
-            jar.stream().map(e -> e.getName())
-                    .filter(n -> n.endsWith(".class") && !n.contains("-") // no module-info, no versioned copies
-                            && isTlcClass(n))
+        try (ZipFile jar =
+                new ZipFile(Path.of(anyClass.getProtectionDomain().getCodeSource().getLocation().toURI()).toFile())) {
+            jar.stream()
+                    .map(e -> e.getName())
+                    .filter(
+                            n ->
+                                    n.endsWith(".class")
+                                            && !n.contains("-") // no module-info, no versioned copies
+                                            && isTlcClass(n))
                     .forEach(n -> names.add(n.substring(0, n.length() - ".class".length()).replace('/', '.')));
-            MethodHandle findLoaded = MethodHandles.privateLookupIn(ClassLoader.class, MethodHandles.lookup())
-                    .findVirtual(ClassLoader.class, "findLoadedClass", MethodType.methodType(Class.class, String.class));
+            MethodHandle findLoaded =
+                    MethodHandles.privateLookupIn(ClassLoader.class, MethodHandles.lookup())
+                            .findVirtual(
+                                    ClassLoader.class,
+                                    "findLoadedClass",
+                                    MethodType.methodType(Class.class, String.class));
             return new TlcClasses(names, anyClass.getClassLoader(), findLoaded);
         } catch (IOException | URISyntaxException | ReflectiveOperationException | RuntimeException e) {
             return new TlcClasses(names, anyClass.getClassLoader(), null);
@@ -63,8 +70,8 @@ final class TlcClasses {
     }
 
     /**
-     * Loads and initialises every class of the jar, so that none makes its strings during a run;
-     * returns those that initialised (a class whose initialiser fails is left out).
+     * Loads and initialises every class of the jar, so that none makes its strings during a run; returns those that
+     * initialised (a class whose initialiser fails is left out).
      */
     List<Class<?>> initialiseAll() {
         List<Class<?>> classes = new ArrayList<>();

@@ -15,25 +15,32 @@ import java.util.Optional;
  * @param config the .cfg file; empty means TLC's default, the spec's name with .cfg
  * @param metaDir TLC's {@code -metadir}; without it TLC writes {@code states/} beside the spec
  * @param dumpDot where {@code -dump dot,actionlabels} writes the state graph, if wanted
- * @param maxHeap the child JVM's {@code -Xmx} value, e.g. "2g"; empty leaves JVM's default
- *     (a quarter of RAM)
- * @param checkDeadlock TLC checks deadlock by default; false passes {@code -deadlock}, needed when
- *     behaviours are meant to end
+ * @param maxHeap the child JVM's {@code -Xmx} value, e.g. "2g"; empty leaves JVM's default (a quarter of RAM)
+ * @param checkDeadlock TLC checks deadlock by default; false passes {@code -deadlock}, needed when behaviours are meant
+ *     to end
  * @param rawOutput the file that receives TLC's stdout and stderr verbatim
  * @param timeout the child is killed after this long; empty waits for ever
- * @param libraries more folders where SANY looks for modules ({@code -DTLA-Library}), e.g. the
- *     spec folder for a mutant module that extends the real one from a subfolder
- * @param stateBound the run stops after this many distinct states (its outcome then unknown);
- *     empty runs to the end
- * @param shortRun the run is expected to be short: the child JVM compiles with C1 alone
- *     ({@code -XX:TieredStopAtLevel=1}). On a run of a few thousand states the JVM's start, the
- *     parse and C2's compiler threads are most of the time and most of the CPU (measured in
- *     docs/performance.md, "TLC runs: a short run without C2"); on a long run C2's code is what
- *     makes TLC fast. It changes how fast TLC runs, never what it finds.
+ * @param libraries more folders where SANY looks for modules ({@code -DTLA-Library}), e.g. the spec folder for a mutant
+ *     module that extends the real one from a subfolder
+ * @param stateBound the run stops after this many distinct states (its outcome then unknown); empty runs to the end
+ * @param shortRun the run is expected to be short: the child JVM compiles with C1 alone ({@code
+ *     -XX:TieredStopAtLevel=1}). On a run of a few thousand states the JVM's start, the parse and C2's compiler threads
+ *     are most of the time and most of the CPU (measured in docs/performance.md, "TLC runs: a short run without C2");
+ *     on a long run C2's code is what makes TLC fast. It changes how fast TLC runs, never what it finds.
  */
-public record TlcCommand(Path spec, Optional<Path> config, int workers, Path metaDir, Optional<Path> dumpDot,
-        Optional<String> maxHeap, boolean checkDeadlock, Path rawOutput,
-        Optional<Duration> timeout, List<Path> libraries, Optional<StateBound> stateBound, boolean shortRun) {
+public record TlcCommand(
+        Path spec,
+        Optional<Path> config,
+        int workers,
+        Path metaDir,
+        Optional<Path> dumpDot,
+        Optional<String> maxHeap,
+        boolean checkDeadlock,
+        Path rawOutput,
+        Optional<Duration> timeout,
+        List<Path> libraries,
+        Optional<StateBound> stateBound,
+        boolean shortRun) {
 
     public TlcCommand {
         Objects.requireNonNull(spec);
@@ -47,65 +54,186 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     }
 
     /**
-     * Defaults for a spec: its own .cfg, one worker (distinct-state counts are exact either way,
-     * and one worker keeps traces reproducible), files under {@code targetDir}.
+     * Defaults for a spec: its own .cfg, one worker (distinct-state counts are exact either way, and one worker keeps
+     * traces reproducible), files under {@code targetDir}.
      */
     public static TlcCommand of(Path spec, Path targetDir) {
         String name = spec.getFileName().toString().replaceFirst("\\.tla$", "");
-        return new TlcCommand(spec, Optional.empty(), 1, targetDir.resolve("states"), Optional.empty(),
-                Optional.empty(), true, targetDir.resolve(name + ".out"), Optional.empty(), List.of(), Optional.empty(), false);
+        return new TlcCommand(
+                spec,
+                Optional.empty(),
+                1,
+                targetDir.resolve("states"),
+                Optional.empty(),
+                Optional.empty(),
+                true,
+                targetDir.resolve(name + ".out"),
+                Optional.empty(),
+                List.of(),
+                Optional.empty(),
+                false);
     }
 
     public TlcCommand withConfig(Path cfg) {
-        return new TlcCommand(spec, Optional.of(cfg), workers, metaDir, dumpDot, maxHeap, checkDeadlock,
-                rawOutput, timeout, libraries, stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                Optional.of(cfg),
+                workers,
+                metaDir,
+                dumpDot,
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                libraries,
+                stateBound,
+                shortRun);
     }
 
     public TlcCommand withWorkers(int n) {
-        return new TlcCommand(spec, config, n, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout, libraries,
-                stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                n,
+                metaDir,
+                dumpDot,
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                libraries,
+                stateBound,
+                shortRun);
     }
 
     public TlcCommand withDumpDot(Path dot) {
-        return new TlcCommand(spec, config, workers, metaDir, Optional.of(dot), maxHeap, checkDeadlock,
-                rawOutput, timeout, libraries, stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                metaDir,
+                Optional.of(dot),
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                libraries,
+                stateBound,
+                shortRun);
     }
 
     public TlcCommand withMaxHeap(String xmx) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, Optional.of(xmx), checkDeadlock,
-                rawOutput, timeout, libraries, stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                metaDir,
+                dumpDot,
+                Optional.of(xmx),
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                libraries,
+                stateBound,
+                shortRun);
     }
 
     public TlcCommand withoutDeadlockCheck() {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, false, rawOutput, timeout, libraries,
-                stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                metaDir,
+                dumpDot,
+                maxHeap,
+                false,
+                rawOutput,
+                timeout,
+                libraries,
+                stateBound,
+                shortRun);
     }
 
     public TlcCommand withTimeout(Duration limit) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
-                Optional.of(limit), libraries, stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                metaDir,
+                dumpDot,
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                Optional.of(limit),
+                libraries,
+                stateBound,
+                shortRun);
     }
 
     public TlcCommand withLibraries(List<Path> folders) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput,
-                timeout, folders, stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                metaDir,
+                dumpDot,
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                folders,
+                stateBound,
+                shortRun);
     }
 
     /** As this command, with TLC's metadir (and the child's java.io.tmpdir inside it) at {@code dir}. */
     TlcCommand withMetaDir(Path dir) {
-        return new TlcCommand(spec, config, workers, dir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
-                libraries, stateBound, shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                dir,
+                dumpDot,
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                libraries,
+                stateBound,
+                shortRun);
     }
 
     public TlcCommand withStateBound(StateBound bound) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
-                libraries, Optional.of(bound), shortRun);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                metaDir,
+                dumpDot,
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                libraries,
+                Optional.of(bound),
+                shortRun);
     }
 
     /** As this command, as a short run or not ({@code shortRun}). */
     public TlcCommand asShortRun(boolean isShort) {
-        return new TlcCommand(spec, config, workers, metaDir, dumpDot, maxHeap, checkDeadlock, rawOutput, timeout,
-                libraries, stateBound, isShort);
+        return new TlcCommand(
+                spec,
+                config,
+                workers,
+                metaDir,
+                dumpDot,
+                maxHeap,
+                checkDeadlock,
+                rawOutput,
+                timeout,
+                libraries,
+                stateBound,
+                isShort);
     }
 
     /** The child's java.io.tmpdir: a folder of this run's own (TlcProcess creates it). */
@@ -114,8 +242,8 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     }
 
     /**
-     * The child's command line: {@code mainClass} (TLC's {@code tlc2.TLC}, or a class that runs
-     * it) on {@code classPath}. Paths are absolute, since the child runs in the spec's folder.
+     * The child's command line: {@code mainClass} (TLC's {@code tlc2.TLC}, or a class that runs it) on {@code
+     * classPath}. Paths are absolute, since the child runs in the spec's folder.
      */
     public List<String> commandLine(Path java, List<Path> classPath, String mainClass) {
         List<String> options = new ArrayList<>();
@@ -132,8 +260,8 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     }
 
     /**
-     * The command of a JVM that runs TLC, up to its main class and with {@code options} among
-     * its own: a run's child here, or a warm child ({@link WarmTlcPool}) that runs many.
+     * The command of a JVM that runs TLC, up to its main class and with {@code options} among its own: a run's child
+     * here, or a warm child ({@link WarmTlcPool}) that runs many.
      */
     static List<String> childJvm(Path java, List<String> options, Path tmpDir, List<Path> classPath, String mainClass) {
         List<String> args = new ArrayList<>();
@@ -145,35 +273,40 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
         // them: with a shared /tmp, one run read another's half-written Naturals.tla ("Lexical
         // error ... Encountered: <EOF>"). Each child gets its own.
         args.add("-Djava.io.tmpdir=" + tmpDir.toAbsolutePath());
-        args.addAll(List.of("-cp", String.join(File.pathSeparator,
-                classPath.stream().map(p -> p.toAbsolutePath().toString()).toList()), mainClass));
+        args.addAll(
+                List.of(
+                        "-cp",
+                        String.join(
+                                File.pathSeparator,
+                                classPath.stream().map(p -> p.toAbsolutePath().toString()).toList()),
+                        mainClass));
         return args;
     }
 
     /**
-     * TLC's own arguments for a child that runs in the spec's folder: the spec by its file name,
-     * the config by its absolute path.
+     * TLC's own arguments for a child that runs in the spec's folder: the spec by its file name, the config by its
+     * absolute path.
      */
     List<String> tlcArguments(String specName) {
         return tlcArguments(specName, config.map(cfg -> cfg.toAbsolutePath().toString()));
     }
 
     /**
-     * TLC's own arguments for a {@link WarmTlc}, which runs many specs from a folder of its own:
-     * the spec by its absolute path, and the config, where there is one, by its path from the
-     * spec's folder; empty where a config is given but cannot be named so (it is missing, or a
-     * folder cannot be read). Named by its absolute path, the spec's folder becomes TLC 2.18's
-     * user dir, and TLC then looks for each file it is given by name, the config too, first under
-     * that folder and then in the TLA-Library folders: an absolute config path elsewhere would be
-     * "not found", where a fresh JVM started in the folder reads it. The config is named from the
-     * folder's real path, since the system resolves {@code ..} after links.
+     * TLC's own arguments for a {@link WarmTlc}, which runs many specs from a folder of its own: the spec by its
+     * absolute path, and the config, where there is one, by its path from the spec's folder; empty where a config is
+     * given but cannot be named so (it is missing, or a folder cannot be read). Named by its absolute path, the spec's
+     * folder becomes TLC 2.18's user dir, and TLC then looks for each file it is given by name, the config too, first
+     * under that folder and then in the TLA-Library folders: an absolute config path elsewhere would be "not found",
+     * where a fresh JVM started in the folder reads it. The config is named from the folder's real path, since the
+     * system resolves {@code ..} after links.
      */
     Optional<List<String>> warmTlcArguments() {
         Path specPath = spec.toAbsolutePath();
         Optional<String> configName = Optional.empty();
         if (config.isPresent()) {
             try {
-                configName = Optional.of(specPath.getParent().toRealPath().relativize(config.get().toRealPath()).toString());
+                configName =
+                        Optional.of(specPath.getParent().toRealPath().relativize(config.get().toRealPath()).toString());
             } catch (IOException | IllegalArgumentException e) { // the latter: no path between two roots
                 return Optional.empty();
             }
@@ -182,8 +315,14 @@ public record TlcCommand(Path spec, Optional<Path> config, int workers, Path met
     }
 
     private List<String> tlcArguments(String specName, Optional<String> configName) {
-        List<String> args = new ArrayList<>(List.of("-tool", "-workers", Integer.toString(workers),
-                "-metadir", metaDir.toAbsolutePath().toString()));
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "-tool",
+                                "-workers",
+                                Integer.toString(workers),
+                                "-metadir",
+                                metaDir.toAbsolutePath().toString()));
         configName.ifPresent(cfg -> args.addAll(List.of("-config", cfg)));
         if (!checkDeadlock) {
             args.add("-deadlock");

@@ -1,12 +1,13 @@
 package io.proofgate.tlc;
 
 import io.proofgate.parse.ParseException;
+
 import java.util.Optional;
 
 /**
- * Cuts TLC's output into frames line by line, so a listener sees progress while TLC runs. Each
- * complete frame is parsed with the TlcTool grammar; a frame that does not parse is skipped here
- * and reported by the full parse of the raw output once TLC has exited.
+ * Cuts TLC's output into frames line by line, so a listener sees progress while TLC runs. Each complete frame is parsed
+ * with the TlcTool grammar; a frame that does not parse is skipped here and reported by the full parse of the raw
+ * output once TLC has exited.
  */
 final class TlcFrameAssembler {
     private final String source;
@@ -36,8 +37,9 @@ final class TlcFrameAssembler {
         frameStart = -1;
         try {
             TlcOutput out = TlcOutputReader.read(source, frame.toString());
-            return out.messages().stream().findFirst().map(m -> new TlcMessage(m.code(), m.severity(), m.text(),
-                    m.line() + start - 1, m.traceState()));
+            return out.messages().stream()
+                    .findFirst()
+                    .map(m -> new TlcMessage(m.code(), m.severity(), m.text(), m.line() + start - 1, m.traceState()));
         } catch (ParseException e) {
             return Optional.empty();
         }

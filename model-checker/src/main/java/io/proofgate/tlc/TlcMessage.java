@@ -3,8 +3,8 @@ package io.proofgate.tlc;
 import java.util.Optional;
 
 /**
- * One {@code -tool} frame: its code, severity and text (trailing blank lines removed), the line
- * of its opening marker, and for codes 2217, 2218 and 2122 the trace state it prints.
+ * One {@code -tool} frame: its code, severity and text (trailing blank lines removed), the line of its opening marker,
+ * and for codes 2217, 2218 and 2122 the trace state it prints.
  */
 public record TlcMessage(int code, Severity severity, String text, int line, Optional<TraceState> traceState) {
     public TlcMessage {
@@ -18,8 +18,8 @@ public record TlcMessage(int code, Severity severity, String text, int line, Opt
             java.util.regex.Pattern.compile(":? ?@!@!@(START|END)MSG [0-9:]+ @!@!@\\n?");
 
     /**
-     * The text for people: without the markers of frames nested in it (TLC prints, e.g., a
-     * configuration error inside its "unexpected exception" frame), stripped.
+     * The text for people: without the markers of frames nested in it (TLC prints, e.g., a configuration error inside
+     * its "unexpected exception" frame), stripped.
      */
     public String words() {
         return NESTED_MARKER.matcher(text).replaceAll("").strip();

@@ -3,11 +3,13 @@ package io.proofgate.tlc;
 import io.proofgate.parse.ParseException;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValueReader;
-import java.util.Optional;
+
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.TokenStream;
 import org.antlr.v4.runtime.misc.Interval;
+
+import java.util.Optional;
 
 /** Maps one {@code message} parse tree onto a {@link TlcMessage}, parsing trace states with TlaValue. */
 final class TlcMessageBuilder {
@@ -24,8 +26,12 @@ final class TlcMessageBuilder {
             case TlcToolParser.TextMessageContext m -> {
                 int code = number(m.code);
                 checkFooter(code, m.footer());
-                yield new TlcMessage(code, severity(m.severity), text(m.messageBody()).stripTrailing(),
-                        m.start.getLine(), Optional.empty());
+                yield new TlcMessage(
+                        code,
+                        severity(m.severity),
+                        text(m.messageBody()).stripTrailing(),
+                        m.start.getLine(),
+                        Optional.empty());
             }
             case TlcToolParser.TraceMessageContext m -> {
                 int code = number(m.TRACE_CODE().getSymbol()); // found by fuzzing: a huge code escaped unlocated
@@ -58,8 +64,9 @@ final class TlcMessageBuilder {
     }
 
     private TraceStep.Action action(TlcToolParser.ActionRefContext ref) {
-        SourceRange range = new SourceRange(number(ref.NUMBER(0)), number(ref.NUMBER(1)),
-                number(ref.NUMBER(2)), number(ref.NUMBER(3)));
+        SourceRange range =
+                new SourceRange(
+                        number(ref.NUMBER(0)), number(ref.NUMBER(1)), number(ref.NUMBER(2)), number(ref.NUMBER(3)));
         return new TraceStep.Action(ref.name(0).getText(), ref.name(1).getText(), range);
     }
 
@@ -67,7 +74,10 @@ final class TlcMessageBuilder {
         if (isEmpty(body)) {
             // The body is missing entirely: point at the closing marker that came too early.
             Token next = tokens.get(label.stop.getTokenIndex() + 1);
-            throw new ParseException(source, next.getLine(), next.getCharPositionInLine(),
+            throw new ParseException(
+                    source,
+                    next.getLine(),
+                    next.getCharPositionInLine(),
                     "expected the state's \"/\\ var = value\" lines after \"" + text(label).strip() + "\"");
         }
         return TlaValueReader.state(source, text(body), body.start.getLine());
@@ -76,7 +86,10 @@ final class TlcMessageBuilder {
     private void requireBlank(TlcToolParser.StateBodyContext body, String what) {
         if (!isEmpty(body) && !text(body).isBlank()) {
             Token first = body.TEXT(0).getSymbol();
-            throw new ParseException(source, first.getLine(), first.getCharPositionInLine(),
+            throw new ParseException(
+                    source,
+                    first.getLine(),
+                    first.getCharPositionInLine(),
                     what + " has no variables, found \"" + first.getText() + "\"");
         }
     }
@@ -85,15 +98,24 @@ final class TlcMessageBuilder {
         int closing = number(footer.CODE());
         if (closing != code) {
             Token at = footer.CODE().getSymbol();
-            throw new ParseException(source, at.getLine(), at.getCharPositionInLine(),
+            throw new ParseException(
+                    source,
+                    at.getLine(),
+                    at.getCharPositionInLine(),
                     "frame opened with code " + code + " but closes with " + closing);
         }
     }
 
     private Severity severity(Token token) {
         int level = number(token);
-        return Severity.of(level).orElseThrow(() -> new ParseException(source, token.getLine(),
-                token.getCharPositionInLine(), "unknown severity " + level + " (expected 0 to 4)"));
+        return Severity.of(level)
+                .orElseThrow(
+                        () ->
+                                new ParseException(
+                                        source,
+                                        token.getLine(),
+                                        token.getCharPositionInLine(),
+                                        "unknown severity " + level + " (expected 0 to 4)"));
     }
 
     private int number(org.antlr.v4.runtime.tree.TerminalNode node) {
@@ -104,8 +126,8 @@ final class TlcMessageBuilder {
         try {
             return Integer.parseInt(t.getText());
         } catch (NumberFormatException e) {
-            throw new ParseException(source, t.getLine(), t.getCharPositionInLine(),
-                    "number " + t.getText() + " is out of range");
+            throw new ParseException(
+                    source, t.getLine(), t.getCharPositionInLine(), "number " + t.getText() + " is out of range");
         }
     }
 

@@ -1,25 +1,28 @@
 package io.proofgate.tlc;
 
 import io.proofgate.parse.ThrowingErrorListener;
+
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.antlr.v4.runtime.CharStreams;
-import org.antlr.v4.runtime.CommonTokenStream;
 
 /** Reads TLC's {@code -tool} output (a file or a string) into a {@link TlcOutput}. */
 public final class TlcOutputReader {
-    private TlcOutputReader() {
-    }
+    private TlcOutputReader() {}
 
     public static TlcOutput read(Path file) throws IOException {
         return read(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
     }
 
-    /** @param source the name errors report, usually the file's path */
+    /**
+     * @param source the name errors report, usually the file's path
+     */
     public static TlcOutput read(String source, String text) {
         TlcToolLexer lexer = new TlcToolLexer(CharStreams.fromString(text, source));
         CommonTokenStream tokens = new CommonTokenStream(lexer);
@@ -36,7 +39,9 @@ public final class TlcOutputReader {
             switch (chunk) {
                 case TlcToolParser.FrameChunkContext frame -> messages.add(builder.message(frame.message()));
                 case TlcToolParser.TextChunkContext line -> freeText.add(line.TEXT().getText());
-                case TlcToolParser.BlankChunkContext blank -> { /* line breaks between frames */ }
+                case TlcToolParser.BlankChunkContext blank -> {
+                    /* line breaks between frames */
+                }
                 default -> throw new IllegalStateException("unknown chunk " + chunk.getClass());
             }
         }

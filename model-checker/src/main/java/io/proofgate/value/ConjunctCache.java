@@ -4,19 +4,18 @@ import java.util.Arrays;
 import java.util.SequencedMap;
 
 /**
- * The variables and values of each conjunct text read before ({@code /\ var = value}, a line of
- * a state), so that a text that recurs is parsed once. States in a graph repeat most of their
- * variables: the interleaved model's 28,787 states hold 431,805 conjuncts, but only 601 distinct
- * texts. Values are immutable, so states may share them.
+ * The variables and values of each conjunct text read before ({@code /\ var = value}, a line of a state), so that a
+ * text that recurs is parsed once. States in a graph repeat most of their variables: the interleaved model's 28,787
+ * states hold 431,805 conjuncts, but only 601 distinct texts. Values are immutable, so states may share them.
  *
- * <p>An open-addressing table keyed by the text itself (never by a hash alone). It stops taking
- * new texts once it holds {@link #CAPACITY} of them or {@link #MAX_BYTES} bytes in all, and is
- * then {@link #full}: the limits bound memory, not correctness, since a text it does not hold
- * is simply parsed again.
+ * <p>An open-addressing table keyed by the text itself (never by a hash alone). It stops taking new texts once it holds
+ * {@link #CAPACITY} of them or {@link #MAX_BYTES} bytes in all, and is then {@link #full}: the limits bound memory, not
+ * correctness, since a text it does not hold is simply parsed again.
  */
 final class ConjunctCache {
     /** The most texts kept; the table has twice as many slots, so probes stay short. */
     static final int CAPACITY = 1 << 14;
+
     /** The most bytes kept in all texts together. */
     static final int MAX_BYTES = 1 << 22;
 
@@ -26,8 +25,10 @@ final class ConjunctCache {
     private int size;
     private boolean full;
     private int bytes;
+
     /** The slot the last {@link #find} ended on: the text's, or the empty one it would take. */
     private int slot;
+
     private int hash;
 
     /** The slot holding {@code text[from..to)}, or -1 (then {@link #put} may add it). */

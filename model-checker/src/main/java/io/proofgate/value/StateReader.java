@@ -5,29 +5,30 @@ import io.proofgate.parse.AsciiStream;
 import io.proofgate.parse.ParseEvents;
 import io.proofgate.parse.TokenPool;
 import io.proofgate.parse.WindowTokenStream;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.SequencedMap;
+
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.atn.PredictionMode;
 
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SequencedMap;
+
 /**
- * Reads many states, one after another, with one lexer and one parser: a state graph has a
- * state per node, and building a lexer, parser and error listener for each costs as much as
- * parsing a small state. Same results and errors as {@link TlaValueReader#state(String, String)}.
+ * Reads many states, one after another, with one lexer and one parser: a state graph has a state per node, and building
+ * a lexer, parser and error listener for each costs as much as parsing a small state. Same results and errors as {@link
+ * TlaValueReader#state(String, String)}.
  *
- * <p>Two passes, as ANTLR recommends: the first predicts with SLL, stops at the first error
- * without trying to recover, builds no tree and makes the values as the parser goes
- * ({@link TlaValueBuilder} on {@link ParseEvents}). Only if it fails is the state read again by
- * {@link TlaValueReader} (a tree walked by the same builder, full LL where SLL fails), to report
- * the error exactly.
+ * <p>Two passes, as ANTLR recommends: the first predicts with SLL, stops at the first error without trying to recover,
+ * builds no tree and makes the values as the parser goes ({@link TlaValueBuilder} on {@link ParseEvents}). Only if it
+ * fails is the state read again by {@link TlaValueReader} (a tree walked by the same builder, full LL where SLL fails),
+ * to report the error exactly.
  *
- * <p>A state of {@code /\ var = value} lines is read a line at a time, and a line whose text
- * was read before is not parsed again ({@link ConjunctCache}): states in a graph repeat most of
- * their variables' values. Every distinct text still goes through the grammar.
+ * <p>A state of {@code /\ var = value} lines is read a line at a time, and a line whose text was read before is not
+ * parsed again ({@link ConjunctCache}): states in a graph repeat most of their variables' values. Every distinct text
+ * still goes through the grammar.
  */
 public final class StateReader {
     private final String source;
@@ -41,7 +42,9 @@ public final class StateReader {
     private final ConjunctCache cache = new ConjunctCache();
     private byte[] conjunct = new byte[256];
 
-    /** @param source the file name errors carry; lines and columns count within each state's text */
+    /**
+     * @param source the file name errors carry; lines and columns count within each state's text
+     */
     public StateReader(String source) {
         this.source = source;
         this.chars = new AsciiStream(source);
@@ -59,8 +62,8 @@ public final class StateReader {
     }
 
     /**
-     * The state in the ASCII text {@code text[0..length)}, e.g. {@code /\ x = 1 /\ y = "a"};
-     * use {@link #state(String)} for any other text.
+     * The state in the ASCII text {@code text[0..length)}, e.g. {@code /\ x = 1 /\ y = "a"}; use {@link #state(String)}
+     * for any other text.
      *
      * @throws IllegalArgumentException if the text is not ASCII
      */
@@ -72,7 +75,9 @@ public final class StateReader {
         if (read == null) {
             read = fastState(text, length);
         }
-        return read != null ? read : TlaValueReader.state(source, new String(text, 0, length, StandardCharsets.US_ASCII));
+        return read != null
+                ? read
+                : TlaValueReader.state(source, new String(text, 0, length, StandardCharsets.US_ASCII));
     }
 
     /** The state in {@code text}. */
@@ -87,16 +92,15 @@ public final class StateReader {
     }
 
     /**
-     * The state in {@code text[0..length)} read a line at a time, or null if it does not start
-     * with {@code /\}, or a line does not read on its own, or a variable comes twice, or a line
-     * is new and the cache full: the whole text is then read as before, which words any error.
+     * The state in {@code text[0..length)} read a line at a time, or null if it does not start with {@code /\}, or a
+     * line does not read on its own, or a variable comes twice, or a line is new and the cache full: the whole text is
+     * then read as before, which words any error.
      *
-     * <p>Cutting the text before each line that starts with {@code /\} cuts it between two of
-     * the grammar's conjuncts: in a state that parses, a line break followed by {@code /\} can
-     * only come before a {@code CONJ} token, since no string holds a line break and {@code /\}
-     * is part of no other token. So each part is a conjunction of its own (TLC prints one
-     * conjunct a line; a part may hold more), parsed by the {@code state} rule, and the parts in
-     * order read the same variables and values as the whole.
+     * <p>Cutting the text before each line that starts with {@code /\} cuts it between two of the grammar's conjuncts:
+     * in a state that parses, a line break followed by {@code /\} can only come before a {@code CONJ} token, since no
+     * string holds a line break and {@code /\} is part of no other token. So each part is a conjunction of its own (TLC
+     * prints one conjunct a line; a part may hold more), parsed by the {@code state} rule, and the parts in order read
+     * the same variables and values as the whole.
      */
     private TlaState byConjuncts(byte[] text, int length) {
         if (length < 2 || text[0] != '/' || text[1] != '\\') {
@@ -106,7 +110,8 @@ public final class StateReader {
         int start = 0;
         while (start < length) {
             int end = start + 2;
-            while (end < length && !(text[end] == '\n' && end + 2 < length && text[end + 1] == '/' && text[end + 2] == '\\')) {
+            while (end < length
+                    && !(text[end] == '\n' && end + 2 < length && text[end + 1] == '/' && text[end + 2] == '\\')) {
                 end++;
             }
             int slot = cache.find(text, start, end);

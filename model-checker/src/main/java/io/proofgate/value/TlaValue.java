@@ -5,14 +5,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A TLA+ value as TLC prints it. Collections keep TLC's printed order (TLC prints sets and
- * function domains normalized), so equality here is equality of the printed form.
+ * A TLA+ value as TLC prints it. Collections keep TLC's printed order (TLC prints sets and function domains
+ * normalized), so equality here is equality of the printed form.
  */
 public sealed interface TlaValue {
 
     /** TLC's integers are 32-bit; a long holds every one of them and their negation. */
-    record TlaInt(long value) implements TlaValue {
-    }
+    record TlaInt(long value) implements TlaValue {}
 
     record TlaString(String value) implements TlaValue {
         public TlaString {
@@ -20,8 +19,7 @@ public sealed interface TlaValue {
         }
     }
 
-    record TlaBool(boolean value) implements TlaValue {
-    }
+    record TlaBool(boolean value) implements TlaValue {}
 
     /** A model value from the config, printed as a bare name ({@code p1}). */
     record TlaModelValue(String name) implements TlaValue {
@@ -101,8 +99,7 @@ public sealed interface TlaValue {
 
     /** Names TLC prints bare: identifiers other than the Boolean constants. */
     final class Identifiers {
-        private Identifiers() {
-        }
+        private Identifiers() {}
 
         static void require(String name, String what) {
             Objects.requireNonNull(name);
@@ -112,8 +109,8 @@ public sealed interface TlaValue {
         }
 
         /**
-         * {@code [A-Za-z_][A-Za-z0-9_]*}, without a regular expression: every record field of
-         * every state of a state graph passes through here.
+         * {@code [A-Za-z_][A-Za-z0-9_]*}, without a regular expression: every record field of every state of a state
+         * graph passes through here.
          */
         private static boolean isIdentifier(String name) {
             if (name.isEmpty() || !(letter(name.charAt(0)) || name.charAt(0) == '_')) {

@@ -13,23 +13,25 @@ import io.proofgate.value.TlaValue.TlaRecord;
 import io.proofgate.value.TlaValue.TlaSeq;
 import io.proofgate.value.TlaValue.TlaSet;
 import io.proofgate.value.TlaValue.TlaString;
+
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.Token;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
-import org.antlr.v4.runtime.ParserRuleContext;
-import org.antlr.v4.runtime.Token;
 
 /**
- * Builds TLA+ values and states from {@code TlaValue.g4}'s rule exits, one case per labelled
- * alternative of {@code value}: from a tree walk, or while the parser runs without a tree
- * ({@link ParseEvents}), as {@link StateReader} reads a state graph's millions of values.
+ * Builds TLA+ values and states from {@code TlaValue.g4}'s rule exits, one case per labelled alternative of {@code
+ * value}: from a tree walk, or while the parser runs without a tree ({@link ParseEvents}), as {@link StateReader} reads
+ * a state graph's millions of values.
  *
- * <p>A stack machine: a value is pushed when its rule ends, and a collection takes the values
- * pushed since its own {@code value} rule began. It needs no enter event of an alternative,
- * which a parse without a tree does not deliver. Errors (an integer out of range, a field or
- * variable twice, an interval too large to enumerate) are {@link ParseException}s at the token.
+ * <p>A stack machine: a value is pushed when its rule ends, and a collection takes the values pushed since its own
+ * {@code value} rule began. It needs no enter event of an alternative, which a parse without a tree does not deliver.
+ * Errors (an integer out of range, a field or variable twice, an interval too large to enumerate) are {@link
+ * ParseException}s at the token.
  */
 final class TlaValueBuilder extends TlaValueBaseListener {
     static final TlaBool TRUE = new TlaBool(true);
@@ -39,24 +41,32 @@ final class TlaValueBuilder extends TlaValueBaseListener {
     private final int lineOffset;
     private Object[] stack = new Object[64];
     private int size;
+
     /** Where each open value's elements start on the stack, innermost last. */
     private int[] marks = new int[16];
+
     private int depth;
     private SequencedMap<String, TlaValue> vars = new LinkedHashMap<>();
+
     /** The text tokens index into when it is ASCII bytes; null to ask tokens for their text. */
     private byte[] text;
+
     /** Identifiers recur in every state (variables, field names, model values): one string each. */
     private final String[] names = new String[512];
+
     /**
-     * The values that recur from state to state (counters, block ids, status strings, model
-     * values) are immutable, so the last one made in each slot is handed out again instead of a
-     * new one: a state graph holds millions of them, and the collector copies every one it keeps.
+     * The values that recur from state to state (counters, block ids, status strings, model values) are immutable, so
+     * the last one made in each slot is handed out again instead of a new one: a state graph holds millions of them,
+     * and the collector copies every one it keeps.
      */
     private final TlaInt[] ints = new TlaInt[1024];
+
     private final TlaString[] strings = new TlaString[512];
     private final TlaModelValue[] modelValues = new TlaModelValue[64];
 
-    /** @param lineOffset added to the line of every error, for text cut out of a larger file */
+    /**
+     * @param lineOffset added to the line of every error, for text cut out of a larger file
+     */
     TlaValueBuilder(String source, int lineOffset) {
         this.source = source;
         this.lineOffset = lineOffset;
@@ -110,7 +120,9 @@ final class TlaValueBuilder extends TlaValueBaseListener {
         // TLC prints an interval it has not enumerated as 1..3; it is the set {1, 2, 3}
         TlaSet set = enumerate(parseLong(ctx.low), parseLong(ctx.high));
         if (set == null) {
-            throw error(ctx.low, "interval " + ctx.low.getText() + ".." + ctx.high.getText() + " is too large to enumerate");
+            throw error(
+                    ctx.low,
+                    "interval " + ctx.low.getText() + ".." + ctx.high.getText() + " is too large to enumerate");
         }
         push(set);
     }
@@ -272,13 +284,14 @@ final class TlaValueBuilder extends TlaValueBaseListener {
                 continue;
             }
             char escaped = literal.charAt(++i);
-            out.append(switch (escaped) {
-                case 'n' -> '\n';
-                case 't' -> '\t';
-                case 'r' -> '\r';
-                case 'f' -> '\f';
-                default -> escaped; // \" and \\
-            });
+            out.append(
+                    switch (escaped) {
+                        case 'n' -> '\n';
+                        case 't' -> '\t';
+                        case 'r' -> '\r';
+                        case 'f' -> '\f';
+                        default -> escaped; // \" and \\
+                    });
         }
         return out.toString();
     }

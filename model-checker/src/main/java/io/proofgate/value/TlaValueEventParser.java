@@ -1,6 +1,7 @@
 package io.proofgate.value;
 
 import io.proofgate.parse.ParseEvents;
+
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.TokenStream;
 

@@ -10,6 +10,7 @@ import io.proofgate.value.TlaValue.TlaRecord;
 import io.proofgate.value.TlaValue.TlaSeq;
 import io.proofgate.value.TlaValue.TlaSet;
 import io.proofgate.value.TlaValue.TlaString;
+
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -17,8 +18,7 @@ import java.util.stream.Collectors;
 
 /** Prints values in TLC's syntax on one line, so {@code TlaValueReader} reads back an equal value. */
 public final class TlaValuePrinter {
-    private TlaValuePrinter() {
-    }
+    private TlaValuePrinter() {}
 
     public static String print(TlaValue value) {
         return switch (value) {
@@ -29,14 +29,14 @@ public final class TlaValuePrinter {
             case TlaRecord r -> "[" + join(r.fields(), TlaValuePrinter::field) + "]";
             case TlaSeq s -> "<<" + join(s.elements(), TlaValuePrinter::print) + ">>";
             case TlaSet s -> "{" + join(s.elements(), TlaValuePrinter::print) + "}";
-            case TlaFunction f -> "(" + f.pairs().stream().map(TlaValuePrinter::pair)
-                    .collect(Collectors.joining(" @@ ")) + ")";
+            case TlaFunction f ->
+                    "(" + f.pairs().stream().map(TlaValuePrinter::pair).collect(Collectors.joining(" @@ ")) + ")";
         };
     }
 
     /**
-     * A state as TLC prints it in traces: {@code /\ var = value} lines joined by newlines, or a
-     * bare {@code var = value} when there is one variable.
+     * A state as TLC prints it in traces: {@code /\ var = value} lines joined by newlines, or a bare {@code var =
+     * value} when there is one variable.
      */
     public static String print(TlaState state) {
         if (state.vars().size() == 1) {

@@ -2,17 +2,18 @@ package io.proofgate.value;
 
 import io.proofgate.parse.ParseException;
 import io.proofgate.parse.ThrowingErrorListener;
-import java.util.function.Function;
+
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.ParseTreeWalker;
 
+import java.util.function.Function;
+
 /** Reads TLA+ values and states in TLC's print syntax; errors are {@link ParseException}s. */
 public final class TlaValueReader {
-    private TlaValueReader() {
-    }
+    private TlaValueReader() {}
 
     /** One value, e.g. {@code (a :> 0 @@ b :> 1)}. */
     public static TlaValue value(String source, String text) {
@@ -27,18 +28,16 @@ public final class TlaValueReader {
     /**
      * One state cut out of a larger file.
      *
-     * @param firstLine the line of {@code source} on which {@code text} starts, so that errors
-     *     point into the file; the text must start at column 0 of that line
+     * @param firstLine the line of {@code source} on which {@code text} starts, so that errors point into the file; the
+     *     text must start at column 0 of that line
      */
     public static TlaState state(String source, String text, int firstLine) {
-        return twoStage(source, text, firstLine - 1,
-                parser -> walk(source, firstLine - 1, parser.state()).state());
+        return twoStage(source, text, firstLine - 1, parser -> walk(source, firstLine - 1, parser.state()).state());
     }
 
     /**
-     * Parses with ANTLR's fast SLL prediction first and falls back to full LL only when SLL
-     * reports an error, so valid input (every state of a dump) costs one cheap pass and invalid
-     * input still gets the exact error of a full parse.
+     * Parses with ANTLR's fast SLL prediction first and falls back to full LL only when SLL reports an error, so valid
+     * input (every state of a dump) costs one cheap pass and invalid input still gets the exact error of a full parse.
      */
     static <T> T twoStage(String source, String text, int lineOffset, Function<TlaValueParser, T> rule) {
         TlaValueParser fast = parser(source, text, lineOffset);

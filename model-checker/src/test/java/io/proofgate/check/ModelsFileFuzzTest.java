@@ -3,13 +3,14 @@ package io.proofgate.check;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Fuzzing of the strict reader of spec/models.json (Jazzer): any text is a catalogue, or an error
- * that names the file; nothing else escapes (no library exception, no entry read half).
+ * Fuzzing of the strict reader of spec/models.json (Jazzer): any text is a catalogue, or an error that names the file;
+ * nothing else escapes (no library exception, no entry read half).
  */
 @org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class ModelsFileFuzzTest {

@@ -3,13 +3,15 @@ package io.proofgate.graph;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+
 import io.proofgate.parse.ParseException;
+
 import java.nio.charset.CharacterCodingException;
 
 /**
- * Fuzzing of the dot state-graph reader (Jazzer), on bytes as TLC writes them: a graph whose edges
- * all name its states, or a located error, or bytes refused as not UTF-8; nothing else escapes.
- * The ASCII fast path and the decoded path must agree (StateGraphReaderTest), so both are reached.
+ * Fuzzing of the dot state-graph reader (Jazzer), on bytes as TLC writes them: a graph whose edges all name its states,
+ * or a located error, or bytes refused as not UTF-8; nothing else escapes. The ASCII fast path and the decoded path
+ * must agree (StateGraphReaderTest), so both are reached.
  */
 @org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class StateGraphFuzzTest {

@@ -7,36 +7,60 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 import static org.quicktheories.generators.SourceDSL.strings;
 
+import org.junit.jupiter.api.Test;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /** {@link AsciiRanges#parseLong} reads what {@code Long.parseLong} reads, or declines. */
 class AsciiRangesTest {
 
     @Test
     void everyLong_readsBack() {
-        qt().withExamples(20_000).forAll(longs().all()).checkAssert(n -> {
-            String text = Long.toString(n);
-            assertEquals(n == Long.MIN_VALUE ? AsciiRanges.NOT_A_LONG : n, parse(text), text);
-        });
+        qt().withExamples(20_000)
+                .forAll(longs().all())
+                .checkAssert(
+                        n -> {
+                            String text = Long.toString(n);
+                            assertEquals(n == Long.MIN_VALUE ? AsciiRanges.NOT_A_LONG : n, parse(text), text);
+                        });
     }
 
     /** The edges: 18, 19 and 20 digits, the ends of the range, leading zeros, stray characters. */
     @Test
     void edgesOfTheRange_readAsLongParseLongReadsThem() {
-        for (String text : List.of("9223372036854775807", "9223372036854775808", "-9223372036854775807",
-                "-9223372036854775808", "999999999999999999", "-999999999999999999", "9999999999999999999",
-                "10000000000000000000", "0000000000000000000000012", "-00000000000000000000009223372036854775807",
-                "922337203685477580", "9223372036854775800", "9223372036854775799", "1x", "-", "", "12345678901234567a",
-                "123456789012345678a", "+1", "--1", "0", "-0")) {
+        for (String text :
+                List.of(
+                        "9223372036854775807",
+                        "9223372036854775808",
+                        "-9223372036854775807",
+                        "-9223372036854775808",
+                        "999999999999999999",
+                        "-999999999999999999",
+                        "9999999999999999999",
+                        "10000000000000000000",
+                        "0000000000000000000000012",
+                        "-00000000000000000000009223372036854775807",
+                        "922337203685477580",
+                        "9223372036854775800",
+                        "9223372036854775799",
+                        "1x",
+                        "-",
+                        "",
+                        "12345678901234567a",
+                        "123456789012345678a",
+                        "+1",
+                        "--1",
+                        "0",
+                        "-0")) {
             assertEquals(expected(text), parse(text), text);
         }
     }
 
     @Test
     void digitStrings_readAsLongParseLongReadsThem() {
-        qt().withExamples(20_000).forAll(strings().betweenCodePoints('-', '9').ofLengthBetween(0, 24))
+        qt().withExamples(20_000)
+                .forAll(strings().betweenCodePoints('-', '9').ofLengthBetween(0, 24))
                 .checkAssert(text -> assertEquals(expected(text), parse(text), text));
     }
 

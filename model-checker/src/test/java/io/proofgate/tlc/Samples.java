@@ -3,14 +3,13 @@ package io.proofgate.tlc;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.net.URISyntaxException;
 
 /** The real TLC outputs in src/test/resources/tlc/ (made by its regenerate.sh). */
 public final class Samples {
-    private Samples() {
-    }
+    private Samples() {}
 
     public static String text(String name) {
         try (InputStream in = Samples.class.getResourceAsStream("/tlc/" + name)) {

@@ -9,11 +9,13 @@ import io.proofgate.value.TlaValue.TlaInt;
 import io.proofgate.value.TlaValue.TlaModelValue;
 import io.proofgate.value.TlaValue.TlaSet;
 import io.proofgate.value.TlaValueReader;
+
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.Test;
 
 class TlcRunTest {
 
@@ -55,7 +57,9 @@ class TlcRunTest {
         assertEquals(List.of(), run.errors());
     }
 
-    /** Regression: TLC wraps a config error (5006) inside a general error (1000); the inner frame closed the outer one. */
+    /**
+     * Regression: TLC wraps a config error (5006) inside a general error (1000); the inner frame closed the outer one.
+     */
     @Test
     void nestedFrame_configErrorInsideGeneralError() {
         TlcOutput output = Samples.output("config_error_nested.out");
@@ -64,14 +68,19 @@ class TlcRunTest {
         assertEquals(TlcEnding.ERROR, run.ending());
         TlcMessage general = output.messages().stream().filter(m -> m.code() == 1000).findFirst().orElseThrow();
         assertTrue(general.text().contains("TLC found an error in the configuration file at line 1"), general.text());
-        assertEquals("""
+        assertEquals(
+                """
                 TLC threw an unexpected exception.
                 This was probably caused by an error in the spec or model.
                 See the User Output or TLC Console for clues to what happened.
                 The exception was a tlc2.tool.ConfigFileException
                 TLC found an error in the configuration file at line 1
-                It was expecting a keyword, but did not find it.""", general.words());
-        assertTrue(output.messages().stream().anyMatch(m -> m.code() == 2186), "the frames after the nested one parse too");
+                It was expecting a keyword, but did not find it.\
+                """,
+                general.words());
+        assertTrue(
+                output.messages().stream().anyMatch(m -> m.code() == 2186),
+                "the frames after the nested one parse too");
     }
 
     @Test
@@ -100,7 +109,11 @@ class TlcRunTest {
         assertEquals(3, run.trace().size());
         assertInstanceOf(TraceStep.Stuttering.class, run.trace().getLast().step());
         assertEquals(3, run.trace().getLast().number());
-        TlcMessage stutter = Samples.output("stutter_liveness.out").messages().stream().filter(m -> m.code() == 2218).findFirst().orElseThrow();
+        TlcMessage stutter =
+                Samples.output("stutter_liveness.out").messages().stream()
+                        .filter(m -> m.code() == 2218)
+                        .findFirst()
+                        .orElseThrow();
         assertEquals("3: Stuttering", stutter.text());
         assertEquals(Severity.STATE, stutter.severity());
     }
@@ -134,7 +147,8 @@ class TlcRunTest {
         assertEquals(2, run.trace().size());
         var big = (TlaValue.TlaSeq) run.trace().getFirst().state().get("big").orElseThrow();
         assertEquals(12, big.elements().size());
-        assertEquals(v("[name |-> \"element-number\", idx |-> 12, tags |-> {\"alpha\", \"beta\"}]"),
+        assertEquals(
+                v("[name |-> \"element-number\", idx |-> 12, tags |-> {\"alpha\", \"beta\"}]"),
                 big.elements().getLast());
         var after = (TlaValue.TlaRecord) run.trace().get(1).state().get("big").orElseThrow();
         assertEquals(v("{<<\"k5\", 1>>, <<\"k5\", 2>>, <<\"k5\", 3>>, <<\"k5\", 4>>}"), after.get("k5").orElseThrow());
@@ -156,7 +170,9 @@ class TlcRunTest {
         assertEquals(TlcEnding.ERROR, run.ending());
         assertEquals(List.of(3002), run.errors().stream().map(TlcMessage::code).toList());
         assertEquals("Parsing or semantic analysis failed.", run.errors().getFirst().text());
-        assertTrue(run.freeText().stream().anyMatch(l -> l.contains("Could not find declaration or definition of symbol '-.'")));
+        assertTrue(
+                run.freeText().stream()
+                        .anyMatch(l -> l.contains("Could not find declaration or definition of symbol '-.'")));
     }
 
     @Test

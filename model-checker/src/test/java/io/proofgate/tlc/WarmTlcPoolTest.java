@@ -3,6 +3,9 @@ package io.proofgate.tlc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,12 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A warm TLC JVM runs one spec after the other and gives what a fresh JVM gives for each: the
- * real TLC on the tiny specs, every kind of ending, each run compared with its fresh twin.
+ * A warm TLC JVM runs one spec after the other and gives what a fresh JVM gives for each: the real TLC on the tiny
+ * specs, every kind of ending, each run compared with its fresh twin.
  */
 class WarmTlcPoolTest {
 
@@ -29,16 +30,31 @@ class WarmTlcPoolTest {
     /** What a run found, without what differs from run to run (times, paths, the JVM's figures). */
     private static String found(TlcResult r) {
         TlcRun run = r.run();
-        return "exit " + r.exitCode() + ", " + run.ending() + ", violated " + run.violatedName()
-                + ", bound reached " + r.stateBoundReached() + ", timed out " + r.timedOut()
-                + ", distinct " + run.statistics().distinctStates() + ", generated " + run.statistics().generatedStates()
-                + ", problem " + run.parseProblem() + ", errors " + run.errors().stream().map(TlcMessage::text).toList()
-                + ", trace " + run.trace();
+        return "exit "
+                + r.exitCode()
+                + ", "
+                + run.ending()
+                + ", violated "
+                + run.violatedName()
+                + ", bound reached "
+                + r.stateBoundReached()
+                + ", timed out "
+                + r.timedOut()
+                + ", distinct "
+                + run.statistics().distinctStates()
+                + ", generated "
+                + run.statistics().generatedStates()
+                + ", problem "
+                + run.parseProblem()
+                + ", errors "
+                + run.errors().stream().map(TlcMessage::text).toList()
+                + ", trace "
+                + run.trace();
     }
 
     private static TlcCommand command(Path spec, Path out, Optional<StateBound> bound) {
-        TlcCommand command = TlcCommand.of(spec, out).withMaxHeap("256m").withTimeout(Duration.ofMinutes(1))
-                .withoutDeadlockCheck();
+        TlcCommand command =
+                TlcCommand.of(spec, out).withMaxHeap("256m").withTimeout(Duration.ofMinutes(1)).withoutDeadlockCheck();
         return bound.map(command::withStateBound).orElse(command);
     }
 
@@ -51,26 +67,30 @@ class WarmTlcPoolTest {
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
             for (int i = 0; i < specs.size(); i++) {
                 String name = specs.get(i);
-                Optional<StateBound> bound = name.equals("Forever") ? Optional.of(new StateBound(300)) : Optional.empty();
+                Optional<StateBound> bound =
+                        name.equals("Forever") ? Optional.of(new StateBound(300)) : Optional.empty();
                 Path spec = copySpec(dir.resolve(i + "-" + name), name);
-                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(i + "-fresh"), bound), m -> { });
+                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(i + "-fresh"), bound), m -> {});
                 TlcResult warm = pool.run(command(spec, dir.resolve(i + "-warm"), bound));
                 assertEquals(found(fresh), found(warm), name);
-                assertTrue(Files.readString(warm.rawOutput()).contains("@!@!@STARTMSG"), "TLC's -tool output, in the run's file");
+                assertTrue(
+                        Files.readString(warm.rawOutput()).contains("@!@!@STARTMSG"),
+                        "TLC's -tool output, in the run's file");
             }
             assertEquals(1, pool.childrenStarted(), "every run in the one warm JVM");
         }
     }
 
     /**
-     * A config in another folder than its module (check's one config per invariant, a user's
-     * models folder) is read as a fresh JVM reads it. A warm child once answered such a run with
-     * TLC's "File not found" for the config: an error where the fresh JVM found the violation.
+     * A config in another folder than its module (check's one config per invariant, a user's models folder) is read as
+     * a fresh JVM reads it. A warm child once answered such a run with TLC's "File not found" for the config: an error
+     * where the fresh JVM found the violation.
      */
     @Test
     void aConfigOutsideItsModulesFolderIsReadAsAFreshJvmReadsIt(@TempDir Path dir) throws Exception {
         Path spec = copySpec(dir.resolve("module"), "Tiny");
-        assertReadWarmAsFresh(dir, spec, configElsewhere(dir, spec), 2); // in a child's first run, and in one after another
+        assertReadWarmAsFresh(
+                dir, spec, configElsewhere(dir, spec), 2); // in a child's first run, and in one after another
     }
 
     @Test
@@ -93,7 +113,8 @@ class WarmTlcPoolTest {
 
     /** {@code runs} warm runs of the spec with the config find what a fresh JVM finds, all in one warm child. */
     private static void assertReadWarmAsFresh(Path dir, Path spec, Path config, int runs) throws Exception {
-        TlcResult fresh = TlcProcess.run(command(spec, dir.resolve("fresh"), Optional.empty()).withConfig(config), m -> { });
+        TlcResult fresh =
+                TlcProcess.run(command(spec, dir.resolve("fresh"), Optional.empty()).withConfig(config), m -> {});
         assertEquals(TlcEnding.VIOLATION, fresh.run().ending(), "the fresh JVM reads the config: " + found(fresh));
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
             for (int i = 0; i < runs; i++) {
@@ -111,7 +132,8 @@ class WarmTlcPoolTest {
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
             for (String name : List.of("StringOrderZA", "StringOrderAZ")) {
                 Path spec = copySpec(dir.resolve(name), name);
-                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(name + "-fresh"), Optional.empty()), m -> { });
+                TlcResult fresh =
+                        TlcProcess.run(command(spec, dir.resolve(name + "-fresh"), Optional.empty()), m -> {});
                 TlcResult warm = pool.run(command(spec, dir.resolve(name + "-warm"), Optional.empty()));
                 assertEquals(found(fresh), found(warm), name);
             }
@@ -124,8 +146,12 @@ class WarmTlcPoolTest {
         Path forever = copySpec(dir.resolve("forever"), "Forever");
         Path tiny = copySpec(dir.resolve("tiny"), "Tiny");
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
-            TlcResult stopped = pool.run(TlcCommand.of(forever, dir.resolve("out-forever")).withMaxHeap("256m")
-                    .withoutDeadlockCheck().withTimeout(Duration.ofSeconds(3)));
+            TlcResult stopped =
+                    pool.run(
+                            TlcCommand.of(forever, dir.resolve("out-forever"))
+                                    .withMaxHeap("256m")
+                                    .withoutDeadlockCheck()
+                                    .withTimeout(Duration.ofSeconds(3)));
             assertTrue(stopped.timedOut());
             assertTrue(stopped.unfinished());
             TlcResult next = pool.run(command(tiny, dir.resolve("out-tiny"), Optional.empty()));
@@ -142,12 +168,14 @@ class WarmTlcPoolTest {
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m", false)) {
             for (int i = 0; i < 3; i++) {
                 Path spec = copySpec(dir.resolve(i + "-Tiny"), "Tiny");
-                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(i + "-fresh"), Optional.empty()), m -> { });
+                TlcResult fresh = TlcProcess.run(command(spec, dir.resolve(i + "-fresh"), Optional.empty()), m -> {});
                 TlcResult warm = pool.run(command(spec, dir.resolve(i + "-warm"), Optional.empty()));
                 assertEquals(found(fresh), found(warm));
                 assertEquals(i + 1, pool.childrenStarted(), "a JVM per run");
                 // each child answered its run before it ended (a child that never became ready would also count one)
-                assertTrue(Files.readString(dir.resolve("pool/child-" + i + "/stderr.txt")).contains("the next run gets another JVM"),
+                assertTrue(
+                        Files.readString(dir.resolve("pool/child-" + i + "/stderr.txt"))
+                                .contains("the next run gets another JVM"),
                         "child " + i);
             }
         }
@@ -158,12 +186,14 @@ class WarmTlcPoolTest {
         Path tiny = copySpec(dir.resolve("tiny"), "Tiny");
         try (WarmTlcPool pool = new WarmTlcPool(dir.resolve("pool"), "256m")) {
             TlcResult first = pool.run(command(tiny, dir.resolve("out-1"), Optional.empty()));
-            ProcessHandle.current().children()
+            ProcessHandle.current()
+                    .children()
                     .filter(p -> p.info().commandLine().orElse("").contains(WarmTlc.class.getName()))
-                    .forEach(p -> {
-                        p.destroyForcibly();
-                        p.onExit().join();
-                    });
+                    .forEach(
+                            p -> {
+                                p.destroyForcibly();
+                                p.onExit().join();
+                            });
             TlcResult second = pool.run(command(tiny, dir.resolve("out-2"), Optional.empty()));
             assertEquals(found(first), found(second));
             assertEquals(OptionalLong.of(5), second.run().statistics().distinctStates());

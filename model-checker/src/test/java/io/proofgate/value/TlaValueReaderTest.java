@@ -8,16 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.proofgate.parse.ParseException;
 import io.proofgate.value.TlaValue.TlaInt;
 import io.proofgate.value.TlaValue.TlaSet;
+
+import org.junit.jupiter.api.Test;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class TlaValueReaderTest {
 
     @Test
     void interval_isTheSetOfItsIntegers() {
-        assertEquals(new TlaSet(List.of(new TlaInt(-1), new TlaInt(0), new TlaInt(1))),
-                TlaValueReader.value("v", "-1..1"));
+        assertEquals(
+                new TlaSet(List.of(new TlaInt(-1), new TlaInt(0), new TlaInt(1))), TlaValueReader.value("v", "-1..1"));
     }
 
     /** Both readers, the tree walk and the action-based one, at the ends of the long range. */
@@ -25,14 +27,18 @@ class TlaValueReaderTest {
     void interval_atTheEndsOfTheLongRange() {
         String top = "/\\ v = 9223372036854775806..9223372036854775807";
         TlaState expected = TlaValueReader.state("v", top);
-        assertEquals(new TlaSet(List.of(new TlaInt(Long.MAX_VALUE - 1), new TlaInt(Long.MAX_VALUE))),
+        assertEquals(
+                new TlaSet(List.of(new TlaInt(Long.MAX_VALUE - 1), new TlaInt(Long.MAX_VALUE))),
                 expected.get("v").orElseThrow());
         assertEquals(expected, new StateReader("v").state(ascii(top), top.length()));
         String wide = "/\\ v = -9000000000000000000..9000000000000000000";
-        for (var read : List.<java.util.function.Supplier<TlaState>>of(() -> TlaValueReader.state("v", wide),
-                () -> new StateReader("v").state(ascii(wide), wide.length()))) {
+        for (var read :
+                List.<java.util.function.Supplier<TlaState>>of(
+                        () -> TlaValueReader.state("v", wide),
+                        () -> new StateReader("v").state(ascii(wide), wide.length()))) {
             ParseException e = assertThrows(ParseException.class, read::get);
-            assertEquals("v:1:7: interval -9000000000000000000..9000000000000000000 is too large to enumerate",
+            assertEquals(
+                    "v:1:7: interval -9000000000000000000..9000000000000000000 is too large to enumerate",
                     e.getMessage());
         }
     }
@@ -50,8 +56,9 @@ class TlaValueReaderTest {
 
     @Test
     void missingValue_reportsLineAndColumn() {
-        ParseException e = assertThrows(ParseException.class,
-                () -> TlaValueReader.state("s.txt", "/\\ x = 1\n/\\ y = \n/\\ z = 2"));
+        ParseException e =
+                assertThrows(
+                        ParseException.class, () -> TlaValueReader.state("s.txt", "/\\ x = 1\n/\\ y = \n/\\ z = 2"));
         assertEquals(3, e.line());
         assertEquals(0, e.column());
         assertEquals("s.txt:3:0: expected a TLA+ value after \"=\", found \"/\\\"", e.getMessage());
@@ -71,8 +78,8 @@ class TlaValueReaderTest {
 
     @Test
     void hugeInteger_isOutOfRange() {
-        ParseException e = assertThrows(ParseException.class,
-                () -> TlaValueReader.value("v.txt", "{1, 99999999999999999999}"));
+        ParseException e =
+                assertThrows(ParseException.class, () -> TlaValueReader.value("v.txt", "{1, 99999999999999999999}"));
         assertEquals("v.txt:1:4: integer 99999999999999999999 is out of range", e.getMessage());
     }
 
@@ -81,7 +88,11 @@ class TlaValueReaderTest {
         ParseException e = assertThrows(ParseException.class, () -> TlaValueReader.state("s", "/\\ x = 1\n/\\ x = 2"));
         assertEquals("s:2:3: variable x is assigned twice in one state", e.getMessage());
     }
-    /** The state graph's reader builds values in parser actions, not from a tree: same values, intervals included, same errors. */
+
+    /**
+     * The state graph's reader builds values in parser actions, not from a tree: same values, intervals included, same
+     * errors.
+     */
     @Test
     void stateReader_readsAsTheTreeWalk() {
         String text = "/\\ a = -1..1\n/\\ b = 3..2\n/\\ c = << 7, 1..2 >>";
@@ -93,15 +104,21 @@ class TlaValueReaderTest {
         ParseException e = assertThrows(ParseException.class, () -> reader.state(ascii(cut), cut.length()));
         assertEquals("s:2:0: expected an integer after \"..\", found end of input", e.getMessage());
     }
+
     /**
-     * The state graph's reader hands out one object per recurring integer, string and model
-     * value; values that share a slot of its small tables must still read as themselves.
+     * The state graph's reader hands out one object per recurring integer, string and model value; values that share a
+     * slot of its small tables must still read as themselves.
      */
     @Test
     void stateReader_sharesRecurringValuesAndKeepsDistinctOnes() {
         StringBuilder text = new StringBuilder("/\\ n = <<");
         for (int i = -3000; i < 3000; i += 3) {
-            text.append(i == -3000 ? "" : ", ").append(i).append(", \"s").append(i).append("\", m").append(Math.abs(i) % 97);
+            text.append(i == -3000 ? "" : ", ")
+                    .append(i)
+                    .append(", \"s")
+                    .append(i)
+                    .append("\", m")
+                    .append(Math.abs(i) % 97);
         }
         String crowded = text.append(">>").toString();
         StateReader reader = new StateReader("s");
@@ -127,15 +144,19 @@ class TlaValueReaderTest {
     }
 
     /**
-     * Errors that only the whole state shows (a variable twice, on lines each read before) and
-     * errors in a line after lines read before are worded as the exact reader words them.
+     * Errors that only the whole state shows (a variable twice, on lines each read before) and errors in a line after
+     * lines read before are worded as the exact reader words them.
      */
     @Test
     void stateReader_errorsAcrossRecurringLines_readAsTheExactReaderWordsThem() {
         StateReader reader = new StateReader("s");
         read(reader, "/\\ x = 1\n/\\ y = 2");
-        for (String bad : List.of("/\\ x = 1\n/\\ x = 1", "/\\ y = 2\n/\\ x = 1\n/\\ y = 3",
-                "/\\ x = 1\n/\\ y = [a |-> ]", "/\\ x = 1\n/\\ y = \"open\n/\\ z = 1\"")) {
+        for (String bad :
+                List.of(
+                        "/\\ x = 1\n/\\ x = 1",
+                        "/\\ y = 2\n/\\ x = 1\n/\\ y = 3",
+                        "/\\ x = 1\n/\\ y = [a |-> ]",
+                        "/\\ x = 1\n/\\ y = \"open\n/\\ z = 1\"")) {
             ParseException exact = assertThrows(ParseException.class, () -> TlaValueReader.state("s", bad), bad);
             ParseException read = assertThrows(ParseException.class, () -> read(reader, bad), bad);
             assertEquals(exact.getMessage(), read.getMessage(), bad);
@@ -143,8 +164,8 @@ class TlaValueReaderTest {
     }
 
     /**
-     * Past the cache's capacity of distinct lines, states still read right: lines cached before
-     * keep their shared values, and new lines are read with their whole state.
+     * Past the cache's capacity of distinct lines, states still read right: lines cached before keep their shared
+     * values, and new lines are read with their whole state.
      */
     @Test
     void stateReader_pastTheCacheCapacity_readsEveryStateRight() {

@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+
 import io.proofgate.parse.ParseException;
 
 /**
- * Fuzzing of the TLA+ value reader (Jazzer): any text is either a value that, printed and read
- * again, is the same value, or a located error; nothing else escapes.
+ * Fuzzing of the TLA+ value reader (Jazzer): any text is either a value that, printed and read again, is the same
+ * value, or a located error; nothing else escapes.
  */
 @org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class ValueFuzzTest {

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which differences reviewers accepted. Acceptances are read from the base revision: a change
- * cannot approve itself. What the head's file adds is listed apart ("accepted by this change,
- * needs a reviewer") and still counts as unaccepted, unless {@code fromHead} (the reviewer's
- * {@code --accept-from-head}) says the head's file has been reviewed.
+ * Which differences reviewers accepted. Acceptances are read from the base revision: a change cannot approve itself.
+ * What the head's file adds is listed apart ("accepted by this change, needs a reviewer") and still counts as
+ * unaccepted, unless {@code fromHead} (the reviewer's {@code --accept-from-head}) says the head's file has been
+ * reviewed.
  */
 public record Approvals(Accepted base, Accepted head, boolean fromHead) {
 

@@ -5,6 +5,7 @@ import io.proofgate.check.Model;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.tlc.TlcRunner;
 import io.proofgate.tlc.WarmTlcPool;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -14,11 +15,10 @@ import java.util.List;
 import java.util.SequencedMap;
 
 /**
- * {@code proofgate audit}: what a change between two revisions does to the protocol. Both
- * revisions are materialised into a folder of this run's own under the repository's
- * {@code target/}, their specs run on the base's models, and the report answers four questions:
- * how the spec's behaviour changed (with witnesses), whether the validator followed, whether
- * anything that decides what a published prefix is changed, and how the model sizes moved.
+ * {@code proofgate audit}: what a change between two revisions does to the protocol. Both revisions are materialised
+ * into a folder of this run's own under the repository's {@code target/}, their specs run on the base's models, and the
+ * report answers four questions: how the spec's behaviour changed (with witnesses), whether the validator followed,
+ * whether anything that decides what a published prefix is changed, and how the model sizes moved.
  */
 public final class Audit {
 
@@ -29,8 +29,14 @@ public final class Audit {
      * @param models model names of the base's spec/models.json; empty for every generation model
      * @param maxPairs how many state pairs the behaviour search may visit per model
      */
-    public record Request(Path repository, String base, String head, List<String> models, int workers, long maxPairs,
-                          boolean acceptFromHead) {
+    public record Request(
+            Path repository,
+            String base,
+            String head,
+            List<String> models,
+            int workers,
+            long maxPairs,
+            boolean acceptFromHead) {
         public Request(Path repository, String base, String head, List<String> models, int workers, long maxPairs) {
             this(repository, base, head, models, workers, maxPairs, false);
         }
@@ -42,7 +48,9 @@ public final class Audit {
 
     /** Distinct states of a model at both revisions (a tripwire for changed bounds or bookkeeping). */
 
-    /** One namespace name compared over the probes either validator answers: how many differ, with the first that does. */
+    /**
+     * One namespace name compared over the probes either validator answers: how many differ, with the first that does.
+     */
     public record SurfaceChange(String name, int probes, int changed, String firstBase, String firstHead) {
         /** A changed surface's identity, from the surface and its first changed vector. */
         public String fingerprint() {
@@ -50,17 +58,27 @@ public final class Audit {
         }
     }
 
-    public record Report(Revision base, Revision head, List<String> models, List<String> modelFilesDiffer,
-                         List<Safety> safety, List<BehaviourDiff.Result> behaviour, List<ImplementationCheck.Result> implementation,
-                         List<SurfaceChange> namespace, List<ModelSizes> counts, Approvals approvals,
-                         List<ChangedCode.Location> specChanges, List<ChangedCode.Location> validatorChanges) {
+    public record Report(
+            Revision base,
+            Revision head,
+            List<String> models,
+            List<String> modelFilesDiffer,
+            List<Safety> safety,
+            List<BehaviourDiff.Result> behaviour,
+            List<ImplementationCheck.Result> implementation,
+            List<SurfaceChange> namespace,
+            List<ModelSizes> counts,
+            Approvals approvals,
+            List<ChangedCode.Location> specChanges,
+            List<ChangedCode.Location> validatorChanges) {
 
         /**
-         * Whether the finding of this fingerprint needs no more review (accepted at the base, see
-         * {@link Approvals}). A broken invariant never is: see {@link Safety}.
+         * Whether the finding of this fingerprint needs no more review (accepted at the base, see {@link Approvals}). A
+         * broken invariant never is: see {@link Safety}.
          */
         public boolean accepted(String fingerprint) {
-            return !approvals.open(fingerprint) && broken().stream().noneMatch(s -> s.fingerprint().equals(fingerprint));
+            return !approvals.open(fingerprint)
+                    && broken().stream().noneMatch(s -> s.fingerprint().equals(fingerprint));
         }
 
         /** The models where the head's spec violates an invariant or property the base's passes. */
@@ -81,14 +99,16 @@ public final class Audit {
         }
 
         /**
-         * Findings only the head's own acceptances name: a change cannot approve itself. A broken
-         * invariant is left out, since no review can accept it.
+         * Findings only the head's own acceptances name: a change cannot approve itself. A broken invariant is left
+         * out, since no review can accept it.
          */
         public List<String> acceptedByChange() {
             java.util.Set<String> neverAccepted = new java.util.HashSet<>();
             broken().forEach(s -> neverAccepted.add(s.fingerprint()));
-            return all().stream().filter(f -> approvals.of(f) instanceof Approvals.ByChange && !neverAccepted.contains(f))
-                    .sorted().toList();
+            return all().stream()
+                    .filter(f -> approvals.of(f) instanceof Approvals.ByChange && !neverAccepted.contains(f))
+                    .sorted()
+                    .toList();
         }
 
         /** Models whose behaviour search stopped at --max-pairs: the audit did not finish there. */
@@ -97,18 +117,23 @@ public final class Audit {
         }
 
         /**
-         * Unaccepted semantic changes: broken invariants (never acceptable), behaviour differences,
-         * validator changes the spec does not explain or that do not follow it, and namespace
-         * impact. Explained validator changes are the other side of a behaviour difference and do
-         * not count twice.
+         * Unaccepted semantic changes: broken invariants (never acceptable), behaviour differences, validator changes
+         * the spec does not explain or that do not follow it, and namespace impact. Explained validator changes are the
+         * other side of a behaviour difference and do not count twice.
          */
         public List<String> unaccepted() {
             List<String> open = new ArrayList<>();
             broken().forEach(s -> open.add(s.fingerprint()));
             differences().stream().map(Difference::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
-            implementationFindings().stream().filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED)
-                    .map(ImplementationCheck.Finding::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
-            namespace.stream().filter(s -> s.changed() > 0).map(SurfaceChange::fingerprint).filter(f -> !accepted(f))
+            implementationFindings().stream()
+                    .filter(f -> f.kind() != ImplementationCheck.Class.EXPLAINED)
+                    .map(ImplementationCheck.Finding::fingerprint)
+                    .filter(f -> !accepted(f))
+                    .forEach(open::add);
+            namespace.stream()
+                    .filter(s -> s.changed() > 0)
+                    .map(SurfaceChange::fingerprint)
+                    .filter(f -> !accepted(f))
                     .forEach(open::add);
             modelFindings().stream().map(ModelSizes.Finding::fingerprint).filter(f -> !accepted(f)).forEach(open::add);
             return open;
@@ -148,9 +173,9 @@ public final class Audit {
     }
 
     /**
-     * The fewest models an audit runs TLC in warm JVMs for. One warm JVM's first run costs about
-     * a fresh run more than the fresh run (its start and warm-up); each run after it about half a
-     * fresh one's (docs/performance.md, "The spec audit end to end").
+     * The fewest models an audit runs TLC in warm JVMs for. One warm JVM's first run costs about a fresh run more than
+     * the fresh run (its start and warm-up); each run after it about half a fresh one's (docs/performance.md, "The spec
+     * audit end to end").
      */
     static final int WARM_FROM_MODELS = 3;
 
@@ -166,12 +191,17 @@ public final class Audit {
         Path runs = repository.root().resolve("target/proofgate/audit");
         Files.createDirectories(runs);
         // removed however the run ends, SIGTERM and Ctrl-C included (TLC's processes end with the JVM)
-        io.proofgate.check.TemporaryFolder folder = io.proofgate.check.TemporaryFolder.create(runs, "run-", () -> { });
+        io.proofgate.check.TemporaryFolder folder = io.proofgate.check.TemporaryFolder.create(runs, "run-", () -> {});
         Path run = folder.path();
         WarmTlcPool warm = null;
         try {
-            progress.say("reading " + request.base() + " and "
-                    + (request.head() == null ? "the working tree" : request.head()) + " into " + repository.root().relativize(run));
+            progress.say(
+                    "reading "
+                            + request.base()
+                            + " and "
+                            + (request.head() == null ? "the working tree" : request.head())
+                            + " into "
+                            + repository.root().relativize(run));
             Revision base = Revision.materialise(repository, baseCommit, run.resolve("base"));
             Revision head = Revision.materialise(repository, request.head(), run.resolve("head"));
             List<Model> models = SpecGraphs.models(base, request.models());
@@ -201,8 +231,17 @@ public final class Audit {
                 // every spec file the same at both revisions (a change of the validator alone): one run per model
                 // serves both sides, where two side by side would compute the same graphs twice
                 progress.say("TLC once for both specs (the head's is the base's, file for file), " + how);
-                baseSide = SpecGraphs.run(base.spec(), baseKeys, "base and head " + base.shortName() + ", " + head.shortName(),
-                        run.resolve("tlc/base"), request.workers(), false, kept, tlc, stderr);
+                baseSide =
+                        SpecGraphs.run(
+                                base.spec(),
+                                baseKeys,
+                                "base and head " + base.shortName() + ", " + head.shortName(),
+                                run.resolve("tlc/base"),
+                                request.workers(),
+                                false,
+                                kept,
+                                tlc,
+                                stderr);
                 headSide = baseSide;
             } else {
                 // the two TLC runs are independent: side by side, each with half the workers, or all of
@@ -210,10 +249,32 @@ public final class Audit {
                 progress.say("TLC on both specs (the head's on the base's models), " + how);
                 var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
                 try {
-                    var baseRun = pool.submit(() -> SpecGraphs.run(base.spec(), baseKeys, "base " + base.shortName(),
-                            run.resolve("tlc/base"), baseWorkers, false, kept, tlc, stderr));
-                    var headRun = pool.submit(() -> SpecGraphs.run(headSpec, headKeys,
-                            "head " + head.shortName(), run.resolve("tlc/head"), headWorkers, true, kept, tlc, stderr));
+                    var baseRun =
+                            pool.submit(
+                                    () ->
+                                            SpecGraphs.run(
+                                                    base.spec(),
+                                                    baseKeys,
+                                                    "base " + base.shortName(),
+                                                    run.resolve("tlc/base"),
+                                                    baseWorkers,
+                                                    false,
+                                                    kept,
+                                                    tlc,
+                                                    stderr));
+                    var headRun =
+                            pool.submit(
+                                    () ->
+                                            SpecGraphs.run(
+                                                    headSpec,
+                                                    headKeys,
+                                                    "head " + head.shortName(),
+                                                    run.resolve("tlc/head"),
+                                                    headWorkers,
+                                                    true,
+                                                    kept,
+                                                    tlc,
+                                                    stderr));
                     baseSide = TaskResult.of(baseRun);
                     headSide = TaskResult.of(headRun);
                 } finally {
@@ -231,9 +292,22 @@ public final class Audit {
             java.util.Map<String, Model> headCatalog = SpecGraphs.catalogOf(head, "head", compared);
             if (!differ.isEmpty() && !compared.isEmpty()) {
                 progress.say("TLC on the head's own models (its model files differ from the base's)");
-                headOwn = SpecGraphs.run(head.spec(), SpecGraphs.keys(head.spec(),
-                                compared.stream().filter(headCatalog::containsKey).toList(), "head", kept),
-                        "head's own " + head.shortName(), run.resolve("tlc/head-own"), request.workers(), false, kept, tlc, stderr).graphs();
+                headOwn =
+                        SpecGraphs.run(
+                                        head.spec(),
+                                        SpecGraphs.keys(
+                                                head.spec(),
+                                                compared.stream().filter(headCatalog::containsKey).toList(),
+                                                "head",
+                                                kept),
+                                        "head's own " + head.shortName(),
+                                        run.resolve("tlc/head-own"),
+                                        request.workers(),
+                                        false,
+                                        kept,
+                                        tlc,
+                                        stderr)
+                                .graphs();
             }
 
             if (warm != null) {
@@ -251,13 +325,22 @@ public final class Audit {
                 Machine headMachine = new Machine(headGraphs.get(name), "head");
                 baseMachines.add(baseMachine);
                 headMachines.add(headMachine);
-                behaviour.add(readable(name, () -> BehaviourDiff.compare(name, baseMachine, headMachine, request.maxPairs())));
+                behaviour.add(
+                        readable(
+                                name, () -> BehaviourDiff.compare(name, baseMachine, headMachine, request.maxPairs())));
                 StateGraph own = headOwn.get(name);
                 Model recorded = headCatalog.get(name);
-                counts.add(new ModelSizes(name, baseGraphs.get(name).states().size(), headGraphs.get(name).states().size(),
-                        own == null ? -1 : own.states().size(), baseGraphs.get(name).edges().size(),
-                        own == null ? -1 : own.edges().size(),
-                        recorded == null ? -1 : recorded.distinctStates().orElse(-1), base.scenarios(name), head.scenarios(name)));
+                counts.add(
+                        new ModelSizes(
+                                name,
+                                baseGraphs.get(name).states().size(),
+                                headGraphs.get(name).states().size(),
+                                own == null ? -1 : own.states().size(),
+                                baseGraphs.get(name).edges().size(),
+                                own == null ? -1 : own.edges().size(),
+                                recorded == null ? -1 : recorded.distinctStates().orElse(-1),
+                                base.scenarios(name),
+                                head.scenarios(name)));
             }
 
             Path cache = runs.resolve("validators");
@@ -265,20 +348,42 @@ public final class Audit {
             List<SurfaceChange> namespace = new ArrayList<>();
             progress.say("compiling both validators");
             try (RevisionValidator baseValidator = RevisionValidator.load(base.dir(), cache, "base");
-                 RevisionValidator headValidator = RevisionValidator.load(head.dir(), cache, "head")) {
+                    RevisionValidator headValidator = RevisionValidator.load(head.dir(), cache, "head")) {
                 for (int i = 0; i < compared.size(); i++) {
                     String name = compared.get(i);
                     progress.say("both validators on the scenarios and witnesses of " + name);
                     int at = i;
-                    implementation.add(readable(name, () -> ImplementationCheck.run(name, baseMachines.get(at),
-                            headMachines.get(at), behaviour.get(at).differences(), baseValidator, headValidator)));
+                    implementation.add(
+                            readable(
+                                    name,
+                                    () ->
+                                            ImplementationCheck.run(
+                                                    name,
+                                                    baseMachines.get(at),
+                                                    headMachines.get(at),
+                                                    behaviour.get(at).differences(),
+                                                    baseValidator,
+                                                    headValidator)));
                 }
                 progress.say("namespace probes through both validators");
-                namespace.addAll(NamespaceVectors.compare(NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
+                namespace.addAll(
+                        NamespaceVectors.compare(
+                                NamespaceVectors.of(baseValidator), NamespaceVectors.of(headValidator)));
             }
             progress.say("done");
-            return new Report(base, head, names, differ, safety, behaviour, implementation, namespace, counts,
-                    new Approvals(Accepted.ofRevision(base.dir(), "base"), Accepted.ofRevision(head.dir(), "head"),
+            return new Report(
+                    base,
+                    head,
+                    names,
+                    differ,
+                    safety,
+                    behaviour,
+                    implementation,
+                    namespace,
+                    counts,
+                    new Approvals(
+                            Accepted.ofRevision(base.dir(), "base"),
+                            Accepted.ofRevision(head.dir(), "head"),
                             request.acceptFromHead()),
                     ChangedCode.specDefinitions(base, head),
                     ChangedCode.validatorSources(base, head));
@@ -291,33 +396,37 @@ public final class Audit {
     }
 
     /**
-     * A step that reads the specs' states as proofgate's spec writes them ({@code lastEvent},
-     * {@code lastVerdicts}, the connector's variables): a state it cannot read is a spec the audit
-     * does not understand, said in one line, not a stack trace.
+     * A step that reads the specs' states as proofgate's spec writes them ({@code lastEvent}, {@code lastVerdicts}, the
+     * connector's variables): a state it cannot read is a spec the audit does not understand, said in one line, not a
+     * stack trace.
      */
     private static <T> T readable(String model, java.util.function.Supplier<T> step) {
         try {
             return step.get();
         } catch (IllegalArgumentException | io.proofgate.generate.GenerationException e) {
-            throw new AuditException("the state graphs of model " + model + " are not ones the audit reads: " + ownMessage(e));
+            throw new AuditException(
+                    "the state graphs of model " + model + " are not ones the audit reads: " + ownMessage(e));
         }
     }
 
     /**
-     * The message of the exception a step threw. A parallel stream rethrows one that a pool thread
-     * threw as a new exception of its class with it as the cause, whose message is the cause's
-     * class name and message; the cause's own message is the one to say.
+     * The message of the exception a step threw. A parallel stream rethrows one that a pool thread threw as a new
+     * exception of its class with it as the cause, whose message is the cause's class name and message; the cause's own
+     * message is the one to say.
      */
     static String ownMessage(RuntimeException e) {
         Throwable said = e;
-        while (said.getCause() != null && said.getCause().getClass() == said.getClass()
-               && String.valueOf(said.getMessage()).equals(said.getCause().toString())) {
+        while (said.getCause() != null
+                && said.getCause().getClass() == said.getClass()
+                && String.valueOf(said.getMessage()).equals(said.getCause().toString())) {
             said = said.getCause();
         }
         return said.getMessage();
     }
 
-    /** Progress lines on stderr, each with the seconds since the audit started, so that a run shows where its time goes. */
+    /**
+     * Progress lines on stderr, each with the seconds since the audit started, so that a run shows where its time goes.
+     */
     private static final class Progress {
         private final PrintStream out;
         private final long start = System.nanoTime();
@@ -327,7 +436,8 @@ public final class Audit {
         }
 
         void say(String what) {
-            out.printf(java.util.Locale.ROOT, "proofgate audit: [%5.1f s] %s%n", (System.nanoTime() - start) / 1e9, what);
+            out.printf(
+                    java.util.Locale.ROOT, "proofgate audit: [%5.1f s] %s%n", (System.nanoTime() - start) / 1e9, what);
         }
     }
 }

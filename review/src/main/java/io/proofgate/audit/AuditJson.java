@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.util.List;
 
 /**
- * The audit report as JSON ({@code proofgate-audit/v1}). Witnesses are lists of replay lines as
- * JSON objects, topology first; a witness's verdicts are the spec's, in replay's shape (the spec
- * states a rejection's facts, not the validator's sentence, so there is no {@code reason}).
+ * The audit report as JSON ({@code proofgate-audit/v1}). Witnesses are lists of replay lines as JSON objects, topology
+ * first; a witness's verdicts are the spec's, in replay's shape (the spec states a rejection's facts, not the
+ * validator's sentence, so there is no {@code reason}).
  */
 public final class AuditJson {
 
@@ -32,10 +33,15 @@ public final class AuditJson {
         ArrayNode safety = root.putArray("safety");
         for (Safety s : report.safety()) {
             ObjectNode node = safety.addObject().put("model", s.model()).put("kept", s.broken().isEmpty());
-            s.broken().ifPresent(b -> {
-                node.put("fingerprint", s.fingerprint()).put("kind", b.kindName()).put("property", b.property())
-                        .put("counterexample_states", b.trace().size()).put("counterexample", b.counterexample());
-            });
+            s.broken()
+                    .ifPresent(
+                            b -> {
+                                node.put("fingerprint", s.fingerprint())
+                                        .put("kind", b.kindName())
+                                        .put("property", b.property())
+                                        .put("counterexample_states", b.trace().size())
+                                        .put("counterexample", b.counterexample());
+                            });
         }
         ArrayNode behaviour = root.putArray("behaviour");
         for (Difference d : report.differences()) {
@@ -77,31 +83,46 @@ public final class AuditJson {
         }
         ArrayNode runs = root.putArray("implementation_runs");
         for (ImplementationCheck.Result r : report.implementation()) {
-            runs.addObject().put("model", r.model()).put("logs", r.logs()).put("logs_one_spec_only", r.oneSidedLogs())
+            runs.addObject()
+                    .put("model", r.model())
+                    .put("logs", r.logs())
+                    .put("logs_one_spec_only", r.oneSidedLogs())
                     .put("logs_replayed", r.replayed());
         }
         ObjectNode namespace = root.putObject("namespace");
         namespace.put("impact", report.namespaceImpact());
         ArrayNode surfaces = namespace.putArray("surfaces");
         for (Audit.SurfaceChange s : report.namespace()) {
-            ObjectNode node = surfaces.addObject().put("name", s.name()).put("probes", s.probes()).put("changed", s.changed());
+            ObjectNode node =
+                    surfaces.addObject().put("name", s.name()).put("probes", s.probes()).put("changed", s.changed());
             if (s.changed() > 0) {
-                node.put("fingerprint", s.fingerprint()).put("first_base", s.firstBase()).put("first_head", s.firstHead());
+                node.put("fingerprint", s.fingerprint())
+                        .put("first_base", s.firstBase())
+                        .put("first_head", s.firstHead());
                 accepted(node, report, s.fingerprint());
             }
         }
         ArrayNode models = root.putArray("models");
         for (ModelSizes m : report.counts()) {
-            models.addObject().put("name", m.name()).put("base_states", m.baseStates())
-                    .put("head_states", m.headOnBaseStates()).put("head_own_states", m.headStates())
-                    .put("base_edges", m.baseEdges()).put("head_own_edges", m.headEdges())
-                    .put("head_recorded_states", m.headRecorded()).put("base_scenarios", m.baseScenarios())
+            models.addObject()
+                    .put("name", m.name())
+                    .put("base_states", m.baseStates())
+                    .put("head_states", m.headOnBaseStates())
+                    .put("head_own_states", m.headStates())
+                    .put("base_edges", m.baseEdges())
+                    .put("head_own_edges", m.headEdges())
+                    .put("head_recorded_states", m.headRecorded())
+                    .put("base_scenarios", m.baseScenarios())
                     .put("head_scenarios", m.headScenarios());
         }
         ArrayNode modelFindings = root.putArray("model_findings");
         for (ModelSizes.Finding f : report.modelFindings()) {
-            ObjectNode node = modelFindings.addObject().put("fingerprint", f.fingerprint()).put("model", f.model())
-                    .put("finding", f.what());
+            ObjectNode node =
+                    modelFindings
+                            .addObject()
+                            .put("fingerprint", f.fingerprint())
+                            .put("model", f.model())
+                            .put("finding", f.what());
             accepted(node, report, f.fingerprint());
         }
         strings(root.putArray("stale_acceptances"), report.staleAcceptances());

@@ -2,14 +2,14 @@ package io.proofgate.audit;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.util.List;
 
 /**
- * The audit report as SARIF 2.1.0, for code scanning: one result per finding, located at the
- * TLA+ definitions that changed (behaviour) or the validator sources that changed
- * (implementation), with the finding's fingerprint as its partial fingerprint so that a result
- * keeps its identity across pushes. Accepted findings carry an external suppression with the
- * reviewers' justification.
+ * The audit report as SARIF 2.1.0, for code scanning: one result per finding, located at the TLA+ definitions that
+ * changed (behaviour) or the validator sources that changed (implementation), with the finding's fingerprint as its
+ * partial fingerprint so that a result keeps its identity across pushes. Accepted findings carry an external
+ * suppression with the reviewers' justification.
  */
 public final class AuditSarif {
 
@@ -22,7 +22,11 @@ public final class AuditSarif {
         {"implementation-unexplained", "The validator changed where the spec did not", "error"},
         {"implementation-explained", "The validator follows a spec change", "note"},
         {"namespace-impact", "What decides a published prefix's span or blocks changed", "error"},
-        {"model-shrunk", "A model of the head is smaller than the base's, or not what its models.json records", "error"},
+        {
+            "model-shrunk",
+            "A model of the head is smaller than the base's, or not what its models.json records",
+            "error"
+        },
     };
 
     private AuditSarif() {}
@@ -31,28 +35,76 @@ public final class AuditSarif {
         SarifLog log = new SarifLog("proofgate audit", RULES);
         for (Safety s : report.broken()) {
             Safety.Broken b = s.broken().orElseThrow();
-            ObjectNode result = result(log, "safety-broken", s.model() + ": " + b.kindName() + " " + b.property()
-                    + " violated (counterexample of " + AuditText.count(b.trace().size(), "state") + ")", s.fingerprint(), report);
+            ObjectNode result =
+                    result(
+                            log,
+                            "safety-broken",
+                            s.model()
+                                    + ": "
+                                    + b.kindName()
+                                    + " "
+                                    + b.property()
+                                    + " violated (counterexample of "
+                                    + AuditText.count(b.trace().size(), "state")
+                                    + ")",
+                            s.fingerprint(),
+                            report);
             locate(result, report.specChanges(), "spec/Publication.tla");
         }
         for (Difference d : report.differences()) {
             String rule = d.kind() == Difference.Kind.VERDICT ? "behaviour-verdict" : "behaviour-reason";
-            ObjectNode result = result(log, rule, d.model() + ": " + d.className() + " (witness of "
-                    + AuditText.count(d.events(), "event") + "; base: " + AuditText.verdicts(d.baseTakes(), d.baseVerdicts())
-                    + "; head: " + AuditText.verdicts(d.headTakes(), d.headVerdicts()) + ")", d.fingerprint(), report);
+            ObjectNode result =
+                    result(
+                            log,
+                            rule,
+                            d.model()
+                                    + ": "
+                                    + d.className()
+                                    + " (witness of "
+                                    + AuditText.count(d.events(), "event")
+                                    + "; base: "
+                                    + AuditText.verdicts(d.baseTakes(), d.baseVerdicts())
+                                    + "; head: "
+                                    + AuditText.verdicts(d.headTakes(), d.headVerdicts())
+                                    + ")",
+                            d.fingerprint(),
+                            report);
             locate(result, report.specChanges(), "spec/Publication.tla");
         }
         for (ImplementationCheck.Finding f : report.implementationFindings()) {
-            ObjectNode result = result(log, "implementation-" + f.kind().wireName, f.model() + ": " + f.difference()
-                    + " (" + AuditText.count(f.logs(), "log") + ")", f.fingerprint(), report);
-            locate(result, report.validatorChanges().isEmpty() ? report.specChanges() : report.validatorChanges(),
+            ObjectNode result =
+                    result(
+                            log,
+                            "implementation-" + f.kind().wireName,
+                            f.model() + ": " + f.difference() + " (" + AuditText.count(f.logs(), "log") + ")",
+                            f.fingerprint(),
+                            report);
+            locate(
+                    result,
+                    report.validatorChanges().isEmpty() ? report.specChanges() : report.validatorChanges(),
                     "validator/src/main/java/io/proofgate/protocol/Connector.java");
         }
         for (Audit.SurfaceChange s : report.namespace()) {
             if (s.changed() > 0) {
-                ObjectNode result = result(log, "namespace-impact", s.name() + ": " + s.changed() + " of " + s.probes()
-                        + " probes changed; first: base " + s.firstBase() + ", head " + s.firstHead(), s.fingerprint(), report);
-                locate(result, report.validatorChanges(), "validator/src/main/java/io/proofgate/protocol/Topology.java");
+                ObjectNode result =
+                        result(
+                                log,
+                                "namespace-impact",
+                                s.name()
+                                        + ": "
+                                        + s.changed()
+                                        + " of "
+                                        + s.probes()
+                                        + " probes changed; first: base "
+                                        + s.firstBase()
+                                        + ", head "
+                                        + s.firstHead(),
+                                s.fingerprint(),
+                                report);
+                locate(
+                        result,
+                        report.validatorChanges(),
+                        "validator/src/main/java/io/proofgate/protocol/Topology.java");
             }
         }
         for (ModelSizes.Finding f : report.modelFindings()) {
@@ -62,7 +114,8 @@ public final class AuditSarif {
         return log.write();
     }
 
-    private static ObjectNode result(SarifLog log, String rule, String message, String fingerprint, Audit.Report report) {
+    private static ObjectNode result(
+            SarifLog log, String rule, String message, String fingerprint, Audit.Report report) {
         return log.result(rule, message, fingerprint, report.justification(fingerprint));
     }
 

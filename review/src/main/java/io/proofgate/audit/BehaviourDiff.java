@@ -4,6 +4,7 @@ import io.proofgate.format.StateLine;
 import io.proofgate.generate.GraphPaths;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,16 +16,15 @@ import java.util.SequencedMap;
 import java.util.TreeSet;
 
 /**
- * The behaviour difference of two revisions of the spec on one model: each revision's state
- * graph is a machine from input events (the edge labels, {@code lastEvent}) to outputs
- * ({@code lastVerdicts}); their synchronous product, both stepping on the same event, is
- * searched breadth first from the two initial states. A transition where the outputs differ, or
- * where one revision takes an event the other cannot, is a difference; the first one of each
- * class found is its witness, so every witness is a shortest one. The search does not go past a
- * difference: what follows it would be a consequence, not a new change.
+ * The behaviour difference of two revisions of the spec on one model: each revision's state graph is a machine from
+ * input events (the edge labels, {@code lastEvent}) to outputs ({@code lastVerdicts}); their synchronous product, both
+ * stepping on the same event, is searched breadth first from the two initial states. A transition where the outputs
+ * differ, or where one revision takes an event the other cannot, is a difference; the first one of each class found is
+ * its witness, so every witness is a shortest one. The search does not go past a difference: what follows it would be a
+ * consequence, not a new change.
  *
- * <p>Pure: the order of the search comes from event labels and never from TLC's fingerprints, so
- * the result is the same on every run and machine.
+ * <p>Pure: the order of the search comes from event labels and never from TLC's fingerprints, so the result is the same
+ * on every run and machine.
  */
 public final class BehaviourDiff {
 
@@ -50,8 +50,17 @@ public final class BehaviourDiff {
         String baseTopology = GraphPaths.topology(base, baseStart);
         String headTopology = GraphPaths.topology(head, headStart);
         if (!baseTopology.equals(headTopology)) {
-            Difference topology = Difference.of(model, "the model's topology line differs", Difference.Kind.VERDICT,
-                    List.of(baseTopology), List.of(baseTopology), List.of(headTopology), true, true, "topology");
+            Difference topology =
+                    Difference.of(
+                            model,
+                            "the model's topology line differs",
+                            Difference.Kind.VERDICT,
+                            List.of(baseTopology),
+                            List.of(baseTopology),
+                            List.of(headTopology),
+                            true,
+                            true,
+                            "topology");
             return new Result(model, List.of(topology), 1, true);
         }
         SequencedMap<String, Difference> classes = new LinkedHashMap<>();
@@ -74,8 +83,10 @@ public final class BehaviourDiff {
             for (String event : events) {
                 Long baseNext = baseOut.get(event);
                 Long headNext = headOut.get(event);
-                List<StateLine.VerdictLine> baseLines = baseNext == null ? List.of() : GraphPaths.stateVerdicts(base, baseNext);
-                List<StateLine.VerdictLine> headLines = headNext == null ? List.of() : GraphPaths.stateVerdicts(head, headNext);
+                List<StateLine.VerdictLine> baseLines =
+                        baseNext == null ? List.of() : GraphPaths.stateVerdicts(base, baseNext);
+                List<StateLine.VerdictLine> headLines =
+                        headNext == null ? List.of() : GraphPaths.stateVerdicts(head, headNext);
                 if (baseNext != null && headNext != null && baseLines.equals(headLines)) {
                     Pair next = new Pair(baseNext, headNext);
                     if (!parent.containsKey(next)) {
@@ -90,19 +101,34 @@ public final class BehaviourDiff {
                 StateGraph reader = baseNext != null ? base : head;
                 List<Edge> path = (baseNext != null ? baseMachine : headMachine).walk(labels).orElseThrow();
                 GraphPaths.Topic topic = GraphPaths.topic(reader, path);
-                Difference.Kind kind = baseNext != null && headNext != null
-                        && shape(baseLines).equals(shape(headLines)) ? Difference.Kind.REASON : Difference.Kind.VERDICT;
+                Difference.Kind kind =
+                        baseNext != null && headNext != null && shape(baseLines).equals(shape(headLines))
+                                ? Difference.Kind.REASON
+                                : Difference.Kind.VERDICT;
                 List<String> baseVerdicts = baseLines.stream().map(StateLine::text).toList();
                 List<String> headVerdicts = headLines.stream().map(StateLine::text).toList();
-                String name = baseNext == null || headNext == null
-                        ? GraphPaths.eventKind(reader, path) + " event sent by the " + (baseNext == null ? "head" : "base")
-                          + "'s environment only"
-                        : ruleChange(baseLines, headLines);
+                String name =
+                        baseNext == null || headNext == null
+                                ? GraphPaths.eventKind(reader, path)
+                                        + " event sent by the "
+                                        + (baseNext == null ? "head" : "base")
+                                        + "'s environment only"
+                                : ruleChange(baseLines, headLines);
                 String where = GraphPaths.eventKind(reader, path) + ", " + topic.slug();
                 Difference known = classes.get(name);
                 if (known == null) {
-                    classes.put(name, Difference.of(model, name, kind, GraphPaths.replayLines(reader, path),
-                            baseVerdicts, headVerdicts, baseNext != null, headNext != null, where));
+                    classes.put(
+                            name,
+                            Difference.of(
+                                    model,
+                                    name,
+                                    kind,
+                                    GraphPaths.replayLines(reader, path),
+                                    baseVerdicts,
+                                    headVerdicts,
+                                    baseNext != null,
+                                    headNext != null,
+                                    where));
                 } else {
                     classes.put(name, known.seenAlso(where));
                 }
@@ -123,18 +149,21 @@ public final class BehaviourDiff {
 
     /** The verdicts without their reason facts: what decides whether a difference is of verdicts or of reasons only. */
     static List<StateLine.VerdictLine> shape(List<StateLine.VerdictLine> verdicts) {
-        return verdicts.stream().map(line -> line instanceof StateLine.Rejected rejected
-                ? new StateLine.Rejected(rejected.id(), rejected.code(), List.of()) : line).toList();
+        return verdicts.stream()
+                .map(
+                        line ->
+                                line instanceof StateLine.Rejected rejected
+                                        ? new StateLine.Rejected(rejected.id(), rejected.code(), List.of())
+                                        : line)
+                .toList();
     }
 
     /**
-     * The class of a verdict difference, named by the rule that changed rather than by the
-     * event: the first request (in output order) whose verdicts differ, as "rejected C -> not
-     * rejected" (row C narrowed; what the head does instead, wait or publish, is in the witness),
-     * "not rejected -> rejected C", "rejected C -> rejected D", a reason-only change as "C reason:
-     * stating F -> stating G", and otherwise the two outcomes ("plan -> no verdict"). Request ids
-     * and values are left out, so one rule's change is one class however many requests and
-     * events show it.
+     * The class of a verdict difference, named by the rule that changed rather than by the event: the first request (in
+     * output order) whose verdicts differ, as "rejected C -> not rejected" (row C narrowed; what the head does instead,
+     * wait or publish, is in the witness), "not rejected -> rejected C", "rejected C -> rejected D", a reason-only
+     * change as "C reason: stating F -> stating G", and otherwise the two outcomes ("plan -> no verdict"). Request ids
+     * and values are left out, so one rule's change is one class however many requests and events show it.
      */
     static String ruleChange(List<StateLine.VerdictLine> base, List<StateLine.VerdictLine> head) {
         java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
@@ -148,16 +177,24 @@ public final class BehaviourDiff {
             }
             StateLine.Rejected baseRejection = rejection(b);
             StateLine.Rejected headRejection = rejection(h);
-            if (baseRejection != null && headRejection != null && baseRejection.code().equals(headRejection.code())
+            if (baseRejection != null
+                    && headRejection != null
+                    && baseRejection.code().equals(headRejection.code())
                     && shape(b).equals(shape(h))) {
                 return factNames(baseRejection).equals(factNames(headRejection))
-                        ? baseRejection.code() + " reason: the same facts with other values ("
-                          + differing(baseRejection, headRejection) + ")"
-                        : baseRejection.code() + " reason: stating " + factNames(baseRejection) + " -> stating "
-                          + factNames(headRejection);
+                        ? baseRejection.code()
+                                + " reason: the same facts with other values ("
+                                + differing(baseRejection, headRejection)
+                                + ")"
+                        : baseRejection.code()
+                                + " reason: stating "
+                                + factNames(baseRejection)
+                                + " -> stating "
+                                + factNames(headRejection);
             }
             if (baseRejection != null || headRejection != null) {
-                return (baseRejection == null ? "not rejected" : "rejected " + baseRejection.code()) + " -> "
+                return (baseRejection == null ? "not rejected" : "rejected " + baseRejection.code())
+                        + " -> "
                         + (headRejection == null ? "not rejected" : "rejected " + headRejection.code());
             }
             return outcome(b) + " -> " + outcome(h);
@@ -206,13 +243,14 @@ public final class BehaviourDiff {
         }
         List<String> words = new ArrayList<>();
         for (StateLine.VerdictLine line : verdicts) {
-            words.add(switch (line) {
-                case StateLine.Plan plan -> "plan";
-                case StateLine.Rejected rejected -> "rejected";
-                case StateLine.Retired retired -> "retired " + retired.cause();
-                case StateLine.Hit hit -> "hit";
-                case StateLine.Load load -> "load";
-            });
+            words.add(
+                    switch (line) {
+                        case StateLine.Plan plan -> "plan";
+                        case StateLine.Rejected rejected -> "rejected";
+                        case StateLine.Retired retired -> "retired " + retired.cause();
+                        case StateLine.Hit hit -> "hit";
+                        case StateLine.Load load -> "load";
+                    });
         }
         return String.join(", ", words);
     }

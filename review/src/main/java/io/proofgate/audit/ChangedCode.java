@@ -2,9 +2,11 @@ package io.proofgate.audit;
 
 import com.github.difflib.DiffUtils;
 import com.github.difflib.patch.AbstractDelta;
+
 import io.proofgate.mutate.Definition;
 import io.proofgate.mutate.MutationException;
 import io.proofgate.mutate.TlaModule;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +17,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Where the two revisions' code differs, for locating findings: the TLA+ definitions of the spec
- * whose text changed (layout and comments aside), and the first changed line of each validator
- * source file. Locations are in the head's files, as a pull request shows them.
+ * Where the two revisions' code differs, for locating findings: the TLA+ definitions of the spec whose text changed
+ * (layout and comments aside), and the first changed line of each validator source file. Locations are in the head's
+ * files, as a pull request shows them.
  */
 final class ChangedCode {
 
@@ -39,7 +41,8 @@ final class ChangedCode {
             for (Definition d : definitions(file)) {
                 if (!d.normalized().equals(old.get(d.name()))) {
                     var first = d.tokens().getFirst();
-                    changed.add(new Location("spec/" + relative, first.line(), first.column(), "definition " + d.name()));
+                    changed.add(
+                            new Location("spec/" + relative, first.line(), first.column(), "definition " + d.name()));
                 }
             }
         }
@@ -47,9 +50,9 @@ final class ChangedCode {
     }
 
     /**
-     * The first changed line of each validator source that differs (or is new) at the head, the
-     * modules below the validator included: a source is compared with the file of the same path in
-     * whichever of the base's source folders has it.
+     * The first changed line of each validator source that differs (or is new) at the head, the modules below the
+     * validator included: a source is compared with the file of the same path in whichever of the base's source folders
+     * has it.
      */
     static List<Location> validatorSources(Revision base, Revision head) throws IOException {
         List<Location> changed = new ArrayList<>();
@@ -61,16 +64,27 @@ final class ChangedCode {
                 List<AbstractDelta<String>> deltas = DiffUtils.diff(was, now).getDeltas();
                 if (!deltas.isEmpty()) {
                     int line = Math.min(now.size(), deltas.getFirst().getTarget().getPosition() + 1);
-                    changed.add(new Location(head.dir().relativize(file).toString().replace('\\', '/'), Math.max(1, line), 1,
-                            was.isEmpty() ? "new file" : enclosing(now, line) + ", " + deltas.size()
-                                    + (deltas.size() == 1 ? " changed hunk" : " changed hunks") + " in the file"));
+                    changed.add(
+                            new Location(
+                                    head.dir().relativize(file).toString().replace('\\', '/'),
+                                    Math.max(1, line),
+                                    1,
+                                    was.isEmpty()
+                                            ? "new file"
+                                            : enclosing(now, line)
+                                                    + ", "
+                                                    + deltas.size()
+                                                    + (deltas.size() == 1 ? " changed hunk" : " changed hunks")
+                                                    + " in the file"));
                 }
             }
         }
         return changed;
     }
 
-    /** The lines of the class at {@code relative} in whichever of the base's source folders has it; none when it is new. */
+    /**
+     * The lines of the class at {@code relative} in whichever of the base's source folders has it; none when it is new.
+     */
     private static List<String> before(Revision base, String relative) throws IOException {
         for (Path root : base.validatorSources()) {
             if (Files.isRegularFile(root.resolve(relative))) {
@@ -80,9 +94,10 @@ final class ChangedCode {
         return List.of();
     }
 
-    private static final java.util.regex.Pattern METHOD = java.util.regex.Pattern.compile(
-            "^\\s+(?:(?:public|protected|private|static|final|synchronized|abstract|default)\\s+)*"
-                    + "(?:<[^>]+>\\s+)?[\\w.<>\\[\\], ?]+\\s+(\\w+)\\s*\\([^;]*$");
+    private static final java.util.regex.Pattern METHOD =
+            java.util.regex.Pattern.compile(
+                    "^\\s+(?:(?:public|protected|private|static|final|synchronized|abstract|default)\\s+)*"
+                            + "(?:<[^>]+>\\s+)?[\\w.<>\\[\\], ?]+\\s+(\\w+)\\s*\\([^;]*$");
 
     /** The method whose declaration is the nearest above the 1-based line (a scan, not a parse), or the file. */
     private static String enclosing(List<String> lines, int line) {

@@ -17,12 +17,22 @@ import java.util.List;
  * @param seenIn where the class occurs: each kind of event (and its topic) at which the search found it, sorted
  * @param occurrences how many transitions of the product show it
  */
-public record Difference(String model, String className, Kind kind, List<String> witness, List<String> baseVerdicts,
-                         List<String> headVerdicts, boolean baseTakes, boolean headTakes, String fingerprint,
-                         List<String> seenIn, int occurrences) {
+public record Difference(
+        String model,
+        String className,
+        Kind kind,
+        List<String> witness,
+        List<String> baseVerdicts,
+        List<String> headVerdicts,
+        boolean baseTakes,
+        boolean headTakes,
+        String fingerprint,
+        List<String> seenIn,
+        int occurrences) {
 
     public enum Kind {
-        VERDICT("verdict"), REASON("reason");
+        VERDICT("verdict"),
+        REASON("reason");
 
         public final String wireName;
 
@@ -38,19 +48,47 @@ public record Difference(String model, String className, Kind kind, List<String>
         seenIn = List.copyOf(seenIn);
     }
 
-    static Difference of(String model, String className, Kind kind, List<String> witness, List<String> baseVerdicts,
-                         List<String> headVerdicts, boolean baseTakes, boolean headTakes, String where) {
+    static Difference of(
+            String model,
+            String className,
+            Kind kind,
+            List<String> witness,
+            List<String> baseVerdicts,
+            List<String> headVerdicts,
+            boolean baseTakes,
+            boolean headTakes,
+            String where) {
         String fingerprint = Fingerprints.of("behaviour", className, String.join("\n", witness));
-        return new Difference(model, className, kind, witness, baseVerdicts, headVerdicts, baseTakes, headTakes,
-                fingerprint, List.of(where), 1);
+        return new Difference(
+                model,
+                className,
+                kind,
+                witness,
+                baseVerdicts,
+                headVerdicts,
+                baseTakes,
+                headTakes,
+                fingerprint,
+                List.of(where),
+                1);
     }
 
     /** The same class found again, at {@code where}. */
     Difference seenAlso(String where) {
         java.util.TreeSet<String> places = new java.util.TreeSet<>(seenIn);
         places.add(where);
-        return new Difference(model, className, kind, witness, baseVerdicts, headVerdicts, baseTakes, headTakes,
-                fingerprint, List.copyOf(places), occurrences + 1);
+        return new Difference(
+                model,
+                className,
+                kind,
+                witness,
+                baseVerdicts,
+                headVerdicts,
+                baseTakes,
+                headTakes,
+                fingerprint,
+                List.copyOf(places),
+                occurrences + 1);
     }
 
     /** Events after the topology line. */

@@ -1,6 +1,7 @@
 package io.proofgate.audit;
 
 import io.proofgate.words.Outside;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,13 +13,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The revisions of a git repository, read with the {@code git} executable's plumbing (no shell,
- * no checkout): nothing here writes to the repository, its index or its working tree.
+ * The revisions of a git repository, read with the {@code git} executable's plumbing (no shell, no checkout): nothing
+ * here writes to the repository, its index or its working tree.
  */
 public final class GitRepository {
 
     /** A guard against a hung git only: a loaded machine must not turn a slow git into a failed audit. */
     private static final long TIMEOUT_SECONDS = 600;
+
     private final Path root;
 
     private GitRepository(Path root) {
@@ -51,17 +53,15 @@ public final class GitRepository {
     }
 
     /**
-     * The largest file a revision may hold: both revisions are written to disk whole, so that
-     * their adapters run on exactly their files, and a larger one is refused before anything is
-     * written (docs/audit.md, "Limits").
+     * The largest file a revision may hold: both revisions are written to disk whole, so that their adapters run on
+     * exactly their files, and a larger one is refused before anything is written (docs/audit.md, "Limits").
      */
     public static final long MAX_FILE_BYTES = 512L << 20;
 
     /**
-     * Writes the files under {@code paths} at {@code commit} into {@code into}; each file name
-     * written with its blob id, sorted by name (two files with one blob id have the same bytes).
-     * Files are streamed from git one at a time, never held whole in memory; symbolic links are
-     * written as links, kept to {@code into} ({@link WrittenLinks}).
+     * Writes the files under {@code paths} at {@code commit} into {@code into}; each file name written with its blob
+     * id, sorted by name (two files with one blob id have the same bytes). Files are streamed from git one at a time,
+     * never held whole in memory; symbolic links are written as links, kept to {@code into} ({@link WrittenLinks}).
      */
     public java.util.SortedMap<String, String> export(String commit, List<String> paths, Path into)
             throws IOException, InterruptedException {
@@ -70,7 +70,8 @@ public final class GitRepository {
         java.util.Set<String> executable = new java.util.HashSet<>();
         java.util.Set<String> links = new java.util.HashSet<>();
         StringBuilder batch = new StringBuilder();
-        for (String entry : listing("cannot list " + commit, paths, "ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--")) {
+        for (String entry :
+                listing("cannot list " + commit, paths, "ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--")) {
             if (entry.isEmpty()) {
                 continue;
             }
@@ -100,63 +101,90 @@ public final class GitRepository {
         }
         // links are made after every file is written, so that no file is written through one
         java.util.SortedMap<Path, String> linkTargets = new java.util.TreeMap<>();
-        git(root, batch.toString().getBytes(StandardCharsets.UTF_8), out -> {
-            InputStream blobs = new java.io.BufferedInputStream(out, 1 << 16);
-            for (String name : names) {
-                String header = headerLine(blobs, name);
-                String[] parts = header.split(" ");
-                if (parts.length != 3 || !parts[1].equals("blob")) {
-                    throw new AuditException("git cat-file gave " + Outside.quoted(header) + " for " + Outside.quoted(name));
-                }
-                long size = Long.parseLong(parts[2]);
-                Path file = into.resolve(name).normalize();
-                if (links.contains(name)) {
-                    if (size > 4096) {
-                        throw new AuditException(Outside.quoted(name) + ": a symbolic link whose target is "
-                                + size + " bytes long, which no file system resolves");
+        git(
+                root,
+                batch.toString().getBytes(StandardCharsets.UTF_8),
+                out -> {
+                    InputStream blobs = new java.io.BufferedInputStream(out, 1 << 16);
+                    for (String name : names) {
+                        String header = headerLine(blobs, name);
+                        String[] parts = header.split(" ");
+                        if (parts.length != 3 || !parts[1].equals("blob")) {
+                            throw new AuditException(
+                                    "git cat-file gave " + Outside.quoted(header) + " for " + Outside.quoted(name));
+                        }
+                        long size = Long.parseLong(parts[2]);
+                        Path file = into.resolve(name).normalize();
+                        if (links.contains(name)) {
+                            if (size > 4096) {
+                                throw new AuditException(
+                                        Outside.quoted(name)
+                                                + ": a symbolic link whose target is "
+                                                + size
+                                                + " bytes long, which no file system resolves");
+                            }
+                            byte[] target = blobs.readNBytes((int) size);
+                            if (target.length != size) {
+                                throw new AuditException(
+                                        "git cat-file output ended early, in the link " + Outside.quoted(name));
+                            }
+                            linkTargets.put(file, new String(target, StandardCharsets.UTF_8));
+                        } else {
+                            Files.createDirectories(file.getParent());
+                            try (OutputStream copy = Files.newOutputStream(file)) {
+                                copy(blobs, copy, size, name);
+                            }
+                            if (executable.contains(name)) {
+                                file.toFile().setExecutable(true); // an adapter may be a script run as it is
+                            }
+                        }
+                        if (blobs.read() != '\n') {
+                            throw new AuditException(
+                                    "git cat-file output is not as expected after " + Outside.quoted(name));
+                        }
                     }
-                    byte[] target = blobs.readNBytes((int) size);
-                    if (target.length != size) {
-                        throw new AuditException("git cat-file output ended early, in the link " + Outside.quoted(name));
-                    }
-                    linkTargets.put(file, new String(target, StandardCharsets.UTF_8));
-                } else {
-                    Files.createDirectories(file.getParent());
-                    try (OutputStream copy = Files.newOutputStream(file)) {
-                        copy(blobs, copy, size, name);
-                    }
-                    if (executable.contains(name)) {
-                        file.toFile().setExecutable(true); // an adapter may be a script run as it is
-                    }
-                }
-                if (blobs.read() != '\n') {
-                    throw new AuditException("git cat-file output is not as expected after " + Outside.quoted(name));
-                }
-            }
-        }, "cat-file", "--batch");
+                },
+                "cat-file",
+                "--batch");
         makeLinks(into, linkTargets);
         return written;
     }
 
-    /** The links, each as git checks it out (a symbolic link, never a file holding its target's path), then kept to {@code into}. */
+    /**
+     * The links, each as git checks it out (a symbolic link, never a file holding its target's path), then kept to
+     * {@code into}.
+     */
     private static void makeLinks(Path into, java.util.SortedMap<Path, String> links) throws IOException {
         for (var link : links.entrySet()) {
             Files.createDirectories(link.getKey().getParent());
             try {
                 Files.createSymbolicLink(link.getKey(), Path.of(link.getValue()));
             } catch (UnsupportedOperationException | IOException | java.nio.file.InvalidPathException e) {
-                throw new AuditException(Outside.bare(into.relativize(link.getKey()).toString()) + ": the revision's symbolic link to "
-                        + Outside.quoted(link.getValue()) + " cannot be made here (" + e.getMessage() + ")");
+                throw new AuditException(
+                        Outside.bare(into.relativize(link.getKey()).toString())
+                                + ": the revision's symbolic link to "
+                                + Outside.quoted(link.getValue())
+                                + " cannot be made here ("
+                                + e.getMessage()
+                                + ")");
             }
         }
         WrittenLinks.confine(into, List.copyOf(links.keySet()));
     }
 
-    /** A file of {@code size} bytes at {@code where} (REVISION:PATH) refused before anything is written when over the limit. */
+    /**
+     * A file of {@code size} bytes at {@code where} (REVISION:PATH) refused before anything is written when over the
+     * limit.
+     */
     private static void refuseIfTooLarge(String where, long size) {
         if (size > MAX_FILE_BYTES) {
-            throw new AuditException(Outside.bare(where) + ": " + String.format("%,d", size) + " bytes, over the audit's limit of "
-                    + (MAX_FILE_BYTES >> 20) + " MiB for a file of a revision (each revision is written to disk whole)");
+            throw new AuditException(
+                    Outside.bare(where)
+                            + ": "
+                            + String.format("%,d", size)
+                            + " bytes, over the audit's limit of "
+                            + (MAX_FILE_BYTES >> 20)
+                            + " MiB for a file of a revision (each revision is written to disk whole)");
         }
     }
 
@@ -185,20 +213,28 @@ public final class GitRepository {
     }
 
     /**
-     * The working tree's files under {@code paths} that git would commit (tracked or not ignored),
-     * copied into {@code into}: symbolic links as links (never the file or folder they lead to),
-     * kept to {@code into} as a commit's are.
+     * The working tree's files under {@code paths} that git would commit (tracked or not ignored), copied into {@code
+     * into}: symbolic links as links (never the file or folder they lead to), kept to {@code into} as a commit's are.
      */
     public List<String> exportWorkingTree(List<String> paths, Path into) throws IOException, InterruptedException {
         Result unmerged = git(root, null, "ls-files", "-u");
         if (unmerged.exit() != 0 || !unmerged.text().isBlank()) {
-            throw new AuditException("the working tree has unmerged files (a merge, rebase or cherry-pick is under way);"
-                    + " resolve them, or audit a commit with --head REV");
+            throw new AuditException(
+                    "the working tree has unmerged files (a merge, rebase or cherry-pick is under way);"
+                            + " resolve them, or audit a commit with --head REV");
         }
         List<String> names = new ArrayList<>();
         java.util.SortedMap<Path, String> links = new java.util.TreeMap<>();
-        for (String name : listing("cannot list the working tree", paths,
-                "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--")) {
+        for (String name :
+                listing(
+                        "cannot list the working tree",
+                        paths,
+                        "ls-files",
+                        "-z",
+                        "--cached",
+                        "--others",
+                        "--exclude-standard",
+                        "--")) {
             if (name.isEmpty()) {
                 continue;
             }
@@ -212,7 +248,10 @@ public final class GitRepository {
             } else if (Files.isRegularFile(source, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 refuseIfTooLarge("worktree:" + name, Files.size(source));
                 Files.createDirectories(file.getParent());
-                Files.copy(source, file, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES,
+                Files.copy(
+                        source,
+                        file,
+                        java.nio.file.StandardCopyOption.COPY_ATTRIBUTES,
                         java.nio.file.LinkOption.NOFOLLOW_LINKS);
             } else {
                 continue; // deleted in the working tree
@@ -226,8 +265,8 @@ public final class GitRepository {
     /** Files under {@code paths} that differ between HEAD and the working tree (uncommitted changes), sorted. */
     public List<String> uncommitted(List<String> paths) throws IOException, InterruptedException {
         List<String> names = new ArrayList<>();
-        for (String entry : listing("git status failed", paths, "status", "--porcelain=v1", "-z", "--untracked-files=all",
-                "--")) {
+        for (String entry :
+                listing("git status failed", paths, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--")) {
             if (entry.length() > 3) {
                 names.add(entry.substring(3));
             }
@@ -235,8 +274,11 @@ public final class GitRepository {
         return names.stream().sorted().toList();
     }
 
-    /** The NUL-separated entries git prints for {@code command} followed by {@code paths}; failing is {@code problem}. */
-    private String[] listing(String problem, List<String> paths, String... command) throws IOException, InterruptedException {
+    /**
+     * The NUL-separated entries git prints for {@code command} followed by {@code paths}; failing is {@code problem}.
+     */
+    private String[] listing(String problem, List<String> paths, String... command)
+            throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of(command));
         args.addAll(paths);
         Result result = git(root, null, args.toArray(String[]::new));
@@ -272,12 +314,12 @@ public final class GitRepository {
     }
 
     /**
-     * Runs git on {@code dir} with {@code input} on its standard input, its output given to
-     * {@code reader} as it comes; a reader that fails ends git. Optional locks are off
-     * ({@code --no-optional-locks}): a read such as {@code git status} would otherwise refresh the
-     * user's index, and the audit writes nothing of the user's.
+     * Runs git on {@code dir} with {@code input} on its standard input, its output given to {@code reader} as it comes;
+     * a reader that fails ends git. Optional locks are off ({@code --no-optional-locks}): a read such as {@code git
+     * status} would otherwise refresh the user's index, and the audit writes nothing of the user's.
      */
-    private static Result git(Path dir, byte[] input, Reader reader, String... args) throws IOException, InterruptedException {
+    private static Result git(Path dir, byte[] input, Reader reader, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("git", "--no-optional-locks", "-C", dir.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -292,24 +334,32 @@ public final class GitRepository {
             // stderr to a thread of its own so that neither pipe can fill and stall git; only its
             // start is kept, for a message
             java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
-            Thread drain = Thread.ofVirtual().start(() -> {
-                try (InputStream err = process.getErrorStream()) {
-                    byte[] buffer = new byte[8192];
-                    for (int read = err.read(buffer); read >= 0; read = err.read(buffer)) {
-                        errors.write(buffer, 0, Math.max(0, Math.min(read, MAX_ERRORS - errors.size())));
-                    }
-                } catch (IOException ignored) {
-                    // the exit code still says whether git failed
-                }
-            });
+            Thread drain =
+                    Thread.ofVirtual()
+                            .start(
+                                    () -> {
+                                        try (InputStream err = process.getErrorStream()) {
+                                            byte[] buffer = new byte[8192];
+                                            for (int read = err.read(buffer); read >= 0; read = err.read(buffer)) {
+                                                errors.write(
+                                                        buffer,
+                                                        0,
+                                                        Math.max(0, Math.min(read, MAX_ERRORS - errors.size())));
+                                            }
+                                        } catch (IOException ignored) {
+                                            // the exit code still says whether git failed
+                                        }
+                                    });
             if (input != null) {
-                Thread.ofVirtual().start(() -> {
-                    try (OutputStream in = process.getOutputStream()) {
-                        in.write(input);
-                    } catch (IOException ignored) {
-                        // git exited early; its exit code says why
-                    }
-                });
+                Thread.ofVirtual()
+                        .start(
+                                () -> {
+                                    try (OutputStream in = process.getOutputStream()) {
+                                        in.write(input);
+                                    } catch (IOException ignored) {
+                                        // git exited early; its exit code says why
+                                    }
+                                });
             } else {
                 process.getOutputStream().close();
             }

@@ -5,6 +5,7 @@ import io.proofgate.graph.StateGraph;
 import io.proofgate.graph.StateGraphReader;
 import io.proofgate.tlc.TlcRunner;
 import io.proofgate.words.Sha256;
+
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -15,15 +16,13 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The state graphs of TLC runs that passed, kept by a hash of everything such a run reads: the
- * code TLC runs and how ({@link TlcRunner#identity()}), the model's name, module and config, and
- * every file of the spec folder by path and bytes. An audit's base rarely changes between two
- * audits of one change (a pull request pushed again, a validator-only change whose head spec is
- * the base's), and its TLC runs are most of an audit's time; a kept graph is read instead.
+ * The state graphs of TLC runs that passed, kept by a hash of everything such a run reads: the code TLC runs and how
+ * ({@link TlcRunner#identity()}), the model's name, module and config, and every file of the spec folder by path and
+ * bytes. An audit's base rarely changes between two audits of one change (a pull request pushed again, a validator-only
+ * change whose head spec is the base's), and its TLC runs are most of an audit's time; a kept graph is read instead.
  *
- * <p>Only the dump of a run that passed is kept; a kept file is written beside its final name and
- * moved in whole, so concurrent audits never read half of one, and one that does not read as a
- * state graph is run again, never trusted.
+ * <p>Only the dump of a run that passed is kept; a kept file is written beside its final name and moved in whole, so
+ * concurrent audits never read half of one, and one that does not read as a state graph is run again, never trusted.
  */
 final class GraphCache {
 
@@ -41,14 +40,22 @@ final class GraphCache {
     /** The key of {@code model}'s run on the spec under {@code specDir}. */
     String key(Path specDir, Model model) throws IOException {
         Sha256.Fields key = Sha256.fields();
-        for (String part : List.of(FORMAT, tlc.identity(), model.name(),
-                relative(specDir, model.module()), relative(specDir, model.config()))) {
+        for (String part :
+                List.of(
+                        FORMAT,
+                        tlc.identity(),
+                        model.name(),
+                        relative(specDir, model.module()),
+                        relative(specDir, model.config()))) {
             key.add(part);
         }
         List<Path> files;
         try (Stream<Path> walk = Files.walk(specDir)) {
-            files = walk.filter(Files::isRegularFile).map(specDir::relativize)
-                    .sorted(java.util.Comparator.comparing(p -> p.toString().replace('\\', '/'))).toList();
+            files =
+                    walk.filter(Files::isRegularFile)
+                            .map(specDir::relativize)
+                            .sorted(java.util.Comparator.comparing(p -> p.toString().replace('\\', '/')))
+                            .toList();
         }
         for (Path file : files) {
             key.add(file.toString().replace('\\', '/'));
@@ -63,9 +70,9 @@ final class GraphCache {
     }
 
     /**
-     * The graph kept under {@code key}, if one is kept and reads as a state graph. Its file's
-     * time becomes now, as a new one's is, so that the graphs no recent audit used can be told
-     * by their time and dropped (docs/audit.md, "In CI").
+     * The graph kept under {@code key}, if one is kept and reads as a state graph. Its file's time becomes now, as a
+     * new one's is, so that the graphs no recent audit used can be told by their time and dropped (docs/audit.md, "In
+     * CI").
      */
     Optional<StateGraph> find(String key) {
         Path file = dir.resolve(key + ".dot");
@@ -93,7 +100,10 @@ final class GraphCache {
         try {
             Files.copy(dot, partial, StandardCopyOption.REPLACE_EXISTING);
             try {
-                Files.move(partial, dir.resolve(key + ".dot"), StandardCopyOption.ATOMIC_MOVE,
+                Files.move(
+                        partial,
+                        dir.resolve(key + ".dot"),
+                        StandardCopyOption.ATOMIC_MOVE,
                         StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(partial, dir.resolve(key + ".dot"), StandardCopyOption.REPLACE_EXISTING);

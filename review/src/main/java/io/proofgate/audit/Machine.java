@@ -3,6 +3,7 @@ package io.proofgate.audit;
 import io.proofgate.generate.GraphPaths;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,25 +11,31 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A state graph read as a machine over input events: from each state, at most one successor per
- * event label ({@link GraphPaths#label}); a spec whose graph has two is not a function of its
- * input and cannot be audited.
+ * A state graph read as a machine over input events: from each state, at most one successor per event label ({@link
+ * GraphPaths#label}); a spec whose graph has two is not a function of its input and cannot be audited.
  */
 final class Machine {
 
     private final StateGraph graph;
     private final long start;
     private final Map<Long, Map<String, Long>> byState = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Each state's label: the event that leads to it, written once (the audit reads each many times over). */
     private final Map<Long, String> labelOf = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Each state's part of a replay's outcome, likewise. */
     private final Map<Long, GraphPaths.StateOutcome> outcomeOf = new java.util.concurrent.ConcurrentHashMap<>();
+
     private String topology;
 
     Machine(StateGraph graph, String side) {
         if (graph.initialStates().size() != 1) {
-            throw new AuditException("the " + side + " state graph has " + graph.initialStates().size()
-                    + " initial states; the audit compares specs with one (the topology line)");
+            throw new AuditException(
+                    "the "
+                            + side
+                            + " state graph has "
+                            + graph.initialStates().size()
+                            + " initial states; the audit compares specs with one (the topology line)");
         }
         this.graph = graph;
         this.start = graph.initialStates().getFirst();
@@ -44,17 +51,21 @@ final class Machine {
 
     /** The successors of {@code state} by event label, in label order. */
     Map<String, Long> successors(long state) {
-        return byState.computeIfAbsent(state, id -> {
-            Map<String, Long> out = new TreeMap<>();
-            for (Edge edge : graph.outgoing(id)) {
-                Long other = out.put(label(edge), edge.to());
-                if (other != null && other != edge.to()) {
-                    throw new AuditException("two edges leave one state with the same event, so the spec is not a"
-                            + " function of its input: " + label(edge));
-                }
-            }
-            return out;
-        });
+        return byState.computeIfAbsent(
+                state,
+                id -> {
+                    Map<String, Long> out = new TreeMap<>();
+                    for (Edge edge : graph.outgoing(id)) {
+                        Long other = out.put(label(edge), edge.to());
+                        if (other != null && other != edge.to()) {
+                            throw new AuditException(
+                                    "two edges leave one state with the same event, so the spec is not a"
+                                            + " function of its input: "
+                                            + label(edge));
+                        }
+                    }
+                    return out;
+                });
     }
 
     /** The path that takes these events from the start, if the machine takes every one of them. */

@@ -4,16 +4,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One model's size at both revisions, the head measured on its own model files (not only on the
- * base's): a change that shrinks a model (a bound set to 0, a constant left out) removes the
- * behaviours the audit compares, so a drop is a finding a reviewer accepts, not a silent pass.
+ * One model's size at both revisions, the head measured on its own model files (not only on the base's): a change that
+ * shrinks a model (a bound set to 0, a constant left out) removes the behaviours the audit compares, so a drop is a
+ * finding a reviewer accepts, not a silent pass.
  *
  * @param headOnBaseStates distinct states of the head's spec on the base's model files
  * @param headStates distinct states of the head's spec on its own model files, -1 when the head has no such model
  * @param headRecorded the count the head's spec/models.json records, -1 when it records none
  */
-public record ModelSizes(String name, int baseStates, int headOnBaseStates, int headStates, int baseEdges, int headEdges,
-                         long headRecorded, int baseScenarios, int headScenarios) {
+public record ModelSizes(
+        String name,
+        int baseStates,
+        int headOnBaseStates,
+        int headStates,
+        int baseEdges,
+        int headEdges,
+        long headRecorded,
+        int baseScenarios,
+        int headScenarios) {
 
     /** A drop or a count TLC does not reproduce: each needs a reviewer. */
     public record Finding(String model, String what) {
@@ -25,7 +33,10 @@ public record ModelSizes(String name, int baseStates, int headOnBaseStates, int 
     public List<Finding> findings() {
         List<Finding> findings = new ArrayList<>();
         if (headStates < 0) {
-            findings.add(new Finding(name, "the head has no model " + name + " (the base has " + baseStates + " distinct states)"));
+            findings.add(
+                    new Finding(
+                            name,
+                            "the head has no model " + name + " (the base has " + baseStates + " distinct states)"));
             return findings;
         }
         if (headStates < baseStates) {
@@ -38,8 +49,13 @@ public record ModelSizes(String name, int baseStates, int headOnBaseStates, int 
             findings.add(new Finding(name, "generated scenarios dropped: " + baseScenarios + " -> " + headScenarios));
         }
         if (headRecorded >= 0 && headRecorded != headStates) {
-            findings.add(new Finding(name, "the head's spec/models.json records " + headRecorded
-                    + " distinct states; TLC finds " + headStates));
+            findings.add(
+                    new Finding(
+                            name,
+                            "the head's spec/models.json records "
+                                    + headRecorded
+                                    + " distinct states; TLC finds "
+                                    + headStates));
         }
         return findings;
     }

@@ -4,15 +4,15 @@ import io.proofgate.namespace.NamespaceImpact;
 import io.proofgate.namespace.NamespaceProbe;
 import io.proofgate.namespace.NamespaceProbes;
 import io.proofgate.namespace.ReferenceNamespace;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The namespace of one revision's validator: its answers to every probe of
- * {@code proofgate-namespace/v1}, computed as the reference adapter computes its own
- * ({@link ReferenceNamespace}: span, plan_selection, snapshot) but through the revision's replay
- * and store classes. So the spec audit and {@code audit-connector} on proofgate's adapter ask the
+ * The namespace of one revision's validator: its answers to every probe of {@code proofgate-namespace/v1}, computed as
+ * the reference adapter computes its own ({@link ReferenceNamespace}: span, plan_selection, snapshot) but through the
+ * revision's replay and store classes. So the spec audit and {@code audit-connector} on proofgate's adapter ask the
  * same questions, and two revisions' answers compare probe by probe.
  */
 final class NamespaceVectors {
@@ -29,9 +29,15 @@ final class NamespaceVectors {
         List<String> ids = NamespaceProbes.v1().stream().map(NamespaceProbe::id).toList();
         List<Audit.SurfaceChange> surfaces = new ArrayList<>();
         for (NamespaceImpact.Name name : NamespaceImpact.compare(ids, base, head)) {
-            surfaces.add(new Audit.SurfaceChange(name.name(), name.probes(), name.changed(),
-                    name.changed() == 0 ? null : name.firstProbe() + ": " + NamespaceImpact.shown(name.base()),
-                    name.changed() == 0 ? null : name.firstProbe() + ": " + NamespaceImpact.shown(name.head())));
+            surfaces.add(
+                    new Audit.SurfaceChange(
+                            name.name(),
+                            name.probes(),
+                            name.changed(),
+                            name.changed() == 0 ? null : name.firstProbe() + ": " + NamespaceImpact.shown(name.base()),
+                            name.changed() == 0
+                                    ? null
+                                    : name.firstProbe() + ": " + NamespaceImpact.shown(name.head())));
         }
         return surfaces;
     }

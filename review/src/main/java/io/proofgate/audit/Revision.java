@@ -1,6 +1,7 @@
 package io.proofgate.audit;
 
 import io.proofgate.format.ScenarioBlock;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,8 +9,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * One side of an audit, materialised: the spec and the validator's sources of a commit or of
- * the working tree, copied into a folder of the audit run's own.
+ * One side of an audit, materialised: the spec and the validator's sources of a commit or of the working tree, copied
+ * into a folder of the audit run's own.
  *
  * @param name how the report names it: a commit hash, or {@code worktree}
  * @param commit the commit, or for the working tree the commit it is based on (HEAD)
@@ -20,14 +21,16 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
 
     /** What the audit reads of a revision. */
     static final String SCENARIOS = "generated-tests/scenarios";
+
     /**
-     * The sources the audit compiles as a revision's validator: its module and the modules below
-     * it, those of them the revision has (a revision before the protocol's words had their own
-     * module has the validator's alone).
+     * The sources the audit compiles as a revision's validator: its module and the modules below it, those of them the
+     * revision has (a revision before the protocol's words had their own module has the validator's alone).
      */
-    static final List<String> VALIDATOR = List.of("validator/src/main/java", "words/src/main/java", "json-text/src/main/java");
-    static final List<String> PATHS = Stream.concat(Stream.of("spec", Accepted.FILE, SCENARIOS),
-            VALIDATOR.stream()).toList();
+    static final List<String> VALIDATOR =
+            List.of("validator/src/main/java", "words/src/main/java", "json-text/src/main/java");
+
+    static final List<String> PATHS =
+            Stream.concat(Stream.of("spec", Accepted.FILE, SCENARIOS), VALIDATOR.stream()).toList();
     static final String WORKTREE = "worktree";
 
     public Revision {
@@ -35,7 +38,8 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
     }
 
     /** {@code revision} of {@code repository} (null: the working tree), written into {@code dir}. */
-    static Revision materialise(GitRepository repository, String revision, Path dir) throws IOException, InterruptedException {
+    static Revision materialise(GitRepository repository, String revision, Path dir)
+            throws IOException, InterruptedException {
         Files.createDirectories(dir);
         if (revision == null) {
             String head = repository.commit("HEAD");
@@ -81,9 +85,13 @@ public record Revision(String name, String commit, List<String> uncommitted, Pat
     }
 
     private void requireSpec(String asked) {
-        if (!Files.isRegularFile(spec().resolve("models.json")) || !Files.isRegularFile(spec().resolve("Publication.tla"))) {
-            throw new AuditException("revision " + asked + (name.equals(asked) ? "" : " (" + shortName() + ")")
-                    + " has no spec: spec/Publication.tla and spec/models.json are what the audit compares");
+        if (!Files.isRegularFile(spec().resolve("models.json"))
+                || !Files.isRegularFile(spec().resolve("Publication.tla"))) {
+            throw new AuditException(
+                    "revision "
+                            + asked
+                            + (name.equals(asked) ? "" : " (" + shortName() + ")")
+                            + " has no spec: spec/Publication.tla and spec/models.json are what the audit compares");
         }
     }
 }

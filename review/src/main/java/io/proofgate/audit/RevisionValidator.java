@@ -3,6 +3,7 @@ package io.proofgate.audit;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
 import io.proofgate.words.Sha256;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,27 +22,28 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /**
- * One revision's validator, compiled from its sources and loaded in a class loader of its own,
- * so that two revisions run side by side in one JVM; it is driven through {@code proofgate
- * replay}'s entry point ({@code io.proofgate.replay.Replay.run}), whose output is the protocol's
- * replay format. Its only libraries are the running proofgate's (Jackson): a revision that needs
- * others cannot be audited, and says so.
+ * One revision's validator, compiled from its sources and loaded in a class loader of its own, so that two revisions
+ * run side by side in one JVM; it is driven through {@code proofgate replay}'s entry point ({@code
+ * io.proofgate.replay.Replay.run}), whose output is the protocol's replay format. Its only libraries are the running
+ * proofgate's (Jackson): a revision that needs others cannot be audited, and says so.
  *
- * <p>Compiled classes are kept under the cache folder by a hash of the sources, so an unchanged
- * validator is compiled once; a build is written beside its final name and moved in whole, so
- * concurrent audits never read a half-written one.
+ * <p>Compiled classes are kept under the cache folder by a hash of the sources, so an unchanged validator is compiled
+ * once; a build is written beside its final name and moved in whole, so concurrent audits never read a half-written
+ * one.
  */
 final class RevisionValidator implements AutoCloseable {
 
     /**
-     * Named through this validator's own class, and its signature pinned by {@link #PINNED}, so
-     * that renaming or reshaping the entry point fails compilation here, not every later audit.
+     * Named through this validator's own class, and its signature pinned by {@link #PINNED}, so that renaming or
+     * reshaping the entry point fails compilation here, not every later audit.
      */
     private static final String ENTRY = Replay.class.getName();
+
     private static final ReplayEntry PINNED = Replay::run;
     private static final String OWN_PACKAGES = "io.proofgate.";
 
@@ -62,13 +64,13 @@ final class RevisionValidator implements AutoCloseable {
     }
 
     /**
-     * The validator of the revision in {@code revision} (the folder holding its modules: the
-     * validator's sources and those of the modules below it that it has), compiled into (or found
-     * in) {@code cache}.
+     * The validator of the revision in {@code revision} (the folder holding its modules: the validator's sources and
+     * those of the modules below it that it has), compiled into (or found in) {@code cache}.
      */
     static RevisionValidator load(Path revision, Path cache, String side) throws IOException {
         if (!Files.isDirectory(revision.resolve(Revision.VALIDATOR.getFirst()))) {
-            throw new AuditException("the " + side + " revision has no validator sources (" + Revision.VALIDATOR.getFirst() + ")");
+            throw new AuditException(
+                    "the " + side + " revision has no validator sources (" + Revision.VALIDATOR.getFirst() + ")");
         }
         List<Path> files = new ArrayList<>();
         for (String root : Revision.VALIDATOR) {
@@ -83,15 +85,27 @@ final class RevisionValidator implements AutoCloseable {
         if (!Files.isDirectory(classes)) {
             compile(files, classes, side);
         }
-        URLClassLoader loader = new URLClassLoader("validator-" + side, new URL[] {classes.toUri().toURL()},
-                new LibrariesOnly(RevisionValidator.class.getClassLoader()));
+        URLClassLoader loader =
+                new URLClassLoader(
+                        "validator-" + side,
+                        new URL[] {classes.toUri().toURL()},
+                        new LibrariesOnly(RevisionValidator.class.getClassLoader()));
         try {
-            Method run = Class.forName(ENTRY, true, loader).getMethod("run", InputStream.class, String.class, OutputStream.class);
+            Method run =
+                    Class.forName(ENTRY, true, loader)
+                            .getMethod("run", InputStream.class, String.class, OutputStream.class);
             return new RevisionValidator(loader, run, hash);
         } catch (ReflectiveOperationException | LinkageError e) {
             loader.close();
-            throw new AuditException("the " + side + " validator has no " + ENTRY + ".run(InputStream, String, OutputStream),"
-                    + " the entry point the audit replays through (" + e + ")");
+            throw new AuditException(
+                    "the "
+                            + side
+                            + " validator has no "
+                            + ENTRY
+                            + ".run(InputStream, String, OutputStream),"
+                            + " the entry point the audit replays through ("
+                            + e
+                            + ")");
         }
     }
 
@@ -135,20 +149,37 @@ final class RevisionValidator implements AutoCloseable {
         Files.createDirectories(classes.getParent());
         Path staging = Files.createTempDirectory(classes.getParent(), ".build-");
         try {
-            List<String> args = new ArrayList<>(List.of("-d", staging.toString(), "-proc:none", "-nowarn", "-encoding", "UTF-8",
-                    "--release", Integer.toString(Runtime.version().feature()),
-                    "-classpath", libraries()));
+            List<String> args =
+                    new ArrayList<>(
+                            List.of(
+                                    "-d",
+                                    staging.toString(),
+                                    "-proc:none",
+                                    "-nowarn",
+                                    "-encoding",
+                                    "UTF-8",
+                                    "--release",
+                                    Integer.toString(Runtime.version().feature()),
+                                    "-classpath",
+                                    libraries()));
             files.forEach(f -> args.add(f.toString()));
             ByteArrayOutputStream errors = new ByteArrayOutputStream();
             int exit = compiler.run(null, OutputStream.nullOutputStream(), errors, args.toArray(String[]::new));
             if (exit != 0) {
-                String first = errors.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("error:")).findFirst()
-                        .orElse("exit " + exit);
-                throw new AuditException("the " + side + " validator does not compile with proofgate's libraries: " + first);
+                String first =
+                        errors.toString(StandardCharsets.UTF_8)
+                                .lines()
+                                .filter(l -> l.contains("error:"))
+                                .findFirst()
+                                .orElse("exit " + exit);
+                throw new AuditException(
+                        "the " + side + " validator does not compile with proofgate's libraries: " + first);
             }
             try {
                 Files.move(staging, classes, StandardCopyOption.ATOMIC_MOVE);
-            } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | java.nio.file.DirectoryNotEmptyException e) {
+            } catch (FileAlreadyExistsException
+                    | AtomicMoveNotSupportedException
+                    | java.nio.file.DirectoryNotEmptyException e) {
                 // another audit built the same sources first; theirs is as good as ours
             }
         } finally {
@@ -158,7 +189,9 @@ final class RevisionValidator implements AutoCloseable {
         }
     }
 
-    /** Where Jackson is: the running proofgate's class path (its own classes are not loaded from it, see LibrariesOnly). */
+    /**
+     * Where Jackson is: the running proofgate's class path (its own classes are not loaded from it, see LibrariesOnly).
+     */
     private static String libraries() {
         return System.getProperty("java.class.path");
     }
@@ -173,8 +206,8 @@ final class RevisionValidator implements AutoCloseable {
     }
 
     /**
-     * The parent of a revision's loader: the JDK and the libraries, never proofgate's own classes,
-     * so that a class the revision lacks is an error and not the running version's.
+     * The parent of a revision's loader: the JDK and the libraries, never proofgate's own classes, so that a class the
+     * revision lacks is an error and not the running version's.
      */
     private static final class LibrariesOnly extends ClassLoader {
         private final ClassLoader libraries;

@@ -4,14 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A SARIF 2.1.0 log of one run of an audit (the spec's or a connector's): the tool with its rules,
- * then one result per finding, its fingerprint under {@link #FINGERPRINT_KEY} so that code
- * scanning follows a finding across commits, an accepted one as a note with an external
- * suppression carrying the reviewers' justification.
+ * A SARIF 2.1.0 log of one run of an audit (the spec's or a connector's): the tool with its rules, then one result per
+ * finding, its fingerprint under {@link #FINGERPRINT_KEY} so that code scanning follows a finding across commits, an
+ * accepted one as a note with an external suppression carrying the reviewers' justification.
  */
 public final class SarifLog {
 

@@ -6,6 +6,7 @@ import io.proofgate.check.ModelCatalog;
 import io.proofgate.generate.Generation;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.tlc.TlcRunner;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,20 +21,18 @@ import java.util.SequencedMap;
 import java.util.TreeSet;
 
 /**
- * The state graphs of one revision's spec on the audited models, by TLC. Both revisions run on
- * the base's models: the head's spec gets the base's model modules, configs and models.json, so
- * that a difference is one of the spec and not of the bounds; where the head's own model files
- * differ, the report says so.
+ * The state graphs of one revision's spec on the audited models, by TLC. Both revisions run on the base's models: the
+ * head's spec gets the base's model modules, configs and models.json, so that a difference is one of the spec and not
+ * of the bounds; where the head's own model files differ, the report says so.
  */
 final class SpecGraphs {
 
     private SpecGraphs() {}
 
     /**
-     * The models to audit from the base's catalog: those named, or every generation model and
-     * every model marked {@code "audit": true} (an environment of its own, such as vLLM's proof
-     * producer, where a change can break an invariant without changing a verdict the generation
-     * models reach).
+     * The models to audit from the base's catalog: those named, or every generation model and every model marked {@code
+     * "audit": true} (an environment of its own, such as vLLM's proof producer, where a change can break an invariant
+     * without changing a verdict the generation models reach).
      */
     static List<Model> models(Revision base, List<String> names) throws IOException {
         ModelCatalog catalog = catalog(base, "base");
@@ -58,10 +57,11 @@ final class SpecGraphs {
     }
 
     /**
-     * A copy of the head's spec with the base's model files over it, in {@code dir}; returns the
-     * model files (relative to spec/) whose head version differs from the base's or is missing.
+     * A copy of the head's spec with the base's model files over it, in {@code dir}; returns the model files (relative
+     * to spec/) whose head version differs from the base's or is missing.
      */
-    static List<String> headOnBaseModels(Revision base, Revision head, List<Model> models, Path dir) throws IOException {
+    static List<String> headOnBaseModels(Revision base, Revision head, List<Model> models, Path dir)
+            throws IOException {
         Path spec = dir.resolve("spec");
         copyTree(head.spec(), spec);
         TreeSet<String> files = new TreeSet<>(List.of("models.json"));
@@ -83,20 +83,28 @@ final class SpecGraphs {
     }
 
     /**
-     * One revision's TLC runs: the state graph of each model its spec passes, and each model's
-     * safety, in the models' order (a broken one has no graph).
+     * One revision's TLC runs: the state graph of each model its spec passes, and each model's safety, in the models'
+     * order (a broken one has no graph).
      */
     record Side(SequencedMap<String, StateGraph> graphs, List<Safety> safety) {}
 
     /**
-     * TLC with the state graph dumped by {@code tlc} (the cache's runner), one model after the other, or the graph {@code cache} kept
-     * from a run on the same spec. A model whose run stops at a violation with a counterexample is
-     * a broken {@link Safety} when {@code violationIsFinding} (the head: the base passes there),
-     * else an {@link AuditException}; any other failure (a spec that does not parse, a run that
-     * does not finish) is always an {@link AuditException}.
+     * TLC with the state graph dumped by {@code tlc} (the cache's runner), one model after the other, or the graph
+     * {@code cache} kept from a run on the same spec. A model whose run stops at a violation with a counterexample is a
+     * broken {@link Safety} when {@code violationIsFinding} (the head: the base passes there), else an {@link
+     * AuditException}; any other failure (a spec that does not parse, a run that does not finish) is always an {@link
+     * AuditException}.
      */
-    static Side run(Path specDir, SequencedMap<String, String> keys, String side, Path tlcDir, int workers,
-                    boolean violationIsFinding, GraphCache cache, TlcRunner tlc, PrintStream progress)
+    static Side run(
+            Path specDir,
+            SequencedMap<String, String> keys,
+            String side,
+            Path tlcDir,
+            int workers,
+            boolean violationIsFinding,
+            GraphCache cache,
+            TlcRunner tlc,
+            PrintStream progress)
             throws IOException, InterruptedException {
         ModelCatalog catalog = catalogAt(specDir, side);
         SequencedMap<String, StateGraph> graphs = new LinkedHashMap<>();
@@ -107,24 +115,42 @@ final class SpecGraphs {
             String key = entry.getValue();
             Optional<StateGraph> kept = cache.find(key);
             if (kept.isPresent()) {
-                progress.println("proofgate: the state graph of " + name + " (" + side + ") from an earlier run on the same spec"
-                        + " (key " + key.substring(0, 16) + ")");
+                progress.println(
+                        "proofgate: the state graph of "
+                                + name
+                                + " ("
+                                + side
+                                + ") from an earlier run on the same spec"
+                                + " (key "
+                                + key.substring(0, 16)
+                                + ")");
                 graphs.put(name, kept.get());
                 safety.add(Safety.holds(name));
                 continue;
             }
             Path out = tlcDir.resolve(name);
             Files.createDirectories(out);
-            switch (Generation.tryDumpGraph(model, name + " (" + side + ")", CheckOptions.defaults(workers, out), progress, tlc)) {
+            switch (Generation.tryDumpGraph(
+                    model, name + " (" + side + ")", CheckOptions.defaults(workers, out), progress, tlc)) {
                 case Generation.GraphRun.Passed passed -> {
                     cache.keep(key, out.resolve("states.dot"));
                     graphs.put(name, passed.graph());
                     safety.add(Safety.holds(name));
                 }
-                case Generation.GraphRun.Failed failed -> safety.add((violationIsFinding
-                        ? Safety.violated(name, failed.result()) : Optional.<Safety>empty())
-                        .orElseThrow(() -> new AuditException("the " + side + " spec does not pass TLC on model " + name + ": "
-                                + failed.why() + " (the audit compares specs that pass their own checks)")));
+                case Generation.GraphRun.Failed failed ->
+                        safety.add(
+                                (violationIsFinding ? Safety.violated(name, failed.result()) : Optional.<Safety>empty())
+                                        .orElseThrow(
+                                                () ->
+                                                        new AuditException(
+                                                                "the "
+                                                                        + side
+                                                                        + " spec does not pass TLC on model "
+                                                                        + name
+                                                                        + ": "
+                                                                        + failed.why()
+                                                                        + " (the audit compares specs that pass their"
+                                                                        + " own checks)")));
             }
         }
         return new Side(graphs, safety);
@@ -173,7 +199,9 @@ final class SpecGraphs {
             return ModelCatalog.of(revision.spec());
         } catch (IOException | RuntimeException e) {
             // the revision's folder is this run's and is gone after it: the file is named from the revision's root
-            String problem = String.valueOf(e.getMessage()).replace(revision.dir().toAbsolutePath() + java.io.File.separator, "");
+            String problem =
+                    String.valueOf(e.getMessage())
+                            .replace(revision.dir().toAbsolutePath() + java.io.File.separator, "");
             throw new AuditException("the " + side + "'s spec/models.json cannot be read: " + problem);
         }
     }

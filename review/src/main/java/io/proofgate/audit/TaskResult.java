@@ -5,9 +5,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * The outcome of work run on a thread of its own (a revision written, a side's TLC runs), as the
- * work itself would have given it: its value, or its failure rethrown as what was thrown, so that
- * a report words it as it would a failure on the caller's thread.
+ * The outcome of work run on a thread of its own (a revision written, a side's TLC runs), as the work itself would have
+ * given it: its value, or its failure rethrown as what was thrown, so that a report words it as it would a failure on
+ * the caller's thread.
  */
 public final class TaskResult {
 
@@ -29,8 +29,8 @@ public final class TaskResult {
     }
 
     /**
-     * Waits for {@code task} to end, whatever its outcome (an interrupt is kept for the caller):
-     * before the folder it writes in is deleted, say, when the caller is already failing.
+     * Waits for {@code task} to end, whatever its outcome (an interrupt is kept for the caller): before the folder it
+     * writes in is deleted, say, when the caller is already failing.
      */
     public static void await(Future<?> task) {
         boolean interrupted = false;

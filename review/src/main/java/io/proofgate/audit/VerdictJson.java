@@ -4,13 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.proofgate.format.StateLine;
 
 /**
- * A spec verdict's script line ("rejected r1 code=empty", "plan r1 digest=d1 span=6912
- * blocks=[[1001]] recurrent=[[1,1015]]") in replay's JSON shape: kind, step, id, then the line's
- * fields in its order, numbers and lists as JSON. The line is read by {@link StateLine}, whose
- * syntax it is.
+ * A spec verdict's script line ("rejected r1 code=empty", "plan r1 digest=d1 span=6912 blocks=[[1001]]
+ * recurrent=[[1,1015]]") in replay's JSON shape: kind, step, id, then the line's fields in its order, numbers and lists
+ * as JSON. The line is read by {@link StateLine}, whose syntax it is.
  */
 final class VerdictJson {
 

@@ -3,8 +3,8 @@ package io.proofgate.mutate;
 import java.util.List;
 
 /**
- * A top-level operator definition of a module: {@code Name == ...} or {@code Name(a, b) == ...},
- * from its name to the last token before the next top-level line.
+ * A top-level operator definition of a module: {@code Name == ...} or {@code Name(a, b) == ...}, from its name to the
+ * last token before the next top-level line.
  *
  * @param tokens the definition's tokens, comments left out, name first
  */

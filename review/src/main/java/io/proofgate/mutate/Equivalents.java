@@ -1,18 +1,21 @@
 package io.proofgate.mutate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import io.proofgate.check.StrictJson;
+
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The mutants reviewers judged equivalent to the spec (no behaviour of the models tells them
- * apart, and none could), each with the reason, read strictly from a file such as
- * {@code spec/mutants-equivalent.json}:
+ * The mutants reviewers judged equivalent to the spec (no behaviour of the models tells them apart, and none could),
+ * each with the reason, read strictly from a file such as {@code spec/mutants-equivalent.json}:
+ *
  * <pre>{"schema": "proofgate-mutants-equivalent/v1",
  *  "equivalent": [{"id": "3f2a…", "operator": "Validate", "change": "&lt; → &lt;=", "reason": "…"}]}</pre>
+ *
  * {@code operator} and {@code change} are for the reader; the id alone identifies the mutant.
  */
 public record Equivalents(Map<String, Entry> byId) {
@@ -28,8 +31,8 @@ public record Equivalents(Map<String, Entry> byId) {
     }
 
     public static Equivalents read(Path file) throws MutationException {
-        StrictJson<MutationException> doc = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"equivalent\"",
-                MutationException::new);
+        StrictJson<MutationException> doc =
+                StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"equivalent\"", MutationException::new);
         JsonNode list = doc.root().path("equivalent");
         if (!list.isArray()) {
             throw doc.error(doc.root(), "equivalent", "\"equivalent\" must be a list");
@@ -50,7 +53,8 @@ public record Equivalents(Map<String, Entry> byId) {
             if (reason.isBlank()) {
                 throw doc.error(node, "reason", where + ": \"reason\" must say why the mutant is equivalent");
             }
-            if (out.put(id, new Entry(id, node.path("operator").asText(""), node.path("change").asText(""), reason)) != null) {
+            if (out.put(id, new Entry(id, node.path("operator").asText(""), node.path("change").asText(""), reason))
+                    != null) {
                 throw doc.error(node, "id", where + ": mutant " + id + " is listed twice");
             }
         }

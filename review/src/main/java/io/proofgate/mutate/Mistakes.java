@@ -1,7 +1,9 @@
 package io.proofgate.mutate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import io.proofgate.check.StrictJson;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -13,10 +15,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Named mistakes: plausible one-rule errors a reviewer wrote down as edits of the module
- * ({@code spec/mistakes.json}), run beside the generated mutants. Unlike a generated mutant, a
- * named mistake must be killed: it is a mistake by its author's word, so it is never judged
- * equivalent.
+ * Named mistakes: plausible one-rule errors a reviewer wrote down as edits of the module ({@code spec/mistakes.json}),
+ * run beside the generated mutants. Unlike a generated mutant, a named mistake must be killed: it is a mistake by its
+ * author's word, so it is never judged equivalent.
+ *
  * <pre>{"schema": "proofgate-mistakes/v1",
  *  "mistakes": [{"name": "conflict-ignored", "meaning": "...", "find": "...", "replace": "...",
  *                "model": "gen-two-recurrent"}]}</pre>
@@ -27,14 +29,12 @@ public final class Mistakes {
     private static final Set<String> TOP = Set.of("schema", "note", "mistakes");
     private static final Set<String> ENTRY = Set.of("name", "meaning", "find", "replace", "model");
 
-    private Mistakes() {
-    }
+    private Mistakes() {}
 
     /**
-     * The mistakes of a file as mutations, and the model each names in its optional
-     * {@code "model"} (the one that killed it when the whole run was last measured), by mutant id:
-     * {@link MutationRun} checks it there first. That is only an order: a stale one costs time,
-     * never a verdict.
+     * The mistakes of a file as mutations, and the model each names in its optional {@code "model"} (the one that
+     * killed it when the whole run was last measured), by mutant id: {@link MutationRun} checks it there first. That is
+     * only an order: a stale one costs time, never a verdict.
      */
     public record Named(List<Mutation> mutations, java.util.Map<String, String> firstModels) {
         public Named {
@@ -50,10 +50,10 @@ public final class Mistakes {
         return new Named(mutations, firstModels);
     }
 
-    private static List<Mutation> parse(Path file, String text, String source, java.util.Map<String, String> firstModels)
-            throws MutationException {
-        StrictJson<MutationException> doc = StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"",
-                MutationException::new);
+    private static List<Mutation> parse(
+            Path file, String text, String source, java.util.Map<String, String> firstModels) throws MutationException {
+        StrictJson<MutationException> doc =
+                StrictJson.read(file, SCHEMA, TOP, "\"schema\" and \"mistakes\"", MutationException::new);
         JsonNode list = doc.root().path("mistakes");
         if (!list.isArray()) {
             throw doc.error(doc.root(), "mistakes", "\"mistakes\" must be a list");
@@ -69,7 +69,8 @@ public final class Mistakes {
             doc.keys(where, node, ENTRY);
             String name = string(doc, where, node, "name");
             if (!name.matches("[a-z0-9][a-z0-9-]*")) {
-                throw doc.error(node, "name", where + ": a name is lower-case letters, digits and '-', found \"" + name + "\"");
+                throw doc.error(
+                        node, "name", where + ": a name is lower-case letters, digits and '-', found \"" + name + "\"");
             }
             if (!names.add(name)) {
                 throw doc.error(node, "name", where + ": the mistake \"" + name + "\" is listed twice");
@@ -82,8 +83,14 @@ public final class Mistakes {
                 throw doc.error(node, "find", "mistake \"" + name + "\": its find text is not in " + source);
             }
             if (text.indexOf(find, at + 1) >= 0) {
-                throw doc.error(node, "find", "mistake \"" + name + "\": its find text occurs more than once in "
-                        + source + "; make it longer");
+                throw doc.error(
+                        node,
+                        "find",
+                        "mistake \""
+                                + name
+                                + "\": its find text occurs more than once in "
+                                + source
+                                + "; make it longer");
             }
             int line = 1;
             int lineStart = 0;
@@ -93,8 +100,17 @@ public final class Mistakes {
                     lineStart = i + 1;
                 }
             }
-            Mutation mutation = new Mutation(id(name, find, replace), name, Mutation.Kind.NAMED, at, at + find.length(),
-                    find, replace, line, at - lineStart + 1);
+            Mutation mutation =
+                    new Mutation(
+                            id(name, find, replace),
+                            name,
+                            Mutation.Kind.NAMED,
+                            at,
+                            at + find.length(),
+                            find,
+                            replace,
+                            line,
+                            at - lineStart + 1);
             out.add(mutation);
             if (node.has("model")) {
                 firstModels.put(mutation.id(), string(doc, where, node, "model"));
@@ -105,8 +121,11 @@ public final class Mistakes {
 
     private static String id(String name, String find, String replace) {
         try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest(("mistake\n" + name + "\n" + find + "\n" + replace)
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] h =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(
+                                    ("mistake\n" + name + "\n" + find + "\n" + replace)
+                                            .getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(h).substring(0, 10);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java platform", e);

@@ -6,20 +6,28 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * One mutation: the characters {@code start..end} of the module's text replaced by
- * {@code replacement}, inside the definition {@code operator}.
+ * One mutation: the characters {@code start..end} of the module's text replaced by {@code replacement}, inside the
+ * definition {@code operator}.
  *
- * <p>Its id depends only on the definition's own text (layout reduced to single spaces), where
- * in it the mutation is, and what it does: an edit elsewhere in the module keeps every id of
- * this definition, so a judgement recorded against an id stays attached to the same mutant.
+ * <p>Its id depends only on the definition's own text (layout reduced to single spaces), where in it the mutation is,
+ * and what it does: an edit elsewhere in the module keeps every id of this definition, so a judgement recorded against
+ * an id stays attached to the same mutant.
  *
  * @param kind one of {@link Kind}'s words
  * @param original the text replaced
  * @param line 1-based line of the replaced text
  * @param column 1-based column of the replaced text
  */
-public record Mutation(String id, String operator, Kind kind, int start, int end, String original,
-        String replacement, int line, int column) {
+public record Mutation(
+        String id,
+        String operator,
+        Kind kind,
+        int start,
+        int end,
+        String original,
+        String replacement,
+        int line,
+        int column) {
 
     public enum Kind {
         /** {@code <} and {@code <=}, {@code >} and {@code >=}, {@code =} and {@code #} swapped */
@@ -75,8 +83,16 @@ public record Mutation(String id, String operator, Kind kind, int start, int end
     static String id(Definition definition, int offsetInDefinition, Kind kind, String replacement) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            String key = definition.name() + "\n" + definition.normalized() + "\n" + offsetInDefinition + "\n"
-                    + kind.word() + "\n" + oneLine(replacement);
+            String key =
+                    definition.name()
+                            + "\n"
+                            + definition.normalized()
+                            + "\n"
+                            + offsetInDefinition
+                            + "\n"
+                            + kind.word()
+                            + "\n"
+                            + oneLine(replacement);
             return HexFormat.of().formatHex(sha.digest(key.getBytes(StandardCharsets.UTF_8))).substring(0, 10);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java platform", e);

@@ -8,22 +8,30 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which mutants a mutation run checks: the module's definitions in a part (or named operators),
- * their generated mutants, the named mistakes, then the selection of {@code --shard} and
- * {@code --only}. {@code proofgate mutate} and {@code proofgate merge-mutate} both plan with it, so a
- * merge of shards expects exactly the mutants one unsharded run would have checked.
+ * Which mutants a mutation run checks: the module's definitions in a part (or named operators), their generated
+ * mutants, the named mistakes, then the selection of {@code --shard} and {@code --only}. {@code proofgate mutate} and
+ * {@code proofgate merge-mutate} both plan with it, so a merge of shards expects exactly the mutants one unsharded run
+ * would have checked.
  *
- * @param source   the module's path as the report names it
- * @param part     the part's words for the report ("Connector", or "operators A,B")
- * @param allIds   every mutant of every definition of the module, run or not
+ * @param source the module's path as the report names it
+ * @param part the part's words for the report ("Connector", or "operators A,B")
+ * @param allIds every mutant of every definition of the module, run or not
  */
-public record MutationPlan(String source, String text, String part, List<Definition> definitions, List<Mutation> mutations,
-                           Map<String, String> firstModels, Set<String> allIds) {
+public record MutationPlan(
+        String source,
+        String text,
+        String part,
+        List<Definition> definitions,
+        List<Mutation> mutations,
+        Map<String, String> firstModels,
+        Set<String> allIds) {
 
     /** How to choose: null fields are the defaults (the part, no mistakes file, all mutants). */
     public record Selection(String part, String operators, Path mistakes, List<String> only, Shard shard) {}
 
-    /** Shard {@code index} of {@code count}: the generated mutants whose id, read as a number, is index modulo count. */
+    /**
+     * Shard {@code index} of {@code count}: the generated mutants whose id, read as a number, is index modulo count.
+     */
     public record Shard(int index, int count) {
         public boolean holds(Mutation mutation) {
             return mutation.kind() == Mutation.Kind.NAMED || owner(mutation, count) == index;
@@ -78,16 +86,30 @@ public record MutationPlan(String source, String text, String part, List<Definit
         if (operators != null) {
             List<Definition> out = new ArrayList<>();
             for (String name : operators.split(",")) {
-                out.add(module.definitions().stream().filter(d -> d.name().equals(name)).findFirst()
-                        .orElseThrow(() -> new MutationException(source + ": no definition named \"" + name + "\"")));
+                out.add(
+                        module.definitions().stream()
+                                .filter(d -> d.name().equals(name))
+                                .findFirst()
+                                .orElseThrow(
+                                        () ->
+                                                new MutationException(
+                                                        source + ": no definition named \"" + name + "\"")));
             }
             return out;
         }
         List<Definition> inPart = module.part(part);
         if (inPart == null) {
-            throw new MutationException(source + ": no part \"" + part + "\": mark it with the comments"
-                    + " \"\\* mutate-begin: " + part + "\" and \"\\* mutate-end: " + part + "\""
-                    + (module.parts().isEmpty() ? "" : " (marked: " + String.join(", ", module.parts()) + ")"));
+            throw new MutationException(
+                    source
+                            + ": no part \""
+                            + part
+                            + "\": mark it with the comments"
+                            + " \"\\* mutate-begin: "
+                            + part
+                            + "\" and \"\\* mutate-end: "
+                            + part
+                            + "\""
+                            + (module.parts().isEmpty() ? "" : " (marked: " + String.join(", ", module.parts()) + ")"));
         }
         if (inPart.isEmpty()) {
             throw new MutationException(source + ": the part \"" + part + "\" holds no definition");

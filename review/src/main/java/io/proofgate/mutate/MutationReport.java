@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,21 +15,27 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The outcome of a mutation run: counts, the score, who killed what, and what is left for a
- * reviewer (survivors not judged equivalent, judgements that no longer hold).
+ * The outcome of a mutation run: counts, the score, who killed what, and what is left for a reviewer (survivors not
+ * judged equivalent, judgements that no longer hold).
  *
- * <p>score = killed / (killed + survived + unfinished), over the mutants not judged equivalent;
- * mutants that do not compile are not mutants of the spec and count nowhere.
+ * <p>score = killed / (killed + survived + unfinished), over the mutants not judged equivalent; mutants that do not
+ * compile are not mutants of the spec and count nowhere.
  *
- * <p>It states no times: the same mutants give the same report, byte for byte, however they were
- * run (one run, or shards merged by {@code proofgate merge-mutate}); a run's time goes to stderr.
+ * <p>It states no times: the same mutants give the same report, byte for byte, however they were run (one run, or
+ * shards merged by {@code proofgate merge-mutate}); a run's time goes to stderr.
  */
-public record MutationReport(String module, String part, List<String> models, String text,
-                             List<MutantResult> results, Equivalents equivalents, Set<String> allMutants) {
+public record MutationReport(
+        String module,
+        String part,
+        List<String> models,
+        String text,
+        List<MutantResult> results,
+        Equivalents equivalents,
+        Set<String> allMutants) {
 
     /**
-     * @param allMutants the ids of every mutant of the definitions, run or not (a shard or
-     *     {@code --only} runs some): a judgement naming none of them is of a mutant that is gone
+     * @param allMutants the ids of every mutant of the definitions, run or not (a shard or {@code --only} runs some): a
+     *     judgement naming none of them is of a mutant that is gone
      */
     public MutationReport {
         models = List.copyOf(models);
@@ -37,9 +44,20 @@ public record MutationReport(String module, String part, List<String> models, St
     }
 
     /** A report of a run of every mutant. */
-    public MutationReport(String module, String part, List<String> models, String text,
-                          List<MutantResult> results, Equivalents equivalents) {
-        this(module, part, models, text, results, equivalents,
+    public MutationReport(
+            String module,
+            String part,
+            List<String> models,
+            String text,
+            List<MutantResult> results,
+            Equivalents equivalents) {
+        this(
+                module,
+                part,
+                models,
+                text,
+                results,
+                equivalents,
                 results.stream().map(r -> r.mutation().id()).collect(Collectors.toSet()));
     }
 
@@ -59,8 +77,10 @@ public record MutationReport(String module, String part, List<String> models, St
 
     /** Survivors and unfinished mutants that nobody judged equivalent: each fails {@code --check}. */
     public List<MutantResult> unjudged() {
-        return generated().filter(r -> r.outcome() instanceof Outcome.Survived
-                || r.outcome() instanceof Outcome.Unfinished).filter(r -> !judged(r)).toList();
+        return generated()
+                .filter(r -> r.outcome() instanceof Outcome.Survived || r.outcome() instanceof Outcome.Unfinished)
+                .filter(r -> !judged(r))
+                .toList();
     }
 
     /** The named mistakes, each of which must be killed. */
@@ -79,20 +99,35 @@ public record MutationReport(String module, String part, List<String> models, St
 
     /** Judgements that no longer hold: the mutant is gone (its definition changed) or is now killed. */
     public List<String> staleJudgements() {
-        Map<String, MutantResult> byId = results.stream()
-                .collect(Collectors.toMap(r -> r.mutation().id(), r -> r, (a, b) -> a, LinkedHashMap::new));
+        Map<String, MutantResult> byId =
+                results.stream()
+                        .collect(Collectors.toMap(r -> r.mutation().id(), r -> r, (a, b) -> a, LinkedHashMap::new));
         List<String> out = new ArrayList<>();
-        for (Equivalents.Entry e : equivalents.byId().values().stream()
-                .sorted(java.util.Comparator.comparing(Equivalents.Entry::id)).toList()) {
+        for (Equivalents.Entry e :
+                equivalents.byId().values().stream()
+                        .sorted(java.util.Comparator.comparing(Equivalents.Entry::id))
+                        .toList()) {
             MutantResult r = byId.get(e.id());
             if (r == null && allMutants.contains(e.id())) {
                 continue; // not run this time (another shard)
             }
             if (r == null) {
-                out.add(e.id() + " (" + e.operator() + ": " + e.change() + "): no such mutant now; its definition changed");
+                out.add(
+                        e.id()
+                                + " ("
+                                + e.operator()
+                                + ": "
+                                + e.change()
+                                + "): no such mutant now; its definition changed");
             } else if (!(r.outcome() instanceof Outcome.Survived)) {
-                out.add(e.id() + " (" + e.operator() + ": " + e.change() + "): judged equivalent, but "
-                        + MutationRun.describe(r.outcome()));
+                out.add(
+                        e.id()
+                                + " ("
+                                + e.operator()
+                                + ": "
+                                + e.change()
+                                + "): judged equivalent, but "
+                                + MutationRun.describe(r.outcome()));
             }
         }
         return out;
@@ -112,13 +147,15 @@ public record MutationReport(String module, String part, List<String> models, St
     /** Which property killed how many mutants, most first. */
     public Map<String, Long> killers() {
         Map<String, Long> counts = new TreeMap<>();
-        generated().forEach(r -> {
-            if (r.outcome() instanceof Outcome.Killed k) {
-                counts.merge(k.by(), 1L, Long::sum);
-            }
-        });
-        return counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()
-                        .thenComparing(Map.Entry.comparingByKey()))
+        generated()
+                .forEach(
+                        r -> {
+                            if (r.outcome() instanceof Outcome.Killed k) {
+                                counts.merge(k.by(), 1L, Long::sum);
+                            }
+                        });
+        return counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
     }
 
@@ -135,17 +172,30 @@ public record MutationReport(String module, String part, List<String> models, St
     public String diff(Mutation m) {
         List<String> a = text.lines().toList();
         List<String> b = m.apply(text).lines().toList();
-        return String.join("\n", UnifiedDiffUtils.generateUnifiedDiff(module, module + " (mutant " + m.id() + ")",
-                a, DiffUtils.diff(a, b), 1));
+        return String.join(
+                "\n",
+                UnifiedDiffUtils.generateUnifiedDiff(
+                        module, module + " (mutant " + m.id() + ")", a, DiffUtils.diff(a, b), 1));
     }
 
     private String headline() {
-        return String.format(Locale.ROOT, "%s, part %s, on %s: %d mutants, %d killed, %d survived (%d judged"
+        return String.format(
+                Locale.ROOT,
+                "%s, part %s, on %s: %d mutants, %d killed, %d survived (%d judged"
                         + " equivalent), %d unfinished, %d not compilable; score %.1f%%; named mistakes %d of %d"
                         + " killed",
-                module, part, String.join(", ", models), results.size() - named().size(), count(Outcome.Killed.class),
-                count(Outcome.Survived.class), judgedEquivalent().size(), count(Outcome.Unfinished.class),
-                count(Outcome.NotCompilable.class), score(), named().size() - namedNotKilled().size(), named().size());
+                module,
+                part,
+                String.join(", ", models),
+                results.size() - named().size(),
+                count(Outcome.Killed.class),
+                count(Outcome.Survived.class),
+                judgedEquivalent().size(),
+                count(Outcome.Unfinished.class),
+                count(Outcome.NotCompilable.class),
+                score(),
+                named().size() - namedNotKilled().size(),
+                named().size());
     }
 
     private static String namedLine(MutantResult r) {
@@ -156,22 +206,36 @@ public record MutationReport(String module, String part, List<String> models, St
         StringBuilder s = new StringBuilder("proofgate mutate: ").append(headline()).append('\n');
         if (!named().isEmpty()) {
             s.append("named mistakes:\n");
-            named().forEach(r -> s.append(r.outcome() instanceof Outcome.Killed ? "  " : "  NOT KILLED ")
-                    .append(namedLine(r)).append('\n'));
+            named().forEach(
+                            r ->
+                                    s.append(r.outcome() instanceof Outcome.Killed ? "  " : "  NOT KILLED ")
+                                            .append(namedLine(r))
+                                            .append('\n'));
         }
         if (!killers().isEmpty()) { // a header over nothing reads as output cut off
             s.append("killed by:\n");
             killers().forEach((k, v) -> s.append(String.format(Locale.ROOT, "  %5d  %s%n", v, k)));
         }
         for (MutantResult r : unjudged()) {
-            s.append('\n').append(switch (r.outcome()) {
-                        case Outcome.TimedOut t -> "TIMED OUT ";
-                        case Outcome.OverStateBound o -> "OVER THE STATE BOUND ";
-                        default -> "SURVIVED ";
-                    })
-                    .append(r.mutation().id()).append("  ").append(r.mutation().operator()).append(", line ")
-                    .append(r.mutation().line()).append(", ").append(r.mutation().kind().word()).append(": ")
-                    .append(r.mutation().change()).append('\n').append(diff(r.mutation())).append('\n');
+            s.append('\n')
+                    .append(
+                            switch (r.outcome()) {
+                                case Outcome.TimedOut t -> "TIMED OUT ";
+                                case Outcome.OverStateBound o -> "OVER THE STATE BOUND ";
+                                default -> "SURVIVED ";
+                            })
+                    .append(r.mutation().id())
+                    .append("  ")
+                    .append(r.mutation().operator())
+                    .append(", line ")
+                    .append(r.mutation().line())
+                    .append(", ")
+                    .append(r.mutation().kind().word())
+                    .append(": ")
+                    .append(r.mutation().change())
+                    .append('\n')
+                    .append(diff(r.mutation()))
+                    .append('\n');
         }
         for (String stale : staleJudgements()) {
             s.append("\nSTALE JUDGEMENT ").append(stale).append('\n');
@@ -180,19 +244,31 @@ public record MutationReport(String module, String part, List<String> models, St
     }
 
     public String toMarkdown() {
-        StringBuilder s = new StringBuilder("## proofgate mutate: ").append(module).append(", part ").append(part)
-                .append("\n\n").append(headline()).append("\n\n| outcome | mutants |\n|---|---|\n");
+        StringBuilder s =
+                new StringBuilder("## proofgate mutate: ")
+                        .append(module)
+                        .append(", part ")
+                        .append(part)
+                        .append("\n\n")
+                        .append(headline())
+                        .append("\n\n| outcome | mutants |\n|---|---|\n");
         s.append("| killed | ").append(count(Outcome.Killed.class)).append(" |\n");
         s.append("| survived, judged equivalent | ").append(judgedEquivalent().size()).append(" |\n");
-        s.append("| survived, not judged | ").append(unjudged().stream()
-                .filter(r -> r.outcome() instanceof Outcome.Survived).count()).append(" |\n");
+        s.append("| survived, not judged | ")
+                .append(unjudged().stream().filter(r -> r.outcome() instanceof Outcome.Survived).count())
+                .append(" |\n");
         s.append("| unfinished | ").append(count(Outcome.Unfinished.class)).append(" |\n");
         s.append("| not compilable | ").append(count(Outcome.NotCompilable.class)).append(" |\n\n");
         if (!named().isEmpty()) {
             s.append("| named mistake | outcome |\n|---|---|\n");
-            named().forEach(r -> s.append("| `").append(r.mutation().operator()).append("` | ")
-                    .append(r.outcome() instanceof Outcome.Killed ? "" : "**not killed**: ")
-                    .append(MutationRun.describe(r.outcome()).replace("|", "\\|")).append(" |\n"));
+            named().forEach(
+                            r ->
+                                    s.append("| `")
+                                            .append(r.mutation().operator())
+                                            .append("` | ")
+                                            .append(r.outcome() instanceof Outcome.Killed ? "" : "**not killed**: ")
+                                            .append(MutationRun.describe(r.outcome()).replace("|", "\\|"))
+                                            .append(" |\n"));
             s.append('\n');
         }
         if (!killers().isEmpty()) {
@@ -202,18 +278,31 @@ public record MutationReport(String module, String part, List<String> models, St
         if (!unjudged().isEmpty()) {
             s.append("\n### Survivors to judge\n");
             for (MutantResult r : unjudged()) {
-                s.append("\n<details><summary><code>").append(r.mutation().id()).append("</code> ")
-                        .append(r.mutation().operator()).append(", line ").append(r.mutation().line()).append(", ")
-                        .append(r.mutation().kind().word()).append("</summary>\n\n```diff\n")
-                        .append(diff(r.mutation())).append("\n```\n</details>\n");
+                s.append("\n<details><summary><code>")
+                        .append(r.mutation().id())
+                        .append("</code> ")
+                        .append(r.mutation().operator())
+                        .append(", line ")
+                        .append(r.mutation().line())
+                        .append(", ")
+                        .append(r.mutation().kind().word())
+                        .append("</summary>\n\n```diff\n")
+                        .append(diff(r.mutation()))
+                        .append("\n```\n</details>\n");
             }
         }
         if (!judgedEquivalent().isEmpty()) {
             s.append("\n### Judged equivalent\n\n| mutant | operator | change | reason |\n|---|---|---|---|\n");
             for (MutantResult r : judgedEquivalent()) {
-                s.append("| `").append(r.mutation().id()).append("` | ").append(r.mutation().operator()).append(" | `")
-                        .append(r.mutation().change().replace("|", "\\|")).append("` | ")
-                        .append(equivalents.byId().get(r.mutation().id()).reason().replace("|", "\\|")).append(" |\n");
+                s.append("| `")
+                        .append(r.mutation().id())
+                        .append("` | ")
+                        .append(r.mutation().operator())
+                        .append(" | `")
+                        .append(r.mutation().change().replace("|", "\\|"))
+                        .append("` | ")
+                        .append(equivalents.byId().get(r.mutation().id()).reason().replace("|", "\\|"))
+                        .append(" |\n");
             }
         }
         for (String stale : staleJudgements()) {

@@ -4,12 +4,12 @@ import io.proofgate.check.CheckOptions;
 import io.proofgate.check.FileTree;
 import io.proofgate.check.Model;
 import io.proofgate.check.ModelCheck;
-import io.proofgate.tlc.TlcCommand;
 import io.proofgate.tlc.TlcEnding;
 import io.proofgate.tlc.TlcMessage;
 import io.proofgate.tlc.TlcResult;
 import io.proofgate.tlc.Violation;
 import io.proofgate.tlc.WarmTlcPool;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -24,18 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * Checks mutants of one module on a list of models, {@code jobs} TLC runs at a time, each mutant
- * in a folder of its own (a copy of the spec folder's modules with the one module mutated), so
- * that runs never share a file. A mutant's models run in the order given and stop at the first
- * that kills it: put the cheapest first. TLC runs in warm JVMs kept for the next run
- * ({@link WarmTlcPool}); close the run to end them.
+ * Checks mutants of one module on a list of models, {@code jobs} TLC runs at a time, each mutant in a folder of its own
+ * (a copy of the spec folder's modules with the one module mutated), so that runs never share a file. A mutant's models
+ * run in the order given and stop at the first that kills it: put the cheapest first. TLC runs in warm JVMs kept for
+ * the next run ({@link WarmTlcPool}); close the run to end them.
  *
- * <p>A model whose invariants must each be violated ({@code each-violated}: each a witness that a
- * behaviour is reachable) kills a mutant under which one of them no longer is: the mutant removed
- * a behaviour, which no invariant of the other models can see, since an invariant holds on fewer
- * behaviours as well as on all of them. A model that expects one violation (a named mistake's,
- * refuted) is the witness of that one: a mutant under which the mistake is no longer refuted hid
- * it, and is killed.
+ * <p>A model whose invariants must each be violated ({@code each-violated}: each a witness that a behaviour is
+ * reachable) kills a mutant under which one of them no longer is: the mutant removed a behaviour, which no invariant of
+ * the other models can see, since an invariant holds on fewer behaviours as well as on all of them. A model that
+ * expects one violation (a named mistake's, refuted) is the witness of that one: a mutant under which the mistake is no
+ * longer refuted hid it, and is killed.
  */
 public final class MutationRun implements AutoCloseable {
 
@@ -43,11 +41,11 @@ public final class MutationRun implements AutoCloseable {
     private static final String HEAP = "1g";
 
     /**
-     * TLC's "Computing initial states..." (2189): before it, a failure is the module's or the
-     * config's (SANY's parse and semantic errors), not the model's. ("Starting...", 2185, comes
-     * even after a parse error.)
+     * TLC's "Computing initial states..." (2189): before it, a failure is the module's or the config's (SANY's parse
+     * and semantic errors), not the model's. ("Starting...", 2185, comes even after a parse error.)
      */
     private static final int TLC_COMPUTING_INIT = 2189;
+
     private static final java.util.regex.Pattern CONSTANT_INVARIANT =
             java.util.regex.Pattern.compile("The invariant of (\\S+) is equal to FALSE");
 
@@ -64,7 +62,8 @@ public final class MutationRun implements AutoCloseable {
      * @param moduleFile the mutated module's file name in {@code specDir}
      * @param workDir a folder of this run's own
      */
-    public MutationRun(Path specDir, String moduleFile, List<Model> models, int jobs, MutantLimits limits, Path workDir) {
+    public MutationRun(
+            Path specDir, String moduleFile, List<Model> models, int jobs, MutantLimits limits, Path workDir) {
         this.specDir = specDir;
         this.moduleFile = moduleFile;
         this.models = List.copyOf(models);
@@ -89,28 +88,38 @@ public final class MutationRun implements AutoCloseable {
     private record Checked(Outcome outcome, long states) {}
 
     /**
-     * Checks the unmutated module first: a model that fails without a mutation would kill every
-     * mutant and make the score meaningless.
+     * Checks the unmutated module first: a model that fails without a mutation would kill every mutant and make the
+     * score meaningless.
      *
      * @throws MutationException when a model does not pass on the module as it is
      */
-    public void checkBaseline(String text, PrintStream progress) throws MutationException, IOException, InterruptedException {
+    public void checkBaseline(String text, PrintStream progress)
+            throws MutationException, IOException, InterruptedException {
         // each model on its own, up to `jobs` at a time, as the mutants are checked: each run has
         // one worker, so one model after the other would leave all but one core idle
-        List<Checked> checked = inParallel(models, model -> check(text, workDir.resolve("baseline").resolve(folder(model)),
-                List.of(model)));
+        List<Checked> checked =
+                inParallel(
+                        models,
+                        model -> check(text, workDir.resolve("baseline").resolve(folder(model)), List.of(model)));
         for (Checked one : checked) {
             Outcome outcome = one.outcome();
             if (!(outcome instanceof Outcome.Survived)) {
-                throw new MutationException(moduleFile + ": the models must pass before mutation, but "
-                        + switch (outcome) {
-                            case Outcome.Killed k -> "model " + k.model() + " fails: " + k.by();
-                            case Outcome.TimedOut t -> "model " + t.model() + " ran past " + limits.timeout().toSeconds() + " s";
-                            case Outcome.OverStateBound o -> "model " + o.model() + " found more than " + o.maxStates()
-                                    + " distinct states (--max-states)";
-                            case Outcome.NotCompilable n -> "it does not compile: " + n.problem();
-                            case Outcome.Survived s -> throw new IllegalStateException();
-                        });
+                throw new MutationException(
+                        moduleFile
+                                + ": the models must pass before mutation, but "
+                                + switch (outcome) {
+                                    case Outcome.Killed k -> "model " + k.model() + " fails: " + k.by();
+                                    case Outcome.TimedOut t ->
+                                            "model " + t.model() + " ran past " + limits.timeout().toSeconds() + " s";
+                                    case Outcome.OverStateBound o ->
+                                            "model "
+                                                    + o.model()
+                                                    + " found more than "
+                                                    + o.maxStates()
+                                                    + " distinct states (--max-states)";
+                                    case Outcome.NotCompilable n -> "it does not compile: " + n.problem();
+                                    case Outcome.Survived s -> throw new IllegalStateException();
+                                });
             }
         }
         progress.println("proofgate mutate: the models pass on " + moduleFile + " as it is");
@@ -122,24 +131,32 @@ public final class MutationRun implements AutoCloseable {
     }
 
     /**
-     * As {@link #run(String, List, PrintStream)}, each mutant whose id {@code firstModels} maps to
-     * one of the models checked on that model first, then on the others in their order: only the
-     * order (and so the time) changes, and which model is named as killing it; a mutant that
-     * model does not kill is checked on the rest as any other.
+     * As {@link #run(String, List, PrintStream)}, each mutant whose id {@code firstModels} maps to one of the models
+     * checked on that model first, then on the others in their order: only the order (and so the time) changes, and
+     * which model is named as killing it; a mutant that model does not kill is checked on the rest as any other.
      */
-    public List<MutantResult> run(String text, List<Mutation> mutations, java.util.Map<String, String> firstModels,
-                                  PrintStream progress)
+    public List<MutantResult> run(
+            String text, List<Mutation> mutations, java.util.Map<String, String> firstModels, PrintStream progress)
             throws IOException, InterruptedException {
         AtomicInteger finished = new AtomicInteger();
-        return inParallel(mutations, m -> {
-            Checked checked = check(m.apply(text), workDir.resolve(m.id()), order(firstModels.get(m.id())));
-            synchronized (progress) {
-                progress.printf(java.util.Locale.ROOT, "  [%d/%d] %s %s %s: %s (%,d states)%n",
-                        finished.incrementAndGet(), mutations.size(), m.id(), m.operator(), m.kind().word(),
-                        describe(checked.outcome()), checked.states());
-            }
-            return new MutantResult(m, checked.outcome());
-        });
+        return inParallel(
+                mutations,
+                m -> {
+                    Checked checked = check(m.apply(text), workDir.resolve(m.id()), order(firstModels.get(m.id())));
+                    synchronized (progress) {
+                        progress.printf(
+                                java.util.Locale.ROOT,
+                                "  [%d/%d] %s %s %s: %s (%,d states)%n",
+                                finished.incrementAndGet(),
+                                mutations.size(),
+                                m.id(),
+                                m.operator(),
+                                m.kind().word(),
+                                describe(checked.outcome()),
+                                checked.states());
+                    }
+                    return new MutantResult(m, checked.outcome());
+                });
     }
 
     /** One check of a text. */
@@ -149,11 +166,14 @@ public final class MutationRun implements AutoCloseable {
 
     /** {@code task} on each item, up to {@code jobs} at a time; the results in the items' order. */
     private <T, R> List<R> inParallel(List<T> items, Task<T, R> task) throws IOException, InterruptedException {
-        ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
-            Thread t = new Thread(r, "proofgate-mutant");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService pool =
+                Executors.newFixedThreadPool(
+                        jobs,
+                        r -> {
+                            Thread t = new Thread(r, "proofgate-mutant");
+                            t.setDaemon(true);
+                            return t;
+                        });
         try {
             List<Future<R>> futures = new ArrayList<>();
             for (T item : items) {
@@ -192,9 +212,10 @@ public final class MutationRun implements AutoCloseable {
             case Outcome.Killed k -> "killed on " + k.model() + " by " + k.by();
             case Outcome.Survived s -> "SURVIVED";
             case Outcome.TimedOut t -> "timed out on " + t.model();
-            case Outcome.OverStateBound b -> "over the state bound on " + b.model() + " (more than " + b.maxStates()
-                    + " distinct states)";
-            case Outcome.NotCompilable n -> "not compilable: " + io.proofgate.words.Outside.bare(n.problem()); // from a shard file, maybe
+            case Outcome.OverStateBound b ->
+                    "over the state bound on " + b.model() + " (more than " + b.maxStates() + " distinct states)";
+            case Outcome.NotCompilable n ->
+                    "not compilable: " + io.proofgate.words.Outside.bare(n.problem()); // from a shard file, maybe
         };
     }
 
@@ -218,14 +239,25 @@ public final class MutationRun implements AutoCloseable {
                 // one worker: the same states in the same order on every machine, so the bound
                 // stops a run at the same state everywhere
                 long maxStates = limits.maxStates(model);
-                CheckOptions options = new CheckOptions(1, HEAP, out, limits.timeout(), java.util.OptionalLong.of(maxStates));
+                CheckOptions options =
+                        new CheckOptions(1, HEAP, out, limits.timeout(), java.util.OptionalLong.of(maxStates));
                 for (ModelRun run : runs(model, out)) {
-                    Model mutant = new Model(model.name(), module, run.config(), model.expected(), model.distinctStates(),
-                            model.description(), dir, model.shortRun());
+                    Model mutant =
+                            new Model(
+                                    model.name(),
+                                    module,
+                                    run.config(),
+                                    model.expected(),
+                                    model.distinctStates(),
+                                    model.description(),
+                                    dir,
+                                    model.shortRun());
                     TlcResult result = tlc.run(ModelCheck.command(mutant, options.in(run.dir())));
                     states = Math.max(states, result.run().statistics().distinctStates().orElse(0));
-                    Outcome outcome = run.witness().isEmpty() ? outcome(model.name(), maxStates, result)
-                            : witnessOutcome(model.name(), run.witness().get(), maxStates, result);
+                    Outcome outcome =
+                            run.witness().isEmpty()
+                                    ? outcome(model.name(), maxStates, result)
+                                    : witnessOutcome(model.name(), run.witness().get(), maxStates, result);
                     if (!(outcome instanceof Outcome.Survived)) {
                         return new Checked(outcome, states);
                     }
@@ -241,8 +273,8 @@ public final class MutationRun implements AutoCloseable {
     private record ModelRun(Path config, Path dir, java.util.Optional<String> witness) {}
 
     /**
-     * A model's runs: the model as it is (a model that expects one violation is a witness of it),
-     * or one per witness, with that invariant alone.
+     * A model's runs: the model as it is (a model that expects one violation is a witness of it), or one per witness,
+     * with that invariant alone.
      */
     private static List<ModelRun> runs(Model model, Path out) throws IOException {
         if (model.expected() instanceof Model.Expected.Violation one) {
@@ -252,15 +284,17 @@ public final class MutationRun implements AutoCloseable {
             return List.of(new ModelRun(model.config(), out, java.util.Optional.empty()));
         }
         List<ModelRun> runs = new ArrayList<>();
-        ModelCheck.eachConfig(model, each, out).forEach((witness, only) ->
-                runs.add(new ModelRun(only, only.getParent(), java.util.Optional.of(witness))));
+        ModelCheck.eachConfig(model, each, out)
+                .forEach(
+                        (witness, only) ->
+                                runs.add(new ModelRun(only, only.getParent(), java.util.Optional.of(witness))));
         return runs;
     }
 
     /**
-     * The outcome of a run that must find {@code witness} violated (a behaviour it names reached):
-     * found, the mutant survives this run; no violation at all, the mutant removed the behaviour
-     * and is killed by the witness; anything else as for any run.
+     * The outcome of a run that must find {@code witness} violated (a behaviour it names reached): found, the mutant
+     * survives this run; no violation at all, the mutant removed the behaviour and is killed by the witness; anything
+     * else as for any run.
      */
     static Outcome witnessOutcome(String model, String witness, long maxStates, TlcResult result) {
         if (!result.timedOut() && !result.stateBoundReached()) {
@@ -268,7 +302,8 @@ public final class MutationRun implements AutoCloseable {
             if (run.ending() == TlcEnding.OK) {
                 return new Outcome.Killed(model, "witness " + witness);
             }
-            if (run.ending() == TlcEnding.VIOLATION && run.violation().orElseThrow().name().filter(witness::equals).isPresent()) {
+            if (run.ending() == TlcEnding.VIOLATION
+                    && run.violation().orElseThrow().name().filter(witness::equals).isPresent()) {
                 return new Outcome.Survived();
             }
         }
@@ -288,13 +323,17 @@ public final class MutationRun implements AutoCloseable {
         }
         if (run.ending() == TlcEnding.VIOLATION) {
             Violation v = run.violation().orElseThrow();
-            return new Outcome.Killed(model, v.name().orElse(switch (v.kind()) {
-                case TEMPORAL_PROPERTY -> "a temporal property";
-                case DEADLOCK -> "deadlock";
-                case INVARIANT -> "an invariant";
-                case PROPERTY -> "a property";
-                case ACTION_PROPERTY -> "an action property";
-            }));
+            return new Outcome.Killed(
+                    model,
+                    v.name()
+                            .orElse(
+                                    switch (v.kind()) {
+                                        case TEMPORAL_PROPERTY -> "a temporal property";
+                                        case DEADLOCK -> "deadlock";
+                                        case INVARIANT -> "an invariant";
+                                        case PROPERTY -> "a property";
+                                        case ACTION_PROPERTY -> "an action property";
+                                    }));
         }
         // an invariant that does not depend on the state (TargetRule) is evaluated before the
         // initial states, and TLC reports it false as an error, not as a violation
@@ -305,9 +344,14 @@ public final class MutationRun implements AutoCloseable {
             }
         }
         boolean started = result.output().messages().stream().anyMatch(m -> m.code() == TLC_COMPUTING_INIT);
-        String problem = run.parseProblem()
-                .orElse(run.errors().stream().map(TlcMessage::text).map(Mutation::oneLine).findFirst()
-                        .orElse("TLC stopped without a result"));
+        String problem =
+                run.parseProblem()
+                        .orElse(
+                                run.errors().stream()
+                                        .map(TlcMessage::text)
+                                        .map(Mutation::oneLine)
+                                        .findFirst()
+                                        .orElse("TLC stopped without a result"));
         if (!started) {
             return new Outcome.NotCompilable(problem.length() > 300 ? problem.substring(0, 300) + "…" : problem);
         }

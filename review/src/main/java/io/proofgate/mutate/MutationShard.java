@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.StrictJson;
 import io.proofgate.shard.ShardKey;
 import io.proofgate.words.Outside;
 import io.proofgate.words.Sha256;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,29 +23,47 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What one shard of a mutation run found ({@code proofgate mutate --shard K/N --out FILE}), as a
- * file {@code proofgate merge-mutate} reads: the selection, every input the run read by its SHA-256 with
- * what each model checks ({@link RunInputs}), so that a merge of shards of different inputs is
- * refused, the outcome of each mutant checked, and, when {@code PROOFGATE_SHARD_KEY} was set, an
- * HMAC of all of it. Schema {@code proofgate-mutate-shard/v3} (v1 recorded the module's hash
- * only, and a merge took any cfg behind a model's name; v2 had no state bound per model).
+ * What one shard of a mutation run found ({@code proofgate mutate --shard K/N --out FILE}), as a file {@code proofgate
+ * merge-mutate} reads: the selection, every input the run read by its SHA-256 with what each model checks ({@link
+ * RunInputs}), so that a merge of shards of different inputs is refused, the outcome of each mutant checked, and, when
+ * {@code PROOFGATE_SHARD_KEY} was set, an HMAC of all of it. Schema {@code proofgate-mutate-shard/v3} (v1 recorded the
+ * module's hash only, and a merge took any cfg behind a model's name; v2 had no state bound per model).
  *
  * @param hmac the HMAC-SHA256 of {@link #canonical()} under the shard key, or null when unsigned
  */
-public record MutationShard(String module, String part, String operators, String mistakes, List<String> only,
-                            RunInputs inputs, int index, int count, Map<String, Outcome> outcomes, String hmac) {
+public record MutationShard(
+        String module,
+        String part,
+        String operators,
+        String mistakes,
+        List<String> only,
+        RunInputs inputs,
+        int index,
+        int count,
+        Map<String, Outcome> outcomes,
+        String hmac) {
 
     public static final String SCHEMA = "proofgate-mutate-shard/v3";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public static MutationShard of(MutationPlan plan, MutationPlan.Selection selection, RunInputs inputs,
-                                   List<MutantResult> results) {
+    public static MutationShard of(
+            MutationPlan plan, MutationPlan.Selection selection, RunInputs inputs, List<MutantResult> results) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         results.forEach(r -> outcomes.put(r.mutation().id(), r.outcome()));
         MutationPlan.Shard shard = selection.shard() == null ? new MutationPlan.Shard(0, 1) : selection.shard();
-        return new MutationShard(plan.source(), selection.part(), selection.operators(),
-                selection.mistakes() == null ? null : selection.mistakes().toString().replace(java.io.File.separatorChar, '/'),
-                selection.only(), inputs, shard.index(), shard.count(), outcomes, null);
+        return new MutationShard(
+                plan.source(),
+                selection.part(),
+                selection.operators(),
+                selection.mistakes() == null
+                        ? null
+                        : selection.mistakes().toString().replace(java.io.File.separatorChar, '/'),
+                selection.only(),
+                inputs,
+                shard.index(),
+                shard.count(),
+                outcomes,
+                null);
     }
 
     /** The models' names, in the run's order. */
@@ -58,8 +78,8 @@ public record MutationShard(String module, String part, String operators, String
 
     /** This shard signed with {@code key}. */
     public MutationShard signed(ShardKey key) {
-        return new MutationShard(module, part, operators, mistakes, only, inputs, index, count, outcomes,
-                key.sign(canonical()));
+        return new MutationShard(
+                module, part, operators, mistakes, only, inputs, index, count, outcomes, key.sign(canonical()));
     }
 
     /** The file's text: {@link #canonical()}'s content and, when signed, its HMAC. */
@@ -104,21 +124,22 @@ public record MutationShard(String module, String part, String operators, String
         root.put("shard", index);
         root.put("of", count);
         ArrayNode results = root.putArray("results");
-        outcomes.forEach((id, outcome) -> {
-            ObjectNode r = results.addObject();
-            r.put("id", id);
-            r.put("outcome", outcome.word());
-            switch (outcome) {
-                case Outcome.Killed k -> {
-                    r.put("model", k.model());
-                    r.put("by", k.by());
-                }
-                case Outcome.OverStateBound o -> r.put("model", o.model()).put("max_states", o.maxStates());
-                case Outcome.TimedOut t -> r.put("model", t.model());
-                case Outcome.NotCompilable n -> r.put("problem", n.problem());
-                case Outcome.Survived s -> { }
-            }
-        });
+        outcomes.forEach(
+                (id, outcome) -> {
+                    ObjectNode r = results.addObject();
+                    r.put("id", id);
+                    r.put("outcome", outcome.word());
+                    switch (outcome) {
+                        case Outcome.Killed k -> {
+                            r.put("model", k.model());
+                            r.put("by", k.by());
+                        }
+                        case Outcome.OverStateBound o -> r.put("model", o.model()).put("max_states", o.maxStates());
+                        case Outcome.TimedOut t -> r.put("model", t.model());
+                        case Outcome.NotCompilable n -> r.put("problem", n.problem());
+                        case Outcome.Survived s -> {}
+                    }
+                });
         if (signature != null) {
             root.put("hmac", signature);
         }
@@ -133,17 +154,33 @@ public record MutationShard(String module, String part, String operators, String
         }
     }
 
-    private static final Set<String> TOP = Set.of("schema", "module", "part", "operators", "mistakes", "only",
-            "timeout_seconds", "models", "inputs", "shard", "of", "results", "hmac");
-    private static final Set<String> MODEL = Set.of("name", "cfg", "module", "invariants", "properties", "deadlock",
-            "max_states");
+    private static final Set<String> TOP =
+            Set.of(
+                    "schema",
+                    "module",
+                    "part",
+                    "operators",
+                    "mistakes",
+                    "only",
+                    "timeout_seconds",
+                    "models",
+                    "inputs",
+                    "shard",
+                    "of",
+                    "results",
+                    "hmac");
+    private static final Set<String> MODEL =
+            Set.of("name", "cfg", "module", "invariants", "properties", "deadlock", "max_states");
     private static final Set<String> INPUT = Set.of("path", "sha256");
     private static final Set<String> RESULT = Set.of("id", "outcome", "model", "by", "problem", "max_states");
 
-    /** Reads a shard file strictly ({@link StrictJson}); a file that is not one is a {@link MutationException} naming it. */
+    /**
+     * Reads a shard file strictly ({@link StrictJson}); a file that is not one is a {@link MutationException} naming
+     * it.
+     */
     public static MutationShard read(Path file) throws MutationException {
-        StrictJson<MutationException> doc = StrictJson.read(file, SCHEMA, TOP, "the keys of a mutation shard file",
-                MutationException::new);
+        StrictJson<MutationException> doc =
+                StrictJson.read(file, SCHEMA, TOP, "the keys of a mutation shard file", MutationException::new);
         JsonNode root = doc.root();
         int index = integer(doc, root, "shard");
         int count = integer(doc, root, "of");
@@ -156,7 +193,10 @@ public record MutationShard(String module, String part, String operators, String
             String path = text(doc, "an input", input, "path");
             String sha = text(doc, "an input", input, "sha256");
             if (!Sha256.isHash(sha)) {
-                throw doc.error(input, "sha256", "input " + Outside.quoted(path) + ": \"sha256\" is not 64 lower-case hex digits");
+                throw doc.error(
+                        input,
+                        "sha256",
+                        "input " + Outside.quoted(path) + ": \"sha256\" is not 64 lower-case hex digits");
             }
             if (files.put(path, sha) != null) {
                 throw doc.error(input, "path", "input " + Outside.quoted(path) + " is listed twice");
@@ -170,16 +210,25 @@ public record MutationShard(String module, String part, String operators, String
             String module = text(doc, "model " + Outside.quoted(name), m, "module");
             for (String path : List.of(cfg, module)) {
                 if (!files.containsKey(path)) {
-                    throw doc.error(m, path.equals(cfg) ? "cfg" : "module", "model " + Outside.quoted(name) + ": " + Outside.quoted(path)
-                            + " is not among the inputs");
+                    throw doc.error(
+                            m,
+                            path.equals(cfg) ? "cfg" : "module",
+                            "model " + Outside.quoted(name) + ": " + Outside.quoted(path) + " is not among the inputs");
                 }
             }
             JsonNode deadlock = m.get("deadlock");
             if (deadlock == null || !deadlock.isBoolean()) {
-                throw doc.error(m, "deadlock", "model " + Outside.quoted(name) + ": \"deadlock\" must be true or false");
+                throw doc.error(
+                        m, "deadlock", "model " + Outside.quoted(name) + ": \"deadlock\" must be true or false");
             }
-            models.add(new RunInputs.CheckedModel(name, cfg, module, new ConfigChecks(strings(doc, m, "invariants"),
-                    strings(doc, m, "properties"), deadlock.asBoolean()), positive(doc, m, "max_states")));
+            models.add(
+                    new RunInputs.CheckedModel(
+                            name,
+                            cfg,
+                            module,
+                            new ConfigChecks(
+                                    strings(doc, m, "invariants"), strings(doc, m, "properties"), deadlock.asBoolean()),
+                            positive(doc, m, "max_states")));
         }
         if (models.stream().map(RunInputs.CheckedModel::name).distinct().count() != models.size()) {
             throw doc.error(root, "models", "a model is listed twice");
@@ -189,15 +238,20 @@ public record MutationShard(String module, String part, String operators, String
         for (JsonNode r : list(doc, root, "results")) {
             doc.keys("a result", r, RESULT);
             String id = text(doc, "a result", r, "id");
-            Outcome outcome = switch (text(doc, "a result", r, "outcome")) {
-                case "killed" -> new Outcome.Killed(text(doc, "a result", r, "model"), text(doc, "a result", r, "by"));
-                case "survived" -> new Outcome.Survived();
-                case "over-state-bound" -> new Outcome.OverStateBound(text(doc, "a result", r, "model"),
-                        positive(doc, r, "max_states"));
-                case "timed-out" -> new Outcome.TimedOut(text(doc, "a result", r, "model"));
-                case "not-compilable" -> new Outcome.NotCompilable(text(doc, "a result", r, "problem"));
-                default -> throw doc.error(r, "outcome", "mutant " + Outside.quoted(id) + " has an unknown outcome");
-            };
+            Outcome outcome =
+                    switch (text(doc, "a result", r, "outcome")) {
+                        case "killed" ->
+                                new Outcome.Killed(text(doc, "a result", r, "model"), text(doc, "a result", r, "by"));
+                        case "survived" -> new Outcome.Survived();
+                        case "over-state-bound" ->
+                                new Outcome.OverStateBound(
+                                        text(doc, "a result", r, "model"), positive(doc, r, "max_states"));
+                        case "timed-out" -> new Outcome.TimedOut(text(doc, "a result", r, "model"));
+                        case "not-compilable" -> new Outcome.NotCompilable(text(doc, "a result", r, "problem"));
+                        default ->
+                                throw doc.error(
+                                        r, "outcome", "mutant " + Outside.quoted(id) + " has an unknown outcome");
+                    };
             if (outcomes.put(id, outcome) != null) {
                 throw doc.error(r, "id", "mutant " + Outside.quoted(id) + " appears twice");
             }
@@ -208,33 +262,52 @@ public record MutationShard(String module, String part, String operators, String
         }
         String mistakes = nullable(doc, root, "mistakes");
         if (mistakes != null && !files.containsKey(mistakes)) {
-            throw doc.error(root, "mistakes", "the mistakes file " + Outside.quoted(mistakes) + " is not among the inputs");
+            throw doc.error(
+                    root, "mistakes", "the mistakes file " + Outside.quoted(mistakes) + " is not among the inputs");
         }
         String hmac = nullable(doc, root, "hmac");
-        return new MutationShard(module, nullable(doc, root, "part"), nullable(doc, root, "operators"), mistakes,
+        return new MutationShard(
+                module,
+                nullable(doc, root, "part"),
+                nullable(doc, root, "operators"),
+                mistakes,
                 root.path("only").isNull() ? null : strings(doc, root, "only"),
-                new RunInputs(files, models, timeout), index, count, outcomes, hmac);
+                new RunInputs(files, models, timeout),
+                index,
+                count,
+                outcomes,
+                hmac);
     }
 
     /**
-     * Checks the shard's signature against the key of this merge: with a key, the shard must be
-     * signed with it; without one, a signed shard cannot be verified, so it is refused too.
+     * Checks the shard's signature against the key of this merge: with a key, the shard must be signed with it; without
+     * one, a signed shard cannot be verified, so it is refused too.
      */
     public void verify(Path file, Optional<ShardKey> key) throws MutationException {
         if (key.isEmpty()) {
             if (hmac != null) {
-                throw new MutationException(shown(file) + ": the shard is signed (\"hmac\"), but " + ShardKey.ENVIRONMENT
-                        + " is not set here, so its signature cannot be verified; set it to the key the shards were run with");
+                throw new MutationException(
+                        shown(file)
+                                + ": the shard is signed (\"hmac\"), but "
+                                + ShardKey.ENVIRONMENT
+                                + " is not set here, so its signature cannot be verified; set it to the key the shards"
+                                + " were run with");
             }
             return;
         }
         if (hmac == null) {
-            throw new MutationException(shown(file) + ": the shard is not signed, and " + ShardKey.ENVIRONMENT
-                    + " is set: run the shards with the key set");
+            throw new MutationException(
+                    shown(file)
+                            + ": the shard is not signed, and "
+                            + ShardKey.ENVIRONMENT
+                            + " is set: run the shards with the key set");
         }
         if (!key.get().verifies(canonical(), hmac)) {
-            throw new MutationException(shown(file) + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
-                    + " (the file was edited after it was written, or signed with another key)");
+            throw new MutationException(
+                    shown(file)
+                            + ": its HMAC does not verify with "
+                            + ShardKey.ENVIRONMENT
+                            + " (the file was edited after it was written, or signed with another key)");
         }
     }
 
@@ -244,18 +317,19 @@ public record MutationShard(String module, String part, String operators, String
     }
 
     /**
-     * A string of the file. Names, paths, ids and verdicts end up in messages and in the merged
-     * report, so one that holds a control or invisible character is refused (fail closed; shown
-     * escaped): only the not-compilable mutant's problem, TLC's text, may hold one, and it is
-     * escaped where it is shown.
+     * A string of the file. Names, paths, ids and verdicts end up in messages and in the merged report, so one that
+     * holds a control or invisible character is refused (fail closed; shown escaped): only the not-compilable mutant's
+     * problem, TLC's text, may hold one, and it is escaped where it is shown.
      */
     // names in messages are quoted (Outside): a name is any text, and where it ends must be clear
     private static String text(StrictJson<MutationException> doc, String where, JsonNode node, String field)
             throws MutationException {
         String value = doc.text(where, node, field);
         if (!field.equals("problem") && !Outside.holdsNoControl(value)) {
-            throw doc.error(node, field, where + ": \"" + field + "\" holds a control or invisible character: "
-                    + Outside.excerpt(value));
+            throw doc.error(
+                    node,
+                    field,
+                    where + ": \"" + field + "\" holds a control or invisible character: " + Outside.excerpt(value));
         }
         return value;
     }
@@ -265,11 +339,15 @@ public record MutationShard(String module, String part, String operators, String
         return Outside.bare(file.toString());
     }
 
-    private static String nullable(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
-        return node.path(field).isNull() || node.path(field).isMissingNode() ? null : text(doc, "the top level", node, field);
+    private static String nullable(StrictJson<MutationException> doc, JsonNode node, String field)
+            throws MutationException {
+        return node.path(field).isNull() || node.path(field).isMissingNode()
+                ? null
+                : text(doc, "the top level", node, field);
     }
 
-    private static long positive(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
+    private static long positive(StrictJson<MutationException> doc, JsonNode node, String field)
+            throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 1) {
             throw doc.error(node, field, "\"" + field + "\" is missing or not a positive integer");
@@ -277,7 +355,8 @@ public record MutationShard(String module, String part, String operators, String
         return value.asLong();
     }
 
-    private static int integer(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
+    private static int integer(StrictJson<MutationException> doc, JsonNode node, String field)
+            throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isInt()) {
             throw doc.error(node, field, "\"" + field + "\" is missing or not an integer");
@@ -285,7 +364,8 @@ public record MutationShard(String module, String part, String operators, String
         return value.asInt();
     }
 
-    private static JsonNode list(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
+    private static JsonNode list(StrictJson<MutationException> doc, JsonNode node, String field)
+            throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
             throw doc.error(node, field, "\"" + field + "\" is not a list");
@@ -298,7 +378,8 @@ public record MutationShard(String module, String part, String operators, String
         return value;
     }
 
-    private static List<String> strings(StrictJson<MutationException> doc, JsonNode node, String field) throws MutationException {
+    private static List<String> strings(StrictJson<MutationException> doc, JsonNode node, String field)
+            throws MutationException {
         JsonNode value = node.get(field);
         if (value == null || !value.isArray()) {
             throw doc.error(node, field, "\"" + field + "\" is not a list");
@@ -309,8 +390,13 @@ public record MutationShard(String module, String part, String operators, String
                 throw doc.error(node, field, "\"" + field + "\" holds a non-string");
             }
             if (!Outside.holdsNoControl(item.asText())) {
-                throw doc.error(node, field, "\"" + field + "\" holds a name with a control or invisible character: "
-                        + Outside.excerpt(item.asText()));
+                throw doc.error(
+                        node,
+                        field,
+                        "\""
+                                + field
+                                + "\" holds a name with a control or invisible character: "
+                                + Outside.excerpt(item.asText()));
             }
             out.add(item.asText());
         }

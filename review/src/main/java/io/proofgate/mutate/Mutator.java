@@ -7,26 +7,41 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The mutations of a definition, one token (or one bulleted item) at a time, in text order.
- * Mutations that could not parse are avoided where that is cheap to see (an {@code =} of an
- * EXCEPT, an {@code \in} that binds a variable, a unary minus); the rest SANY rejects, and the
- * run reports them as not compilable, outside the score.
+ * The mutations of a definition, one token (or one bulleted item) at a time, in text order. Mutations that could not
+ * parse are avoided where that is cheap to see (an {@code =} of an EXCEPT, an {@code \in} that binds a variable, a
+ * unary minus); the rest SANY rejects, and the run reports them as not compilable, outside the score.
  */
 public final class Mutator {
 
-    private static final Map<String, String> RELATIONAL = Map.of(
-            "<", "<=", "<=", "<", "=<", "<", "\\leq", "<", ">", ">=", ">=", ">", "\\geq", ">",
-            "=", "#", "#", "=", "/=", "=");
-    private static final Map<String, String> SET = Map.of("\\cup", "\\cap", "\\cap", "\\cup",
-            "\\union", "\\cap", "\\intersect", "\\cup", "\\in", "\\notin", "\\notin", "\\in");
+    private static final Map<String, String> RELATIONAL =
+            Map.of(
+                    "<", "<=", "<=", "<", "=<", "<", "\\leq", "<", ">", ">=", ">=", ">", "\\geq", ">", "=", "#", "#",
+                    "=", "/=", "=");
+    private static final Map<String, String> SET =
+            Map.of(
+                    "\\cup",
+                    "\\cap",
+                    "\\cap",
+                    "\\cup",
+                    "\\union",
+                    "\\cap",
+                    "\\intersect",
+                    "\\cup",
+                    "\\in",
+                    "\\notin",
+                    "\\notin",
+                    "\\in");
+
     /** Tokens after which a {@code -} is a unary minus. */
-    private static final Set<String> BEFORE_UNARY = Set.of("(", "[", "{", ",", "==", "=", "#", "<", ">", "<=", ">=",
-            "+", "-", "*", "|->", "->", ":", "<<", "IF", "THEN", "ELSE", "IN", "/\\", "\\/", "~", "..");
+    private static final Set<String> BEFORE_UNARY =
+            Set.of(
+                    "(", "[", "{", ",", "==", "=", "#", "<", ">", "<=", ">=", "+", "-", "*", "|->", "->", ":", "<<",
+                    "IF", "THEN", "ELSE", "IN", "/\\", "\\/", "~", "..");
+
     /** Tokens before a name that binds it ({@code \A x \in S}, {@code {x \in S : ...}}, ...). */
     private static final Set<String> BINDERS = Set.of("\\A", "\\E", "CHOOSE", "{", "[", ",");
 
-    private Mutator() {
-    }
+    private Mutator() {}
 
     /** The mutations of {@code d}, a definition of the module whose text is {@code text}. */
     public static List<Mutation> mutations(Definition d, String text) {
@@ -60,15 +75,31 @@ public final class Mutator {
                             TlaToken first = ts.get(i + 1);
                             TlaToken last = ts.get(then - 1);
                             String condition = text.substring(first.start(), last.end());
-                            out.add(span(d, i, Mutation.Kind.SWAP_IF, first.start(), last.end(), condition,
-                                    "~(" + condition + ")", first));
-                            out.add(span(d, i, Mutation.Kind.SKIP_IF, first.start(), last.end(), condition,
-                                    "FALSE", first));
+                            out.add(
+                                    span(
+                                            d,
+                                            i,
+                                            Mutation.Kind.SWAP_IF,
+                                            first.start(),
+                                            last.end(),
+                                            condition,
+                                            "~(" + condition + ")",
+                                            first));
+                            out.add(
+                                    span(
+                                            d,
+                                            i,
+                                            Mutation.Kind.SKIP_IF,
+                                            first.start(),
+                                            last.end(),
+                                            condition,
+                                            "FALSE",
+                                            first));
                         }
                     }
                 }
                 case SYMBOL -> symbol(d, ts, i, out);
-                case COMMENT, RULE -> { }
+                case COMMENT, RULE -> {}
             }
         }
         return out;
@@ -96,8 +127,8 @@ public final class Mutator {
         }
     }
 
-    private static final Set<String> KEYWORDS = Set.of("IF", "THEN", "ELSE", "LET", "IN", "CASE", "OTHER",
-            "CHOOSE", "EXCEPT", "LAMBDA");
+    private static final Set<String> KEYWORDS =
+            Set.of("IF", "THEN", "ELSE", "LET", "IN", "CASE", "OTHER", "CHOOSE", "EXCEPT", "LAMBDA");
 
     /** A junction bullet: one that starts an operand (a bulleted list, aligned by column). */
     private static boolean isBullet(List<TlaToken> ts, int i) {
@@ -193,8 +224,12 @@ public final class Mutator {
             if (s.equals("!")) {
                 return true;
             }
-            if (!(s.equals(".") || s.equals("]") || s.equals("[") || ts.get(k).kind() == TlaToken.Kind.WORD
-                    || ts.get(k).kind() == TlaToken.Kind.STRING || ts.get(k).kind() == TlaToken.Kind.NUMBER)) {
+            if (!(s.equals(".")
+                    || s.equals("]")
+                    || s.equals("[")
+                    || ts.get(k).kind() == TlaToken.Kind.WORD
+                    || ts.get(k).kind() == TlaToken.Kind.STRING
+                    || ts.get(k).kind() == TlaToken.Kind.NUMBER)) {
                 return false;
             }
         }
@@ -249,13 +284,36 @@ public final class Mutator {
 
     private static Mutation replace(Definition d, int i, Mutation.Kind kind, String replacement) {
         TlaToken t = d.tokens().get(i);
-        return new Mutation(Mutation.id(d, i, kind, replacement), d.name(), kind, t.start(), t.end(), t.text(),
-                replacement, t.line(), t.column());
+        return new Mutation(
+                Mutation.id(d, i, kind, replacement),
+                d.name(),
+                kind,
+                t.start(),
+                t.end(),
+                t.text(),
+                replacement,
+                t.line(),
+                t.column());
     }
 
-    private static Mutation span(Definition d, int i, Mutation.Kind kind, int start, int end, String original,
-                                 String replacement, TlaToken at) {
-        return new Mutation(Mutation.id(d, i, kind, replacement), d.name(), kind, start, end, original, replacement,
-                at.line(), at.column());
+    private static Mutation span(
+            Definition d,
+            int i,
+            Mutation.Kind kind,
+            int start,
+            int end,
+            String original,
+            String replacement,
+            TlaToken at) {
+        return new Mutation(
+                Mutation.id(d, i, kind, replacement),
+                d.name(),
+                kind,
+                start,
+                end,
+                original,
+                replacement,
+                at.line(),
+                at.column());
     }
 }

@@ -10,16 +10,16 @@ public sealed interface Outcome {
     record Survived() implements Outcome {}
 
     /**
-     * A limit stopped a model's check before it could say: the mutant's outcome is unknown, so it
-     * counts as not killed and leaves the run unfinished.
+     * A limit stopped a model's check before it could say: the mutant's outcome is unknown, so it counts as not killed
+     * and leaves the run unfinished.
      */
     sealed interface Unfinished extends Outcome {
         String model();
     }
 
     /**
-     * The check found more distinct states than {@code --max-states} allows: decided by the
-     * mutant and the model alone, the same on every machine.
+     * The check found more distinct states than {@code --max-states} allows: decided by the mutant and the model alone,
+     * the same on every machine.
      */
     record OverStateBound(String model, long maxStates) implements Unfinished {}
 

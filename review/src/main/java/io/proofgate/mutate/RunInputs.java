@@ -4,6 +4,7 @@ import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.Model;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Sha256;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -19,18 +20,21 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Everything a mutation run read that decides its outcomes, by hash: the module, every module of
- * its folder (each mutant's folder is a copy of them, so any may be extended), every model's
- * config and module, {@code models.json}, the mistakes and equivalents files; the models with
- * what each config checks and the state bound of its runs; and {@code --timeout}, the guard
- * against a hung check, which also turns a check into another outcome. A shard records it, so that {@code merge} can refuse shards of other inputs
- * and {@code merge-mutate --check} shards of inputs other than the checkout's.
+ * Everything a mutation run read that decides its outcomes, by hash: the module, every module of its folder (each
+ * mutant's folder is a copy of them, so any may be extended), every model's config and module, {@code models.json}, the
+ * mistakes and equivalents files; the models with what each config checks and the state bound of its runs; and {@code
+ * --timeout}, the guard against a hung check, which also turns a check into another outcome. A shard records it, so
+ * that {@code merge} can refuse shards of other inputs and {@code merge-mutate --check} shards of inputs other than the
+ * checkout's.
  *
  * @param files each file's path relative to the project root ('/'-separated) and its SHA-256, sorted by path
  */
 public record RunInputs(SortedMap<String, String> files, List<CheckedModel> models, long timeoutSeconds) {
 
-    /** A model as the run checked it: its config's and module's paths (keys of {@code files}) and what the config checks. */
+    /**
+     * A model as the run checked it: its config's and module's paths (keys of {@code files}) and what the config
+     * checks.
+     */
     public record CheckedModel(String name, String config, String module, ConfigChecks checks, long maxStates) {}
 
     public RunInputs {
@@ -39,11 +43,18 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
     }
 
     /**
-     * The inputs of a run of {@code moduleFile} on {@code models}, read now; {@code modelsFile},
-     * {@code mistakes} and {@code equivalents} are null when the run reads none.
+     * The inputs of a run of {@code moduleFile} on {@code models}, read now; {@code modelsFile}, {@code mistakes} and
+     * {@code equivalents} are null when the run reads none.
      */
-    public static RunInputs of(Path root, Path moduleFile, List<Model> models, Path modelsFile, Path mistakes,
-                               Path equivalents, MutantLimits limits) throws MutationException {
+    public static RunInputs of(
+            Path root,
+            Path moduleFile,
+            List<Model> models,
+            Path modelsFile,
+            Path mistakes,
+            Path equivalents,
+            MutantLimits limits)
+            throws MutationException {
         TreeMap<String, String> files = new TreeMap<>();
         add(root, moduleFile, files);
         // MutationRun copies every module of the folder beside each mutant, so each is an input
@@ -52,14 +63,20 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
                 add(root, module, files);
             }
         } catch (IOException e) {
-            throw new MutationException(moduleFile.toAbsolutePath().getParent() + ": cannot list its modules: " + e.getMessage());
+            throw new MutationException(
+                    moduleFile.toAbsolutePath().getParent() + ": cannot list its modules: " + e.getMessage());
         }
         List<CheckedModel> checked = new ArrayList<>();
         for (Model model : models) {
             String config = add(root, model.config(), files);
             String module = add(root, model.module(), files);
-            checked.add(new CheckedModel(model.name(), config, module, ConfigChecks.parse(read(model.config())),
-                    limits.maxStates(model)));
+            checked.add(
+                    new CheckedModel(
+                            model.name(),
+                            config,
+                            module,
+                            ConfigChecks.parse(read(model.config())),
+                            limits.maxStates(model)));
         }
         for (Path file : new Path[] {modelsFile, mistakes, equivalents}) {
             if (file != null) {
@@ -70,19 +87,30 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
     }
 
     /**
-     * These inputs with the options of {@code run}: its timeout, and its state bound for each
-     * model of the same name. The options are the run's to choose; the files are what a merge
-     * checks against a checkout.
+     * These inputs with the options of {@code run}: its timeout, and its state bound for each model of the same name.
+     * The options are the run's to choose; the files are what a merge checks against a checkout.
      */
     public RunInputs withLimitsOf(RunInputs run) {
-        List<CheckedModel> bounded = models.stream().map(m -> new CheckedModel(m.name(), m.config(), m.module(), m.checks(),
-                run.model(m.name()).map(CheckedModel::maxStates).orElse(m.maxStates()))).toList();
+        List<CheckedModel> bounded =
+                models.stream()
+                        .map(
+                                m ->
+                                        new CheckedModel(
+                                                m.name(),
+                                                m.config(),
+                                                m.module(),
+                                                m.checks(),
+                                                run.model(m.name()).map(CheckedModel::maxStates).orElse(m.maxStates())))
+                        .toList();
         return new RunInputs(files, bounded, run.timeoutSeconds);
     }
 
     /** The path of {@code file} as the inputs name it: relative to the root, '/'-separated. */
     public static String name(Path root, Path file) {
-        return root.toAbsolutePath().normalize().relativize(file.toAbsolutePath().normalize()).toString()
+        return root.toAbsolutePath()
+                .normalize()
+                .relativize(file.toAbsolutePath().normalize())
+                .toString()
                 .replace(File.separatorChar, '/');
     }
 
@@ -95,8 +123,8 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
     }
 
     /**
-     * The first way {@code other} differs from these inputs, in words, or empty when it does
-     * not; {@code these} and {@code those} say whose each side is ("shard 0/3", "this checkout").
+     * The first way {@code other} differs from these inputs, in words, or empty when it does not; {@code these} and
+     * {@code those} say whose each side is ("shard 0/3", "this checkout").
      */
     public Optional<String> difference(RunInputs other, String these, String those) {
         for (String path : union(files.keySet(), other.files.keySet())) {
@@ -106,22 +134,48 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
                 return Optional.of(path + " is an input of " + (mine == null ? those : these) + " only");
             }
             if (!mine.equals(theirs)) {
-                return Optional.of(path + " differs (sha256 " + mine.substring(0, 12) + "… in " + these + ", "
-                        + theirs.substring(0, 12) + "… in " + those + ")");
+                return Optional.of(
+                        path
+                                + " differs (sha256 "
+                                + mine.substring(0, 12)
+                                + "… in "
+                                + these
+                                + ", "
+                                + theirs.substring(0, 12)
+                                + "… in "
+                                + those
+                                + ")");
             }
         }
         if (!modelNames().equals(other.modelNames())) {
-            return Optional.of("the models differ (" + modelNames() + " in " + these + ", " + other.modelNames() + " in "
-                    + those + ")");
+            return Optional.of(
+                    "the models differ ("
+                            + modelNames()
+                            + " in "
+                            + these
+                            + ", "
+                            + other.modelNames()
+                            + " in "
+                            + those
+                            + ")");
         }
         for (int i = 0; i < models.size(); i++) {
             if (!models.get(i).equals(other.models.get(i))) {
-                return Optional.of("model " + models.get(i).name() + " differs (its files, what it checks or its state bound)");
+                return Optional.of(
+                        "model " + models.get(i).name() + " differs (its files, what it checks or its state bound)");
             }
         }
         if (timeoutSeconds != other.timeoutSeconds) {
-            return Optional.of("--timeout differs (" + timeoutSeconds + " s in " + these + ", " + other.timeoutSeconds
-                    + " s in " + those + ")");
+            return Optional.of(
+                    "--timeout differs ("
+                            + timeoutSeconds
+                            + " s in "
+                            + these
+                            + ", "
+                            + other.timeoutSeconds
+                            + " s in "
+                            + those
+                            + ")");
         }
         return Optional.empty();
     }

@@ -4,24 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits a TLA+ module into tokens, with their offsets, so that a mutation can replace exactly
- * one token (or one bulleted item) and leave every other character as it was. It knows as much
- * of TLA+'s lexical syntax as mutation needs: comments (nested block comments too), strings,
- * numbers, names, and the operators, longest first. What it does not know it passes on as a
- * one-character symbol; SANY, run by TLC on each mutant, has the last word on syntax.
+ * Splits a TLA+ module into tokens, with their offsets, so that a mutation can replace exactly one token (or one
+ * bulleted item) and leave every other character as it was. It knows as much of TLA+'s lexical syntax as mutation
+ * needs: comments (nested block comments too), strings, numbers, names, and the operators, longest first. What it does
+ * not know it passes on as a one-character symbol; SANY, run by TLC on each mutant, has the last word on syntax.
  */
 public final class TlaLexer {
 
     /** Longest first: a prefix must come after every symbol it begins. */
-    private static final List<String> SYMBOLS = List.of(
-            "<=>", "|->", "...", "::=",
-            "==", "=>", "=<", "<=", ">=", "/=", "/\\", "\\/", "~>", "->", "<-", ":>", "@@", "<<", ">>",
-            "..", "[]", "<>", "::", "'",
-            "=", "#", "<", ">", "+", "-", "*", "/", "%", "^", "~", "!", ".", "|", "&", "$", "?", "@",
-            "(", ")", "[", "]", "{", "}", ",", ":", "_");
+    private static final List<String> SYMBOLS =
+            List.of(
+                    "<=>", "|->", "...", "::=", "==", "=>", "=<", "<=", ">=", "/=", "/\\", "\\/", "~>", "->", "<-",
+                    ":>", "@@", "<<", ">>", "..", "[]", "<>", "::", "'", "=", "#", "<", ">", "+", "-", "*", "/", "%",
+                    "^", "~", "!", ".", "|", "&", "$", "?", "@", "(", ")", "[", "]", "{", "}", ",", ":", "_");
 
-    private TlaLexer() {
-    }
+    private TlaLexer() {}
 
     /** The tokens of {@code text}, whitespace left out; unterminated comments and strings end at the text's end. */
     public static List<TlaToken> tokens(String text) {
@@ -106,8 +103,8 @@ public final class TlaLexer {
                 }
                 kind = TlaToken.Kind.SYMBOL;
             } else {
-                String symbol = SYMBOLS.stream().filter(s -> text.startsWith(s, start)).findFirst()
-                        .orElse(String.valueOf(c));
+                String symbol =
+                        SYMBOLS.stream().filter(s -> text.startsWith(s, start)).findFirst().orElse(String.valueOf(c));
                 i += symbol.length();
                 kind = TlaToken.Kind.SYMBOL;
             }

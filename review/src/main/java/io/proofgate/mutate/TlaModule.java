@@ -8,10 +8,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A module's text cut into its top-level definitions, and the parts its marker comments name.
- * A part is the definitions between {@code \* mutate-begin: NAME} and {@code \* mutate-end: NAME},
- * so that a spec says in its own text which operators are the implementation under test (the
- * connector) and which are the environment and the properties (never mutated).
+ * A module's text cut into its top-level definitions, and the parts its marker comments name. A part is the definitions
+ * between {@code \* mutate-begin: NAME} and {@code \* mutate-end: NAME}, so that a spec says in its own text which
+ * operators are the implementation under test (the connector) and which are the environment and the properties (never
+ * mutated).
  */
 public final class TlaModule {
 
@@ -27,7 +27,9 @@ public final class TlaModule {
         this.parts = parts;
     }
 
-    /** @throws MutationException when a marker is unpaired or a part is marked twice */
+    /**
+     * @throws MutationException when a marker is unpaired or a part is marked twice
+     */
     public static TlaModule parse(String text, String source) throws MutationException {
         List<TlaToken> all = TlaLexer.tokens(text);
         Map<String, int[]> parts = new LinkedHashMap<>();
@@ -41,15 +43,29 @@ public final class TlaModule {
                 String name = m.group(2);
                 if (m.group(1).equals("begin")) {
                     if (open.containsKey(name) || parts.containsKey(name)) {
-                        throw new MutationException(source + ":" + t.line() + ":" + t.column()
-                                + ": the part \"" + name + "\" is marked twice");
+                        throw new MutationException(
+                                source
+                                        + ":"
+                                        + t.line()
+                                        + ":"
+                                        + t.column()
+                                        + ": the part \""
+                                        + name
+                                        + "\" is marked twice");
                     }
                     open.put(name, t);
                 } else {
                     TlaToken begin = open.remove(name);
                     if (begin == null) {
-                        throw new MutationException(source + ":" + t.line() + ":" + t.column()
-                                + ": mutate-end: " + name + " has no mutate-begin before it");
+                        throw new MutationException(
+                                source
+                                        + ":"
+                                        + t.line()
+                                        + ":"
+                                        + t.column()
+                                        + ": mutate-end: "
+                                        + name
+                                        + " has no mutate-begin before it");
                     }
                     parts.put(name, new int[] {begin.end(), t.start()});
                 }
@@ -57,15 +73,22 @@ public final class TlaModule {
         }
         if (!open.isEmpty()) {
             TlaToken t = open.values().iterator().next();
-            throw new MutationException(source + ":" + t.line() + ":" + t.column() + ": mutate-begin: "
-                    + open.keySet().iterator().next() + " has no mutate-end after it");
+            throw new MutationException(
+                    source
+                            + ":"
+                            + t.line()
+                            + ":"
+                            + t.column()
+                            + ": mutate-begin: "
+                            + open.keySet().iterator().next()
+                            + " has no mutate-end after it");
         }
         return new TlaModule(text, definitions(all), parts);
     }
 
     /**
-     * Top-level definitions: a name in the first column followed by {@code ==} or by a
-     * parameter list and {@code ==}; a {@code RECURSIVE} declaration or a rule ends the one before.
+     * Top-level definitions: a name in the first column followed by {@code ==} or by a parameter list and {@code ==}; a
+     * {@code RECURSIVE} declaration or a rule ends the one before.
      */
     private static List<Definition> definitions(List<TlaToken> all) {
         List<TlaToken> code = all.stream().filter(t -> t.kind() != TlaToken.Kind.COMMENT).toList();

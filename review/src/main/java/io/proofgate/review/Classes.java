@@ -4,24 +4,25 @@ import io.proofgate.audit.Fingerprints;
 import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Scenario;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Groups an audit's differing scenarios into classes (kind, judgement, rule) and gives each its
- * shortest witness: the scenario whose difference comes earliest (the first in scenario order on a
- * tie), shrunk to its shortest prefix that still shows a difference of the class. Safety regressions
- * come first, then safety fixes, then the other classes, each in the order of their first scenario,
- * so the report is the same bytes run after run.
+ * Groups an audit's differing scenarios into classes (kind, judgement, rule) and gives each its shortest witness: the
+ * scenario whose difference comes earliest (the first in scenario order on a tie), shrunk to its shortest prefix that
+ * still shows a difference of the class. Safety regressions come first, then safety fixes, then the other classes, each
+ * in the order of their first scenario, so the report is the same bytes run after run.
  */
 public final class Classes {
 
     private Classes() {}
 
-    public static List<DifferenceClass> of(ConnectorAudit.Run run, Conform.Adapters base, Conform.Adapters head,
-                                           ConnectorAudit.Settings settings) throws ConformException {
+    public static List<DifferenceClass> of(
+            ConnectorAudit.Run run, Conform.Adapters base, Conform.Adapters head, ConnectorAudit.Settings settings)
+            throws ConformException {
         Map<String, List<Outcome.Compared>> byClass = new LinkedHashMap<>();
         for (Outcome outcome : run.outcomes()) {
             if (outcome instanceof Outcome.Compared compared && compared.comparison() instanceof Comparison.Differs d) {
@@ -48,17 +49,25 @@ public final class Classes {
             ConnectorAudit.Witness witness = ConnectorAudit.shrink(scenario, upTo, differs, base, head, settings);
             List<String> parts = new ArrayList<>(List.of(entry.getKey(), scenario.topology()));
             scenario.events().subList(0, witness.events()).forEach(e -> parts.add(e.line()));
-            classes.add(new DifferenceClass(witness.differs(), entry.getValue().size(), seenIn, scenario, witness.events(),
-                    Fingerprints.of(parts.toArray(String[]::new))));
+            classes.add(
+                    new DifferenceClass(
+                            witness.differs(),
+                            entry.getValue().size(),
+                            seenIn,
+                            scenario,
+                            witness.events(),
+                            Fingerprints.of(parts.toArray(String[]::new))));
         }
         // safety regressions first, then safety fixes, then the rest, each in the order of their first scenario
         List<DifferenceClass> ranked = new ArrayList<>(classes);
-        ranked.sort(java.util.Comparator.comparingInt(c -> switch (c.first().judgement()) {
-            case SAFETY_REGRESSION -> 0;
-            case SAFETY_FIX -> 1;
-            default -> 2;
-        }));
+        ranked.sort(
+                java.util.Comparator.comparingInt(
+                        c ->
+                                switch (c.first().judgement()) {
+                                    case SAFETY_REGRESSION -> 0;
+                                    case SAFETY_FIX -> 1;
+                                    default -> 2;
+                                }));
         return List.copyOf(ranked);
     }
-
 }

@@ -7,6 +7,7 @@ import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioRun;
 import io.proofgate.conform.Transcript;
 import io.proofgate.words.Capability;
+
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -14,18 +15,18 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Compares two revisions' transcripts of one scenario, message by message, and classifies the
- * first difference: by kind (a verdict, a reason only, an order only, the state only) and against
- * the model's expectation for that part (fix, regression, both differ, model silent). Pure: the
- * transcripts are the only input.
+ * Compares two revisions' transcripts of one scenario, message by message, and classifies the first difference: by kind
+ * (a verdict, a reason only, an order only, the state only) and against the model's expectation for that part (fix,
+ * regression, both differ, model silent). Pure: the transcripts are the only input.
  *
- * <p>Two revisions are compared on everything they say (a rejection's reason text included), but
- * only under the capabilities both declare: a state line one revision prints and the other does
- * not is no difference of the connector's. The model is asked under the same capabilities.
+ * <p>Two revisions are compared on everything they say (a rejection's reason text included), but only under the
+ * capabilities both declare: a state line one revision prints and the other does not is no difference of the
+ * connector's. The model is asked under the same capabilities.
  */
 public final class Classifier {
 
     private final Set<Capability> common;
+
     /** The common capabilities without reason_facts: what names a verdict class by its identity. */
     private final Set<Capability> identity;
 
@@ -48,9 +49,10 @@ public final class Classifier {
         Optional<String> notB = ScenarioRun.notApplicable(head);
         if (notA.isPresent() || notB.isPresent()) {
             // a scenario that does not apply to a revision's connector is compared no further
-            return notA.isPresent() && notB.isPresent() ? new Comparison.NotApplicable(notA.get())
-                    : new Comparison.OneRefused(0, notA.isPresent() ? "base" : "head",
-                            "not applicable: " + notA.or(() -> notB).get());
+            return notA.isPresent() && notB.isPresent()
+                    ? new Comparison.NotApplicable(notA.get())
+                    : new Comparison.OneRefused(
+                            0, notA.isPresent() ? "base" : "head", "not applicable: " + notA.or(() -> notB).get());
         }
         List<Line.VerdictLine> printedBefore = new ArrayList<>();
         for (int k = 0; k < prefix + 2; k++) {
@@ -61,8 +63,8 @@ public final class Classifier {
             if (refusedA != null || refusedB != null) {
                 if (refusedA == null || refusedB == null) {
                     // a refusal's message is prose; that both refuse is what counts
-                    return new Comparison.OneRefused(k, refusedA != null ? "base" : "head",
-                            (refusedA != null ? refusedA : refusedB).message());
+                    return new Comparison.OneRefused(
+                            k, refusedA != null ? "base" : "head", (refusedA != null ? refusedA : refusedB).message());
                 }
                 return new Comparison.BothRefused(k, refusedA.message(), refusedB.message());
             }
@@ -76,11 +78,20 @@ public final class Classifier {
                     return new Comparison.Same();
                 }
                 Line.Summary expected = ScenarioRun.expectedSummary(scenario, prefix);
-                ModelJudgement judgement = expected == null ? ModelJudgement.MODEL_SILENT
-                        : ModelJudgement.of(same(expected, summaryA), same(expected, summaryB));
-                return new Comparison.Differs(k, DifferenceKind.STATE_ONLY, judgement, Rules.ofSummary(summaryA, summaryB),
-                        List.of(summaryA.json()), List.of(summaryB.json()),
-                        expected == null ? List.of("(the model states no summary here: a hand-written log's is known at its end)")
+                ModelJudgement judgement =
+                        expected == null
+                                ? ModelJudgement.MODEL_SILENT
+                                : ModelJudgement.of(same(expected, summaryA), same(expected, summaryB));
+                return new Comparison.Differs(
+                        k,
+                        DifferenceKind.STATE_ONLY,
+                        judgement,
+                        Rules.ofSummary(summaryA, summaryB),
+                        List.of(summaryA.json()),
+                        List.of(summaryB.json()),
+                        expected == null
+                                ? List.of(
+                                        "(the model states no summary here: a hand-written log's is known at its end)")
                                 : List.of(expected.json()));
             }
             List<Line.VerdictLine> verdictsA = verdicts(a);
@@ -92,7 +103,8 @@ public final class Classifier {
             List<String> savedA = saved(a);
             List<String> savedB = saved(b);
             if (jsonA.equals(jsonB) && !savedA.equals(savedB)) {
-                // when the workers' copies end is how the connector saves: a difference of the copies, judged for safety
+                // when the workers' copies end is how the connector saves: a difference of the copies, judged for
+                // safety
                 return copyDifference(scenario, k, base, head, concat(jsonA, savedA), concat(jsonB, savedB));
             }
             if (jsonA.equals(jsonB)) {
@@ -122,15 +134,25 @@ public final class Classifier {
             switch (scenario.expected()) {
                 case Scenario.PerEvent perEvent -> {
                     List<Line.VerdictLine> expected = perEvent.after().get(k - 1).verdicts();
-                    judgement = ModelJudgement.of(words(expected, common).equals(words(verdictsA, common)),
-                            words(expected, common).equals(words(verdictsB, common)));
+                    judgement =
+                            ModelJudgement.of(
+                                    words(expected, common).equals(words(verdictsA, common)),
+                                    words(expected, common).equals(words(verdictsB, common)));
                     model = json(expected);
                 }
                 case Scenario.WholeLog whole -> {
-                    judgement = ModelJudgement.of(continues(whole.verdicts(), printedBefore, verdictsA),
-                            continues(whole.verdicts(), printedBefore, verdictsB));
-                    List<Line.VerdictLine> next = whole.verdicts().subList(Math.min(printedBefore.size(), whole.verdicts().size()),
-                            Math.min(whole.verdicts().size(), printedBefore.size() + Math.max(verdictsA.size(), verdictsB.size())));
+                    judgement =
+                            ModelJudgement.of(
+                                    continues(whole.verdicts(), printedBefore, verdictsA),
+                                    continues(whole.verdicts(), printedBefore, verdictsB));
+                    List<Line.VerdictLine> next =
+                            whole.verdicts()
+                                    .subList(
+                                            Math.min(printedBefore.size(), whole.verdicts().size()),
+                                            Math.min(
+                                                    whole.verdicts().size(),
+                                                    printedBefore.size()
+                                                            + Math.max(verdictsA.size(), verdictsB.size())));
                     model = json(next);
                 }
                 case Scenario.BlockContents stated -> {
@@ -156,8 +178,10 @@ public final class Classifier {
             return false;
         }
         for (int i = 0; i < a.size(); i++) {
-            if (!a.get(i).json().equals(b.get(i).json()) && !(a.get(i) instanceof Line.Plan x && b.get(i) instanceof Line.Plan y
-                    && x.words(Set.of()).equals(y.words(Set.of())))) {
+            if (!a.get(i).json().equals(b.get(i).json())
+                    && !(a.get(i) instanceof Line.Plan x
+                            && b.get(i) instanceof Line.Plan y
+                            && x.words(Set.of()).equals(y.words(Set.of())))) {
                 return false;
             }
         }
@@ -175,21 +199,28 @@ public final class Classifier {
     }
 
     /** The same verdicts after message {@code k}, but the copies that end there differ. */
-    private static Comparison.Differs copyDifference(Scenario scenario, int k, Transcript base, Transcript head, List<String> a,
-                                                     List<String> b) {
+    private static Comparison.Differs copyDifference(
+            Scenario scenario, int k, Transcript base, Transcript head, List<String> a, List<String> b) {
         Optional<Safety> safety = safety(scenario, k, base, head);
-        return new Comparison.Differs(k, DifferenceKind.VERDICT, safety.map(Safety::judgement).orElse(ModelJudgement.MODEL_SILENT),
-                "saved: the copies that end here differ", a, b,
-                List.of(safety.map(Safety::finding).orElse("(the model states no copies: it judges them for safety only)")));
+        return new Comparison.Differs(
+                k,
+                DifferenceKind.VERDICT,
+                safety.map(Safety::judgement).orElse(ModelJudgement.MODEL_SILENT),
+                "saved: the copies that end here differ",
+                a,
+                b,
+                List.of(
+                        safety.map(Safety::finding)
+                                .orElse("(the model states no copies: it judges them for safety only)")));
     }
 
     /** A safety regression or fix, with the finding the model's lines end with. */
     private record Safety(ModelJudgement judgement, String finding) {}
 
     /**
-     * Safety first: where exactly one side has a plan unsafe at message {@code k} or later (an
-     * asynchronous copy turns unsafe at a later event; answers alike up to {@code k} cannot differ
-     * in safety before it), the difference is a safety regression or fix.
+     * Safety first: where exactly one side has a plan unsafe at message {@code k} or later (an asynchronous copy turns
+     * unsafe at a later event; answers alike up to {@code k} cannot differ in safety before it), the difference is a
+     * safety regression or fix.
      */
     private static Optional<Safety> safety(Scenario scenario, int k, Transcript base, Transcript head) {
         Optional<PlanSafety.Unsafe> unsafeA = PlanSafety.firstUnsafeFrom(scenario, base, k);
@@ -197,8 +228,10 @@ public final class Classifier {
         if (unsafeA.isPresent() == unsafeB.isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(new Safety(unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX,
-                "(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")"));
+        return Optional.of(
+                new Safety(
+                        unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX,
+                        "(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")"));
     }
 
     private Comparison.Differs stateDifference(Scenario scenario, int k, Line.State a, Line.State b) {
@@ -210,14 +243,22 @@ public final class Classifier {
             model = expected.lines();
         } else {
             judgement = ModelJudgement.MODEL_SILENT;
-            model = List.of(scenario.expected() instanceof Scenario.BlockContents ? "(the model states vLLM's block contents, no connector state)"
-                    : "(the model states no state for a hand-written log)");
+            model =
+                    List.of(
+                            scenario.expected() instanceof Scenario.BlockContents
+                                    ? "(the model states vLLM's block contents, no connector state)"
+                                    : "(the model states no state for a hand-written log)");
         }
-        return new Comparison.Differs(k, DifferenceKind.STATE_ONLY, judgement, Rules.ofState(a, b), a.lines(), b.lines(), model);
+        return new Comparison.Differs(
+                k, DifferenceKind.STATE_ONLY, judgement, Rules.ofState(a, b), a.lines(), b.lines(), model);
     }
 
-    /** Whether {@code said}, printed after {@code before}, keeps a hand-written log's verdicts a prefix of the expected ones. */
-    private boolean continues(List<Line.VerdictLine> expected, List<Line.VerdictLine> before, List<Line.VerdictLine> said) {
+    /**
+     * Whether {@code said}, printed after {@code before}, keeps a hand-written log's verdicts a prefix of the expected
+     * ones.
+     */
+    private boolean continues(
+            List<Line.VerdictLine> expected, List<Line.VerdictLine> before, List<Line.VerdictLine> said) {
         int end = before.size() + said.size();
         if (end > expected.size()) {
             return false;
@@ -225,10 +266,15 @@ public final class Classifier {
         return words(expected.subList(before.size(), end), common).equals(words(said, common));
     }
 
-    /** "rejected C: reason facts F, G differ" or "rejected C: reason text differs": which part of the first differing reason changed. */
+    /**
+     * "rejected C: reason facts F, G differ" or "rejected C: reason text differs": which part of the first differing
+     * reason changed.
+     */
     private static String reasonRule(List<Line.VerdictLine> a, List<Line.VerdictLine> b) {
         for (int i = 0; i < a.size(); i++) {
-            if (a.get(i) instanceof Line.Rejected x && b.get(i) instanceof Line.Rejected y && !x.json().equals(y.json())) {
+            if (a.get(i) instanceof Line.Rejected x
+                    && b.get(i) instanceof Line.Rejected y
+                    && !x.json().equals(y.json())) {
                 if (x.facts().equals(y.facts())) {
                     return "rejected " + x.code() + ": reason text differs";
                 }
@@ -245,7 +291,11 @@ public final class Classifier {
                         names.add(name);
                     }
                 }
-                return "rejected " + x.code() + ": reason fact" + (names.size() == 1 ? " " : "s ") + String.join(", ", names)
+                return "rejected "
+                        + x.code()
+                        + ": reason fact"
+                        + (names.size() == 1 ? " " : "s ")
+                        + String.join(", ", names)
                         + (names.size() == 1 ? " differs" : " differ");
             }
         }
@@ -258,13 +308,14 @@ public final class Classifier {
         }
         List<String> names = new ArrayList<>();
         for (Line.VerdictLine verdict : verdicts) {
-            names.add(switch (verdict) {
-                case Line.Plan p -> "plan";
-                case Line.Rejected r -> "rejected " + r.code();
-                case Line.Retired r -> "retired " + r.cause();
-                case Line.Hit h -> "hit of " + h.tokens() + " tokens";
-                case Line.Load l -> "load";
-            });
+            names.add(
+                    switch (verdict) {
+                        case Line.Plan p -> "plan";
+                        case Line.Rejected r -> "rejected " + r.code();
+                        case Line.Retired r -> "retired " + r.cause();
+                        case Line.Hit h -> "hit of " + h.tokens() + " tokens";
+                        case Line.Load l -> "load";
+                    });
         }
         return String.join(", ", names);
     }

@@ -11,6 +11,7 @@ import io.proofgate.conform.ScenarioRun;
 import io.proofgate.conform.Shrinker;
 import io.proofgate.conform.Transcript;
 import io.proofgate.words.Capability;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,20 +22,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Runs every scenario through two revisions of a connector, each behind its own adapter, and
- * compares their answers ({@link Classifier}). Each of {@code jobs} workers holds one adapter of
- * each revision and sends a scenario's messages to both before it reads either answer, so the two
- * revisions work at the same time. A revision that breaks the protocol makes its scenario an
- * error; the worker starts fresh adapters and goes on, and after {@code maxErrors} errors the run
- * stops (every scenario not reached is then an error too: a stopped audit is never a clean one).
+ * Runs every scenario through two revisions of a connector, each behind its own adapter, and compares their answers
+ * ({@link Classifier}). Each of {@code jobs} workers holds one adapter of each revision and sends a scenario's messages
+ * to both before it reads either answer, so the two revisions work at the same time. A revision that breaks the
+ * protocol makes its scenario an error; the worker starts fresh adapters and goes on, and after {@code maxErrors}
+ * errors the run stops (every scenario not reached is then an error too: a stopped audit is never a clean one).
  */
 public final class ConnectorAudit {
 
     public record Settings(int jobs, Duration patience, int maxErrors) {}
 
     /**
-     * The run: both greetings, one outcome per scenario in scenario order, and the number of
-     * errors after which it stopped (0 when it ran to the end).
+     * The run: both greetings, one outcome per scenario in scenario order, and the number of errors after which it
+     * stopped (0 when it ran to the end).
      */
     public record Run(Line.Hello base, Line.Hello head, List<Outcome> outcomes, int stoppedAfter, double seconds) {
         public long count(Class<? extends Outcome> kind) {
@@ -44,19 +44,28 @@ public final class ConnectorAudit {
 
     private ConnectorAudit() {}
 
-    public static Run run(List<Scenario> scenarios, Conform.Adapters base, Conform.Adapters head, Settings settings,
-                          Conform.Progress progress) throws ConformException {
-        return run(() -> scenarios, base, head, settings, progress, (b, h) -> { });
+    public static Run run(
+            List<Scenario> scenarios,
+            Conform.Adapters base,
+            Conform.Adapters head,
+            Settings settings,
+            Conform.Progress progress)
+            throws ConformException {
+        return run(() -> scenarios, base, head, settings, progress, (b, h) -> {});
     }
 
     /**
-     * As {@link #run(List, Conform.Adapters, Conform.Adapters, Settings, Conform.Progress)}; {@code greeted}
-     * gets both revisions' greetings as soon as their first adapters answered, before any scenario.
-     * The scenarios are asked for once both adapters have greeted: an adapter's interpreter starts
-     * while they are still being read.
+     * As {@link #run(List, Conform.Adapters, Conform.Adapters, Settings, Conform.Progress)}; {@code greeted} gets both
+     * revisions' greetings as soon as their first adapters answered, before any scenario. The scenarios are asked for
+     * once both adapters have greeted: an adapter's interpreter starts while they are still being read.
      */
-    public static Run run(ConnectorChange.Scenarios read, Conform.Adapters base, Conform.Adapters head, Settings settings,
-                          Conform.Progress progress, java.util.function.BiConsumer<Line.Hello, Line.Hello> greeted)
+    public static Run run(
+            ConnectorChange.Scenarios read,
+            Conform.Adapters base,
+            Conform.Adapters head,
+            Settings settings,
+            Conform.Progress progress,
+            java.util.function.BiConsumer<Line.Hello, Line.Hello> greeted)
             throws ConformException {
         long start = System.nanoTime();
         // both processes start before either is greeted: their interpreters load side by side
@@ -105,8 +114,19 @@ public final class ConnectorAudit {
                 outcomes.set(i, new Outcome.NotRun(scenarios.get(i), missing));
             }
         }
-        Shared shared = new Shared(scenarios, runnable, base, head, baseHello, headHello, settings, classifier, outcomes,
-                progress, start);
+        Shared shared =
+                new Shared(
+                        scenarios,
+                        runnable,
+                        base,
+                        head,
+                        baseHello,
+                        headHello,
+                        settings,
+                        classifier,
+                        outcomes,
+                        progress,
+                        start);
         int jobs = Math.max(1, Math.min(settings.jobs(), runnable.size()));
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < jobs; w++) {
@@ -127,24 +147,72 @@ public final class ConnectorAudit {
         int errors = shared.errors().get();
         List<Outcome> ordered = new ArrayList<>();
         for (int i = 0; i < scenarios.size(); i++) {
-            ordered.add(outcomes.get(i) != null ? outcomes.get(i) : new Outcome.Errored(scenarios.get(i), "run",
-                    "scenario " + scenarios.get(i).id() + ": not run, the audit stopped after " + errors + " adapter errors"));
+            ordered.add(
+                    outcomes.get(i) != null
+                            ? outcomes.get(i)
+                            : new Outcome.Errored(
+                                    scenarios.get(i),
+                                    "run",
+                                    "scenario "
+                                            + scenarios.get(i).id()
+                                            + ": not run, the audit stopped after "
+                                            + errors
+                                            + " adapter errors"));
         }
-        return new Run(baseHello, headHello, List.copyOf(ordered), shared.stop().get() ? errors : 0,
+        return new Run(
+                baseHello,
+                headHello,
+                List.copyOf(ordered),
+                shared.stop().get() ? errors : 0,
                 (System.nanoTime() - start) / 1e9);
     }
 
     /** What the workers share: the scenarios to run, where the outcomes go, and the run's counts. */
-    private record Shared(List<Scenario> scenarios, List<Integer> runnable, Conform.Adapters base, Conform.Adapters head,
-                          Line.Hello baseHello, Line.Hello headHello, Settings settings, Classifier classifier,
-                          AtomicReferenceArray<Outcome> outcomes, Conform.Progress progress, long start,
-                          AtomicInteger next, AtomicInteger errors, AtomicInteger done, AtomicBoolean stop,
-                          java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory) {
-        Shared(List<Scenario> scenarios, List<Integer> runnable, Conform.Adapters base, Conform.Adapters head,
-               Line.Hello baseHello, Line.Hello headHello, Settings settings, Classifier classifier,
-               AtomicReferenceArray<Outcome> outcomes, Conform.Progress progress, long start) {
-            this(scenarios, runnable, base, head, baseHello, headHello, settings, classifier, outcomes, progress, start,
-                    new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicBoolean(),
+    private record Shared(
+            List<Scenario> scenarios,
+            List<Integer> runnable,
+            Conform.Adapters base,
+            Conform.Adapters head,
+            Line.Hello baseHello,
+            Line.Hello headHello,
+            Settings settings,
+            Classifier classifier,
+            AtomicReferenceArray<Outcome> outcomes,
+            Conform.Progress progress,
+            long start,
+            AtomicInteger next,
+            AtomicInteger errors,
+            AtomicInteger done,
+            AtomicBoolean stop,
+            java.util.concurrent.atomic.AtomicReference<OutOfMemoryError> outOfMemory) {
+        Shared(
+                List<Scenario> scenarios,
+                List<Integer> runnable,
+                Conform.Adapters base,
+                Conform.Adapters head,
+                Line.Hello baseHello,
+                Line.Hello headHello,
+                Settings settings,
+                Classifier classifier,
+                AtomicReferenceArray<Outcome> outcomes,
+                Conform.Progress progress,
+                long start) {
+            this(
+                    scenarios,
+                    runnable,
+                    base,
+                    head,
+                    baseHello,
+                    headHello,
+                    settings,
+                    classifier,
+                    outcomes,
+                    progress,
+                    start,
+                    new AtomicInteger(),
+                    new AtomicInteger(),
+                    new AtomicInteger(),
+                    new AtomicBoolean(),
                     new java.util.concurrent.atomic.AtomicReference<>());
         }
 
@@ -159,7 +227,10 @@ public final class ConnectorAudit {
 
         void compared(int index, Transcript[] both) {
             Scenario scenario = scenarios.get(index);
-            outcomes.set(index, new Outcome.Compared(scenario, classifier.compare(scenario, scenario.events().size(), both[0], both[1])));
+            outcomes.set(
+                    index,
+                    new Outcome.Compared(
+                            scenario, classifier.compare(scenario, scenario.events().size(), both[0], both[1])));
             finished();
         }
 
@@ -168,7 +239,9 @@ public final class ConnectorAudit {
             finished();
         }
 
-        /** An error for {@code index}, not counted as one more scenario done: in place of a comparison already recorded. */
+        /**
+         * An error for {@code index}, not counted as one more scenario done: in place of a comparison already recorded.
+         */
         void erroredInstead(int index, String side, String message) {
             outcomes.set(index, new Outcome.Errored(scenarios.get(index), side, message));
             if (errors.incrementAndGet() >= settings.maxErrors()) {
@@ -179,29 +252,33 @@ public final class ConnectorAudit {
         private void finished() {
             int count = done.incrementAndGet();
             if (count % 2000 == 0) {
-                progress.line(String.format("%,d of %,d scenarios through both revisions, %.1f s", count, runnable.size(),
-                        (System.nanoTime() - start) / 1e9));
+                progress.line(
+                        String.format(
+                                "%,d of %,d scenarios through both revisions, %.1f s",
+                                count, runnable.size(), (System.nanoTime() - start) / 1e9));
             }
         }
     }
 
     /**
-     * One worker: a pair of adapters, one of each revision. The next scenario is sent ahead of
-     * reading the answers to the one before it, so both revisions' adapters work on it while this
-     * thread reads and compares. When a pair breaks with a scenario sent ahead, the answers of
-     * both are lost with it: each is then run again alone on a fresh pair, so that an error is
-     * charged to the scenario that caused it, never to the one before it; and when neither fails
-     * again, the first is charged with the break all the same (an adapter that fails now and then
-     * never makes a clean audit).
+     * One worker: a pair of adapters, one of each revision. The next scenario is sent ahead of reading the answers to
+     * the one before it, so both revisions' adapters work on it while this thread reads and compares. When a pair
+     * breaks with a scenario sent ahead, the answers of both are lost with it: each is then run again alone on a fresh
+     * pair, so that an error is charged to the scenario that caused it, never to the one before it; and when neither
+     * fails again, the first is charged with the break all the same (an adapter that fails now and then never makes a
+     * clean audit).
      */
     private static final class Worker {
         private final Shared shared;
         private final java.util.ArrayDeque<Again> again = new java.util.ArrayDeque<>();
         private Pair pair;
+
         /** Sent, its answers not read yet; or -1. */
         private int pending = -1;
+
         /** Taken, not sent yet; or -1. */
         private int current = -1;
+
         /** The last scenario the open pair answered whole; or -1. */
         private int answered = -1;
 
@@ -232,7 +309,10 @@ public final class ConnectorAudit {
                 again.forEach(a -> held.addAll(List.of(a.first(), a.second())));
                 for (int index : held) {
                     if (index >= 0 && shared.outcomes.get(index) == null) {
-                        shared.errored(index, "run", "scenario " + shared.scenarios.get(index).id() + ": could not be judged: " + e);
+                        shared.errored(
+                                index,
+                                "run",
+                                "scenario " + shared.scenarios.get(index).id() + ": could not be judged: " + e);
                     }
                 }
             } finally {
@@ -279,8 +359,8 @@ public final class ConnectorAudit {
         }
 
         /**
-         * Ends the open pair as conform ends its adapters: anything either printed after its last
-         * answer is output nothing compared, so the last scenario it answered is an error instead.
+         * Ends the open pair as conform ends its adapters: anything either printed after its last answer is output
+         * nothing compared, so the last scenario it answered is an error instead.
          */
         private void finish() {
             if (pair == null || answered < 0) {
@@ -316,8 +396,12 @@ public final class ConnectorAudit {
                 }
             }
             if (passed == 2) {
-                shared.erroredInstead(lost.first(), lost.failure().side(), lost.failure().message()
-                        + " (run again alone, it and the scenario sent after it passed: the adapter fails now and then)");
+                shared.erroredInstead(
+                        lost.first(),
+                        lost.failure().side(),
+                        lost.failure().message()
+                                + " (run again alone, it and the scenario sent after it passed: the adapter fails now"
+                                + " and then)");
             }
         }
 
@@ -326,7 +410,10 @@ public final class ConnectorAudit {
             pair.send(scenario, scenario.events().size());
         }
 
-        /** Reads and compares the answers to scenario {@code index}; the failure when the pair broke on it (then closed), else null. */
+        /**
+         * Reads and compares the answers to scenario {@code index}; the failure when the pair broke on it (then
+         * closed), else null.
+         */
         private Failure receive(int index) {
             Scenario scenario = shared.scenarios.get(index);
             Failure failure;
@@ -344,7 +431,9 @@ public final class ConnectorAudit {
             return failure;
         }
 
-        /** Whether a pair is open, starting one if needed; false when it could not be (the scenario is then an error). */
+        /**
+         * Whether a pair is open, starting one if needed; false when it could not be (the scenario is then an error).
+         */
         private boolean opened(int index) {
             if (pair != null) {
                 return true;
@@ -361,8 +450,13 @@ public final class ConnectorAudit {
                 }
                 return true;
             } catch (AdapterException | RuntimeException e) {
-                shared.errored(index, side, "scenario " + shared.scenarios.get(index).id() + ": the adapter "
-                        + (e instanceof AdapterException ? e.getMessage() : "could not be started: " + e));
+                shared.errored(
+                        index,
+                        side,
+                        "scenario "
+                                + shared.scenarios.get(index).id()
+                                + ": the adapter "
+                                + (e instanceof AdapterException ? e.getMessage() : "could not be started: " + e));
                 return false;
             }
         }
@@ -372,22 +466,36 @@ public final class ConnectorAudit {
     public record Witness(int events, Comparison.Differs differs) {}
 
     /**
-     * Reruns a scenario's prefixes, shortest first, up to {@code upTo} events, and returns the
-     * first whose comparison falls in {@code found}'s class: the witness of a class is shrunk as
-     * conform shrinks a failure. A prefix is judged against the whole scenario's expectations, so
-     * a hand-written log's summary is expected only at its end.
+     * Reruns a scenario's prefixes, shortest first, up to {@code upTo} events, and returns the first whose comparison
+     * falls in {@code found}'s class: the witness of a class is shrunk as conform shrinks a failure. A prefix is judged
+     * against the whole scenario's expectations, so a hand-written log's summary is expected only at its end.
      */
-    public static Witness shrink(Scenario scenario, int upTo, Comparison.Differs found, Conform.Adapters base,
-                                 Conform.Adapters head, Settings settings) throws ConformException {
+    public static Witness shrink(
+            Scenario scenario,
+            int upTo,
+            Comparison.Differs found,
+            Conform.Adapters base,
+            Conform.Adapters head,
+            Settings settings)
+            throws ConformException {
         AdapterClient a = open(base, "base", settings);
-        try (a; AdapterClient b = open(head, "head", settings)) {
+        try (a;
+                AdapterClient b = open(head, "head", settings)) {
             Pair pair = new Pair(a, b);
             Classifier classifier = new Classifier(a.capabilities(), b.capabilities());
-            return Shrinker.shortest(1, upTo, prefix -> {
-                Transcript[] both = pair.record(scenario, prefix);
-                return classifier.compare(scenario, prefix, both[0], both[1]) instanceof Comparison.Differs d
-                        && d.classKey().equals(found.classKey()) ? Optional.of(d) : Optional.<Comparison.Differs>empty();
-            }).map(shrunk -> new Witness(shrunk.events(), shrunk.shown())).orElse(new Witness(scenario.events().size(), found));
+            return Shrinker.shortest(
+                            1,
+                            upTo,
+                            prefix -> {
+                                Transcript[] both = pair.record(scenario, prefix);
+                                return classifier.compare(scenario, prefix, both[0], both[1])
+                                                        instanceof Comparison.Differs d
+                                                && d.classKey().equals(found.classKey())
+                                        ? Optional.of(d)
+                                        : Optional.<Comparison.Differs>empty();
+                            })
+                    .map(shrunk -> new Witness(shrunk.events(), shrunk.shown()))
+                    .orElse(new Witness(scenario.events().size(), found));
         } catch (SideException e) {
             throw new ConformException("shrinking the witness of " + scenario.id() + ": " + e.getMessage());
         }
@@ -444,7 +552,8 @@ public final class ConnectorAudit {
         return null;
     }
 
-    private static AdapterClient open(Conform.Adapters adapters, String side, Settings settings) throws ConformException {
+    private static AdapterClient open(Conform.Adapters adapters, String side, Settings settings)
+            throws ConformException {
         return greet(start(adapters, side), side, settings);
     }
 
@@ -465,7 +574,8 @@ public final class ConnectorAudit {
         }
     }
 
-    private static AdapterClient reopen(Conform.Adapters adapters, Line.Hello first, Settings settings) throws AdapterException {
+    private static AdapterClient reopen(Conform.Adapters adapters, Line.Hello first, Settings settings)
+            throws AdapterException {
         AdapterClient client = AdapterClient.open(adapters.start(), settings.patience());
         if (!client.hello().equals(first)) {
             client.close();

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Line;
 import io.proofgate.words.Capability;
+
 import java.util.List;
 
 /** The connector audit as JSON ({@code proofgate-connector-audit/v1}, docs/audit.md): every field, every error. */
@@ -59,7 +61,7 @@ public final class ConnectorAuditJson {
             switch (report.approvals().of(c.fingerprint())) {
                 case Approvals.ByBase b -> node.put("accepted", b.justification());
                 case Approvals.ByChange ch -> node.put("accepted_by_this_change", ch.justification());
-                case Approvals.Open o -> { }
+                case Approvals.Open o -> {}
             }
             node.put("unaccepted", report.approvals().open(c.fingerprint()));
         }

@@ -1,18 +1,28 @@
 package io.proofgate.review;
 
 import io.proofgate.audit.Approvals;
+
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * An audit of a connector change: the two revisions (a commit, or {@code worktree}), their adapter
- * commands, the run, its difference classes and where each stands with the reviewers.
+ * An audit of a connector change: the two revisions (a commit, or {@code worktree}), their adapter commands, the run,
+ * its difference classes and where each stands with the reviewers.
  */
-public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run, Rerun.Result rerun, List<DifferenceClass> classes,
-                                   NamespaceRun.Result namespace, Approvals approvals, List<String> changedFiles) {
+public record ConnectorAuditReport(
+        Side base,
+        Side head,
+        ConnectorAudit.Run run,
+        Rerun.Result rerun,
+        List<DifferenceClass> classes,
+        NamespaceRun.Result namespace,
+        Approvals approvals,
+        List<String> changedFiles) {
 
-    /** One revision: how the report names it, its commit where it has one, its adapter command, its uncommitted files. */
+    /**
+     * One revision: how the report names it, its commit where it has one, its adapter command, its uncommitted files.
+     */
     public record Side(String name, String commit, String command, List<String> uncommitted) {
         public Side {
             uncommitted = List.copyOf(uncommitted);
@@ -20,10 +30,10 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     }
 
     /**
-     * @param rerun the differing scenarios run again: a difference whose answers do not repeat
-     *              is no finding, and the audit cannot judge
-     * @param changedFiles the files that differ between the two revisions (sorted, at most
-     *                     {@link Checkout#MAX_CHANGED}), where code scanning shows the findings
+     * @param rerun the differing scenarios run again: a difference whose answers do not repeat is no finding, and the
+     *     audit cannot judge
+     * @param changedFiles the files that differ between the two revisions (sorted, at most {@link
+     *     Checkout#MAX_CHANGED}), where code scanning shows the findings
      */
     public ConnectorAuditReport {
         classes = List.copyOf(classes);
@@ -32,6 +42,7 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
 
     /** Exit codes, as every proofgate command has them. */
     public static final int CLEAN = 0;
+
     public static final int DIFFERENCES = 1;
     public static final int NOT_JUDGED = 2;
 
@@ -40,10 +51,9 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     }
 
     /**
-     * The capabilities the base declares and the head does not, in the protocol's order: what the
-     * base was checked on and the head no longer is (scenarios not run, facts, states or names not
-     * compared). A change that drops one switches off its own checks, so each is a difference to
-     * accept like any other.
+     * The capabilities the base declares and the head does not, in the protocol's order: what the base was checked on
+     * and the head no longer is (scenarios not run, facts, states or names not compared). A change that drops one
+     * switches off its own checks, so each is a difference to accept like any other.
      */
     public List<io.proofgate.words.Capability> dropped() {
         return run.base().capabilities().stream().filter(c -> !run.head().capabilities().contains(c)).sorted().toList();
@@ -64,7 +74,10 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
     }
 
     public List<Outcome.Errored> errors() {
-        return run.outcomes().stream().filter(Outcome.Errored.class::isInstance).map(Outcome.Errored.class::cast).toList();
+        return run.outcomes().stream()
+                .filter(Outcome.Errored.class::isInstance)
+                .map(Outcome.Errored.class::cast)
+                .toList();
     }
 
     /** Scenarios one revision refused where the other answered. */
@@ -79,13 +92,20 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
 
     /** The scenarios whose comparison is of {@code kind}, in scenario order. */
     private List<Outcome.Compared> compared(Class<? extends Comparison> kind) {
-        return run.outcomes().stream().filter(o -> o instanceof Outcome.Compared c && kind.isInstance(c.comparison()))
-                .map(Outcome.Compared.class::cast).toList();
+        return run.outcomes().stream()
+                .filter(o -> o instanceof Outcome.Compared c && kind.isInstance(c.comparison()))
+                .map(Outcome.Compared.class::cast)
+                .toList();
     }
 
     public boolean judged() {
-        return errors().isEmpty() && refusedByOne().isEmpty() && refusedByBoth().isEmpty() && run.stoppedAfter() == 0
-                && namespace.refusedByOne().isEmpty() && namespace.refusedByBoth().isEmpty() && reproducible()
+        return errors().isEmpty()
+                && refusedByOne().isEmpty()
+                && refusedByBoth().isEmpty()
+                && run.stoppedAfter() == 0
+                && namespace.refusedByOne().isEmpty()
+                && namespace.refusedByBoth().isEmpty()
+                && reproducible()
                 && same() + differing() > 0; // an audit that compared nothing has shown nothing the same
     }
 
@@ -117,15 +137,23 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
                 why.add(errors().size() + " scenario" + (errors().size() == 1 ? "" : "s") + " with adapter errors");
             }
             if (!refusedByOne().isEmpty()) {
-                why.add(refusedByOne().size() + " scenario" + (refusedByOne().size() == 1 ? "" : "s")
-                        + " one revision refused and the other answered");
+                why.add(
+                        refusedByOne().size()
+                                + " scenario"
+                                + (refusedByOne().size() == 1 ? "" : "s")
+                                + " one revision refused and the other answered");
             }
             if (!refusedByBoth().isEmpty()) {
-                why.add(refusedByBoth().size() + " scenario" + (refusedByBoth().size() == 1 ? "" : "s")
-                        + " both revisions refused (nothing compared after the refusal)");
+                why.add(
+                        refusedByBoth().size()
+                                + " scenario"
+                                + (refusedByBoth().size() == 1 ? "" : "s")
+                                + " both revisions refused (nothing compared after the refusal)");
             }
             if (!namespace.refusedByOne().isEmpty()) {
-                why.add(namespace.refusedByOne().size() + " namespace probes one revision refused and the other answered");
+                why.add(
+                        namespace.refusedByOne().size()
+                                + " namespace probes one revision refused and the other answered");
             }
             if (!namespace.refusedByBoth().isEmpty()) {
                 why.add(namespace.refusedByBoth().size() + " namespace probes both revisions refused");
@@ -152,7 +180,8 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
             parts.add(names + " unaccepted namespace change" + (names == 1 ? "" : "s"));
         }
         if (dropped > 0) {
-            parts.add(dropped + " unaccepted capabilit" + (dropped == 1 ? "y" : "ies") + " the head no longer declares");
+            parts.add(
+                    dropped + " unaccepted capabilit" + (dropped == 1 ? "y" : "ies") + " the head no longer declares");
         }
         return String.join(", ", parts);
     }
@@ -167,19 +196,27 @@ public record ConnectorAuditReport(Side base, Side head, ConnectorAudit.Run run,
 
     /** "2 not run (a revision lacks wide_integers)": scenarios not run and the capabilities they lacked. */
     public String notRun() {
-        List<Outcome.NotRun> notRun = run.outcomes().stream().filter(Outcome.NotRun.class::isInstance)
-                .map(Outcome.NotRun.class::cast).toList();
+        List<Outcome.NotRun> notRun =
+                run.outcomes().stream()
+                        .filter(Outcome.NotRun.class::isInstance)
+                        .map(Outcome.NotRun.class::cast)
+                        .toList();
         int inapplicable = compared(Comparison.NotApplicable.class).size();
         List<String> why = new java.util.ArrayList<>();
         if (!notRun.isEmpty()) {
-            Set<String> missing = notRun.stream().flatMap(n -> n.missing().stream()).map(c -> c.wireName())
-                    .collect(Collectors.toCollection(java.util.TreeSet::new));
+            Set<String> missing =
+                    notRun.stream()
+                            .flatMap(n -> n.missing().stream())
+                            .map(c -> c.wireName())
+                            .collect(Collectors.toCollection(java.util.TreeSet::new));
             why.add("a revision lacks " + String.join(", ", missing));
         }
         if (inapplicable > 0) {
             why.add(String.format("%,d", inapplicable) + " not applicable to either revision");
         }
-        return String.format("%,d", notRun.size() + inapplicable) + " not run" + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
+        return String.format("%,d", notRun.size() + inapplicable)
+                + " not run"
+                + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
     }
 
     public long count(ModelJudgement judgement) {

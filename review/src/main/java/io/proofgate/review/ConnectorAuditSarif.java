@@ -2,22 +2,31 @@ package io.proofgate.review;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.proofgate.audit.Approvals;
 import io.proofgate.audit.SarifLog;
 import io.proofgate.namespace.NamespaceImpact;
+
 import java.util.List;
 
 /**
- * The connector audit as SARIF 2.1.0, for code scanning: one result per difference class and per
- * changed namespace name, its fingerprint as {@code partialFingerprints} (the spec audit's key),
- * located at the files the change touched; an accepted one carries its justification as an
- * external suppression.
+ * The connector audit as SARIF 2.1.0, for code scanning: one result per difference class and per changed namespace
+ * name, its fingerprint as {@code partialFingerprints} (the spec audit's key), located at the files the change touched;
+ * an accepted one carries its justification as an external suppression.
  */
 public final class ConnectorAuditSarif {
 
     private static final String[][] RULES = {
-        {"connector-safety_regression", "The head publishes a block that does not hold its prefix; the base did not", "error"},
-        {"connector-safety_fix", "The base published a block that did not hold its prefix; the head no longer does", "warning"},
+        {
+            "connector-safety_regression",
+            "The head publishes a block that does not hold its prefix; the base did not",
+            "error"
+        },
+        {
+            "connector-safety_fix",
+            "The base published a block that did not hold its prefix; the head no longer does",
+            "warning"
+        },
         {"connector-fix", "The head now says what the model says; the base did not", "warning"},
         {"connector-regression", "The base said what the model says; the head does not", "error"},
         {"connector-both_differ", "Both revisions differ from the model, differently", "error"},
@@ -32,28 +41,65 @@ public final class ConnectorAuditSarif {
         SarifLog log = new SarifLog("proofgate audit-connector", RULES);
         for (DifferenceClass c : report.classes()) {
             Comparison.Differs d = c.first();
-            result(log, "connector-" + d.judgement().wireName(), d.kind().words() + ": " + d.rule() + " ("
-                    + c.scenarios() + " scenario" + (c.scenarios() == 1 ? "" : "s") + "; shortest witness " + c.witness().id()
-                    + ", " + c.events() + " event" + (c.events() == 1 ? "" : "s") + ")", c.fingerprint(), report);
+            result(
+                    log,
+                    "connector-" + d.judgement().wireName(),
+                    d.kind().words()
+                            + ": "
+                            + d.rule()
+                            + " ("
+                            + c.scenarios()
+                            + " scenario"
+                            + (c.scenarios() == 1 ? "" : "s")
+                            + "; shortest witness "
+                            + c.witness().id()
+                            + ", "
+                            + c.events()
+                            + " event"
+                            + (c.events() == 1 ? "" : "s")
+                            + ")",
+                    c.fingerprint(),
+                    report);
         }
         for (NamespaceImpact.Name name : report.namespace().changed()) {
-            result(log, "connector-namespace", name.name() + ": changed on " + name.changed() + " of " + name.probes()
-                    + " probes; first " + name.firstProbe() + ": base " + NamespaceImpact.shown(name.base()) + ", head "
-                    + NamespaceImpact.shown(name.head()), NamespaceRun.Result.fingerprint(name), report);
+            result(
+                    log,
+                    "connector-namespace",
+                    name.name()
+                            + ": changed on "
+                            + name.changed()
+                            + " of "
+                            + name.probes()
+                            + " probes; first "
+                            + name.firstProbe()
+                            + ": base "
+                            + NamespaceImpact.shown(name.base())
+                            + ", head "
+                            + NamespaceImpact.shown(name.head()),
+                    NamespaceRun.Result.fingerprint(name),
+                    report);
         }
         for (var capability : report.dropped()) {
-            result(log, "connector-capability", "the head no longer declares " + capability.wireName()
-                    + ": what it gates is not checked at the head", ConnectorAuditReport.droppedFingerprint(capability), report);
+            result(
+                    log,
+                    "connector-capability",
+                    "the head no longer declares "
+                            + capability.wireName()
+                            + ": what it gates is not checked at the head",
+                    ConnectorAuditReport.droppedFingerprint(capability),
+                    report);
         }
         return log.write();
     }
 
-    private static void result(SarifLog log, String rule, String message, String fingerprint, ConnectorAuditReport report) {
-        String why = switch (report.approvals().of(fingerprint)) {
-            case Approvals.ByBase b -> b.justification();
-            case Approvals.ByChange c -> report.approvals().fromHead() ? c.justification() : null;
-            case Approvals.Open o -> null;
-        };
+    private static void result(
+            SarifLog log, String rule, String message, String fingerprint, ConnectorAuditReport report) {
+        String why =
+                switch (report.approvals().of(fingerprint)) {
+                    case Approvals.ByBase b -> b.justification();
+                    case Approvals.ByChange c -> report.approvals().fromHead() ? c.justification() : null;
+                    case Approvals.Open o -> null;
+                };
         ObjectNode result = log.result(rule, message, fingerprint, why);
         List<String> files = report.changedFiles();
         if (!files.isEmpty()) {

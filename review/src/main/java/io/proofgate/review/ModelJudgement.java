@@ -3,8 +3,8 @@ package io.proofgate.review;
 /** A difference between two revisions, held against what the model expects of that event. */
 public enum ModelJudgement {
     /**
-     * The head publishes a plan whose blocks do not hold its prefix, where the base published none
-     * that is unsafe: ranked above every difference of policy, whatever the model says.
+     * The head publishes a plan whose blocks do not hold its prefix, where the base published none that is unsafe:
+     * ranked above every difference of policy, whatever the model says.
      */
     SAFETY_REGRESSION("safety_regression", "safety regression"),
     /** The base published an unsafe plan that the head no longer does. */
@@ -15,7 +15,10 @@ public enum ModelJudgement {
     REGRESSION("regression", "regression"),
     /** Neither says what the model says. */
     BOTH_DIFFER("both_differ", "both differ from the model"),
-    /** The model states nothing that tells the two apart (no state for a hand-written log, a reason's prose, facts without reason_facts). */
+    /**
+     * The model states nothing that tells the two apart (no state for a hand-written log, a reason's prose, facts
+     * without reason_facts).
+     */
     MODEL_SILENT("model_silent", "model silent");
 
     private final String wireName;

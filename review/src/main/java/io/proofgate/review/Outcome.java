@@ -2,6 +2,7 @@ package io.proofgate.review;
 
 import io.proofgate.conform.Scenario;
 import io.proofgate.words.Capability;
+
 import java.util.Set;
 
 /** What became of one scenario in an audit of a connector change. */

@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * A small git repository built by the tests: the project's own spec and validator sources as the
- * first commit, and one commit per reference change on top of it, each made of exact text edits
- * that must apply once. The changes are the kinds a reviewer meets (docs/audit.md), kept here as
- * edits rather than as branches, so that they follow the spec as it evolves or fail loudly.
+ * A small git repository built by the tests: the project's own spec and validator sources as the first commit, and one
+ * commit per reference change on top of it, each made of exact text edits that must apply once. The changes are the
+ * kinds a reviewer meets (docs/audit.md), kept here as edits rather than as branches, so that they follow the spec as
+ * it evolves or fail loudly.
  */
 final class AuditFixtures {
 
@@ -33,56 +33,79 @@ final class AuditFixtures {
     static final String TOPOLOGY = "validator/src/main/java/io/proofgate/protocol/Topology.java";
 
     /** No behaviour change: a definition written another way. */
-    static final List<Change> REFACTOR = List.of(
-            new Change(SPEC, "IsFuture(bd, S) == bd > S", "IsFuture(bd, S) == ~(bd <= S)"));
+    static final List<Change> REFACTOR =
+            List.of(new Change(SPEC, "IsFuture(bd, S) == bd > S", "IsFuture(bd, S) == ~(bd <= S)"));
 
     /**
-     * The connector before the seed's first change: a well-formed entry below the target is
-     * rejected as future_boundary (the seed made it intermediate evidence, ignored). The rule
-     * that states the row changes with it.
+     * The connector before the seed's first change: a well-formed entry below the target is rejected as future_boundary
+     * (the seed made it intermediate evidence, ignored). The rule that states the row changes with it.
      */
-    static final List<Change> BELOW_TARGET_REJECTED = List.of(
-            new Change(SPEC, "ELSE IF IsFuture(e[3], S) THEN \"future_boundary\"",
-                    "ELSE IF IsFuture(e[3], S) \\/ IsIntermediate(e[3], S) THEN \"future_boundary\""),
-            new Change(SPEC, "[] row = \"future_boundary\" -> e[3] > S", "[] row = \"future_boundary\" -> e[3] # S"));
+    static final List<Change> BELOW_TARGET_REJECTED =
+            List.of(
+                    new Change(
+                            SPEC,
+                            "ELSE IF IsFuture(e[3], S) THEN \"future_boundary\"",
+                            "ELSE IF IsFuture(e[3], S) \\/ IsIntermediate(e[3], S) THEN \"future_boundary\""),
+                    new Change(
+                            SPEC,
+                            "[] row = \"future_boundary\" -> e[3] > S",
+                            "[] row = \"future_boundary\" -> e[3] # S"));
 
     /** Before the seed's reason change: a future_boundary rejection does not name the group and the block. */
-    static final List<Change> FUTURE_REASON_WITHOUT_GROUP = List.of(
-            new Change(SPEC, "[observed |-> e[3], group |-> e[1], block |-> e[2], entry |-> i - 1] @@",
-                    "(IF c = \"future_boundary\" THEN [observed |-> e[3], entry |-> i - 1]"
-                            + " ELSE [observed |-> e[3], group |-> e[1], block |-> e[2], entry |-> i - 1]) @@", 2));
+    static final List<Change> FUTURE_REASON_WITHOUT_GROUP =
+            List.of(
+                    new Change(
+                            SPEC,
+                            "[observed |-> e[3], group |-> e[1], block |-> e[2], entry |-> i - 1] @@",
+                            "(IF c = \"future_boundary\" THEN [observed |-> e[3], entry |-> i - 1]"
+                                    + " ELSE [observed |-> e[3], group |-> e[1], block |-> e[2], entry |-> i - 1]) @@",
+                            2));
 
     /** A validator change with no spec change: two exact entries naming the same block are accepted. */
-    static final List<Change> SAME_BLOCK_DUPLICATE_ACCEPTED = List.of(
-            new Change(RULES, "if (exact[group] != 0) {", "if (exact[group] != 0 && exact[group] != block) {"));
+    static final List<Change> SAME_BLOCK_DUPLICATE_ACCEPTED =
+            List.of(new Change(RULES, "if (exact[group] != 0) {", "if (exact[group] != 0 && exact[group] != block) {"));
 
     /** The span rule changed in the spec and in the validator: the largest multiple at or below the prompt's end. */
-    static final List<Change> SPAN_AT_OR_BELOW = List.of(
-            new Change(SPEC, "TargetOf == [r \\in Req |-> ((PromptOf[r] - 1) \\div HashBlock) * HashBlock]",
-                    "TargetOf == [r \\in Req |-> (PromptOf[r] \\div HashBlock) * HashBlock]"),
-            new Change(SPEC, "Target(x) < PromptOf[x] /\\ PromptOf[x] <= Target(x) + HashBlock",
-                    "Target(x) <= PromptOf[x] /\\ PromptOf[x] < Target(x) + HashBlock"),
-            new Change(TOPOLOGY, "return Math.floorDiv(promptTokens - 1, hashBlockSize) * hashBlockSize;",
-                    "return Math.floorDiv(promptTokens, hashBlockSize) * hashBlockSize;"));
+    static final List<Change> SPAN_AT_OR_BELOW =
+            List.of(
+                    new Change(
+                            SPEC,
+                            "TargetOf == [r \\in Req |-> ((PromptOf[r] - 1) \\div HashBlock) * HashBlock]",
+                            "TargetOf == [r \\in Req |-> (PromptOf[r] \\div HashBlock) * HashBlock]"),
+                    new Change(
+                            SPEC,
+                            "Target(x) < PromptOf[x] /\\ PromptOf[x] <= Target(x) + HashBlock",
+                            "Target(x) <= PromptOf[x] /\\ PromptOf[x] < Target(x) + HashBlock"),
+                    new Change(
+                            TOPOLOGY,
+                            "return Math.floorDiv(promptTokens - 1, hashBlockSize) * hashBlockSize;",
+                            "return Math.floorDiv(promptTokens, hashBlockSize) * hashBlockSize;"));
 
     /**
-     * vLLM's producer before it went back to the exact-stop rule: a cache_blocks call that crosses
-     * a boundary is taken to produce the boundary block (docs/spec.md, "vLLM's proof producer").
+     * vLLM's producer before it went back to the exact-stop rule: a cache_blocks call that crosses a boundary is taken
+     * to produce the boundary block (docs/spec.md, "vLLM's proof producer").
      */
-    static final List<Change> CROSSING_PRODUCER = List.of(
-            new Change(SPEC, "ProducesBoundary(d0, d1, bd) == d1 = bd", "ProducesBoundary(d0, d1, bd) == d0 < bd /\\ bd <= d1"));
+    static final List<Change> CROSSING_PRODUCER =
+            List.of(
+                    new Change(
+                            SPEC,
+                            "ProducesBoundary(d0, d1, bd) == d1 = bd",
+                            "ProducesBoundary(d0, d1, bd) == d0 < bd /\\ bd <= d1"));
 
     static final String HOST_STORE = "validator/src/main/java/io/proofgate/store/HostPageStore.java";
 
     /**
-     * The snapshot's byte layout changed: layers in reverse order. Gather and scatter change
-     * together, so every round trip of the store still holds; only the bytes of a published
-     * snapshot (what a later request restores) differ.
+     * The snapshot's byte layout changed: layers in reverse order. Gather and scatter change together, so every round
+     * trip of the store still holds; only the bytes of a published snapshot (what a later request restores) differ.
      */
-    static final List<Change> SNAPSHOT_LAYERS_REVERSED = List.of(
-            new Change(HOST_STORE,
-                    "MemorySegment pool = pools[g];\n            for (int layer = 0; layer < geometry.layers(); layer++) {",
-                    "MemorySegment pool = pools[g];\n            for (int layer = geometry.layers() - 1; layer >= 0; layer--) {"));
+    static final List<Change> SNAPSHOT_LAYERS_REVERSED =
+            List.of(
+                    new Change(
+                            HOST_STORE,
+                            "MemorySegment pool = pools[g];\n"
+                                    + "            for (int layer = 0; layer < geometry.layers(); layer++) {",
+                            "MemorySegment pool = pools[g];\n"
+                                    + "            for (int layer = geometry.layers() - 1; layer >= 0; layer--) {"));
 
     private final Path dir;
 
@@ -123,7 +146,8 @@ final class AuditFixtures {
     }
 
     /** Writes (or replaces) a file and commits it on top of {@code commit}. */
-    String commitFile(String commit, String file, String text, String message) throws IOException, InterruptedException {
+    String commitFile(String commit, String file, String text, String message)
+            throws IOException, InterruptedException {
         git("checkout", "-q", "--detach", commit);
         Files.createDirectories(dir.resolve(file).getParent());
         Files.writeString(dir.resolve(file), text);
@@ -145,16 +169,32 @@ final class AuditFixtures {
             for (int at = text.indexOf(change.find()); at >= 0; at = text.indexOf(change.find(), at + 1)) {
                 count++;
             }
-            assertEquals(change.times(), count, () -> "the fixture edit \"" + change.find() + "\" no longer applies to "
-                    + change.file() + ": update AuditFixtures");
+            assertEquals(
+                    change.times(),
+                    count,
+                    () ->
+                            "the fixture edit \""
+                                    + change.find()
+                                    + "\" no longer applies to "
+                                    + change.file()
+                                    + ": update AuditFixtures");
             Files.writeString(file, text.replace(change.find(), change.replace()));
         }
     }
 
     String commit(String message) throws IOException, InterruptedException {
         git("add", "-A");
-        git("-c", "user.name=proofgate tests", "-c", "user.email=tests@proofgate.invalid", "-c", "commit.gpgsign=false",
-                "commit", "-q", "-m", message);
+        git(
+                "-c",
+                "user.name=proofgate tests",
+                "-c",
+                "user.email=tests@proofgate.invalid",
+                "-c",
+                "commit.gpgsign=false",
+                "commit",
+                "-q",
+                "-m",
+                message);
         return head();
     }
 

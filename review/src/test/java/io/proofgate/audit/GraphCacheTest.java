@@ -6,20 +6,28 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.check.Model;
+import io.proofgate.tlc.TlcRunner;
+import io.proofgate.tlc.WarmTlcPool;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalLong;
-import io.proofgate.tlc.TlcRunner;
-import io.proofgate.tlc.WarmTlcPool;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The key of a kept state graph: everything a TLC run reads, and nothing else. */
 class GraphCacheTest {
 
     private static Model model(Path spec, String name, String config) {
-        return new Model(name, spec.resolve("MC.tla"), spec.resolve(config), new Model.Expected.Ok(), OptionalLong.empty(), "",
+        return new Model(
+                name,
+                spec.resolve("MC.tla"),
+                spec.resolve(config),
+                new Model.Expected.Ok(),
+                OptionalLong.empty(),
+                "",
                 spec);
     }
 
@@ -43,12 +51,15 @@ class GraphCacheTest {
 
         assertNotEquals(key, cache.key(spec, model(spec, "b", "MC.cfg")), "another model name");
         try (WarmTlcPool warm = new WarmTlcPool(dir.resolve("warm"), "1g")) { // starts no JVM until a run
-            assertNotEquals(key, new GraphCache(dir.resolve("cache"), warm).key(spec, model(spec, "a", "MC.cfg")),
+            assertNotEquals(
+                    key,
+                    new GraphCache(dir.resolve("cache"), warm).key(spec, model(spec, "a", "MC.cfg")),
                     "TLC in a warm JVM, which can print a record's fields in another order");
         }
         assertNotEquals(key, cache.key(spec, model(spec, "a", "Other.cfg")), "another config");
         Files.writeString(copy.resolve("mutants/M.tla"), "---- MODULE M ----\n\n====\n");
-        assertNotEquals(key, cache.key(copy, model(copy, "a", "MC.cfg")), "one byte more in a file the model does not name");
+        assertNotEquals(
+                key, cache.key(copy, model(copy, "a", "MC.cfg")), "one byte more in a file the model does not name");
         Files.delete(copy.resolve("mutants/M.tla"));
         assertNotEquals(key, cache.key(copy, model(copy, "a", "MC.cfg")), "a file fewer");
     }
@@ -57,7 +68,9 @@ class GraphCacheTest {
     void aKeptGraphThatIsReadIsMarkedAsUsedNow(@TempDir Path dir) throws Exception {
         GraphCache cache = new GraphCache(dir.resolve("cache"), TlcRunner.FRESH);
         Path dot = dir.resolve("states.dot");
-        Files.writeString(dot, """
+        Files.writeString(
+                dot,
+                """
                 strict digraph DiskGraph {
                 nodesep=0.35;
                 subgraph cluster_graph {
@@ -70,10 +83,12 @@ class GraphCacheTest {
                 """);
         cache.keep("k", dot);
         Path kept = dir.resolve("cache/k.dot");
-        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.from(java.time.Instant.parse("2020-01-01T00:00:00Z"));
+        java.nio.file.attribute.FileTime old =
+                java.nio.file.attribute.FileTime.from(java.time.Instant.parse("2020-01-01T00:00:00Z"));
         Files.setLastModifiedTime(kept, old);
         assertTrue(cache.find("k").isPresent());
-        assertTrue(Files.getLastModifiedTime(kept).compareTo(old) > 0,
+        assertTrue(
+                Files.getLastModifiedTime(kept).compareTo(old) > 0,
                 "its time is the audit's, so that a CI cache can drop the graphs no recent audit used");
     }
 

@@ -8,6 +8,10 @@ import io.proofgate.namespace.NamespaceProbes;
 import io.proofgate.namespace.ReferenceNamespace;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.ReplayException;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,15 +21,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The spec audit reaches another revision's validator by name: replay's entry point, and the page
- * store's methods that the snapshot probe calls. A rename here that the audit follows would
- * break the audit of every revision from before the rename, and nothing else would notice. So
- * this test drives a revision of this repository from before the protocol's words had a module
- * of their own through exactly the audit's paths ({@link RevisionValidator}, {@link
+ * The spec audit reaches another revision's validator by name: replay's entry point, and the page store's methods that
+ * the snapshot probe calls. A rename here that the audit follows would break the audit of every revision from before
+ * the rename, and nothing else would notice. So this test drives a revision of this repository from before the
+ * protocol's words had a module of their own through exactly the audit's paths ({@link RevisionValidator}, {@link
  * NamespaceVectors}), read from the repository's own history as the audit reads any revision.
  */
 class PinnedRevisionTest {
@@ -60,11 +61,17 @@ class PinnedRevisionTest {
             assertEquals(replayHere(log), replayed);
             List<Map<String, String>> before = NamespaceVectors.of(old);
             // today's answers from the running validator, reached as the audit reaches a revision's
-            List<? extends Map<String, String>> after = new ReferenceNamespace(PinnedRevisionTest::replayHere,
-                    name -> Class.forName(name, true, PinnedRevisionTest.class.getClassLoader())).answerAll(NamespaceProbes.v1());
+            List<? extends Map<String, String>> after =
+                    new ReferenceNamespace(
+                                    PinnedRevisionTest::replayHere,
+                                    name -> Class.forName(name, true, PinnedRevisionTest.class.getClassLoader()))
+                            .answerAll(NamespaceProbes.v1());
             // every snapshot answer is computed through the store's methods, not a refusal of its API
-            List<String> snapshots = before.stream().filter(a -> a.containsKey("snapshot"))
-                    .map(a -> NamespaceImpact.shown(a.get("snapshot"))).toList();
+            List<String> snapshots =
+                    before.stream()
+                            .filter(a -> a.containsKey("snapshot"))
+                            .map(a -> NamespaceImpact.shown(a.get("snapshot")))
+                            .toList();
             assertEquals(5, snapshots.size());
             snapshots.forEach(s -> assertTrue(s.matches("bytes=\\d+ sha256=[0-9a-f]{64}"), s));
             // and the namespace has not changed since: the same answer to every probe

@@ -10,17 +10,21 @@ class VerdictJsonTest {
 
     @Test
     void aPlanKeepsItsFieldsInOrderWithTheListsAsJson() {
-        assertEquals("{\"kind\":\"plan\",\"step\":3,\"id\":\"r1\",\"digest\":\"d1\",\"span\":6912,"
+        assertEquals(
+                "{\"kind\":\"plan\",\"step\":3,\"id\":\"r1\",\"digest\":\"d1\",\"span\":6912,"
                         + "\"blocks_by_group\":[[1001,1002],[1015]],\"recurrent\":[[1,1015]]}",
-                VerdictJson.of("plan r1 digest=d1 span=6912 blocks=[[1001,1002],[1015]] recurrent=[[1,1015]]", 3).toString());
+                VerdictJson.of("plan r1 digest=d1 span=6912 blocks=[[1001,1002],[1015]] recurrent=[[1,1015]]", 3)
+                        .toString());
     }
 
     @Test
     void aRejectionKeepsItsFactsAfterItsCode() {
-        assertEquals("{\"kind\":\"rejected\",\"step\":2,\"id\":\"r2\",\"code\":\"future_boundary\",\"observed\":8448,"
+        assertEquals(
+                "{\"kind\":\"rejected\",\"step\":2,\"id\":\"r2\",\"code\":\"future_boundary\",\"observed\":8448,"
                         + "\"target\":8192}",
                 VerdictJson.of("rejected r2 code=future_boundary observed=8448 target=8192", 2).toString());
-        assertEquals("{\"kind\":\"retired\",\"step\":5,\"id\":\"r1\",\"cause\":\"finished\"}",
+        assertEquals(
+                "{\"kind\":\"retired\",\"step\":5,\"id\":\"r1\",\"cause\":\"finished\"}",
                 VerdictJson.of("retired r1 cause=finished", 5).toString());
     }
 

@@ -3,17 +3,19 @@ package io.proofgate.mutate;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+
 import io.proofgate.json.JsonWords;
 import io.proofgate.words.Outside;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Fuzzing of the mutation shard reader, which {@code proofgate merge-mutate} runs on files from other
- * machines (Jazzer): any bytes are a shard whose names, paths and ids hold nothing a terminal
- * would act on, or a refusal that names the file and is fit for a terminal (no control
- * character, none of the JSON parser's words); nothing else escapes.
+ * Fuzzing of the mutation shard reader, which {@code proofgate merge-mutate} runs on files from other machines
+ * (Jazzer): any bytes are a shard whose names, paths and ids hold nothing a terminal would act on, or a refusal that
+ * names the file and is fit for a terminal (no control character, none of the JSON parser's words); nothing else
+ * escapes.
  */
 @org.junit.jupiter.api.parallel.Isolated("Jazzer instruments the whole JVM")
 class MutationShardFuzzTest {

@@ -8,23 +8,23 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.audit.GitRepository;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Which files a connector change touches: two commits are compared by their blob ids, and that
- * must name exactly the files a comparison of the written bytes names (the working tree's way).
+ * Which files a connector change touches: two commits are compared by their blob ids, and that must name exactly the
+ * files a comparison of the written bytes names (the working tree's way).
  */
 class CheckoutTest {
 
-    @TempDir
-    Path repo;
-    @TempDir
-    Path work;
+    @TempDir Path repo;
+    @TempDir Path work;
 
     @Test
     void twoCommitsAreComparedByBlobIdsAsTheirBytesWouldBe() throws Exception {
@@ -40,7 +40,10 @@ class CheckoutTest {
         write("added.py", "new at the head\n");
         write("dir/deep.txt", "deeper\n");
         Files.delete(repo.resolve("removed.py"));
-        assertTrue(repo.resolve("mode.sh").toFile().setExecutable(true)); // a mode alone changes no byte, so no file a finding is located at
+        assertTrue(
+                repo.resolve("mode.sh")
+                        .toFile()
+                        .setExecutable(true)); // a mode alone changes no byte, so no file a finding is located at
         git("add", "-A");
         git("update-index", "--chmod=+x", "mode.sh"); // where the file system keeps no modes
         git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "head");
@@ -49,7 +52,8 @@ class CheckoutTest {
         Checkout base = Checkout.of(repository, "HEAD~1", work.resolve("base"));
         Checkout head = Checkout.of(repository, "HEAD", work.resolve("head"));
         assertNotNull(base.blobs());
-        assertTrue(Files.isExecutable(head.dir().resolve("mode.sh")) && !Files.isExecutable(base.dir().resolve("mode.sh")),
+        assertTrue(
+                Files.isExecutable(head.dir().resolve("mode.sh")) && !Files.isExecutable(base.dir().resolve("mode.sh")),
                 "the mode changed");
         List<String> expected = List.of("added.py", "changed.py", "dir/deep.txt", "removed.py");
         assertEquals(expected, Checkout.changed(base.dir(), head.dir()), "by the bytes written");
@@ -75,10 +79,9 @@ class CheckoutTest {
     }
 
     /**
-     * Links that leave the revision's folder dangle, as they do in a real checkout of the revision:
-     * one into the other revision written beside it, one past the repository's root, an absolute
-     * one, and one that leaves through another link. Links within the revision, to a file or a
-     * folder, resolve.
+     * Links that leave the revision's folder dangle, as they do in a real checkout of the revision: one into the other
+     * revision written beside it, one past the repository's root, an absolute one, and one that leaves through another
+     * link. Links within the revision, to a file or a folder, resolve.
      */
     @Test
     void linksThatLeaveTheRevisionDangle() throws Exception {
@@ -99,21 +102,34 @@ class CheckoutTest {
         try {
             GitRepository repository = GitRepository.at(repo);
             Checkout base = Checkout.of(repository, "HEAD", work.resolve("base"));
-            for (Checkout head : List.of(Checkout.of(repository, "HEAD", work.resolve("head")),
-                    Checkout.of(repository, null, work.resolve("worktree")))) {
+            for (Checkout head :
+                    List.of(
+                            Checkout.of(repository, "HEAD", work.resolve("head")),
+                            Checkout.of(repository, null, work.resolve("worktree")))) {
                 Path dir = head.dir();
                 assertEquals("base\n", Files.readString(base.dir().resolve("conn/toy.py")));
-                for (String leaving : List.of("conn/other.py", "conn/up.py", "conn/absolute.py", "conn/through.py",
-                        "conn/missing.py")) {
+                for (String leaving :
+                        List.of(
+                                "conn/other.py",
+                                "conn/up.py",
+                                "conn/absolute.py",
+                                "conn/through.py",
+                                "conn/missing.py")) {
                     Path link = dir.resolve(leaving);
                     assertTrue(Files.isSymbolicLink(link), leaving + " is not a link in " + head.name());
-                    assertFalse(Files.exists(link), () -> leaving + " resolves in " + head.name() + ": " + realPath(link));
+                    assertFalse(
+                            Files.exists(link), () -> leaving + " resolves in " + head.name() + ": " + realPath(link));
                 }
                 assertTrue(Files.isSymbolicLink(dir.resolve("conn/libs")), "a linked folder is kept as a link");
                 assertEquals("util\n", Files.readString(dir.resolve("conn/libs/util.py")), "a linked folder resolves");
-                assertEquals("util\n", Files.readString(dir.resolve("conn/escape/lib/util.py")), "a link to the revision's root resolves");
+                assertEquals(
+                        "util\n",
+                        Files.readString(dir.resolve("conn/escape/lib/util.py")),
+                        "a link to the revision's root resolves");
             }
-            assertEquals(List.of(), Checkout.changed(base.dir(), work.resolve("worktree")),
+            assertEquals(
+                    List.of(),
+                    Checkout.changed(base.dir(), work.resolve("worktree")),
                     "links are compared by their targets, the same at both");
         } finally {
             Files.delete(outside);
@@ -128,7 +144,8 @@ class CheckoutTest {
         git("add", "-A");
         git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "base");
         // a newer modification time with the same bytes: git status would refresh the index's stat data
-        Files.setLastModifiedTime(repo.resolve("a.py"), java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+        Files.setLastModifiedTime(
+                repo.resolve("a.py"), java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 60_000));
         write("b.py", "untracked\n");
         byte[] index = Files.readAllBytes(repo.resolve(".git/index"));
         Checkout head = Checkout.of(GitRepository.at(repo), null, work.resolve("head"));

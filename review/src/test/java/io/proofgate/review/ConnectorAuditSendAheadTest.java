@@ -10,20 +10,21 @@ import io.proofgate.conform.ConformException;
 import io.proofgate.conform.InProcessAdapter;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioReader;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 /**
- * The audit sends each scenario ahead of reading the answers to the one before it. An adapter
- * that dies on a scenario takes the answers to the one before with it: the audit must charge the
- * scenario that killed it, and an adapter that died once must never make a clean audit. Both
- * revisions here are proofgate's validator in process, dying where told, so what happens does not
- * depend on timing.
+ * The audit sends each scenario ahead of reading the answers to the one before it. An adapter that dies on a scenario
+ * takes the answers to the one before with it: the audit must charge the scenario that killed it, and an adapter that
+ * died once must never make a clean audit. Both revisions here are proofgate's validator in process, dying where told,
+ * so what happens does not depend on timing.
  */
 class ConnectorAuditSendAheadTest {
 
@@ -32,10 +33,15 @@ class ConnectorAuditSendAheadTest {
 
     @BeforeAll
     static void read() throws ConformException {
-        scenarios = ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-edges")).stream().limit(40).toList();
+        scenarios =
+                ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-edges")).stream()
+                        .limit(40)
+                        .toList();
     }
 
-    /** The validator, which dies (its answers not yet read are lost with it) when sent the messages of {@code fatal}. */
+    /**
+     * The validator, which dies (its answers not yet read are lost with it) when sent the messages of {@code fatal}.
+     */
     private static final class Dies implements Adapter {
         private final InProcessAdapter inner = new InProcessAdapter();
         private final List<String> fatal;
@@ -91,15 +97,18 @@ class ConnectorAuditSendAheadTest {
     private static ConnectorAudit.Run audit(Scenario fatal, AtomicBoolean once) throws ConformException {
         Conform.Adapters dies = () -> new Dies(fatal, once);
         Conform.Adapters fine = InProcessAdapter::new;
-        return ConnectorAudit.run(scenarios, fine, dies, SETTINGS, line -> { });
+        return ConnectorAudit.run(scenarios, fine, dies, SETTINGS, line -> {});
     }
 
     @Test
     void theScenarioThatKillsTheAdapterIsChargedNotTheOneBeforeIt() throws ConformException {
         Scenario fatal = scenarios.get(7);
         ConnectorAudit.Run run = audit(fatal, null);
-        List<Outcome.Errored> errors = run.outcomes().stream().filter(Outcome.Errored.class::isInstance)
-                .map(Outcome.Errored.class::cast).toList();
+        List<Outcome.Errored> errors =
+                run.outcomes().stream()
+                        .filter(Outcome.Errored.class::isInstance)
+                        .map(Outcome.Errored.class::cast)
+                        .toList();
         assertEquals(List.of(fatal.id()), errors.stream().map(e -> e.scenario().id()).toList(), errors.toString());
         assertEquals("head", errors.getFirst().side());
         assertEquals(scenarios.size() - 1, run.count(Outcome.Compared.class));
@@ -108,8 +117,11 @@ class ConnectorAuditSendAheadTest {
     @Test
     void anAdapterThatDiedOnceAndNotAgainIsStillAnError() throws ConformException {
         ConnectorAudit.Run run = audit(scenarios.get(7), new AtomicBoolean());
-        List<Outcome.Errored> errors = run.outcomes().stream().filter(Outcome.Errored.class::isInstance)
-                .map(Outcome.Errored.class::cast).toList();
+        List<Outcome.Errored> errors =
+                run.outcomes().stream()
+                        .filter(Outcome.Errored.class::isInstance)
+                        .map(Outcome.Errored.class::cast)
+                        .toList();
         assertEquals(1, errors.size(), errors.toString());
         assertEquals(scenarios.get(6).id(), errors.getFirst().scenario().id(), "the scenario whose answers were lost");
         assertTrue(errors.getFirst().message().contains("the adapter fails now and then"), errors.getFirst().message());

@@ -1,43 +1,44 @@
 package io.proofgate.review;
 
-import io.proofgate.audit.Approvals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.proofgate.audit.Approvals;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.Scenario;
 import io.proofgate.conform.ScenarioReader;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The connector audit on a git repository this test builds: the Python example
- * (examples/conform/toy_connector.py, with its planted bug) at revisions that fix the bug, plant
- * a new one, change a reason's text only, reorder one step's verdicts, rename and comment only,
- * crash, and approve themselves. Each revision is one edit of the example, checked to apply.
+ * The connector audit on a git repository this test builds: the Python example (examples/conform/toy_connector.py, with
+ * its planted bug) at revisions that fix the bug, plant a new one, change a reason's text only, reorder one step's
+ * verdicts, rename and comment only, crash, and approve themselves. Each revision is one edit of the example, checked
+ * to apply.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConnectorAuditTest {
 
     private static final String TOY = "examples/conform/toy_connector.py";
     private static final String COMMAND = "python3 " + TOY;
+
     /** Generous: an answer's time never decides an outcome here, however loaded the machine. */
     private static final ConnectorAudit.Settings SETTINGS = new ConnectorAudit.Settings(1, Duration.ofSeconds(120), 10);
 
-    @TempDir
-    static Path repo;
+    @TempDir static Path repo;
     private List<Scenario> scenarios;
 
     @BeforeAll
@@ -52,30 +53,71 @@ class ConnectorAuditTest {
         edit("FIXED = \"--fixed\" in sys.argv[1:]", "FIXED = True");
         commit("the planted bug fixed", "fixed");
         revision("fixed", "regression", "if block <= 0:", "if block < 0:");
-        revision("fixed", "reason", "out.append({\"kind\": \"rejected\", \"step\": step, \"id\": request_id, \"code\": code})",
-                "out.append({\"kind\": \"rejected\", \"step\": step, \"id\": request_id, \"code\": code, \"reason\": \"rejected: \" + code})");
-        revision("fixed", "reordered", "    def publish(self, step, request_id, out):",
+        revision(
+                "fixed",
+                "reason",
+                "out.append({\"kind\": \"rejected\", \"step\": step, \"id\": request_id, \"code\": code})",
+                "out.append({\"kind\": \"rejected\", \"step\": step, \"id\": request_id, \"code\": code, \"reason\":"
+                        + " \"rejected: \" + code})");
+        revision(
+                "fixed",
+                "reordered",
+                "    def publish(self, step, request_id, out):",
                 "        out.reverse()\n\n    def publish(self, step, request_id, out):");
         revision("fixed", "renamed", "full_quorum", "at_full_quorum");
         revision("fixed", "salted", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v2\"");
-        revision("fixed", "crash", "    def held_by(self, event):\n", "    def held_by(self, event):\n        raise SystemExit(3)\n");
+        revision(
+                "fixed",
+                "crash",
+                "    def held_by(self, event):\n",
+                "    def held_by(self, event):\n        raise SystemExit(3)\n");
         revision("fixed", "unstartable", "FIXED = True", "FIXED = True\nimport proofgate_no_such_module");
-        revision("fixed", "refusing", "    def step(self, step):\n        out = []\n",
+        revision(
+                "fixed",
+                "refusing",
+                "    def step(self, step):\n        out = []\n",
                 "    def step(self, step):\n        raise RuntimeError(\"no backend\")\n");
         revision("refusing", "refusing-too", "RuntimeError(\"no backend\")", "RuntimeError(\"still no backend\")");
-        revision("fixed", "probes-refused", "    def namespace(self, probe):\n",
+        revision(
+                "fixed",
+                "probes-refused",
+                "    def namespace(self, probe):\n",
                 "    def namespace(self, probe):\n        raise RuntimeError(\"no namespace\")\n");
-        revision("probes-refused", "probes-refused-too", "RuntimeError(\"no namespace\")", "RuntimeError(\"still no namespace\")");
-        revision("fixed", "token-twice", "if event.computed < s < event.prompt_tokens", "if event.computed < s <= event.prompt_tokens");
-        revision("fixed", "no-sliding", "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
+        revision(
+                "probes-refused",
+                "probes-refused-too",
+                "RuntimeError(\"no namespace\")",
+                "RuntimeError(\"still no namespace\")");
+        revision(
+                "fixed",
+                "token-twice",
+                "if event.computed < s < event.prompt_tokens",
+                "if event.computed < s <= event.prompt_tokens");
+        revision(
+                "fixed",
+                "no-sliding",
+                "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
                 "capabilities = (\"state\", \"restore\", \"namespace\")");
-        revision("fixed", "late", "FIXED = True", "FIXED = True\nimport atexit\n"
-                + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n'))");
+        revision(
+                "fixed",
+                "late",
+                "FIXED = True",
+                "FIXED = True\n"
+                    + "import atexit\n"
+                    + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n"
+                    + "'))");
         // answers that change from run to run, with the same code at both revisions: a plan now and
         // then left out, and a digest salted once per process
-        revision("fixed", "flaky", "        self.counters.plans += 1\n",
+        revision(
+                "fixed",
+                "flaky",
+                "        self.counters.plans += 1\n",
                 "        if os.urandom(1)[0] < 32:\n            return\n        self.counters.plans += 1\n");
-        revision("fixed", "nonce", "DIGEST_SALT = b\"toy-connector/v1\"", "DIGEST_SALT = b\"toy-connector/v1\" + os.urandom(8)");
+        revision(
+                "fixed",
+                "nonce",
+                "DIGEST_SALT = b\"toy-connector/v1\"",
+                "DIGEST_SALT = b\"toy-connector/v1\" + os.urandom(8)");
         // the every-handoff example copying asynchronously: pinned, then unpinned, then unpinned for longer
         git("checkout", "-q", "fixed");
         edit(EVERY_HANDOFF, "ASYNC = \"--async\" in sys.argv[1:] or NO_PIN", "ASYNC = True");
@@ -92,85 +134,116 @@ class ConnectorAuditTest {
     private static final String EVERY_HANDOFF = "examples/conform/every_handoff_connector.py";
 
     /**
-     * Dropping the pin of an asynchronous copy changes only the plan's "pinned" where it is
-     * printed, and the copy turns unsafe at a later event (a finish before the workers are done):
-     * a safety regression all the same. Copies that end later change only the saved lines: a
-     * difference too, never "the same".
+     * Dropping the pin of an asynchronous copy changes only the plan's "pinned" where it is printed, and the copy turns
+     * unsafe at a later event (a finish before the workers are done): a safety regression all the same. Copies that end
+     * later change only the saved lines: a difference too, never "the same".
      */
     @Test
     void anUnpinnedCopyIsASafetyRegressionAndALongerOneADifference() throws Exception {
         List<Scenario> finished = generated("ci", "finished");
         assertTrue(finished.size() > 1000, "scenarios: " + finished.size());
         String command = "python3 " + EVERY_HANDOFF;
-        ConnectorAuditReport unpinned = ConnectorChange.run(new ConnectorChange.Request(repo, "async", "unpinned", command, command,
-                finished, SETTINGS, false), line -> { });
+        ConnectorAuditReport unpinned =
+                ConnectorChange.run(
+                        new ConnectorChange.Request(
+                                repo, "async", "unpinned", command, command, finished, SETTINGS, false),
+                        line -> {});
         String text = ConnectorAuditText.write(unpinned);
         assertEquals(ConnectorAuditReport.DIFFERENCES, unpinned.exitCode(), text);
         Comparison.Differs first = unpinned.classes().getFirst().first();
         assertEquals(ModelJudgement.SAFETY_REGRESSION, first.judgement(), text);
         assertEquals("plan: how its blocks are copied differs (copy, pinned)", first.rule(), text);
-        assertTrue(first.model().stream().anyMatch(m -> m.startsWith("(unsafe: while its workers copy it: step ")
-                && m.contains(" holds garbage (released by r")), text);
+        assertTrue(
+                first.model().stream()
+                        .anyMatch(
+                                m ->
+                                        m.startsWith("(unsafe: while its workers copy it: step ")
+                                                && m.contains(" holds garbage (released by r")),
+                text);
 
         // no scenario compared is nothing judged, never "no unaccepted difference"
-        ConnectorAuditReport none = ConnectorChange.run(new ConnectorChange.Request(repo, "async", "unpinned", command, command,
-                List.of(), SETTINGS, false), line -> { });
+        ConnectorAuditReport none =
+                ConnectorChange.run(
+                        new ConnectorChange.Request(
+                                repo, "async", "unpinned", command, command, List.of(), SETTINGS, false),
+                        line -> {});
         assertEquals(ConnectorAuditReport.NOT_JUDGED, none.exitCode(), ConnectorAuditText.write(none));
         assertTrue(none.verdict().contains("no scenario was compared"), none.verdict());
 
-        ConnectorAuditReport slower = ConnectorChange.run(new ConnectorChange.Request(repo, "unpinned", "unpinned-slower", command,
-                command, finished, SETTINGS, false), line -> { });
+        ConnectorAuditReport slower =
+                ConnectorChange.run(
+                        new ConnectorChange.Request(
+                                repo, "unpinned", "unpinned-slower", command, command, finished, SETTINGS, false),
+                        line -> {});
         text = ConnectorAuditText.write(slower);
         assertEquals(ConnectorAuditReport.DIFFERENCES, slower.exitCode(), text);
-        assertTrue(slower.classes().stream().allMatch(c -> c.first().rule().equals("saved: the copies that end here differ")), text);
+        assertTrue(
+                slower.classes().stream()
+                        .allMatch(c -> c.first().rule().equals("saved: the copies that end here differ")),
+                text);
     }
 
     /** The generated scenarios of one model's topic file (every file for the empty topic). */
     private static List<Scenario> generated(String model, String topic) throws Exception {
         return ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", model)).stream()
-                .filter(s -> s.suite().endsWith(topic)).toList();
+                .filter(s -> s.suite().endsWith(topic))
+                .toList();
     }
 
     /**
-     * A change of the restore half is read and classified like one of plans: a hit that may now
-     * reach the prompt's end is a safety regression (the last token applied twice), on the
-     * generated lookups, with the unsafe hit in the model's lines.
+     * A change of the restore half is read and classified like one of plans: a hit that may now reach the prompt's end
+     * is a safety regression (the last token applied twice), on the generated lookups, with the unsafe hit in the
+     * model's lines.
      */
     @Test
     void aHitReachingThePromptsEndIsASafetyRegression() throws Exception {
         List<Scenario> lookups = generated("gen-restore", "");
         assertTrue(lookups.size() > 100, "scenarios: " + lookups.size());
         String command = "python3 examples/conform/toy_connector.py";
-        ConnectorAuditReport report = ConnectorChange.run(new ConnectorChange.Request(repo, "fixed", "token-twice", command, command,
-                lookups, SETTINGS, false), line -> { });
+        ConnectorAuditReport report =
+                ConnectorChange.run(
+                        new ConnectorChange.Request(
+                                repo, "fixed", "token-twice", command, command, lookups, SETTINGS, false),
+                        line -> {});
         String text = ConnectorAuditText.write(report);
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), text);
         Comparison.Differs first = report.classes().getFirst().first();
         assertEquals(ModelJudgement.SAFETY_REGRESSION, first.judgement(), text);
-        assertTrue(first.head().stream().anyMatch(line -> line.contains("\"kind\":\"hit\"") && line.contains("\"tokens\":6912")), text);
+        assertTrue(
+                first.head().stream()
+                        .anyMatch(line -> line.contains("\"kind\":\"hit\"") && line.contains("\"tokens\":6912")),
+                text);
         assertTrue(first.model().stream().anyMatch(m -> m.contains("the last token twice")), text);
     }
 
     /**
-     * An adapter whose answers do not repeat makes no difference to accept: the same code at both
-     * revisions, yet the first run differs; run again, the differences do not repeat, and the
-     * audit cannot judge, naming the first scenario or probe that showed it.
+     * An adapter whose answers do not repeat makes no difference to accept: the same code at both revisions, yet the
+     * first run differs; run again, the differences do not repeat, and the audit cannot judge, naming the first
+     * scenario or probe that showed it.
      */
     @Test
     void answersThatDoNotRepeatAreNotJudged() throws Exception {
         // a few hundred scenarios are enough for one plan in eight left out to show
         List<Scenario> some = scenarios.subList(0, 300);
-        ConnectorAuditReport flaky = ConnectorChange.run(new ConnectorChange.Request(repo, "flaky", "flaky", COMMAND, COMMAND, some,
-                SETTINGS, false), line -> { });
+        ConnectorAuditReport flaky =
+                ConnectorChange.run(
+                        new ConnectorChange.Request(repo, "flaky", "flaky", COMMAND, COMMAND, some, SETTINGS, false),
+                        line -> {});
         assertEquals(ConnectorAuditReport.NOT_JUDGED, flaky.exitCode(), ConnectorAuditText.write(flaky));
         assertTrue(flaky.classes().isEmpty(), ConnectorAuditText.write(flaky));
-        assertTrue(flaky.verdict().startsWith("could not be judged: answers are not reproducible (scenario "), flaky.verdict());
+        assertTrue(
+                flaky.verdict().startsWith("could not be judged: answers are not reproducible (scenario "),
+                flaky.verdict());
         assertTrue(flaky.verdict().contains("; run again, "), flaky.verdict());
 
-        ConnectorAuditReport nonce = ConnectorChange.run(new ConnectorChange.Request(repo, "nonce", "nonce", COMMAND, COMMAND,
-                scenarios.subList(0, 20), SETTINGS, false), line -> { });
+        ConnectorAuditReport nonce =
+                ConnectorChange.run(
+                        new ConnectorChange.Request(
+                                repo, "nonce", "nonce", COMMAND, COMMAND, scenarios.subList(0, 20), SETTINGS, false),
+                        line -> {});
         assertEquals(ConnectorAuditReport.NOT_JUDGED, nonce.exitCode(), ConnectorAuditText.write(nonce));
-        assertTrue(nonce.verdict().startsWith("could not be judged: answers are not reproducible (namespace probe "),
+        assertTrue(
+                nonce.verdict().startsWith("could not be judged: answers are not reproducible (namespace probe "),
                 nonce.verdict());
         assertTrue(nonce.verdict().contains("revision's adapter answered"), nonce.verdict());
     }
@@ -181,47 +254,72 @@ class ConnectorAuditTest {
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
         // where the planted plan published a block that no longer held the target state, the fix is a
         // safety fix, ranked first; where the block still held it, a fix of policy
-        assertEquals(ModelJudgement.SAFETY_FIX, report.classes().getFirst().first().judgement(), ConnectorAuditText.write(report));
-        DifferenceClass fix = report.classes().stream().filter(c -> c.first().judgement() == ModelJudgement.SAFETY_FIX
-                && c.first().rule().equals("plan: blocks_by_group, recurrent differ")).findFirst().orElseThrow();
+        assertEquals(
+                ModelJudgement.SAFETY_FIX,
+                report.classes().getFirst().first().judgement(),
+                ConnectorAuditText.write(report));
+        DifferenceClass fix =
+                report.classes().stream()
+                        .filter(
+                                c ->
+                                        c.first().judgement() == ModelJudgement.SAFETY_FIX
+                                                && c.first().rule().equals("plan: blocks_by_group, recurrent differ"))
+                        .findFirst()
+                        .orElseThrow();
         assertEquals(DifferenceKind.VERDICT, fix.first().kind());
         assertTrue(fix.events() <= 3, "witness of " + fix.events() + " events");
         assertTrue(fix.first().model().getLast().startsWith("(unsafe: step "), fix.first().model().toString());
-        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.SAFETY_FIX
-                || c.first().judgement() == ModelJudgement.FIX), ConnectorAuditText.write(report));
+        assertTrue(
+                report.classes().stream()
+                        .allMatch(
+                                c ->
+                                        c.first().judgement() == ModelJudgement.SAFETY_FIX
+                                                || c.first().judgement() == ModelJudgement.FIX),
+                ConnectorAuditText.write(report));
         assertTrue(report.classes().stream().anyMatch(c -> c.first().judgement() == ModelJudgement.FIX));
         // the second: in a restore log the planted bug rejects one plan and publishes another unsafe one in one step
-        assertTrue(ConnectorAuditText.write(report).contains("(0 safety regression, 2 safety fix, "),
+        assertTrue(
+                ConnectorAuditText.write(report).contains("(0 safety regression, 2 safety fix, "),
                 ConnectorAuditText.write(report));
         assertEquals(List.of(TOY), report.changedFiles());
         assertValidSarif(report);
         String markdown = ConnectorAuditMarkdown.write(report);
         assertTrue(markdown.startsWith("## proofgate audit: " + report.verdict() + "\n"), markdown);
-        assertTrue(markdown.contains("| `" + fix.fingerprint() + "` plan: blocks_by_group, recurrent differ | verdict | safety fix | "),
+        assertTrue(
+                markdown.contains(
+                        "| `"
+                                + fix.fingerprint()
+                                + "` plan: blocks_by_group, recurrent differ | verdict | safety fix | "),
                 markdown);
-        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree(ConnectorAuditJson.write(report));
+        com.fasterxml.jackson.databind.JsonNode json =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(ConnectorAuditJson.write(report));
         assertEquals("safety_fix", json.path("classes").path(0).path("model").asText());
         assertEquals("verdict", json.path("classes").path(0).path("kind").asText());
         int at = report.classes().indexOf(fix);
         assertEquals(fix.events() + 1, json.path("classes").path(at).path("witness").size());
     }
 
-    /** The SARIF report is valid SARIF 2.1.0, one result per class and changed namespace name, each with its fingerprint. */
+    /**
+     * The SARIF report is valid SARIF 2.1.0, one result per class and changed namespace name, each with its
+     * fingerprint.
+     */
     private static void assertValidSarif(ConnectorAuditReport report) throws Exception {
         String sarif = ConnectorAuditSarif.write(report);
         com.networknt.schema.Schema schema;
-        try (var in = Files.newInputStream(Path.of("src", "test", "resources", "sarif",
-                "sarif-schema-2.1.0.json"))) {
-            schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_4)
-                    .getSchema(in);
+        try (var in = Files.newInputStream(Path.of("src", "test", "resources", "sarif", "sarif-schema-2.1.0.json"))) {
+            schema =
+                    com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                                    com.networknt.schema.SpecificationVersion.DRAFT_4)
+                            .getSchema(in);
         }
         assertEquals(List.of(), schema.validate(sarif, com.networknt.schema.InputFormat.JSON), sarif);
-        com.fasterxml.jackson.databind.JsonNode results = new com.fasterxml.jackson.databind.ObjectMapper().readTree(sarif)
-                .path("runs").path(0).path("results");
+        com.fasterxml.jackson.databind.JsonNode results =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(sarif).path("runs").path(0).path("results");
         assertEquals(report.classes().size() + report.namespace().changed().size(), results.size(), sarif);
         for (com.fasterxml.jackson.databind.JsonNode result : results) {
-            assertTrue(result.path("partialFingerprints").path("proofgateFinding/v1").asText().matches("[0-9a-f]{16}"), sarif);
+            assertTrue(
+                    result.path("partialFingerprints").path("proofgateFinding/v1").asText().matches("[0-9a-f]{16}"),
+                    sarif);
         }
     }
 
@@ -230,9 +328,15 @@ class ConnectorAuditTest {
         ConnectorAuditReport report = audit("fixed", "regression", false);
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode());
         assertFalse(report.classes().isEmpty());
-        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION
-                && c.first().kind() == DifferenceKind.VERDICT), ConnectorAuditText.write(report));
-        assertTrue(report.classes().stream().anyMatch(c -> c.first().rule().startsWith("rejected null_block -> ")),
+        assertTrue(
+                report.classes().stream()
+                        .allMatch(
+                                c ->
+                                        c.first().judgement() == ModelJudgement.REGRESSION
+                                                && c.first().kind() == DifferenceKind.VERDICT),
+                ConnectorAuditText.write(report));
+        assertTrue(
+                report.classes().stream().anyMatch(c -> c.first().rule().startsWith("rejected null_block -> ")),
                 ConnectorAuditText.write(report));
     }
 
@@ -240,8 +344,13 @@ class ConnectorAuditTest {
     void aReasonsTextIsAReasonOnlyDifference() throws Exception {
         ConnectorAuditReport report = audit("fixed", "reason", false);
         assertFalse(report.classes().isEmpty());
-        assertTrue(report.classes().stream().allMatch(c -> c.first().kind() == DifferenceKind.REASON_ONLY
-                && c.first().judgement() == ModelJudgement.MODEL_SILENT), ConnectorAuditText.write(report));
+        assertTrue(
+                report.classes().stream()
+                        .allMatch(
+                                c ->
+                                        c.first().kind() == DifferenceKind.REASON_ONLY
+                                                && c.first().judgement() == ModelJudgement.MODEL_SILENT),
+                ConnectorAuditText.write(report));
         assertTrue(report.classes().getFirst().first().rule().endsWith(": reason text differs"));
     }
 
@@ -249,10 +358,12 @@ class ConnectorAuditTest {
     void reorderedVerdictsAreAnOrderOnlyDifference() throws Exception {
         ConnectorAuditReport report = audit("fixed", "reordered", false);
         assertFalse(report.classes().isEmpty());
-        assertTrue(report.classes().stream().allMatch(c -> c.first().kind() == DifferenceKind.ORDER_ONLY),
+        assertTrue(
+                report.classes().stream().allMatch(c -> c.first().kind() == DifferenceKind.ORDER_ONLY),
                 ConnectorAuditText.write(report));
         // the protocol fixes the order (new requests, then cached ones): the head breaks it
-        assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION),
+        assertTrue(
+                report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION),
                 ConnectorAuditText.write(report));
     }
 
@@ -261,15 +372,22 @@ class ConnectorAuditTest {
         ConnectorAuditReport report = audit("fixed", "salted", false);
         assertTrue(report.classes().isEmpty(), ConnectorAuditText.write(report));
         assertTrue(report.namespace().computed());
-        assertEquals(List.of("prefix_digest"), report.namespace().changed().stream().map(n -> n.name()).toList(),
+        assertEquals(
+                List.of("prefix_digest"),
+                report.namespace().changed().stream().map(n -> n.name()).toList(),
                 ConnectorAuditText.write(report));
         var digest = report.namespace().changed().getFirst();
         assertEquals(digest.probes(), digest.changed(), "the salt is in every digest");
         assertEquals("span/h1/p1/s0", digest.firstProbe());
-        assertTrue(report.namespace().names().stream().filter(n -> !n.name().equals("prefix_digest")).allMatch(n -> n.changed() == 0));
+        assertTrue(
+                report.namespace().names().stream()
+                        .filter(n -> !n.name().equals("prefix_digest"))
+                        .allMatch(n -> n.changed() == 0));
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode());
         assertEquals("1 unaccepted namespace change", report.verdict());
-        assertTrue(ConnectorAuditText.write(report).contains("prefix_digest: changed on "), ConnectorAuditText.write(report));
+        assertTrue(
+                ConnectorAuditText.write(report).contains("prefix_digest: changed on "),
+                ConnectorAuditText.write(report));
         assertValidSarif(report);
     }
 
@@ -279,14 +397,26 @@ class ConnectorAuditTest {
         assertEquals(ConnectorAuditReport.CLEAN, report.exitCode(), ConnectorAuditText.write(report));
         assertTrue(report.classes().isEmpty());
         assertEquals(scenarios.size() - report.run().count(Outcome.NotRun.class), report.same());
-        assertTrue(report.namespace().computed() && report.namespace().changed().isEmpty(), ConnectorAuditText.write(report));
+        assertTrue(
+                report.namespace().computed() && report.namespace().changed().isEmpty(),
+                ConnectorAuditText.write(report));
     }
 
     @Test
     void anAdapterThatCrashesAtHeadCannotBeJudged() throws Exception {
         // two errors are enough to show where they are charged; each costs a fresh adapter
-        ConnectorAuditReport report = ConnectorChange.run(new ConnectorChange.Request(repo, "fixed", "crash", COMMAND, COMMAND,
-                scenarios, new ConnectorAudit.Settings(1, SETTINGS.patience(), 2), false), line -> { });
+        ConnectorAuditReport report =
+                ConnectorChange.run(
+                        new ConnectorChange.Request(
+                                repo,
+                                "fixed",
+                                "crash",
+                                COMMAND,
+                                COMMAND,
+                                scenarios,
+                                new ConnectorAudit.Settings(1, SETTINGS.patience(), 2),
+                                false),
+                        line -> {});
         assertEquals(ConnectorAuditReport.NOT_JUDGED, report.exitCode());
         assertFalse(report.errors().isEmpty());
         Outcome.Errored first = report.errors().getFirst();
@@ -298,20 +428,22 @@ class ConnectorAuditTest {
         List<Outcome.Errored> charged = report.errors().stream().filter(e -> !e.side().equals("run")).toList();
         assertFalse(charged.isEmpty());
         for (Outcome.Errored error : charged) {
-            assertTrue(error.scenario().events().stream().anyMatch(e -> e.line().contains("\"kind\":\"held\"")),
+            assertTrue(
+                    error.scenario().events().stream().anyMatch(e -> e.line().contains("\"kind\":\"held\"")),
                     error.scenario().id() + " has no held event but was charged: " + error.message());
         }
         assertTrue(report.verdict().startsWith("could not be judged"), report.verdict());
     }
 
     /**
-     * The revision's folder is the audit's own and gone when the message is read: the adapter's
-     * stderr names its files from the revision's root, as the author finds them in their repository.
+     * The revision's folder is the audit's own and gone when the message is read: the adapter's stderr names its files
+     * from the revision's root, as the author finds them in their repository.
      */
     @Test
     void anAdapterThatCannotStartNamesItsFilesFromTheRevisionsRoot() throws Exception {
         ConformException e = assertThrows(ConformException.class, () -> audit("fixed", "unstartable", false));
-        assertTrue(e.getMessage().startsWith("the head revision's adapter did not answer the greeting"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("the head revision's adapter did not answer the greeting"), e.getMessage());
         assertTrue(e.getMessage().contains("its stderr ends (paths from the root of its revision): "), e.getMessage());
         assertTrue(e.getMessage().contains("File \\\"" + TOY + "\\\", line "), e.getMessage());
         assertTrue(e.getMessage().contains("No module named 'proofgate_no_such_module'"), e.getMessage());
@@ -319,24 +451,39 @@ class ConnectorAuditTest {
     }
 
     /**
-     * An adapter run from the working tree (an absolute path, an installed package, PYTHONPATH)
-     * runs the same connector at both revisions, and the audit would compare it with itself: the
-     * adapter is told both folders, and the library refuses to run such code.
+     * An adapter run from the working tree (an absolute path, an installed package, PYTHONPATH) runs the same connector
+     * at both revisions, and the audit would compare it with itself: the adapter is told both folders, and the library
+     * refuses to run such code.
      */
     @Test
     void anAdapterRunFromTheWorkingTreeInsteadOfTheRevisionIsRefused() throws Exception {
         String fromTheWorkingTree = "python3 " + repo.resolve(TOY).toAbsolutePath();
-        ConformException e = assertThrows(ConformException.class, () -> ConnectorChange.run(new ConnectorChange.Request(repo,
-                "bug", "fixed", fromTheWorkingTree, fromTheWorkingTree, scenarios, SETTINGS, false), line -> { }));
+        ConformException e =
+                assertThrows(
+                        ConformException.class,
+                        () ->
+                                ConnectorChange.run(
+                                        new ConnectorChange.Request(
+                                                repo,
+                                                "bug",
+                                                "fixed",
+                                                fromTheWorkingTree,
+                                                fromTheWorkingTree,
+                                                scenarios,
+                                                SETTINGS,
+                                                false),
+                                        line -> {}));
         assertTrue(e.getMessage().contains("adapter did not answer the greeting"), e.getMessage());
-        assertTrue(e.getMessage().contains("module __main__ is the working tree's " + TOY + ", not the audited revision's"),
+        assertTrue(
+                e.getMessage()
+                        .contains("module __main__ is the working tree's " + TOY + ", not the audited revision's"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("run the adapter by a path relative to the repository"), e.getMessage());
     }
 
     /**
-     * Both revisions refuse every step alike (a connector that cannot run at either): nothing is
-     * compared after a refusal, so that is no "the same" and no clean audit.
+     * Both revisions refuse every step alike (a connector that cannot run at either): nothing is compared after a
+     * refusal, so that is no "the same" and no clean audit.
      */
     @Test
     void scenariosBothRevisionsRefuseAreNotJudged() throws Exception {
@@ -361,8 +508,8 @@ class ConnectorAuditTest {
     }
 
     /**
-     * A head that stops declaring a capability switches off what it gates (here every sliding
-     * scenario goes unrun): that is a difference to accept, never a clean audit by itself.
+     * A head that stops declaring a capability switches off what it gates (here every sliding scenario goes unrun):
+     * that is a difference to accept, never a clean audit by itself.
      */
     @Test
     void aCapabilityTheHeadNoLongerDeclaresIsADifferenceToAccept() throws Exception {
@@ -371,14 +518,23 @@ class ConnectorAuditTest {
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
         assertEquals("1 unaccepted capability the head no longer declares", report.verdict());
         String fingerprint = ConnectorAuditReport.droppedFingerprint(io.proofgate.words.Capability.SLIDING);
-        assertTrue(ConnectorAuditText.write(report).contains("[" + fingerprint + "] sliding: "), ConnectorAuditText.write(report));
+        assertTrue(
+                ConnectorAuditText.write(report).contains("[" + fingerprint + "] sliding: "),
+                ConnectorAuditText.write(report));
         assertTrue(ConnectorAuditSarif.write(report).contains(fingerprint));
 
         git("checkout", "-q", "fixed");
-        Files.writeString(repo.resolve("audit-accepted.json"), "{\"schema\":\"proofgate-audit-accepted/v1\",\"accepted\":["
-                + "{\"fingerprint\":\"" + fingerprint + "\",\"justification\":\"sliding windows are no longer offered\"}]}");
+        Files.writeString(
+                repo.resolve("audit-accepted.json"),
+                "{\"schema\":\"proofgate-audit-accepted/v1\",\"accepted\":["
+                        + "{\"fingerprint\":\""
+                        + fingerprint
+                        + "\",\"justification\":\"sliding windows are no longer offered\"}]}");
         commit("the reviewers accept that sliding goes", "accepting-no-sliding");
-        revision("accepting-no-sliding", "no-sliding-accepted", "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
+        revision(
+                "accepting-no-sliding",
+                "no-sliding-accepted",
+                "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
                 "capabilities = (\"state\", \"restore\", \"namespace\")");
         ConnectorAuditReport accepted = audit("accepting-no-sliding", "no-sliding-accepted", false);
         assertEquals(ConnectorAuditReport.CLEAN, accepted.exitCode(), ConnectorAuditText.write(accepted));
@@ -393,8 +549,14 @@ class ConnectorAuditTest {
         assertEquals(1, report.errors().size(), report.errors().toString());
         Outcome.Errored error = report.errors().getFirst();
         assertEquals("head", error.side());
-        assertTrue(error.message().startsWith("scenario " + error.scenario().id() + ": the head revision's adapter printed"
-                + " after its last answer: "), error.message());
+        assertTrue(
+                error.message()
+                        .startsWith(
+                                "scenario "
+                                        + error.scenario().id()
+                                        + ": the head revision's adapter printed"
+                                        + " after its last answer: "),
+                error.message());
         assertTrue(error.message().contains("after the last answer"), error.message());
     }
 
@@ -407,10 +569,17 @@ class ConnectorAuditTest {
             assertEquals(List.of(TOY), report.head().uncommitted());
             // the planted bug back: unsafe where its block no longer holds the target state, ranked first
             assertFalse(report.classes().isEmpty());
-            assertEquals(ModelJudgement.SAFETY_REGRESSION, report.classes().getFirst().first().judgement(),
+            assertEquals(
+                    ModelJudgement.SAFETY_REGRESSION,
+                    report.classes().getFirst().first().judgement(),
                     ConnectorAuditText.write(report));
-            assertTrue(report.classes().stream().allMatch(c -> c.first().judgement() == ModelJudgement.REGRESSION
-                    || c.first().judgement() == ModelJudgement.SAFETY_REGRESSION), ConnectorAuditText.write(report));
+            assertTrue(
+                    report.classes().stream()
+                            .allMatch(
+                                    c ->
+                                            c.first().judgement() == ModelJudgement.REGRESSION
+                                                    || c.first().judgement() == ModelJudgement.SAFETY_REGRESSION),
+                    ConnectorAuditText.write(report));
         } finally {
             git("checkout", "-q", "--", TOY);
         }
@@ -425,7 +594,9 @@ class ConnectorAuditTest {
         commit("the fix approves itself", "self-approved");
         ConnectorAuditReport report = audit("bug", "self-approved", false);
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
-        assertTrue(report.classes().stream().allMatch(c -> report.approvals().of(c.fingerprint()) instanceof Approvals.ByChange));
+        assertTrue(
+                report.classes().stream()
+                        .allMatch(c -> report.approvals().of(c.fingerprint()) instanceof Approvals.ByChange));
         assertTrue(ConnectorAuditText.write(report).contains("Accepted by this change, needs a reviewer: "));
         assertEquals(ConnectorAuditReport.CLEAN, audit("bug", "self-approved", true).exitCode());
 
@@ -441,12 +612,16 @@ class ConnectorAuditTest {
     }
 
     private static String acceptance(ConnectorAuditReport report) {
-        // the differences, and the namespace names the fix changes (the toy's plan_selection goes through the planted bug)
-        List<String> fingerprints = new ArrayList<>(report.classes().stream().map(DifferenceClass::fingerprint).toList());
+        // the differences, and the namespace names the fix changes (the toy's plan_selection goes through the planted
+        // bug)
+        List<String> fingerprints =
+                new ArrayList<>(report.classes().stream().map(DifferenceClass::fingerprint).toList());
         report.namespace().changed().forEach(n -> fingerprints.add(NamespaceRun.Result.fingerprint(n)));
         StringBuilder json = new StringBuilder("{\"schema\":\"proofgate-audit-accepted/v1\",\"accepted\":[");
         for (int i = 0; i < fingerprints.size(); i++) {
-            json.append(i == 0 ? "" : ",").append("{\"fingerprint\":\"").append(fingerprints.get(i))
+            json.append(i == 0 ? "" : ",")
+                    .append("{\"fingerprint\":\"")
+                    .append(fingerprints.get(i))
                     .append("\",\"justification\":\"the planted bug is fixed\"}");
         }
         return json.append("]}").toString();
@@ -463,19 +638,24 @@ class ConnectorAuditTest {
     }
 
     private ConnectorAuditReport audit(String base, String head, boolean acceptFromHead) throws Exception {
-        return ConnectorChange.run(new ConnectorChange.Request(repo, base, head, COMMAND, COMMAND, scenarios, SETTINGS,
-                acceptFromHead), line -> { });
+        return ConnectorChange.run(
+                new ConnectorChange.Request(repo, base, head, COMMAND, COMMAND, scenarios, SETTINGS, acceptFromHead),
+                line -> {});
     }
 
     /**
-     * A thousand scenarios that reach what the revisions change: the hand-written logs, every
-     * edge of gen-edges, and gen-batch's steps with several requests (order).
+     * A thousand scenarios that reach what the revisions change: the hand-written logs, every edge of gen-edges, and
+     * gen-batch's steps with several requests (order).
      */
     private static List<Scenario> scenarios() throws Exception {
-        List<Scenario> all = new ArrayList<>(ScenarioReader.read(Path.of("..", "validator", "src", "test", "resources", "scenarios")));
+        List<Scenario> all =
+                new ArrayList<>(
+                        ScenarioReader.read(Path.of("..", "validator", "src", "test", "resources", "scenarios")));
         all.addAll(ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-edges")));
-        all.addAll(ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-batch")).stream()
-                .filter(s -> s.suite().endsWith("value-empty") || s.suite().endsWith("entry-intermediate")).toList());
+        all.addAll(
+                ScenarioReader.read(Path.of("..", "generated-tests", "scenarios", "gen-batch")).stream()
+                        .filter(s -> s.suite().endsWith("value-empty") || s.suite().endsWith("entry-intermediate"))
+                        .toList());
         return all;
     }
 

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import io.proofgate.audit.DocsWorkflow;
+
 import org.junit.jupiter.api.Test;
 
 /** The GitHub Actions workflow docs/audit.md gives connector repositories is YAML that does what the page says. */
@@ -22,8 +24,11 @@ class ConnectorAuditWorkflowTest {
                 run = step.path("run").asText();
             }
         }
-        assertTrue(run.contains("proofgate audit-connector --exec ") && run.contains("--base \"origin/${{ github.base_ref }}\"")
-                && run.contains("--format markdown"), run);
+        assertTrue(
+                run.contains("proofgate audit-connector --exec ")
+                        && run.contains("--base \"origin/${{ github.base_ref }}\"")
+                        && run.contains("--format markdown"),
+                run);
         assertEquals("write", workflow.path("permissions").path("pull-requests").asText());
     }
 }

@@ -4,18 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.proofgate.adapter.AdapterSession;
 import io.proofgate.conform.Conform;
 import io.proofgate.conform.ConformException;
 import io.proofgate.conform.InProcessAdapter;
 import io.proofgate.conform.Line;
 import io.proofgate.words.Capability;
 import io.proofgate.words.Formats;
+
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
 
 /** The probes beside an audit start adapters of their own only where both revisions greeted with namespace. */
 class NamespaceRunTest {
@@ -42,11 +43,12 @@ class NamespaceRunTest {
         AtomicInteger started = new AtomicInteger();
         Conform.Adapters counted = counting(started);
         String[][] cases = {
-                {"without", "without", "neither revision's adapter declares namespace"},
-                {"without", "with", "the base revision's adapter does not declare namespace"},
-                {"with", "without", "the head revision's adapter does not declare namespace"}};
+            {"without", "without", "neither revision's adapter declares namespace"},
+            {"without", "with", "the base revision's adapter does not declare namespace"},
+            {"with", "without", "the head revision's adapter does not declare namespace"}
+        };
         for (String[] c : cases) {
-            NamespaceRun.Beside probes = new NamespaceRun.Beside(counted, counted, SETTINGS, line -> { });
+            NamespaceRun.Beside probes = new NamespaceRun.Beside(counted, counted, SETTINGS, line -> {});
             probes.accept(hello(c[0].equals("with") ? WITH : WITHOUT), hello(c[1].equals("with") ? WITH : WITHOUT));
             NamespaceRun.Result result = probes.result();
             assertFalse(result.computed());
@@ -59,7 +61,7 @@ class NamespaceRunTest {
     void whereBothDeclareNamespaceEveryProbeGoesToAnAdapterOfEachRevision() throws ConformException {
         AtomicInteger started = new AtomicInteger();
         Conform.Adapters counted = counting(started);
-        NamespaceRun.Beside probes = new NamespaceRun.Beside(counted, counted, SETTINGS, line -> { });
+        NamespaceRun.Beside probes = new NamespaceRun.Beside(counted, counted, SETTINGS, line -> {});
         probes.accept(hello(WITH), hello(WITH));
         NamespaceRun.Result result = probes.result();
         assertTrue(result.computed(), result.why());

@@ -15,10 +15,9 @@ public record ScenarioBlock(String name, int line, String text, List<ScenarioSte
     }
 
     /**
-     * The scenarios of a text as far as they go, for comparing files that need not be well
-     * formed (a committed file against a fresh one): a block per {@code scenario} line up to the
-     * next, and in it a step per {@code event} line, with the lines after its separator if it
-     * has one. Only an event before the first scenario is an error.
+     * The scenarios of a text as far as they go, for comparing files that need not be well formed (a committed file
+     * against a fresh one): a block per {@code scenario} line up to the next, and in it a step per {@code event} line,
+     * with the lines after its separator if it has one. Only an event before the first scenario is an error.
      */
     public static List<ScenarioBlock> split(String source, List<String> lines) {
         List<ScenarioBlock> blocks = new ArrayList<>();
@@ -53,7 +52,8 @@ public record ScenarioBlock(String name, int line, String text, List<ScenarioSte
                 steps.add(new ScenarioStep(line.substring(ScenarioFile.EVENT.length()), i + 1, expected));
             }
         }
-        return new ScenarioBlock(lines.get(start).substring(ScenarioFile.SCENARIO.length()), start + 1, text.toString(), steps);
+        return new ScenarioBlock(
+                lines.get(start).substring(ScenarioFile.SCENARIO.length()), start + 1, text.toString(), steps);
     }
 
     /** The text of a scenario: its name, the comments (without {@code #}), then its steps, a blank line between two. */
@@ -64,7 +64,11 @@ public record ScenarioBlock(String name, int line, String text, List<ScenarioSte
         }
         for (int i = 0; i < steps.size(); i++) {
             ScenarioStep step = steps.get(i);
-            text.append(ScenarioFile.EVENT).append(step.event()).append('\n').append(ScenarioFile.SEPARATOR).append('\n');
+            text.append(ScenarioFile.EVENT)
+                    .append(step.event())
+                    .append('\n')
+                    .append(ScenarioFile.SEPARATOR)
+                    .append('\n');
             for (String expected : step.expected()) {
                 text.append(expected).append('\n');
             }

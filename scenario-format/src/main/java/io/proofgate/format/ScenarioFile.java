@@ -4,15 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A file of conformance scenarios (docs/generation.md, "Scenario files"): comment lines, one
- * {@code topology} line that every scenario below shares, then blocks that each start with
- * {@code scenario NAME} and hold the scenario's {@link ScenarioStep}s.
+ * A file of conformance scenarios (docs/generation.md, "Scenario files"): comment lines, one {@code topology} line that
+ * every scenario below shares, then blocks that each start with {@code scenario NAME} and hold the scenario's {@link
+ * ScenarioStep}s.
  *
- * <p>The one reader and writer of the format: {@code proofgate generate} writes files with
- * {@link #write} and reads them back, the generated tests and the conformance kit read them.
- * Lines are given without their line breaks; blank lines and {@code #} comments may stand
- * between a file's parts and between steps. A script (what the generated tests run by hand) is
- * the same without names: a topology line, then steps ({@link #readScript}).
+ * <p>The one reader and writer of the format: {@code proofgate generate} writes files with {@link #write} and reads
+ * them back, the generated tests and the conformance kit read them. Lines are given without their line breaks; blank
+ * lines and {@code #} comments may stand between a file's parts and between steps. A script (what the generated tests
+ * run by hand) is the same without names: a topology line, then steps ({@link #readScript}).
  */
 public record ScenarioFile(String topology, int topologyLine, List<ScenarioBlock> scenarios) {
 
@@ -56,7 +55,10 @@ public record ScenarioFile(String topology, int topologyLine, List<ScenarioBlock
                 int start = i;
                 String name = line.substring(SCENARIO.length()).strip();
                 if (!name.matches("[a-z0-9_]+")) {
-                    throw new ScenarioFormatException(source, i + 1, SCENARIO.length() + 1,
+                    throw new ScenarioFormatException(
+                            source,
+                            i + 1,
+                            SCENARIO.length() + 1,
                             "a scenario name is [a-z0-9_]+, found " + io.proofgate.words.Outside.quoted(name));
                 }
                 i++;
@@ -64,8 +66,8 @@ public record ScenarioFile(String topology, int topologyLine, List<ScenarioBlock
                 while (end < lines.size() && !lines.get(end).startsWith(SCENARIO)) {
                     end++;
                 }
-                List<ScenarioStep> steps = steps(source, lines, i, end,
-                        "expected an event line, a comment or a scenario line");
+                List<ScenarioStep> steps =
+                        steps(source, lines, i, end, "expected an event line, a comment or a scenario line");
                 if (steps.isEmpty()) {
                     throw new ScenarioFormatException(source, start + 1, 1, "scenario " + name + " has no events");
                 }
@@ -76,7 +78,8 @@ public record ScenarioFile(String topology, int topologyLine, List<ScenarioBlock
                 scenarios.add(new ScenarioBlock(name, start + 1, text.toString(), steps));
                 i = end;
             } else {
-                throw new ScenarioFormatException(source, i + 1, 1, "expected a comment, the topology line or a scenario line");
+                throw new ScenarioFormatException(
+                        source, i + 1, 1, "expected a comment, the topology line or a scenario line");
             }
         }
         if (scenarios.isEmpty()) {
@@ -131,7 +134,9 @@ public record ScenarioFile(String topology, int topologyLine, List<ScenarioBlock
         return line.isBlank() || line.startsWith("#");
     }
 
-    /** A file's text: the comments (without {@code #}), the topology line, then each scenario's text after a blank line. */
+    /**
+     * A file's text: the comments (without {@code #}), the topology line, then each scenario's text after a blank line.
+     */
     public static String write(List<String> comments, String topology, List<String> scenarioTexts) {
         StringBuilder text = new StringBuilder();
         for (String comment : comments) {

@@ -4,8 +4,7 @@ import java.io.Serial;
 
 /** Text that is not in the scenario format: says where ({@code source:line:column}) and what. */
 public final class ScenarioFormatException extends IllegalArgumentException {
-    @Serial
-    private static final long serialVersionUID = 1L;
+    @Serial private static final long serialVersionUID = 1L;
 
     private final String source;
     private final int line;

@@ -4,6 +4,7 @@ import java.util.List;
 
 /**
  * One event of a scenario and what must hold after it:
+ *
  * <pre>
  * event {"kind":"step","step":1,...}
  * ----

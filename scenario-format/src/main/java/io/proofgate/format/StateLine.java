@@ -1,21 +1,24 @@
 package io.proofgate.format;
 
 import io.proofgate.words.Counter;
+
 import java.util.List;
 
 /**
- * One line of what must hold after an event, in the scenario's words: first the verdicts the
- * event produced, then the connector's state (the pending stores, the held digests, the
- * counters). The model's state (generation), the validator's (the generated tests) and an
- * adapter's answer (the conformance kit) are all written as these lines, so that they compare
- * as text. Numbers and lists are kept as their text ({@code 6912}, {@code [[11,12,13],[42]]}).
+ * One line of what must hold after an event, in the scenario's words: first the verdicts the event produced, then the
+ * connector's state (the pending stores, the held digests, the counters). The model's state (generation), the
+ * validator's (the generated tests) and an adapter's answer (the conformance kit) are all written as these lines, so
+ * that they compare as text. Numbers and lists are kept as their text ({@code 6912}, {@code [[11,12,13],[42]]}).
  */
 public sealed interface StateLine {
 
     /** The line as a scenario states it. */
     String text();
 
-    /** A verdict: a decision about one request (not a type of the validator or of the kit, whose verdicts these lines state). */
+    /**
+     * A verdict: a decision about one request (not a type of the validator or of the kit, whose verdicts these lines
+     * state).
+     */
     sealed interface VerdictLine extends StateLine {
         String id();
     }
@@ -24,7 +27,16 @@ public sealed interface StateLine {
     record Plan(String id, String digest, String span, String blocks, String recurrent) implements VerdictLine {
         @Override
         public String text() {
-            return "plan " + id + " digest=" + digest + " span=" + span + " blocks=" + blocks + " recurrent=" + recurrent;
+            return "plan "
+                    + id
+                    + " digest="
+                    + digest
+                    + " span="
+                    + span
+                    + " blocks="
+                    + blocks
+                    + " recurrent="
+                    + recurrent;
         }
     }
 
@@ -89,24 +101,39 @@ public sealed interface StateLine {
     }
 
     /** {@code counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0}: always the last line. */
-    record Counters(String plans, String rejected, String storeSkippedQuorum, String retiredFinished) implements StateLine {
+    record Counters(String plans, String rejected, String storeSkippedQuorum, String retiredFinished)
+            implements StateLine {
         @Override
         public String text() {
-            return "counters " + Counter.PLANS.wireName() + "=" + plans + " " + Counter.REJECTED.wireName() + "=" + rejected + " " + Counter.STORE_SKIPPED_QUORUM.wireName() + "=" + storeSkippedQuorum
-                    + " " + Counter.RETIRED_FINISHED.wireName() + "=" + retiredFinished;
+            return "counters "
+                    + Counter.PLANS.wireName()
+                    + "="
+                    + plans
+                    + " "
+                    + Counter.REJECTED.wireName()
+                    + "="
+                    + rejected
+                    + " "
+                    + Counter.STORE_SKIPPED_QUORUM.wireName()
+                    + "="
+                    + storeSkippedQuorum
+                    + " "
+                    + Counter.RETIRED_FINISHED.wireName()
+                    + "="
+                    + retiredFinished;
         }
     }
 
     /**
-     * {@code contents 1=d1@4 2=none 3=d2@2 4=d1@2 released=[2,3]}: what each block of vLLM's pool
-     * holds after the event, the one line of a scenario generated with the blocks' contents
-     * instead of a connector's verdicts (docs/generation.md): {@code d1@4} is the recurrent state
-     * of the prompt {@code d1} at 4 tokens, {@code none} bytes that no request's tokens computed;
-     * the released blocks are those the event let go (before its forward pass), which vLLM may
-     * give out again unless a connector pins them.
+     * {@code contents 1=d1@4 2=none 3=d2@2 4=d1@2 released=[2,3]}: what each block of vLLM's pool holds after the
+     * event, the one line of a scenario generated with the blocks' contents instead of a connector's verdicts
+     * (docs/generation.md): {@code d1@4} is the recurrent state of the prompt {@code d1} at 4 tokens, {@code none}
+     * bytes that no request's tokens computed; the released blocks are those the event let go (before its forward
+     * pass), which vLLM may give out again unless a connector pins them.
      */
     record Contents(java.util.SortedMap<Long, String> blocks, java.util.SortedSet<Long> released) implements StateLine {
-        private static final java.util.regex.Pattern HOLDS = java.util.regex.Pattern.compile("none|[^@= ]+@(0|[1-9][0-9]{0,17})");
+        private static final java.util.regex.Pattern HOLDS =
+                java.util.regex.Pattern.compile("none|[^@= ]+@(0|[1-9][0-9]{0,17})");
         private static final java.util.regex.Pattern BLOCK = java.util.regex.Pattern.compile("0|[1-9][0-9]{0,17}");
 
         public Contents {
@@ -120,12 +147,14 @@ public sealed interface StateLine {
         /** The blocks that hold a state a request computed, with it; the others hold nothing computed. */
         public java.util.SortedMap<Long, State> states() {
             java.util.SortedMap<Long, State> states = new java.util.TreeMap<>();
-            blocks.forEach((block, holds) -> {
-                int at = holds.lastIndexOf('@');
-                if (at > 0) {
-                    states.put(block, new State(holds.substring(0, at), Long.parseLong(holds.substring(at + 1))));
-                }
-            });
+            blocks.forEach(
+                    (block, holds) -> {
+                        int at = holds.lastIndexOf('@');
+                        if (at > 0) {
+                            states.put(
+                                    block, new State(holds.substring(0, at), Long.parseLong(holds.substring(at + 1))));
+                        }
+                    });
             return states;
         }
 
@@ -133,18 +162,19 @@ public sealed interface StateLine {
         public String text() {
             StringBuilder text = new StringBuilder("contents");
             blocks.forEach((block, holds) -> text.append(' ').append(block).append('=').append(holds));
-            return text.append(" released=").append(released.stream().map(String::valueOf)
-                    .collect(java.util.stream.Collectors.joining(",", "[", "]"))).toString();
+            return text.append(" released=")
+                    .append(
+                            released.stream()
+                                    .map(String::valueOf)
+                                    .collect(java.util.stream.Collectors.joining(",", "[", "]")))
+                    .toString();
         }
     }
 
     /** The word of a block that holds nothing a request computed. */
     String NOTHING = "none";
 
-    /**
-     * Reads one line; a line that is none of these is a {@link ScenarioFormatException} at
-     * {@code source:line:1}.
-     */
+    /** Reads one line; a line that is none of these is a {@link ScenarioFormatException} at {@code source:line:1}. */
     static StateLine read(String source, int line, String text) {
         String[] words = text.split(" ");
         LineWords at = new LineWords(source, line, words);
@@ -153,21 +183,28 @@ public sealed interface StateLine {
                 if (words.length < 3) {
                     throw at.error("a verdict line names its request and its fields");
                 }
-                int count = switch (words[0]) {
-                    case "plan" -> 6;
-                    case "load" -> 5;
-                    case "retired", "hit" -> 3;
-                    default -> -1; // a rejection's facts vary in number
-                };
+                int count =
+                        switch (words[0]) {
+                            case "plan" -> 6;
+                            case "load" -> 5;
+                            case "retired", "hit" -> 3;
+                            default -> -1; // a rejection's facts vary in number
+                        };
                 if (count > 0 && words.length != count) {
                     throw at.error("a " + words[0] + " line has " + count + " words, this one " + words.length);
                 }
                 yield switch (words[0]) {
-                    case "plan" -> new Plan(words[1], at.value(2, "digest"), at.value(3, "span"), at.value(4, "blocks"),
-                            at.value(5, "recurrent"));
+                    case "plan" ->
+                            new Plan(
+                                    words[1],
+                                    at.value(2, "digest"),
+                                    at.value(3, "span"),
+                                    at.value(4, "blocks"),
+                                    at.value(5, "recurrent"));
                     case "retired" -> new Retired(words[1], at.value(2, "cause"));
                     case "hit" -> new Hit(words[1], at.value(2, "tokens"));
-                    case "load" -> new Load(words[1], at.value(2, "digest"), at.value(3, "span"), at.value(4, "blocks"));
+                    case "load" ->
+                            new Load(words[1], at.value(2, "digest"), at.value(3, "span"), at.value(4, "blocks"));
                     default -> new Rejected(words[1], at.value(2, "code"), List.of(words).subList(3, words.length));
                 };
             }
@@ -179,10 +216,16 @@ public sealed interface StateLine {
                 }
                 yield new Held(words[1].substring(0, equals), words[1].substring(equals + 1));
             }
-            case "counters" -> new Counters(at.value(1, Counter.PLANS.wireName()), at.value(2, Counter.REJECTED.wireName()), at.value(3, Counter.STORE_SKIPPED_QUORUM.wireName()),
-                    at.value(4, Counter.RETIRED_FINISHED.wireName()));
+            case "counters" ->
+                    new Counters(
+                            at.value(1, Counter.PLANS.wireName()),
+                            at.value(2, Counter.REJECTED.wireName()),
+                            at.value(3, Counter.STORE_SKIPPED_QUORUM.wireName()),
+                            at.value(4, Counter.RETIRED_FINISHED.wireName()));
             case "contents" -> contents(at, words);
-            default -> throw at.error("expected a plan, rejected, retired, hit, load, pending, held, counters or contents line");
+            default ->
+                    throw at.error(
+                            "expected a plan, rejected, retired, hit, load, pending, held, counters or contents line");
         };
     }
 
@@ -193,7 +236,9 @@ public sealed interface StateLine {
             String block = equals < 0 ? "" : words[i].substring(0, equals);
             String holds = equals < 0 ? "" : words[i].substring(equals + 1);
             if (!Contents.BLOCK.matcher(block).matches() || !Contents.HOLDS.matcher(holds).matches()) {
-                throw at.error("a block of a contents line reads BLOCK=DIGEST@TOKENS or BLOCK=none, found " + io.proofgate.words.Outside.quoted(words[i]));
+                throw at.error(
+                        "a block of a contents line reads BLOCK=DIGEST@TOKENS or BLOCK=none, found "
+                                + io.proofgate.words.Outside.quoted(words[i]));
             }
             if (blocks.put(Long.parseLong(block), holds) != null) {
                 throw at.error("block " + block + " appears twice in a contents line");

@@ -3,6 +3,7 @@ package io.proofgate.adapter;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+
 import io.proofgate.namespace.NamespaceProbe;
 import io.proofgate.namespace.ReferenceNamespace;
 import io.proofgate.protocol.Connector;
@@ -21,6 +22,7 @@ import io.proofgate.replay.VerdictWriter;
 import io.proofgate.words.Capability;
 import io.proofgate.words.Counter;
 import io.proofgate.words.Formats;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,20 +32,20 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * proofgate's own validator behind the adapter protocol {@code proofgate-adapter/v1}
- * (docs/conformance.md): one message line in, the answer's lines out, the last always the end
- * marker. The conformance kit drives it as an external process ({@link ReferenceAdapter}) and, for
- * its throughput baseline, in process: both see the same lines.
+ * proofgate's own validator behind the adapter protocol {@code proofgate-adapter/v1} (docs/conformance.md): one message
+ * line in, the answer's lines out, the last always the end marker. The conformance kit drives it as an external process
+ * ({@link ReferenceAdapter}) and, for its throughput baseline, in process: both see the same lines.
  *
- * <p>Each event goes through the replay parser, so the events a conformance run sends are read
- * exactly as {@code proofgate replay} reads them; a topology line starts a fresh connector.
+ * <p>Each event goes through the replay parser, so the events a conformance run sends are read exactly as {@code
+ * proofgate replay} reads them; a topology line starts a fresh connector.
  */
 public final class AdapterSession {
 
     public static final String END = "{\"kind\":\"end\"}";
+
     /** Everything the kit can compare: the reference declares it all. */
-    public static final List<String> CAPABILITIES = java.util.Arrays.stream(Capability.values()).map(Capability::wireName)
-            .toList();
+    public static final List<String> CAPABILITIES =
+            java.util.Arrays.stream(Capability.values()).map(Capability::wireName).toList();
 
     private static final Set<String> EVENT_KINDS = Set.of("step", "finished", "held", "lookup");
 
@@ -123,28 +125,34 @@ public final class AdapterSession {
             return error("a namespace probe it cannot read: " + e.getMessage());
         }
         var values = REFERENCE.answer(probe);
-        return json(out -> {
-            out.writeStringField("kind", "namespace");
-            out.writeObjectFieldStart("values");
-            for (var value : values.entrySet()) {
-                out.writeStringField(value.getKey(), value.getValue());
-            }
-            out.writeEndObject();
-        });
+        return json(
+                out -> {
+                    out.writeStringField("kind", "namespace");
+                    out.writeObjectFieldStart("values");
+                    for (var value : values.entrySet()) {
+                        out.writeStringField(value.getKey(), value.getValue());
+                    }
+                    out.writeEndObject();
+                });
     }
 
-    /** The running validator, reached as the spec audit reaches any revision's: through replay and its store classes. */
-    private static final ReferenceNamespace REFERENCE = new ReferenceNamespace(log -> {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            Replay.run(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "probe", out);
-            return out.toString(StandardCharsets.UTF_8);
-        } catch (ReplayException e) {
-            return out.toString(StandardCharsets.UTF_8) + "error: " + e.getMessage() + "\n";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // in-memory streams only
-        }
-    }, name -> Class.forName(name, true, AdapterSession.class.getClassLoader()));
+    /**
+     * The running validator, reached as the spec audit reaches any revision's: through replay and its store classes.
+     */
+    private static final ReferenceNamespace REFERENCE =
+            new ReferenceNamespace(
+                    log -> {
+                        ByteArrayOutputStream out = new ByteArrayOutputStream();
+                        try {
+                            Replay.run(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)), "probe", out);
+                            return out.toString(StandardCharsets.UTF_8);
+                        } catch (ReplayException e) {
+                            return out.toString(StandardCharsets.UTF_8) + "error: " + e.getMessage() + "\n";
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e); // in-memory streams only
+                        }
+                    },
+                    name -> Class.forName(name, true, AdapterSession.class.getClassLoader()));
 
     private EventReader reader(byte[] event) throws IOException {
         byte[] log = new byte[topologyLine.length + 1 + event.length];
@@ -172,63 +180,68 @@ public final class AdapterSession {
     }
 
     private static String hello() {
-        return json(out -> {
-            out.writeStringField("kind", "hello");
-            out.writeStringField("protocol", Formats.ADAPTER);
-            out.writeStringField("implementation", "proofgate validator (reference)");
-            out.writeArrayFieldStart("capabilities");
-            for (String capability : CAPABILITIES) {
-                out.writeString(capability);
-            }
-            out.writeEndArray();
-        });
+        return json(
+                out -> {
+                    out.writeStringField("kind", "hello");
+                    out.writeStringField("protocol", Formats.ADAPTER);
+                    out.writeStringField("implementation", "proofgate validator (reference)");
+                    out.writeArrayFieldStart("capabilities");
+                    for (String capability : CAPABILITIES) {
+                        out.writeString(capability);
+                    }
+                    out.writeEndArray();
+                });
     }
 
     static String error(String message) {
-        return json(out -> {
-            out.writeStringField("kind", "error");
-            out.writeStringField("message", message);
-        });
+        return json(
+                out -> {
+                    out.writeStringField("kind", "error");
+                    out.writeStringField("message", message);
+                });
     }
 
     /** The {@code state} line: what the scenarios' state lines state, as JSON. */
     private static void writeState(ConnectorState state, ByteArrayOutputStream sink) throws IOException {
-        sink.write(json(out -> {
-            out.writeStringField("kind", "state");
-            out.writeArrayFieldStart("pending");
-            for (PendingSnapshot store : state.pending().values()) {
-                out.writeStartObject();
-                out.writeStringField("id", store.id());
-                out.writeNumberField("done", store.done());
-                out.writeFieldName("table");
-                out.writeStartArray();
-                for (long[] group : store.table().byGroup()) {
-                    out.writeArray(group, 0, group.length);
-                }
-                out.writeEndArray();
-                out.writeFieldName("latch");
-                writePairs(out, store.latch());
-                out.writeEndObject();
-            }
-            out.writeEndArray();
-            out.writeObjectFieldStart("held");
-            for (var held : state.held().entrySet()) {
-                out.writeFieldName(held.getKey());
-                out.writeStartArray();
-                for (int rank : held.getValue()) {
-                    out.writeNumber(rank);
-                }
-                out.writeEndArray();
-            }
-            out.writeEndObject();
-            Counters counters = state.counters();
-            out.writeObjectFieldStart("counters");
-            out.writeNumberField(Counter.PLANS.wireName(), counters.plans());
-            out.writeNumberField(Counter.REJECTED.wireName(), counters.rejected());
-            out.writeNumberField(Counter.STORE_SKIPPED_QUORUM.wireName(), counters.storeSkippedQuorum());
-            out.writeNumberField(Counter.RETIRED_FINISHED.wireName(), counters.retiredFinished());
-            out.writeEndObject();
-        }).getBytes(StandardCharsets.UTF_8));
+        sink.write(
+                json(out -> {
+                            out.writeStringField("kind", "state");
+                            out.writeArrayFieldStart("pending");
+                            for (PendingSnapshot store : state.pending().values()) {
+                                out.writeStartObject();
+                                out.writeStringField("id", store.id());
+                                out.writeNumberField("done", store.done());
+                                out.writeFieldName("table");
+                                out.writeStartArray();
+                                for (long[] group : store.table().byGroup()) {
+                                    out.writeArray(group, 0, group.length);
+                                }
+                                out.writeEndArray();
+                                out.writeFieldName("latch");
+                                writePairs(out, store.latch());
+                                out.writeEndObject();
+                            }
+                            out.writeEndArray();
+                            out.writeObjectFieldStart("held");
+                            for (var held : state.held().entrySet()) {
+                                out.writeFieldName(held.getKey());
+                                out.writeStartArray();
+                                for (int rank : held.getValue()) {
+                                    out.writeNumber(rank);
+                                }
+                                out.writeEndArray();
+                            }
+                            out.writeEndObject();
+                            Counters counters = state.counters();
+                            out.writeObjectFieldStart("counters");
+                            out.writeNumberField(Counter.PLANS.wireName(), counters.plans());
+                            out.writeNumberField(Counter.REJECTED.wireName(), counters.rejected());
+                            out.writeNumberField(
+                                    Counter.STORE_SKIPPED_QUORUM.wireName(), counters.storeSkippedQuorum());
+                            out.writeNumberField(Counter.RETIRED_FINISHED.wireName(), counters.retiredFinished());
+                            out.writeEndObject();
+                        })
+                        .getBytes(StandardCharsets.UTF_8));
         sink.write('\n');
     }
 

@@ -11,9 +11,9 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * {@code proofgate adapter}: {@link AdapterSession} on standard input and output, the way any
- * implementation's adapter runs under {@code proofgate conform --exec}. Answers are flushed once
- * no more input is waiting, so a scenario the kit sent ahead is answered in one write.
+ * {@code proofgate adapter}: {@link AdapterSession} on standard input and output, the way any implementation's adapter
+ * runs under {@code proofgate conform --exec}. Answers are flushed once no more input is waiting, so a scenario the kit
+ * sent ahead is answered in one write.
  */
 public final class ReferenceAdapter {
 

@@ -1,8 +1,8 @@
 package io.proofgate.bytecheck;
 
 /**
- * What a simulated vLLM block holds: the state version the harness derives its bytes from
- * ({@link PageBytes}). Blocks that were never written hold nothing and have no value here.
+ * What a simulated vLLM block holds: the state version the harness derives its bytes from ({@link PageBytes}). Blocks
+ * that were never written hold nothing and have no value here.
  */
 public sealed interface BlockContent {
 
@@ -39,9 +39,8 @@ public sealed interface BlockContent {
     }
 
     /**
-     * A block that vLLM released (a pinned block of a preempted or finished request): vLLM may
-     * reuse it at once, so the harness scribbles over it, and a publication that still relies on
-     * it fails the byte check.
+     * A block that vLLM released (a pinned block of a preempted or finished request): vLLM may reuse it at once, so the
+     * harness scribbles over it, and a publication that still relies on it fails the byte check.
      */
     record Released(String request, long step) implements BlockContent {
         @Override
@@ -69,8 +68,8 @@ public sealed interface BlockContent {
     }
 
     /**
-     * Bytes that no request's tokens computed: a rejected draft's column, a state computed from
-     * such bytes, a block never written (a scenario that states the blocks' contents says so).
+     * Bytes that no request's tokens computed: a rejected draft's column, a state computed from such bytes, a block
+     * never written (a scenario that states the blocks' contents says so).
      */
     record Uncomputed() implements BlockContent {
         @Override

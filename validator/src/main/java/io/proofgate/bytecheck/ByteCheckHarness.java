@@ -10,6 +10,7 @@ import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreKind;
 import io.proofgate.store.StoreLayout;
 import io.proofgate.store.cuda.CudaUnavailableException;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -19,26 +20,29 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Byte-level conformance: on every plan, gathers the published blocks through a {@link PageStore}
- * into which {@link VllmBlocks} has written vLLM's simulated block contents, checks each page
- * against the content the target demands, restores the snapshot into fresh blocks and checks
- * those again. It only observes: call {@link #event} before the connector applies an event and
- * {@link #verdict} with each verdict the connector returns for it.
+ * Byte-level conformance: on every plan, gathers the published blocks through a {@link PageStore} into which {@link
+ * VllmBlocks} has written vLLM's simulated block contents, checks each page against the content the target demands,
+ * restores the snapshot into fresh blocks and checks those again. It only observes: call {@link #event} before the
+ * connector applies an event and {@link #verdict} with each verdict the connector returns for it.
  *
- * <p>A plan demands, for the prefix {@code digest} and span {@code s}: a {@code full} group's
- * {@code i}-th block holds attention chunk {@code i}; a {@code sliding} group's holds chunk
- * {@code floor(max(0, s - window) / block_tokens) + i}; a recurrent group's block holds the state
- * at {@code s}. Expected bytes are {@link PageBytes} of (group, published block id, that content).
+ * <p>A plan demands, for the prefix {@code digest} and span {@code s}: a {@code full} group's {@code i}-th block holds
+ * attention chunk {@code i}; a {@code sliding} group's holds chunk {@code floor(max(0, s - window) / block_tokens) +
+ * i}; a recurrent group's block holds the state at {@code s}. Expected bytes are {@link PageBytes} of (group, published
+ * block id, that content).
  */
 public final class ByteCheckHarness implements AutoCloseable, io.proofgate.replay.Replay.Observer {
 
     /** Layers per block and bytes per page of the simulated pools. */
     public static final int LAYERS = 2;
+
     public static final long PAGE_BYTES = 128;
+
     /** Distinct block ids per group that a log may name; {@code -Dproofgate.store.blocks}. */
     public static final int DEFAULT_BLOCKS = Integer.getInteger("proofgate.store.blocks", 1 << 16);
+
     /** Fresh blocks per group reserved for restores: the most blocks one plan may select in a group. */
     public static final int RESTORE_BLOCKS = 4096;
+
     /** The most page-pool memory a harness allocates unless told otherwise: 4 GiB. */
     public static final long MAX_POOL_BYTES = Long.getLong("proofgate.store.maxBytes", 4L << 30);
 
@@ -48,11 +52,15 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
     private final PageStore store;
     private final CopiedBlocks copies;
     private final int slotLimit;
+
     /** Owns the page and check buffers below and the simulation's; closed with the harness. */
     private final Arena arena = Arena.ofConfined();
+
     private final VllmBlocks blocks;
+
     /** The store slot of each block id the log names, per group, in the order first written. */
     private final List<Map<Long, Integer>> slots = new ArrayList<>();
+
     private final MemorySegment block;
     private final MemorySegment expectedPage;
     private MemorySegment checked;
@@ -69,7 +77,8 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
         this.copies = copies;
         StoreLayout expected = layoutFor(topology, (int) (store.layout().group(0).blocks() - RESTORE_BLOCKS));
         if (!store.layout().equals(expected)) {
-            throw new IllegalArgumentException("the store's layout " + store.layout() + " is not the harness's " + expected);
+            throw new IllegalArgumentException(
+                    "the store's layout " + store.layout() + " is not the harness's " + expected);
         }
         this.slotLimit = (int) (store.layout().group(0).blocks() - RESTORE_BLOCKS);
         for (int g = 0; g < topology.groups().size(); g++) {
@@ -88,8 +97,8 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
     }
 
     /**
-     * As {@link #open(Topology, StoreKind, CopiedBlocks)}, with room for {@code blocks} distinct
-     * block ids per group; the store is closed again if the harness cannot be made.
+     * As {@link #open(Topology, StoreKind, CopiedBlocks)}, with room for {@code blocks} distinct block ids per group;
+     * the store is closed again if the harness cannot be made.
      */
     public static ByteCheckHarness open(Topology topology, StoreKind kind, CopiedBlocks copies, int blocks)
             throws CudaUnavailableException {
@@ -98,10 +107,17 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
         // Checked before anything is allocated: pools are committed memory (about 18 MB a group at
         // the default room), and a topology of 10,000 groups woke the kernel's out-of-memory killer.
         if (bytes > MAX_POOL_BYTES) {
-            throw new IllegalStateException("the topology's " + topology.groups().size() + " groups need "
-                    + bytes + " bytes of page pools (" + blocks + " blocks a group), more than the limit of "
-                    + MAX_POOL_BYTES + " bytes; raise it with PROOFGATE_JVM_OPTS=-Dproofgate.store.maxBytes=N,"
-                    + " or lower the room with -Dproofgate.store.blocks=N");
+            throw new IllegalStateException(
+                    "the topology's "
+                            + topology.groups().size()
+                            + " groups need "
+                            + bytes
+                            + " bytes of page pools ("
+                            + blocks
+                            + " blocks a group), more than the limit of "
+                            + MAX_POOL_BYTES
+                            + " bytes; raise it with PROOFGATE_JVM_OPTS=-Dproofgate.store.maxBytes=N,"
+                            + " or lower the room with -Dproofgate.store.blocks=N");
         }
         PageStore store = kind.open(layout);
         try {
@@ -130,6 +146,7 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
     public void event(Event event) {
         blocks.event(event);
     }
+
     /** Checks a verdict; only plans publish anything. */
     @Override
     public void verdict(Verdict verdict) {
@@ -156,8 +173,13 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
                 Integer slot = slots.get(g).get(published[g][i]);
                 if (slot == null) {
                     gatherable = false;
-                    report(plan, g, published[g][i], "published", expected[g][i], "block " + published[g][i]
-                            + " was never written");
+                    report(
+                            plan,
+                            g,
+                            published[g][i],
+                            "published",
+                            expected[g][i],
+                            "block " + published[g][i] + " was never written");
                 } else {
                     storeBlocks[g][i] = slot;
                 }
@@ -185,7 +207,11 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
         // The pages matched, so the gathered bytes are the expected ones: hash them rather than fill
         // every expected page a third time.
         if (pagesMatch && !Arrays.equals(store.sha256(snapshot), Digests.sha256(gathered))) {
-            report(plan, 0, published.length > 0 && published[0].length > 0 ? published[0][0] : 0, "published",
+            report(
+                    plan,
+                    0,
+                    published.length > 0 && published[0].length > 0 ? published[0][0] : 0,
+                    "published",
                     expected[0].length > 0 ? expected[0][0] : new BlockContent.Fresh(0),
                     "the snapshot's SHA-256 from the store differs from the SHA-256 of its bytes");
         }
@@ -202,11 +228,11 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
     }
 
     /**
-     * Page by page in snapshot order (group, layer, block); one finding per wrong block. Returns
-     * the wrong blocks, whose restored copies are then not reported a second time.
+     * Page by page in snapshot order (group, layer, block); one finding per wrong block. Returns the wrong blocks,
+     * whose restored copies are then not reported a second time.
      */
-    private boolean[][] comparePages(Verdict.Plan plan, long[][] published, BlockContent[][] expected,
-                                     MemorySegment gathered) {
+    private boolean[][] comparePages(
+            Verdict.Plan plan, long[][] published, BlockContent[][] expected, MemorySegment gathered) {
         boolean[][] wrong = new boolean[published.length][];
         long offset = 0;
         for (int g = 0; g < published.length; g++) {
@@ -216,10 +242,17 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
                 for (int i = 0; i < published[g].length; i++) {
                     PageBytes.fill(expectedPage, g, published[g][i], expected[g][i], layer);
                     pagesChecked++;
-                    if (MemorySegment.mismatch(gathered, offset, offset + PAGE_BYTES, expectedPage, 0, PAGE_BYTES) >= 0) {
+                    if (MemorySegment.mismatch(gathered, offset, offset + PAGE_BYTES, expectedPage, 0, PAGE_BYTES)
+                            >= 0) {
                         if (!reported[i]) {
                             reported[i] = true;
-                            report(plan, g, published[g][i], "published", expected[g][i], holds(g, published[g][i], layer));
+                            report(
+                                    plan,
+                                    g,
+                                    published[g][i],
+                                    "published",
+                                    expected[g][i],
+                                    holds(g, published[g][i], layer));
                         }
                     }
                     offset += PAGE_BYTES;
@@ -230,16 +263,24 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
     }
 
     /**
-     * Scatters the snapshot into fresh blocks (filled with a filler first) and reads them back;
-     * blocks already reported as published wrongly are not reported again.
+     * Scatters the snapshot into fresh blocks (filled with a filler first) and reads them back; blocks already reported
+     * as published wrongly are not reported again.
      */
     private void restore(Verdict.Plan plan, long[][] published, BlockContent[][] expected, boolean[][] wrong) {
         long[][] fresh = new long[published.length][];
         BlockContent filler = new BlockContent.Fresh(plansChecked);
         for (int g = 0; g < published.length; g++) {
             if (published[g].length > RESTORE_BLOCKS) {
-                throw new IllegalStateException("plan for request " + plan.id() + " selects " + published[g].length
-                        + " blocks in group " + g + ", more than the " + RESTORE_BLOCKS + " fresh blocks for restores");
+                throw new IllegalStateException(
+                        "plan for request "
+                                + plan.id()
+                                + " selects "
+                                + published[g].length
+                                + " blocks in group "
+                                + g
+                                + ", more than the "
+                                + RESTORE_BLOCKS
+                                + " fresh blocks for restores");
             }
             fresh[g] = new long[published[g].length];
             for (int i = 0; i < fresh[g].length; i++) {
@@ -257,10 +298,22 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
                 for (int layer = 0; layer < LAYERS; layer++) {
                     PageBytes.fill(expectedPage, g, published[g][i], expected[g][i], layer);
                     pagesChecked++;
-                    if (!wrong[g][i] && MemorySegment.mismatch(block, layer * PAGE_BYTES, (layer + 1) * PAGE_BYTES,
-                            expectedPage, 0, PAGE_BYTES) >= 0) {
-                        report(plan, g, published[g][i], "restored", expected[g][i], "the fresh block restored from it "
-                                + "holds other bytes (layer " + layer + ")");
+                    if (!wrong[g][i]
+                            && MemorySegment.mismatch(
+                                            block,
+                                            layer * PAGE_BYTES,
+                                            (layer + 1) * PAGE_BYTES,
+                                            expectedPage,
+                                            0,
+                                            PAGE_BYTES)
+                                    >= 0) {
+                        report(
+                                plan,
+                                g,
+                                published[g][i],
+                                "restored",
+                                expected[g][i],
+                                "the fresh block restored from it " + "holds other bytes (layer " + layer + ")");
                         break;
                     }
                 }
@@ -277,8 +330,12 @@ public final class ByteCheckHarness implements AutoCloseable, io.proofgate.repla
         Integer slot = map.get(id);
         if (slot == null) {
             if (map.size() >= slotLimit) {
-                throw new IllegalStateException("the log names more than " + slotLimit + " distinct blocks in group "
-                        + group + " (raise -Dproofgate.store.blocks)");
+                throw new IllegalStateException(
+                        "the log names more than "
+                                + slotLimit
+                                + " distinct blocks in group "
+                                + group
+                                + " (raise -Dproofgate.store.blocks)");
             }
             slot = map.size();
             map.put(id, slot);

@@ -3,15 +3,26 @@ package io.proofgate.bytecheck;
 /**
  * A published or restored page whose bytes are not the content the target demands.
  *
- * @param phase {@code published} (the gathered snapshot) or {@code restored} (the fresh blocks
- *              after the scatter)
+ * @param phase {@code published} (the gathered snapshot) or {@code restored} (the fresh blocks after the scatter)
  */
-public record ByteFinding(long step, String request, int group, long block, String phase, String expected,
-                          String found) {
+public record ByteFinding(
+        long step, String request, int group, long block, String phase, String expected, String found) {
 
     /** One line: {@code step 2 request r1 group 1 block 71: published page is not ...; it holds ...}. */
     public String message() {
-        return "step " + step + " request " + request + " group " + group + " block " + block + ": " + phase
-                + " page is not " + expected + "; " + found;
+        return "step "
+                + step
+                + " request "
+                + request
+                + " group "
+                + group
+                + " block "
+                + block
+                + ": "
+                + phase
+                + " page is not "
+                + expected
+                + "; "
+                + found;
     }
 }

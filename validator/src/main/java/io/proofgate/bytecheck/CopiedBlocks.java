@@ -3,9 +3,8 @@ package io.proofgate.bytecheck;
 import io.proofgate.protocol.Verdict;
 
 /**
- * Which blocks the harness copies for a plan, by the log's block ids, one array per group. The
- * real publication copies exactly the plan's blocks ({@link #PLAN}); tests substitute wrong ones
- * to show that the byte check catches them.
+ * Which blocks the harness copies for a plan, by the log's block ids, one array per group. The real publication copies
+ * exactly the plan's blocks ({@link #PLAN}); tests substitute wrong ones to show that the byte check catches them.
  */
 @FunctionalInterface
 public interface CopiedBlocks {

@@ -6,9 +6,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The bytes of a simulated page: a function of group, block id, the block's {@link BlockContent}
- * and the layer, filled word by word from a SplitMix64 stream. Two pages share bytes only if all
- * four agree, so a gather that reads the wrong block, group, layer or state version shows.
+ * The bytes of a simulated page: a function of group, block id, the block's {@link BlockContent} and the layer, filled
+ * word by word from a SplitMix64 stream. Two pages share bytes only if all four agree, so a gather that reads the wrong
+ * block, group, layer or state version shows.
  */
 final class PageBytes {
 

@@ -6,15 +6,14 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * vLLM's blocks as a scenario states them after each event, where {@link VllmBlocks} derives them
- * from the events: what a model of vLLM computed (speculative decoding, a pool whose freed blocks
- * are given out again), which the events alone cannot tell. The blocks are the pool's, one id
- * space for every group.
+ * vLLM's blocks as a scenario states them after each event, where {@link VllmBlocks} derives them from the events: what
+ * a model of vLLM computed (speculative decoding, a pool whose freed blocks are given out again), which the events
+ * alone cannot tell. The blocks are the pool's, one id space for every group.
  *
- * <p>A connector's pin is honoured per copy ({@link Pin}): a pinned block that an event lets go
- * keeps, for the copy that pinned it, what it held before that event (vLLM frees at a step's
- * start), since vLLM would not have given it out while the pin held it. The scenario's later
- * events are the unpinned vLLM's, so every other plan is judged on what they state.
+ * <p>A connector's pin is honoured per copy ({@link Pin}): a pinned block that an event lets go keeps, for the copy
+ * that pinned it, what it held before that event (vLLM frees at a step's start), since vLLM would not have given it out
+ * while the pin held it. The scenario's later events are the unpinned vLLM's, so every other plan is judged on what
+ * they state.
  */
 final class StatedBlocks {
 
@@ -28,11 +27,12 @@ final class StatedBlocks {
     void after(long step, Map<Long, BlockContent> contents, Set<Long> released) {
         before = now;
         sinceBefore = Map.copyOf(since);
-        contents.forEach((block, content) -> {
-            if (!Objects.equals(now.get(block), content)) {
-                since.put(block, step);
-            }
-        });
+        contents.forEach(
+                (block, content) -> {
+                    if (!Objects.equals(now.get(block), content)) {
+                        since.put(block, step);
+                    }
+                });
         now = Map.copyOf(contents);
         this.released = Set.copyOf(released);
     }

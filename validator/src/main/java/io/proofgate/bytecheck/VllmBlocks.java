@@ -5,6 +5,7 @@ import io.proofgate.protocol.Group;
 import io.proofgate.protocol.LoadTargets;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -14,34 +15,32 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * vLLM's block contents as the event stream implies them, simulated: the one simulation of
- * vLLM's blocks, which {@link ByteCheckHarness} writes into a page store as bytes and
- * {@link PlanContents} reads as contents.
+ * vLLM's block contents as the event stream implies them, simulated: the one simulation of vLLM's blocks, which {@link
+ * ByteCheckHarness} writes into a page store as bytes and {@link PlanContents} reads as contents.
  *
  * <p>What the simulated vLLM does, per step, in this order (docs/page-stores.md has the rationale):
+ *
  * <ol>
- *   <li>Preempted requests release their blocks, those handed over for them and those of their
- *       table, but for a block another request's table holds too; a released block is scribbled
- *       over, because vLLM may reuse it at once, unless the connector pins it ({@link #pin}) for a
- *       save its workers copy later: then it is scribbled over when the last such pin ends.</li>
- *   <li>A new request's tokens in vLLM's own prefix cache (its computed tokens less its external
- *       ones) are its attention blocks' chunks already, as a resumed request's computed prefix is.</li>
- *   <li>A new request with external tokens has them loaded, as the restore rules demand (the
- *       conformance kit judges the connector's load against them apart): its attention blocks
- *       from the tokens vLLM had to the hit hold their chunks, its recurrent blocks at the hit's
- *       column the state at the hit.</li>
- *   <li>Each scheduled request (new, then cached) takes its table from {@code block_ids}, extends
- *       it by {@code new_block_ids} (replaces it when resumed), and computes tokens
- *       {@code [computed, computed + scheduled)}: an attention group's table entry {@code i} holds
- *       chunk {@code i} of the prefix once the computation reaches it; a recurrent group's running
- *       slot (the last non-null entry of its table) holds the state after
- *       {@code computed + scheduled} tokens, every step.</li>
- *   <li>Each well-formed entry {@code (group, block, boundary)} of {@code recurrent_boundary_blocks}
- *       for a request scheduled in the step, in a recurrent group, with a non-null block and
- *       {@code 0 < boundary <= computed + scheduled}, pins {@code block} holding the state at
- *       {@code boundary}: the aligned block of the step that reached it, or the copy-on-write
- *       target of the step after. Entries that claim an uncomputed state write nothing.</li>
- *   <li>A running request's superseded state blocks are released ({@link #freeSuperseded}).</li>
+ *   <li>Preempted requests release their blocks, those handed over for them and those of their table, but for a block
+ *       another request's table holds too; a released block is scribbled over, because vLLM may reuse it at once,
+ *       unless the connector pins it ({@link #pin}) for a save its workers copy later: then it is scribbled over when
+ *       the last such pin ends.
+ *   <li>A new request's tokens in vLLM's own prefix cache (its computed tokens less its external ones) are its
+ *       attention blocks' chunks already, as a resumed request's computed prefix is.
+ *   <li>A new request with external tokens has them loaded, as the restore rules demand (the conformance kit judges the
+ *       connector's load against them apart): its attention blocks from the tokens vLLM had to the hit hold their
+ *       chunks, its recurrent blocks at the hit's column the state at the hit.
+ *   <li>Each scheduled request (new, then cached) takes its table from {@code block_ids}, extends it by {@code
+ *       new_block_ids} (replaces it when resumed), and computes tokens {@code [computed, computed + scheduled)}: an
+ *       attention group's table entry {@code i} holds chunk {@code i} of the prefix once the computation reaches it; a
+ *       recurrent group's running slot (the last non-null entry of its table) holds the state after {@code computed +
+ *       scheduled} tokens, every step.
+ *   <li>Each well-formed entry {@code (group, block, boundary)} of {@code recurrent_boundary_blocks} for a request
+ *       scheduled in the step, in a recurrent group, with a non-null block and {@code 0 < boundary <= computed +
+ *       scheduled}, pins {@code block} holding the state at {@code boundary}: the aligned block of the step that
+ *       reached it, or the copy-on-write target of the step after. Entries that claim an uncomputed state write
+ *       nothing.
+ *   <li>A running request's superseded state blocks are released ({@link #freeSuperseded}).
  * </ol>
  */
 final class VllmBlocks {
@@ -55,16 +54,27 @@ final class VllmBlocks {
     private final Topology topology;
     private final Writes writes;
     private final List<Map<Long, BlockContent>> contents = new ArrayList<>();
+
     /** The step in which each block got its content, per group. */
     private final List<Map<Long, Long>> since = new ArrayList<>();
+
     private final Map<String, Request> requests = new HashMap<>();
     private final Set<String> scheduled = new HashSet<>();
+
     /** The connector's pins, per group: how many outstanding saves hold each block. */
     private final List<Map<Long, Integer>> held = new ArrayList<>();
-    /** Blocks vLLM let go while the connector held them, per group, with who let them go: released when the last pin ends. */
+
+    /**
+     * Blocks vLLM let go while the connector held them, per group, with who let them go: released when the last pin
+     * ends.
+     */
     private final List<Map<Long, String>> letGoWhileHeld = new ArrayList<>();
-    /** How many times the tables of live requests name each block, per group (a shared prefix names it twice or more). */
+
+    /**
+     * How many times the tables of live requests name each block, per group (a shared prefix names it twice or more).
+     */
     private final List<Map<Long, Integer>> inTables = new ArrayList<>();
+
     private long step;
 
     /** One request as the simulated vLLM sees it. */
@@ -74,8 +84,10 @@ final class VllmBlocks {
         final int[] length;
         long done;
         final List<long[]> pinned = new ArrayList<>();
+
         /** Per group, the columns below which superseded blocks were let go already. */
         final int[] retired;
+
         /** Whether its table is counted in {@link #inTables}: from its scheduling to its preemption or finish. */
         boolean counted;
 
@@ -129,8 +141,8 @@ final class VllmBlocks {
                     release(finished.id(), request);
                 }
             }
-            case Event.Held held -> { }
-            case Event.Lookup lookup -> { }
+            case Event.Held held -> {}
+            case Event.Lookup lookup -> {}
         }
     }
 
@@ -226,9 +238,9 @@ final class VllmBlocks {
     }
 
     /**
-     * A superseded state block is freed one step later: the blocks of a recurrent group's table
-     * before the column that ran before this step, unless vLLM handed one over in this epoch
-     * (the seed's fork keeps those until preemption or finish) or the connector pins it.
+     * A superseded state block is freed one step later: the blocks of a recurrent group's table before the column that
+     * ran before this step, unless vLLM handed one over in this epoch (the seed's fork keeps those until preemption or
+     * finish) or the connector pins it.
      */
     private void freeSuperseded(String id, Request request, int[] columns) {
         for (Group group : topology.groups()) {
@@ -262,8 +274,8 @@ final class VllmBlocks {
     }
 
     /**
-     * The connector pins block {@code id} of group {@code g} for a save its workers copy later:
-     * vLLM does not free it until {@link #unpin}, so it keeps what it holds unless a step writes it.
+     * The connector pins block {@code id} of group {@code g} for a save its workers copy later: vLLM does not free it
+     * until {@link #unpin}, so it keeps what it holds unless a step writes it.
      */
     void pin(int g, long id) {
         held.get(g).merge(id, 1, Integer::sum);
@@ -281,9 +293,8 @@ final class VllmBlocks {
     }
 
     /**
-     * vLLM lets the request's blocks go: those it handed over and its table's, but for a block
-     * another request's table holds too (a shared prefix). They may be reused at once, unless the
-     * connector holds them.
+     * vLLM lets the request's blocks go: those it handed over and its table's, but for a block another request's table
+     * holds too (a shared prefix). They may be reused at once, unless the connector holds them.
      */
     private void release(String id, Request request) {
         uncount(request); // what the live tables still name after this, another request holds
@@ -314,8 +325,8 @@ final class VllmBlocks {
     }
 
     /**
-     * Whether a table other than this live request's names block {@code b}: its count in the live
-     * tables beyond its own table's.
+     * Whether a table other than this live request's names block {@code b}: its count in the live tables beyond its own
+     * table's.
      */
     private boolean sharedWithAnother(Request request, int g, long b) {
         int own = 0;
@@ -353,9 +364,8 @@ final class VllmBlocks {
     }
 
     /**
-     * The request's table holds its first {@code computed} tokens already (vLLM's own prefix-cache
-     * hits, or a resumed request's recomputation before the step): its attention blocks hold their
-     * chunks.
+     * The request's table holds its first {@code computed} tokens already (vLLM's own prefix-cache hits, or a resumed
+     * request's recomputation before the step): its attention blocks hold their chunks.
      */
     private void cachedPrefix(Request request, long computed) {
         for (Group group : topology.groups()) {
@@ -380,8 +390,12 @@ final class VllmBlocks {
             for (long i = Math.max(0, LoadTargets.firstColumn(group, from, span)); i < end; i++) {
                 long block = request.table[g][(int) i];
                 if (block > 0) {
-                    write(g, block, group.isRecurrent() ? new BlockContent.Recurrent(request.digest, span)
-                            : new BlockContent.Attention(request.digest, i));
+                    write(
+                            g,
+                            block,
+                            group.isRecurrent()
+                                    ? new BlockContent.Recurrent(request.digest, span)
+                                    : new BlockContent.Attention(request.digest, i));
                 }
             }
         }
@@ -415,11 +429,17 @@ final class VllmBlocks {
 
     private void pin(Request request, RawValue.ListOf entries) {
         for (RawValue item : entries.items()) {
-            if (item instanceof RawValue.ListOf(List<RawValue> fields) && fields.size() == 3
-                    && fields.get(0) instanceof RawValue.Int(long g) && fields.get(1) instanceof RawValue.Int(long b)
+            if (item instanceof RawValue.ListOf(List<RawValue> fields)
+                    && fields.size() == 3
+                    && fields.get(0) instanceof RawValue.Int(long g)
+                    && fields.get(1) instanceof RawValue.Int(long b)
                     && fields.get(2) instanceof RawValue.Int(long boundary)
-                    && g >= 0 && g < topology.groups().size() && topology.groups().get((int) g).isRecurrent()
-                    && b > 0 && boundary > 0 && boundary <= request.done) {
+                    && g >= 0
+                    && g < topology.groups().size()
+                    && topology.groups().get((int) g).isRecurrent()
+                    && b > 0
+                    && boundary > 0
+                    && boundary <= request.done) {
                 write((int) g, b, new BlockContent.Recurrent(request.digest, boundary));
                 request.pinned.add(new long[] {g, b});
             }

@@ -3,7 +3,9 @@ package io.proofgate.namespace;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+
 import io.proofgate.words.ReasonFacts;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.LinkedHashMap;
@@ -19,8 +21,8 @@ final class AnswerWords {
     private AnswerWords() {}
 
     /**
-     * Replay's verdict lines as words by request id, without ids or steps ("plan span=S
-     * blocks=B recurrent=R"; several joined by "; "), or null when the validator refused the log.
+     * Replay's verdict lines as words by request id, without ids or steps ("plan span=S blocks=B recurrent=R"; several
+     * joined by "; "), or null when the validator refused the log.
      */
     static Map<String, String> wordsById(String output) {
         Map<String, String> words = new LinkedHashMap<>();
@@ -60,14 +62,23 @@ final class AnswerWords {
         } catch (IOException e) {
             return new String[] {"", "a line that is not JSON: " + line};
         }
-        String words = switch (fields.getOrDefault("kind", "")) {
-            case "plan" -> "plan span=" + fields.get("span") + " blocks=" + fields.get("blocks_by_group") + " recurrent="
-                    + fields.get("recurrent");
-            case "rejected" -> "rejected code=" + fields.get("code") + ReasonFacts.words(fields.getOrDefault("reason", ""));
-            case "retired" -> "retired cause=" + fields.get("cause");
-            case "summary" -> null;
-            default -> "a line of unknown kind: " + line;
-        };
+        String words =
+                switch (fields.getOrDefault("kind", "")) {
+                    case "plan" ->
+                            "plan span="
+                                    + fields.get("span")
+                                    + " blocks="
+                                    + fields.get("blocks_by_group")
+                                    + " recurrent="
+                                    + fields.get("recurrent");
+                    case "rejected" ->
+                            "rejected code="
+                                    + fields.get("code")
+                                    + ReasonFacts.words(fields.getOrDefault("reason", ""));
+                    case "retired" -> "retired cause=" + fields.get("cause");
+                    case "summary" -> null;
+                    default -> "a line of unknown kind: " + line;
+                };
         return words == null ? null : new String[] {fields.getOrDefault("id", ""), words};
     }
 }

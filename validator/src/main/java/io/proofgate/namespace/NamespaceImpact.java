@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Two revisions' answers to the same probes, compared name by name: a name is identical on
- * every probe, or changed, with the first probe (in the set's order) where the two differ and
- * both values. A name one revision gives for a probe and the other does not is a change.
+ * Two revisions' answers to the same probes, compared name by name: a name is identical on every probe, or changed,
+ * with the first probe (in the set's order) where the two differ and both values. A name one revision gives for a probe
+ * and the other does not is a change.
  */
 public final class NamespaceImpact {
 
@@ -31,8 +31,8 @@ public final class NamespaceImpact {
     private NamespaceImpact() {}
 
     /** {@code base.get(i)} and {@code head.get(i)} answer {@code probes.get(i)}: each a map from name to hex value. */
-    public static List<Name> compare(List<String> probes, List<? extends Map<String, String>> base,
-                                     List<? extends Map<String, String>> head) {
+    public static List<Name> compare(
+            List<String> probes, List<? extends Map<String, String>> base, List<? extends Map<String, String>> head) {
         TreeSet<String> names = new TreeSet<>();
         base.forEach(values -> names.addAll(values.keySet()));
         head.forEach(values -> names.addAll(values.keySet()));
@@ -71,11 +71,23 @@ public final class NamespaceImpact {
         }
         byte[] bytes = HexFormat.of().parseHex(hex);
         try {
-            String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-            boolean printable = !text.isEmpty() && text.codePoints().allMatch(c -> c >= 0x20 && c != 0x7f
-                    && Character.getType(c) != Character.FORMAT && Character.getType(c) != Character.UNASSIGNED
-                    && Character.getType(c) != Character.CONTROL);
+            String text =
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT)
+                            .decode(ByteBuffer.wrap(bytes))
+                            .toString();
+            boolean printable =
+                    !text.isEmpty()
+                            && text.codePoints()
+                                    .allMatch(
+                                            c ->
+                                                    c >= 0x20
+                                                            && c != 0x7f
+                                                            && Character.getType(c) != Character.FORMAT
+                                                            && Character.getType(c) != Character.UNASSIGNED
+                                                            && Character.getType(c) != Character.CONTROL);
             return printable ? text : "0x" + hex;
         } catch (CharacterCodingException e) {
             return "0x" + hex;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -11,17 +12,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One namespace probe of {@code proofgate-namespace/v1} (docs/conformance.md, "Namespace probes"):
- * a request an implementation derives its namespace from (where stored data is found and what it
- * means), independent of any scenario.
+ * One namespace probe of {@code proofgate-namespace/v1} (docs/conformance.md, "Namespace probes"): a request an
+ * implementation derives its namespace from (where stored data is found and what it means), independent of any
+ * scenario.
  *
  * @param topology the topology line, every field present, as JSON
  * @param identity the fields a cache keys on besides the tokens
  * @param blockIds the request's block table per group
  * @param recurrent the proven {@code [group, block]} of each recurrent group at the span
  */
-public record NamespaceProbe(String id, int seed, String topology, Identity identity, int promptTokens, long span,
-                             long[][] blockIds, long[][] recurrent) {
+public record NamespaceProbe(
+        String id,
+        int seed,
+        String topology,
+        Identity identity,
+        int promptTokens,
+        long span,
+        long[][] blockIds,
+        long[][] recurrent) {
 
     public record Identity(String model, String dtype, String cacheSalt, String lora) {}
 
@@ -73,9 +81,8 @@ public record NamespaceProbe(String id, int seed, String topology, Identity iden
     }
 
     /**
-     * A probe message read back, as a reference implementation reads it: the fields it derives
-     * its answer from (the id, topology, prompt length, span, block table and proof); the token
-     * ids and the identity are not among them.
+     * A probe message read back, as a reference implementation reads it: the fields it derives its answer from (the id,
+     * topology, prompt length, span, block table and proof); the token ids and the identity are not among them.
      *
      * @throws IllegalArgumentException when a field is missing or of the wrong type
      */
@@ -116,8 +123,9 @@ public record NamespaceProbe(String id, int seed, String topology, Identity iden
             throw new IllegalArgumentException("it is not JSON");
         }
         if (id == null || topology == null || prompt == null || span == null || blocks == null || recurrent == null) {
-            throw new IllegalArgumentException("a probe needs \"probe\", \"topology\", \"prompt_tokens\", \"span\","
-                    + " \"block_ids\" and \"recurrent\"");
+            throw new IllegalArgumentException(
+                    "a probe needs \"probe\", \"topology\", \"prompt_tokens\", \"span\","
+                            + " \"block_ids\" and \"recurrent\"");
         }
         return new NamespaceProbe(id, 0, topology, new Identity("", "", "", ""), prompt, span, blocks, recurrent);
     }

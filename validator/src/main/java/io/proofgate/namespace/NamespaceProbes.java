@@ -1,14 +1,14 @@
 package io.proofgate.namespace;
 
 import io.proofgate.words.Formats;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The probe set {@code proofgate-namespace/v1}, in its order (docs/conformance.md, "Namespace
- * probes"): the span rule across hash block sizes and prompt lengths, plan block selection across
- * sliding windows, five fixed snapshot plans, and one prompt under each identity field changed.
- * Fixed: an audit compares two revisions' answers probe by probe.
+ * The probe set {@code proofgate-namespace/v1}, in its order (docs/conformance.md, "Namespace probes"): the span rule
+ * across hash block sizes and prompt lengths, plan block selection across sliding windows, five fixed snapshot plans,
+ * and one prompt under each identity field changed. Fixed: an audit compares two revisions' answers probe by probe.
  */
 public final class NamespaceProbes {
 
@@ -33,48 +33,100 @@ public final class NamespaceProbes {
         for (long hash : new long[] {1, 16, 256, 257, 4096}) {
             for (int prompt : spanPrompts()) {
                 long span = span(prompt, hash);
-                probes.add(new NamespaceProbe("span/h" + hash + "/p" + prompt + "/s0", 0,
-                        topology(1, hash, "{\"policy\":\"full\",\"block_tokens\":" + BLOCK_TOKENS + ",\"window_tokens\":0}"),
-                        IDENTITY, prompt, span, new long[][] {ids(1, Math.ceilDiv(prompt, BLOCK_TOKENS) + 1)}, new long[0][]));
+                probes.add(
+                        new NamespaceProbe(
+                                "span/h" + hash + "/p" + prompt + "/s0",
+                                0,
+                                topology(
+                                        1,
+                                        hash,
+                                        "{\"policy\":\"full\",\"block_tokens\":"
+                                                + BLOCK_TOKENS
+                                                + ",\"window_tokens\":0}"),
+                                IDENTITY,
+                                prompt,
+                                span,
+                                new long[][] {ids(1, Math.ceilDiv(prompt, BLOCK_TOKENS) + 1)},
+                                new long[0][]));
             }
         }
         for (long window : new long[] {1, 2304, 2305, 4608, 6912, 100000}) {
             for (int prompt : new int[] {1025, 2304, 2305, 4609, 6992, 8256, 13825}) {
                 long span = span(prompt, 256);
                 long count = Math.ceilDiv(span, BLOCK_TOKENS);
-                probes.add(new NamespaceProbe("selection/w" + window + "/p" + prompt + "/s1", 1,
-                        topology(1, 256, group("full", BLOCK_TOKENS, 0), group("sliding", BLOCK_TOKENS, window),
-                                group("recurrent_align", BLOCK_TOKENS, 0)),
-                        IDENTITY, prompt, span, new long[][] {ids(1001, count), ids(1101, count), ids(1201, count)},
-                        new long[][] {{2, 1500}}));
+                probes.add(
+                        new NamespaceProbe(
+                                "selection/w" + window + "/p" + prompt + "/s1",
+                                1,
+                                topology(
+                                        1,
+                                        256,
+                                        group("full", BLOCK_TOKENS, 0),
+                                        group("sliding", BLOCK_TOKENS, window),
+                                        group("recurrent_align", BLOCK_TOKENS, 0)),
+                                IDENTITY,
+                                prompt,
+                                span,
+                                new long[][] {ids(1001, count), ids(1101, count), ids(1201, count)},
+                                new long[][] {{2, 1500}}));
             }
         }
         for (int k = 0; k < PLANS.length; k++) {
             long[][] plan = PLANS[k];
             long[][] proof = plan[2].length == 0 ? new long[0][] : new long[][] {{2, plan[2][plan[2].length - 1]}};
-            probes.add(new NamespaceProbe("snapshot/" + k + "/s2", 2, topology(1, 256, group("full", BLOCK_TOKENS, 0),
-                    group("full", BLOCK_TOKENS, 0), group("recurrent_align", BLOCK_TOKENS, 0)), IDENTITY, 6992,
-                    span(6992, 256), plan, proof));
+            probes.add(
+                    new NamespaceProbe(
+                            "snapshot/" + k + "/s2",
+                            2,
+                            topology(
+                                    1,
+                                    256,
+                                    group("full", BLOCK_TOKENS, 0),
+                                    group("full", BLOCK_TOKENS, 0),
+                                    group("recurrent_align", BLOCK_TOKENS, 0)),
+                            IDENTITY,
+                            6992,
+                            span(6992, 256),
+                            plan,
+                            proof));
         }
-        String[][] identities = {{"base"}, {"model"}, {"dtype"}, {"cache_salt"}, {"lora"}, {"tp_degree"}, {"hash_block_size"},
-            {"block_tokens"}};
+        String[][] identities = {
+            {"base"},
+            {"model"},
+            {"dtype"},
+            {"cache_salt"},
+            {"lora"},
+            {"tp_degree"},
+            {"hash_block_size"},
+            {"block_tokens"}
+        };
         for (String[] field : identities) {
             String name = field[0];
-            NamespaceProbe.Identity identity = switch (name) {
-                case "model" -> new NamespaceProbe.Identity("proofgate/probe-model-b", "bfloat16", "", "");
-                case "dtype" -> new NamespaceProbe.Identity("proofgate/probe-model", "float16", "", "");
-                case "cache_salt" -> new NamespaceProbe.Identity("proofgate/probe-model", "bfloat16", "salt-1", "");
-                case "lora" -> new NamespaceProbe.Identity("proofgate/probe-model", "bfloat16", "", "adapter-1");
-                default -> IDENTITY;
-            };
+            NamespaceProbe.Identity identity =
+                    switch (name) {
+                        case "model" -> new NamespaceProbe.Identity("proofgate/probe-model-b", "bfloat16", "", "");
+                        case "dtype" -> new NamespaceProbe.Identity("proofgate/probe-model", "float16", "", "");
+                        case "cache_salt" ->
+                                new NamespaceProbe.Identity("proofgate/probe-model", "bfloat16", "salt-1", "");
+                        case "lora" ->
+                                new NamespaceProbe.Identity("proofgate/probe-model", "bfloat16", "", "adapter-1");
+                        default -> IDENTITY;
+                    };
             long tp = name.equals("tp_degree") ? 2 : 1;
             long hash = name.equals("hash_block_size") ? 16 : 256;
             long block = name.equals("block_tokens") ? 4608 : BLOCK_TOKENS;
             long span = span(6992, hash);
             long count = Math.ceilDiv(span, block);
-            probes.add(new NamespaceProbe("identity/" + name + "/s3", 3, topology(tp, hash, group("full", block, 0),
-                    group("recurrent_align", block, 0)), identity, 6992, span,
-                    new long[][] {ids(1, count), ids(101, count)}, new long[][] {{1, 150}}));
+            probes.add(
+                    new NamespaceProbe(
+                            "identity/" + name + "/s3",
+                            3,
+                            topology(tp, hash, group("full", block, 0), group("recurrent_align", block, 0)),
+                            identity,
+                            6992,
+                            span,
+                            new long[][] {ids(1, count), ids(101, count)},
+                            new long[][] {{1, 150}}));
         }
         return List.copyOf(probes);
     }
@@ -102,8 +154,15 @@ public final class NamespaceProbes {
     }
 
     private static String topology(long tp, long hash, String... groups) {
-        return "{\"kind\":\"topology\",\"schema\":\"" + Formats.EVENTS + "\",\"tp_degree\":" + tp + ",\"hash_block_size\":" + hash
-                + ",\"min_span_tokens\":0,\"max_span_tokens\":1000000,\"groups\":[" + String.join(",", groups) + "]}";
+        return "{\"kind\":\"topology\",\"schema\":\""
+                + Formats.EVENTS
+                + "\",\"tp_degree\":"
+                + tp
+                + ",\"hash_block_size\":"
+                + hash
+                + ",\"min_span_tokens\":0,\"max_span_tokens\":1000000,\"groups\":["
+                + String.join(",", groups)
+                + "]}";
     }
 
     private static long[] ids(long first, long count) {

@@ -10,15 +10,14 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * proofgate's own answer to a namespace probe: {@code span} (the span its replay derives for the
- * prompt), {@code plan_selection} (the plan it publishes for the probe's request, admitted with
- * the span scheduled, then proven at the span) and, on snapshot probes, {@code snapshot} (the host
- * page store's snapshot of the plan: size and SHA-256). Each value is those words as UTF-8 bytes,
- * hex-encoded.
+ * proofgate's own answer to a namespace probe: {@code span} (the span its replay derives for the prompt), {@code
+ * plan_selection} (the plan it publishes for the probe's request, admitted with the span scheduled, then proven at the
+ * span) and, on snapshot probes, {@code snapshot} (the host page store's snapshot of the plan: size and SHA-256). Each
+ * value is those words as UTF-8 bytes, hex-encoded.
  *
- * <p>A validator is reached through its replay entry point and its store classes only, so the
- * same code answers for the running validator (the reference adapter) and for any revision's
- * (the spec audit, through a class loader of the revision's own).
+ * <p>A validator is reached through its replay entry point and its store classes only, so the same code answers for the
+ * running validator (the reference adapter) and for any revision's (the spec audit, through a class loader of the
+ * revision's own).
  */
 public final class ReferenceNamespace {
 
@@ -48,10 +47,10 @@ public final class ReferenceNamespace {
     }
 
     /**
-     * The named values for each probe, in order. Probes that share a hash block size (span) or a
-     * topology (plan_selection) go through one replay log, each with a request of its own: a
-     * request is examined only in the steps that schedule it, so this is the answer of one log per
-     * probe, at a fraction of the cost. A log the validator refuses is replayed probe by probe.
+     * The named values for each probe, in order. Probes that share a hash block size (span) or a topology
+     * (plan_selection) go through one replay log, each with a request of its own: a request is examined only in the
+     * steps that schedule it, so this is the answer of one log per probe, at a fraction of the cost. A log the
+     * validator refuses is replayed probe by probe.
      */
     public List<SortedMap<String, String>> answerAll(List<NamespaceProbe> probes) {
         List<SortedMap<String, String>> answers = new ArrayList<>();
@@ -70,11 +69,21 @@ public final class ReferenceNamespace {
             }
             Map<String, String> said = AnswerWords.wordsById(replayer.replay(log.toString()));
             for (int i : group.getValue()) {
-                String words = said != null ? said.getOrDefault("p" + i, "no verdict")
-                        : alone(ProbeLogs.spanTopology(group.getKey()) + ProbeLogs.spanStep(probes.get(i), i, 1), i);
+                String words =
+                        said != null
+                                ? said.getOrDefault("p" + i, "no verdict")
+                                : alone(
+                                        ProbeLogs.spanTopology(group.getKey())
+                                                + ProbeLogs.spanStep(probes.get(i), i, 1),
+                                        i);
                 int at = words.indexOf(" span=");
-                answers.get(i).put("span", hex(words.startsWith("plan ") && at >= 0
-                        ? "span=" + words.substring(at + 6).split(" ")[0] : words));
+                answers.get(i)
+                        .put(
+                                "span",
+                                hex(
+                                        words.startsWith("plan ") && at >= 0
+                                                ? "span=" + words.substring(at + 6).split(" ")[0]
+                                                : words));
             }
         }
         for (var group : byTopology.entrySet()) {
@@ -112,7 +121,8 @@ public final class ReferenceNamespace {
     private String alone(String log, int i) {
         String output = replayer.replay(log);
         Map<String, String> words = AnswerWords.wordsById(output);
-        return words != null ? words.getOrDefault("p" + i, "no verdict")
+        return words != null
+                ? words.getOrDefault("p" + i, "no verdict")
                 : output.lines().filter(line -> line.startsWith("error: ")).findFirst().orElse("no verdict");
     }
 }

@@ -3,6 +3,7 @@ package io.proofgate.namespace;
 import io.proofgate.store.HostPageStore;
 import io.proofgate.store.Snapshot;
 import io.proofgate.store.StoreLayout;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,20 +13,18 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * The snapshot probe's answer, through a validator's page store classes by name: the calls it
- * makes by reflection are here, once, beside the same calls written against this validator's own
- * classes ({@link #drivenByName}), which the compiler checks. A test drives a pinned older
- * revision through them (the review module's {@code PinnedRevisionTest}).
+ * The snapshot probe's answer, through a validator's page store classes by name: the calls it makes by reflection are
+ * here, once, beside the same calls written against this validator's own classes ({@link #drivenByName}), which the
+ * compiler checks. A test drives a pinned older revision through them (the review module's {@code PinnedRevisionTest}).
  */
 final class SnapshotAnswer {
 
     private SnapshotAnswer() {}
 
     /**
-     * The calls the snapshot probe makes by reflection on a revision's store classes, written out
-     * against this validator's own. Never run: it is here so that renaming one of these methods,
-     * or changing its signature, fails compilation instead of turning every later audit's
-     * snapshot answers into refusals.
+     * The calls the snapshot probe makes by reflection on a revision's store classes, written out against this
+     * validator's own. Never run: it is here so that renaming one of these methods, or changing its signature, fails
+     * compilation instead of turning every later audit's snapshot answers into refusals.
      */
     @SuppressWarnings("unused")
     private static byte[] drivenByName(MemorySegment page, long[][] plan) {
@@ -39,21 +38,22 @@ final class SnapshotAnswer {
     }
 
     /**
-     * The snapshot byte layout: the validator's host page store (three groups of two layers of
-     * 64-byte pages, 16 blocks each) filled with the same bytes for every validator (byte i of
-     * group g, block b is {@code (g * 131 + b * 31 + i) mod 251}), then the plan gathered into a
-     * snapshot: its size and SHA-256. A store the audit cannot drive answers so, which differs
-     * from any computed answer (fail closed).
+     * The snapshot byte layout: the validator's host page store (three groups of two layers of 64-byte pages, 16 blocks
+     * each) filled with the same bytes for every validator (byte i of group g, block b is {@code (g * 131 + b * 31 + i)
+     * mod 251}), then the plan gathered into a snapshot: its size and SHA-256. A store the audit cannot drive answers
+     * so, which differs from any computed answer (fail closed).
      */
     static String of(ReferenceNamespace.Types types, long[][] plan) {
         try {
             Class<?> layoutType = types.type(StoreLayout.class.getName());
             Class<?> storeType = types.type(HostPageStore.class.getName());
             Class<?> snapshotType = types.type(Snapshot.class.getName());
-            Object layout = layoutType.getMethod("uniform", int.class, int.class, long.class, long.class)
-                    .invoke(null, 3, 2, 64L, 16L);
+            Object layout =
+                    layoutType
+                            .getMethod("uniform", int.class, int.class, long.class, long.class)
+                            .invoke(null, 3, 2, 64L, 16L);
             try (AutoCloseable store = (AutoCloseable) storeType.getConstructor(layoutType).newInstance(layout);
-                 Arena arena = Arena.ofConfined()) {
+                    Arena arena = Arena.ofConfined()) {
                 Method write = storeType.getMethod("write", int.class, long.class, MemorySegment.class);
                 for (int g = 0; g < 3; g++) {
                     for (long b = 0; b < 16; b++) {
@@ -73,8 +73,9 @@ final class SnapshotAnswer {
         } catch (InvocationTargetException e) {
             return "the store refused the plan " + Arrays.deepToString(plan) + ": " + e.getCause();
         } catch (Exception e) {
-            return "the store's API is not the one the audit drives (StoreLayout.uniform, HostPageStore write, newSnapshot,"
-                    + " gather, sha256): " + e;
+            return "the store's API is not the one the audit drives (StoreLayout.uniform, HostPageStore write,"
+                    + " newSnapshot, gather, sha256): "
+                    + e;
         }
     }
 }

@@ -17,8 +17,8 @@ public final class BlockIds {
     }
 
     /**
-     * Takes {@code byGroup} without copying it: the parser's hot path builds fresh arrays and gives
-     * them up, so copying them again would only cost time.
+     * Takes {@code byGroup} without copying it: the parser's hot path builds fresh arrays and gives them up, so copying
+     * them again would only cost time.
      */
     public static BlockIds adopt(long[][] byGroup) {
         return new BlockIds(byGroup, true);

@@ -6,14 +6,14 @@ import java.util.List;
 import java.util.RandomAccess;
 
 /**
- * The cached requests of one scheduler step, stored flat: one array per field and one pool of
- * block ids for the whole step, instead of a record, a table and an array per group for every
- * request. A busy step schedules hundreds of requests, and the connector reads each once, in
- * order; flat arrays make that a walk through memory rather than a chase through objects, and the
- * reader allocates a few arrays per step rather than five objects per request. Immutable.
+ * The cached requests of one scheduler step, stored flat: one array per field and one pool of block ids for the whole
+ * step, instead of a record, a table and an array per group for every request. A busy step schedules hundreds of
+ * requests, and the connector reads each once, in order; flat arrays make that a walk through memory rather than a
+ * chase through objects, and the reader allocates a few arrays per step rather than five objects per request.
+ * Immutable.
  *
- * <p>As a {@code List} it gives {@link Event.CachedRequest} records, made on each {@link #get};
- * the connector reads the arrays through the accessors instead.
+ * <p>As a {@code List} it gives {@link Event.CachedRequest} records, made on each {@link #get}; the connector reads the
+ * arrays through the accessors instead.
  */
 public final class CachedRequests extends AbstractList<Event.CachedRequest> implements RandomAccess {
 
@@ -23,10 +23,13 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
     private final long[] computed;
     private final long[] scheduled;
     private final boolean[] resumed;
+
     /** Request i's block lists are lists firstList[i] to firstList[i + 1] - 1, one per group. */
     private final int[] firstList;
+
     /** List l's block ids are blocks[listStart[l]] to blocks[listStart[l + 1] - 1]. */
     private final int[] listStart;
+
     private final long[] blocks;
 
     private CachedRequests(Builder builder) {
@@ -70,7 +73,8 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
 
     @Override
     public Event.CachedRequest get(int index) {
-        return new Event.CachedRequest(ids[index], computed[index], scheduled[index], newBlockIds(index), resumed[index]);
+        return new Event.CachedRequest(
+                ids[index], computed[index], scheduled[index], newBlockIds(index), resumed[index]);
     }
 
     public String id(int request) {
@@ -115,9 +119,9 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
     }
 
     /**
-     * Builds a step's cached requests one at a time, in the order a reader meets their fields: a
-     * request's block lists first ({@link #startList}, {@link #addBlock}), then the request itself
-     * ({@link #endRequest}) once its object is closed. Reusable: {@link #build} starts it afresh.
+     * Builds a step's cached requests one at a time, in the order a reader meets their fields: a request's block lists
+     * first ({@link #startList}, {@link #addBlock}), then the request itself ({@link #endRequest}) once its object is
+     * closed. Reusable: {@link #build} starts it afresh.
      */
     public static final class Builder {
         private int size;
@@ -126,8 +130,10 @@ public final class CachedRequests extends AbstractList<Event.CachedRequest> impl
         private long[] scheduled = new long[16];
         private boolean[] resumed = new boolean[16];
         private int[] firstList = new int[17];
+
         /** listStart[lists] is where the next list begins: the end of the last one. */
         private int lists;
+
         private int[] listStart = new int[33];
         private long[] blocks = new long[64];
 

@@ -3,6 +3,7 @@ package io.proofgate.protocol;
 import io.proofgate.words.PoisonCode;
 import io.proofgate.words.RetireCause;
 import io.proofgate.words.SelectionProblem;
+
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,14 +19,12 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The publication protocol of protocol §3 as a deterministic state machine: one instance per
- * topology, single-threaded, no I/O. {@link #apply} is the only mutator; it returns the verdicts
- * of the event in processing order (new requests in list order, then cached requests in list
- * order).
+ * The publication protocol of protocol §3 as a deterministic state machine: one instance per topology, single-threaded,
+ * no I/O. {@link #apply} is the only mutator; it returns the verdicts of the event in processing order (new requests in
+ * list order, then cached requests in list order).
  *
- * <p>Memory is proportional to the requests pending and the digests held, never to the number of
- * events: ended requests are forgotten, so request ids are assumed unique for a connector's life,
- * as vLLM's are.
+ * <p>Memory is proportional to the requests pending and the digests held, never to the number of events: ended requests
+ * are forgotten, so request ids are assumed unique for a connector's life, as vLLM's are.
  */
 public final class Connector {
 
@@ -33,10 +32,13 @@ public final class Connector {
     private final boolean hasRecurrent;
     private final int recurrentGroups;
     private final Map<String, PendingStore> pending = new HashMap<>();
+
     /** The ranks that reported holding each digest; never undone, so only ever added to. */
     private final Map<String, BitSet> heldRanks = new HashMap<>();
+
     /** The ids scheduled in the step being checked, kept from step to step so that a step does not make a new set. */
     private final Set<String> scheduled = new HashSet<>();
+
     private long plans;
     private long rejected;
     private long storeSkippedQuorum;
@@ -52,10 +54,9 @@ public final class Connector {
     }
 
     /**
-     * With {@code restores}, the connector answers lookups and loads its hits (protocol §3,
-     * "Restore rules"), and remembers every prefix it publishes for that: its memory then grows
-     * with the prefixes published, as a store's index does. Without, a lookup is an event this
-     * connector cannot be sent.
+     * With {@code restores}, the connector answers lookups and loads its hits (protocol §3, "Restore rules"), and
+     * remembers every prefix it publishes for that: its memory then grows with the prefixes published, as a store's
+     * index does. Without, a lookup is an event this connector cannot be sent.
      */
     public Connector(Topology topology, boolean restores) {
         this.topology = topology;
@@ -87,8 +88,8 @@ public final class Connector {
         }
         // Rows 1 and 2 judge the whole field, once for the step; otherwise it maps requests to entries.
         Validation whole = hasRecurrent ? EvidenceRules.judgeField(step.evidence()) : null;
-        Map<String, RawValue> byRequest = hasRecurrent && whole == null
-                ? ((RawValue.MapOf) step.evidence()).entries() : Map.of();
+        Map<String, RawValue> byRequest =
+                hasRecurrent && whole == null ? ((RawValue.MapOf) step.evidence()).entries() : Map.of();
         List<Verdict> verdicts = new ArrayList<>(2);
         for (Event.NewRequest request : step.newRequests()) {
             Verdict.Load load = restores.load(step.step(), request);
@@ -117,8 +118,12 @@ public final class Connector {
     }
 
     /** Rule "New request". */
-    private void newRequest(long step, Event.NewRequest request, Validation whole, Map<String, RawValue> byRequest,
-                            List<Verdict> verdicts) {
+    private void newRequest(
+            long step,
+            Event.NewRequest request,
+            Validation whole,
+            Map<String, RawValue> byRequest,
+            List<Verdict> verdicts) {
         long target = topology.targetOf(request.promptTokens());
         if (!topology.tracks(target)) {
             return; // protocol §3: outside [min_span_tokens, max_span_tokens] it is neither tracked nor validated.
@@ -129,9 +134,10 @@ public final class Connector {
         }
         long[] proof = null;
         if (hasRecurrent) {
-            Validation validation = whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), target, topology);
+            Validation validation =
+                    whole != null ? whole : EvidenceRules.judgeEntry(byRequest.get(request.id()), target, topology);
             switch (validation) {
-                case Validation.Keep keep -> { }
+                case Validation.Keep keep -> {}
                 case Validation.Latch latch -> proof = latch.blockByGroup();
                 case Validation.Poison poison -> {
                     verdicts.add(reject(step, request.id(), target, poison));
@@ -153,8 +159,14 @@ public final class Connector {
     }
 
     /** Rule "Cached step", items (1) to (5). */
-    private void cachedStep(long step, PendingStore store, CachedRequests cached, int request, Validation whole,
-                            RawValue entry, List<Verdict> verdicts) {
+    private void cachedStep(
+            long step,
+            PendingStore store,
+            CachedRequests cached,
+            int request,
+            Validation whole,
+            RawValue entry,
+            List<Verdict> verdicts) {
         // (1) Full quorum retires the store without looking at the evidence.
         if (atFullQuorum(store.digest)) {
             pending.remove(store.id);
@@ -166,7 +178,7 @@ public final class Connector {
         if (hasRecurrent) {
             Validation validation = whole != null ? whole : EvidenceRules.judgeEntry(entry, store.target, topology);
             switch (validation) {
-                case Validation.Keep keep -> { }
+                case Validation.Keep keep -> {}
                 case Validation.Latch latch -> {
                     if (!store.latched()) {
                         store.latch(latch.blockByGroup());
@@ -224,9 +236,9 @@ public final class Connector {
     }
 
     /**
-     * Plan block selection, then the plan. A null block, a table too short for the target, or a
-     * block selected twice anywhere in the plan fails closed: all groups draw from vLLM's one
-     * block pool, so one block in two places of a plan is corruption whichever groups they are.
+     * Plan block selection, then the plan. A null block, a table too short for the target, or a block selected twice
+     * anywhere in the plan fails closed: all groups draw from vLLM's one block pool, so one block in two places of a
+     * plan is corruption whichever groups they are.
      */
     private void publish(long step, PendingStore store, List<Verdict> verdicts) {
         pending.remove(store.id);
@@ -268,13 +280,22 @@ public final class Connector {
         }
         plans++;
         restores.published(store.digest, store.target);
-        verdicts.add(new Verdict.Plan(step, store.id, store.digest, store.target, BlockIds.adopt(selected),
-                List.of(recurrent)));
+        verdicts.add(
+                new Verdict.Plan(
+                        step, store.id, store.digest, store.target, BlockIds.adopt(selected), List.of(recurrent)));
     }
 
-    private Verdict.Rejected invalidSelection(long step, PendingStore store, int group, Long block, SelectionProblem problem) {
-        return reject(step, store.id, store.target,
-                new Validation.Poison(PoisonCode.INVALID_SELECTION, " problem=" + problem.wireName(), null, group,
+    private Verdict.Rejected invalidSelection(
+            long step, PendingStore store, int group, Long block, SelectionProblem problem) {
+        return reject(
+                step,
+                store.id,
+                store.target,
+                new Validation.Poison(
+                        PoisonCode.INVALID_SELECTION,
+                        " problem=" + problem.wireName(),
+                        null,
+                        group,
                         block == null ? null : BigInteger.valueOf(block)));
     }
 
@@ -320,8 +341,8 @@ public final class Connector {
         for (Group group : topology.groups()) {
             int g = group.index();
             if (group.isRecurrent() && proof[g] != store.latchedBlock(g)) {
-                return Validation.Poison.of(PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g),
-                        store.target, g, proof[g]);
+                return Validation.Poison.of(
+                        PoisonCode.CONFLICT, " latched=" + store.latchedBlock(g), store.target, g, proof[g]);
             }
         }
         throw new IllegalStateException("conflict without a differing group");
@@ -341,8 +362,8 @@ public final class Connector {
             reason.append(" block=").append(poison.block());
         }
         reason.append(poison.facts());
-        return new Verdict.Rejected(step, id, poison.code(), reason.toString(), poison.observed(), target,
-                poison.group(), poison.block());
+        return new Verdict.Rejected(
+                step, id, poison.code(), reason.toString(), poison.observed(), target, poison.group(), poison.block());
     }
 
     /** Events that no scheduler produces: reported, never silently absorbed. */
@@ -354,22 +375,29 @@ public final class Connector {
 
     private void checkStep(Event.Step step) {
         if (stepped && step.step() <= lastStep) {
-            throw new InvalidEventException("step " + step.step() + " does not increase (previous step " + lastStep + ")");
+            throw new InvalidEventException(
+                    "step " + step.step() + " does not increase (previous step " + lastStep + ")");
         }
         int groups = topology.groups().size();
         Set<String> seen = scheduled;
         seen.clear();
         for (Event.NewRequest request : step.newRequests()) {
             if (!seen.add(request.id())) {
-                throw new InvalidEventException("request \"" + request.id() + "\" is scheduled twice in step " + step.step());
+                throw new InvalidEventException(
+                        "request \"" + request.id() + "\" is scheduled twice in step " + step.step());
             }
             tokensFit(request.computed(), request.scheduled(), request.id());
             if (pending.containsKey(request.id())) {
                 throw new InvalidEventException("new request \"" + request.id() + "\" is already pending");
             }
             if (request.blockIds().groupCount() != groups) {
-                throw new InvalidEventException("block_ids of \"" + request.id() + "\" has "
-                        + request.blockIds().groupCount() + " groups, the topology has " + groups);
+                throw new InvalidEventException(
+                        "block_ids of \""
+                                + request.id()
+                                + "\" has "
+                                + request.blockIds().groupCount()
+                                + " groups, the topology has "
+                                + groups);
             }
             restores.check(request);
         }
@@ -381,8 +409,13 @@ public final class Connector {
             }
             tokensFit(cached.computed(i), cached.scheduled(i), id);
             if (cached.groupCount(i) != groups) {
-                throw new InvalidEventException("new_block_ids of \"" + id + "\" has "
-                        + cached.groupCount(i) + " groups, the topology has " + groups);
+                throw new InvalidEventException(
+                        "new_block_ids of \""
+                                + id
+                                + "\" has "
+                                + cached.groupCount(i)
+                                + " groups, the topology has "
+                                + groups);
             }
         }
     }
@@ -395,8 +428,9 @@ public final class Connector {
         TreeMap<String, PendingSnapshot> pendingView = new TreeMap<>();
         pending.forEach((id, store) -> pendingView.put(id, store.snapshot(topology)));
         TreeMap<String, SortedSet<Integer>> heldView = new TreeMap<>();
-        heldRanks.forEach((digest, ranks) -> heldView.put(digest, ranks.stream().boxed()
-                .collect(Collectors.toCollection(TreeSet::new))));
+        heldRanks.forEach(
+                (digest, ranks) ->
+                        heldView.put(digest, ranks.stream().boxed().collect(Collectors.toCollection(TreeSet::new))));
         return new ConnectorState(pendingView, heldView, counters(), lastStep);
     }
 

@@ -1,25 +1,26 @@
 package io.proofgate.protocol;
 
 import io.proofgate.words.PoisonCode;
+
 import java.math.BigInteger;
 import java.util.List;
 
 /**
- * protocol §3 "Evidence validation", rows 1 to 14: judges one request's evidence in one step, in
- * two parts, the whole field ({@link #judgeField}) and then the request's entry of a mapping
- * ({@link #judgeEntry}), so that a step's field is judged once, not once per request.
- * Stateless; the comparison with the latch (the last three rows) is {@link Connector}'s.
+ * protocol §3 "Evidence validation", rows 1 to 14: judges one request's evidence in one step, in two parts, the whole
+ * field ({@link #judgeField}) and then the request's entry of a mapping ({@link #judgeEntry}), so that a step's field
+ * is judged once, not once per request. Stateless; the comparison with the latch (the last three rows) is {@link
+ * Connector}'s.
  *
- * <p>A poison's facts ({@code entry=}, {@code found=}, ...) are the ones the spec's verdicts state
- * too (docs/spec.md, "Reasons"), so the generated tests check them.
+ * <p>A poison's facts ({@code entry=}, {@code found=}, ...) are the ones the spec's verdicts state too (docs/spec.md,
+ * "Reasons"), so the generated tests check them.
  */
 final class EvidenceRules {
 
     private EvidenceRules() {}
 
     /**
-     * Rows 1 and 2, which look at the whole field and so decide for every request of the step
-     * alike: its validation, or null when the field is a mapping and each request's entry decides.
+     * Rows 1 and 2, which look at the whole field and so decide for every request of the step alike: its validation, or
+     * null when the field is a mapping and each request's entry decides.
      */
     static Validation judgeField(RawValue field) {
         return switch (field) {
@@ -55,14 +56,18 @@ final class EvidenceRules {
         for (int index = 0; index < entries.size(); index++) {
             // Per-entry rows in table order; the first failing entry decides.
             RawValue entry = entries.get(index);
-            if (!(entry instanceof RawValue.ListOf list) || list.items().size() != 3
-                    || !isInteger(list.items().get(0)) || !isInteger(list.items().get(1)) || !isInteger(list.items().get(2))) {
+            if (!(entry instanceof RawValue.ListOf list)
+                    || list.items().size() != 3
+                    || !isInteger(list.items().get(0))
+                    || !isInteger(list.items().get(1))
+                    || !isInteger(list.items().get(2))) {
                 return Validation.Poison.of(PoisonCode.MALFORMED_ENTRY, " entry=" + index + malformation(entry));
             }
             RawValue first = list.items().get(0);
             RawValue second = list.items().get(1);
             RawValue third = list.items().get(2);
-            if (first instanceof RawValue.Int(long groupValue) && second instanceof RawValue.Int(long block)
+            if (first instanceof RawValue.Int(long groupValue)
+                    && second instanceof RawValue.Int(long block)
                     && third instanceof RawValue.Int(long boundary)) {
                 // The common case: every value fits in 64 bits.
                 if (groupValue < 0 || groupValue >= groups.size()) {
@@ -72,10 +77,15 @@ final class EvidenceRules {
                 }
                 int group = (int) groupValue;
                 if (!groups.get(group).isRecurrent()) {
-                    return Validation.Poison.of(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
-                            + groups.get(group).policy().wireName(), boundary, group, block);
+                    return Validation.Poison.of(
+                            PoisonCode.NON_RECURRENT_GROUP,
+                            " entry=" + index + " policy=" + groups.get(group).policy().wireName(),
+                            boundary,
+                            group,
+                            block);
                 }
-                // protocol §3: the block is checked before the boundary, so a below-target entry with block 0 still poisons.
+                // protocol §3: the block is checked before the boundary, so a below-target entry with block 0 still
+                // poisons.
                 if (block <= 0) {
                     return Validation.Poison.of(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, group, block);
                 }
@@ -89,8 +99,12 @@ final class EvidenceRules {
                     exact = new long[groups.size()];
                 }
                 if (exact[group] != 0) {
-                    return Validation.Poison.of(PoisonCode.DUPLICATE_GROUP, " entry=" + index + " first=" + exact[group],
-                            boundary, group, block);
+                    return Validation.Poison.of(
+                            PoisonCode.DUPLICATE_GROUP,
+                            " entry=" + index + " first=" + exact[group],
+                            boundary,
+                            group,
+                            block);
                 }
                 exact[group] = block;
                 continue;
@@ -114,29 +128,37 @@ final class EvidenceRules {
     }
 
     /**
-     * The rows for an entry holding an integer beyond 64 bits, in table order; null when it is
-     * intermediate evidence (a boundary below the target), which is ignored as any other is. Such
-     * a group is outside the topology; such a boundary is past or below any target; a block id
-     * beyond 64 bits is one vLLM can never hand over, so at or past the null-block row it fails
-     * closed as {@code malformed_entry} with {@code problem=out_of_range} rather than be latched.
+     * The rows for an entry holding an integer beyond 64 bits, in table order; null when it is intermediate evidence (a
+     * boundary below the target), which is ignored as any other is. Such a group is outside the topology; such a
+     * boundary is past or below any target; a block id beyond 64 bits is one vLLM can never hand over, so at or past
+     * the null-block row it fails closed as {@code malformed_entry} with {@code problem=out_of_range} rather than be
+     * latched.
      */
-    private static Validation.Poison beyondLong(int index, BigInteger group, BigInteger block, BigInteger boundary,
-                                             long target, List<Group> groups) {
+    private static Validation.Poison beyondLong(
+            int index, BigInteger group, BigInteger block, BigInteger boundary, long target, List<Group> groups) {
         if (group.signum() < 0 || group.compareTo(BigInteger.valueOf(groups.size())) >= 0) {
             Integer named = group.bitLength() < 32 ? group.intValue() : null;
             return new Validation.Poison(PoisonCode.UNKNOWN_GROUP, " entry=" + index, boundary, named, block);
         }
         int g = group.intValue();
         if (!groups.get(g).isRecurrent()) {
-            return new Validation.Poison(PoisonCode.NON_RECURRENT_GROUP, " entry=" + index + " policy="
-                    + groups.get(g).policy().wireName(), boundary, g, block);
+            return new Validation.Poison(
+                    PoisonCode.NON_RECURRENT_GROUP,
+                    " entry=" + index + " policy=" + groups.get(g).policy().wireName(),
+                    boundary,
+                    g,
+                    block);
         }
         if (block.signum() <= 0) {
             return new Validation.Poison(PoisonCode.NULL_BLOCK, " entry=" + index, boundary, g, block);
         }
         if (block.bitLength() >= 64) {
-            return new Validation.Poison(PoisonCode.MALFORMED_ENTRY, " entry=" + index + " element=1 found=integer"
-                    + " problem=out_of_range", boundary, g, block);
+            return new Validation.Poison(
+                    PoisonCode.MALFORMED_ENTRY,
+                    " entry=" + index + " element=1 found=integer" + " problem=out_of_range",
+                    boundary,
+                    g,
+                    block);
         }
         if (boundary.compareTo(BigInteger.valueOf(target)) > 0) {
             return new Validation.Poison(PoisonCode.FUTURE_BOUNDARY, " entry=" + index, boundary, g, block);

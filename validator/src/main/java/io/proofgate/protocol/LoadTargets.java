@@ -3,11 +3,10 @@ package io.proofgate.protocol;
 import java.util.stream.LongStream;
 
 /**
- * The blocks a load of a restored prefix writes (protocol §3, "Restore rules"): for a request
- * whose table is {@code table} and that vLLM had {@code from} tokens of, restored to {@code span}
- * tokens, an attention group's blocks that hold the tokens from {@code from} to the span (a
- * {@code sliding} group's only those in the window before it), and a recurrent group's block at
- * the span's column, the one vLLM computes on from. Null block ids are left out.
+ * The blocks a load of a restored prefix writes (protocol §3, "Restore rules"): for a request whose table is {@code
+ * table} and that vLLM had {@code from} tokens of, restored to {@code span} tokens, an attention group's blocks that
+ * hold the tokens from {@code from} to the span (a {@code sliding} group's only those in the window before it), and a
+ * recurrent group's block at the span's column, the one vLLM computes on from. Null block ids are left out.
  */
 public final class LoadTargets {
 

@@ -3,8 +3,8 @@ package io.proofgate.protocol;
 import java.util.Arrays;
 
 /**
- * protocol §2 "Pending store": one tracked request's progress, accumulated table and latch.
- * Mutable and owned by {@link Connector}; the outside sees {@link PendingSnapshot}s.
+ * protocol §2 "Pending store": one tracked request's progress, accumulated table and latch. Mutable and owned by {@link
+ * Connector}; the outside sees {@link PendingSnapshot}s.
  */
 final class PendingStore {
     final String id;
@@ -13,6 +13,7 @@ final class PendingStore {
     long done;
     private final long[][] table;
     private final int[] tableLength;
+
     /** Latched block per group (0 where the group is not recurrent), or null when the latch is empty. */
     private long[] latch;
 
@@ -29,7 +30,10 @@ final class PendingStore {
         }
     }
 
-    /** The table of cached request {@code request} of a step, which resumes after a preemption: copied, the step's pool is not kept. */
+    /**
+     * The table of cached request {@code request} of a step, which resumes after a preemption: copied, the step's pool
+     * is not kept.
+     */
     void replaceTable(CachedRequests step, int request) {
         for (int g = 0; g < table.length; g++) {
             long[] copy = new long[step.blockCount(request, g)];
@@ -84,6 +88,7 @@ final class PendingStore {
         for (int g = 0; g < table.length; g++) {
             copy[g] = Arrays.copyOf(table[g], tableLength[g]);
         }
-        return new PendingSnapshot(id, digest, target, done, BlockIds.adopt(copy), Connector.latchList(latch, topology));
+        return new PendingSnapshot(
+                id, digest, target, done, BlockIds.adopt(copy), Connector.latchList(latch, topology));
     }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A JSON value exactly as it arrived, so that malformed evidence can be judged rather than
- * rejected at parse time (protocol §5: {@code recurrent_boundary_blocks} is passed as it stands).
+ * A JSON value exactly as it arrived, so that malformed evidence can be judged rather than rejected at parse time
+ * (protocol §5: {@code recurrent_boundary_blocks} is passed as it stands).
  */
 public sealed interface RawValue {
 
@@ -19,8 +19,8 @@ public sealed interface RawValue {
     record Int(long value) implements RawValue {}
 
     /**
-     * A JSON integer beyond 64 bits, exactly as the log wrote it: rules compare it exactly and
-     * verdicts state it exactly (two such block ids that differ in the last digit are two blocks).
+     * A JSON integer beyond 64 bits, exactly as the log wrote it: rules compare it exactly and verdicts state it
+     * exactly (two such block ids that differ in the last digit are two blocks).
      */
     record Big(BigInteger value) implements RawValue {}
 

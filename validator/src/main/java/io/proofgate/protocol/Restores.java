@@ -6,14 +6,14 @@ import java.util.NavigableSet;
 import java.util.TreeSet;
 
 /**
- * The restore half of the reference connector (protocol §3, "Restore rules"): the prefixes it
- * published, what it answers to a lookup, and what it loads for a request vLLM scheduled with
- * its hit. Its policy: the longest prefix it published that the request's prompt extends, on
- * every recurrent group's block grid and strictly below the prompt's end.
+ * The restore half of the reference connector (protocol §3, "Restore rules"): the prefixes it published, what it
+ * answers to a lookup, and what it loads for a request vLLM scheduled with its hit. Its policy: the longest prefix it
+ * published that the request's prompt extends, on every recurrent group's block grid and strictly below the prompt's
+ * end.
  *
- * <p>Memory grows with the prefixes published and the lookups not yet followed by their request's
- * first step (or its finish). A connector of the store half only (a {@code proofgate-events/v1}
- * log) keeps nothing here, and is sent no lookup and no external tokens.
+ * <p>Memory grows with the prefixes published and the lookups not yet followed by their request's first step (or its
+ * finish). A connector of the store half only (a {@code proofgate-events/v1} log) keeps nothing here, and is sent no
+ * lookup and no external tokens.
  */
 final class Restores {
 
@@ -21,11 +21,15 @@ final class Restores {
     private record Claim(long computed, long tokens) {}
 
     private final Topology topology;
+
     /** The tokens a hit must be a multiple of: every recurrent group's block size (1 without one). */
     private final long grid;
+
     /** The spans published per digest. */
     private final Map<String, NavigableSet<Long>> published = new HashMap<>();
+
     private final Map<String, Claim> claims = new HashMap<>();
+
     /** False for a connector of the store half only. */
     private final boolean enabled;
 
@@ -54,8 +58,8 @@ final class Restores {
     }
 
     /**
-     * The longest published span of {@code digest} on the grid, strictly below the prompt's end
-     * (vLLM computes the last prompt token again for its logits) and beyond what vLLM has; 0 for none.
+     * The longest published span of {@code digest} on the grid, strictly below the prompt's end (vLLM computes the last
+     * prompt token again for its logits) and beyond what vLLM has; 0 for none.
      */
     private long longestHeld(String digest, long promptTokens, long computed) {
         NavigableSet<Long> spans = published.get(digest);
@@ -74,8 +78,8 @@ final class Restores {
     }
 
     /**
-     * Checks a new request's external tokens against this connector's answer before the step is
-     * applied: vLLM takes exactly the tokens the connector answered, on top of its own.
+     * Checks a new request's external tokens against this connector's answer before the step is applied: vLLM takes
+     * exactly the tokens the connector answered, on top of its own.
      */
     void check(Event.NewRequest request) {
         Claim claim = claims.get(request.id());
@@ -83,17 +87,33 @@ final class Restores {
             return;
         }
         if (!enabled) {
-            throw new InvalidEventException("new request \"" + request.id() + "\" has external tokens, sent to a connector"
-                    + " of the store half only");
+            throw new InvalidEventException(
+                    "new request \""
+                            + request.id()
+                            + "\" has external tokens, sent to a connector"
+                            + " of the store half only");
         }
         if (claim == null) {
-            throw new InvalidEventException("new request \"" + request.id() + "\" has " + request.external()
-                    + " external tokens, and no lookup of it came before");
+            throw new InvalidEventException(
+                    "new request \""
+                            + request.id()
+                            + "\" has "
+                            + request.external()
+                            + " external tokens, and no lookup of it came before");
         }
         if (request.external() != claim.tokens() || request.computed() != claim.computed() + claim.tokens()) {
-            throw new InvalidEventException("new request \"" + request.id() + "\" has computed " + request.computed()
-                    + " with " + request.external() + " external tokens, where its lookup had computed " + claim.computed()
-                    + " and the connector's hit was " + claim.tokens() + " tokens");
+            throw new InvalidEventException(
+                    "new request \""
+                            + request.id()
+                            + "\" has computed "
+                            + request.computed()
+                            + " with "
+                            + request.external()
+                            + " external tokens, where its lookup had computed "
+                            + claim.computed()
+                            + " and the connector's hit was "
+                            + claim.tokens()
+                            + " tokens");
         }
         long span = request.computed();
         for (Group group : topology.groups()) {
@@ -101,16 +121,23 @@ final class Restores {
                 long column = LoadTargets.firstColumn(group, 0, span);
                 long[] table = request.blockIds().groupView(group.index());
                 if (column >= table.length || table[(int) column] <= 0) {
-                    throw new InvalidEventException("new request \"" + request.id() + "\" restores " + span
-                            + " tokens, and its table in group " + group.index() + " has no block at column " + column);
+                    throw new InvalidEventException(
+                            "new request \""
+                                    + request.id()
+                                    + "\" restores "
+                                    + span
+                                    + " tokens, and its table in group "
+                                    + group.index()
+                                    + " has no block at column "
+                                    + column);
                 }
             }
         }
     }
 
     /**
-     * The load of a new request vLLM scheduled with external tokens (checked by {@link #check}),
-     * or null for one without: the blocks that hold the tokens from vLLM's own to the hit.
+     * The load of a new request vLLM scheduled with external tokens (checked by {@link #check}), or null for one
+     * without: the blocks that hold the tokens from vLLM's own to the hit.
      */
     Verdict.Load load(long step, Event.NewRequest request) {
         Claim claim = claims.remove(request.id());
@@ -126,5 +153,4 @@ final class Restores {
     void finished(String id) {
         claims.remove(id);
     }
-
 }

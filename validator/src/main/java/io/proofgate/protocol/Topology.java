@@ -7,8 +7,7 @@ import java.util.List;
  *
  * @param maxSpanTokens {@link Long#MAX_VALUE} when unbounded
  */
-public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, long minSpanTokens,
-                       long maxSpanTokens) {
+public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, long minSpanTokens, long maxSpanTokens) {
 
     public static final long DEFAULT_HASH_BLOCK_SIZE = 256;
     public static final long DEFAULT_MIN_SPAN_TOKENS = 1024;
@@ -30,8 +29,11 @@ public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, lon
             throw new IllegalArgumentException("hash_block_size must be >= 1, got " + hashBlockSize);
         }
         if (minSpanTokens < 0 || maxSpanTokens < minSpanTokens) {
-            throw new IllegalArgumentException("target bounds must satisfy 0 <= min_span_tokens <= max_span_tokens, got "
-                    + minSpanTokens + " and " + maxSpanTokens);
+            throw new IllegalArgumentException(
+                    "target bounds must satisfy 0 <= min_span_tokens <= max_span_tokens, got "
+                            + minSpanTokens
+                            + " and "
+                            + maxSpanTokens);
         }
     }
 
@@ -51,8 +53,8 @@ public record Topology(List<Group> groups, int tpDegree, long hashBlockSize, lon
     }
 
     /**
-     * The tokens a restore's hit must be a multiple of (protocol §3, "Restore rules"): every
-     * recurrent group's block size; 1 without a recurrent group.
+     * The tokens a restore's hit must be a multiple of (protocol §3, "Restore rules"): every recurrent group's block
+     * size; 1 without a recurrent group.
      */
     public long recurrentGrid() {
         long grid = 1;

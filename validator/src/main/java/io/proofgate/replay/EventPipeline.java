@@ -1,26 +1,25 @@
 package io.proofgate.replay;
 
 import io.proofgate.protocol.Topology;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 
 /**
- * A log's events in log order, read from its bytes: by {@link OneReader one reader} on the
- * caller's thread for a log of one piece ({@link Settings#piece} bytes), and for a longer one by
- * {@link PiecesSideBySide parsing its pieces side by side}, so that replay costs about as much as
- * parsing the log, and less once parsing is shared between cores. Either way the lines, and any
- * error, are those of one reader from the log's start.
+ * A log's events in log order, read from its bytes: by {@link OneReader one reader} on the caller's thread for a log of
+ * one piece ({@link Settings#piece} bytes), and for a longer one by {@link PiecesSideBySide parsing its pieces side by
+ * side}, so that replay costs about as much as parsing the log, and less once parsing is shared between cores. Either
+ * way the lines, and any error, are those of one reader from the log's start.
  *
- * <p>A log of one piece starts no thread: the audit replays tens of thousands of logs of a few
- * lines each, and a thread costs more than such a log takes to replay.
+ * <p>A log of one piece starts no thread: the audit replays tens of thousands of logs of a few lines each, and a thread
+ * costs more than such a log takes to replay.
  */
 sealed interface EventPipeline extends AutoCloseable permits EventPipeline.OneReader, PiecesSideBySide {
 
     /**
-     * How a log is cut and parsed: {@link #defaults()}, or small pieces in tests. At most
-     * {@code window} pieces wait, and at most {@code budget} bytes of pieces are held, but one
-     * piece larger than that (a long line) is held alone.
+     * How a log is cut and parsed: {@link #defaults()}, or small pieces in tests. At most {@code window} pieces wait,
+     * and at most {@code budget} bytes of pieces are held, but one piece larger than that (a long line) is held alone.
      */
     record Settings(int piece, int maxPiece, int parsers, int window, int budget) {
 
@@ -34,12 +33,11 @@ sealed interface EventPipeline extends AutoCloseable permits EventPipeline.OneRe
         }
 
         /**
-         * A parser for each core but the caller's, which parses too whenever it would wait, up to
-         * three (the caller validates a piece in about 0.4 of the time a piece takes to parse);
-         * as many pieces waiting as keep within a sixteenth of the heap, a piece's events counted
-         * at four times its bytes, up to two per parser and the caller. On two cores, one parser
-         * and the caller replay faster than two parsers beside the caller (docs/performance.md):
-         * three busy threads on two cores cost each other more than the second parser brings.
+         * A parser for each core but the caller's, which parses too whenever it would wait, up to three (the caller
+         * validates a piece in about 0.4 of the time a piece takes to parse); as many pieces waiting as keep within a
+         * sixteenth of the heap, a piece's events counted at four times its bytes, up to two per parser and the caller.
+         * On two cores, one parser and the caller replay faster than two parsers beside the caller
+         * (docs/performance.md): three busy threads on two cores cost each other more than the second parser brings.
          */
         static Settings defaults() {
             Runtime runtime = Runtime.getRuntime();
@@ -77,8 +75,10 @@ sealed interface EventPipeline extends AutoCloseable permits EventPipeline.OneRe
         LogPieces.Piece piece = pieces.next();
         if (piece == null || piece.last() || !piece.lines()) {
             // all of it in one piece, or a first line longer than a piece may be: one reader
-            InputStream all = piece == null ? InputStream.nullInputStream()
-                    : piece.last() ? piece.stream() : new SequenceInputStream(piece.stream(), pieces.rest());
+            InputStream all =
+                    piece == null
+                            ? InputStream.nullInputStream()
+                            : piece.last() ? piece.stream() : new SequenceInputStream(piece.stream(), pieces.rest());
             return OneReader.of(new EventReader(all, source));
         }
         EventReader first = new EventReader(piece.stream(), source);

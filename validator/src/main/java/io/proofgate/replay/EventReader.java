@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
+
 import io.proofgate.json.JsonWords;
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.CachedRequests;
@@ -19,6 +20,7 @@ import io.proofgate.protocol.Topology;
 import io.proofgate.words.Formats;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.Outside;
+
 import java.io.ByteArrayInputStream;
 import java.io.CharConversionException;
 import java.io.Closeable;
@@ -31,36 +33,49 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a {@code proofgate-events/v1} log (protocol §5) one event at a time with Jackson's streaming
- * parser, so memory does not grow with the log. Every structural problem (invalid JSON, an object
- * that is not alone on its line, an unknown kind or field, a missing or mistyped field) is a
- * {@link ReplayException} naming line and column. {@code recurrent_boundary_blocks} is never
- * structural: any JSON value there becomes a {@link RawValue} for the validator to judge.
+ * Reads a {@code proofgate-events/v1} log (protocol §5) one event at a time with Jackson's streaming parser, so memory
+ * does not grow with the log. Every structural problem (invalid JSON, an object that is not alone on its line, an
+ * unknown kind or field, a missing or mistyped field) is a {@link ReplayException} naming line and column. {@code
+ * recurrent_boundary_blocks} is never structural: any JSON value there becomes a {@link RawValue} for the validator to
+ * judge.
  *
- * <p>Unknown fields are errors rather than ignored: a misspelt {@code recurrent_boundary_blocks}
- * would otherwise read as absent evidence and silently keep a latch.
+ * <p>Unknown fields are errors rather than ignored: a misspelt {@code recurrent_boundary_blocks} would otherwise read
+ * as absent evidence and silently keep a latch.
  *
- * <p>Positions are taken only when an error is reported (a missing field is located at its
- * object's closing brace), and once per line: building a {@link JsonLocation} for every field or
- * request costs as much as the parse.
+ * <p>Positions are taken only when an error is reported (a missing field is located at its object's closing brace), and
+ * once per line: building a {@link JsonLocation} for every field or request costs as much as the parse.
  */
 public final class EventReader implements Closeable {
 
     /**
-     * Request ids are object keys in {@code recurrent_boundary_blocks}; interning every distinct id
-     * (Jackson's default) fills and flushes the JVM-wide intern cache for nothing.
+     * Request ids are object keys in {@code recurrent_boundary_blocks}; interning every distinct id (Jackson's default)
+     * fills and flushes the JVM-wide intern cache for nothing.
      */
-    public static final JsonFactory FACTORY = JsonFactory.builder()
-            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
-            .build();
+    public static final JsonFactory FACTORY =
+            JsonFactory.builder()
+                    .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
+                    .build();
 
     /** Top-level fields, one bit each; a kind allows a subset. */
     private enum Field {
-        KIND("kind"), SCHEMA("schema"), TP_DEGREE("tp_degree"), HASH_BLOCK_SIZE("hash_block_size"),
-        MIN_SPAN("min_span_tokens"), MAX_SPAN("max_span_tokens"), GROUPS("groups"), STEP("step"), NEW("new"),
-        CACHED("cached"), PREEMPTED("preempted"), EVIDENCE("recurrent_boundary_blocks"), ID("id"), RANK("rank"),
-        DIGEST("digest"), PROMPT_TOKENS("prompt_tokens"), COMPUTED("computed");
+        KIND("kind"),
+        SCHEMA("schema"),
+        TP_DEGREE("tp_degree"),
+        HASH_BLOCK_SIZE("hash_block_size"),
+        MIN_SPAN("min_span_tokens"),
+        MAX_SPAN("max_span_tokens"),
+        GROUPS("groups"),
+        STEP("step"),
+        NEW("new"),
+        CACHED("cached"),
+        PREEMPTED("preempted"),
+        EVIDENCE("recurrent_boundary_blocks"),
+        ID("id"),
+        RANK("rank"),
+        DIGEST("digest"),
+        PROMPT_TOKENS("prompt_tokens"),
+        COMPUTED("computed");
 
         final String wireName;
         final int bit = 1 << ordinal();
@@ -113,17 +128,22 @@ public final class EventReader implements Closeable {
         }
     }
 
-    private static final FieldNames.Known GROUP_FIELDS = new FieldNames.Known(List.of("policy", "block_tokens",
-            "window_tokens"));
+    private static final FieldNames.Known GROUP_FIELDS =
+            new FieldNames.Known(List.of("policy", "block_tokens", "window_tokens"));
+
     /** The fields of a new request and of a cached one, by index (the switches below name the indexes). */
-    private static final FieldNames.Known NEW_FIELDS = new FieldNames.Known(List.of("id", "digest", "prompt_tokens",
-            "computed", "scheduled", "block_ids", "external"));
-    private static final FieldNames.Known CACHED_FIELDS = new FieldNames.Known(List.of("id", "computed", "scheduled",
-            "new_block_ids", "resumed"));
+    private static final FieldNames.Known NEW_FIELDS =
+            new FieldNames.Known(
+                    List.of("id", "digest", "prompt_tokens", "computed", "scheduled", "block_ids", "external"));
+
+    private static final FieldNames.Known CACHED_FIELDS =
+            new FieldNames.Known(List.of("id", "computed", "scheduled", "new_block_ids", "resumed"));
 
     private final JsonParser parser;
+
     /** Where a step's cached requests are built, and a new request's block lists read; reused. */
     private final CachedRequests.Builder cachedBuilder = new CachedRequests.Builder();
+
     private final CachedRequests.Builder newBlocks = new CachedRequests.Builder();
     // per reader, not shared: they remember the parser's own name instances
     private final FieldNames groupFields = new FieldNames(GROUP_FIELDS);
@@ -131,15 +151,18 @@ public final class EventReader implements Closeable {
     private final FieldNames cachedFields = new FieldNames(CACHED_FIELDS);
     private final Utf8Check.Malformed startFailure;
     private final String source;
+
     /**
-     * Added to the parser's line numbers: 0 for a log read from its start; for a reader from a
-     * later line ({@link #fromLine}), the parser counts from a line of its own before that line.
+     * Added to the parser's line numbers: 0 for a log read from its start; for a reader from a later line ({@link
+     * #fromLine}), the parser counts from a line of its own before that line.
      */
     private final long lineShift;
+
     private final Utf8Check check;
     private long previousEndLine;
     private Topology topology;
     private int groupCount;
+
     /** Whether the log is {@link Formats#EVENTS_V2}: lookups, and new requests' external tokens. */
     private boolean restores;
 
@@ -148,22 +171,25 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * What the parser of a reader from a later line reads before the log's bytes: a line of
-     * blanks, so that the parser's guess of the encoding and its skipping of a byte-order mark see
-     * these four bytes and never the log's (a byte-order mark or a zero byte in the middle of a
-     * log is an error there, as it is for one reader from the start).
+     * What the parser of a reader from a later line reads before the log's bytes: a line of blanks, so that the
+     * parser's guess of the encoding and its skipping of a byte-order mark see these four bytes and never the log's (a
+     * byte-order mark or a zero byte in the middle of a log is an error there, as it is for one reader from the start).
      */
     private static final byte[] RESUME_PREFIX = {' ', ' ', ' ', '\n'};
 
     /**
-     * A reader of the events from the start of line {@code firstLine} on, the topology read
-     * before: it reads and reports as one reader from the log's start would from that line (every
-     * line number and message the same), given that the lines before ended there and were valid.
+     * A reader of the events from the start of line {@code firstLine} on, the topology read before: it reads and
+     * reports as one reader from the log's start would from that line (every line number and message the same), given
+     * that the lines before ended there and were valid.
      */
     static EventReader fromLine(InputStream rest, String source, Topology topology, boolean restores, long firstLine)
             throws IOException {
-        EventReader reader = new EventReader(new SequenceInputStream(new ByteArrayInputStream(RESUME_PREFIX), rest), source,
-                topology, firstLine);
+        EventReader reader =
+                new EventReader(
+                        new SequenceInputStream(new ByteArrayInputStream(RESUME_PREFIX), rest),
+                        source,
+                        topology,
+                        firstLine);
         reader.restores = restores;
         return reader;
     }
@@ -217,10 +243,10 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * Once {@link #next()} returned null, the line a log that went on would go on at (where the
-     * reader of the next piece starts); -1 when the parser counted its lines otherwise than by
-     * '\n': a '\r' not followed by '\n' ends a line for it, and a reader from a later line takes
-     * its first line from the count of '\n', so where the two differ only one reader from here is exact.
+     * Once {@link #next()} returned null, the line a log that went on would go on at (where the reader of the next
+     * piece starts); -1 when the parser counted its lines otherwise than by '\n': a '\r' not followed by '\n' ends a
+     * line for it, and a reader from a later line takes its first line from the count of '\n', so where the two differ
+     * only one reader from here is exact.
      */
     long lineAfterEnd() {
         long counted = parser.currentLocation().getLineNr() + lineShift;
@@ -237,9 +263,8 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * Runs a read, turning the two failures that surface away from {@link #nextToken} into located
-     * errors: the parser decodes a string's text only when it is read, and the bytes are checked
-     * for UTF-8 as the parser pulls them in.
+     * Runs a read, turning the two failures that surface away from {@link #nextToken} into located errors: the parser
+     * decodes a string's text only when it is read, and the bytes are checked for UTF-8 as the parser pulls them in.
      */
     private <T> T located(Read<T> read) throws ReplayException, IOException {
         try {
@@ -264,7 +289,9 @@ public final class EventReader implements Closeable {
         }
         Line line = readLine();
         if (!"topology".equals(line.kind)) {
-            throw error(line.startLine, line.startColumn,
+            throw error(
+                    line.startLine,
+                    line.startColumn,
                     "the first line must be the topology (kind \"topology\"), found kind " + Outside.quoted(line.kind));
         }
         topology = line.toTopology();
@@ -283,22 +310,39 @@ public final class EventReader implements Closeable {
             return null;
         }
         Line line = readLine();
-        Event event = switch (line.kind) {
-            case "step" -> line.toStep();
-            case "finished" -> new Event.Finished(line.require(line.id, Field.ID));
-            case "held" -> new Event.Held(line.rank(), line.require(line.digest, Field.DIGEST));
-            case "lookup" -> {
-                if (!restores) {
-                    throw error(line.kindLine, line.kindColumn, "a lookup is an event of " + Formats.EVENTS_V2
-                            + " (this log's topology says " + Formats.EVENTS + ")");
-                }
-                yield line.toLookup();
-            }
-            case "topology" -> throw error(line.startLine, line.startColumn,
-                    "a second topology line (only the first line describes the topology)");
-            default -> throw error(line.kindLine, line.kindColumn, "unknown event kind " + Outside.quoted(line.kind)
-                    + (restores ? " (expected step, finished, held, lookup)" : " (expected step, finished, held)"));
-        };
+        Event event =
+                switch (line.kind) {
+                    case "step" -> line.toStep();
+                    case "finished" -> new Event.Finished(line.require(line.id, Field.ID));
+                    case "held" -> new Event.Held(line.rank(), line.require(line.digest, Field.DIGEST));
+                    case "lookup" -> {
+                        if (!restores) {
+                            throw error(
+                                    line.kindLine,
+                                    line.kindColumn,
+                                    "a lookup is an event of "
+                                            + Formats.EVENTS_V2
+                                            + " (this log's topology says "
+                                            + Formats.EVENTS
+                                            + ")");
+                        }
+                        yield line.toLookup();
+                    }
+                    case "topology" ->
+                            throw error(
+                                    line.startLine,
+                                    line.startColumn,
+                                    "a second topology line (only the first line describes the topology)");
+                    default ->
+                            throw error(
+                                    line.kindLine,
+                                    line.kindColumn,
+                                    "unknown event kind "
+                                            + Outside.quoted(line.kind)
+                                            + (restores
+                                                    ? " (expected step, finished, held, lookup)"
+                                                    : " (expected step, finished, held)"));
+                };
         return new ReplayLine(event, line.startLine + lineShift, line.startColumn);
     }
 
@@ -360,9 +404,14 @@ public final class EventReader implements Closeable {
         }
         long endLine = lineHere(); // the closing brace's line
         if (endLine != line.startLine) {
-            throw error(line.startLine, line.startColumn, "the object spans lines " + (line.startLine + lineShift) + " to "
-                    + (endLine + lineShift)
-                    + " (JSON Lines holds one object per line)");
+            throw error(
+                    line.startLine,
+                    line.startColumn,
+                    "the object spans lines "
+                            + (line.startLine + lineShift)
+                            + " to "
+                            + (endLine + lineShift)
+                            + " (JSON Lines holds one object per line)");
         }
         previousEndLine = endLine;
         if (line.kind == null) {
@@ -398,12 +447,21 @@ public final class EventReader implements Closeable {
                 }
             }
             if (policyName == null || blockTokens == null) {
-                throw error(line, column, "missing field \"" + (policyName == null ? "policy" : "block_tokens") + "\" in " + where);
+                throw error(
+                        line,
+                        column,
+                        "missing field \"" + (policyName == null ? "policy" : "block_tokens") + "\" in " + where);
             }
             GroupPolicy policy = GroupPolicy.of(policyName).orElse(null);
             if (policy == null) {
-                throw error(line, column, "unknown policy " + Outside.quoted(policyName) + " in " + where
-                        + " (expected full, sliding, recurrent_align)");
+                throw error(
+                        line,
+                        column,
+                        "unknown policy "
+                                + Outside.quoted(policyName)
+                                + " in "
+                                + where
+                                + " (expected full, sliding, recurrent_align)");
             }
             try {
                 groups.add(new Group(groups.size(), policy, blockTokens, window == null ? 0 : window));
@@ -443,24 +501,46 @@ public final class EventReader implements Closeable {
                     case 5 -> blocks = blockIds(nextToken(), name);
                     case 6 -> {
                         if (!restores) {
-                            throw errorHere("\"external\" in new[" + requests.size() + "] is a field of " + Formats.EVENTS_V2
-                                    + " (this log's topology says " + Formats.EVENTS + ")");
+                            throw errorHere(
+                                    "\"external\" in new["
+                                            + requests.size()
+                                            + "] is a field of "
+                                            + Formats.EVENTS_V2
+                                            + " (this log's topology says "
+                                            + Formats.EVENTS
+                                            + ")");
                         }
                         external = atLeast(integer(nextToken(), name), 0, name);
                     }
-                    default -> throw errorHere("unknown field " + Outside.quoted(name) + " in new[" + requests.size() + "]");
+                    default ->
+                            throw errorHere(
+                                    "unknown field " + Outside.quoted(name) + " in new[" + requests.size() + "]");
                 }
             }
-            String missing = id == null ? "id" : digest == null ? "digest" : prompt < 0 ? "prompt_tokens"
-                    : computed < 0 ? "computed" : scheduled < 0 ? "scheduled" : blocks == null ? "block_ids" : null;
+            String missing =
+                    id == null
+                            ? "id"
+                            : digest == null
+                                    ? "digest"
+                                    : prompt < 0
+                                            ? "prompt_tokens"
+                                            : computed < 0
+                                                    ? "computed"
+                                                    : scheduled < 0 ? "scheduled" : blocks == null ? "block_ids" : null;
             if (missing != null) {
                 // located at the object's closing brace: the hot path takes no position per object
                 throw errorHere("missing field \"" + missing + "\" in new[" + requests.size() + "]");
             }
             tokensFit(computed, scheduled, "new[" + requests.size() + "]");
             if (external > computed) {
-                throw errorHere("\"external\" must be at most \"computed\" in new[" + requests.size() + "] ("
-                        + external + " > " + computed + ")");
+                throw errorHere(
+                        "\"external\" must be at most \"computed\" in new["
+                                + requests.size()
+                                + "] ("
+                                + external
+                                + " > "
+                                + computed
+                                + ")");
             }
             requests.add(new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks, external));
         }
@@ -495,11 +575,17 @@ public final class EventReader implements Closeable {
                         blocks = true;
                     }
                     case 4 -> resumed = bool(nextToken(), name);
-                    default -> throw errorHere("unknown field " + Outside.quoted(name) + " in cached[" + requests.size() + "]");
+                    default ->
+                            throw errorHere(
+                                    "unknown field " + Outside.quoted(name) + " in cached[" + requests.size() + "]");
                 }
             }
-            String missing = id == null ? "id" : computed < 0 ? "computed" : scheduled < 0 ? "scheduled"
-                    : !blocks ? "new_block_ids" : null;
+            String missing =
+                    id == null
+                            ? "id"
+                            : computed < 0
+                                    ? "computed"
+                                    : scheduled < 0 ? "scheduled" : !blocks ? "new_block_ids" : null;
             if (missing != null) {
                 throw errorHere("missing field \"" + missing + "\" in cached[" + requests.size() + "]");
             }
@@ -516,7 +602,8 @@ public final class EventReader implements Closeable {
     }
 
     /** Reads a request's block lists, one per group, into {@code into} as its open lists. */
-    private void blockLists(JsonToken token, String name, CachedRequests.Builder into) throws ReplayException, IOException {
+    private void blockLists(JsonToken token, String name, CachedRequests.Builder into)
+            throws ReplayException, IOException {
         if (topology == null) {
             throw errorHere("\"" + name + "\" does not belong to the topology line");
         }
@@ -562,10 +649,11 @@ public final class EventReader implements Closeable {
             case VALUE_FALSE -> new RawValue.Bool(false);
             case VALUE_STRING -> new RawValue.Text(parser.getText());
             case VALUE_NUMBER_FLOAT -> new RawValue.Real(parser.getDoubleValue());
-            case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-                case INT, LONG -> new RawValue.Int(parser.getLongValue());
-                default -> new RawValue.Big(parser.getBigIntegerValue());
-            };
+            case VALUE_NUMBER_INT ->
+                    switch (parser.getNumberType()) {
+                        case INT, LONG -> new RawValue.Int(parser.getLongValue());
+                        default -> new RawValue.Big(parser.getBigIntegerValue());
+                    };
             case START_ARRAY -> new RawValue.ListOf(items());
             case START_OBJECT -> {
                 Map<String, RawValue> entries = new LinkedHashMap<>();
@@ -574,7 +662,10 @@ public final class EventReader implements Closeable {
                     if (entries.containsKey(key)) {
                         // protocol §5: a key appears at most once in every object; two values for
                         // one request have no single meaning, and the real connector keeps the last
-                        throw errorHere("key " + Outside.quoted(key) + " appears twice in an object of recurrent_boundary_blocks");
+                        throw errorHere(
+                                "key "
+                                        + Outside.quoted(key)
+                                        + " appears twice in an object of recurrent_boundary_blocks");
                     }
                     entries.put(key, raw(nextToken()));
                 }
@@ -585,9 +676,9 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * The items of a list whose opening bracket was just read. Evidence is lists of one entry of
-     * three integers, so up to three items are held in locals and the list is made at its size,
-     * with no growing list to copy from; a longer list grows as usual.
+     * The items of a list whose opening bracket was just read. Evidence is lists of one entry of three integers, so up
+     * to three items are held in locals and the list is made at its size, with no growing list to copy from; a longer
+     * list grows as usual.
      */
     private List<RawValue> items() throws ReplayException, IOException {
         JsonToken next = nextToken();
@@ -617,9 +708,8 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * Marks field {@code index} of {@code fields} seen in element {@code element} of {@code list};
-     * a known field seen twice is an error here (protocol §5), an unknown one (index -1) is
-     * reported by the caller.
+     * Marks field {@code index} of {@code fields} seen in element {@code element} of {@code list}; a known field seen
+     * twice is an error here (protocol §5), an unknown one (index -1) is reported by the caller.
      */
     private int once(int seen, int index, FieldNames fields, String list, int element) throws ReplayException {
         if (index < 0) {
@@ -636,10 +726,10 @@ public final class EventReader implements Closeable {
     private static final int END_OF_OBJECT = -2;
 
     /**
-     * Moves to the next field of the current object: its index in {@code fields}, -1 for a field
-     * that is not one of them, or {@link #END_OF_OBJECT}. Field {@code expected} is tried first
-     * (logs write a request's fields in one order), its name compared as bytes where it stands;
-     * any other name is read and matched as usual, so the order is a fast path, not a rule.
+     * Moves to the next field of the current object: its index in {@code fields}, -1 for a field that is not one of
+     * them, or {@link #END_OF_OBJECT}. Field {@code expected} is tried first (logs write a request's fields in one
+     * order), its name compared as bytes where it stands; any other name is read and matched as usual, so the order is
+     * a fast path, not a rule.
      */
     private int nextField(FieldNames fields, int expected) throws ReplayException, IOException {
         JsonToken token;
@@ -681,27 +771,35 @@ public final class EventReader implements Closeable {
         if (message.startsWith("Invalid UTF-8")) {
             // said of a character outside ASCII where a value must start; every byte the parser reads
             // has passed the UTF-8 check, so the bytes are UTF-8 and the character cannot stand there
-            problem = "a character outside ASCII where a JSON value must start (the bytes are UTF-8; JSON allows only"
-                    + " space, tab and newlines between values)";
+            problem =
+                    "a character outside ASCII where a JSON value must start (the bytes are UTF-8; JSON allows only"
+                            + " space, tab and newlines between values)";
         } else if (leadByte) {
-            problem = JsonWords.of(e, lineShift).replaceFirst(", found \".*\"$", java.util.regex.Matcher.quoteReplacement(
-                    ", found a character outside ASCII (its first byte 0x" + Integer.toHexString(code) + ")"));
+            problem =
+                    JsonWords.of(e, lineShift)
+                            .replaceFirst(
+                                    ", found \".*\"$",
+                                    java.util.regex.Matcher.quoteReplacement(
+                                            ", found a character outside ASCII (its first byte 0x"
+                                                    + Integer.toHexString(code)
+                                                    + ")"));
         } else {
             problem = JsonWords.of(e, lineShift);
         }
         return error(at.getLineNr(), at.getColumnNr() - behind(message, code, leadByte), "invalid JSON: " + problem);
     }
 
-    private static final java.util.regex.Pattern UNEXPECTED = java.util.regex.Pattern.compile(
-            "^Unexpected character \\('.{1,2}' \\(code (\\d+).*", java.util.regex.Pattern.DOTALL);
-    private static final java.util.regex.Pattern NUMBER_LENGTH = java.util.regex.Pattern.compile("^Number value length \\((\\d+)\\).*",
-            java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern UNEXPECTED =
+            java.util.regex.Pattern.compile(
+                    "^Unexpected character \\('.{1,2}' \\(code (\\d+).*", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern NUMBER_LENGTH =
+            java.util.regex.Pattern.compile("^Number value length \\((\\d+)\\).*", java.util.regex.Pattern.DOTALL);
 
     /**
-     * How far the parser's place (a byte on the line) is past the start of what is wrong: it names
-     * the place after a control character outside a string, the last byte of a character of
-     * several bytes it decoded ({@code code}, -1 for none), the place after the second byte of one
-     * it calls invalid UTF-8, and the end of a number that is too long (whose length it states).
+     * How far the parser's place (a byte on the line) is past the start of what is wrong: it names the place after a
+     * control character outside a string, the last byte of a character of several bytes it decoded ({@code code}, -1
+     * for none), the place after the second byte of one it calls invalid UTF-8, and the end of a number that is too
+     * long (whose length it states).
      */
     private static long behind(String parserMessage, int code, boolean leadByte) {
         if (parserMessage.startsWith("Illegal character ((CTRL-CHAR")) {
@@ -750,8 +848,14 @@ public final class EventReader implements Closeable {
     /** done = computed + scheduled must be a token count (regression: it overflowed and left the request pending). */
     private void tokensFit(long computed, long scheduled, String where) throws ReplayException {
         if (computed > Long.MAX_VALUE - scheduled) {
-            throw errorHere("\"computed\" + \"scheduled\" is beyond 2^63-1 tokens in " + where + " ("
-                    + computed + " + " + scheduled + ")");
+            throw errorHere(
+                    "\"computed\" + \"scheduled\" is beyond 2^63-1 tokens in "
+                            + where
+                            + " ("
+                            + computed
+                            + " + "
+                            + scheduled
+                            + ")");
         }
     }
 
@@ -777,8 +881,8 @@ public final class EventReader implements Closeable {
     }
 
     /**
-     * The line of the current token, which is not a field name, without building a location
-     * object (several per line otherwise); the same row {@link #tokenLine} reads.
+     * The line of the current token, which is not a field name, without building a location object (several per line
+     * otherwise); the same row {@link #tokenLine} reads.
      */
     private long lineHere() {
         return ((ParserBase) parser).getTokenLineNr();
@@ -819,8 +923,10 @@ public final class EventReader implements Closeable {
         final long startColumn;
         int seen;
         int allowed = -1;
+
         /** Fields read before "kind", with their positions, to check once the kind is known. */
         List<Object[]> early;
+
         String kind;
         long kindLine;
         long kindColumn;
@@ -882,7 +988,9 @@ public final class EventReader implements Closeable {
             for (Object[] entry : early) {
                 Field field = (Field) entry[0];
                 if ((allowed & field.bit) == 0) {
-                    throw error((long) entry[1], (long) entry[2],
+                    throw error(
+                            (long) entry[1],
+                            (long) entry[2],
                             "field \"" + field.wireName + "\" does not belong to a " + kind + " event");
                 }
             }
@@ -907,12 +1015,26 @@ public final class EventReader implements Closeable {
 
         Topology toTopology() throws ReplayException {
             if (schema == null) {
-                throw error(startLine, startColumn, "missing field \"schema\" in the topology (expected \"" + Formats.EVENTS
-                        + "\" or \"" + Formats.EVENTS_V2 + "\")");
+                throw error(
+                        startLine,
+                        startColumn,
+                        "missing field \"schema\" in the topology (expected \""
+                                + Formats.EVENTS
+                                + "\" or \""
+                                + Formats.EVENTS_V2
+                                + "\")");
             }
             if (!schema.equals(Formats.EVENTS) && !schema.equals(Formats.EVENTS_V2)) {
-                throw error(schemaAt.getLineNr(), schemaAt.getColumnNr(), "unsupported schema " + Outside.quoted(schema)
-                        + " (expected \"" + Formats.EVENTS + "\" or \"" + Formats.EVENTS_V2 + "\")");
+                throw error(
+                        schemaAt.getLineNr(),
+                        schemaAt.getColumnNr(),
+                        "unsupported schema "
+                                + Outside.quoted(schema)
+                                + " (expected \""
+                                + Formats.EVENTS
+                                + "\" or \""
+                                + Formats.EVENTS_V2
+                                + "\")");
             }
             restores = schema.equals(Formats.EVENTS_V2);
             if (groups == null) {
@@ -923,7 +1045,9 @@ public final class EventReader implements Closeable {
                 throw error(startLine, startColumn, "\"tp_degree\" must be between 1 and 4096, got " + tp);
             }
             try {
-                return new Topology(groups, (int) tp,
+                return new Topology(
+                        groups,
+                        (int) tp,
                         hashBlockSize == null ? Topology.DEFAULT_HASH_BLOCK_SIZE : hashBlockSize,
                         minSpan == null ? Topology.DEFAULT_MIN_SPAN_TOKENS : minSpan,
                         maxSpan == null ? Long.MAX_VALUE : maxSpan);
@@ -936,12 +1060,22 @@ public final class EventReader implements Closeable {
             String request = require(id, Field.ID);
             String prefix = require(digest, Field.DIGEST);
             if (promptTokens == null || computed == null) {
-                throw error(startLine, startColumn, "missing field \"" + (promptTokens == null ? "prompt_tokens" : "computed")
-                        + "\" in a lookup event");
+                throw error(
+                        startLine,
+                        startColumn,
+                        "missing field \""
+                                + (promptTokens == null ? "prompt_tokens" : "computed")
+                                + "\" in a lookup event");
             }
             if (computed >= promptTokens) {
-                throw error(startLine, startColumn, "\"computed\" must be below \"prompt_tokens\" in a lookup event ("
-                        + computed + " >= " + promptTokens + ")");
+                throw error(
+                        startLine,
+                        startColumn,
+                        "\"computed\" must be below \"prompt_tokens\" in a lookup event ("
+                                + computed
+                                + " >= "
+                                + promptTokens
+                                + ")");
             }
             return new Event.Lookup(request, prefix, promptTokens, computed);
         }
@@ -950,8 +1084,12 @@ public final class EventReader implements Closeable {
             if (step == null) {
                 throw error(startLine, startColumn, "missing field \"step\" in a step event");
             }
-            return new Event.Step(step, newRequests == null ? List.of() : newRequests,
-                    cached == null ? CachedRequests.of(List.of()) : cached, preempted == null ? List.of() : preempted, evidence);
+            return new Event.Step(
+                    step,
+                    newRequests == null ? List.of() : newRequests,
+                    cached == null ? CachedRequests.of(List.of()) : cached,
+                    preempted == null ? List.of() : preempted,
+                    evidence);
         }
     }
 }

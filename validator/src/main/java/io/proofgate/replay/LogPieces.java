@@ -9,17 +9,17 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Cuts a log's bytes into pieces that end at a line end, so that each can be parsed on its own
- * ({@link EventPipeline}). A piece holds at least {@code size} bytes up to the last line end in
- * them, unless the input ends first; a line longer than that makes the piece grow to its end, up
- * to {@code max} bytes. What follows a piece's last line end is carried to the next piece.
+ * Cuts a log's bytes into pieces that end at a line end, so that each can be parsed on its own ({@link EventPipeline}).
+ * A piece holds at least {@code size} bytes up to the last line end in them, unless the input ends first; a line longer
+ * than that makes the piece grow to its end, up to {@code max} bytes. What follows a piece's last line end is carried
+ * to the next piece.
  */
 final class LogPieces {
 
     /**
-     * A piece of the log: {@code bytes[0, length)}. {@code lines} when it ends at a line end (or
-     * the input's end after its last line end); {@code last} when the input ends with it. A piece
-     * that is not {@code lines} holds {@code max} bytes and no line end.
+     * A piece of the log: {@code bytes[0, length)}. {@code lines} when it ends at a line end (or the input's end after
+     * its last line end); {@code last} when the input ends with it. A piece that is not {@code lines} holds {@code max}
+     * bytes and no line end.
      */
     record Piece(byte[] bytes, int length, boolean lines, boolean last) {
         InputStream stream() {
@@ -30,12 +30,14 @@ final class LogPieces {
     private final InputStream in;
     private final int size;
     private final int max;
+
     /**
-     * Buffers of {@code size} bytes whose pieces are done with, for the next pieces: a log's bytes
-     * would otherwise be allocated a second time as pieces, and the collector's extra work cost
-     * a replay more than the pieces' parsing side by side saved (docs/performance.md).
+     * Buffers of {@code size} bytes whose pieces are done with, for the next pieces: a log's bytes would otherwise be
+     * allocated a second time as pieces, and the collector's extra work cost a replay more than the pieces' parsing
+     * side by side saved (docs/performance.md).
      */
     private final Queue<byte[]> free = new ConcurrentLinkedQueue<>();
+
     private byte[] carry = new byte[0];
     private int carryFrom;
     private int carryLength;
@@ -63,7 +65,8 @@ final class LogPieces {
         carryLength = 0;
         int end = -1; // the last line end, looked for once the buffer is full
         while (!ended) {
-            if (length == buffer.length && buffer.length < size) { // the first buffer, grown as the log turns out longer
+            if (length == buffer.length
+                    && buffer.length < size) { // the first buffer, grown as the log turns out longer
                 buffer = Arrays.copyOf(buffer, Math.min(size, 2 * buffer.length));
             }
             if (length == buffer.length) {
@@ -93,9 +96,8 @@ final class LogPieces {
     }
 
     /**
-     * Gives back a piece's buffer once nothing reads it any more: its parse has ended and its
-     * lines were taken, and no reader will read it again. Any thread; a buffer grown for a long
-     * line is left to the collector.
+     * Gives back a piece's buffer once nothing reads it any more: its parse has ended and its lines were taken, and no
+     * reader will read it again. Any thread; a buffer grown for a long line is left to the collector.
      */
     void done(Piece piece) {
         if (piece.bytes().length == size) {
@@ -104,9 +106,9 @@ final class LogPieces {
     }
 
     /**
-     * A buffer of {@code size} bytes, or a smaller one for the first piece: most logs an audit
-     * replays are a few hundred bytes to a few KiB, and a buffer of a whole piece for each cost it more than
-     * their parse (docs/performance.md).
+     * A buffer of {@code size} bytes, or a smaller one for the first piece: most logs an audit replays are a few
+     * hundred bytes to a few KiB, and a buffer of a whole piece for each cost it more than their parse
+     * (docs/performance.md).
      */
     private byte[] buffer() {
         byte[] buffer = free.poll();

@@ -1,11 +1,12 @@
 package io.proofgate.replay;
 
 import io.proofgate.words.FileProblems;
+
 import java.io.IOException;
 
 /**
- * The output failed, standard output or a result file: what was written is incomplete. Kept apart
- * from a failure to read a log, which is that log's error and does not stop a run over several.
+ * The output failed, standard output or a result file: what was written is incomplete. Kept apart from a failure to
+ * read a log, which is that log's error and does not stop a run over several.
  */
 public final class OutputFailed extends IOException {
 

@@ -1,6 +1,7 @@
 package io.proofgate.replay;
 
 import io.proofgate.protocol.Topology;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -12,39 +13,40 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The events of a log longer than a piece, parsed ahead of the caller on other threads. The log
- * is cut at line ends into pieces ({@link LogPieces}, on a cutting thread), and each piece is
- * parsed on its own by a pool of parsers, a {@linkplain EventReader#fromLine reader from its
- * first line}; the caller parses a piece too rather than wait for one, and takes the pieces'
- * lines in log order.
+ * The events of a log longer than a piece, parsed ahead of the caller on other threads. The log is cut at line ends
+ * into pieces ({@link LogPieces}, on a cutting thread), and each piece is parsed on its own by a pool of parsers, a
+ * {@linkplain EventReader#fromLine reader from its first line}; the caller parses a piece too rather than wait for one,
+ * and takes the pieces' lines in log order.
  *
- * <p>A piece parsed without the lines before it gives the lines one reader from the start would
- * give, when it parses: it begins where a valid line ended, so that reader would be in the same
- * state there (nothing open, no multi-byte character begun, the topology read, the last object
- * on an earlier line). So a piece's own parse is used only when it succeeds and counts its lines
- * as the cut does. Otherwise (invalid JSON, an object running past the piece's end, bytes that
- * are not UTF-8, a lone carriage return, a line longer than
- * {@link EventPipeline.Settings#maxPiece}) the caller reads on alone from that piece's first line
- * with one reader, over that piece and all that follows: every error is the one, at the same
- * place, that one reader from the start reports.
+ * <p>A piece parsed without the lines before it gives the lines one reader from the start would give, when it parses:
+ * it begins where a valid line ended, so that reader would be in the same state there (nothing open, no multi-byte
+ * character begun, the topology read, the last object on an earlier line). So a piece's own parse is used only when it
+ * succeeds and counts its lines as the cut does. Otherwise (invalid JSON, an object running past the piece's end, bytes
+ * that are not UTF-8, a lone carriage return, a line longer than {@link EventPipeline.Settings#maxPiece}) the caller
+ * reads on alone from that piece's first line with one reader, over that piece and all that follows: every error is the
+ * one, at the same place, that one reader from the start reports.
  *
- * <p>Memory stays bounded: at most {@link EventPipeline.Settings#window} pieces wait ahead of the
- * caller, and at most {@link EventPipeline.Settings#budget} bytes of pieces are held, a long
- * line's piece alone.
+ * <p>Memory stays bounded: at most {@link EventPipeline.Settings#window} pieces wait ahead of the caller, and at most
+ * {@link EventPipeline.Settings#budget} bytes of pieces are held, a long line's piece alone.
  */
 final class PiecesSideBySide implements EventPipeline {
 
-    /** A piece's lines, numbered from 1 at the piece's first line, and its line ends; no lines when its parse failed. */
+    /**
+     * A piece's lines, numbered from 1 at the piece's first line, and its line ends; no lines when its parse failed.
+     */
     private record Parsed(List<ReplayLine> lines, long lineEnds) {
         static final Parsed FAILED = new Parsed(null, 0);
     }
 
-    /** What the cutting thread hands over, in log order: a piece and its parse (null when not parsed), the end, or a failure. */
+    /**
+     * What the cutting thread hands over, in log order: a piece and its parse (null when not parsed), the end, or a
+     * failure.
+     */
     private record Item(LogPieces.Piece piece, Future<Parsed> parsed, Throwable failure, int cost) {
         static final Item END = new Item(null, null, null, 0);
     }
@@ -54,33 +56,48 @@ final class PiecesSideBySide implements EventPipeline {
 
     private final String source;
     private final Topology topology;
+
     /** Whether the log has the restore half, which the readers of later pieces read by. */
     private final boolean restores;
+
     /** Reading on alone, on the caller's thread, from a piece whose parse failed to the log's end. */
     private EventReader single;
+
     private final BlockingQueue<Item> items;
     private final ExecutorService parsers;
     private final Thread cutter;
     private final LogPieces pieces;
+
     /** Bytes of pieces held, from their cutting to the taking of their lines: a piece costs its length, at most all. */
     private final Semaphore held;
+
     private final int budget;
+
     /** The piece whose lines the caller is taking, given back to {@link #pieces} once they are taken. */
     private Item current;
+
     /** Whether the cutting thread still hands pieces to the parsers (not once the caller reads on alone). */
     private volatile boolean parallel = true;
+
     private volatile boolean closed;
     private List<ReplayLine> lines = List.of();
     private int position;
+
     /** Added to the line numbers of the current piece's lines; the log's line at which the next piece starts. */
     private long shift;
+
     private long nextFirstLine = 1;
     private boolean ended;
     private Throwable failed;
     private int piecesParsed;
 
-    PiecesSideBySide(String source, Topology topology, EventReader first, LogPieces.Piece firstPiece,
-                     LogPieces pieces, Settings settings) {
+    PiecesSideBySide(
+            String source,
+            Topology topology,
+            EventReader first,
+            LogPieces.Piece firstPiece,
+            LogPieces pieces,
+            Settings settings) {
         this.source = source;
         this.topology = topology;
         this.restores = first.restores();
@@ -88,18 +105,23 @@ final class PiecesSideBySide implements EventPipeline {
         this.budget = settings.budget();
         this.held = new Semaphore(budget);
         this.items = new ArrayBlockingQueue<>(settings.window());
-        this.parsers = Executors.newFixedThreadPool(settings.parsers(), task -> Thread.ofPlatform()
-                .name("proofgate-replay-parser").daemon(true).unstarted(task));
+        this.parsers =
+                Executors.newFixedThreadPool(
+                        settings.parsers(),
+                        task -> Thread.ofPlatform().name("proofgate-replay-parser").daemon(true).unstarted(task));
         // the first piece goes on with the reader that read its topology line
         int cost = cost(firstPiece);
         held.acquireUninterruptibly(cost); // all of them are free
         items.add(new Item(firstPiece, parsers.submit(() -> parse(first)), null, cost));
         try {
-            this.cutter = Thread.ofPlatform().name("proofgate-replay-cutter").daemon(true)
-                    // a thread that dies with nothing handed over is reported by take(), in one line;
-                    // the JVM's default handler would print a stack trace first
-                    .uncaughtExceptionHandler((thread, failure) -> { })
-                    .start(() -> cut(pieces));
+            this.cutter =
+                    Thread.ofPlatform()
+                            .name("proofgate-replay-cutter")
+                            .daemon(true)
+                            // a thread that dies with nothing handed over is reported by take(), in one line;
+                            // the JVM's default handler would print a stack trace first
+                            .uncaughtExceptionHandler((thread, failure) -> {})
+                            .start(() -> cut(pieces));
         } catch (RuntimeException | Error e) {
             parsers.shutdownNow(); // no thread could start: none is left behind
             throw e;
@@ -209,8 +231,11 @@ final class PiecesSideBySide implements EventPipeline {
                 }
                 int cost = cost(p);
                 hold(cost);
-                Future<Parsed> parsed = parse ? parsers.submit(() -> parse(
-                        EventReader.fromLine(p.stream(), source, topology, restores, 1))) : null;
+                Future<Parsed> parsed =
+                        parse
+                                ? parsers.submit(
+                                        () -> parse(EventReader.fromLine(p.stream(), source, topology, restores, 1)))
+                                : null;
                 put(new Item(p, parsed, null, cost));
             }
             last = Item.END;
@@ -253,9 +278,9 @@ final class PiecesSideBySide implements EventPipeline {
     }
 
     /**
-     * The next item. The cutting thread hands over its own failure, an out-of-memory error
-     * included; but when even that hand-over cannot be allocated the thread dies with nothing in
-     * the queue, and a plain take() would wait for ever. So the caller watches the thread.
+     * The next item. The cutting thread hands over its own failure, an out-of-memory error included; but when even that
+     * hand-over cannot be allocated the thread dies with nothing in the queue, and a plain take() would wait for ever.
+     * So the caller watches the thread.
      */
     private Item take() throws IOException {
         try {
@@ -279,8 +304,8 @@ final class PiecesSideBySide implements EventPipeline {
     }
 
     /**
-     * The piece's parse, once done. Rather than wait, the caller parses a piece no parser has
-     * begun: this one, or one after it (a task run a second time does nothing).
+     * The piece's parse, once done. Rather than wait, the caller parses a piece no parser has begun: this one, or one
+     * after it (a task run a second time does nothing).
      */
     private Parsed await(Future<Parsed> parsed) throws IOException {
         if (parsed instanceof FutureTask<Parsed> task) {

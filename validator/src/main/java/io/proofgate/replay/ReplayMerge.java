@@ -1,10 +1,12 @@
 package io.proofgate.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.proofgate.shard.ShardKey;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
 import io.proofgate.words.Sha256;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,10 +19,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code proofgate merge-replay} for replay shards: checks that the files are the N shards of one run
- * over one list of logs, each ending with its end line, then streams their blocks in the logs' order, so that the
- * output is what one unsharded {@code replay} over all the logs prints; memory does not grow
- * with the logs.
+ * {@code proofgate merge-replay} for replay shards: checks that the files are the N shards of one run over one list of
+ * logs, each ending with its end line, then streams their blocks in the logs' order, so that the output is what one
+ * unsharded {@code replay} over all the logs prints; memory does not grow with the logs.
  */
 public final class ReplayMerge {
 
@@ -42,11 +43,10 @@ public final class ReplayMerge {
     }
 
     /**
-     * Streams the merged output to {@code sink}; returns the error lines of the logs, in order.
-     * Every check comes first, so that a refused merge prints nothing: each shard's header
-     * ({@link ShardHeader}), its end line, its HMAC under {@code key} (a signed shard is refused
-     * without one), every line of its body ({@link ShardBody}), and with {@code check} each log's
-     * SHA-256 against the log at its path here.
+     * Streams the merged output to {@code sink}; returns the error lines of the logs, in order. Every check comes
+     * first, so that a refused merge prints nothing: each shard's header ({@link ShardHeader}), its end line, its HMAC
+     * under {@code key} (a signed shard is refused without one), every line of its body ({@link ShardBody}), and with
+     * {@code check} each log's SHA-256 against the log at its path here.
      */
     public static List<String> merge(List<Path> files, OutputStream sink, Optional<ShardKey> key, boolean check)
             throws IOException, MergeRefused {
@@ -70,10 +70,16 @@ public final class ReplayMerge {
             int count = header.count();
             if (first == null) { // the first file sets the run that the others must be of
                 if (count > files.size() && count > MISSING_LISTED) {
-                    // refused before anything is allocated by count: a forged count of 2^31-1 ran the merge out of memory
+                    // refused before anything is allocated by count: a forged count of 2^31-1 ran the merge out of
+                    // memory
                     // (a smaller count gets the list of the missing shards below)
-                    throw new MergeRefused("shards missing: a merge needs all " + count + " shards, and " + files.size()
-                            + (files.size() == 1 ? " file is" : " files are") + " given");
+                    throw new MergeRefused(
+                            "shards missing: a merge needs all "
+                                    + count
+                                    + " shards, and "
+                                    + files.size()
+                                    + (files.size() == 1 ? " file is" : " files are")
+                                    + " given");
                 }
                 first = header;
                 fileOf = new Path[count];
@@ -87,8 +93,14 @@ public final class ReplayMerge {
             End end = endLine(file);
             if (end == null) {
                 // refused before anything is streamed: a merge prints all of its output or none
-                throw new MergeRefused("shard " + index + "/" + count + " is incomplete: " + shown(file)
-                        + " does not end with its end line (cut short, or still being written)");
+                throw new MergeRefused(
+                        "shard "
+                                + index
+                                + "/"
+                                + count
+                                + " is incomplete: "
+                                + shown(file)
+                                + " does not end with its end line (cut short, or still being written)");
             }
             verify(file, end, key);
             ShardBody.check(file, header);
@@ -113,9 +125,9 @@ public final class ReplayMerge {
     }
 
     /**
-     * The checked shards' lines, each log's output in the logs' order; returns the logs' error
-     * messages. A shard that changes between its check and this pass is refused where it differs,
-     * with part of the output printed: the checks above are what keep a refusal from printing.
+     * The checked shards' lines, each log's output in the logs' order; returns the logs' error messages. A shard that
+     * changes between its check and this pass is refused where it differs, with part of the output printed: the checks
+     * above are what keep a refusal from printing.
      */
     private static List<String> stream(Path[] fileOf, int logs, OutputStream sink) throws IOException, MergeRefused {
         int count = fileOf.length;
@@ -132,11 +144,16 @@ public final class ReplayMerge {
                 int k = i % count;
                 String log = pending[k];
                 if (log == null || !log.startsWith("{\"kind\":\"log\",\"index\":" + i + ",")) {
-                    throw new MergeRefused(shown(fileOf[k]) + ": changed while it was merged (no output for log " + i + " where it was)");
+                    throw new MergeRefused(
+                            shown(fileOf[k])
+                                    + ": changed while it was merged (no output for log "
+                                    + i
+                                    + " where it was)");
                 }
                 ReplayShard.line(sink, log);
                 String line;
-                while ((line = byIndex[k].readLine()) != null && !line.startsWith("{\"kind\":\"log\",")
+                while ((line = byIndex[k].readLine()) != null
+                        && !line.startsWith("{\"kind\":\"log\",")
                         && !isEnd(line)) {
                     ReplayShard.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
@@ -185,17 +202,28 @@ public final class ReplayMerge {
         }
     }
 
-    /** The shard's HMAC against the key of this merge: with a key it must verify; without one, a signed shard is refused. */
+    /**
+     * The shard's HMAC against the key of this merge: with a key it must verify; without one, a signed shard is
+     * refused.
+     */
     private static void verify(Path file, End end, Optional<ShardKey> key) throws IOException, MergeRefused {
         if (key.isEmpty()) {
             if (end.hmac() != null) {
-                throw new MergeRefused(shown(file) + ": the shard is signed (its end line has an HMAC), but " + ShardKey.ENVIRONMENT
-                        + " is not set here, so its signature cannot be verified; set it to the key the shards were run with");
+                throw new MergeRefused(
+                        shown(file)
+                                + ": the shard is signed (its end line has an HMAC), but "
+                                + ShardKey.ENVIRONMENT
+                                + " is not set here, so its signature cannot be verified; set it to the key the shards"
+                                + " were run with");
             }
             return;
         }
         if (end.hmac() == null) {
-            throw new MergeRefused(shown(file) + ": the shard is not signed, and " + ShardKey.ENVIRONMENT + " is set: run the shards with the key set");
+            throw new MergeRefused(
+                    shown(file)
+                            + ": the shard is not signed, and "
+                            + ShardKey.ENVIRONMENT
+                            + " is set: run the shards with the key set");
         }
         javax.crypto.Mac mac = key.get().mac();
         try (java.io.InputStream in = Files.newInputStream(file)) {
@@ -211,26 +239,52 @@ public final class ReplayMerge {
             }
         }
         if (!ShardKey.verifies(mac, end.hmac())) {
-            throw new MergeRefused(shown(file) + ": its HMAC does not verify with " + ShardKey.ENVIRONMENT
-                    + " (the file was edited after it was written, or signed with another key)");
+            throw new MergeRefused(
+                    shown(file)
+                            + ": its HMAC does not verify with "
+                            + ShardKey.ENVIRONMENT
+                            + " (the file was edited after it was written, or signed with another key)");
         }
     }
 
     /** --check: the log at {@code path} here must be the one the shard replayed. */
     private static void same(String path, int i, String recorded, String shard) throws MergeRefused {
         if (recorded == null) {
-            throw new MergeRefused("--check: shard " + shard + " could not read log " + i + " (" + Outside.quoted(path) + "), so there is nothing to"
-                    + " compare it with");
+            throw new MergeRefused(
+                    "--check: shard "
+                            + shard
+                            + " could not read log "
+                            + i
+                            + " ("
+                            + Outside.quoted(path)
+                            + "), so there is nothing to"
+                            + " compare it with");
         }
         String here;
         try {
             here = Sha256.of(Path.of(path));
         } catch (IOException e) {
-            throw new MergeRefused("--check: log " + i + " (" + Outside.quoted(path) + "): cannot read it here: " + FileProblems.words(e));
+            throw new MergeRefused(
+                    "--check: log "
+                            + i
+                            + " ("
+                            + Outside.quoted(path)
+                            + "): cannot read it here: "
+                            + FileProblems.words(e));
         }
         if (!here.equals(recorded)) {
-            throw new MergeRefused("--check: log " + i + " (" + Outside.quoted(path) + ") is not the log shard " + shard + " replayed (sha256 "
-                    + recorded.substring(0, 12) + "… in the shard, " + here.substring(0, 12) + "… here)");
+            throw new MergeRefused(
+                    "--check: log "
+                            + i
+                            + " ("
+                            + Outside.quoted(path)
+                            + ") is not the log shard "
+                            + shard
+                            + " replayed (sha256 "
+                            + recorded.substring(0, 12)
+                            + "… in the shard, "
+                            + here.substring(0, 12)
+                            + "… here)");
         }
     }
 

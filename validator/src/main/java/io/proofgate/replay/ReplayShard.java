@@ -1,9 +1,11 @@
 package io.proofgate.replay;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
 import io.proofgate.words.Sha256;
+
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,22 +17,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code proofgate replay} over several logs: each replayed on its own, in argument order, its
- * output after a {@code log} line that names it, ending with its summary or, for a log with a
- * structural error, an {@code error} line instead. A shard ({@code --shard K/N}) replays the logs
- * whose position is K modulo N and writes them to a result file between a {@code shard} header
- * and an {@code end} line, so that {@code proofgate merge-replay} can print what one run prints.
+ * {@code proofgate replay} over several logs: each replayed on its own, in argument order, its output after a {@code
+ * log} line that names it, ending with its summary or, for a log with a structural error, an {@code error} line
+ * instead. A shard ({@code --shard K/N}) replays the logs whose position is K modulo N and writes them to a result file
+ * between a {@code shard} header and an {@code end} line, so that {@code proofgate merge-replay} can print what one run
+ * prints.
  */
 public final class ReplayShard {
 
     public static final String SHARD_SCHEMA = "proofgate-replay-shard/v2";
+
     /** The start of every replay shard's header, whatever its version: a file of another version is refused by name. */
     public static final String SHARD_PREFIX = "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/";
 
     private ReplayShard() {}
 
     /** Replays the logs of shard {@code index} of {@code count}; returns the error lines, in order. */
-    public static List<String> replay(List<String> files, int index, int count, OutputStream output) throws IOException {
+    public static List<String> replay(List<String> files, int index, int count, OutputStream output)
+            throws IOException {
         // a failure to write is the output's, never the log's being read: it stops the run
         OutputStream sink = new OutputFailures(output);
         List<String> errors = new ArrayList<>();
@@ -45,10 +49,15 @@ public final class ReplayShard {
             } catch (OutputFailed e) {
                 throw e;
             } catch (IOException e) {
-                error = Outside.bare(file) + ": " + FileProblems.words(e); // the name is the command line's: shown escaped
+                error =
+                        Outside.bare(file)
+                                + ": "
+                                + FileProblems.words(e); // the name is the command line's: shown escaped
             } catch (OutOfMemoryError e) {
-                error = Outside.bare(file) + ": out of memory (reading the log, or holding the connector's state); no summary written;"
-                        + " raise the heap with PROOFGATE_JVM_OPTS=-Xmx...";
+                error =
+                        Outside.bare(file)
+                                + ": out of memory (reading the log, or holding the connector's state); no summary"
+                                + " written; raise the heap with PROOFGATE_JVM_OPTS=-Xmx...";
             }
             if (error != null) {
                 line(sink, "{\"kind\":\"error\",\"message\":" + quote(error) + "}");
@@ -64,20 +73,32 @@ public final class ReplayShard {
     }
 
     /**
-     * The header of shard {@code index} of {@code count}: the whole list of logs, and the SHA-256
-     * of each log of the shard's share as {@code [position, hash]}, in order (null for a log that
-     * could not be read: its error is in the shard's output).
+     * The header of shard {@code index} of {@code count}: the whole list of logs, and the SHA-256 of each log of the
+     * shard's share as {@code [position, hash]}, in order (null for a log that could not be read: its error is in the
+     * shard's output).
      */
     public static String header(List<String> files, int index, int count, List<String> hashes) {
-        StringBuilder header = new StringBuilder("{\"kind\":\"shard\",\"schema\":\"" + SHARD_SCHEMA + "\",\"shard\":" + index
-                + ",\"of\":" + count + ",\"files\":[");
+        StringBuilder header =
+                new StringBuilder(
+                        "{\"kind\":\"shard\",\"schema\":\""
+                                + SHARD_SCHEMA
+                                + "\",\"shard\":"
+                                + index
+                                + ",\"of\":"
+                                + count
+                                + ",\"files\":[");
         for (int i = 0; i < files.size(); i++) {
             header.append(i == 0 ? "" : ",").append(quote(files.get(i)));
         }
         header.append("],\"sha256\":[");
         for (int i = index, n = 0; i < files.size(); i += count, n++) {
             String hash = hashes.get(n);
-            header.append(n == 0 ? "" : ",").append('[').append(i).append(',').append(hash == null ? "null" : quote(hash)).append(']');
+            header.append(n == 0 ? "" : ",")
+                    .append('[')
+                    .append(i)
+                    .append(',')
+                    .append(hash == null ? "null" : quote(hash))
+                    .append(']');
         }
         return header.append("]}").toString();
     }

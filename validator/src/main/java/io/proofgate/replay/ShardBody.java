@@ -4,13 +4,14 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.proofgate.json.JsonPlaces;
 import io.proofgate.json.JsonWords;
-import io.proofgate.protocol.Verdict;
 import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
 import io.proofgate.words.RetireCause;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,22 +25,28 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The lines of a replay shard after its header, checked before a merge prints any of them: for
- * each log of the shard's share, in order, its {@code log} line, then the verdict lines one replay
- * of it prints, ending with its summary or its {@code error} line; then the end line. Each line
- * must be one a replay writes, key for key and byte for byte, and a summary's counts must be those
- * of the verdict lines above it. Without a key a shard is not signed, and this is what stops an
- * edit that would read as another outcome: a deleted error line (a failing log merged as a pass),
- * a deleted plan, rejection or retirement of a finished request, a summary that is not the log's.
- * A retirement at full quorum is counted with the requests skipped at admission, so its deletion
- * is not seen; nor is a line rewritten into another line of the right form with the counts kept
- * (an error line made a summary of the lines above it): that takes the key's HMAC.
+ * The lines of a replay shard after its header, checked before a merge prints any of them: for each log of the shard's
+ * share, in order, its {@code log} line, then the verdict lines one replay of it prints, ending with its summary or its
+ * {@code error} line; then the end line. Each line must be one a replay writes, key for key and byte for byte, and a
+ * summary's counts must be those of the verdict lines above it. Without a key a shard is not signed, and this is what
+ * stops an edit that would read as another outcome: a deleted error line (a failing log merged as a pass), a deleted
+ * plan, rejection or retirement of a finished request, a summary that is not the log's. A retirement at full quorum is
+ * counted with the requests skipped at admission, so its deletion is not seen; nor is a line rewritten into another
+ * line of the right form with the counts kept (an error line made a summary of the lines above it): that takes the
+ * key's HMAC.
  */
 final class ShardBody {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
-    private enum Type { INTEGER, TEXT, BLOCKS, PAIRS, TEXTS, LATCHED }
+    private enum Type {
+        INTEGER,
+        TEXT,
+        BLOCKS,
+        PAIRS,
+        TEXTS,
+        LATCHED
+    }
 
     private record Key(String name, Type type, boolean optional) {}
 
@@ -52,22 +59,62 @@ final class ShardBody {
     }
 
     /** The keys of each kind of line a replay writes for a log, in its order (VerdictWriter, ReplayShard). */
-    private static final Map<String, List<Key>> SHAPES = Map.of(
-            "plan", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("digest", Type.TEXT),
-                    key("span", Type.INTEGER), key("blocks_by_group", Type.BLOCKS), key("recurrent", Type.PAIRS)),
-            "rejected", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("code", Type.TEXT),
-                    optional("observed", Type.INTEGER), key("target", Type.INTEGER), optional("group", Type.INTEGER),
-                    optional("block", Type.INTEGER), key("reason", Type.TEXT)),
-            "retired", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("cause", Type.TEXT)),
-            "hit", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("tokens", Type.INTEGER)),
-            "load", List.of(key("kind", Type.TEXT), key("step", Type.INTEGER), key("id", Type.TEXT), key("digest", Type.TEXT),
-                    key("span", Type.INTEGER), key("blocks_by_group", Type.BLOCKS)),
-            "summary", List.of(key("kind", Type.TEXT), key(Counter.PLANS.wireName(), Type.INTEGER), key(Counter.REJECTED.wireName(), Type.INTEGER),
-                    key(Counter.STORE_SKIPPED_QUORUM.wireName(), Type.INTEGER), key(Counter.RETIRED_FINISHED.wireName(), Type.INTEGER),
-                    optional(Counter.IGNORED_HELD.wireName(), Type.INTEGER), key("pending", Type.TEXTS), key("latched", Type.LATCHED)),
-            "error", List.of(key("kind", Type.TEXT), key("message", Type.TEXT)));
+    private static final Map<String, List<Key>> SHAPES =
+            Map.of(
+                    "plan",
+                            List.of(
+                                    key("kind", Type.TEXT),
+                                    key("step", Type.INTEGER),
+                                    key("id", Type.TEXT),
+                                    key("digest", Type.TEXT),
+                                    key("span", Type.INTEGER),
+                                    key("blocks_by_group", Type.BLOCKS),
+                                    key("recurrent", Type.PAIRS)),
+                    "rejected",
+                            List.of(
+                                    key("kind", Type.TEXT),
+                                    key("step", Type.INTEGER),
+                                    key("id", Type.TEXT),
+                                    key("code", Type.TEXT),
+                                    optional("observed", Type.INTEGER),
+                                    key("target", Type.INTEGER),
+                                    optional("group", Type.INTEGER),
+                                    optional("block", Type.INTEGER),
+                                    key("reason", Type.TEXT)),
+                    "retired",
+                            List.of(
+                                    key("kind", Type.TEXT),
+                                    key("step", Type.INTEGER),
+                                    key("id", Type.TEXT),
+                                    key("cause", Type.TEXT)),
+                    "hit",
+                            List.of(
+                                    key("kind", Type.TEXT),
+                                    key("step", Type.INTEGER),
+                                    key("id", Type.TEXT),
+                                    key("tokens", Type.INTEGER)),
+                    "load",
+                            List.of(
+                                    key("kind", Type.TEXT),
+                                    key("step", Type.INTEGER),
+                                    key("id", Type.TEXT),
+                                    key("digest", Type.TEXT),
+                                    key("span", Type.INTEGER),
+                                    key("blocks_by_group", Type.BLOCKS)),
+                    "summary",
+                            List.of(
+                                    key("kind", Type.TEXT),
+                                    key(Counter.PLANS.wireName(), Type.INTEGER),
+                                    key(Counter.REJECTED.wireName(), Type.INTEGER),
+                                    key(Counter.STORE_SKIPPED_QUORUM.wireName(), Type.INTEGER),
+                                    key(Counter.RETIRED_FINISHED.wireName(), Type.INTEGER),
+                                    optional(Counter.IGNORED_HELD.wireName(), Type.INTEGER),
+                                    key("pending", Type.TEXTS),
+                                    key("latched", Type.LATCHED)),
+                    "error", List.of(key("kind", Type.TEXT), key("message", Type.TEXT)));
 
-    private static final Set<String> CODES = Arrays.stream(PoisonCode.values()).map(PoisonCode::wireName).collect(Collectors.toSet());
+    private static final Set<String> CODES =
+            Arrays.stream(PoisonCode.values()).map(PoisonCode::wireName).collect(Collectors.toSet());
     private static final Set<String> CAUSES =
             Arrays.stream(RetireCause.values()).map(RetireCause::wireName).collect(Collectors.toSet());
 
@@ -90,7 +137,8 @@ final class ShardBody {
             }
             String end = body.next();
             if (end == null || !end.startsWith("{\"kind\":\"end\"") || body.next() != null) {
-                throw body.refused(1, "the output of its logs ends here, and its end line (the file's last line) does not follow");
+                throw body.refused(
+                        1, "the output of its logs ends here, and its end line (the file's last line) does not follow");
             }
         }
     }
@@ -106,8 +154,14 @@ final class ShardBody {
         String expected = ReplayShard.logLine(index, path);
         String line = next();
         if (!expected.equals(line)) {
-            throw refused(1, "expected " + Outside.excerpt(expected) + ", the start of the output of log " + index
-                    + " of its share" + (line == null ? "; the file ends" : ""));
+            throw refused(
+                    1,
+                    "expected "
+                            + Outside.excerpt(expected)
+                            + ", the start of the output of log "
+                            + index
+                            + " of its share"
+                            + (line == null ? "; the file ends" : ""));
         }
         long plans = 0;
         long rejected = 0;
@@ -125,12 +179,16 @@ final class ShardBody {
                 throw refused(1, "the output of log " + index + " ends without its summary or error line");
             }
             if (shape == null) {
-                throw refused(line, root, "kind", "not a line a replay prints for a log (kind " + Outside.excerpt(kind) + ")");
+                throw refused(
+                        line,
+                        root,
+                        "kind",
+                        "not a line a replay prints for a log (kind " + Outside.excerpt(kind) + ")");
             }
             shaped(line, root, kind, shape);
             switch (kind) {
                 case "plan" -> plans++;
-                case "hit", "load" -> { } // the summary does not count them
+                case "hit", "load" -> {} // the summary does not count them
                 case "rejected" -> {
                     rejected++;
                     if (!CODES.contains(root.get("code").asText())) {
@@ -154,10 +212,21 @@ final class ShardBody {
                 case "summary" -> { // its counts must be those of the lines above it
                     counted(line, root, Counter.PLANS.wireName(), plans, "plan lines");
                     counted(line, root, Counter.REJECTED.wireName(), rejected, "rejected lines");
-                    counted(line, root, Counter.RETIRED_FINISHED.wireName(), finished, "lines that retire a finished request");
+                    counted(
+                            line,
+                            root,
+                            Counter.RETIRED_FINISHED.wireName(),
+                            finished,
+                            "lines that retire a finished request");
                     if (root.get(Counter.STORE_SKIPPED_QUORUM.wireName()).asLong() < quorum) {
-                        throw refused(line, root, Counter.STORE_SKIPPED_QUORUM.wireName(), "fewer than the " + quorum
-                                + " lines above it that retire a request at full quorum: not this log's summary");
+                        throw refused(
+                                line,
+                                root,
+                                Counter.STORE_SKIPPED_QUORUM.wireName(),
+                                "fewer than the "
+                                        + quorum
+                                        + " lines above it that retire a request at full quorum: not this log's"
+                                        + " summary");
                     }
                     return;
                 }
@@ -168,8 +237,17 @@ final class ShardBody {
 
     private void counted(String line, JsonNode summary, String key, long lines, String what) throws MergeRefused {
         if (summary.get(key).asLong() != lines) {
-            throw refused(line, summary, key, "the summary counts " + summary.get(key).asText() + " where the log's output has "
-                    + lines + " " + what + ": not this log's summary, or lines were removed");
+            throw refused(
+                    line,
+                    summary,
+                    key,
+                    "the summary counts "
+                            + summary.get(key).asText()
+                            + " where the log's output has "
+                            + lines
+                            + " "
+                            + what
+                            + ": not this log's summary, or lines were removed");
         }
     }
 
@@ -187,7 +265,10 @@ final class ShardBody {
         return root;
     }
 
-    /** The line's keys are {@code shape}'s, in its order and of its types, and the line is written as a replay writes it. */
+    /**
+     * The line's keys are {@code shape}'s, in its order and of its types, and the line is written as a replay writes
+     * it.
+     */
     private void shaped(String line, JsonNode root, String kind, List<Key> shape) throws MergeRefused {
         Iterator<Map.Entry<String, JsonNode>> fields = root.fields();
         Map.Entry<String, JsonNode> field = fields.hasNext() ? fields.next() : null;
@@ -196,9 +277,17 @@ final class ShardBody {
                 if (key.optional()) {
                     continue;
                 }
-                throw field == null ? refused(line, root, null, "no key \"" + key.name() + "\", which every such line has")
-                        : refused(line, root, field.getKey(), "key " + Outside.excerpt(field.getKey()) + " where a replay writes \""
-                        + key.name() + "\"");
+                throw field == null
+                        ? refused(line, root, null, "no key \"" + key.name() + "\", which every such line has")
+                        : refused(
+                                line,
+                                root,
+                                field.getKey(),
+                                "key "
+                                        + Outside.excerpt(field.getKey())
+                                        + " where a replay writes \""
+                                        + key.name()
+                                        + "\"");
             }
             if (!fits(field.getValue(), key.type())) {
                 throw refused(line, root, key.name(), "\"" + key.name() + "\" is not " + words(key.type()));
@@ -206,7 +295,11 @@ final class ShardBody {
             field = fields.hasNext() ? fields.next() : null;
         }
         if (field != null) {
-            throw refused(line, root, field.getKey(), "key " + Outside.excerpt(field.getKey()) + " is not one a replay writes here");
+            throw refused(
+                    line,
+                    root,
+                    field.getKey(),
+                    "key " + Outside.excerpt(field.getKey()) + " is not one a replay writes here");
         }
         if (!written(root, kind).equals(line)) {
             throw refused(1, "not written as a replay writes it (spaces, or another form of a number or string)");
@@ -214,9 +307,9 @@ final class ShardBody {
     }
 
     /**
-     * The line as a replay writes it: verdicts and summaries through a generator onto bytes
-     * (VerdictWriter), which escapes each surrogate ({@code "r\\uD83D\\uDE00"} for an emoji), error
-     * lines as text (ReplayShard), which keeps a character outside the BMP as it is.
+     * The line as a replay writes it: verdicts and summaries through a generator onto bytes (VerdictWriter), which
+     * escapes each surrogate ({@code "r\\uD83D\\uDE00"} for an emoji), error lines as text (ReplayShard), which keeps a
+     * character outside the BMP as it is.
      */
     private static String written(JsonNode root, String kind) {
         if (kind.equals("error")) {
@@ -234,14 +327,16 @@ final class ShardBody {
             case INTEGER -> value.isIntegralNumber();
             case TEXT -> value.isTextual();
             case TEXTS -> value.isArray() && all(value, JsonNode::isTextual);
-            case BLOCKS -> value.isArray() && all(value, group -> group.isArray() && all(group, JsonNode::isIntegralNumber));
+            case BLOCKS ->
+                    value.isArray() && all(value, group -> group.isArray() && all(group, JsonNode::isIntegralNumber));
             case PAIRS -> isPairs(value);
             case LATCHED -> value.isObject() && all(value, ShardBody::isPairs);
         };
     }
 
     private static boolean isPairs(JsonNode value) {
-        return value.isArray() && all(value, pair -> pair.isArray() && pair.size() == 2 && all(pair, JsonNode::isIntegralNumber));
+        return value.isArray()
+                && all(value, pair -> pair.isArray() && pair.size() == 2 && all(pair, JsonNode::isIntegralNumber));
     }
 
     private static boolean all(JsonNode container, java.util.function.Predicate<JsonNode> test) {

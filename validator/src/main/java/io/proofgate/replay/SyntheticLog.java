@@ -1,19 +1,19 @@
 package io.proofgate.replay;
 
 import io.proofgate.words.Formats;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
 /**
- * Writes a deterministic synthetic {@code proofgate-events/v1} log shaped like a busy scheduler:
- * {@code batch} requests scheduled per step in chunked prefill then decode, about 10% of scheduled
- * requests carrying evidence (intermediate checkpoints, aligned proofs in the target step,
- * copy-on-write proofs one step later, and now and then conflicting, future or malformed entries),
- * about 1% preempted per step, two tensor-parallel ranks reporting held digests, and finished
- * requests replaced by new ones. The same seed gives the same bytes. Used for load tests
- * ({@code proofgate synth}) and benchmarks.
+ * Writes a deterministic synthetic {@code proofgate-events/v1} log shaped like a busy scheduler: {@code batch} requests
+ * scheduled per step in chunked prefill then decode, about 10% of scheduled requests carrying evidence (intermediate
+ * checkpoints, aligned proofs in the target step, copy-on-write proofs one step later, and now and then conflicting,
+ * future or malformed entries), about 1% preempted per step, two tensor-parallel ranks reporting held digests, and
+ * finished requests replaced by new ones. The same seed gives the same bytes. Used for load tests ({@code proofgate
+ * synth}) and benchmarks.
  */
 public final class SyntheticLog {
 
@@ -52,9 +52,15 @@ public final class SyntheticLog {
 
     /** Writes the topology line and then steps until at least {@code bytes} bytes were written. */
     public long write(OutputStream out, long bytes) throws IOException {
-        long written = line(out, new StringBuilder("{\"kind\":\"topology\",\"schema\":\"" + Formats.EVENTS + "\",\"tp_degree\":2,"
-                + "\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304},"
-                + "{\"policy\":\"recurrent_align\",\"block_tokens\":2304}]}"));
+        long written =
+                line(
+                        out,
+                        new StringBuilder(
+                                "{\"kind\":\"topology\",\"schema\":\""
+                                        + Formats.EVENTS
+                                        + "\",\"tp_degree\":2,"
+                                        + "\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304},"
+                                        + "{\"policy\":\"recurrent_align\",\"block_tokens\":2304}]}"));
         StringBuilder text = new StringBuilder(1 << 16);
         while (written < bytes) {
             text.setLength(0);
@@ -66,8 +72,14 @@ public final class SyntheticLog {
                     written += line(out, text.append("{\"kind\":\"finished\",\"id\":\"").append(slot.id).append("\"}"));
                     if (random.nextInt(4) == 0) {
                         text.setLength(0);
-                        written += line(out, text.append("{\"kind\":\"held\",\"rank\":").append(random.nextInt(2))
-                                .append(",\"digest\":\"").append(slot.digest).append("\"}"));
+                        written +=
+                                line(
+                                        out,
+                                        text.append("{\"kind\":\"held\",\"rank\":")
+                                                .append(random.nextInt(2))
+                                                .append(",\"digest\":\"")
+                                                .append(slot.digest)
+                                                .append("\"}"));
                     }
                     fresh(slot);
                 }
@@ -94,15 +106,31 @@ public final class SyntheticLog {
             long before = slot.computed;
             long after = before + scheduled;
             if (!slot.admitted) {
-                separate(news).append("{\"id\":\"").append(slot.id).append("\",\"digest\":\"").append(slot.digest)
-                        .append("\",\"prompt_tokens\":").append(slot.prompt).append(",\"computed\":0,\"scheduled\":")
-                        .append(scheduled).append(",\"block_ids\":[[").append(slot.firstBlock).append("],[")
-                        .append(slot.firstBlock + 500_000).append("]]}");
+                separate(news)
+                        .append("{\"id\":\"")
+                        .append(slot.id)
+                        .append("\",\"digest\":\"")
+                        .append(slot.digest)
+                        .append("\",\"prompt_tokens\":")
+                        .append(slot.prompt)
+                        .append(",\"computed\":0,\"scheduled\":")
+                        .append(scheduled)
+                        .append(",\"block_ids\":[[")
+                        .append(slot.firstBlock)
+                        .append("],[")
+                        .append(slot.firstBlock + 500_000)
+                        .append("]]}");
                 slot.blocks = 1;
                 slot.admitted = true;
             } else {
-                separate(cached).append("{\"id\":\"").append(slot.id).append("\",\"computed\":").append(before)
-                        .append(",\"scheduled\":").append(scheduled).append(",\"new_block_ids\":[[");
+                separate(cached)
+                        .append("{\"id\":\"")
+                        .append(slot.id)
+                        .append("\",\"computed\":")
+                        .append(before)
+                        .append(",\"scheduled\":")
+                        .append(scheduled)
+                        .append(",\"new_block_ids\":[[");
                 int from = slot.resumeNext ? 0 : slot.blocks;
                 if (before < slot.prompt) {
                     slot.blocks++;
@@ -111,8 +139,11 @@ public final class SyntheticLog {
                     cached.append(b == from ? "" : ",").append(slot.firstBlock + b);
                 }
                 // a resumed request carries its whole table, the recurrent slot included
-                cached.append("],[").append(slot.resumeNext ? String.valueOf(slot.firstBlock + 500_000) : "")
-                        .append("]],\"resumed\":").append(slot.resumeNext).append('}');
+                cached.append("],[")
+                        .append(slot.resumeNext ? String.valueOf(slot.firstBlock + 500_000) : "")
+                        .append("]],\"resumed\":")
+                        .append(slot.resumeNext)
+                        .append('}');
                 slot.resumeNext = false;
                 if (after >= slot.prompt) {
                     slot.decodeLeft--;
@@ -147,18 +178,20 @@ public final class SyntheticLog {
         if ((aligned && reachesTarget) || cowStep) {
             slot.proofSent = true;
             int twist = random.nextInt(200);
-            entries = switch (twist) {
-                case 0 -> "[[1," + block + "," + (slot.target + 256) + "]]";      // future boundary
-                case 1 -> "[[1," + block + "]]";                                  // malformed entry
-                case 2 -> "[]";                                                   // empty
-                default -> "[[1," + block + "," + slot.target + "]]";             // the proof
-            };
+            entries =
+                    switch (twist) {
+                        case 0 -> "[[1," + block + "," + (slot.target + 256) + "]]"; // future boundary
+                        case 1 -> "[[1," + block + "]]"; // malformed entry
+                        case 2 -> "[]"; // empty
+                        default -> "[[1," + block + "," + slot.target + "]]"; // the proof
+                    };
         } else if (before < slot.target && after % BLOCK == 0 && random.nextInt(16) == 0) {
-            entries = "[[1," + block + "," + after + "]]";                        // intermediate checkpoint
+            entries = "[[1," + block + "," + after + "]]"; // intermediate checkpoint
         } else if (slot.proofSent && random.nextInt(100) == 0) {
-            entries = random.nextInt(5) == 0
-                    ? "[[1," + (block + 1) + "," + slot.target + "]]"             // conflicting re-proof
-                    : "[[1," + block + "," + (slot.target - BLOCK) + "]]";        // stale checkpoint
+            entries =
+                    random.nextInt(5) == 0
+                            ? "[[1," + (block + 1) + "," + slot.target + "]]" // conflicting re-proof
+                            : "[[1," + block + "," + (slot.target - BLOCK) + "]]"; // stale checkpoint
         }
         if (entries != null) {
             separate(evidence).append('"').append(slot.id).append("\":").append(entries);

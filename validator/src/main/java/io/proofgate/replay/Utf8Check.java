@@ -8,10 +8,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Passes bytes through while checking that they are UTF-8 as RFC 3629 defines it: no overlong
- * forms, no surrogates, nothing beyond U+10FFFF, no truncated sequence. The JSON parser decodes
- * an overlong {@code "r\xc0\xb1"} as {@code "r1"}, so without this check a digest spelt that way
- * counted toward another digest's quorum.
+ * Passes bytes through while checking that they are UTF-8 as RFC 3629 defines it: no overlong forms, no surrogates,
+ * nothing beyond U+10FFFF, no truncated sequence. The JSON parser decodes an overlong {@code "r\xc0\xb1"} as {@code
+ * "r1"}, so without this check a digest spelt that way counted toward another digest's quorum.
  */
 final class Utf8Check extends FilterInputStream {
 
@@ -33,18 +32,23 @@ final class Utf8Check extends FilterInputStream {
     private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
 
     /**
-     * Positions are kept as offsets and turned into a column only for an error: the line count,
-     * the offset of the last newline, and the offset of the next byte, all from the stream's start.
+     * Positions are kept as offsets and turned into a column only for an error: the line count, the offset of the last
+     * newline, and the offset of the next byte, all from the stream's start.
      */
     private long line;
+
     private long lastNewline = -1;
     private long offset;
+
     /** Continuation bytes still expected, and the range the next one must be in. */
     private int need;
+
     private int low = 0x80;
     private int high = 0xBF;
+
     /** Found in a read that handed over the bytes before it; thrown on the next read. */
     private Malformed pending;
+
     private long sequenceLine;
     private long sequenceColumn;
 
@@ -131,8 +135,16 @@ final class Utf8Check extends FilterInputStream {
         long column = at - lastNewline;
         if (need > 0) {
             if (b < low || b > high) {
-                throw new Malformed(sequenceLine, sequenceColumn, "invalid UTF-8: a multi-byte sequence is broken at byte "
-                        + String.format("0x%02x", b) + " (line " + line + ", column " + column + ")");
+                throw new Malformed(
+                        sequenceLine,
+                        sequenceColumn,
+                        "invalid UTF-8: a multi-byte sequence is broken at byte "
+                                + String.format("0x%02x", b)
+                                + " (line "
+                                + line
+                                + ", column "
+                                + column
+                                + ")");
             }
             need--;
             low = 0x80;
@@ -152,22 +164,28 @@ final class Utf8Check extends FilterInputStream {
             need = 1;
         } else if (b >= 0xE0 && b <= 0xEF) {
             need = 2;
-            low = b == 0xE0 ? 0xA0 : 0x80;   // E0 80..9F would be overlong
-            high = b == 0xED ? 0x9F : 0xBF;  // ED A0..BF would be a surrogate
+            low = b == 0xE0 ? 0xA0 : 0x80; // E0 80..9F would be overlong
+            high = b == 0xED ? 0x9F : 0xBF; // ED A0..BF would be a surrogate
         } else if (b >= 0xF0 && b <= 0xF4) {
             need = 3;
-            low = b == 0xF0 ? 0x90 : 0x80;   // F0 80..8F would be overlong
-            high = b == 0xF4 ? 0x8F : 0xBF;  // F4 90.. would be beyond U+10FFFF
+            low = b == 0xF0 ? 0x90 : 0x80; // F0 80..8F would be overlong
+            high = b == 0xF4 ? 0x8F : 0xBF; // F4 90.. would be beyond U+10FFFF
         } else {
-            throw new Malformed(line, column, "invalid UTF-8: byte " + String.format("0x%02x", b)
-                    + (b == 0xC0 || b == 0xC1 ? " starts an overlong form" : b >= 0xF5 ? " is never UTF-8"
-                    : " is a continuation byte without a start"));
+            throw new Malformed(
+                    line,
+                    column,
+                    "invalid UTF-8: byte "
+                            + String.format("0x%02x", b)
+                            + (b == 0xC0 || b == 0xC1
+                                    ? " starts an overlong form"
+                                    : b >= 0xF5 ? " is never UTF-8" : " is a continuation byte without a start"));
         }
     }
 
     private void atEnd() throws Malformed {
         if (need > 0) {
-            throw new Malformed(sequenceLine, sequenceColumn, "invalid UTF-8: the input ends inside a multi-byte sequence");
+            throw new Malformed(
+                    sequenceLine, sequenceColumn, "invalid UTF-8: the input ends inside a multi-byte sequence");
         }
     }
 }

@@ -2,6 +2,7 @@ package io.proofgate.replay;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+
 import io.proofgate.protocol.BlockIds;
 import io.proofgate.protocol.ConnectorState;
 import io.proofgate.protocol.Counters;
@@ -9,6 +10,7 @@ import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.PendingSnapshot;
 import io.proofgate.protocol.Verdict;
 import io.proofgate.words.Counter;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;

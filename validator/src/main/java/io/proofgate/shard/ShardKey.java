@@ -7,20 +7,22 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.function.Function;
+
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The optional key that signs shard files ({@code PROOFGATE_SHARD_KEY}): with it, a shard carries
- * an HMAC-SHA256 of its content, and a merge refuses a shard whose HMAC does not verify. Without
- * it, nothing stops a hand-edited shard that is consistent in itself (docs/scale.md says what
- * the other checks still catch).
+ * The optional key that signs shard files ({@code PROOFGATE_SHARD_KEY}): with it, a shard carries an HMAC-SHA256 of its
+ * content, and a merge refuses a shard whose HMAC does not verify. Without it, nothing stops a hand-edited shard that
+ * is consistent in itself (docs/scale.md says what the other checks still catch).
  */
 public final class ShardKey {
 
     public static final String ENVIRONMENT = "PROOFGATE_SHARD_KEY";
+
     /** Fewer characters than this are refused: a short key is guessed, and then signs anything. */
     public static final int MIN_LENGTH = 32;
+
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec secret;
@@ -37,9 +39,9 @@ public final class ShardKey {
     }
 
     /**
-     * The key the environment holds, or none when the variable is unset. Set but empty is refused:
-     * that is what a CI secret that is missing expands to, and read as "no key" it let a merge
-     * accept unsigned (forged) shards where the workflow meant every one to be verified.
+     * The key the environment holds, or none when the variable is unset. Set but empty is refused: that is what a CI
+     * secret that is missing expands to, and read as "no key" it let a merge accept unsigned (forged) shards where the
+     * workflow meant every one to be verified.
      */
     public static Optional<ShardKey> from(Function<String, String> environment) throws Refused {
         String value = environment.apply(ENVIRONMENT);
@@ -47,12 +49,21 @@ public final class ShardKey {
             return Optional.empty();
         }
         if (value.isEmpty()) {
-            throw new Refused(ENVIRONMENT + " is set but empty (a secret that is missing?): unset it to run without"
-                    + " signatures, or set it to a key of at least " + MIN_LENGTH + " characters");
+            throw new Refused(
+                    ENVIRONMENT
+                            + " is set but empty (a secret that is missing?): unset it to run without"
+                            + " signatures, or set it to a key of at least "
+                            + MIN_LENGTH
+                            + " characters");
         }
         if (value.length() < MIN_LENGTH) {
-            throw new Refused(ENVIRONMENT + " holds " + value.length() + " characters; a key needs at least " + MIN_LENGTH
-                    + " (for example the output of `openssl rand -hex 32`)");
+            throw new Refused(
+                    ENVIRONMENT
+                            + " holds "
+                            + value.length()
+                            + " characters; a key needs at least "
+                            + MIN_LENGTH
+                            + " (for example the output of `openssl rand -hex 32`)");
         }
         return Optional.of(new ShardKey(value.getBytes(StandardCharsets.UTF_8)));
     }

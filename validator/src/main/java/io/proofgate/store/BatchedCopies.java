@@ -5,17 +5,22 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaException;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-/** {@link CudaPageStore.Copies#BATCHED}: one {@code cuMemcpyBatchAsync_v2} call per gather or scatter (CUDA 13 drivers). */
+/**
+ * {@link CudaPageStore.Copies#BATCHED}: one {@code cuMemcpyBatchAsync_v2} call per gather or scatter (CUDA 13 drivers).
+ */
 final class BatchedCopies implements DeviceCopies {
     private final CudaDriver driver;
     private final long stream;
     private final int ordinal;
     private final StoreLayout layout;
+
     /** The batch's native arrays, reused across operations; grown (never shrunk) by {@link #begin}. */
     private Arena batchArena;
+
     private MemorySegment batch;
     private long batchCapacity;
     private long count;
@@ -28,9 +33,9 @@ final class BatchedCopies implements DeviceCopies {
     }
 
     /**
-     * Makes room for a batch of at most one copy per selected block and layer: three arrays
-     * (destinations, sources, sizes) of {@code batchCapacity} longs, then one
-     * {@code CUmemcpyAttributes} that applies to every copy, then its start index, 0.
+     * Makes room for a batch of at most one copy per selected block and layer: three arrays (destinations, sources,
+     * sizes) of {@code batchCapacity} longs, then one {@code CUmemcpyAttributes} that applies to every copy, then its
+     * start index, 0.
      */
     @Override
     @SuppressWarnings("MustBeClosedChecker") // the arrays' arena is kept, and closed when replaced or in close()
@@ -45,8 +50,8 @@ final class BatchedCopies implements DeviceCopies {
         }
         long capacity = Math.max(needed, 2 * batchCapacity);
         Arena arena = Arena.ofShared();
-        MemorySegment arrays = arena.allocate(3 * capacity * Long.BYTES + CudaDriver.MEMCPY_ATTRIBUTES_BYTES + Long.BYTES,
-                Long.BYTES);
+        MemorySegment arrays =
+                arena.allocate(3 * capacity * Long.BYTES + CudaDriver.MEMCPY_ATTRIBUTES_BYTES + Long.BYTES, Long.BYTES);
         long attributes = 3 * capacity * Long.BYTES;
         // srcAccessOrder = stream order; no location hints (plain device pointers); no flags; index 0.
         arrays.asSlice(attributes, CudaDriver.MEMCPY_ATTRIBUTES_BYTES + Long.BYTES).fill((byte) 0);
@@ -75,10 +80,21 @@ final class BatchedCopies implements DeviceCopies {
         long arrays = batch.address();
         long attributes = arrays + 3 * batchCapacity * Long.BYTES;
         long attributeIndex = attributes + CudaDriver.MEMCPY_ATTRIBUTES_BYTES;
-        int result = driver.cuMemcpyBatchAsync(arrays, arrays + batchCapacity * Long.BYTES,
-                arrays + 2 * batchCapacity * Long.BYTES, count, attributes, attributeIndex, 1, stream);
+        int result =
+                driver.cuMemcpyBatchAsync(
+                        arrays,
+                        arrays + batchCapacity * Long.BYTES,
+                        arrays + 2 * batchCapacity * Long.BYTES,
+                        count,
+                        attributes,
+                        attributeIndex,
+                        1,
+                        stream);
         if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuMemcpyBatchAsync_v2", DeviceCopies.work(gather, count, bytes, ordinal) + " in one batch");
+            throw driver.error(
+                    result,
+                    "cuMemcpyBatchAsync_v2",
+                    DeviceCopies.work(gather, count, bytes, ordinal) + " in one batch");
         }
     }
 

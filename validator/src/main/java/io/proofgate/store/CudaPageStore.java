@@ -7,6 +7,7 @@ import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaException;
 import io.proofgate.store.cuda.CudaUnavailableException;
 import io.proofgate.store.cuda.PrimaryContext;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.MessageDigest;
@@ -16,32 +17,28 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Pages in CUDA device memory, through the driver API ({@link CudaDriver}, FFM downcalls into
- * {@code libcuda.so.1}). Each group's pool is one {@code cuMemAlloc_v2} allocation laid out
- * {@code [layer][block][page]}, like {@link HostPageStore}. Host traffic goes through one pinned
- * staging buffer from {@code cuMemHostAlloc}; every copy is queued on the store's own
- * non-blocking stream, and an operation synchronizes that stream once, after queueing all its
- * copies. A gather or scatter of {@code n} blocks is {@code n x layers} device-to-device copies
- * (fewer where block ids run consecutively). By default one kernel launch runs them all
- * ({@code copy.ptx}, JIT-compiled by the driver); {@link Copies} also offers CUDA 13's
- * {@code cuMemcpyBatchAsync_v2} and one {@code cuMemcpyDtoDAsync_v2} per copy, which on an H200
- * cost about 5 us per copy ({@link DeviceCopies}). Either way, one wait.
+ * Pages in CUDA device memory, through the driver API ({@link CudaDriver}, FFM downcalls into {@code libcuda.so.1}).
+ * Each group's pool is one {@code cuMemAlloc_v2} allocation laid out {@code [layer][block][page]}, like {@link
+ * HostPageStore}. Host traffic goes through one pinned staging buffer from {@code cuMemHostAlloc}; every copy is queued
+ * on the store's own non-blocking stream, and an operation synchronizes that stream once, after queueing all its
+ * copies. A gather or scatter of {@code n} blocks is {@code n x layers} device-to-device copies (fewer where block ids
+ * run consecutively). By default one kernel launch runs them all ({@code copy.ptx}, JIT-compiled by the driver); {@link
+ * Copies} also offers CUDA 13's {@code cuMemcpyBatchAsync_v2} and one {@code cuMemcpyDtoDAsync_v2} per copy, which on
+ * an H200 cost about 5 us per copy ({@link DeviceCopies}). Either way, one wait.
  *
- * <p>The store uses the device's primary context, retained once per process ({@link PrimaryContext}),
- * and makes it current on the calling thread at the start of every operation
- * ({@code cuCtxSetCurrent} binds to the OS thread, so virtual threads are refused). Every
- * {@code CUresult} is checked; a failure is a {@link CudaException} naming the symbol, the error
- * and the work.
+ * <p>The store uses the device's primary context, retained once per process ({@link PrimaryContext}), and makes it
+ * current on the calling thread at the start of every operation ({@code cuCtxSetCurrent} binds to the OS thread, so
+ * virtual threads are refused). Every {@code CUresult} is checked; a failure is a {@link CudaException} naming the
+ * symbol, the error and the work.
  */
 public final class CudaPageStore implements PageStore {
 
     /** How a gather or scatter hands its device-to-device copies to the driver. */
     public enum Copies {
         /**
-         * One launch of {@code copy.ptx}'s kernel per gather or scatter, after one host-to-device
-         * copy of the copy list (destination, source, bytes per copy; copies cut at
-         * {@value #DEFAULT_KERNEL_CHUNK_BYTES} bytes by default so that large pages still spread
-         * over the GPU).
+         * One launch of {@code copy.ptx}'s kernel per gather or scatter, after one host-to-device copy of the copy list
+         * (destination, source, bytes per copy; copies cut at {@value #DEFAULT_KERNEL_CHUNK_BYTES} bytes by default so
+         * that large pages still spread over the GPU).
          */
         KERNEL,
         /** One {@code cuMemcpyBatchAsync_v2} call per gather or scatter (CUDA 13 drivers). */
@@ -67,26 +64,35 @@ public final class CudaPageStore implements PageStore {
     private final List<DeviceSnapshot> snapshots = new ArrayList<>();
     private final Copies copies;
     private final long kernelChunkBytes;
+
     /** The gathers' and scatters' way to the driver; made with the stream. */
     private DeviceCopies deviceCopies;
+
     private boolean closed;
 
     /**
-     * Why the CUDA store cannot run on this machine, or empty when it can: no
-     * {@code libcuda.so.1}, a driver that fails {@code cuInit}, or no device at {@code ordinal}.
+     * Why the CUDA store cannot run on this machine, or empty when it can: no {@code libcuda.so.1}, a driver that fails
+     * {@code cuInit}, or no device at {@code ordinal}.
      */
     public static Optional<String> unavailableReason(int ordinal) {
         try {
             CudaDriver driver = CudaDriver.load();
             int init = driver.cuInit(0);
             if (init != CudaDriver.CUDA_SUCCESS) {
-                return Optional.of("no usable CUDA driver: " + driver.error(init, "cuInit", "initializing the driver").getMessage());
+                return Optional.of(
+                        "no usable CUDA driver: "
+                                + driver.error(init, "cuInit", "initializing the driver").getMessage());
             }
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment count = arena.allocate(JAVA_INT);
                 driver.check(driver.cuDeviceGetCount(count), "cuDeviceGetCount", "counting devices");
                 if (ordinal < 0 || ordinal >= count.get(JAVA_INT, 0)) {
-                    return Optional.of("no CUDA device " + ordinal + ": the driver reports " + count.get(JAVA_INT, 0) + " devices");
+                    return Optional.of(
+                            "no CUDA device "
+                                    + ordinal
+                                    + ": the driver reports "
+                                    + count.get(JAVA_INT, 0)
+                                    + " devices");
                 }
             }
             return Optional.empty();
@@ -108,19 +114,19 @@ public final class CudaPageStore implements PageStore {
     }
 
     /**
-     * Opens a store; {@code stagingBytes} is lowered to the pools' total size when larger (pinned
-     * memory is costly to allocate, and small stores open often in tests) and raised to the
-     * largest block when smaller. Copies by kernel, which any driver can JIT-compile.
+     * Opens a store; {@code stagingBytes} is lowered to the pools' total size when larger (pinned memory is costly to
+     * allocate, and small stores open often in tests) and raised to the largest block when smaller. Copies by kernel,
+     * which any driver can JIT-compile.
      */
-    public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes) throws CudaUnavailableException {
+    public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes)
+            throws CudaUnavailableException {
         return open(layout, ordinal, stagingBytes, Copies.KERNEL);
     }
 
     /**
-     * Opens a store that queues its gathers and scatters as {@code copies} says.
-     * {@link Copies#BATCHED} on a driver without {@code cuMemcpyBatchAsync_v2} is a
-     * {@link CudaUnavailableException}; {@link Copies#KERNEL} where the driver could not compile
-     * the kernel is a {@link CudaException} with the JIT's log.
+     * Opens a store that queues its gathers and scatters as {@code copies} says. {@link Copies#BATCHED} on a driver
+     * without {@code cuMemcpyBatchAsync_v2} is a {@link CudaUnavailableException}; {@link Copies#KERNEL} where the
+     * driver could not compile the kernel is a {@link CudaException} with the JIT's log.
      */
     public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes, Copies copies)
             throws CudaUnavailableException {
@@ -128,13 +134,15 @@ public final class CudaPageStore implements PageStore {
     }
 
     /**
-     * As {@link #open(StoreLayout, int, long, Copies)}, with the longest copy one kernel thread
-     * block takes (a positive multiple of 16; used by {@link Copies#KERNEL} only).
+     * As {@link #open(StoreLayout, int, long, Copies)}, with the longest copy one kernel thread block takes (a positive
+     * multiple of 16; used by {@link Copies#KERNEL} only).
      */
-    public static CudaPageStore open(StoreLayout layout, int ordinal, long stagingBytes, Copies copies,
-            long kernelChunkBytes) throws CudaUnavailableException {
+    public static CudaPageStore open(
+            StoreLayout layout, int ordinal, long stagingBytes, Copies copies, long kernelChunkBytes)
+            throws CudaUnavailableException {
         if (kernelChunkBytes < 16 || kernelChunkBytes % 16 != 0) {
-            throw new IllegalArgumentException("kernelChunkBytes must be a positive multiple of 16, got " + kernelChunkBytes);
+            throw new IllegalArgumentException(
+                    "kernelChunkBytes must be a positive multiple of 16, got " + kernelChunkBytes);
         }
         Optional<String> reason = unavailableReason(ordinal);
         if (reason.isPresent()) {
@@ -142,14 +150,22 @@ public final class CudaPageStore implements PageStore {
         }
         CudaDriver driver = CudaDriver.load();
         if (copies == Copies.BATCHED && !driver.hasBatchCopies()) {
-            throw new CudaUnavailableException("batched copies need cuMemcpyBatchAsync_v2 (a CUDA 13 driver); "
-                    + CudaDriver.LIBRARY + " has none");
+            throw new CudaUnavailableException(
+                    "batched copies need cuMemcpyBatchAsync_v2 (a CUDA 13 driver); "
+                            + CudaDriver.LIBRARY
+                            + " has none");
         }
         long staging = Math.max(Math.min(stagingBytes, layout.poolBytes()), layout.maxBlockBytes());
-        return new CudaPageStore(driver, layout, ordinal, staging, Objects.requireNonNull(copies, "copies"), kernelChunkBytes);
+        return new CudaPageStore(
+                driver, layout, ordinal, staging, Objects.requireNonNull(copies, "copies"), kernelChunkBytes);
     }
 
-    private CudaPageStore(CudaDriver driver, StoreLayout layout, int ordinal, long stagingBytes, Copies copies,
+    private CudaPageStore(
+            CudaDriver driver,
+            StoreLayout layout,
+            int ordinal,
+            long stagingBytes,
+            Copies copies,
             long kernelChunkBytes) {
         this.driver = driver;
         this.kernelChunkBytes = kernelChunkBytes;
@@ -159,8 +175,12 @@ public final class CudaPageStore implements PageStore {
         this.pools = new long[layout.groups().size()];
         this.primary = PrimaryContext.of(driver, ordinal);
         if (copies == Copies.KERNEL && primary.copyFunction() == 0) {
-            throw new CudaException("cuModuleLoadDataEx", 0, "no copy kernel", "opening a store with kernel copies on device "
-                    + ordinal, primary.kernelError());
+            throw new CudaException(
+                    "cuModuleLoadDataEx",
+                    0,
+                    "no copy kernel",
+                    "opening a store with kernel copies on device " + ordinal,
+                    primary.kernelError());
         }
         boolean built = false;
         // Out-parameters live in this confined arena only for the constructor.
@@ -168,23 +188,32 @@ public final class CudaPageStore implements PageStore {
             MemorySegment out = arena.allocate(JAVA_LONG);
             try {
                 primary.makeCurrent(driver);
-                driver.check(driver.cuStreamCreate(out, CudaDriver.CU_STREAM_NON_BLOCKING), "cuStreamCreate",
+                driver.check(
+                        driver.cuStreamCreate(out, CudaDriver.CU_STREAM_NON_BLOCKING),
+                        "cuStreamCreate",
                         "creating a stream on device " + ordinal);
                 this.stream = out.get(JAVA_LONG, 0);
-                this.deviceCopies = switch (copies) {
-                    case KERNEL -> new KernelCopies(driver, stream, ordinal, layout, primary.copyFunction(), kernelChunkBytes);
-                    case BATCHED -> new BatchedCopies(driver, stream, ordinal, layout);
-                    case ONE_BY_ONE -> new OneByOneCopies(driver, stream, ordinal);
-                };
+                this.deviceCopies =
+                        switch (copies) {
+                            case KERNEL ->
+                                    new KernelCopies(
+                                            driver, stream, ordinal, layout, primary.copyFunction(), kernelChunkBytes);
+                            case BATCHED -> new BatchedCopies(driver, stream, ordinal, layout);
+                            case ONE_BY_ONE -> new OneByOneCopies(driver, stream, ordinal);
+                        };
                 for (int g = 0; g < pools.length; g++) {
                     out.set(JAVA_LONG, 0, 0);
                     long bytes = layout.group(g).poolBytes();
-                    driver.check(driver.cuMemAlloc(out, bytes), "cuMemAlloc_v2",
+                    driver.check(
+                            driver.cuMemAlloc(out, bytes),
+                            "cuMemAlloc_v2",
                             "allocating " + bytes + " bytes for group " + g + " on device " + ordinal);
                     pools[g] = out.get(JAVA_LONG, 0);
                 }
                 out.set(JAVA_LONG, 0, 0);
-                driver.check(driver.cuMemHostAlloc(out, stagingBytes, 0), "cuMemHostAlloc",
+                driver.check(
+                        driver.cuMemHostAlloc(out, stagingBytes, 0),
+                        "cuMemHostAlloc",
                         "allocating " + stagingBytes + " pinned staging bytes for device " + ordinal);
                 this.stagingAddress = out.get(JAVA_LONG, 0);
                 // Pinned memory belongs to the driver, not to an Arena: no cleanup action, freed in close().
@@ -205,8 +234,17 @@ public final class CudaPageStore implements PageStore {
 
     @Override
     public String describe() {
-        return "cuda store: device " + ordinal + " (" + primary.name() + "), " + pools.length + " groups, " + layout.poolBytes()
-                + " bytes of device memory, " + staging.byteSize() + " pinned staging bytes, "
+        return "cuda store: device "
+                + ordinal
+                + " ("
+                + primary.name()
+                + "), "
+                + pools.length
+                + " groups, "
+                + layout.poolBytes()
+                + " bytes of device memory, "
+                + staging.byteSize()
+                + " pinned staging bytes, "
                 + switch (copies) {
                     case KERNEL -> "copies by kernel";
                     case BATCHED -> "batched copies";
@@ -234,11 +272,14 @@ public final class CudaPageStore implements PageStore {
         long page = geometry.pageBytes();
         long stride = page * geometry.blocks();
         for (int layer = 0; layer < geometry.layers(); layer++) {
-            int result = driver.cuMemcpyHtoDAsync(pools[group] + layer * stride + block * page, stagingAddress + layer * page,
-                    page, stream);
+            int result =
+                    driver.cuMemcpyHtoDAsync(
+                            pools[group] + layer * stride + block * page, stagingAddress + layer * page, page, stream);
             if (result != CudaDriver.CUDA_SUCCESS) {
-                throw driver.error(result, "cuMemcpyHtoDAsync_v2", "copying page " + block + " of group " + group + " layer "
-                        + layer + " to device " + ordinal);
+                throw driver.error(
+                        result,
+                        "cuMemcpyHtoDAsync_v2",
+                        "copying page " + block + " of group " + group + " layer " + layer + " to device " + ordinal);
             }
         }
         synchronize("writing block " + block + " of group " + group);
@@ -253,11 +294,14 @@ public final class CudaPageStore implements PageStore {
         long page = geometry.pageBytes();
         long stride = page * geometry.blocks();
         for (int layer = 0; layer < geometry.layers(); layer++) {
-            int result = driver.cuMemcpyDtoHAsync(stagingAddress + layer * page, pools[group] + layer * stride + block * page,
-                    page, stream);
+            int result =
+                    driver.cuMemcpyDtoHAsync(
+                            stagingAddress + layer * page, pools[group] + layer * stride + block * page, page, stream);
             if (result != CudaDriver.CUDA_SUCCESS) {
-                throw driver.error(result, "cuMemcpyDtoHAsync_v2", "copying page " + block + " of group " + group + " layer "
-                        + layer + " from device " + ordinal);
+                throw driver.error(
+                        result,
+                        "cuMemcpyDtoHAsync_v2",
+                        "copying page " + block + " of group " + group + " layer " + layer + " from device " + ordinal);
             }
         }
         synchronize("reading block " + block + " of group " + group);
@@ -269,7 +313,9 @@ public final class CudaPageStore implements PageStore {
         enter();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG);
-            driver.check(driver.cuMemAlloc(out, Math.max(1, capacity)), "cuMemAlloc_v2",
+            driver.check(
+                    driver.cuMemAlloc(out, Math.max(1, capacity)),
+                    "cuMemAlloc_v2",
                     "allocating a " + capacity + "-byte snapshot on device " + ordinal);
             DeviceSnapshot snapshot = new DeviceSnapshot(this, out.get(JAVA_LONG, 0), capacity);
             snapshots.add(snapshot);
@@ -295,15 +341,16 @@ public final class CudaPageStore implements PageStore {
         long bytes = layout.snapshotBytes(blocksByGroup);
         layout.checkScatterTargets(blocksByGroup);
         if (bytes != snapshot.size) {
-            throw new IllegalArgumentException("the selection needs " + bytes + " bytes, the snapshot holds " + snapshot.size);
+            throw new IllegalArgumentException(
+                    "the selection needs " + bytes + " bytes, the snapshot holds " + snapshot.size);
         }
         copy(blocksByGroup, snapshot.pointer, false);
         synchronize("scattering " + bytes + " bytes");
     }
 
     /**
-     * Queues the device-to-device copies of a gather or scatter, one per run of consecutive ids in
-     * a layer: as one kernel launch, one batch, or call by call.
+     * Queues the device-to-device copies of a gather or scatter, one per run of consecutive ids in a layer: as one
+     * kernel launch, one batch, or call by call.
      */
     private void copy(long[][] blocksByGroup, long snapshot, boolean gather) {
         try {
@@ -350,8 +397,14 @@ public final class CudaPageStore implements PageStore {
         DeviceSnapshot snapshot = own(from);
         long length = destination.byteSize();
         if (offset < 0 || offset + length > snapshot.capacity) {
-            throw new IndexOutOfBoundsException("bytes " + offset + ".." + (offset + length) + " are outside a "
-                    + snapshot.capacity + "-byte snapshot");
+            throw new IndexOutOfBoundsException(
+                    "bytes "
+                            + offset
+                            + ".."
+                            + (offset + length)
+                            + " are outside a "
+                            + snapshot.capacity
+                            + "-byte snapshot");
         }
         for (long done = 0; done < length; ) {
             long chunk = Math.min(staging.byteSize(), length - done);
@@ -377,8 +430,10 @@ public final class CudaPageStore implements PageStore {
     private void toStaging(DeviceSnapshot snapshot, long offset, long bytes) {
         int result = driver.cuMemcpyDtoHAsync(stagingAddress, snapshot.pointer + offset, bytes, stream);
         if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuMemcpyDtoHAsync_v2", "copying snapshot bytes " + offset + ".." + (offset + bytes)
-                    + " from device " + ordinal);
+            throw driver.error(
+                    result,
+                    "cuMemcpyDtoHAsync_v2",
+                    "copying snapshot bytes " + offset + ".." + (offset + bytes) + " from device " + ordinal);
         }
         synchronize("copying snapshot bytes to the host");
     }
@@ -389,7 +444,9 @@ public final class CudaPageStore implements PageStore {
         DeviceSnapshot source = own(from);
         HostPageStore.checkCapacity(destination, bytes);
         HostPageStore.checkCapacity(source, bytes);
-        driver.check(driver.cuMemcpyDtoDAsync(destination.pointer, source.pointer, bytes, stream), "cuMemcpyDtoDAsync_v2",
+        driver.check(
+                driver.cuMemcpyDtoDAsync(destination.pointer, source.pointer, bytes, stream),
+                "cuMemcpyDtoDAsync_v2",
                 "copying " + bytes + " bytes on device " + ordinal);
         synchronize("copying " + bytes + " bytes on device " + ordinal);
     }
@@ -399,13 +456,17 @@ public final class CudaPageStore implements PageStore {
         DeviceSnapshot device = own(snapshot);
         HostPageStore.checkCapacity(device, bytes);
         if (bytes > staging.byteSize()) {
-            throw new IllegalArgumentException(bytes + " bytes exceed the " + staging.byteSize() + "-byte staging buffer");
+            throw new IllegalArgumentException(
+                    bytes + " bytes exceed the " + staging.byteSize() + "-byte staging buffer");
         }
-        int result = toDevice
-                ? driver.cuMemcpyHtoDAsync(device.pointer, stagingAddress, bytes, stream)
-                : driver.cuMemcpyDtoHAsync(stagingAddress, device.pointer, bytes, stream);
+        int result =
+                toDevice
+                        ? driver.cuMemcpyHtoDAsync(device.pointer, stagingAddress, bytes, stream)
+                        : driver.cuMemcpyDtoHAsync(stagingAddress, device.pointer, bytes, stream);
         if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, toDevice ? "cuMemcpyHtoDAsync_v2" : "cuMemcpyDtoHAsync_v2",
+            throw driver.error(
+                    result,
+                    toDevice ? "cuMemcpyHtoDAsync_v2" : "cuMemcpyDtoHAsync_v2",
                     "copying " + bytes + " pinned bytes " + (toDevice ? "to" : "from") + " device " + ordinal);
         }
         synchronize("copying " + bytes + " pinned bytes");
@@ -424,7 +485,8 @@ public final class CudaPageStore implements PageStore {
             throw new IllegalStateException("the CUDA store is closed");
         }
         if (Thread.currentThread().isVirtual()) {
-            throw new IllegalStateException("the CUDA store needs a platform thread: a CUDA context is current per OS thread");
+            throw new IllegalStateException(
+                    "the CUDA store needs a platform thread: a CUDA context is current per OS thread");
         }
         primary.makeCurrent(driver);
     }
@@ -459,22 +521,52 @@ public final class CudaPageStore implements PageStore {
     /** Frees what was acquired, in reverse order; reports the first failure after trying everything. */
     private void release() {
         CudaException first = null;
-        first = DeviceCopies.keep(driver, first, driver.cuCtxSetCurrent(primary.context()), "cuCtxSetCurrent", "closing the store on device " + ordinal);
+        first =
+                DeviceCopies.keep(
+                        driver,
+                        first,
+                        driver.cuCtxSetCurrent(primary.context()),
+                        "cuCtxSetCurrent",
+                        "closing the store on device " + ordinal);
         if (stream != 0) {
-            first = DeviceCopies.keep(driver, first, driver.cuStreamSynchronize(stream), "cuStreamSynchronize", "closing the store on device " + ordinal);
+            first =
+                    DeviceCopies.keep(
+                            driver,
+                            first,
+                            driver.cuStreamSynchronize(stream),
+                            "cuStreamSynchronize",
+                            "closing the store on device " + ordinal);
         }
         if (stagingAddress != 0) {
-            first = DeviceCopies.keep(driver, first, driver.cuMemFreeHost(stagingAddress), "cuMemFreeHost", "freeing pinned staging for device " + ordinal);
+            first =
+                    DeviceCopies.keep(
+                            driver,
+                            first,
+                            driver.cuMemFreeHost(stagingAddress),
+                            "cuMemFreeHost",
+                            "freeing pinned staging for device " + ordinal);
             stagingAddress = 0;
         }
         for (int g = pools.length - 1; g >= 0; g--) {
             if (pools[g] != 0) {
-                first = DeviceCopies.keep(driver, first, driver.cuMemFree(pools[g]), "cuMemFree_v2", "freeing group " + g + " on device " + ordinal);
+                first =
+                        DeviceCopies.keep(
+                                driver,
+                                first,
+                                driver.cuMemFree(pools[g]),
+                                "cuMemFree_v2",
+                                "freeing group " + g + " on device " + ordinal);
                 pools[g] = 0;
             }
         }
         if (stream != 0) {
-            first = DeviceCopies.keep(driver, first, driver.cuStreamDestroy(stream), "cuStreamDestroy_v2", "destroying the stream on device " + ordinal);
+            first =
+                    DeviceCopies.keep(
+                            driver,
+                            first,
+                            driver.cuStreamDestroy(stream),
+                            "cuStreamDestroy_v2",
+                            "destroying the stream on device " + ordinal);
             stream = 0;
         }
         if (deviceCopies != null) {
@@ -522,7 +614,9 @@ public final class CudaPageStore implements PageStore {
             if (!closed) {
                 closed = true;
                 store.snapshots.remove(this);
-                store.driver.check(store.driver.cuMemFree(pointer), "cuMemFree_v2",
+                store.driver.check(
+                        store.driver.cuMemFree(pointer),
+                        "cuMemFree_v2",
                         "freeing a " + capacity + "-byte snapshot on device " + store.ordinal);
             }
         }

@@ -4,10 +4,9 @@ import io.proofgate.store.cuda.CudaDriver;
 import io.proofgate.store.cuda.CudaException;
 
 /**
- * The device-to-device copies of one gather or scatter of a {@link CudaPageStore}, handed to the
- * driver in one of the ways of {@link CudaPageStore.Copies}. The store walks the selection and
- * adds one copy per run of consecutive block ids in a layer, then submits; every copy is queued
- * on the store's stream, and the store waits once.
+ * The device-to-device copies of one gather or scatter of a {@link CudaPageStore}, handed to the driver in one of the
+ * ways of {@link CudaPageStore.Copies}. The store walks the selection and adds one copy per run of consecutive block
+ * ids in a layer, then submits; every copy is queued on the store's stream, and the store waits once.
  */
 sealed interface DeviceCopies permits KernelCopies, BatchedCopies, OneByOneCopies {
 
@@ -15,8 +14,8 @@ sealed interface DeviceCopies permits KernelCopies, BatchedCopies, OneByOneCopie
     void begin(long[][] blocksByGroup);
 
     /**
-     * One copy of {@code bytes}; {@code gather}, {@code group}, {@code layer} and {@code block}
-     * (the run's first block id) only say what was being done if the driver refuses it.
+     * One copy of {@code bytes}; {@code gather}, {@code group}, {@code layer} and {@code block} (the run's first block
+     * id) only say what was being done if the driver refuses it.
      */
     void add(long destination, long source, long bytes, boolean gather, int group, int layer, long block);
 

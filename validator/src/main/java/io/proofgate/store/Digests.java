@@ -9,8 +9,7 @@ public final class Digests {
     /** A ByteBuffer view holds at most 2 GiB, so larger segments are digested in slices. */
     private static final long CHUNK = 1L << 30;
 
-    private Digests() {
-    }
+    private Digests() {}
 
     static MessageDigest newSha256() {
         try {

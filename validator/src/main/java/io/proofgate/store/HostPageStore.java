@@ -6,15 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The default store: each group's pool is one off-heap segment laid out
- * {@code [layer][block][page]}, as a worker's per-layer KV tensors are. Copies are
- * {@link MemorySegment#copy} calls on those segments, one per run of consecutive block ids in a
- * layer, so nothing is allocated per page.
+ * The default store: each group's pool is one off-heap segment laid out {@code [layer][block][page]}, as a worker's
+ * per-layer KV tensors are. Copies are {@link MemorySegment#copy} calls on those segments, one per run of consecutive
+ * block ids in a layer, so nothing is allocated per page.
  */
 public final class HostPageStore implements PageStore {
 
     /** Pools are allocated here and freed together by {@link #close}. */
     private final Arena arena = Arena.ofShared();
+
     private final StoreLayout layout;
     private final MemorySegment[] pools;
     private final List<HostSnapshot> snapshots = new ArrayList<>();
@@ -89,7 +89,8 @@ public final class HostPageStore implements PageStore {
         long bytes = layout.snapshotBytes(blocksByGroup);
         layout.checkScatterTargets(blocksByGroup);
         if (bytes != snapshot.size) {
-            throw new IllegalArgumentException("the selection needs " + bytes + " bytes, the snapshot holds " + snapshot.size);
+            throw new IllegalArgumentException(
+                    "the selection needs " + bytes + " bytes, the snapshot holds " + snapshot.size);
         }
         copy(blocksByGroup, snapshot.segment, false);
     }
@@ -172,8 +173,8 @@ public final class HostPageStore implements PageStore {
 
     static void checkCapacity(Snapshot snapshot, long bytes) {
         if (bytes > snapshot.capacity()) {
-            throw new IllegalArgumentException("the selection needs " + bytes + " bytes, the snapshot holds at most "
-                    + snapshot.capacity());
+            throw new IllegalArgumentException(
+                    "the selection needs " + bytes + " bytes, the snapshot holds at most " + snapshot.capacity());
         }
     }
 
@@ -181,6 +182,7 @@ public final class HostPageStore implements PageStore {
     public static final class HostSnapshot implements Snapshot {
         /** Owns {@link #segment}; closed by {@link #close} or with the store. */
         private final Arena arena = Arena.ofShared();
+
         private final HostPageStore store;
         private final MemorySegment segment;
         private long size;

@@ -16,21 +16,28 @@ final class OneByOneCopies implements DeviceCopies {
     }
 
     @Override
-    public void begin(long[][] blocksByGroup) {
-    }
+    public void begin(long[][] blocksByGroup) {}
 
     @Override
     public void add(long destination, long source, long bytes, boolean gather, int group, int layer, long block) {
         int result = driver.cuMemcpyDtoDAsync(destination, source, bytes, stream);
         if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuMemcpyDtoDAsync_v2", (gather ? "gathering page " : "scattering page ")
-                    + block + " of group " + group + " layer " + layer + " on device " + ordinal);
+            throw driver.error(
+                    result,
+                    "cuMemcpyDtoDAsync_v2",
+                    (gather ? "gathering page " : "scattering page ")
+                            + block
+                            + " of group "
+                            + group
+                            + " layer "
+                            + layer
+                            + " on device "
+                            + ordinal);
         }
     }
 
     @Override
-    public void submit(boolean gather, long bytes) {
-    }
+    public void submit(boolean gather, long bytes) {}
 
     @Override
     public CudaException free(CudaException first) {

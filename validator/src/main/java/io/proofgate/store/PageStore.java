@@ -3,14 +3,13 @@ package io.proofgate.store;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Block pools per KV-cache group, as a GPU worker holds them, with the copies that publication
- * needs: write and read one block, gather a plan's selected blocks into a {@link Snapshot},
- * scatter a snapshot into other blocks (restore), and the SHA-256 of a snapshot.
+ * Block pools per KV-cache group, as a GPU worker holds them, with the copies that publication needs: write and read
+ * one block, gather a plan's selected blocks into a {@link Snapshot}, scatter a snapshot into other blocks (restore),
+ * and the SHA-256 of a snapshot.
  *
- * <p>Block numbers are pool indices {@code 0 <= block < blocks}; a block's bytes are its pages in
- * layer order. Contents are undefined until written. A store is not thread-safe: use it from one
- * thread at a time. Out-of-range groups or blocks throw {@link IndexOutOfBoundsException} before
- * anything is copied.
+ * <p>Block numbers are pool indices {@code 0 <= block < blocks}; a block's bytes are its pages in layer order. Contents
+ * are undefined until written. A store is not thread-safe: use it from one thread at a time. Out-of-range groups or
+ * blocks throw {@link IndexOutOfBoundsException} before anything is copied.
  */
 public sealed interface PageStore extends AutoCloseable permits HostPageStore, CudaPageStore {
 
@@ -29,8 +28,8 @@ public sealed interface PageStore extends AutoCloseable permits HostPageStore, C
     Snapshot newSnapshot(long capacity);
 
     /**
-     * Copies every selected block (one array of block numbers per group) into {@code into}, in the
-     * {@link Snapshot} layout, and returns the bytes copied.
+     * Copies every selected block (one array of block numbers per group) into {@code into}, in the {@link Snapshot}
+     * layout, and returns the bytes copied.
      */
     long gather(long[][] blocksByGroup, Snapshot into);
 

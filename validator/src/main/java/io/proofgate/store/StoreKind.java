@@ -1,6 +1,7 @@
 package io.proofgate.store;
 
 import io.proofgate.store.cuda.CudaUnavailableException;
+
 import java.util.Optional;
 
 /** The page stores by the name that {@code -Dproofgate.store} and {@code --store} take. */
@@ -34,8 +35,11 @@ public enum StoreKind {
     /** The kind that {@code -Dproofgate.store} names, {@link #HOST} by default. */
     public static StoreKind fromSystemProperty() {
         String name = System.getProperty(PROPERTY, "host");
-        return named(name).orElseThrow(() -> new IllegalArgumentException(
-                "-D" + PROPERTY + "=" + name + " is not a store (expected host or cuda)"));
+        return named(name)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "-D" + PROPERTY + "=" + name + " is not a store (expected host or cuda)"));
     }
 
     /** Why this kind cannot run here, or empty when it can. */

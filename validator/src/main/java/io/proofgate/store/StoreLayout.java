@@ -3,8 +3,8 @@ package io.proofgate.store;
 import java.util.List;
 
 /**
- * The geometry of a page store: one block pool per KV-cache group, in group order. A block of
- * group {@code g} is {@code layers} pages of {@code pageBytes} each, one page per layer.
+ * The geometry of a page store: one block pool per KV-cache group, in group order. A block of group {@code g} is {@code
+ * layers} pages of {@code pageBytes} each, one page per layer.
  */
 public record StoreLayout(List<GroupLayout> groups) {
 
@@ -19,8 +19,8 @@ public record StoreLayout(List<GroupLayout> groups) {
     public record GroupLayout(int layers, long pageBytes, long blocks) {
         public GroupLayout {
             if (layers < 1 || pageBytes < 1 || blocks < 1) {
-                throw new IllegalArgumentException("layers, pageBytes and blocks must be >= 1, got "
-                        + layers + ", " + pageBytes + ", " + blocks);
+                throw new IllegalArgumentException(
+                        "layers, pageBytes and blocks must be >= 1, got " + layers + ", " + pageBytes + ", " + blocks);
             }
         }
 
@@ -76,8 +76,8 @@ public record StoreLayout(List<GroupLayout> groups) {
 
     void checkGroups(long[][] blocksByGroup) {
         if (blocksByGroup.length != groups.size()) {
-            throw new IllegalArgumentException("a selection has " + blocksByGroup.length
-                    + " groups, the store has " + groups.size());
+            throw new IllegalArgumentException(
+                    "a selection has " + blocksByGroup.length + " groups, the store has " + groups.size());
         }
     }
 
@@ -92,9 +92,9 @@ public record StoreLayout(List<GroupLayout> groups) {
     }
 
     /**
-     * Checks a scatter's targets: inside their pools, and no block twice in a group. Writing one
-     * block twice from two places of a snapshot has no defined result once copies are batched
-     * (a batch's copies run in no particular order), so it is refused on every store.
+     * Checks a scatter's targets: inside their pools, and no block twice in a group. Writing one block twice from two
+     * places of a snapshot has no defined result once copies are batched (a batch's copies run in no particular order),
+     * so it is refused on every store.
      */
     void checkScatterTargets(long[][] blocksByGroup) {
         checkSelection(blocksByGroup);
@@ -106,7 +106,8 @@ public record StoreLayout(List<GroupLayout> groups) {
             long poolBlocks = groups.get(g).blocks();
             long twice = poolBlocks <= 64L * blocks.length ? twiceByBitmap(blocks, poolBlocks) : twiceBySorting(blocks);
             if (twice >= 0) {
-                throw new IllegalArgumentException("block " + twice + " is named twice in group " + g + "'s scatter targets");
+                throw new IllegalArgumentException(
+                        "block " + twice + " is named twice in group " + g + "'s scatter targets");
             }
         }
     }
@@ -139,12 +140,13 @@ public record StoreLayout(List<GroupLayout> groups) {
 
     void checkBlock(int group, long block) {
         if (group < 0 || group >= groups.size()) {
-            throw new IndexOutOfBoundsException("group " + group + " is outside the store's " + groups.size() + " groups");
+            throw new IndexOutOfBoundsException(
+                    "group " + group + " is outside the store's " + groups.size() + " groups");
         }
         long blocks = groups.get(group).blocks();
         if (block < 0 || block >= blocks) {
-            throw new IndexOutOfBoundsException("block " + block + " is outside group " + group + "'s pool of "
-                    + blocks + " blocks");
+            throw new IndexOutOfBoundsException(
+                    "block " + block + " is outside group " + group + "'s pool of " + blocks + " blocks");
         }
     }
 }

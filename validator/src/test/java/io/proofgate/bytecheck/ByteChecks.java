@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.proofgate.replay.Replay;
 import io.proofgate.replay.SyntheticLog;
 import io.proofgate.store.StoreKind;
+
+import org.junit.jupiter.api.Assumptions;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +16,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /** Shared by the byte-check tests: the store that {@code -Dproofgate.store} chooses, and the inputs. */
 final class ByteChecks {
@@ -53,9 +55,11 @@ final class ByteChecks {
         ByteArrayOutputStream plain = new ByteArrayOutputStream();
         Replay.run(new ByteArrayInputStream(log), source, plain);
         ByteArrayOutputStream checked = new ByteArrayOutputStream();
-        ByteCheckedReplay.Result result = ByteCheckedReplay.run(new ByteArrayInputStream(log), source, checked, store(),
-                copies);
-        assertEquals(plain.toString(StandardCharsets.UTF_8), checked.toString(StandardCharsets.UTF_8),
+        ByteCheckedReplay.Result result =
+                ByteCheckedReplay.run(new ByteArrayInputStream(log), source, checked, store(), copies);
+        assertEquals(
+                plain.toString(StandardCharsets.UTF_8),
+                checked.toString(StandardCharsets.UTF_8),
                 "byte-checked replay must write exactly what replay writes");
         return result;
     }

@@ -4,9 +4,9 @@ import io.proofgate.protocol.Topology;
 import io.proofgate.protocol.Verdict;
 
 /**
- * The bug the byte check exists for: a publication that copies each recurrent group's table slot
- * (the last entry of the request's table, where the running state lives) instead of the latched
- * block. Attention groups are taken from the plan as usual.
+ * The bug the byte check exists for: a publication that copies each recurrent group's table slot (the last entry of the
+ * request's table, where the running state lives) instead of the latched block. Attention groups are taken from the
+ * plan as usual.
  */
 final class TableSlotCopies implements CopiedBlocks {
 

@@ -7,9 +7,10 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
+import org.junit.jupiter.api.Test;
+
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /** The flat form holds exactly the requests it was given, however many groups and blocks each has. */
 class CachedRequestsTest {
@@ -26,38 +27,40 @@ class CachedRequestsTest {
                 current.add((long) value * 1_000 + index);
             }
         }
-        return new Event.CachedRequest("r" + index, index * 7L, shape.size(), new BlockIds(groups.toArray(long[][]::new)),
-                index % 3 == 0);
+        return new Event.CachedRequest(
+                "r" + index, index * 7L, shape.size(), new BlockIds(groups.toArray(long[][]::new)), index % 3 == 0);
     }
 
     @Test
     void holdsEveryRequestAsGiven() {
-        qt().withExamples(1_000).forAll(lists().of(lists().of(integers().between(0, 5)).ofSizeBetween(0, 12)).ofSizeBetween(0, 20))
-                .checkAssert(shapes -> {
-                    List<Event.CachedRequest> requests = new ArrayList<>();
-                    for (int i = 0; i < shapes.size(); i++) {
-                        requests.add(request(i, shapes.get(i)));
-                    }
-                    CachedRequests flat = CachedRequests.of(requests);
-                    assertEquals(requests, flat);
-                    assertEquals(requests, new ArrayList<>(flat));
-                    for (int i = 0; i < requests.size(); i++) {
-                        Event.CachedRequest r = requests.get(i);
-                        assertEquals(r.id(), flat.id(i));
-                        assertEquals(r.computed(), flat.computed(i));
-                        assertEquals(r.scheduled(), flat.scheduled(i));
-                        assertEquals(r.resumed(), flat.resumed(i));
-                        assertEquals(r.newBlockIds().groupCount(), flat.groupCount(i));
-                        for (int g = 0; g < flat.groupCount(i); g++) {
-                            long[] expected = r.newBlockIds().byGroup()[g];
-                            assertEquals(expected.length, flat.blockCount(i, g));
-                            long[] copied = new long[expected.length + 2];
-                            flat.copyBlocks(i, g, copied, 2);
-                            assertArrayEquals(expected, java.util.Arrays.copyOfRange(copied, 2, copied.length));
-                        }
-                    }
-                    assertSame(flat, CachedRequests.of(flat));
-                });
+        qt().withExamples(1_000)
+                .forAll(lists().of(lists().of(integers().between(0, 5)).ofSizeBetween(0, 12)).ofSizeBetween(0, 20))
+                .checkAssert(
+                        shapes -> {
+                            List<Event.CachedRequest> requests = new ArrayList<>();
+                            for (int i = 0; i < shapes.size(); i++) {
+                                requests.add(request(i, shapes.get(i)));
+                            }
+                            CachedRequests flat = CachedRequests.of(requests);
+                            assertEquals(requests, flat);
+                            assertEquals(requests, new ArrayList<>(flat));
+                            for (int i = 0; i < requests.size(); i++) {
+                                Event.CachedRequest r = requests.get(i);
+                                assertEquals(r.id(), flat.id(i));
+                                assertEquals(r.computed(), flat.computed(i));
+                                assertEquals(r.scheduled(), flat.scheduled(i));
+                                assertEquals(r.resumed(), flat.resumed(i));
+                                assertEquals(r.newBlockIds().groupCount(), flat.groupCount(i));
+                                for (int g = 0; g < flat.groupCount(i); g++) {
+                                    long[] expected = r.newBlockIds().byGroup()[g];
+                                    assertEquals(expected.length, flat.blockCount(i, g));
+                                    long[] copied = new long[expected.length + 2];
+                                    flat.copyBlocks(i, g, copied, 2);
+                                    assertArrayEquals(expected, java.util.Arrays.copyOfRange(copied, 2, copied.length));
+                                }
+                            }
+                            assertSame(flat, CachedRequests.of(flat));
+                        });
     }
 
     @Test

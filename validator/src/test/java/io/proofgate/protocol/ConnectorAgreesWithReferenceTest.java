@@ -4,32 +4,53 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 
 import io.proofgate.words.GroupPolicy;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
+
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.core.RandomnessSource;
 import org.quicktheories.generators.SourceDSL;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
- * {@link Connector} and the naive {@link ReferenceRules} agree, event by event, on random logs that
- * mix every kind of evidence (well-formed, intermediate, exact, future, malformed, ...), preemption,
- * resume, finish and quorum, over four topologies.
+ * {@link Connector} and the naive {@link ReferenceRules} agree, event by event, on random logs that mix every kind of
+ * evidence (well-formed, intermediate, exact, future, malformed, ...), preemption, resume, finish and quorum, over four
+ * topologies.
  */
 class ConnectorAgreesWithReferenceTest {
 
-    private static final List<Topology> TOPOLOGIES = List.of(
-            Events.seedTopology(),
-            new Topology(List.of(new Group(0, GroupPolicy.FULL, 2304, 0), new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0),
-                    new Group(2, GroupPolicy.RECURRENT_ALIGN, 2304, 0)), 2, 256, 1024, Long.MAX_VALUE),
-            new Topology(List.of(new Group(0, GroupPolicy.SLIDING, 1024, 2048), new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0)),
-                    1, 256, 1024, 8000),
-            new Topology(List.of(new Group(0, GroupPolicy.FULL, 2304, 0), new Group(1, GroupPolicy.SLIDING, 2304, 4096)),
-                    2, 256, 1024, Long.MAX_VALUE));
+    private static final List<Topology> TOPOLOGIES =
+            List.of(
+                    Events.seedTopology(),
+                    new Topology(
+                            List.of(
+                                    new Group(0, GroupPolicy.FULL, 2304, 0),
+                                    new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0),
+                                    new Group(2, GroupPolicy.RECURRENT_ALIGN, 2304, 0)),
+                            2,
+                            256,
+                            1024,
+                            Long.MAX_VALUE),
+                    new Topology(
+                            List.of(
+                                    new Group(0, GroupPolicy.SLIDING, 1024, 2048),
+                                    new Group(1, GroupPolicy.RECURRENT_ALIGN, 2304, 0)),
+                            1,
+                            256,
+                            1024,
+                            8000),
+                    new Topology(
+                            List.of(
+                                    new Group(0, GroupPolicy.FULL, 2304, 0),
+                                    new Group(1, GroupPolicy.SLIDING, 2304, 4096)),
+                            2,
+                            256,
+                            1024,
+                            Long.MAX_VALUE));
 
     private static final long[] PROMPTS = {1000, 1025, 2305, 6992, 8256, 9000};
     private static final String[] IDS = {"r0", "r1", "r2", "r3"};
@@ -46,26 +67,49 @@ class ConnectorAgreesWithReferenceTest {
 
     @Test
     void connectorAndReferenceAgreeOnRandomLogs() {
-        qt().withExamples(3000).withShrinkCycles(200).forAll(scenarios()).checkAssert(scenario -> {
-            Connector connector = new Connector(scenario.topology());
-            ReferenceRules reference = new ReferenceRules(scenario.topology());
-            for (int i = 0; i < scenario.events().size(); i++) {
-                Event event = scenario.events().get(i);
-                List<String> expected = reference.apply(event);
-                List<String> actual = connector.apply(event).stream().map(ReferenceRules::reduce).toList();
-                assertEquals(expected, actual, "verdicts of event " + i + ": " + event);
-                ConnectorState state = connector.state();
-                assertEquals(new Counters(reference.plans, reference.rejected, reference.skippedQuorum,
-                        reference.retiredFinished, reference.ignoredHeld), state.counters(), "counters after event " + i);
-                Map<String, String> expectedPending = new TreeMap<>();
-                reference.pending.forEach((id, s) -> expectedPending.put(id, s.done() + " " + s.table() + " "
-                        + Events.sorted(s.latch())));
-                Map<String, String> actualPending = new TreeMap<>();
-                state.pending().forEach((id, s) -> actualPending.put(id, s.done() + " " + lists(s.table()) + " "
-                        + Events.sorted(s.latch())));
-                assertEquals(expectedPending, actualPending, "pending stores after event " + i);
-            }
-        });
+        qt().withExamples(3000)
+                .withShrinkCycles(200)
+                .forAll(scenarios())
+                .checkAssert(
+                        scenario -> {
+                            Connector connector = new Connector(scenario.topology());
+                            ReferenceRules reference = new ReferenceRules(scenario.topology());
+                            for (int i = 0; i < scenario.events().size(); i++) {
+                                Event event = scenario.events().get(i);
+                                List<String> expected = reference.apply(event);
+                                List<String> actual =
+                                        connector.apply(event).stream().map(ReferenceRules::reduce).toList();
+                                assertEquals(expected, actual, "verdicts of event " + i + ": " + event);
+                                ConnectorState state = connector.state();
+                                assertEquals(
+                                        new Counters(
+                                                reference.plans,
+                                                reference.rejected,
+                                                reference.skippedQuorum,
+                                                reference.retiredFinished,
+                                                reference.ignoredHeld),
+                                        state.counters(),
+                                        "counters after event " + i);
+                                Map<String, String> expectedPending = new TreeMap<>();
+                                reference.pending.forEach(
+                                        (id, s) ->
+                                                expectedPending.put(
+                                                        id,
+                                                        s.done() + " " + s.table() + " " + Events.sorted(s.latch())));
+                                Map<String, String> actualPending = new TreeMap<>();
+                                state.pending()
+                                        .forEach(
+                                                (id, s) ->
+                                                        actualPending.put(
+                                                                id,
+                                                                s.done()
+                                                                        + " "
+                                                                        + lists(s.table())
+                                                                        + " "
+                                                                        + Events.sorted(s.latch())));
+                                assertEquals(expectedPending, actualPending, "pending stores after event " + i);
+                            }
+                        });
     }
 
     private static List<List<Long>> lists(BlockIds blocks) {
@@ -118,8 +162,10 @@ class ConnectorAgreesWithReferenceTest {
                     events.add(new Event.Finished(IDS[pick(IDS.length)]));
                 } else {
                     // now and then a rank the topology does not have: ignored and counted
-                    events.add(new Event.Held(chance(5) ? topology.tpDegree() + pick(2) : pick(topology.tpDegree()),
-                            DIGESTS[pick(DIGESTS.length)]));
+                    events.add(
+                            new Event.Held(
+                                    chance(5) ? topology.tpDegree() + pick(2) : pick(topology.tpDegree()),
+                                    DIGESTS[pick(DIGESTS.length)]));
                 }
             }
             return new Scenario(topology, events);
@@ -142,8 +188,9 @@ class ConnectorAgreesWithReferenceTest {
                     long prompt = PROMPTS[pick(PROMPTS.length)];
                     targets.put(id, topology.targetOf(prompt));
                     long scheduledTokens = tokens(prompt);
-                    news.add(new Event.NewRequest(id, DIGESTS[pick(DIGESTS.length)], prompt, 0, scheduledTokens,
-                            table(4)));
+                    news.add(
+                            new Event.NewRequest(
+                                    id, DIGESTS[pick(DIGESTS.length)], prompt, 0, scheduledTokens, table(4)));
                 } else {
                     long target = targets.get(id);
                     long computed = Math.max(0, target - 2304 + 256L * pick(12) - 512);
@@ -213,18 +260,22 @@ class ConnectorAgreesWithReferenceTest {
 
         RawValue entry(long target) {
             if (chance(5)) {
-                return chance(50) ? new RawValue.ListOf(List.of(new RawValue.Int(1), new RawValue.Int(42)))
-                        : new RawValue.ListOf(List.of(new RawValue.Int(1), new RawValue.Bool(true), new RawValue.Int(target)));
+                return chance(50)
+                        ? new RawValue.ListOf(List.of(new RawValue.Int(1), new RawValue.Int(42)))
+                        : new RawValue.ListOf(
+                                List.of(new RawValue.Int(1), new RawValue.Bool(true), new RawValue.Int(target)));
             }
             int groups = topology.groups().size();
             long group = chance(5) ? (chance(50) ? -1 : groups) : pick(groups);
             long block = chance(5) ? 0 : 40 + pick(4);
-            long boundary = switch (pick(10)) {
-                case 0 -> target + 256;
-                case 1, 2 -> target - 2304;
-                default -> target;
-            };
-            return new RawValue.ListOf(List.of(new RawValue.Int(group), new RawValue.Int(block), new RawValue.Int(boundary)));
+            long boundary =
+                    switch (pick(10)) {
+                        case 0 -> target + 256;
+                        case 1, 2 -> target - 2304;
+                        default -> target;
+                    };
+            return new RawValue.ListOf(
+                    List.of(new RawValue.Int(group), new RawValue.Int(block), new RawValue.Int(boundary)));
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.proofgate.protocol;
 
 import io.proofgate.words.GroupPolicy;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +19,9 @@ final class Events {
 
     /** Group blocks in group, then block order, for comparing latches and plans as sets. */
     static java.util.SortedSet<GroupBlock> sorted(java.util.Collection<GroupBlock> blocks) {
-        java.util.SortedSet<GroupBlock> set = new java.util.TreeSet<>(
-                java.util.Comparator.comparingInt(GroupBlock::group).thenComparingLong(GroupBlock::block));
+        java.util.SortedSet<GroupBlock> set =
+                new java.util.TreeSet<>(
+                        java.util.Comparator.comparingInt(GroupBlock::group).thenComparingLong(GroupBlock::block));
         set.addAll(blocks);
         return set;
     }
@@ -32,7 +34,8 @@ final class Events {
         return ids;
     }
 
-    static Event.NewRequest newRequest(String id, String digest, long prompt, long computed, long scheduled, BlockIds blocks) {
+    static Event.NewRequest newRequest(
+            String id, String digest, long prompt, long computed, long scheduled, BlockIds blocks) {
         return new Event.NewRequest(id, digest, prompt, computed, scheduled, blocks);
     }
 
@@ -71,8 +74,12 @@ final class Events {
         return new RawValue.Int(value);
     }
 
-    static Event.Step step(long step, List<Event.NewRequest> news, List<Event.CachedRequest> cached,
-                                   List<String> preempted, RawValue evidence) {
+    static Event.Step step(
+            long step,
+            List<Event.NewRequest> news,
+            List<Event.CachedRequest> cached,
+            List<String> preempted,
+            RawValue evidence) {
         return new Event.Step(step, news, cached, preempted, evidence);
     }
 

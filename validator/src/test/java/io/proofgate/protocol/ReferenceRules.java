@@ -1,6 +1,7 @@
 package io.proofgate.protocol;
 
 import io.proofgate.words.GroupPolicy;
+
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,9 +12,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A second, naive statement of protocol §3 written straight from the text with lists and sets and no
- * attention to cost, to check {@link Connector} against on random events. Verdicts are reduced to
- * what the protocol fixes (kind, step, id, code, target, plan contents, retire cause).
+ * A second, naive statement of protocol §3 written straight from the text with lists and sets and no attention to cost,
+ * to check {@link Connector} against on random events. Verdicts are reduced to what the protocol fixes (kind, step, id,
+ * code, target, plan contents, retire cause).
  */
 final class ReferenceRules {
 
@@ -167,7 +168,17 @@ final class ReferenceRules {
             return "rejected " + step + " " + id + " invalid_selection " + store.target();
         }
         plans++;
-        return "plan " + step + " " + id + " " + store.digest() + " " + store.target() + " " + selected + " "
+        return "plan "
+                + step
+                + " "
+                + id
+                + " "
+                + store.digest()
+                + " "
+                + store.target()
+                + " "
+                + selected
+                + " "
                 + Events.sorted(store.latch());
     }
 
@@ -191,8 +202,10 @@ final class ReferenceRules {
         }
         List<GroupBlock> exact = new ArrayList<>();
         for (RawValue entry : list.items()) {
-            if (!(entry instanceof RawValue.ListOf triple) || triple.items().size() != 3
-                    || !triple.items().stream().allMatch(item -> item instanceof RawValue.Int || item instanceof RawValue.Big)) {
+            if (!(entry instanceof RawValue.ListOf triple)
+                    || triple.items().size() != 3
+                    || !triple.items().stream()
+                            .allMatch(item -> item instanceof RawValue.Int || item instanceof RawValue.Big)) {
                 return "malformed_entry";
             }
             // every comparison on exact integers, as the log wrote them
@@ -236,7 +249,9 @@ final class ReferenceRules {
     }
 
     private static BigInteger exact(RawValue integer) {
-        return integer instanceof RawValue.Big(BigInteger big) ? big : BigInteger.valueOf(((RawValue.Int) integer).value());
+        return integer instanceof RawValue.Big(BigInteger big)
+                ? big
+                : BigInteger.valueOf(((RawValue.Int) integer).value());
     }
 
     private boolean hasRecurrent() {
@@ -267,9 +282,21 @@ final class ReferenceRules {
     /** The same reduction of a real verdict. */
     static String reduce(Verdict verdict) {
         return switch (verdict) {
-            case Verdict.Plan p -> "plan " + p.step() + " " + p.id() + " " + p.digest() + " " + p.target() + " "
-                    + lists(p.blocksByGroup()) + " " + Events.sorted(p.recurrent());
-            case Verdict.Rejected r -> "rejected " + r.step() + " " + r.id() + " " + r.code().wireName() + " " + r.target();
+            case Verdict.Plan p ->
+                    "plan "
+                            + p.step()
+                            + " "
+                            + p.id()
+                            + " "
+                            + p.digest()
+                            + " "
+                            + p.target()
+                            + " "
+                            + lists(p.blocksByGroup())
+                            + " "
+                            + Events.sorted(p.recurrent());
+            case Verdict.Rejected r ->
+                    "rejected " + r.step() + " " + r.id() + " " + r.code().wireName() + " " + r.target();
             case Verdict.Retired r -> "retired " + r.step() + " " + r.id() + " " + r.cause().wireName();
             // the random logs of this statement have no lookups
             case Verdict.Hit h -> "hit " + h.step() + " " + h.id() + " " + h.tokens();

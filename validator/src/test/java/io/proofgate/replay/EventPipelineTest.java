@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,12 +24,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 
 /**
- * A log cut into pieces and parsed side by side reads as one reader from the start reads it: the
- * same verdicts for a valid log, the same error at the same place for an invalid one, whatever
- * the pieces' size, with lines longer than a piece, and with lines too long to be parsed alone.
+ * A log cut into pieces and parsed side by side reads as one reader from the start reads it: the same verdicts for a
+ * valid log, the same error at the same place for an invalid one, whatever the pieces' size, with lines longer than a
+ * piece, and with lines too long to be parsed alone.
  */
 class EventPipelineTest {
 
@@ -48,9 +49,20 @@ class EventPipelineTest {
                     for (int parsers : new int[] {1, 3}) {
                         // bytes held: plenty, or so few that a piece waits for the one before to be taken
                         for (int budget : new int[] {1 << 20, 2 * piece}) {
-                            Outcome pieces = replay(log, new EventPipeline.Settings(piece, maxPiece, parsers, 2, budget));
-                            assertEquals(whole, pieces, "piece " + piece + ", at most " + maxPiece + ", " + parsers
-                                    + " parsers, " + budget + " bytes held");
+                            Outcome pieces =
+                                    replay(log, new EventPipeline.Settings(piece, maxPiece, parsers, 2, budget));
+                            assertEquals(
+                                    whole,
+                                    pieces,
+                                    "piece "
+                                            + piece
+                                            + ", at most "
+                                            + maxPiece
+                                            + ", "
+                                            + parsers
+                                            + " parsers, "
+                                            + budget
+                                            + " bytes held");
                         }
                     }
                 }
@@ -72,22 +84,42 @@ class EventPipelineTest {
         // a line ended inside an object, a string and a multi-byte character
         logs.add(withLine(valid, "{\"kind\":\"finished\",\n\"id\":\"x\"}\n"));
         logs.add(withLine(valid, "{\"kind\":\"finished\",\"id\":\"x\n\"}\n"));
-        logs.add(concat(withLine(valid, "{\"kind\":\"finished\",\"id\":\"x"), new byte[] {(byte) 0xC3, '\n', '"', '}', '\n'}));
-        logs.add(padded(concat(valid, "{\"kind\":\"finished\"".getBytes(StandardCharsets.UTF_8)), 3)); // the end inside an object
+        logs.add(
+                concat(
+                        withLine(valid, "{\"kind\":\"finished\",\"id\":\"x"),
+                        new byte[] {(byte) 0xC3, '\n', '"', '}', '\n'}));
+        logs.add(
+                padded(
+                        concat(valid, "{\"kind\":\"finished\"".getBytes(StandardCharsets.UTF_8)),
+                        3)); // the end inside an object
         // a '\r' not followed by '\n' ends a line for the parser: the lines after it count it
-        logs.add(padded(withLine(withLine(valid, "{\"kind\":\"finished\",\"id\":\"x\"} \r {\"kind\":\"finished\",\"id\":\"y\"}\n"
-                + "\n".repeat(40)), "{\"kind\":\"step\",\"step\":1}\n"), 5));
+        logs.add(
+                padded(
+                        withLine(
+                                withLine(
+                                        valid,
+                                        "{\"kind\":\"finished\",\"id\":\"x\"} \r {\"kind\":\"finished\",\"id\":\"y\"}\n"
+                                                + "\n".repeat(40)),
+                                "{\"kind\":\"step\",\"step\":1}\n"),
+                        5));
         // two errors in one read of the parser: the first in the log is reported, however the reads fall
-        logs.add(withLine(valid, "{\"kind\":\"bogus\"}\n{\"kind\":\"finished\",\"id\":\"\u00ff\"}\n".replace("\u00ff", "\u0000")));
-        logs.add(concat(withLine(valid, "{\"kind\":\"bogus\"}\n{\"kind\":\"finished\",\"id\":\""),
-                new byte[] {(byte) 0xC0, (byte) 0xAF, '"', '}', '\n'}));
+        logs.add(
+                withLine(
+                        valid,
+                        "{\"kind\":\"bogus\"}\n{\"kind\":\"finished\",\"id\":\"\u00ff\"}\n"
+                                .replace("\u00ff", "\u0000")));
+        logs.add(
+                concat(
+                        withLine(valid, "{\"kind\":\"bogus\"}\n{\"kind\":\"finished\",\"id\":\""),
+                        new byte[] {(byte) 0xC0, (byte) 0xAF, '"', '}', '\n'}));
         for (byte[] log : logs) {
             Outcome whole = replay(log, oneReader(log));
             assertTrue(whole.error != null, () -> new String(log, StandardCharsets.UTF_8));
             for (int piece : PIECES) {
                 for (int maxPiece : new int[] {piece, 1 << 20}) {
                     Outcome pieces = replay(log, new EventPipeline.Settings(piece, maxPiece, 2, 2, 1 << 20));
-                    String where = "piece " + piece + ", at most " + maxPiece + ": " + new String(log, StandardCharsets.UTF_8);
+                    String where =
+                            "piece " + piece + ", at most " + maxPiece + ": " + new String(log, StandardCharsets.UTF_8);
                     assertEquals(whole.error, pieces.error, where);
                     assertEquals(whole.output, pieces.output, where);
                 }
@@ -102,8 +134,11 @@ class EventPipelineTest {
         byte[] bytes = log.toByteArray();
         List<Long> lines = new ArrayList<>();
         int parsed;
-        try (EventPipeline pipeline = EventPipeline.open(new ByteArrayInputStream(bytes), "log",
-                new EventPipeline.Settings(4096, 1 << 20, 2, 2, 1 << 20))) {
+        try (EventPipeline pipeline =
+                EventPipeline.open(
+                        new ByteArrayInputStream(bytes),
+                        "log",
+                        new EventPipeline.Settings(4096, 1 << 20, 2, 2, 1 << 20))) {
             ReplayLine line;
             while ((line = pipeline.next()) != null) {
                 lines.add(line.line());
@@ -151,57 +186,77 @@ class EventPipelineTest {
     void aFailureToReadTheLogReachesTheCaller() throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         new SyntheticLog(3, 16).write(log, 50_000);
-        InputStream failing = new SequenceInputStream(new ByteArrayInputStream(log.toByteArray()), new InputStream() {
-            @Override
-            public int read() throws IOException {
-                throw new IOException("disk gone");
-            }
-        });
-        IOException e = assertThrows(IOException.class, () -> Replay.run(failing, "log", OutputStream.nullOutputStream(),
-                topology -> Replay.Observer.NONE, new EventPipeline.Settings(1000, 1 << 20, 2, 2, 1 << 20)));
+        InputStream failing =
+                new SequenceInputStream(
+                        new ByteArrayInputStream(log.toByteArray()),
+                        new InputStream() {
+                            @Override
+                            public int read() throws IOException {
+                                throw new IOException("disk gone");
+                            }
+                        });
+        IOException e =
+                assertThrows(
+                        IOException.class,
+                        () ->
+                                Replay.run(
+                                        failing,
+                                        "log",
+                                        OutputStream.nullOutputStream(),
+                                        topology -> Replay.Observer.NONE,
+                                        new EventPipeline.Settings(1000, 1 << 20, 2, 2, 1 << 20)));
         assertEquals("disk gone", e.getMessage());
     }
 
     /**
-     * Stands in for a cutting thread that dies while handing over its own failure (out of memory
-     * again while allocating the hand-over): nothing more reaches the queue. Without the watch on
-     * the thread, next() waits for ever and this test times out.
+     * Stands in for a cutting thread that dies while handing over its own failure (out of memory again while allocating
+     * the hand-over): nothing more reaches the queue. Without the watch on the thread, next() waits for ever and this
+     * test times out.
      */
     @Test
     void aCuttingThreadThatDiesWithoutAWordEndsTheReplayInsteadOfHangingIt() throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         new SyntheticLog(3, 16).write(log, 20_000);
         byte[] bytes = log.toByteArray();
-        InputStream dying = new InputStream() {
-            private int at;
+        InputStream dying =
+                new InputStream() {
+                    private int at;
 
-            @Override
-            public int read() {
-                throw new AssertionError("read in blocks");
-            }
+                    @Override
+                    public int read() {
+                        throw new AssertionError("read in blocks");
+                    }
 
-            @Override
-            public int read(byte[] buffer, int from, int length) {
-                if (at >= 10_000) {
-                    throw EventPipelineTest.<RuntimeException>sneaky(new Exception("escapes every catch of the cutter"));
-                }
-                int n = Math.min(length, 10_000 - at);
-                System.arraycopy(bytes, at, buffer, from, n);
-                at += n;
-                return n;
-            }
-        };
+                    @Override
+                    public int read(byte[] buffer, int from, int length) {
+                        if (at >= 10_000) {
+                            throw EventPipelineTest.<RuntimeException>sneaky(
+                                    new Exception("escapes every catch of the cutter"));
+                        }
+                        int n = Math.min(length, 10_000 - at);
+                        System.arraycopy(bytes, at, buffer, from, n);
+                        at += n;
+                        return n;
+                    }
+                };
         // a guard against the hang this test exists for: seconds here would be a bet on the machine
-        assertTimeoutPreemptively(Duration.ofMinutes(5), () -> {
-            try (EventPipeline pipeline = EventPipeline.open(dying, "log", new EventPipeline.Settings(4096, 1 << 20, 2, 2, 1 << 20))) {
-                OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> {
-                    while (pipeline.next() != null) {
-                        // the lines of the first piece, then the dead thread
+        assertTimeoutPreemptively(
+                Duration.ofMinutes(5),
+                () -> {
+                    try (EventPipeline pipeline =
+                            EventPipeline.open(
+                                    dying, "log", new EventPipeline.Settings(4096, 1 << 20, 2, 2, 1 << 20))) {
+                        OutOfMemoryError e =
+                                assertThrows(
+                                        OutOfMemoryError.class,
+                                        () -> {
+                                            while (pipeline.next() != null) {
+                                                // the lines of the first piece, then the dead thread
+                                            }
+                                        });
+                        assertEquals("the log reader stopped without handing over its failure", e.getMessage());
                     }
                 });
-                assertEquals("the log reader stopped without handing over its failure", e.getMessage());
-            }
-        });
     }
 
     @SuppressWarnings("unchecked")

@@ -4,20 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.IOException;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every structural error kind of a replay log: {@code invalid/NAME.jsonl} must fail with exactly the
- * message in {@code NAME.error} ({@code file:line:column: problem}) and leave no summary line.
+ * Every structural error kind of a replay log: {@code invalid/NAME.jsonl} must fail with exactly the message in {@code
+ * NAME.error} ({@code file:line:column: problem}) and leave no summary line.
  */
 class InvalidLogsTest {
 

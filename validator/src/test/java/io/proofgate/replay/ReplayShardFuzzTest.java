@@ -3,9 +3,11 @@ package io.proofgate.replay;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+
 import io.proofgate.json.JsonWords;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,16 +17,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Fuzzing of {@code proofgate merge-replay}'s reader of replay shards (Jazzer), which reads files from
- * other machines: the whole file (its header first), and the result lines after a well-formed
- * header. Any bytes merge, with the logs' error messages escaped, or are refused in words fit for
- * a terminal (no control character, none of the JSON parser's words); nothing else escapes.
+ * Fuzzing of {@code proofgate merge-replay}'s reader of replay shards (Jazzer), which reads files from other machines:
+ * the whole file (its header first), and the result lines after a well-formed header. Any bytes merge, with the logs'
+ * error messages escaped, or are refused in words fit for a terminal (no control character, none of the JSON parser's
+ * words); nothing else escapes.
  */
 class ReplayShardFuzzTest {
 
     private static final Path FILE;
-    static final String HEADER = "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/v2\",\"shard\":0,\"of\":1,"
-            + "\"files\":[\"a.jsonl\",\"b.jsonl\"],\"sha256\":[[0,null],[1,null]]}\n";
+    static final String HEADER =
+            "{\"kind\":\"shard\",\"schema\":\"proofgate-replay-shard/v2\",\"shard\":0,\"of\":1,"
+                    + "\"files\":[\"a.jsonl\",\"b.jsonl\"],\"sha256\":[[0,null],[1,null]]}\n";
 
     static {
         try {
@@ -38,7 +41,8 @@ class ReplayShardFuzzTest {
     private static void merge(byte[] file) throws IOException {
         Files.write(FILE, file);
         try {
-            List<String> errors = ReplayMerge.merge(List.of(FILE), new ByteArrayOutputStream(), Optional.empty(), false);
+            List<String> errors =
+                    ReplayMerge.merge(List.of(FILE), new ByteArrayOutputStream(), Optional.empty(), false);
             // a shard carries the messages of the run that wrote it (of any version): escaped, not reworded
             errors.forEach(error -> assertTrue(Outside.isPlain(error), Outside.quoted(error)));
         } catch (MergeRefused e) {

@@ -2,6 +2,9 @@ package io.proofgate.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,13 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
 
 /**
- * Replays every {@code scenarios/**.jsonl} and compares stdout with the {@code .expected} beside it.
- * The expected files were checked by hand against protocol §3; {@code -Dproofgate.rewrite=true}
- * rewrites them (commit the diff only if you understand it).
+ * Replays every {@code scenarios/**.jsonl} and compares stdout with the {@code .expected} beside it. The expected files
+ * were checked by hand against protocol §3; {@code -Dproofgate.rewrite=true} rewrites them (commit the diff only if you
+ * understand it).
  */
 class ScenarioFilesTest {
 

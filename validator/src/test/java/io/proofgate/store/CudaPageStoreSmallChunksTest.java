@@ -6,16 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole contract again with the kernel cutting copies at 1 KiB instead of 64 KiB, so that
- * every page of the contract's layouts is split, some into unaligned pieces. Skipped, with the
- * reason, where there is no CUDA device.
+ * The whole contract again with the kernel cutting copies at 1 KiB instead of 64 KiB, so that every page of the
+ * contract's layouts is split, some into unaligned pieces. Skipped, with the reason, where there is no CUDA device.
  */
 class CudaPageStoreSmallChunksTest extends CudaPageStoreTest {
 
     @Override
     PageStore open(StoreLayout layout) throws Exception {
-        return CudaPageStore.open(layout, CudaPageStore.defaultOrdinal(), CudaPageStore.DEFAULT_STAGING_BYTES,
-                CudaPageStore.Copies.KERNEL, 1024);
+        return CudaPageStore.open(
+                layout,
+                CudaPageStore.defaultOrdinal(),
+                CudaPageStore.DEFAULT_STAGING_BYTES,
+                CudaPageStore.Copies.KERNEL,
+                1024);
     }
 
     @Test
@@ -28,8 +31,16 @@ class CudaPageStoreSmallChunksTest extends CudaPageStoreTest {
 
     @Test
     void chunkSizes_mustBePositiveMultiplesOf16() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaPageStore.open(LAYOUT,
-                CudaPageStore.defaultOrdinal(), CudaPageStore.DEFAULT_STAGING_BYTES, CudaPageStore.Copies.KERNEL, 1000));
+        IllegalArgumentException e =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () ->
+                                CudaPageStore.open(
+                                        LAYOUT,
+                                        CudaPageStore.defaultOrdinal(),
+                                        CudaPageStore.DEFAULT_STAGING_BYTES,
+                                        CudaPageStore.Copies.KERNEL,
+                                        1000));
         assertEquals("kernelChunkBytes must be a positive multiple of 16, got 1000", e.getMessage());
     }
 }

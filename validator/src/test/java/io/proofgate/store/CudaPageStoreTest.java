@@ -5,17 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.store.cuda.CudaException;
-import java.lang.foreign.MemorySegment;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
 /**
- * The page-store contract on CUDA device memory. Where {@code libcuda.so.1} or a device is
- * missing, every test is skipped with the reason, which is also printed.
+ * The page-store contract on CUDA device memory. Where {@code libcuda.so.1} or a device is missing, every test is
+ * skipped with the reason, which is also printed.
  */
 class CudaPageStoreTest extends PageStoreContract {
 
@@ -58,13 +60,16 @@ class CudaPageStoreTest extends PageStoreContract {
     void virtualThreads_areRefusedBecauseContextsAreCurrentPerOsThread() throws Exception {
         try (PageStore store = open(LAYOUT)) {
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread.ofVirtual().start(() -> {
-                try {
-                    store.read(0, 0, MemorySegment.ofArray(new byte[8192]));
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-            }).join();
+            Thread.ofVirtual()
+                    .start(
+                            () -> {
+                                try {
+                                    store.read(0, 0, MemorySegment.ofArray(new byte[8192]));
+                                } catch (Throwable e) {
+                                    thrown.set(e);
+                                }
+                            })
+                    .join();
             assertTrue(thrown.get() instanceof IllegalStateException, String.valueOf(thrown.get()));
         }
     }
@@ -74,13 +79,16 @@ class CudaPageStoreTest extends PageStoreContract {
         try (PageStore store = open(LAYOUT)) {
             fill(store, 11);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread worker = Thread.ofPlatform().start(() -> {
-                try {
-                    assertEquals(content(LAYOUT, 2, 3, 11)[0], read(store, 2, 3)[0]);
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-            });
+            Thread worker =
+                    Thread.ofPlatform()
+                            .start(
+                                    () -> {
+                                        try {
+                                            assertEquals(content(LAYOUT, 2, 3, 11)[0], read(store, 2, 3)[0]);
+                                        } catch (Throwable e) {
+                                            thrown.set(e);
+                                        }
+                                    });
             worker.join();
             assertEquals(null, thrown.get());
         }
@@ -91,6 +99,7 @@ class CudaPageStoreTest extends PageStoreContract {
         StoreLayout absurd = StoreLayout.uniform(1, 1, 1L << 40, 64); // 64 TiB
         CudaException e = assertThrows(CudaException.class, () -> open(absurd).close());
         assertEquals("cuMemAlloc_v2", e.symbol());
-        assertTrue(e.getMessage().startsWith("cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (2) allocating "), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (2) allocating "), e.getMessage());
     }
 }

@@ -5,24 +5,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.security.MessageDigest;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link PageStore} must do, checked on bytes: each store's test extends this class and
- * says how to open the store. Geometry: three groups with different layers and page sizes, so a
- * store that mixes up strides, layers or groups shows it.
+ * What every {@link PageStore} must do, checked on bytes: each store's test extends this class and says how to open the
+ * store. Geometry: three groups with different layers and page sizes, so a store that mixes up strides, layers or
+ * groups shows it.
  */
 abstract class PageStoreContract {
 
-    static final StoreLayout LAYOUT = new StoreLayout(List.of(
-            new StoreLayout.GroupLayout(2, 4096, 64),
-            new StoreLayout.GroupLayout(3, 1024, 32),
-            new StoreLayout.GroupLayout(1, 64, 16)));
+    static final StoreLayout LAYOUT =
+            new StoreLayout(
+                    List.of(
+                            new StoreLayout.GroupLayout(2, 4096, 64),
+                            new StoreLayout.GroupLayout(3, 1024, 32),
+                            new StoreLayout.GroupLayout(1, 64, 16)));
 
     /** Opens a store of the kind under test. */
     abstract PageStore open(StoreLayout layout) throws Exception;
@@ -102,7 +105,8 @@ abstract class PageStoreContract {
     @Test
     void gather_layoutIsGroupThenLayerThenSelectedBlock() throws Exception {
         long[][] selection = {{11, 12, 13, 40, 2}, {31, 0}, {7}};
-        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot snapshot = store.newSnapshot(1 << 20)) {
             fill(store, 3);
             long bytes = store.gather(selection, snapshot);
             assertEquals(LAYOUT.snapshotBytes(selection), bytes);
@@ -115,7 +119,9 @@ abstract class PageStoreContract {
     void gather_runsOfConsecutiveIdsGiveTheSameBytesAsSingleBlocks() throws Exception {
         long[][] runs = {{3, 4, 5, 6}, {}, {}};
         long[][] reversed = {{6, 5, 4, 3}, {}, {}};
-        try (PageStore store = open(LAYOUT); Snapshot a = store.newSnapshot(1 << 20); Snapshot b = store.newSnapshot(1 << 20)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot a = store.newSnapshot(1 << 20);
+                Snapshot b = store.newSnapshot(1 << 20)) {
             fill(store, 4);
             store.gather(runs, a);
             store.gather(reversed, b);
@@ -128,7 +134,8 @@ abstract class PageStoreContract {
     void scatter_restoresAGatheredSnapshotIntoOtherBlocks() throws Exception {
         long[][] source = {{11, 12, 13}, {1}, {2, 9}};
         long[][] fresh = {{60, 61, 50}, {30}, {15, 14}};
-        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot snapshot = store.newSnapshot(1 << 20)) {
             fill(store, 5);
             store.gather(source, snapshot);
             store.scatter(snapshot, fresh);
@@ -140,7 +147,8 @@ abstract class PageStoreContract {
     @Test
     void sha256_isTheDigestOfTheGatheredBytes() throws Exception {
         long[][] selection = {{1, 2, 63}, {31}, {0}};
-        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot snapshot = store.newSnapshot(1 << 20)) {
             fill(store, 6);
             store.gather(selection, snapshot);
             byte[] expected = MessageDigest.getInstance("SHA-256").digest(expectedSnapshot(LAYOUT, selection, 6));
@@ -150,7 +158,8 @@ abstract class PageStoreContract {
 
     @Test
     void gather_emptySelectionHasNoBytes() throws Exception {
-        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(0)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot snapshot = store.newSnapshot(0)) {
             assertEquals(0, store.gather(new long[][] {{}, {}, {}}, snapshot));
             assertArrayEquals(MessageDigest.getInstance("SHA-256").digest(new byte[0]), store.sha256(snapshot));
         }
@@ -161,7 +170,8 @@ abstract class PageStoreContract {
         // 12 MiB: more than the CUDA store's default 8 MiB staging, so copyOut and sha256 go in chunks.
         StoreLayout big = StoreLayout.uniform(1, 1, 1 << 20, 16);
         long[][] selection = {{15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 14}};
-        try (PageStore store = open(big); Snapshot snapshot = store.newSnapshot(12L << 20)) {
+        try (PageStore store = open(big);
+                Snapshot snapshot = store.newSnapshot(12L << 20)) {
             fill(store, 7);
             store.gather(selection, snapshot);
             byte[] expected = expectedSnapshot(big, selection, 7);
@@ -175,7 +185,8 @@ abstract class PageStoreContract {
 
     @Test
     void offHeapSegments_areAcceptedAsSourceAndDestination() throws Exception {
-        try (PageStore store = open(LAYOUT); Arena arena = Arena.ofConfined()) {
+        try (PageStore store = open(LAYOUT);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment page = arena.allocate(LAYOUT.group(1).blockBytes());
             page.copyFrom(MemorySegment.ofArray(content(LAYOUT, 1, 3, 8)));
             store.write(1, 3, page);
@@ -187,30 +198,35 @@ abstract class PageStoreContract {
 
     @Test
     void outOfRangeBlocks_areRefusedBeforeAnythingIsCopied() throws Exception {
-        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot snapshot = store.newSnapshot(1 << 20)) {
             fill(store, 9);
             store.gather(new long[][] {{1}, {}, {}}, snapshot);
-            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
-                    () -> store.gather(new long[][] {{1}, {32}, {}}, snapshot));
+            IndexOutOfBoundsException e =
+                    assertThrows(
+                            IndexOutOfBoundsException.class,
+                            () -> store.gather(new long[][] {{1}, {32}, {}}, snapshot));
             assertEquals("block 32 is outside group 1's pool of 32 blocks", e.getMessage());
             assertThrows(IndexOutOfBoundsException.class, () -> store.scatter(snapshot, new long[][] {{-1}, {}, {}}));
-            assertThrows(IndexOutOfBoundsException.class,
-                    () -> store.write(3, 0, MemorySegment.ofArray(new byte[64])));
+            assertThrows(IndexOutOfBoundsException.class, () -> store.write(3, 0, MemorySegment.ofArray(new byte[64])));
             assertArrayEquals(content(LAYOUT, 0, 1, 9), read(store, 0, 1));
         }
     }
 
     @Test
     void misfitSelectionsAndBuffers_areRefusedWithTheSizes() throws Exception {
-        try (PageStore store = open(LAYOUT); Snapshot small = store.newSnapshot(4096)) {
-            IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class,
-                    () -> store.gather(new long[][] {{1}, {}, {}}, small));
+        try (PageStore store = open(LAYOUT);
+                Snapshot small = store.newSnapshot(4096)) {
+            IllegalArgumentException tooBig =
+                    assertThrows(IllegalArgumentException.class, () -> store.gather(new long[][] {{1}, {}, {}}, small));
             assertEquals("the selection needs 8192 bytes, the snapshot holds at most 4096", tooBig.getMessage());
-            IllegalArgumentException groups = assertThrows(IllegalArgumentException.class,
-                    () -> store.gather(new long[][] {{1}}, small));
+            IllegalArgumentException groups =
+                    assertThrows(IllegalArgumentException.class, () -> store.gather(new long[][] {{1}}, small));
             assertEquals("a selection has 1 groups, the store has 3", groups.getMessage());
-            IllegalArgumentException page = assertThrows(IllegalArgumentException.class,
-                    () -> store.write(0, 0, MemorySegment.ofArray(new byte[4096])));
+            IllegalArgumentException page =
+                    assertThrows(
+                            IllegalArgumentException.class,
+                            () -> store.write(0, 0, MemorySegment.ofArray(new byte[4096])));
             assertEquals("source has 4096 bytes, a block has 8192", page.getMessage());
             store.gather(new long[][] {{}, {}, {1, 2}}, small);
             assertThrows(IllegalArgumentException.class, () -> store.scatter(small, new long[][] {{}, {}, {1}}));
@@ -220,13 +236,16 @@ abstract class PageStoreContract {
     /** Pages longer than a kernel's chunk (64 KiB), of odd length, and a few bytes, with runs. */
     @Test
     void largeAndOddPages_gatherAndScatterByteForByte() throws Exception {
-        StoreLayout layout = new StoreLayout(List.of(
-                new StoreLayout.GroupLayout(2, 196_608, 8),
-                new StoreLayout.GroupLayout(1, 150_001, 6),
-                new StoreLayout.GroupLayout(3, 17, 10)));
+        StoreLayout layout =
+                new StoreLayout(
+                        List.of(
+                                new StoreLayout.GroupLayout(2, 196_608, 8),
+                                new StoreLayout.GroupLayout(1, 150_001, 6),
+                                new StoreLayout.GroupLayout(3, 17, 10)));
         long[][] source = {{2, 3, 4, 0}, {5, 1, 2}, {9, 8, 7, 1}};
         long[][] fresh = {{7, 6, 5, 1}, {0, 3, 4}, {0, 2, 3, 4}};
-        try (PageStore store = open(layout); Snapshot snapshot = store.newSnapshot(4 << 20)) {
+        try (PageStore store = open(layout);
+                Snapshot snapshot = store.newSnapshot(4 << 20)) {
             fill(store, 8);
             store.gather(source, snapshot);
             assertArrayEquals(expectedSnapshot(layout, source, 8), out(store, snapshot));
@@ -239,7 +258,8 @@ abstract class PageStoreContract {
     /** One store, selections growing from one block to many: buffers sized by the first must grow. */
     @Test
     void growingSelections_onOneStore() throws Exception {
-        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot snapshot = store.newSnapshot(1 << 20)) {
             fill(store, 12);
             long[][] one = {{5}, {}, {}};
             store.gather(one, snapshot);
@@ -255,11 +275,14 @@ abstract class PageStoreContract {
 
     @Test
     void scatter_refusesABlockNamedTwiceInAGroupBeforeCopying() throws Exception {
-        try (PageStore store = open(LAYOUT); Snapshot snapshot = store.newSnapshot(1 << 20)) {
+        try (PageStore store = open(LAYOUT);
+                Snapshot snapshot = store.newSnapshot(1 << 20)) {
             fill(store, 6);
             store.gather(new long[][] {{1, 2}, {}, {3}}, snapshot);
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> store.scatter(snapshot, new long[][] {{40, 40}, {}, {7}}));
+            IllegalArgumentException e =
+                    assertThrows(
+                            IllegalArgumentException.class,
+                            () -> store.scatter(snapshot, new long[][] {{40, 40}, {}, {7}}));
             assertEquals("block 40 is named twice in group 0's scatter targets", e.getMessage());
             assertArrayEquals(content(LAYOUT, 0, 40, 6), read(store, 0, 40), "a refused scatter wrote");
             assertArrayEquals(content(LAYOUT, 2, 7, 6), read(store, 2, 7), "a refused scatter wrote");
@@ -272,7 +295,9 @@ abstract class PageStoreContract {
 
     @Test
     void snapshotsOfAnotherStore_areRefused() throws Exception {
-        try (PageStore one = open(LAYOUT); PageStore two = open(LAYOUT); Snapshot foreign = two.newSnapshot(1 << 16)) {
+        try (PageStore one = open(LAYOUT);
+                PageStore two = open(LAYOUT);
+                Snapshot foreign = two.newSnapshot(1 << 16)) {
             assertThrows(IllegalArgumentException.class, () -> one.gather(new long[][] {{1}, {}, {}}, foreign));
         }
     }
@@ -284,8 +309,9 @@ abstract class PageStoreContract {
         store.close();
         store.close();
         snapshot.close();
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> store.read(0, 0, MemorySegment.ofArray(new byte[8192])));
+        IllegalStateException e =
+                assertThrows(
+                        IllegalStateException.class, () -> store.read(0, 0, MemorySegment.ofArray(new byte[8192])));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
 
@@ -293,7 +319,9 @@ abstract class PageStoreContract {
     static void assertRestored(PageStore store, StoreLayout layout, long[][] source, long[][] fresh, int salt) {
         for (int g = 0; g < source.length; g++) {
             for (int i = 0; i < source[g].length; i++) {
-                assertArrayEquals(content(layout, g, source[g][i], salt), read(store, g, fresh[g][i]),
+                assertArrayEquals(
+                        content(layout, g, source[g][i], salt),
+                        read(store, g, fresh[g][i]),
                         "group " + g + " block " + fresh[g][i] + " restored from " + source[g][i]);
             }
         }

@@ -3,13 +3,16 @@ package io.proofgate.words;
 import java.util.Optional;
 
 /**
- * What an adapter declares it can do in its {@code hello} line (docs/conformance.md,
- * "Capabilities"), by wire name. Each decides which expectations the kit compares or which
- * scenarios it runs; the report names what a missing one left out.
+ * What an adapter declares it can do in its {@code hello} line (docs/conformance.md, "Capabilities"), by wire name.
+ * Each decides which expectations the kit compares or which scenarios it runs; the report names what a missing one left
+ * out.
  */
 public enum Capability {
     REASON_FACTS("reason_facts", "the facts of each rejection's reason (observed, target, group, block, entry, ...)"),
-    STATE("state", "the connector's state after each event (pending stores with done, table and latch; held digests; counters)"),
+    STATE(
+            "state",
+            "the connector's state after each event (pending stores with done, table and latch; held digests;"
+                    + " counters)"),
     SLIDING("sliding", "scenarios whose topology has a sliding group"),
     WIDE_INTEGERS("wide_integers", "scenarios whose evidence holds integers beyond 64 bits"),
     /** Answers lookups and loads its hits: the restore half (docs/conformance.md, "Restores"). */

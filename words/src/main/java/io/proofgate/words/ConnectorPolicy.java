@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * What a connector decides on top of vLLM's hand-offs, as an adapter declares it in its greeting
- * ({@code "connector_policy"}): the conformance kit judges every plan's safety whatever the
- * policy, and compares verdicts, states and summaries with a policy only where it models it.
+ * What a connector decides on top of vLLM's hand-offs, as an adapter declares it in its greeting ({@code
+ * "connector_policy"}): the conformance kit judges every plan's safety whatever the policy, and compares verdicts,
+ * states and summaries with a policy only where it models it.
  */
 public enum ConnectorPolicy {
     /** The seed's: one plan per request at the target, the exact proof latched across steps (protocol §3). */

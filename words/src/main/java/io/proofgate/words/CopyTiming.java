@@ -4,9 +4,8 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * When a connector's workers copy a plan's blocks, as a {@code plan} answer's {@code "copy"} says
- * (docs/conformance.md, "Safety and policies"): the kit judges the blocks at every point a copy
- * may read them.
+ * When a connector's workers copy a plan's blocks, as a {@code plan} answer's {@code "copy"} says (docs/conformance.md,
+ * "Safety and policies"): the kit judges the blocks at every point a copy may read them.
  */
 public enum CopyTiming {
     /** In the step of the event the plan answers (the default). */

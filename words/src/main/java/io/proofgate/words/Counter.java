@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The connector's counters as the wire names them (protocol §5: the summary, an adapter's
- * {@code state} line, the scenario format's {@code counters} line), in the order they are written.
+ * The connector's counters as the wire names them (protocol §5: the summary, an adapter's {@code state} line, the
+ * scenario format's {@code counters} line), in the order they are written.
  */
 public enum Counter {
     PLANS("plans"),

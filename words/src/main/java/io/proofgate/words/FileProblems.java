@@ -14,7 +14,8 @@ public final class FileProblems {
     public static String words(IOException e) {
         return switch (e) {
             case NoSuchFileException missing -> "no such file";
-            case java.nio.charset.CharacterCodingException notText -> "not UTF-8 text"; // its own words are "Input length = 1"
+            case java.nio.charset.CharacterCodingException notText ->
+                    "not UTF-8 text"; // its own words are "Input length = 1"
             case AccessDeniedException denied -> "permission denied";
             case NotDirectoryException notDirectory -> "a part of the path is not a folder";
             case FileSystemException other when other.getReason() != null -> Outside.bare(other.getReason());

@@ -3,9 +3,9 @@ package io.proofgate.words;
 import java.util.List;
 
 /**
- * The facts of a rejection's reason (docs/protocol.md §6, "Reasons"): the {@code name=value}
- * words that end it. The sentence before them is prose, which no comparison reads; every reader of
- * a reason (the kit, the audits, the namespace answers) takes the facts here.
+ * The facts of a rejection's reason (docs/protocol.md §6, "Reasons"): the {@code name=value} words that end it. The
+ * sentence before them is prose, which no comparison reads; every reader of a reason (the kit, the audits, the
+ * namespace answers) takes the facts here.
  */
 public final class ReasonFacts {
 

@@ -9,7 +9,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** SHA-256 as 64 lower-case hex digits, as the formats write it: what shard files record of each input, and what fingerprints and identities are made of. */
+/**
+ * SHA-256 as 64 lower-case hex digits, as the formats write it: what shard files record of each input, and what
+ * fingerprints and identities are made of.
+ */
 public final class Sha256 {
 
     private Sha256() {}
@@ -32,9 +35,8 @@ public final class Sha256 {
     }
 
     /**
-     * A hash of a sequence of fields, each length-prefixed, so that two different sequences never
-     * hash alike however their bytes run together: for keys made of several parts (a cache key of
-     * a tool, a model and a folder's files).
+     * A hash of a sequence of fields, each length-prefixed, so that two different sequences never hash alike however
+     * their bytes run together: for keys made of several parts (a cache key of a tool, a model and a folder's files).
      */
     public static Fields fields() {
         return new Fields(digest());

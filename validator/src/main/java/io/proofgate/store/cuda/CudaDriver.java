@@ -12,20 +12,19 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The CUDA driver API entry points that the CUDA page store uses, bound with the FFM API from
- * {@code libcuda.so.1}: one downcall per symbol, the {@code _v2} symbols where {@code cuda.h}
- * maps the plain name to one. No JNI and no CUDA toolkit: only the driver library is needed.
+ * The CUDA driver API entry points that the CUDA page store uses, bound with the FFM API from {@code libcuda.so.1}: one
+ * downcall per symbol, the {@code _v2} symbols where {@code cuda.h} maps the plain name to one. No JNI and no CUDA
+ * toolkit: only the driver library is needed.
  *
- * <p>Types: {@code CUresult}, {@code CUdevice} and flags are {@code int}; {@code CUdeviceptr},
- * {@code size_t}, {@code CUcontext} and {@code CUstream} are passed as {@code long}. Host pointers
- * that the copies read or write are passed as raw addresses ({@code long}) too: on the 64-bit
- * System V and AAPCS64 ABIs a pointer and a 64-bit integer travel in the same register, and a raw
- * address spares the hot copy paths a {@link MemorySegment} object per page. Out-parameters are
- * {@link MemorySegment}s that the caller allocates in its own {@link Arena}.
+ * <p>Types: {@code CUresult}, {@code CUdevice} and flags are {@code int}; {@code CUdeviceptr}, {@code size_t}, {@code
+ * CUcontext} and {@code CUstream} are passed as {@code long}. Host pointers that the copies read or write are passed as
+ * raw addresses ({@code long}) too: on the 64-bit System V and AAPCS64 ABIs a pointer and a 64-bit integer travel in
+ * the same register, and a raw address spares the hot copy paths a {@link MemorySegment} object per page.
+ * Out-parameters are {@link MemorySegment}s that the caller allocates in its own {@link Arena}.
  *
- * <p>Every method returns the raw {@code CUresult}; {@link #check} turns a failure into a
- * {@link CudaException} with the name and text from {@code cuGetErrorName}/{@code cuGetErrorString}.
- * The library handle lives in {@link Arena#global()}: libcuda is never unloaded.
+ * <p>Every method returns the raw {@code CUresult}; {@link #check} turns a failure into a {@link CudaException} with
+ * the name and text from {@code cuGetErrorName}/{@code cuGetErrorString}. The library handle lives in {@link
+ * Arena#global()}: libcuda is never unloaded.
  */
 public final class CudaDriver {
 
@@ -33,13 +32,16 @@ public final class CudaDriver {
     public static final String LIBRARY = "libcuda.so.1";
 
     public static final int CUDA_SUCCESS = 0;
+
     /** {@code CU_STREAM_NON_BLOCKING}: no implicit synchronization with the legacy default stream. */
     public static final int CU_STREAM_NON_BLOCKING = 0x1;
+
     /** {@code CU_MEMCPY_SRC_ACCESS_ORDER_STREAM}: a batch reads its sources in stream order. */
     public static final int CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 0x1;
+
     /**
-     * {@code sizeof(CUmemcpyAttributes)}: {@code srcAccessOrder} (int), two {@code CUmemLocation}
-     * hints ({@code {int type; int id;}} each) and {@code flags} (unsigned int).
+     * {@code sizeof(CUmemcpyAttributes)}: {@code srcAccessOrder} (int), two {@code CUmemLocation} hints ({@code {int
+     * type; int id;}} each) and {@code flags} (unsigned int).
      */
     public static final long MEMCPY_ATTRIBUTES_BYTES = 24;
 
@@ -59,8 +61,10 @@ public final class CudaDriver {
     private final MethodHandle cuMemcpyHtoDAsync;
     private final MethodHandle cuMemcpyDtoHAsync;
     private final MethodHandle cuMemcpyDtoDAsync;
+
     /** Null where the driver predates CUDA 13's {@code cuMemcpyBatchAsync_v2}. */
     private final MethodHandle cuMemcpyBatchAsync;
+
     private final MethodHandle cuModuleLoadDataEx;
     private final MethodHandle cuModuleGetFunction;
     private final MethodHandle cuLaunchKernel;
@@ -72,34 +76,66 @@ public final class CudaDriver {
 
     private CudaDriver(SymbolLookup library) {
         Linker linker = Linker.nativeLinker();
-        Binder bind = (name, descriptor) -> linker.downcallHandle(library.find(name).orElseThrow(
-                () -> new UnsatisfiedLinkError(LIBRARY + " has no symbol " + name + " (driver too old?)")), descriptor);
+        Binder bind =
+                (name, descriptor) ->
+                        linker.downcallHandle(
+                                library.find(name)
+                                        .orElseThrow(
+                                                () ->
+                                                        new UnsatisfiedLinkError(
+                                                                LIBRARY
+                                                                        + " has no symbol "
+                                                                        + name
+                                                                        + " (driver too old?)")),
+                                descriptor);
         cuInit = bind.handle("cuInit", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         cuDeviceGetCount = bind.handle("cuDeviceGetCount", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         cuDeviceGet = bind.handle("cuDeviceGet", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         cuDeviceGetName = bind.handle("cuDeviceGetName", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-        cuDevicePrimaryCtxRetain = bind.handle("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        cuDevicePrimaryCtxRelease = bind.handle("cuDevicePrimaryCtxRelease_v2", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        cuDevicePrimaryCtxRetain =
+                bind.handle("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        cuDevicePrimaryCtxRelease =
+                bind.handle("cuDevicePrimaryCtxRelease_v2", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         cuCtxSetCurrent = bind.handle("cuCtxSetCurrent", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
         cuMemAlloc = bind.handle("cuMemAlloc_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
         cuMemFree = bind.handle("cuMemFree_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
         cuMemHostAlloc = bind.handle("cuMemHostAlloc", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
         cuMemFreeHost = bind.handle("cuMemFreeHost", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-        cuMemcpyHtoDAsync = bind.handle("cuMemcpyHtoDAsync_v2",
-                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-        cuMemcpyDtoHAsync = bind.handle("cuMemcpyDtoHAsync_v2",
-                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-        cuMemcpyDtoDAsync = bind.handle("cuMemcpyDtoDAsync_v2",
-                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        cuMemcpyHtoDAsync =
+                bind.handle(
+                        "cuMemcpyHtoDAsync_v2",
+                        FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        cuMemcpyDtoHAsync =
+                bind.handle(
+                        "cuMemcpyDtoHAsync_v2",
+                        FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        cuMemcpyDtoDAsync =
+                bind.handle(
+                        "cuMemcpyDtoDAsync_v2",
+                        FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         // Optional: CUDA 12.8's cuMemcpyBatchAsync had a failIdx parameter; only the _v2 signature is bound.
-        cuMemcpyBatchAsync = library.find("cuMemcpyBatchAsync_v2").map(symbol -> linker.downcallHandle(symbol,
-                FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
-                        JAVA_LONG))).orElse(null);
-        cuModuleLoadDataEx = bind.handle("cuModuleLoadDataEx",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
-        cuModuleGetFunction = bind.handle("cuModuleGetFunction", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-        cuLaunchKernel = bind.handle("cuLaunchKernel", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT,
-                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        cuMemcpyBatchAsync =
+                library.find("cuMemcpyBatchAsync_v2")
+                        .map(
+                                symbol ->
+                                        linker.downcallHandle(
+                                                symbol,
+                                                FunctionDescriptor.of(
+                                                        JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                                                        JAVA_LONG, JAVA_LONG, JAVA_LONG)))
+                        .orElse(null);
+        cuModuleLoadDataEx =
+                bind.handle(
+                        "cuModuleLoadDataEx",
+                        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+        cuModuleGetFunction =
+                bind.handle("cuModuleGetFunction", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+        cuLaunchKernel =
+                bind.handle(
+                        "cuLaunchKernel",
+                        FunctionDescriptor.of(
+                                JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                                JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         cuStreamCreate = bind.handle("cuStreamCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         cuStreamSynchronize = bind.handle("cuStreamSynchronize", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
         cuStreamDestroy = bind.handle("cuStreamDestroy_v2", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
@@ -113,8 +149,8 @@ public final class CudaDriver {
     }
 
     /**
-     * The driver, loaded once per JVM, or a {@link CudaUnavailableException} whose message says
-     * why not (e.g. {@code no libcuda.so.1: ...}). The same answer is given on every later call.
+     * The driver, loaded once per JVM, or a {@link CudaUnavailableException} whose message says why not (e.g. {@code no
+     * libcuda.so.1: ...}). The same answer is given on every later call.
      */
     public static CudaDriver load() throws CudaUnavailableException {
         Object state = loaded;
@@ -156,7 +192,11 @@ public final class CudaDriver {
 
     /** The exception for a failed call; {@code work} says what was being done ("copying page 17 to device 0"). */
     public CudaException error(int result, String symbol, String work) {
-        return new CudaException(symbol, result, errorText(cuGetErrorName, result, "CUDA_ERROR_UNKNOWN_CODE"), work,
+        return new CudaException(
+                symbol,
+                result,
+                errorText(cuGetErrorName, result, "CUDA_ERROR_UNKNOWN_CODE"),
+                work,
                 errorText(cuGetErrorString, result, ""));
     }
 
@@ -212,8 +252,8 @@ public final class CudaDriver {
     }
 
     /**
-     * {@code cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev)}; {@code context} is owned by
-     * the caller's Arena, the context itself by the driver until {@link #cuDevicePrimaryCtxRelease}.
+     * {@code cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev)}; {@code context} is owned by the caller's Arena,
+     * the context itself by the driver until {@link #cuDevicePrimaryCtxRelease}.
      */
     public int cuDevicePrimaryCtxRetain(MemorySegment context, int device) {
         try {
@@ -242,9 +282,8 @@ public final class CudaDriver {
     }
 
     /**
-     * {@code cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize)}; {@code pointer} is owned by the
-     * caller's Arena; the device memory belongs to the current context, in no Arena, until
-     * {@link #cuMemFree}.
+     * {@code cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize)}; {@code pointer} is owned by the caller's Arena; the
+     * device memory belongs to the current context, in no Arena, until {@link #cuMemFree}.
      */
     public int cuMemAlloc(MemorySegment pointer, long bytes) {
         try {
@@ -264,9 +303,9 @@ public final class CudaDriver {
     }
 
     /**
-     * {@code cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags)}: page-locked host
-     * memory. {@code pointer} is owned by the caller's Arena; the pinned memory belongs to the
-     * driver, in no Arena, until {@link #cuMemFreeHost}: callers reinterpret it without a cleanup.
+     * {@code cuMemHostAlloc(void** pp, size_t bytesize, unsigned int flags)}: page-locked host memory. {@code pointer}
+     * is owned by the caller's Arena; the pinned memory belongs to the driver, in no Arena, until {@link
+     * #cuMemFreeHost}: callers reinterpret it without a cleanup.
      */
     public int cuMemHostAlloc(MemorySegment pointer, long bytes, int flags) {
         try {
@@ -286,9 +325,8 @@ public final class CudaDriver {
     }
 
     /**
-     * {@code cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream s)};
-     * {@code hostAddress} must be pinned memory from {@link #cuMemHostAlloc} (no Arena) that stays
-     * untouched until the stream is synchronized.
+     * {@code cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size_t n, CUstream s)}; {@code hostAddress} must be
+     * pinned memory from {@link #cuMemHostAlloc} (no Arena) that stays untouched until the stream is synchronized.
      */
     public int cuMemcpyHtoDAsync(long devicePointer, long hostAddress, long bytes, long stream) {
         try {
@@ -299,9 +337,8 @@ public final class CudaDriver {
     }
 
     /**
-     * {@code cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream s)};
-     * {@code hostAddress} must be pinned memory from {@link #cuMemHostAlloc} (no Arena), read only
-     * after the stream is synchronized.
+     * {@code cuMemcpyDtoHAsync_v2(void* dst, CUdeviceptr src, size_t n, CUstream s)}; {@code hostAddress} must be
+     * pinned memory from {@link #cuMemHostAlloc} (no Arena), read only after the stream is synchronized.
      */
     public int cuMemcpyDtoHAsync(long hostAddress, long devicePointer, long bytes, long stream) {
         try {
@@ -322,15 +359,20 @@ public final class CudaDriver {
 
     /** {@code CU_JIT_ERROR_LOG_BUFFER}: a {@code char*} the JIT writes its error log into. */
     public static final int CU_JIT_ERROR_LOG_BUFFER = 5;
+
     /** {@code CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES}: that buffer's size, passed as the pointer-sized value itself. */
     public static final int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
     /**
-     * {@code cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions,
-     * CUjit_option* options, void** optionValues)}: loads (for PTX, JIT-compiles) a module into the
-     * current context. Every segment is owned by the caller's Arena; the module by the context.
+     * {@code cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions, CUjit_option* options,
+     * void** optionValues)}: loads (for PTX, JIT-compiles) a module into the current context. Every segment is owned by
+     * the caller's Arena; the module by the context.
      */
-    public int cuModuleLoadDataEx(MemorySegment module, MemorySegment image, int optionCount, MemorySegment options,
+    public int cuModuleLoadDataEx(
+            MemorySegment module,
+            MemorySegment image,
+            int optionCount,
+            MemorySegment options,
             MemorySegment optionValues) {
         try {
             return (int) cuModuleLoadDataEx.invokeExact(module, image, optionCount, options, optionValues);
@@ -339,7 +381,10 @@ public final class CudaDriver {
         }
     }
 
-    /** {@code cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name)}; segments in the caller's Arena. */
+    /**
+     * {@code cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name)}; segments in the caller's
+     * Arena.
+     */
     public int cuModuleGetFunction(MemorySegment function, long module, MemorySegment name) {
         try {
             return (int) cuModuleGetFunction.invokeExact(function, module, name);
@@ -349,16 +394,37 @@ public final class CudaDriver {
     }
 
     /**
-     * {@code cuLaunchKernel(CUfunction f, unsigned gridDimX, gridDimY, gridDimZ, blockDimX,
-     * blockDimY, blockDimZ, unsigned sharedMemBytes, CUstream s, void** kernelParams, void** extra)}.
-     * {@code kernelParams} is the raw address of native memory holding one pointer per kernel
-     * parameter, each to that parameter's value; the driver copies the values before it returns.
+     * {@code cuLaunchKernel(CUfunction f, unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+     * unsigned sharedMemBytes, CUstream s, void** kernelParams, void** extra)}. {@code kernelParams} is the raw address
+     * of native memory holding one pointer per kernel parameter, each to that parameter's value; the driver copies the
+     * values before it returns.
      */
-    public int cuLaunchKernel(long function, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ,
-            int sharedBytes, long stream, long kernelParams, long extra) {
+    public int cuLaunchKernel(
+            long function,
+            int gridX,
+            int gridY,
+            int gridZ,
+            int blockX,
+            int blockY,
+            int blockZ,
+            int sharedBytes,
+            long stream,
+            long kernelParams,
+            long extra) {
         try {
-            return (int) cuLaunchKernel.invokeExact(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes, stream,
-                    kernelParams, extra);
+            return (int)
+                    cuLaunchKernel.invokeExact(
+                            function,
+                            gridX,
+                            gridY,
+                            gridZ,
+                            blockX,
+                            blockY,
+                            blockZ,
+                            sharedBytes,
+                            stream,
+                            kernelParams,
+                            extra);
         } catch (Throwable e) {
             throw rethrow(e);
         }
@@ -371,25 +437,34 @@ public final class CudaDriver {
 
     /**
      * {@code cuMemcpyBatchAsync_v2(CUdeviceptr* dsts, CUdeviceptr* srcs, size_t* sizes, size_t count,
-     * CUmemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, CUstream hStream)}. Every
-     * array argument is the raw address of native memory that the caller owns and keeps unchanged
-     * until the call returns; {@code stream} must not be the legacy stream. Only where
-     * {@link #hasBatchCopies()}.
+     * CUmemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, CUstream hStream)}. Every array argument is the
+     * raw address of native memory that the caller owns and keeps unchanged until the call returns; {@code stream} must
+     * not be the legacy stream. Only where {@link #hasBatchCopies()}.
      */
-    public int cuMemcpyBatchAsync(long destinations, long sources, long sizes, long count, long attributes,
-            long attributeIndices, long attributeCount, long stream) {
+    public int cuMemcpyBatchAsync(
+            long destinations,
+            long sources,
+            long sizes,
+            long count,
+            long attributes,
+            long attributeIndices,
+            long attributeCount,
+            long stream) {
         if (cuMemcpyBatchAsync == null) {
             throw new UnsupportedOperationException(LIBRARY + " has no cuMemcpyBatchAsync_v2");
         }
         try {
-            return (int) cuMemcpyBatchAsync.invokeExact(destinations, sources, sizes, count, attributes, attributeIndices,
-                    attributeCount, stream);
+            return (int)
+                    cuMemcpyBatchAsync.invokeExact(
+                            destinations, sources, sizes, count, attributes, attributeIndices, attributeCount, stream);
         } catch (Throwable e) {
             throw rethrow(e);
         }
     }
 
-    /** {@code cuStreamCreate(CUstream* phStream, unsigned int flags)}; {@code stream} is owned by the caller's Arena. */
+    /**
+     * {@code cuStreamCreate(CUstream* phStream, unsigned int flags)}; {@code stream} is owned by the caller's Arena.
+     */
     public int cuStreamCreate(MemorySegment stream, int flags) {
         try {
             return (int) cuStreamCreate.invokeExact(stream, flags);

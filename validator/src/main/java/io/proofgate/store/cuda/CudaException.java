@@ -1,9 +1,9 @@
 package io.proofgate.store.cuda;
 
 /**
- * A CUresult other than {@code CUDA_SUCCESS}, reported with the symbol, the name from
- * {@code cuGetErrorName}, the code, the work being done and {@code cuGetErrorString}'s text, e.g.
- * {@code cuMemcpyHtoDAsync_v2: CUDA_ERROR_INVALID_VALUE (1) copying page 17 to device 0: invalid argument}.
+ * A CUresult other than {@code CUDA_SUCCESS}, reported with the symbol, the name from {@code cuGetErrorName}, the code,
+ * the work being done and {@code cuGetErrorString}'s text, e.g. {@code cuMemcpyHtoDAsync_v2: CUDA_ERROR_INVALID_VALUE
+ * (1) copying page 17 to device 0: invalid argument}.
  */
 public final class CudaException extends RuntimeException {
 
@@ -14,7 +14,15 @@ public final class CudaException extends RuntimeException {
     private final String errorName;
 
     public CudaException(String symbol, int result, String errorName, String work, String description) {
-        super(symbol + ": " + errorName + " (" + result + ") " + work + (description.isEmpty() ? "" : ": " + description));
+        super(
+                symbol
+                        + ": "
+                        + errorName
+                        + " ("
+                        + result
+                        + ") "
+                        + work
+                        + (description.isEmpty() ? "" : ": " + description));
         this.symbol = symbol;
         this.result = result;
         this.errorName = errorName;

@@ -14,17 +14,16 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A device's primary context, retained once per process and never released, with the page
- * store's copy kernel ({@code copy.ptx}) loaded into it once.
+ * A device's primary context, retained once per process and never released, with the page store's copy kernel ({@code
+ * copy.ptx}) loaded into it once.
  *
- * <p>Why never released: the driver creates the primary context when its retain count goes from 0
- * to 1 and destroys it when it drops back to 0. A store that retained and released it around its
- * own life made every store open and close create and destroy a context; on an H200 the 3,497
- * generated conformance tests (one store each) did not finish in 150 s that way. The driver
- * releases everything at process exit.
+ * <p>Why never released: the driver creates the primary context when its retain count goes from 0 to 1 and destroys it
+ * when it drops back to 0. A store that retained and released it around its own life made every store open and close
+ * create and destroy a context; on an H200 the 3,497 generated conformance tests (one store each) did not finish in 150
+ * s that way. The driver releases everything at process exit.
  *
- * <p>{@code copyFunction} is 0 where the driver could not JIT-compile the kernel; {@code kernelError}
- * then says why, with the JIT's log, and stores that need the kernel refuse to open.
+ * <p>{@code copyFunction} is 0 where the driver could not JIT-compile the kernel; {@code kernelError} then says why,
+ * with the JIT's log, and stores that need the kernel refuse to open.
  */
 public record PrimaryContext(int ordinal, String name, long context, long copyFunction, String kernelError) {
 
@@ -51,14 +50,17 @@ public record PrimaryContext(int ordinal, String name, long context, long copyFu
             MemorySegment name = arena.allocate(256);
             driver.check(driver.cuDeviceGetName(name, 256, device), "cuDeviceGetName", "naming device " + ordinal);
             out.set(JAVA_LONG, 0, 0);
-            driver.check(driver.cuDevicePrimaryCtxRetain(out, device), "cuDevicePrimaryCtxRetain",
+            driver.check(
+                    driver.cuDevicePrimaryCtxRetain(out, device),
+                    "cuDevicePrimaryCtxRetain",
                     "retaining device " + ordinal + "'s primary context");
             long context = out.get(JAVA_LONG, 0);
             int current = driver.cuCtxSetCurrent(context);
             if (current != CudaDriver.CUDA_SUCCESS) {
                 // Not kept, so not retained: the next attempt starts from a count of 0 again.
                 driver.cuDevicePrimaryCtxRelease(device);
-                throw driver.error(current, "cuCtxSetCurrent", "making device " + ordinal + "'s primary context current");
+                throw driver.error(
+                        current, "cuCtxSetCurrent", "making device " + ordinal + "'s primary context current");
             }
             long function = 0;
             String kernelError = "";
@@ -96,12 +98,16 @@ public record PrimaryContext(int ordinal, String name, long context, long copyFu
         MemorySegment module = arena.allocate(JAVA_LONG);
         int result = driver.cuModuleLoadDataEx(module, image, 2, options, values);
         if (result != CudaDriver.CUDA_SUCCESS) {
-            throw driver.error(result, "cuModuleLoadDataEx", "JIT-compiling the copy kernel for device " + ordinal
-                    + " (log: " + log.getString(0).strip() + ")");
+            throw driver.error(
+                    result,
+                    "cuModuleLoadDataEx",
+                    "JIT-compiling the copy kernel for device " + ordinal + " (log: " + log.getString(0).strip() + ")");
         }
         MemorySegment function = arena.allocate(JAVA_LONG);
-        driver.check(driver.cuModuleGetFunction(function, module.get(JAVA_LONG, 0), arena.allocateFrom(COPY_KERNEL)),
-                "cuModuleGetFunction", "finding " + COPY_KERNEL + " on device " + ordinal);
+        driver.check(
+                driver.cuModuleGetFunction(function, module.get(JAVA_LONG, 0), arena.allocateFrom(COPY_KERNEL)),
+                "cuModuleGetFunction",
+                "finding " + COPY_KERNEL + " on device " + ordinal);
         return function.get(JAVA_LONG, 0);
     }
 
