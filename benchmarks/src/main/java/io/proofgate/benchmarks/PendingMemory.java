@@ -2,11 +2,17 @@ package io.proofgate.benchmarks;
 
 import io.proofgate.protocol.Connector;
 import io.proofgate.replay.Replay;
+import io.proofgate.words.EventObject;
 import io.proofgate.words.Formats;
+import io.proofgate.words.GroupPolicy;
 
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The heap one pending request holds: a log that admits N requests which all stay pending (a full and a recurrent_align
@@ -19,54 +25,42 @@ public final class PendingMemory {
     private PendingMemory() {}
 
     static String log(int requests, int cachedSteps, boolean evidence) {
-        StringBuilder log =
-                new StringBuilder(
-                        "{\"kind\":\"topology\",\"schema\":\""
-                                + Formats.EVENTS
-                                + "\",\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304},{\"policy\":\"recurrent_align\",\"block_tokens\":2304}]}\n");
-        log.append("{\"kind\":\"step\",\"step\":1,\"new\":[");
+        List<EventObject> groups =
+                List.of(
+                        EventObject.object().text("policy", GroupPolicy.FULL.wireName()).number("block_tokens", 2304),
+                        EventObject.object()
+                                .text("policy", GroupPolicy.RECURRENT_ALIGN.wireName())
+                                .number("block_tokens", 2304));
+        StringBuilder log = new StringBuilder();
+        log.append(EventObject.event("topology").text("schema", Formats.EVENTS).objects("groups", groups)).append('\n');
+        List<EventObject> news = new ArrayList<>();
+        Map<String, String> proofs = new LinkedHashMap<>();
         for (int i = 0; i < requests; i++) {
-            log.append(i == 0 ? "" : ",")
-                    .append("{\"id\":\"req-")
-                    .append(i)
-                    .append("\",\"digest\":\"digest-")
-                    .append(i)
-                    .append("\",\"prompt_tokens\":100000,\"computed\":0,\"scheduled\":2304,\"block_ids\":[[")
-                    .append(1 + 4 * i)
-                    .append("],[")
-                    .append(2 + 4 * i)
-                    .append("]]}");
+            news.add(
+                    EventObject.object()
+                            .text("id", "req-" + i)
+                            .text("digest", "digest-" + i)
+                            .number("prompt_tokens", 100_000)
+                            .number("computed", 0)
+                            .number("scheduled", 2304)
+                            .ids("block_ids", new long[][] {{1 + 4 * i}, {2 + 4 * i}}));
+            proofs.put("req-" + i, "[[1," + (3 + 4 * i) + ",99840]]");
         }
-        log.append("]");
-        if (evidence) {
-            log.append(",\"recurrent_boundary_blocks\":{");
-            for (int i = 0; i < requests; i++) {
-                log.append(i == 0 ? "" : ",")
-                        .append("\"req-")
-                        .append(i)
-                        .append("\":[[1,")
-                        .append(3 + 4 * i)
-                        .append(",99840]]");
-            }
-            log.append("}");
-        }
-        log.append("}\n");
+        EventObject first = EventObject.event("step").number("step", 1).objects("new", news);
+        log.append(evidence ? first.byId("recurrent_boundary_blocks", proofs) : first).append('\n');
         for (int k = 0; k < cachedSteps; k++) {
-            log.append("{\"kind\":\"step\",\"step\":").append(2 + k).append(",\"cached\":[");
+            List<EventObject> cached = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
-                long done = 2304L * (k + 1);
-                log.append(i == 0 ? "" : ",")
-                        .append("{\"id\":\"req-")
-                        .append(i)
-                        .append("\",\"computed\":")
-                        .append(done)
-                        .append(",\"scheduled\":2304,\"new_block_ids\":[[")
-                        .append(1_000_000 + 4L * (i + k * requests))
-                        .append("],[")
-                        .append(2_000_000 + 4L * (i + k * requests))
-                        .append("]],\"resumed\":false}");
+                long next = 4L * (i + k * requests);
+                cached.add(
+                        EventObject.object()
+                                .text("id", "req-" + i)
+                                .number("computed", 2304L * (k + 1))
+                                .number("scheduled", 2304)
+                                .ids("new_block_ids", new long[][] {{1_000_000 + next}, {2_000_000 + next}})
+                                .flag("resumed", false));
             }
-            log.append("]}\n");
+            log.append(EventObject.event("step").number("step", 2 + k).objects("cached", cached)).append('\n');
         }
         return log.toString();
     }

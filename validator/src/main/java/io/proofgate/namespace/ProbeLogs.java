@@ -4,9 +4,14 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import io.proofgate.words.EventObject;
 import io.proofgate.words.Formats;
+import io.proofgate.words.GroupPolicy;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 
 /**
@@ -24,30 +29,27 @@ final class ProbeLogs {
      * The span rule alone: an attention-only topology publishes on the new request's step, with the span in its plan.
      */
     static String spanTopology(long hash) {
-        return "{\"kind\":\"topology\",\"schema\":\""
-                + Formats.EVENTS
-                + "\",\"tp_degree\":1,\"hash_block_size\":"
-                + hash
-                + ",\"min_span_tokens\":0,\"groups\":[{\"policy\":\"full\",\"block_tokens\":"
-                + NamespaceProbes.BLOCK_TOKENS
-                + "}]}\n";
+        EventObject full =
+                EventObject.object()
+                        .text("policy", GroupPolicy.FULL.wireName())
+                        .number("block_tokens", NamespaceProbes.BLOCK_TOKENS);
+        return EventObject.event("topology")
+                        .text("schema", Formats.EVENTS)
+                        .number("tp_degree", 1)
+                        .number("hash_block_size", hash)
+                        .number("min_span_tokens", 0)
+                        .objects("groups", List.of(full))
+                + "\n";
     }
 
     static String spanStep(NamespaceProbe probe, int i, int step) {
         int prompt = probe.promptTokens();
-        return "{\"kind\":\"step\",\"step\":"
-                + step
-                + ",\"new\":[{\"id\":\"p"
-                + i
-                + "\",\"digest\":\"d"
-                + i
-                + "\",\"prompt_tokens\":"
-                + prompt
-                + ",\"computed\":0,\"scheduled\":"
-                + prompt
-                + ",\"block_ids\":[["
-                + join(1, Math.ceilDiv(prompt, NamespaceProbes.BLOCK_TOKENS) + 1)
-                + "]]}]}\n";
+        long[] blocks = new long[Math.toIntExact(Math.ceilDiv(prompt, NamespaceProbes.BLOCK_TOKENS) + 1)];
+        Arrays.setAll(blocks, b -> b + 1);
+        return EventObject.event("step")
+                        .number("step", step)
+                        .objects("new", List.of(request(i, prompt, prompt, new long[][] {blocks})))
+                + "\n";
     }
 
     /**
@@ -55,43 +57,42 @@ final class ProbeLogs {
      * at the span on the next step; returns the last step number used.
      */
     static int selectionSteps(StringBuilder log, NamespaceProbe probe, int i, int step) {
-        log.append("{\"kind\":\"step\",\"step\":")
-                .append(++step)
-                .append(",\"new\":[{\"id\":\"p")
-                .append(i)
-                .append("\",\"digest\":\"d")
-                .append(i)
-                .append("\",\"prompt_tokens\":")
-                .append(probe.promptTokens())
-                .append(",\"computed\":0,\"scheduled\":")
-                .append(probe.span())
-                .append(",\"block_ids\":")
-                .append(lists(probe.blockIds()))
-                .append("}]}\n");
+        EventObject admitted =
+                EventObject.event("step")
+                        .number("step", ++step)
+                        .objects("new", List.of(request(i, probe.promptTokens(), probe.span(), probe.blockIds())));
+        log.append(admitted).append('\n');
         if (probe.recurrent().length > 0) {
-            StringJoiner empty = new StringJoiner(",", "[", "]");
-            for (int g = 0; g < probe.blockIds().length; g++) {
-                empty.add("[]");
-            }
             StringJoiner proof = new StringJoiner(",", "[", "]");
             for (long[] pair : probe.recurrent()) {
                 proof.add("[" + pair[0] + "," + pair[1] + "," + probe.span() + "]");
             }
-            log.append("{\"kind\":\"step\",\"step\":")
-                    .append(++step)
-                    .append(",\"cached\":[{\"id\":\"p")
-                    .append(i)
-                    .append("\",\"computed\":")
-                    .append(probe.span())
-                    .append(",\"scheduled\":1,\"new_block_ids\":")
-                    .append(empty)
-                    .append(",\"resumed\":false}],\"recurrent_boundary_blocks\":{\"p")
-                    .append(i)
-                    .append("\":")
-                    .append(proof)
-                    .append("}}\n");
+            EventObject cached =
+                    EventObject.object()
+                            .text("id", "p" + i)
+                            .number("computed", probe.span())
+                            .number("scheduled", 1)
+                            .ids("new_block_ids", new long[probe.blockIds().length][0])
+                            .flag("resumed", false);
+            EventObject proven =
+                    EventObject.event("step")
+                            .number("step", ++step)
+                            .objects("cached", List.of(cached))
+                            .byId("recurrent_boundary_blocks", Map.of("p" + i, proof.toString()));
+            log.append(proven).append('\n');
         }
         return step;
+    }
+
+    /** Probe {@code i}'s request, new, with {@code scheduled} of its prompt scheduled. */
+    private static EventObject request(int i, long prompt, long scheduled, long[][] blockIds) {
+        return EventObject.object()
+                .text("id", "p" + i)
+                .text("digest", "d" + i)
+                .number("prompt_tokens", prompt)
+                .number("computed", 0)
+                .number("scheduled", scheduled)
+                .ids("block_ids", blockIds);
     }
 
     static long hashBlockSize(String topology) {
@@ -109,25 +110,5 @@ final class ProbeLogs {
             throw new IllegalArgumentException("the probe's topology is not JSON");
         }
         return 256; // protocol §5's default
-    }
-
-    private static String join(long first, long count) {
-        StringJoiner ids = new StringJoiner(",");
-        for (long i = 0; i < count; i++) {
-            ids.add(Long.toString(first + i));
-        }
-        return ids.toString();
-    }
-
-    private static String lists(long[][] lists) {
-        StringJoiner out = new StringJoiner(",", "[", "]");
-        for (long[] list : lists) {
-            StringJoiner ids = new StringJoiner(",", "[", "]");
-            for (long id : list) {
-                ids.add(Long.toString(id));
-            }
-            out.add(ids.toString());
-        }
-        return out.toString();
     }
 }

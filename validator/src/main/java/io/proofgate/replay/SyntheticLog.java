@@ -1,10 +1,16 @@
 package io.proofgate.replay;
 
+import io.proofgate.words.EventObject;
 import io.proofgate.words.Formats;
+import io.proofgate.words.GroupPolicy;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -52,34 +58,34 @@ public final class SyntheticLog {
 
     /** Writes the topology line and then steps until at least {@code bytes} bytes were written. */
     public long write(OutputStream out, long bytes) throws IOException {
+        EventObject full =
+                EventObject.object().text("policy", GroupPolicy.FULL.wireName()).number("block_tokens", BLOCK);
+        EventObject recurrent =
+                EventObject.object()
+                        .text("policy", GroupPolicy.RECURRENT_ALIGN.wireName())
+                        .number("block_tokens", BLOCK);
         long written =
                 line(
                         out,
-                        new StringBuilder(
-                                "{\"kind\":\"topology\",\"schema\":\""
-                                        + Formats.EVENTS
-                                        + "\",\"tp_degree\":2,"
-                                        + "\"hash_block_size\":256,\"min_span_tokens\":1024,\"groups\":[{\"policy\":\"full\",\"block_tokens\":2304},"
-                                        + "{\"policy\":\"recurrent_align\",\"block_tokens\":2304}]}"));
-        StringBuilder text = new StringBuilder(1 << 16);
+                        EventObject.event("topology")
+                                .text("schema", Formats.EVENTS)
+                                .number("tp_degree", 2)
+                                .number("hash_block_size", 256)
+                                .number("min_span_tokens", 1024)
+                                .objects("groups", List.of(full, recurrent)));
         while (written < bytes) {
-            text.setLength(0);
-            written += line(out, nextStep(text));
+            written += line(out, nextStep());
             for (Slot slot : slots) {
                 // requests end after decoding, and now and then earlier (aborted or stopped while pending)
                 if (slot.admitted && (slot.decodeLeft == 0 || random.nextInt(500) == 0)) {
-                    text.setLength(0);
-                    written += line(out, text.append("{\"kind\":\"finished\",\"id\":\"").append(slot.id).append("\"}"));
+                    written += line(out, EventObject.event("finished").text("id", slot.id));
                     if (random.nextInt(4) == 0) {
-                        text.setLength(0);
                         written +=
                                 line(
                                         out,
-                                        text.append("{\"kind\":\"held\",\"rank\":")
-                                                .append(random.nextInt(2))
-                                                .append(",\"digest\":\"")
-                                                .append(slot.digest)
-                                                .append("\"}"));
+                                        EventObject.event("held")
+                                                .number("rank", random.nextInt(2))
+                                                .text("digest", slot.digest));
                     }
                     fresh(slot);
                 }
@@ -88,16 +94,16 @@ public final class SyntheticLog {
         return written;
     }
 
-    /** The scheduler output of one step as a JSON line (without the newline). */
-    public StringBuilder nextStep(StringBuilder text) {
+    /** The scheduler output of the next step. */
+    private EventObject nextStep() {
         step++;
-        StringBuilder news = new StringBuilder();
-        StringBuilder cached = new StringBuilder();
-        StringBuilder preempted = new StringBuilder();
-        StringBuilder evidence = new StringBuilder();
+        List<EventObject> news = new ArrayList<>();
+        List<EventObject> cached = new ArrayList<>();
+        List<String> preempted = new ArrayList<>();
+        Map<String, String> evidence = new LinkedHashMap<>();
         for (Slot slot : slots) {
             if (slot.admitted && random.nextInt(100) == 0) {
-                separate(preempted).append('"').append(slot.id).append('"');
+                preempted.add(slot.id);
                 slot.resumeNext = true;
                 slot.proofSent = false; // vLLM unpinned the proven block: a fresh proof follows the resume
                 continue; // preempted requests are not scheduled in this step
@@ -106,69 +112,64 @@ public final class SyntheticLog {
             long before = slot.computed;
             long after = before + scheduled;
             if (!slot.admitted) {
-                separate(news)
-                        .append("{\"id\":\"")
-                        .append(slot.id)
-                        .append("\",\"digest\":\"")
-                        .append(slot.digest)
-                        .append("\",\"prompt_tokens\":")
-                        .append(slot.prompt)
-                        .append(",\"computed\":0,\"scheduled\":")
-                        .append(scheduled)
-                        .append(",\"block_ids\":[[")
-                        .append(slot.firstBlock)
-                        .append("],[")
-                        .append(slot.firstBlock + 500_000)
-                        .append("]]}");
+                news.add(
+                        EventObject.object()
+                                .text("id", slot.id)
+                                .text("digest", slot.digest)
+                                .number("prompt_tokens", slot.prompt)
+                                .number("computed", 0)
+                                .number("scheduled", scheduled)
+                                .ids("block_ids", new long[][] {{slot.firstBlock}, {slot.firstBlock + 500_000}}));
                 slot.blocks = 1;
                 slot.admitted = true;
             } else {
-                separate(cached)
-                        .append("{\"id\":\"")
-                        .append(slot.id)
-                        .append("\",\"computed\":")
-                        .append(before)
-                        .append(",\"scheduled\":")
-                        .append(scheduled)
-                        .append(",\"new_block_ids\":[[");
                 int from = slot.resumeNext ? 0 : slot.blocks;
                 if (before < slot.prompt) {
                     slot.blocks++;
                 }
+                long[] added = new long[slot.blocks - from];
                 for (int b = from; b < slot.blocks; b++) {
-                    cached.append(b == from ? "" : ",").append(slot.firstBlock + b);
+                    added[b - from] = slot.firstBlock + b;
                 }
                 // a resumed request carries its whole table, the recurrent slot included
-                cached.append("],[")
-                        .append(slot.resumeNext ? String.valueOf(slot.firstBlock + 500_000) : "")
-                        .append("]],\"resumed\":")
-                        .append(slot.resumeNext)
-                        .append('}');
+                long[] state = slot.resumeNext ? new long[] {slot.firstBlock + 500_000} : new long[0];
+                cached.add(
+                        EventObject.object()
+                                .text("id", slot.id)
+                                .number("computed", before)
+                                .number("scheduled", scheduled)
+                                .ids("new_block_ids", new long[][] {added, state})
+                                .flag("resumed", slot.resumeNext));
                 slot.resumeNext = false;
                 if (after >= slot.prompt) {
                     slot.decodeLeft--;
                 }
             }
-            appendEvidence(evidence, slot, before, after);
+            String entries = evidence(slot, before, after);
+            if (entries != null) {
+                evidence.put(slot.id, entries);
+            }
             slot.computed = after;
         }
-        text.append("{\"kind\":\"step\",\"step\":").append(step);
+        // empty lists are left out, as protocol §5 allows
+        EventObject event = EventObject.event("step").number("step", step);
         if (!news.isEmpty()) {
-            text.append(",\"new\":[").append(news).append(']');
+            event.objects("new", news);
         }
         if (!cached.isEmpty()) {
-            text.append(",\"cached\":[").append(cached).append(']');
+            event.objects("cached", cached);
         }
         if (!preempted.isEmpty()) {
-            text.append(",\"preempted\":[").append(preempted).append(']');
+            event.texts("preempted", preempted);
         }
         if (!evidence.isEmpty()) {
-            text.append(",\"recurrent_boundary_blocks\":{").append(evidence).append('}');
+            event.byId("recurrent_boundary_blocks", evidence);
         }
-        return text.append('}');
+        return event;
     }
 
-    private void appendEvidence(StringBuilder evidence, Slot slot, long before, long after) {
+    /** The slot's evidence entries in this step, as JSON; null where it has none. */
+    private String evidence(Slot slot, long before, long after) {
         boolean aligned = slot.target % BLOCK == 0;
         boolean reachesTarget = before < slot.target && after >= slot.target;
         // non-aligned targets get their copy-on-write block one step later; so does a resumed request
@@ -193,9 +194,7 @@ public final class SyntheticLog {
                             ? "[[1," + (block + 1) + "," + slot.target + "]]" // conflicting re-proof
                             : "[[1," + block + "," + (slot.target - BLOCK) + "]]"; // stale checkpoint
         }
-        if (entries != null) {
-            separate(evidence).append('"').append(slot.id).append("\":").append(entries);
-        }
+        return entries;
     }
 
     private Slot fresh(Slot slot) {
@@ -214,12 +213,8 @@ public final class SyntheticLog {
         return slot;
     }
 
-    private static StringBuilder separate(StringBuilder list) {
-        return list.isEmpty() ? list : list.append(',');
-    }
-
-    private static long line(OutputStream out, StringBuilder text) throws IOException {
-        byte[] bytes = text.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    private static long line(OutputStream out, EventObject event) throws IOException {
+        byte[] bytes = (event + "\n").getBytes(StandardCharsets.UTF_8);
         out.write(bytes);
         return bytes.length;
     }
