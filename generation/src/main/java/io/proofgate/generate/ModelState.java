@@ -4,7 +4,6 @@ import io.proofgate.format.StateLine;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
 import io.proofgate.value.TlaValuePrinter;
-import io.proofgate.words.Counter;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,34 +97,23 @@ final class ModelState {
             return "summary " + contents().text();
         }
         Map<String, TlaValue.TlaRecord> pending = pending();
-        StringBuilder latched = new StringBuilder("{");
+        Map<String, String> latched = new java.util.LinkedHashMap<>();
         pending.forEach(
                 (id, store) -> {
                     String latch = pairs(field(store, "latch"));
                     if (!latch.equals("[]")) {
-                        latched.append(latched.length() > 1 ? "," : "").append(id).append(':').append(latch);
+                        latched.put(id, latch);
                     }
                 });
-        return "summary "
-                + Counter.PLANS.wireName()
-                + "="
-                + integer(variable("plans"))
-                + " "
-                + Counter.REJECTED.wireName()
-                + "="
-                + integer(variable("rejected"))
-                + " "
-                + Counter.STORE_SKIPPED_QUORUM.wireName()
-                + "="
-                + integer(variable("skippedQuorum"))
-                + " "
-                + Counter.RETIRED_FINISHED.wireName()
-                + "="
-                + integer(variable("retiredFinished"))
-                + " pending="
-                + String.join(",", pending.keySet())
-                + " latched="
-                + latched.append('}');
+        return new ReplaySummary(
+                        String.valueOf(integer(variable("plans"))),
+                        String.valueOf(integer(variable("rejected"))),
+                        String.valueOf(integer(variable("skippedQuorum"))),
+                        String.valueOf(integer(variable("retiredFinished"))),
+                        List.copyOf(pending.keySet()),
+                        latched,
+                        null)
+                .words();
     }
 
     /** The verdicts the state's event produced, in output order. */

@@ -3,17 +3,22 @@ package io.proofgate.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.proofgate.format.StateLine;
+import io.proofgate.generate.ReplaySummary;
 import io.proofgate.words.Counter;
+import io.proofgate.words.ReasonFacts;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A validator's replay output (protocol §5) in the words the model's outcome is stated in ({@code
- * GraphPaths.replayOutcome}): each verdict as "step=N" and its script line, then the summary. A rejection's facts are
- * the {@code name=value} words that end its reason, as the generated scenarios read them; the sentence before them is
- * the validator's prose and not compared.
+ * GraphPaths.replayOutcome}): each verdict as "step=N" and its state line ({@link StateLine#text}, as the generated
+ * scenarios state it), then the summary ({@link ReplaySummary#words}). A rejection's facts are the {@code name=value}
+ * words that end its reason; the sentence before them is the validator's prose and not compared.
  */
 final class ReplayWords {
 
@@ -38,83 +43,55 @@ final class ReplayWords {
                 throw new AuditException("a validator printed a line that is not JSON: " + line);
             }
             String kind = node.path("kind").asText();
-            words.add(
+            if (kind.equals("summary")) {
+                words.add(summary(node).words());
+                continue;
+            }
+            String id = node.path("id").asText();
+            StateLine.VerdictLine verdict =
                     switch (kind) {
                         case "plan" ->
-                                "step="
-                                        + node.path("step").asLong()
-                                        + " plan "
-                                        + node.path("id").asText()
-                                        + " digest="
-                                        + node.path("digest").asText()
-                                        + " span="
-                                        + node.path("span").asText()
-                                        + " blocks="
-                                        + node.path("blocks_by_group")
-                                        + " recurrent="
-                                        + pairs(node.path("recurrent"));
+                                new StateLine.Plan(
+                                        id,
+                                        node.path("digest").asText(),
+                                        node.path("span").asText(),
+                                        node.path("blocks_by_group").toString(),
+                                        pairs(node.path("recurrent")));
                         case "rejected" ->
-                                "step="
-                                        + node.path("step").asLong()
-                                        + " rejected "
-                                        + node.path("id").asText()
-                                        + " code="
-                                        + node.path("code").asText()
-                                        + io.proofgate.words.ReasonFacts.words(node.path("reason").asText());
-                        case "retired" ->
-                                "step="
-                                        + node.path("step").asLong()
-                                        + " retired "
-                                        + node.path("id").asText()
-                                        + " cause="
-                                        + node.path("cause").asText();
-                        case "summary" -> summary(node);
+                                new StateLine.Rejected(
+                                        id, node.path("code").asText(), ReasonFacts.of(node.path("reason").asText()));
+                        case "retired" -> new StateLine.Retired(id, node.path("cause").asText());
+                        case "hit" -> new StateLine.Hit(id, node.path("tokens").asText());
+                        case "load" ->
+                                new StateLine.Load(
+                                        id,
+                                        node.path("digest").asText(),
+                                        node.path("span").asText(),
+                                        node.path("blocks_by_group").toString());
                         default -> throw new AuditException("a validator printed a line of unknown kind: " + line);
-                    });
+                    };
+            words.add("step=" + node.path("step").asLong() + " " + verdict.text());
         }
         return words;
     }
 
-    private static String summary(JsonNode node) {
+    private static ReplaySummary summary(JsonNode node) {
         List<String> pending = new ArrayList<>();
         node.path("pending").forEach(id -> pending.add(id.asText()));
-        StringBuilder latched = new StringBuilder("{");
-        node.path("latched")
-                .properties()
-                .forEach(
-                        entry ->
-                                latched.append(latched.length() > 1 ? "," : "")
-                                        .append(entry.getKey())
-                                        .append(':')
-                                        .append(pairs(entry.getValue())));
-        return "summary "
-                + Counter.PLANS.wireName()
-                + "="
-                + node.path(Counter.PLANS.wireName()).asText()
-                + " "
-                + Counter.REJECTED.wireName()
-                + "="
-                + node.path(Counter.REJECTED.wireName()).asText()
-                + " "
-                + Counter.STORE_SKIPPED_QUORUM.wireName()
-                + "="
-                + node.path(Counter.STORE_SKIPPED_QUORUM.wireName()).asText()
-                + " "
-                + Counter.RETIRED_FINISHED.wireName()
-                + "="
-                + node.path(Counter.RETIRED_FINISHED.wireName()).asText()
-                + " pending="
-                + String.join(",", pending)
-                + " latched="
-                + latched.append('}')
-                + (node.has(Counter.IGNORED_HELD.wireName())
-                        ? " "
-                                + Counter.IGNORED_HELD.wireName()
-                                + "="
-                                + node.path(Counter.IGNORED_HELD.wireName()).asText()
-                        : "");
+        Map<String, String> latched = new LinkedHashMap<>();
+        node.path("latched").properties().forEach(entry -> latched.put(entry.getKey(), pairs(entry.getValue())));
+        JsonNode ignored = node.get(Counter.IGNORED_HELD.wireName());
+        return new ReplaySummary(
+                node.path(Counter.PLANS.wireName()).asText(),
+                node.path(Counter.REJECTED.wireName()).asText(),
+                node.path(Counter.STORE_SKIPPED_QUORUM.wireName()).asText(),
+                node.path(Counter.RETIRED_FINISHED.wireName()).asText(),
+                pending,
+                latched,
+                ignored == null ? null : ignored.asText());
     }
 
+    /** Recurrent (group, block) pairs in order, as the model states them. */
     private static String pairs(JsonNode node) {
         List<long[]> pairs = new ArrayList<>();
         node.forEach(pair -> pairs.add(new long[] {pair.path(0).asLong(), pair.path(1).asLong()}));

@@ -241,6 +241,18 @@ class AuditTest {
     }
 
     @Test
+    void aValidatorChangeIsAuditedOnTheRestoreHalfsLogs() throws Exception {
+        // the validators answer lookups with hit and load lines, which the audit reads as it reads the model's
+        String changed =
+                repo.commitOn(current, "same-block duplicate accepted", AuditFixtures.SAME_BLOCK_DUPLICATE_ACCEPTED);
+        Audit.Report report = audit(current, changed, "gen-restore");
+        ImplementationCheck.Result run = report.implementation().getFirst();
+        assertTrue(run.replayed() > 0, AuditText.write(report));
+        assertEquals(run.logs() - run.oneSidedLogs(), run.replayed(), "two validators: every log goes through both");
+        assertEquals(List.of(), report.implementationFindings(), AuditText.write(report));
+    }
+
+    @Test
     void aSpecChangeTheValidatorDoesNotFollowIsNotFollowedAndCanBeAccepted() throws Exception {
         String changed =
                 repo.commitOn(current, "below-target entries rejected again", AuditFixtures.BELOW_TARGET_REJECTED);
