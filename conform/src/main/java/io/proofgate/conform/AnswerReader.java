@@ -26,15 +26,6 @@ final class AnswerReader {
     private AnswerReader() {}
 
     static Line read(String text) throws AdapterException {
-        Line plain = PlainAnswers.read(text);
-        if (plain != null) {
-            return plain;
-        }
-        return readTree(text);
-    }
-
-    /** {@link #read} through a JSON tree: every line, and the only reading that says what is wrong with one. */
-    static Line readTree(String text) throws AdapterException {
         JsonNode node;
         try {
             node = Json.tree(text);
