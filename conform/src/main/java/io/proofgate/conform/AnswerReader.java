@@ -219,9 +219,9 @@ final class AnswerReader {
     }
 
     private static Line.State state(JsonNode node, String text) throws AdapterException {
-        List<String> lines = new ArrayList<>();
+        List<StateLine> lines = new ArrayList<>();
         JsonNode pending = array(node, "pending", text);
-        Map<String, String> stores = new TreeMap<>();
+        Map<String, StateLine> stores = new TreeMap<>();
         for (JsonNode store : pending) {
             if (!store.isObject()) {
                 throw new AdapterException(
@@ -238,21 +238,20 @@ final class AnswerReader {
             stores.put(
                     id,
                     new StateLine.Pending(
-                                    id,
-                                    integer(store, "done", text),
-                                    integerLists(store, "table", -1, text),
-                                    sortedPairs(store, "latch", text))
-                            .text());
+                            id,
+                            integer(store, "done", text),
+                            integerLists(store, "table", -1, text),
+                            sortedPairs(store, "latch", text)));
         }
         if (stores.isEmpty()) {
-            lines.add(new StateLine.NoPending().text());
+            lines.add(new StateLine.NoPending());
         }
         lines.addAll(stores.values());
         JsonNode held = node.get("held");
         if (held == null || !held.isObject()) {
             throw new AdapterException("printed a state without a \"held\" object: " + Json.excerpt(text));
         }
-        Map<String, String> digests = new TreeMap<>();
+        Map<String, StateLine> digests = new TreeMap<>();
         for (var entry : held.properties()) {
             List<java.math.BigInteger> ranks = new ArrayList<>();
             if (!entry.getValue().isArray()) {
@@ -268,8 +267,7 @@ final class AnswerReader {
             }
             ranks.sort(null);
             if (!ranks.isEmpty()) {
-                digests.put(
-                        entry.getKey(), new StateLine.Held(entry.getKey(), ranks.toString().replace(" ", "")).text());
+                digests.put(entry.getKey(), new StateLine.Held(entry.getKey(), ranks.toString().replace(" ", "")));
             }
         }
         lines.addAll(digests.values());
@@ -279,12 +277,11 @@ final class AnswerReader {
         }
         lines.add(
                 new StateLine.Counters(
-                                integer(counters, Counter.PLANS.wireName(), text),
-                                integer(counters, Counter.REJECTED.wireName(), text),
-                                integer(counters, Counter.STORE_SKIPPED_QUORUM.wireName(), text),
-                                integer(counters, Counter.RETIRED_FINISHED.wireName(), text))
-                        .text());
-        return new Line.State(List.copyOf(lines), List.copyOf(stores.keySet()));
+                        integer(counters, Counter.PLANS.wireName(), text),
+                        integer(counters, Counter.REJECTED.wireName(), text),
+                        integer(counters, Counter.STORE_SKIPPED_QUORUM.wireName(), text),
+                        integer(counters, Counter.RETIRED_FINISHED.wireName(), text)));
+        return new Line.State(lines);
     }
 
     private static Line.Summary summary(JsonNode node, String text) throws AdapterException {

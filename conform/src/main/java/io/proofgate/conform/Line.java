@@ -1,5 +1,6 @@
 package io.proofgate.conform;
 
+import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.CopyTiming;
@@ -252,10 +253,28 @@ public sealed interface Line {
      * The connector's state after an event, in the generated scenarios' words (docs/generation.md): {@code pending
      * none} or a {@code pending} line per store by id, a {@code held} line per digest, the {@code counters} line.
      */
-    record State(List<String> lines, List<String> pendingIds) implements Compared {
+    record State(List<StateLine> lines) implements Compared {
+        public State {
+            lines = List.copyOf(lines);
+        }
+
+        /** The lines as the scenario states them. */
+        public List<String> texts() {
+            return lines.stream().map(StateLine::text).toList();
+        }
+
+        /** The ids of the pending stores, sorted. */
+        public List<String> pendingIds() {
+            return lines.stream()
+                    .filter(StateLine.Pending.class::isInstance)
+                    .map(line -> ((StateLine.Pending) line).id())
+                    .sorted()
+                    .toList();
+        }
+
         @Override
         public String words(Set<Capability> capabilities) {
-            return String.join("\n", lines);
+            return String.join("\n", texts());
         }
     }
 

@@ -178,10 +178,9 @@ public final class Rules {
     }
 
     /** A state's lines by what they are about, read by the format's own reader (the kit wrote them with it). */
-    private static Map<String, StateLine> byKey(List<String> lines) {
+    private static Map<String, StateLine> byKey(List<StateLine> lines) {
         Map<String, StateLine> byKey = new java.util.LinkedHashMap<>();
-        for (String line : lines) {
-            StateLine read = StateLine.read("a state line", 1, line);
+        for (StateLine read : lines) {
             byKey.put(
                     switch (read) {
                         case StateLine.Pending store -> "pending " + store.id();

@@ -246,7 +246,7 @@ public final class ScenarioReader {
     private static Scenario.After after(Path file, int first, List<String> expected, String step)
             throws ConformException {
         List<Line.VerdictLine> verdicts = new ArrayList<>();
-        List<String> state = new ArrayList<>();
+        List<StateLine> state = new ArrayList<>();
         List<String> pending = new ArrayList<>();
         TreeMap<String, String> latched = new TreeMap<>();
         StateLine.Counters counters = null;
@@ -266,17 +266,17 @@ public final class ScenarioReader {
                     }
                     verdicts.add(verdict(where, verdict, step));
                 }
-                case StateLine.NoPending none -> state.add(line);
+                case StateLine.NoPending none -> state.add(none);
                 case StateLine.Pending store -> {
-                    state.add(line);
+                    state.add(store);
                     pending.add(store.id());
                     if (!store.latch().equals("[]")) {
                         latched.put(store.id(), store.latch());
                     }
                 }
-                case StateLine.Held held -> state.add(line);
+                case StateLine.Held held -> state.add(held);
                 case StateLine.Counters counted -> {
-                    state.add(line);
+                    state.add(counted);
                     counters = counted;
                 }
                 case StateLine.Contents stated ->
@@ -299,8 +299,7 @@ public final class ScenarioReader {
                         "0",
                         List.copyOf(pending),
                         latched);
-        return new Scenario.After(
-                List.copyOf(verdicts), new Line.State(List.copyOf(state), List.copyOf(pending)), summary);
+        return new Scenario.After(List.copyOf(verdicts), new Line.State(state), summary);
     }
 
     private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step)

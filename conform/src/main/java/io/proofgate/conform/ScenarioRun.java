@@ -297,8 +297,8 @@ public final class ScenarioRun {
                                 new Result.Mismatch(
                                         k + 1,
                                         Rules.ofState(after.state(), state),
-                                        after.state().lines(),
-                                        state.lines()));
+                                        after.state().texts(),
+                                        state.texts()));
                     }
                 }
                 case Scenario.BlockContents stated -> {} // judged for safety only

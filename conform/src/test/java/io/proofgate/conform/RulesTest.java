@@ -2,15 +2,16 @@ package io.proofgate.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.junit.jupiter.api.Test;
+import io.proofgate.format.StateLine;
 
-import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** The rule a state difference falls under names what differs, pending stores matched by request id. */
 class RulesTest {
 
     private static Line.State state(String... lines) {
-        return new Line.State(List.of(lines), List.of());
+        return new Line.State(
+                java.util.Arrays.stream(lines).map(line -> StateLine.read("a state line", 1, line)).toList());
     }
 
     private static final String R1 = "pending r1 done=2304 table=[[1001],[1011]] latch=[]";

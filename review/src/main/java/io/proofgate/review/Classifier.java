@@ -240,7 +240,7 @@ public final class Classifier {
         if (scenario.expected() instanceof Scenario.PerEvent perEvent) {
             Line.State expected = perEvent.after().get(k - 1).state();
             judgement = ModelJudgement.of(expected.lines().equals(a.lines()), expected.lines().equals(b.lines()));
-            model = expected.lines();
+            model = expected.texts();
         } else {
             judgement = ModelJudgement.MODEL_SILENT;
             model =
@@ -250,7 +250,7 @@ public final class Classifier {
                                     : "(the model states no state for a hand-written log)");
         }
         return new Comparison.Differs(
-                k, DifferenceKind.STATE_ONLY, judgement, Rules.ofState(a, b), a.lines(), b.lines(), model);
+                k, DifferenceKind.STATE_ONLY, judgement, Rules.ofState(a, b), a.texts(), b.texts(), model);
     }
 
     /**
