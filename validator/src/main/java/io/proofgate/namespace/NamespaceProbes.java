@@ -1,5 +1,6 @@
 package io.proofgate.namespace;
 
+import io.proofgate.words.EventObject;
 import io.proofgate.words.Formats;
 
 import java.util.ArrayList;
@@ -37,12 +38,7 @@ public final class NamespaceProbes {
                         new NamespaceProbe(
                                 "span/h" + hash + "/p" + prompt + "/s0",
                                 0,
-                                topology(
-                                        1,
-                                        hash,
-                                        "{\"policy\":\"full\",\"block_tokens\":"
-                                                + BLOCK_TOKENS
-                                                + ",\"window_tokens\":0}"),
+                                topology(1, hash, group("full", BLOCK_TOKENS, 0)),
                                 IDENTITY,
                                 prompt,
                                 span,
@@ -149,20 +145,22 @@ public final class NamespaceProbes {
         return prompts;
     }
 
-    private static String group(String policy, long block, long window) {
-        return "{\"policy\":\"" + policy + "\",\"block_tokens\":" + block + ",\"window_tokens\":" + window + "}";
+    private static EventObject group(String policy, long block, long window) {
+        return EventObject.object()
+                .text("policy", policy)
+                .number("block_tokens", block)
+                .number("window_tokens", window);
     }
 
-    private static String topology(long tp, long hash, String... groups) {
-        return "{\"kind\":\"topology\",\"schema\":\""
-                + Formats.EVENTS
-                + "\",\"tp_degree\":"
-                + tp
-                + ",\"hash_block_size\":"
-                + hash
-                + ",\"min_span_tokens\":0,\"max_span_tokens\":1000000,\"groups\":["
-                + String.join(",", groups)
-                + "]}";
+    private static String topology(long tp, long hash, EventObject... groups) {
+        return EventObject.event("topology")
+                .text("schema", Formats.EVENTS)
+                .number("tp_degree", tp)
+                .number("hash_block_size", hash)
+                .number("min_span_tokens", 0)
+                .number("max_span_tokens", 1_000_000)
+                .objects("groups", List.of(groups))
+                .toString();
     }
 
     private static long[] ids(long first, long count) {
