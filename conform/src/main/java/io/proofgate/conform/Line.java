@@ -26,14 +26,35 @@ public sealed interface Line {
         String words(Set<Capability> capabilities);
     }
 
-    /** A decision about one request: what {@code replay} prints per verdict. */
+    /**
+     * A decision about one request: what {@code replay} prints per verdict. The verdict itself is the scenario format's
+     * ({@link StateLine.VerdictLine}, as the generated scenarios state it); the kit adds the step it was said in.
+     */
     sealed interface VerdictLine extends Compared {
-        String id();
+        /** The verdict as the scenario format states it. */
+        StateLine.VerdictLine said();
 
         String step();
 
+        default String id() {
+            return said().id();
+        }
+
         /** The verdict as {@code replay} prints it (the expected side of a report). */
         String json();
+
+        /** The scenario format's words with the step after the request's id ({@code plan r1 step=3 digest=d1 ...}). */
+        @Override
+        default String words(Set<Capability> capabilities) {
+            return withStep(said().text());
+        }
+
+        /** {@code text}, a scenario line of this verdict, with the step after its kind and request id. */
+        default String withStep(String text) {
+            int afterId = text.indexOf(' ') + 1 + id().length(); // the id is the adapter's, and may hold a space
+            // the adapter's text, escaped (Outside): a report shows these words on a terminal
+            return Outside.bare(text.substring(0, afterId) + " step=" + step() + text.substring(afterId));
+        }
     }
 
     /**
@@ -42,38 +63,39 @@ public sealed interface Line {
      * line for it; {@code pinned}, for an asynchronous copy, that the connector keeps vLLM from freeing the blocks
      * until then. Neither is compared with a policy: both are judged for safety ({@link PlanSafety}).
      */
-    record Plan(
-            String id,
-            String step,
-            String digest,
-            String span,
-            String blocksByGroup,
-            String recurrent,
-            CopyTiming copy,
-            boolean pinned)
-            implements VerdictLine {
+    record Plan(String step, StateLine.Plan said, CopyTiming copy, boolean pinned) implements VerdictLine {
+
+        public Plan(
+                String id,
+                String step,
+                String digest,
+                String span,
+                String blocksByGroup,
+                String recurrent,
+                CopyTiming copy,
+                boolean pinned) {
+            this(step, new StateLine.Plan(id, digest, span, blocksByGroup, recurrent), copy, pinned);
+        }
 
         /** A plan whose blocks the workers copy in its step. */
         public Plan(String id, String step, String digest, String span, String blocksByGroup, String recurrent) {
             this(id, step, digest, span, blocksByGroup, recurrent, CopyTiming.IN_STEP, false);
         }
 
-        @Override
-        public String words(Set<Capability> capabilities) {
-            // the adapter's text, escaped (Outside): a report shows these words on a terminal
-            return Outside.bare(
-                    "plan "
-                            + id
-                            + " step="
-                            + step
-                            + " digest="
-                            + digest
-                            + " span="
-                            + span
-                            + " blocks="
-                            + blocksByGroup
-                            + " recurrent="
-                            + recurrent);
+        public String digest() {
+            return said.digest();
+        }
+
+        public String span() {
+            return said.span();
+        }
+
+        public String blocksByGroup() {
+            return said.blocks();
+        }
+
+        public String recurrent() {
+            return said.recurrent();
         }
 
         @Override
@@ -81,15 +103,15 @@ public sealed interface Line {
             return "{\"kind\":\"plan\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id)
+                    + Json.quote(id())
                     + ",\"digest\":"
-                    + Json.quote(digest)
+                    + Json.quote(digest())
                     + ",\"span\":"
-                    + span
+                    + span()
                     + ",\"blocks_by_group\":"
-                    + blocksByGroup
+                    + blocksByGroup()
                     + ",\"recurrent\":"
-                    + recurrent
+                    + recurrent()
                     + (copy == CopyTiming.IN_STEP ? "" : ",\"copy\":\"" + copy.wireName() + "\"")
                     + (pinned ? ",\"pinned\":true" : "")
                     + "}";
@@ -98,9 +120,9 @@ public sealed interface Line {
         /** Whether {@code saved} ends this plan's copy: the same request, digest and span. */
         boolean endsWith(Saved saved) {
             return copy == CopyTiming.ASYNC
-                    && id.equals(saved.id())
-                    && digest.equals(saved.digest())
-                    && span.equals(saved.span());
+                    && id().equals(saved.id())
+                    && digest().equals(saved.digest())
+                    && span().equals(saved.span());
         }
     }
 
@@ -128,15 +150,26 @@ public sealed interface Line {
      * {@code disagreement} names a field (observed, target, group, block) whose value differs from the fact of the same
      * name, empty when they agree.
      */
-    record Rejected(String id, String step, String code, List<String> facts, String disagreement, String reason)
-            implements VerdictLine {
+    record Rejected(String step, StateLine.Rejected said, String disagreement, String reason) implements VerdictLine {
+
+        public Rejected(String id, String step, String code, List<String> facts, String disagreement, String reason) {
+            this(step, new StateLine.Rejected(id, code, facts), disagreement, reason);
+        }
+
+        public String code() {
+            return said.code();
+        }
+
+        public List<String> facts() {
+            return said.facts();
+        }
+
         @Override
         public String words(Set<Capability> capabilities) {
-            String words = "rejected " + id + " step=" + step + " code=" + code;
-            return Outside.bare(
-                    capabilities.contains(Capability.REASON_FACTS)
-                            ? words + (facts.isEmpty() ? "" : " " + String.join(" ", facts)) + disagreement
-                            : words);
+            // the facts, and how a field disagrees with them, only from an adapter that states them
+            return capabilities.contains(Capability.REASON_FACTS)
+                    ? withStep(said.text() + disagreement)
+                    : withStep(new StateLine.Rejected(id(), code(), List.of()).text());
         }
 
         @Override
@@ -145,9 +178,9 @@ public sealed interface Line {
                     new StringBuilder("{\"kind\":\"rejected\",\"step\":")
                             .append(step)
                             .append(",\"id\":")
-                            .append(Json.quote(id))
+                            .append(Json.quote(id()))
                             .append(",\"code\":")
-                            .append(Json.quote(code));
+                            .append(Json.quote(code()));
             for (String field : List.of("observed", "target", "group", "block")) {
                 String value = fact(field);
                 if (value != null) {
@@ -160,7 +193,7 @@ public sealed interface Line {
         }
 
         String fact(String name) {
-            for (String fact : facts) {
+            for (String fact : facts()) {
                 if (fact.startsWith(name + "=")) {
                     return fact.substring(name.length() + 1);
                 }
@@ -169,10 +202,14 @@ public sealed interface Line {
         }
     }
 
-    record Retired(String id, String step, String cause) implements VerdictLine {
-        @Override
-        public String words(Set<Capability> capabilities) {
-            return Outside.bare("retired " + id + " step=" + step + " cause=" + cause);
+    record Retired(String step, StateLine.Retired said) implements VerdictLine {
+
+        public Retired(String id, String step, String cause) {
+            this(step, new StateLine.Retired(id, cause));
+        }
+
+        public String cause() {
+            return said.cause();
         }
 
         @Override
@@ -180,9 +217,9 @@ public sealed interface Line {
             return "{\"kind\":\"retired\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id)
+                    + Json.quote(id())
                     + ",\"cause\":"
-                    + Json.quote(cause)
+                    + Json.quote(cause())
                     + "}";
         }
     }
@@ -191,16 +228,20 @@ public sealed interface Line {
      * The answer to a lookup: the connector can load {@code tokens} of the prompt beyond the tokens vLLM has (0: none).
      * Judged for safety ({@link RestoreSafety}), and compared under latch-at-target.
      */
-    record Hit(String id, String step, String tokens) implements VerdictLine {
-        @Override
-        public String words(Set<Capability> capabilities) {
-            return Outside.bare("hit " + id + " step=" + step + " tokens=" + tokens);
+    record Hit(String step, StateLine.Hit said) implements VerdictLine {
+
+        public Hit(String id, String step, String tokens) {
+            this(step, new StateLine.Hit(id, tokens));
+        }
+
+        public String tokens() {
+            return said.tokens();
         }
 
         /** The tokens as a count; {@link Long#MAX_VALUE} for a number beyond 64 bits (more than any prompt). */
         long count() {
             try {
-                return Long.parseLong(tokens);
+                return Long.parseLong(tokens());
             } catch (NumberFormatException e) {
                 return Long.MAX_VALUE; // read as an integer (AnswerReader), never below 0
             }
@@ -208,7 +249,13 @@ public sealed interface Line {
 
         @Override
         public String json() {
-            return "{\"kind\":\"hit\",\"step\":" + step + ",\"id\":" + Json.quote(id) + ",\"tokens\":" + tokens + "}";
+            return "{\"kind\":\"hit\",\"step\":"
+                    + step
+                    + ",\"id\":"
+                    + Json.quote(id())
+                    + ",\"tokens\":"
+                    + tokens()
+                    + "}";
         }
     }
 
@@ -217,20 +264,22 @@ public sealed interface Line {
      * blocksByGroup}, for a request vLLM scheduled with its hit. Judged for safety ({@link RestoreSafety}), and
      * compared under latch-at-target.
      */
-    record Load(String id, String step, String digest, String span, String blocksByGroup) implements VerdictLine {
-        @Override
-        public String words(Set<Capability> capabilities) {
-            return Outside.bare(
-                    "load "
-                            + id
-                            + " step="
-                            + step
-                            + " digest="
-                            + digest
-                            + " span="
-                            + span
-                            + " blocks="
-                            + blocksByGroup);
+    record Load(String step, StateLine.Load said) implements VerdictLine {
+
+        public Load(String id, String step, String digest, String span, String blocksByGroup) {
+            this(step, new StateLine.Load(id, digest, span, blocksByGroup));
+        }
+
+        public String digest() {
+            return said.digest();
+        }
+
+        public String span() {
+            return said.span();
+        }
+
+        public String blocksByGroup() {
+            return said.blocks();
         }
 
         @Override
@@ -238,13 +287,13 @@ public sealed interface Line {
             return "{\"kind\":\"load\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id)
+                    + Json.quote(id())
                     + ",\"digest\":"
-                    + Json.quote(digest)
+                    + Json.quote(digest())
                     + ",\"span\":"
-                    + span
+                    + span()
                     + ",\"blocks_by_group\":"
-                    + blocksByGroup
+                    + blocksByGroup()
                     + "}";
         }
     }

@@ -9,6 +9,7 @@ import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
+import io.proofgate.words.CopyTiming;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
@@ -305,8 +306,7 @@ public final class ScenarioReader {
     private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step)
             throws ConformException {
         return switch (verdict) {
-            case StateLine.Plan plan ->
-                    new Line.Plan(plan.id(), step, plan.digest(), plan.span(), plan.blocks(), plan.recurrent());
+            case StateLine.Plan plan -> new Line.Plan(step, plan, CopyTiming.IN_STEP, false);
             case StateLine.Retired retired -> {
                 // an unknown cause would compare as text against any adapter's: refused, as an unknown code is
                 io.proofgate.words.RetireCause.of(retired.cause())
@@ -316,10 +316,10 @@ public final class ScenarioReader {
                                                 where
                                                         + "unknown retirement cause "
                                                         + io.proofgate.words.Outside.quoted(retired.cause())));
-                yield new Line.Retired(retired.id(), step, retired.cause());
+                yield new Line.Retired(step, retired);
             }
-            case StateLine.Hit hit -> new Line.Hit(hit.id(), step, hit.tokens());
-            case StateLine.Load load -> new Line.Load(load.id(), step, load.digest(), load.span(), load.blocks());
+            case StateLine.Hit hit -> new Line.Hit(step, hit);
+            case StateLine.Load load -> new Line.Load(step, load);
             case StateLine.Rejected rejected -> {
                 PoisonCode poison =
                         PoisonCode.of(rejected.code())
@@ -331,12 +331,7 @@ public final class ScenarioReader {
                                                                 + io.proofgate.words.Outside.quoted(rejected.code())));
                 List<String> facts = rejected.facts();
                 yield new Line.Rejected(
-                        rejected.id(),
-                        step,
-                        rejected.code(),
-                        facts,
-                        "",
-                        poison.sentence() + (facts.isEmpty() ? "" : " " + String.join(" ", facts)));
+                        step, rejected, "", poison.sentence() + (facts.isEmpty() ? "" : " " + String.join(" ", facts)));
             }
         };
     }

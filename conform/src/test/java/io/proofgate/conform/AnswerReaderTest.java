@@ -92,6 +92,29 @@ class AnswerReaderTest {
     }
 
     /**
+     * A verdict's words are the scenario format's, with the step after the request's whole id (which may hold a space).
+     */
+    @Test
+    void aVerdictsWordsAreTheScenarioLineWithItsStep() throws AdapterException {
+        Line.VerdictLine plan =
+                (Line.VerdictLine)
+                        AnswerReader.read(
+                                "{\"kind\":\"plan\",\"step\":2,\"id\":\"r 1\","
+                                    + "\"digest\":\"d1\",\"span\":2304,\"blocks_by_group\":[[11],[41]],\"recurrent\":[[1,41]]}");
+        assertEquals("plan r 1 digest=d1 span=2304 blocks=[[11],[41]] recurrent=[[1,41]]", plan.said().text());
+        assertEquals("plan r 1 step=2 digest=d1 span=2304 blocks=[[11],[41]] recurrent=[[1,41]]", plan.words(Set.of()));
+        Line.VerdictLine rejected =
+                (Line.VerdictLine)
+                        AnswerReader.read(
+                                "{\"kind\":\"rejected\",\"step\":3,"
+                                        + "\"id\":\"r2\",\"code\":\"empty\",\"reason\":\"an empty list entry=0\"}");
+        assertEquals("rejected r2 step=3 code=empty", rejected.words(Set.of()));
+        assertEquals(
+                "rejected r2 step=3 code=empty entry=0",
+                rejected.words(Set.of(io.proofgate.words.Capability.REASON_FACTS)));
+    }
+
+    /**
      * A rejection for a reason of the connector's own is its behaviour: a verdict, compared like any, never an error.
      */
     @Test
