@@ -309,13 +309,10 @@ public final class ScenarioReader {
             case StateLine.Plan plan -> new Line.Plan(step, plan, CopyTiming.IN_STEP, false);
             case StateLine.Retired retired -> {
                 // an unknown cause would compare as text against any adapter's: refused, as an unknown code is
-                io.proofgate.words.RetireCause.of(retired.cause())
-                        .orElseThrow(
-                                () ->
-                                        new ConformException(
-                                                where
-                                                        + "unknown retirement cause "
-                                                        + io.proofgate.words.Outside.quoted(retired.cause())));
+                if (io.proofgate.words.RetireCause.of(retired.cause()).isEmpty()) {
+                    throw new ConformException(
+                            where + "unknown retirement cause " + io.proofgate.words.Outside.quoted(retired.cause()));
+                }
                 yield new Line.Retired(step, retired);
             }
             case StateLine.Hit hit -> new Line.Hit(step, hit);
