@@ -1,0 +1,48 @@
+package io.proofgate.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+/**
+ * The connector's state lines: each reads back as written, and a line with a word more than its record holds is refused
+ * at its place (the kit compares a state as its records' text, which would drop the word).
+ */
+class StateLineTest {
+
+    @Test
+    void everyStateLineReadsBackAsWritten() {
+        for (String text :
+                new String[] {
+                    "pending none",
+                    "pending r1 done=2304 table=[[1001],[1011]] latch=[[1,1017]]",
+                    "held d1=[0,1]",
+                    "counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0"
+                }) {
+            assertEquals(text, StateLine.read("f", 1, text).text());
+        }
+    }
+
+    @Test
+    void aHeldDigestMayHoldAnEqualsSign() {
+        assertEquals(new StateLine.Held("k=v", "[0]"), StateLine.read("f", 1, "held k=v=[0]"));
+    }
+
+    @Test
+    void aStateLineWithAWordMoreIsRefusedAtItsPlace() {
+        for (var bad :
+                Map.of(
+                                "counters plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0 ignored_held=2",
+                                "f:4:1: a counters line has 5 words, this one 6",
+                                "pending r1 done=2304 table=[[1001],[1011]] latch=[] extra",
+                                "f:4:1: a pending line has 5 words, this one 6")
+                        .entrySet()) {
+            ScenarioFormatException refused =
+                    org.junit.jupiter.api.Assertions.assertThrows(
+                            ScenarioFormatException.class, () -> StateLine.read("f", 4, bad.getKey()));
+            assertEquals(bad.getValue(), refused.getMessage());
+        }
+    }
+}
