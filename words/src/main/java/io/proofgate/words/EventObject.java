@@ -43,11 +43,14 @@ public final class EventObject {
 
     private static final Map<String, Integer> PLACE = places();
 
+    /** Each named field's key as it is written, {@code "kind":}, made once (the synthetic log writes millions). */
+    private static final String[] KEY = ORDER.stream().map(name -> quote(name) + ":").toArray(String[]::new);
+
     /** Each named field's JSON text, at its place in {@link #ORDER}; null where not given. */
     private final String[] named = new String[ORDER.size()];
 
-    /** Fields outside {@link #ORDER}, written after the named ones. */
-    private final StringBuilder others = new StringBuilder();
+    /** Fields outside {@link #ORDER}, written after the named ones; null while there is none. */
+    private StringBuilder others;
 
     private EventObject() {}
 
@@ -138,6 +141,9 @@ public final class EventObject {
     public EventObject json(String name, String json) {
         Integer place = PLACE.get(name);
         if (place == null) {
+            if (others == null) {
+                others = new StringBuilder();
+            }
             others.append(',').append(quote(name)).append(':').append(json);
         } else if (named[place] != null) {
             throw new IllegalArgumentException("field \"" + name + "\" given twice");
@@ -153,14 +159,10 @@ public final class EventObject {
         StringBuilder json = new StringBuilder(128).append('{');
         for (int i = 0; i < named.length; i++) {
             if (named[i] != null) {
-                json.append(json.length() == 1 ? "" : ",")
-                        .append('"')
-                        .append(ORDER.get(i))
-                        .append("\":")
-                        .append(named[i]);
+                json.append(json.length() == 1 ? "" : ",").append(KEY[i]).append(named[i]);
             }
         }
-        if (!others.isEmpty()) {
+        if (others != null) {
             json.append(others, json.length() == 1 ? 1 : 0, others.length());
         }
         return json.append('}').toString();
@@ -171,6 +173,9 @@ public final class EventObject {
      * characters as {@code \}{@code u00XX}, everything else as it is.
      */
     public static String quote(String text) {
+        if (plain(text)) {
+            return '"' + text + '"'; // the common case: ids, digests, policies
+        }
         StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -189,5 +194,16 @@ public final class EventObject {
             }
         }
         return quoted.append('"').toString();
+    }
+
+    /** Whether {@code text} holds nothing {@link #quote} escapes. */
+    private static boolean plain(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 }
