@@ -38,7 +38,6 @@ class CheckModelFolderTest {
                 missing.out());
         assertTrue(!missing.out().contains("passed"), missing.out());
         Files.copy(ROOT.resolve("spec/Publication.tla"), dir.resolve("Publication.tla"));
-        Files.copy(ROOT.resolve("spec/PublicationRules.tla"), dir.resolve("PublicationRules.tla"));
         CliRun whole = check();
         assertEquals(Main.OK, whole.exit(), whole.out());
         assertTrue(whole.out().contains("MCGenAttention passed"), whole.out());
@@ -52,7 +51,6 @@ class CheckModelFolderTest {
     void aConfigThatChecksNothingIsRefused() throws Exception {
         Files.copy(ROOT.resolve("spec/MCPublication.tla"), dir.resolve("MCPublication.tla"));
         Files.copy(ROOT.resolve("spec/Publication.tla"), dir.resolve("Publication.tla"));
-        Files.copy(ROOT.resolve("spec/PublicationRules.tla"), dir.resolve("PublicationRules.tla"));
         String config = Files.readString(ROOT.resolve("spec/MCGenAttention.cfg"));
         // its checks cut off: what is left sets the constants, INIT and NEXT
         Files.writeString(
