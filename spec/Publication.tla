@@ -897,22 +897,22 @@ LoadsIntoItsOwnBlocks ==
 (* connector must and must not do for each verdict, stated apart from     *)
 (* the Connector part.                                                    *)
 Rules == INSTANCE PublicationRules
-UntrackedIgnoredProp == [][Rules!UntrackedIgnored]_vars
-QuorumSkipsAdmissionProp == [][Rules!QuorumSkipsAdmission]_vars
-QuorumRetiresProp == [][Rules!QuorumRetires]_vars
-NoStoreIgnoredProp == [][Rules!NoStoreIgnored]_vars
-UnscheduledKeptProp == [][Rules!UnscheduledKept]_vars
-RejectionCodeProp == [][Rules!RejectionCode]_vars
-RejectionReasonProp == [][Rules!RejectionReason]_vars
-LatchRuleProp == [][Rules!LatchRule]_vars
-PublishWhenReadyProp == [][Rules!PublishWhenReady]_vars
-PlanSelectionProp == [][Rules!PlanSelection]_vars
-VerdictOrderProp == [][Rules!VerdictOrder]_vars
-CountersProp == [][Rules!Counters]_vars
-FinishedRetiresProp == [][Rules!FinishedRetires]_vars
-HeldSaysNothingProp == [][Rules!HeldSaysNothing]_vars
-HitRuleProp == [][Rules!HitRule]_vars
-LoadRuleProp == [][Rules!LoadRule]_vars
+UntrackedIgnoredProp == Rules!UntrackedIgnoredProp
+QuorumSkipsAdmissionProp == Rules!QuorumSkipsAdmissionProp
+QuorumRetiresProp == Rules!QuorumRetiresProp
+NoStoreIgnoredProp == Rules!NoStoreIgnoredProp
+UnscheduledKeptProp == Rules!UnscheduledKeptProp
+RejectionCodeProp == Rules!RejectionCodeProp
+RejectionReasonProp == Rules!RejectionReasonProp
+LatchRuleProp == Rules!LatchRuleProp
+PublishWhenReadyProp == Rules!PublishWhenReadyProp
+PlanSelectionProp == Rules!PlanSelectionProp
+VerdictOrderProp == Rules!VerdictOrderProp
+CountersProp == Rules!CountersProp
+FinishedRetiresProp == Rules!FinishedRetiresProp
+HeldSaysNothingProp == Rules!HeldSaysNothingProp
+HitRuleProp == Rules!HitRuleProp
+LoadRuleProp == Rules!LoadRuleProp
 TargetRule == Rules!TargetRule
 -----------------------------------------------------------------------------
 (* Liveness: a request that keeps being scheduled and holds a complete      *)

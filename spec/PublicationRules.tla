@@ -1,12 +1,11 @@
 --------------------------- MODULE PublicationRules ---------------------------
 (***************************************************************************)
 (* The rules (protocol section 3), stated apart from the connector: for    *)
-(* each verdict, when it must happen and when it must not.  Each rule is   *)
-(* an action: it relates a state, the event that follows it (lastEvent')  *)
-(* and what the connector did (lastVerdicts', pending', the counters').    *)
-(* Publication.tla instantiates this module (Rules) with its own           *)
-(* constants, variables and vLLM-side definitions, and checks each rule R  *)
-(* on every transition as the action property [][R]_vars.  None of its    *)
+(* each verdict, when it must happen and when it must not.  Each is an     *)
+(* action property: it relates a state, the event that follows it          *)
+(* (lastEvent') and what the connector did (lastVerdicts', pending', the   *)
+(* counters').  Publication.tla instantiates this module (Rules) with its  *)
+(* own constants, variables and vLLM-side definitions.  None of its        *)
 (* Connector part is in scope here, so that a mistake made there is not    *)
 (* copied (proofgate mutate measures what the rules catch); where the two  *)
 (* state the same thing they use the same name (Validate, Keep, Latch,     *)
@@ -28,7 +27,8 @@ CONSTANTS
 
 VARIABLES
     held, pending, plans, rejected, skippedQuorum, retiredFinished, planCount,
-    done, lastEvent, lastVerdicts
+    done, lastEvent, lastVerdicts,
+    vars                            \* Publication.tla's tuple of every variable
 
 
 \* The event of the step and the requests it names.
@@ -166,96 +166,96 @@ IsStepNext == lastEvent'.kind = "step"
 
 \* Row "target out of bounds": a new request whose target is outside [min_span_tokens,
 \* max_span_tokens] gets no verdict and no store.
-UntrackedIgnored ==
-    IsStepNext => \A x \in EvNew : ~(MinSpan <= Target(x) /\ Target(x) <= MaxSpan) =>
-                        VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending'
+UntrackedIgnoredProp ==
+    [][IsStepNext => \A x \in EvNew : ~(MinSpan <= Target(x) /\ Target(x) <= MaxSpan) =>
+                        VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending']_vars
 \* Row "digest at full quorum" (new request): no verdict, no store, counted as skipped.
-QuorumSkipsAdmission ==
-    IsStepNext => \A x \in EvNew : MinSpan <= Target(x) /\ Target(x) <= MaxSpan /\ held[DigestOf[x]] = Ranks =>
-                        VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending'
+QuorumSkipsAdmissionProp ==
+    [][IsStepNext => \A x \in EvNew : MinSpan <= Target(x) /\ Target(x) <= MaxSpan /\ held[DigestOf[x]] = Ranks =>
+                        VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending']_vars
 \* Cached step (1): a pending store whose digest reached full quorum is retired, whatever
 \* its evidence says.
-QuorumRetires ==
-    IsStepNext => \A x \in EvCached : x \in DOMAIN pending /\ held[pending[x].digest] = Ranks =>
+QuorumRetiresProp ==
+    [][IsStepNext => \A x \in EvCached : x \in DOMAIN pending /\ held[pending[x].digest] = Ranks =>
                         VerdictsOf(x) = <<[kind |-> "retired", id |-> x, cause |-> "quorum"]>>
-                        /\ x \notin DOMAIN pending'
+                        /\ x \notin DOMAIN pending']_vars
 \* A scheduled request with no store is ignored: no verdict, and no store is made for it.
-NoStoreIgnored ==
-    IsStepNext => \A x \in EvCached : x \notin DOMAIN pending =>
-                        VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending'
+NoStoreIgnoredProp ==
+    [][IsStepNext => \A x \in EvCached : x \notin DOMAIN pending =>
+                        VerdictsOf(x) = <<>> /\ x \notin DOMAIN pending']_vars
 \* A pending store that is not scheduled keeps its state (its latch is dropped when it is
 \* preempted), whatever the evidence says about it.
-UnscheduledKept ==
-    IsStepNext => \A x \in DOMAIN pending \ (EvNew \cup EvCached) :
+UnscheduledKeptProp ==
+    [][IsStepNext => \A x \in DOMAIN pending \ (EvNew \cup EvCached) :
                         /\ VerdictsOf(x) = <<>> /\ x \in DOMAIN pending'
                         /\ pending'[x] = IF x \in Range(lastEvent'.preempted)
-                                         THEN [pending[x] EXCEPT !.latch = {}] ELSE pending[x]
+                                         THEN [pending[x] EXCEPT !.latch = {}] ELSE pending[x]]_vars
 \* Evidence rows (not_a_mapping ... conflict): a request whose evidence is read is rejected,
 \* with the code of the first row its evidence matches, exactly when it matches one.
-RejectionCode ==
-    IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) =>
+RejectionCodeProp ==
+    [][IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) =>
           LET v == Validate(x, LatchIn(x)) IN
           IF Poisons(v) THEN Len(VerdictsOf(x)) = 1 /\ VerdictsOf(x)[1].kind = "rejected"
                              /\ VerdictsOf(x)[1].code = v.code /\ x \notin DOMAIN pending'
           ELSE \A i \in DOMAIN VerdictsOf(x) : VerdictsOf(x)[i].kind = "rejected" =>
-                  VerdictsOf(x)[i].code = "invalid_selection"
+                  VerdictsOf(x)[i].code = "invalid_selection"]_vars
 \* protocol section 4: a rejection's reason states the row's facts, and only those.
-RejectionReason ==
-    IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) =>
+RejectionReasonProp ==
+    [][IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) =>
           LET v == Validate(x, LatchIn(x)) IN
-          Poisons(v) => VerdictsOf(x) = <<RejectedVerdict(x, v.code, v.facts)>>
+          Poisons(v) => VerdictsOf(x) = <<RejectedVerdict(x, v.code, v.facts)>>]_vars
 \* Latch rule: a complete exact-target proof with an empty latch is latched; the same proof
 \* again changes nothing; every store that stays pending has the progress and table of the step.
-LatchRule ==
-    IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ x \in DOMAIN pending' =>
+LatchRuleProp ==
+    [][IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ x \in DOMAIN pending' =>
           pending'[x] = [digest |-> DigestOf[x], target |-> Target(x), done |-> DoneOut(x),
-                         table |-> TableOut(x), latch |-> LatchOut(x)]
+                         table |-> TableOut(x), latch |-> LatchOut(x)]]_vars
 \* Publish rule: a store whose evidence passes is published (or its selection rejected) in the
 \* step it is ready, and stays pending while it is not.
-PublishWhenReady ==
-    IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ ~Poisons(Validate(x, LatchIn(x))) =>
+PublishWhenReadyProp ==
+    [][IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ ~Poisons(Validate(x, LatchIn(x))) =>
           IF Ready(x) THEN Len(VerdictsOf(x)) = 1 /\ x \notin DOMAIN pending'
                            /\ VerdictsOf(x)[1].kind \in {"plan", "rejected"}
-          ELSE VerdictsOf(x) = <<>> /\ x \in DOMAIN pending'
+          ELSE VerdictsOf(x) = <<>> /\ x \in DOMAIN pending']_vars
 \* Selection rule: the plan names, per group, the blocks its policy selects (a recurrent group
 \* its latched block, never the table's); a selection that is short, holds a null block or
 \* names a block twice is rejected as invalid_selection with the first problem.
-PlanSelection ==
-    IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ ~Poisons(Validate(x, LatchIn(x))) /\ Ready(x) =>
+PlanSelectionProp ==
+    [][IsStepNext => \A x \in EvNew \cup EvCached : Reads(x) /\ ~Poisons(Validate(x, LatchIn(x))) /\ Ready(x) =>
           VerdictsOf(x) = IF SelectionFacts(x) = <<>>
                           THEN <<[kind |-> "plan", id |-> x, digest |-> DigestOf[x], span |-> Target(x),
                                   blocks_by_group |-> Selections(x), recurrent |-> RecurrentPairs(x)]>>
-                          ELSE <<RejectedVerdict(x, "invalid_selection", SelectionFacts(x))>>
+                          ELSE <<RejectedVerdict(x, "invalid_selection", SelectionFacts(x))>>]_vars
 \* Output order (protocol section 5): new requests' verdicts first, then cached ones', each in
 \* the order the event lists them.
 Position(x) == IF x \in EvNew THEN CHOOSE i \in DOMAIN lastEvent'.new : lastEvent'.new[i].id = x
            ELSE Len(lastEvent'.new) + CHOOSE i \in DOMAIN lastEvent'.cached : lastEvent'.cached[i].id = x
 \* A restored request's load comes before its other verdicts (it starts at allocation).
-VerdictOrder ==
-    IsStepNext => \A i, k \in DOMAIN lastVerdicts' :
+VerdictOrderProp ==
+    [][IsStepNext => \A i, k \in DOMAIN lastVerdicts' :
           i < k => \/ Position(lastVerdicts'[i].id) < Position(lastVerdicts'[k].id)
                    \/ lastVerdicts'[i].id = lastVerdicts'[k].id /\ lastVerdicts'[i].kind = "load"
-                      /\ lastVerdicts'[k].kind # "load"
+                      /\ lastVerdicts'[k].kind # "load"]_vars
 \* Counters (protocol section 5 summary): each step adds its plans, its rejections and the
 \* requests it skipped or retired at full quorum.
 Count(kd) == Len(SelectSeq(lastVerdicts', LAMBDA v : v.kind = kd))
-Counters ==
-    IsStepNext =>
+CountersProp ==
+    [][IsStepNext =>
           /\ plans' = plans + Count("plan")
           /\ rejected' = rejected + Count("rejected")
           /\ skippedQuorum' = skippedQuorum + Count("retired")
                 + Cardinality({x \in EvNew : MinSpan <= Target(x) /\ Target(x) <= MaxSpan /\ held[DigestOf[x]] = Ranks})
-          /\ retiredFinished' = retiredFinished
+          /\ retiredFinished' = retiredFinished]_vars
 \* A finished event retires the request's store (one verdict) or says nothing; a held event
 \* says nothing and changes no store.
-FinishedRetires ==
-    lastEvent'.kind = "finished" =>
+FinishedRetiresProp ==
+    [][lastEvent'.kind = "finished" =>
           LET x == lastEvent'.id IN
           /\ lastVerdicts' = IF x \in DOMAIN pending THEN <<[kind |-> "retired", id |-> x, cause |-> "finished"]>>
                              ELSE <<>>
-          /\ DOMAIN pending' = DOMAIN pending \ {x}
-HeldSaysNothing ==
-    lastEvent'.kind = "held" => lastVerdicts' = <<>> /\ pending' = pending
+          /\ DOMAIN pending' = DOMAIN pending \ {x}]_vars
+HeldSaysNothingProp ==
+    [][lastEvent'.kind = "held" => lastVerdicts' = <<>> /\ pending' = pending]_vars
 \* Restore rules (protocol section 3): a lookup is answered with one hit, the longest prefix
 \* published under the request's digest that lies on every recurrent group's block grid, strictly
 \* below the prompt's end and beyond vLLM's own tokens, less vLLM's tokens (0 for none); the
@@ -263,13 +263,13 @@ HeldSaysNothing ==
 PublishedSpans(d) == {Target(y) : y \in {y \in Req : planCount[y] > 0 /\ DigestOf[y] = d}}
 Restorable(x, c) == {s \in PublishedSpans(DigestOf[x]) : c < s /\ s < PromptOf[x] /\ \A g \in RecGroups : s % BT(g) = 0}
 Longest(S) == CHOOSE m \in S : \A y \in S : y <= m
-HitRule ==
-    lastEvent'.kind = "lookup" =>
+HitRuleProp ==
+    [][lastEvent'.kind = "lookup" =>
           LET x == lastEvent'.id
               R == Restorable(x, lastEvent'.computed)
           IN /\ lastVerdicts' = <<[kind |-> "hit", id |-> x,
                                    tokens |-> IF R = {} THEN 0 ELSE Longest(R) - lastEvent'.computed]>>
-             /\ pending' = pending
+             /\ pending' = pending]_vars
 \* A new request scheduled with external tokens is loaded: per group, the blocks of its table
 \* (1-based columns lo..hi, null blocks left out) that hold the tokens from vLLM's own to the
 \* hit: a full group's all of them, a sliding group's those in the window before the hit, a
@@ -285,14 +285,14 @@ Written(e, g) ==
         lo == IF LoadLo(e, g) < 1 THEN 1 ELSE LoadLo(e, g)
         hi == IF LoadHi(e, g) > Len(row) THEN Len(row) ELSE LoadHi(e, g)
     IN SelectSeq([k \in 1..(IF hi < lo THEN 0 ELSE hi - lo + 1) |-> row[lo + k - 1]], LAMBDA b : b > 0)
-LoadRule ==
-    IsStepNext => \A x \in EvNew :
+LoadRuleProp ==
+    [][IsStepNext => \A x \in EvNew :
           LET e == EvEntry(lastEvent'.new, x) IN
           SelectSeq(lastVerdicts', LAMBDA v : v.id = x /\ v.kind = "load")
             = IF "external" \in DOMAIN e /\ e.external > 0
               THEN <<[kind |-> "load", id |-> x, digest |-> DigestOf[x], span |-> e.computed,
                       blocks_by_group |-> [i \in 1..NG |-> Written(e, i - 1)]]>>
-              ELSE <<>>
+              ELSE <<>>]_vars
 \* The target rule (protocol section 2): the largest multiple of the hash block strictly below
 \* the prompt's end.
 TargetRule == \A x \in Req : Target(x) % HashBlock = 0 /\ Target(x) < PromptOf[x] /\ PromptOf[x] <= Target(x) + HashBlock
