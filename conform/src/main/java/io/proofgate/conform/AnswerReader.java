@@ -275,13 +275,17 @@ final class AnswerReader {
         if (counters == null || !counters.isObject()) {
             throw new AdapterException("printed a state without a \"counters\" object: " + Json.excerpt(text));
         }
-        lines.add(
-                new StateLine.Counters(
-                        integer(counters, Counter.PLANS.wireName(), text),
-                        integer(counters, Counter.REJECTED.wireName(), text),
-                        integer(counters, Counter.STORE_SKIPPED_QUORUM.wireName(), text),
-                        integer(counters, Counter.RETIRED_FINISHED.wireName(), text)));
+        lines.add(counters(counters, text));
         return new Line.State(lines);
+    }
+
+    /** The four counters, named as the wire names them, in a state's {@code counters} object or a summary. */
+    private static StateLine.Counters counters(JsonNode node, String text) throws AdapterException {
+        return new StateLine.Counters(
+                integer(node, Counter.PLANS.wireName(), text),
+                integer(node, Counter.REJECTED.wireName(), text),
+                integer(node, Counter.STORE_SKIPPED_QUORUM.wireName(), text),
+                integer(node, Counter.RETIRED_FINISHED.wireName(), text));
     }
 
     private static Line.Summary summary(JsonNode node, String text) throws AdapterException {
@@ -303,10 +307,7 @@ final class AnswerReader {
             latches.put(entry.getKey(), sortedPairs(latched, entry.getKey(), text));
         }
         return new Line.Summary(
-                integer(node, Counter.PLANS.wireName(), text),
-                integer(node, Counter.REJECTED.wireName(), text),
-                integer(node, Counter.STORE_SKIPPED_QUORUM.wireName(), text),
-                integer(node, Counter.RETIRED_FINISHED.wireName(), text),
+                counters(node, text),
                 node.has(Counter.IGNORED_HELD.wireName()) ? integer(node, Counter.IGNORED_HELD.wireName(), text) : "0",
                 List.copyOf(pending),
                 latches);

@@ -329,33 +329,13 @@ public sealed interface Line {
 
     /** The summary {@code replay} prints at the end of a log; pending ids sorted, latches by id. */
     record Summary(
-            String plans,
-            String rejected,
-            String storeSkippedQuorum,
-            String retiredFinished,
-            String ignoredHeld,
-            List<String> pending,
-            SortedMap<String, String> latched)
+            StateLine.Counters counters, String ignoredHeld, List<String> pending, SortedMap<String, String> latched)
             implements Compared {
         @Override
         public String words(Set<Capability> capabilities) {
             // ids quoted: the words of ["r1, r2"] and of ["r1", "r2"] must differ
             return "summary "
-                    + Counter.PLANS.wireName()
-                    + "="
-                    + plans
-                    + " "
-                    + Counter.REJECTED.wireName()
-                    + "="
-                    + rejected
-                    + " "
-                    + Counter.STORE_SKIPPED_QUORUM.wireName()
-                    + "="
-                    + storeSkippedQuorum
-                    + " "
-                    + Counter.RETIRED_FINISHED.wireName()
-                    + "="
-                    + retiredFinished
+                    + counters.words()
                     + " "
                     + Counter.IGNORED_HELD.wireName()
                     + "="
@@ -367,15 +347,8 @@ public sealed interface Line {
         }
 
         public String json() {
-            StringBuilder json =
-                    new StringBuilder("{\"kind\":\"summary\",\"" + Counter.PLANS.wireName() + "\":")
-                            .append(plans)
-                            .append(",\"" + Counter.REJECTED.wireName() + "\":")
-                            .append(rejected)
-                            .append(",\"" + Counter.STORE_SKIPPED_QUORUM.wireName() + "\":")
-                            .append(storeSkippedQuorum)
-                            .append(",\"" + Counter.RETIRED_FINISHED.wireName() + "\":")
-                            .append(retiredFinished);
+            StringBuilder json = new StringBuilder("{\"kind\":\"summary\"");
+            counters.byName().forEach((name, value) -> json.append(",\"").append(name).append("\":").append(value));
             if (!ignoredHeld.equals("0")) {
                 json.append(",\"" + Counter.IGNORED_HELD.wireName() + "\":").append(ignoredHeld);
             }

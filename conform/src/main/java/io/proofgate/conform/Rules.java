@@ -149,21 +149,7 @@ public final class Rules {
                                             theirs.latch()));
                 }
                 case StateLine.Counters counters when other instanceof StateLine.Counters theirs -> {
-                    return "state: counter "
-                            + differing(
-                                    List.of(
-                                            Counter.PLANS.wireName(),
-                                            counters.plans(),
-                                            theirs.plans(),
-                                            Counter.REJECTED.wireName(),
-                                            counters.rejected(),
-                                            theirs.rejected(),
-                                            Counter.STORE_SKIPPED_QUORUM.wireName(),
-                                            counters.storeSkippedQuorum(),
-                                            theirs.storeSkippedQuorum(),
-                                            Counter.RETIRED_FINISHED.wireName(),
-                                            counters.retiredFinished(),
-                                            theirs.retiredFinished()));
+                    return "state: counter " + differing(side(counters, theirs, new ArrayList<>()));
                 }
                 default -> {
                     return "state: " + about(entry.getValue()) + " differs";
@@ -227,29 +213,24 @@ public final class Rules {
     }
 
     public static String ofSummary(Line.Summary expected, Line.Summary actual) {
-        return "summary: "
-                + differing(
-                        List.of(
-                                Counter.PLANS.wireName(),
-                                expected.plans(),
-                                actual.plans(),
-                                Counter.REJECTED.wireName(),
-                                expected.rejected(),
-                                actual.rejected(),
-                                Counter.STORE_SKIPPED_QUORUM.wireName(),
-                                expected.storeSkippedQuorum(),
-                                actual.storeSkippedQuorum(),
-                                Counter.RETIRED_FINISHED.wireName(),
-                                expected.retiredFinished(),
-                                actual.retiredFinished(),
-                                Counter.IGNORED_HELD.wireName(),
-                                expected.ignoredHeld(),
-                                actual.ignoredHeld(),
-                                "pending",
-                                expected.pending().toString(),
-                                actual.pending().toString(),
-                                "latched",
-                                expected.latched().toString(),
-                                actual.latched().toString()));
+        List<String> sides = side(expected.counters(), actual.counters(), new ArrayList<>());
+        sides.addAll(
+                List.of(
+                        Counter.IGNORED_HELD.wireName(),
+                        expected.ignoredHeld(),
+                        actual.ignoredHeld(),
+                        "pending",
+                        expected.pending().toString(),
+                        actual.pending().toString(),
+                        "latched",
+                        expected.latched().toString(),
+                        actual.latched().toString()));
+        return "summary: " + differing(sides);
+    }
+
+    /** Each counter's name, then its two counts, as {@link #differing} takes them. */
+    private static List<String> side(StateLine.Counters expected, StateLine.Counters actual, List<String> into) {
+        expected.byName().forEach((name, count) -> into.addAll(List.of(name, count, actual.byName().get(name))));
+        return into;
     }
 }

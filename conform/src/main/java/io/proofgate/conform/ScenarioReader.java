@@ -291,15 +291,7 @@ public final class ScenarioReader {
             throw new ConformException(file + ":" + first + ":1: the lines after an event end with a counters line");
         }
         pending.sort(null);
-        Line.Summary summary =
-                new Line.Summary(
-                        counters.plans(),
-                        counters.rejected(),
-                        counters.storeSkippedQuorum(),
-                        counters.retiredFinished(),
-                        "0",
-                        List.copyOf(pending),
-                        latched);
+        Line.Summary summary = new Line.Summary(counters, "0", List.copyOf(pending), latched);
         return new Scenario.After(List.copyOf(verdicts), new Line.State(state), summary);
     }
 

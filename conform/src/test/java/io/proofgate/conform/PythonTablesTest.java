@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.proofgate.adapter.AdapterSession;
+import io.proofgate.format.StateLine;
 import io.proofgate.protocol.Group;
 import io.proofgate.protocol.Topology;
 import io.proofgate.words.Capability;
@@ -176,7 +177,10 @@ class PythonTablesTest {
     @Test
     void aSummaryIsTheOneReplayPrintsWithTheSameCounters() throws IOException {
         TreeMap<String, String> latched = new TreeMap<>(Map.of("r2", "[[1,42]]"));
-        JsonNode java = JSON.readTree(new Line.Summary("1", "2", "3", "4", "5", List.of("r1", "r2"), latched).json());
+        JsonNode java =
+                JSON.readTree(
+                        new Line.Summary(new StateLine.Counters("1", "2", "3", "4"), "5", List.of("r1", "r2"), latched)
+                                .json());
         assertEquals(
                 java, table("summary"), "State.summary() with Counters(1, 2, 3, 4), ignored_held 5, r1 and r2 pending");
         assertEquals(names(java), names(table("summary")), "the order of State.summary()'s fields");

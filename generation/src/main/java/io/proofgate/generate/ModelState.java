@@ -78,14 +78,17 @@ final class ModelState {
                                                 pairs(field(store, "latch")))
                                         .text()));
         held().forEach((digest, ranks) -> lines.add(new StateLine.Held(digest, ranks).text()));
-        lines.add(
-                new StateLine.Counters(
-                                String.valueOf(integer(variable("plans"))),
-                                String.valueOf(integer(variable("rejected"))),
-                                String.valueOf(integer(variable("skippedQuorum"))),
-                                String.valueOf(integer(variable("retiredFinished"))))
-                        .text());
+        lines.add(counters().text());
         return lines;
+    }
+
+    /** The connector's four counters in the model's variables. */
+    private StateLine.Counters counters() {
+        return new StateLine.Counters(
+                String.valueOf(integer(variable("plans"))),
+                String.valueOf(integer(variable("rejected"))),
+                String.valueOf(integer(variable("skippedQuorum"))),
+                String.valueOf(integer(variable("retiredFinished"))));
     }
 
     /**
@@ -105,15 +108,7 @@ final class ModelState {
                         latched.put(id, latch);
                     }
                 });
-        return new ReplaySummary(
-                        String.valueOf(integer(variable("plans"))),
-                        String.valueOf(integer(variable("rejected"))),
-                        String.valueOf(integer(variable("skippedQuorum"))),
-                        String.valueOf(integer(variable("retiredFinished"))),
-                        List.copyOf(pending.keySet()),
-                        latched,
-                        null)
-                .words();
+        return new ReplaySummary(counters(), List.copyOf(pending.keySet()), latched, null).words();
     }
 
     /** The verdicts the state's event produced, in output order. */

@@ -1,5 +1,6 @@
 package io.proofgate.generate;
 
+import io.proofgate.format.StateLine;
 import io.proofgate.words.Counter;
 
 import java.util.List;
@@ -11,13 +12,7 @@ import java.util.Map;
  * {@code ignored_held} where replay prints it (null where not; the model never states it). Counts are their digits.
  */
 public record ReplaySummary(
-        String plans,
-        String rejected,
-        String storeSkippedQuorum,
-        String retiredFinished,
-        List<String> pending,
-        Map<String, String> latched,
-        String ignoredHeld) {
+        StateLine.Counters counters, List<String> pending, Map<String, String> latched, String ignoredHeld) {
 
     public ReplaySummary {
         pending = List.copyOf(pending);
@@ -28,11 +23,7 @@ public record ReplaySummary(
      * {@code summary plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0 pending=r1,r2 latched={r1:[[1,42]]}}
      */
     public String words() {
-        StringBuilder words = new StringBuilder("summary");
-        words.append(' ').append(Counter.PLANS.wireName()).append('=').append(plans);
-        words.append(' ').append(Counter.REJECTED.wireName()).append('=').append(rejected);
-        words.append(' ').append(Counter.STORE_SKIPPED_QUORUM.wireName()).append('=').append(storeSkippedQuorum);
-        words.append(' ').append(Counter.RETIRED_FINISHED.wireName()).append('=').append(retiredFinished);
+        StringBuilder words = new StringBuilder("summary ").append(counters.words());
         words.append(" pending=").append(String.join(",", pending)).append(" latched={");
         latched.forEach(
                 (id, latch) ->

@@ -82,10 +82,11 @@ final class ReplayWords {
         node.path("latched").properties().forEach(entry -> latched.put(entry.getKey(), pairs(entry.getValue())));
         JsonNode ignored = node.get(Counter.IGNORED_HELD.wireName());
         return new ReplaySummary(
-                node.path(Counter.PLANS.wireName()).asText(),
-                node.path(Counter.REJECTED.wireName()).asText(),
-                node.path(Counter.STORE_SKIPPED_QUORUM.wireName()).asText(),
-                node.path(Counter.RETIRED_FINISHED.wireName()).asText(),
+                new StateLine.Counters(
+                        node.path(Counter.PLANS.wireName()).asText(),
+                        node.path(Counter.REJECTED.wireName()).asText(),
+                        node.path(Counter.STORE_SKIPPED_QUORUM.wireName()).asText(),
+                        node.path(Counter.RETIRED_FINISHED.wireName()).asText()),
                 pending,
                 latched,
                 ignored == null ? null : ignored.asText());

@@ -105,22 +105,26 @@ public sealed interface StateLine {
             implements StateLine {
         @Override
         public String text() {
-            return "counters "
-                    + Counter.PLANS.wireName()
-                    + "="
-                    + plans
-                    + " "
-                    + Counter.REJECTED.wireName()
-                    + "="
-                    + rejected
-                    + " "
-                    + Counter.STORE_SKIPPED_QUORUM.wireName()
-                    + "="
-                    + storeSkippedQuorum
-                    + " "
-                    + Counter.RETIRED_FINISHED.wireName()
-                    + "="
-                    + retiredFinished;
+            return "counters " + words();
+        }
+
+        /** {@code plans=1 rejected=0 store_skipped_quorum=0 retired_finished=0}, as every line that states them. */
+        public String words() {
+            StringBuilder words = new StringBuilder();
+            byName().forEach(
+                            (name, value) ->
+                                    words.append(words.isEmpty() ? "" : " ").append(name).append('=').append(value));
+            return words.toString();
+        }
+
+        /** The counts by their wire names, in protocol §5's order. */
+        public java.util.SequencedMap<String, String> byName() {
+            java.util.SequencedMap<String, String> byName = new java.util.LinkedHashMap<>();
+            byName.put(Counter.PLANS.wireName(), plans);
+            byName.put(Counter.REJECTED.wireName(), rejected);
+            byName.put(Counter.STORE_SKIPPED_QUORUM.wireName(), storeSkippedQuorum);
+            byName.put(Counter.RETIRED_FINISHED.wireName(), retiredFinished);
+            return byName;
         }
     }
 
