@@ -450,6 +450,11 @@ class ReplayShardsTest {
         assertTrue(
                 mergeInstead(two, 0, spaced).err().contains(": not written as a replay writes it"),
                 mergeInstead(two, 0, spaced).err());
+        // a replay writes ignored_held only when it counts one
+        Path zero = edited(failing, "^(\\{\"kind\":\"summary\",.*),\"pending\"", "$1,\"ignored_held\":0,\"pending\"");
+        assertTrue(
+                mergeInstead(two, 0, zero).err().contains(": not written as a replay writes it"),
+                mergeInstead(two, 0, zero).err());
         Path silent =
                 edited(
                         failing,

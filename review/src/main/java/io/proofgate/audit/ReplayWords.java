@@ -1,11 +1,11 @@
 package io.proofgate.audit;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.proofgate.format.StateLine;
 import io.proofgate.generate.ReplaySummary;
-import io.proofgate.words.Counter;
+import io.proofgate.protocol.Counters;
+import io.proofgate.protocol.GroupBlock;
+import io.proofgate.protocol.Verdict;
+import io.proofgate.replay.OutputLine;
 import io.proofgate.words.ReasonFacts;
 
 import java.util.ArrayList;
@@ -22,8 +22,6 @@ import java.util.Map;
  */
 final class ReplayWords {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private ReplayWords() {}
 
     static List<String> of(String output) {
@@ -36,76 +34,66 @@ final class ReplayWords {
                 words.add(line);
                 continue;
             }
-            JsonNode node;
+            OutputLine read;
             try {
-                node = JSON.readTree(line);
-            } catch (java.io.IOException e) {
-                throw new AuditException("a validator printed a line that is not JSON: " + line);
+                read = OutputLine.read(line);
+            } catch (OutputLine.Unreadable e) {
+                throw new AuditException(
+                        "a validator printed a line that is not one replay prints (" + e.getMessage() + "): " + line);
             }
-            String kind = node.path("kind").asText();
-            if (kind.equals("summary")) {
-                words.add(summary(node).words());
-                continue;
-            }
-            String id = node.path("id").asText();
-            StateLine.VerdictLine verdict =
-                    switch (kind) {
-                        case "plan" ->
-                                new StateLine.Plan(
-                                        id,
-                                        node.path("digest").asText(),
-                                        node.path("span").asText(),
-                                        node.path("blocks_by_group").toString(),
-                                        pairs(node.path("recurrent")));
-                        case "rejected" ->
-                                new StateLine.Rejected(
-                                        id, node.path("code").asText(), ReasonFacts.of(node.path("reason").asText()));
-                        case "retired" -> new StateLine.Retired(id, node.path("cause").asText());
-                        case "hit" -> new StateLine.Hit(id, node.path("tokens").asText());
-                        case "load" ->
-                                new StateLine.Load(
-                                        id,
-                                        node.path("digest").asText(),
-                                        node.path("span").asText(),
-                                        node.path("blocks_by_group").toString());
-                        default -> throw new AuditException("a validator printed a line of unknown kind: " + line);
-                    };
-            words.add("step=" + node.path("step").asLong() + " " + verdict.text());
+            words.add(
+                    switch (read) {
+                        case OutputLine.Said said ->
+                                "step=" + said.verdict().step() + " " + stateLine(said.verdict()).text();
+                        case OutputLine.Summary summary -> summary(summary).words();
+                        case OutputLine.Error error ->
+                                throw new AuditException("a validator printed a shard's error line: " + line);
+                    });
         }
         return words;
     }
 
-    private static ReplaySummary summary(JsonNode node) {
-        List<String> pending = new ArrayList<>();
-        node.path("pending").forEach(id -> pending.add(id.asText()));
+    /** A verdict as the generated scenarios state it. */
+    private static StateLine.VerdictLine stateLine(Verdict verdict) {
+        return switch (verdict) {
+            case Verdict.Plan plan ->
+                    new StateLine.Plan(
+                            plan.id(),
+                            plan.digest(),
+                            String.valueOf(plan.target()),
+                            plan.blocksByGroup().toString(),
+                            sorted(plan.recurrent()));
+            case Verdict.Rejected rejected ->
+                    new StateLine.Rejected(
+                            rejected.id(), rejected.code().wireName(), ReasonFacts.of(rejected.reason()));
+            case Verdict.Retired retired -> new StateLine.Retired(retired.id(), retired.cause().wireName());
+            case Verdict.Hit hit -> new StateLine.Hit(hit.id(), String.valueOf(hit.tokens()));
+            case Verdict.Load load ->
+                    new StateLine.Load(
+                            load.id(), load.digest(), String.valueOf(load.span()), load.blocksByGroup().toString());
+        };
+    }
+
+    private static ReplaySummary summary(OutputLine.Summary summary) {
+        Counters counters = summary.counters();
         Map<String, String> latched = new LinkedHashMap<>();
-        node.path("latched").properties().forEach(entry -> latched.put(entry.getKey(), pairs(entry.getValue())));
-        JsonNode ignored = node.get(Counter.IGNORED_HELD.wireName());
+        summary.latched().forEach((id, latch) -> latched.put(id, sorted(latch)));
         return new ReplaySummary(
                 new StateLine.Counters(
-                        node.path(Counter.PLANS.wireName()).asText(),
-                        node.path(Counter.REJECTED.wireName()).asText(),
-                        node.path(Counter.STORE_SKIPPED_QUORUM.wireName()).asText(),
-                        node.path(Counter.RETIRED_FINISHED.wireName()).asText()),
-                pending,
+                        String.valueOf(counters.plans()),
+                        String.valueOf(counters.rejected()),
+                        String.valueOf(counters.storeSkippedQuorum()),
+                        String.valueOf(counters.retiredFinished())),
+                summary.pending(),
                 latched,
-                ignored == null ? null : ignored.asText());
+                counters.ignoredHeld() == 0 ? null : String.valueOf(counters.ignoredHeld()));
     }
 
     /** Recurrent (group, block) pairs in order, as the model states them. */
-    private static String pairs(JsonNode node) {
-        List<long[]> pairs = new ArrayList<>();
-        node.forEach(pair -> pairs.add(new long[] {pair.path(0).asLong(), pair.path(1).asLong()}));
-        pairs.sort(Comparator.<long[]>comparingLong(p -> p[0]).thenComparingLong(p -> p[1]));
-        StringBuilder text = new StringBuilder("[");
-        for (int i = 0; i < pairs.size(); i++) {
-            text.append(i == 0 ? "" : ",")
-                    .append('[')
-                    .append(pairs.get(i)[0])
-                    .append(',')
-                    .append(pairs.get(i)[1])
-                    .append(']');
-        }
-        return text.append(']').toString();
+    private static String sorted(List<GroupBlock> pairs) {
+        return OutputLine.pairs(
+                pairs.stream()
+                        .sorted(Comparator.comparingInt(GroupBlock::group).thenComparingLong(GroupBlock::block))
+                        .toList());
     }
 }

@@ -1,22 +1,14 @@
 package io.proofgate.namespace;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-
+import io.proofgate.protocol.Verdict;
+import io.proofgate.replay.OutputLine;
 import io.proofgate.words.ReasonFacts;
 
-import java.io.IOException;
-import java.io.StringWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /** A validator's replay output, read as the words a namespace answer is made of. */
 final class AnswerWords {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private AnswerWords() {}
 
@@ -43,42 +35,30 @@ final class AnswerWords {
 
     /** One verdict line's request id and words, or null for the summary. */
     private static String[] verdictWords(String line) {
-        SortedMap<String, String> fields = new TreeMap<>();
-        try (JsonParser in = JSON.createParser(line)) {
-            in.nextToken();
-            while (in.nextToken() == JsonToken.FIELD_NAME) {
-                String name = in.currentName();
-                JsonToken value = in.nextToken();
-                if (value == JsonToken.START_ARRAY || value == JsonToken.START_OBJECT) {
-                    StringWriter raw = new StringWriter();
-                    try (var copy = JSON.createGenerator(raw)) {
-                        copy.copyCurrentStructure(in);
-                    }
-                    fields.put(name, raw.toString());
-                } else {
-                    fields.put(name, in.getText());
-                }
-            }
-        } catch (IOException e) {
-            return new String[] {"", "a line that is not JSON: " + line};
+        OutputLine read;
+        try {
+            read = OutputLine.read(line);
+        } catch (OutputLine.Unreadable e) {
+            return new String[] {"", "a line that is not one replay prints (" + e.getMessage() + "): " + line};
+        }
+        if (!(read instanceof OutputLine.Said said)) {
+            return null;
         }
         String words =
-                switch (fields.getOrDefault("kind", "")) {
-                    case "plan" ->
+                switch (said.verdict()) {
+                    case Verdict.Plan plan ->
                             "plan span="
-                                    + fields.get("span")
+                                    + plan.target()
                                     + " blocks="
-                                    + fields.get("blocks_by_group")
+                                    + plan.blocksByGroup()
                                     + " recurrent="
-                                    + fields.get("recurrent");
-                    case "rejected" ->
-                            "rejected code="
-                                    + fields.get("code")
-                                    + ReasonFacts.words(fields.getOrDefault("reason", ""));
-                    case "retired" -> "retired cause=" + fields.get("cause");
-                    case "summary" -> null;
-                    default -> "a line of unknown kind: " + line;
+                                    + OutputLine.pairs(plan.recurrent());
+                    case Verdict.Rejected rejected ->
+                            "rejected code=" + rejected.code().wireName() + ReasonFacts.words(rejected.reason());
+                    case Verdict.Retired retired -> "retired cause=" + retired.cause().wireName();
+                    case Verdict.Hit hit -> "hit tokens=" + hit.tokens();
+                    case Verdict.Load load -> "load span=" + load.span() + " blocks=" + load.blocksByGroup();
                 };
-        return words == null ? null : new String[] {fields.getOrDefault("id", ""), words};
+        return new String[] {said.verdict().id(), words};
     }
 }

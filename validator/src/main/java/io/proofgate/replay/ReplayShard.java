@@ -60,11 +60,16 @@ public final class ReplayShard {
                                 + " written; raise the heap with PROOFGATE_JVM_OPTS=-Xmx...";
             }
             if (error != null) {
-                line(sink, "{\"kind\":\"error\",\"message\":" + quote(error) + "}");
+                line(sink, errorLine(error));
                 errors.add(error);
             }
         }
         return errors;
+    }
+
+    /** The line that ends the output of a log replay refused, with its message. */
+    static String errorLine(String message) {
+        return "{\"kind\":\"error\",\"message\":" + quote(message) + "}";
     }
 
     /** The line that starts the output of log {@code index}, at {@code path}. */

@@ -1,15 +1,12 @@
 package io.proofgate.replay;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.proofgate.json.JsonPlaces;
-import io.proofgate.json.JsonWords;
+import io.proofgate.protocol.Counters;
+import io.proofgate.protocol.Verdict;
 import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
-import io.proofgate.words.PoisonCode;
 import io.proofgate.words.RetireCause;
 
 import java.io.BufferedReader;
@@ -17,12 +14,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The lines of a replay shard after its header, checked before a merge prints any of them: for each log of the shard's
@@ -36,87 +27,6 @@ import java.util.stream.Collectors;
  * key's HMAC.
  */
 final class ShardBody {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-
-    private enum Type {
-        INTEGER,
-        TEXT,
-        BLOCKS,
-        PAIRS,
-        TEXTS,
-        LATCHED
-    }
-
-    private record Key(String name, Type type, boolean optional) {}
-
-    private static Key key(String name, Type type) {
-        return new Key(name, type, false);
-    }
-
-    private static Key optional(String name, Type type) {
-        return new Key(name, type, true);
-    }
-
-    /** The keys of each kind of line a replay writes for a log, in its order (VerdictWriter, ReplayShard). */
-    private static final Map<String, List<Key>> SHAPES =
-            Map.of(
-                    "plan",
-                            List.of(
-                                    key("kind", Type.TEXT),
-                                    key("step", Type.INTEGER),
-                                    key("id", Type.TEXT),
-                                    key("digest", Type.TEXT),
-                                    key("span", Type.INTEGER),
-                                    key("blocks_by_group", Type.BLOCKS),
-                                    key("recurrent", Type.PAIRS)),
-                    "rejected",
-                            List.of(
-                                    key("kind", Type.TEXT),
-                                    key("step", Type.INTEGER),
-                                    key("id", Type.TEXT),
-                                    key("code", Type.TEXT),
-                                    optional("observed", Type.INTEGER),
-                                    key("target", Type.INTEGER),
-                                    optional("group", Type.INTEGER),
-                                    optional("block", Type.INTEGER),
-                                    key("reason", Type.TEXT)),
-                    "retired",
-                            List.of(
-                                    key("kind", Type.TEXT),
-                                    key("step", Type.INTEGER),
-                                    key("id", Type.TEXT),
-                                    key("cause", Type.TEXT)),
-                    "hit",
-                            List.of(
-                                    key("kind", Type.TEXT),
-                                    key("step", Type.INTEGER),
-                                    key("id", Type.TEXT),
-                                    key("tokens", Type.INTEGER)),
-                    "load",
-                            List.of(
-                                    key("kind", Type.TEXT),
-                                    key("step", Type.INTEGER),
-                                    key("id", Type.TEXT),
-                                    key("digest", Type.TEXT),
-                                    key("span", Type.INTEGER),
-                                    key("blocks_by_group", Type.BLOCKS)),
-                    "summary",
-                            List.of(
-                                    key("kind", Type.TEXT),
-                                    key(Counter.PLANS.wireName(), Type.INTEGER),
-                                    key(Counter.REJECTED.wireName(), Type.INTEGER),
-                                    key(Counter.STORE_SKIPPED_QUORUM.wireName(), Type.INTEGER),
-                                    key(Counter.RETIRED_FINISHED.wireName(), Type.INTEGER),
-                                    optional(Counter.IGNORED_HELD.wireName(), Type.INTEGER),
-                                    key("pending", Type.TEXTS),
-                                    key("latched", Type.LATCHED)),
-                    "error", List.of(key("kind", Type.TEXT), key("message", Type.TEXT)));
-
-    private static final Set<String> CODES =
-            Arrays.stream(PoisonCode.values()).map(PoisonCode::wireName).collect(Collectors.toSet());
-    private static final Set<String> CAUSES =
-            Arrays.stream(RetireCause.values()).map(RetireCause::wireName).collect(Collectors.toSet());
 
     private final String shown;
     private final BufferedReader in;
@@ -172,56 +82,38 @@ final class ShardBody {
             if (line == null) {
                 throw refused(1, "the file ends inside the output of log " + index + " (no summary or error line)");
             }
-            JsonNode root = parse(line);
-            String kind = root.path("kind").asText("");
-            List<Key> shape = SHAPES.get(kind);
-            if (kind.equals("log")) {
+            if (line.startsWith("{\"kind\":\"log\"")) {
                 throw refused(1, "the output of log " + index + " ends without its summary or error line");
             }
-            if (shape == null) {
-                throw refused(
-                        line,
-                        root,
-                        "kind",
-                        "not a line a replay prints for a log (kind " + Outside.excerpt(kind) + ")");
-            }
-            shaped(line, root, kind, shape);
-            switch (kind) {
-                case "plan" -> plans++;
-                case "hit", "load" -> {} // the summary does not count them
-                case "rejected" -> {
-                    rejected++;
-                    if (!CODES.contains(root.get("code").asText())) {
-                        throw refused(line, root, "code", "not a rejection code of the protocol");
-                    }
+            OutputLine read = read(line);
+            switch (read) {
+                case OutputLine.Said(Verdict.Plan plan) -> plans++;
+                case OutputLine.Said(Verdict.Rejected rejection) -> rejected++;
+                case OutputLine.Said(Verdict.Retired retired) -> {
+                    finished += retired.cause() == RetireCause.FINISHED ? 1 : 0;
+                    quorum += retired.cause() == RetireCause.QUORUM ? 1 : 0;
                 }
-                case "retired" -> {
-                    String cause = root.get("cause").asText();
-                    if (!CAUSES.contains(cause)) {
-                        throw refused(line, root, "cause", "not a cause of retirement (quorum or finished)");
-                    }
-                    finished += cause.equals(RetireCause.FINISHED.wireName()) ? 1 : 0;
-                    quorum += cause.equals(RetireCause.QUORUM.wireName()) ? 1 : 0;
-                }
-                case "error" -> {
-                    if (root.get("message").asText().isEmpty()) {
-                        throw refused(line, root, "message", "an error line without a message");
+                case OutputLine.Said(Verdict.Hit hit) -> {} // the summary does not count hits and loads
+                case OutputLine.Said(Verdict.Load load) -> {}
+                case OutputLine.Error error -> {
+                    if (error.message().isEmpty()) {
+                        throw refused(line, "message", "an error line without a message");
                     }
                     return;
                 }
-                case "summary" -> { // its counts must be those of the lines above it
-                    counted(line, root, Counter.PLANS.wireName(), plans, "plan lines");
-                    counted(line, root, Counter.REJECTED.wireName(), rejected, "rejected lines");
+                case OutputLine.Summary summary -> { // its counts must be those of the lines above it
+                    Counters counters = summary.counters();
+                    counted(line, Counter.PLANS, counters.plans(), plans, "plan lines");
+                    counted(line, Counter.REJECTED, counters.rejected(), rejected, "rejected lines");
                     counted(
                             line,
-                            root,
-                            Counter.RETIRED_FINISHED.wireName(),
+                            Counter.RETIRED_FINISHED,
+                            counters.retiredFinished(),
                             finished,
                             "lines that retire a finished request");
-                    if (root.get(Counter.STORE_SKIPPED_QUORUM.wireName()).asLong() < quorum) {
+                    if (counters.storeSkippedQuorum() < quorum) {
                         throw refused(
                                 line,
-                                root,
                                 Counter.STORE_SKIPPED_QUORUM.wireName(),
                                 "fewer than the "
                                         + quorum
@@ -230,19 +122,17 @@ final class ShardBody {
                     }
                     return;
                 }
-                default -> throw new IllegalStateException("a kind of SHAPES not handled here: " + kind);
             }
         }
     }
 
-    private void counted(String line, JsonNode summary, String key, long lines, String what) throws MergeRefused {
-        if (summary.get(key).asLong() != lines) {
+    private void counted(String line, Counter key, long said, long lines, String what) throws MergeRefused {
+        if (said != lines) {
             throw refused(
                     line,
-                    summary,
-                    key,
+                    key.wireName(),
                     "the summary counts "
-                            + summary.get(key).asText()
+                            + said
                             + " where the log's output has "
                             + lines
                             + " "
@@ -251,117 +141,32 @@ final class ShardBody {
         }
     }
 
-    private JsonNode parse(String line) throws MergeRefused {
-        JsonNode root;
+    /** A line of the log's output, read and written again: it must be as a replay writes it, byte for byte. */
+    private OutputLine read(String line) throws MergeRefused {
+        OutputLine read;
         try {
-            root = JSON.readTree(line);
-        } catch (JsonProcessingException e) {
-            var at = e.getLocation();
-            throw refused(at == null ? 1 : at.getColumnNr(), "not a line a replay prints: " + JsonWords.of(e));
+            read = OutputLine.read(line);
+        } catch (OutputLine.Unreadable e) {
+            throw refused(line, e.key(), e.getMessage());
         }
-        if (root == null || !root.isObject()) {
-            throw refused(1, "not a line a replay prints: not an object");
-        }
-        return root;
-    }
-
-    /**
-     * The line's keys are {@code shape}'s, in its order and of its types, and the line is written as a replay writes
-     * it.
-     */
-    private void shaped(String line, JsonNode root, String kind, List<Key> shape) throws MergeRefused {
-        Iterator<Map.Entry<String, JsonNode>> fields = root.fields();
-        Map.Entry<String, JsonNode> field = fields.hasNext() ? fields.next() : null;
-        for (Key key : shape) {
-            if (field == null || !field.getKey().equals(key.name())) {
-                if (key.optional()) {
-                    continue;
-                }
-                throw field == null
-                        ? refused(line, root, null, "no key \"" + key.name() + "\", which every such line has")
-                        : refused(
-                                line,
-                                root,
-                                field.getKey(),
-                                "key "
-                                        + Outside.excerpt(field.getKey())
-                                        + " where a replay writes \""
-                                        + key.name()
-                                        + "\"");
-            }
-            if (!fits(field.getValue(), key.type())) {
-                throw refused(line, root, key.name(), "\"" + key.name() + "\" is not " + words(key.type()));
-            }
-            field = fields.hasNext() ? fields.next() : null;
-        }
-        if (field != null) {
+        if (!read.written().equals(line)) {
             throw refused(
-                    line,
-                    root,
-                    field.getKey(),
-                    "key " + Outside.excerpt(field.getKey()) + " is not one a replay writes here");
+                    1, "not written as a replay writes it (spaces, another order or form of a key, number or string)");
         }
-        if (!written(root, kind).equals(line)) {
-            throw refused(1, "not written as a replay writes it (spaces, or another form of a number or string)");
-        }
+        return read;
     }
 
-    /**
-     * The line as a replay writes it: verdicts and summaries through a generator onto bytes (VerdictWriter), which
-     * escapes each surrogate ({@code "r\\uD83D\\uDE00"} for an emoji), error lines as text (ReplayShard), which keeps a
-     * character outside the BMP as it is.
-     */
-    private static String written(JsonNode root, String kind) {
-        if (kind.equals("error")) {
-            return root.toString();
-        }
-        try {
-            return new String(JSON.writeValueAsBytes(root), StandardCharsets.UTF_8);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree read from JSON is written back as JSON", e);
-        }
-    }
-
-    private static boolean fits(JsonNode value, Type type) {
-        return switch (type) {
-            case INTEGER -> value.isIntegralNumber();
-            case TEXT -> value.isTextual();
-            case TEXTS -> value.isArray() && all(value, JsonNode::isTextual);
-            case BLOCKS ->
-                    value.isArray() && all(value, group -> group.isArray() && all(group, JsonNode::isIntegralNumber));
-            case PAIRS -> isPairs(value);
-            case LATCHED -> value.isObject() && all(value, ShardBody::isPairs);
-        };
-    }
-
-    private static boolean isPairs(JsonNode value) {
-        return value.isArray()
-                && all(value, pair -> pair.isArray() && pair.size() == 2 && all(pair, JsonNode::isIntegralNumber));
-    }
-
-    private static boolean all(JsonNode container, java.util.function.Predicate<JsonNode> test) {
-        for (JsonNode item : container) {
-            if (!test.test(item)) {
-                return false;
+    /** At the value of {@code key} in the line (its start without one, or where the line is not JSON). */
+    private MergeRefused refused(String line, String key, String problem) {
+        String place = "1";
+        if (key != null) {
+            try {
+                JsonNode root = OutputLine.tree(line);
+                place = JsonPlaces.of(line, root).value(root, key).replaceFirst("^1:", "");
+            } catch (OutputLine.Unreadable e) {
+                // not JSON: at its start
             }
         }
-        return true;
-    }
-
-    private static String words(Type type) {
-        return switch (type) {
-            case INTEGER -> "an integer";
-            case TEXT -> "a string";
-            case TEXTS -> "a list of strings";
-            case BLOCKS -> "a list of lists of block ids";
-            case PAIRS -> "a list of [group, block] pairs";
-            case LATCHED -> "an object of lists of [group, block] pairs";
-        };
-    }
-
-    /** At the value of {@code key} in the line (its start without one). */
-    private MergeRefused refused(String line, JsonNode root, String key, String problem) {
-        String place = key == null ? "1" : JsonPlaces.of(line, root).value(root, key).replaceFirst("^1:", "");
         return new MergeRefused(shown + ":" + number + ":" + place + ": " + problem);
     }
 

@@ -14,7 +14,9 @@ import io.proofgate.words.Counter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.SequencedMap;
 
 /** Writes verdicts and the summary as JSON Lines in protocol §5's field order. */
 public final class VerdictWriter implements Closeable {
@@ -86,7 +88,17 @@ public final class VerdictWriter implements Closeable {
     }
 
     public void writeSummary(ConnectorState state) throws IOException {
-        Counters counters = state.counters();
+        SequencedMap<String, List<GroupBlock>> latched = new LinkedHashMap<>();
+        for (PendingSnapshot store : state.pending().values()) {
+            if (!store.latch().isEmpty()) {
+                latched.put(store.id(), store.latch());
+            }
+        }
+        writeSummary(new OutputLine.Summary(state.counters(), List.copyOf(state.pending().keySet()), latched));
+    }
+
+    public void writeSummary(OutputLine.Summary summary) throws IOException {
+        Counters counters = summary.counters();
         out.writeStartObject();
         out.writeStringField("kind", "summary");
         out.writeNumberField(Counter.PLANS.wireName(), counters.plans());
@@ -98,16 +110,14 @@ public final class VerdictWriter implements Closeable {
             out.writeNumberField(Counter.IGNORED_HELD.wireName(), counters.ignoredHeld());
         }
         out.writeArrayFieldStart("pending");
-        for (String id : state.pending().keySet()) {
+        for (String id : summary.pending()) {
             out.writeString(id);
         }
         out.writeEndArray();
         out.writeObjectFieldStart("latched");
-        for (PendingSnapshot store : state.pending().values()) {
-            if (!store.latch().isEmpty()) {
-                out.writeFieldName(store.id());
-                writeGroupBlocks(store.latch());
-            }
+        for (var latch : summary.latched().entrySet()) {
+            out.writeFieldName(latch.getKey());
+            writeGroupBlocks(latch.getValue());
         }
         out.writeEndObject();
         out.writeEndObject();

@@ -1,0 +1,328 @@
+package io.proofgate.replay;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.proofgate.json.JsonWords;
+import io.proofgate.protocol.BlockIds;
+import io.proofgate.protocol.Counters;
+import io.proofgate.protocol.GroupBlock;
+import io.proofgate.protocol.Verdict;
+import io.proofgate.words.Counter;
+import io.proofgate.words.Outside;
+import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+
+/**
+ * One line of replay's JSON output for a log (protocol §5): a verdict, the summary, or the error that ends the output
+ * of a log replay refused. {@link VerdictWriter} writes verdicts and summaries; this is the one reader of them, for
+ * every part that reads a replay's output back (a merge's check of a shard, a namespace answer, the spec audit's
+ * comparison with a model).
+ */
+public sealed interface OutputLine {
+
+    /** A verdict line: {@code plan}, {@code rejected}, {@code retired}, {@code hit} or {@code load}. */
+    record Said(Verdict verdict) implements OutputLine {}
+
+    /** The summary: the counters, the pending ids in the connector's order, each non-empty latch by id. */
+    record Summary(Counters counters, List<String> pending, SequencedMap<String, List<GroupBlock>> latched)
+            implements OutputLine {}
+
+    /** The error line a shard holds for a log replay refused. */
+    record Error(String message) implements OutputLine {}
+
+    /** Why a line is not one replay writes, and the key it is at (null: the line as a whole). */
+    final class Unreadable extends Exception {
+        private final String key;
+
+        Unreadable(String key, String problem) {
+            super(problem, null, false, false);
+            this.key = key;
+        }
+
+        public String key() {
+            return key;
+        }
+    }
+
+    /** The object on a line of JSON; {@link Unreadable} for anything else. */
+    static JsonNode tree(String line) throws Unreadable {
+        JsonNode root;
+        try {
+            root = Fields.JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new Unreadable(null, "not a line a replay prints: " + JsonWords.of(e));
+        }
+        if (root == null || !root.isObject()) {
+            throw new Unreadable(null, "not a line a replay prints: not an object");
+        }
+        return root;
+    }
+
+    /** {@code line} read: its keys are those its kind has, in any order, each of its type. */
+    static OutputLine read(String line) throws Unreadable {
+        return read(tree(line));
+    }
+
+    /** {@code root} read as {@link #read(String)} reads a line. */
+    static OutputLine read(JsonNode root) throws Unreadable {
+        Fields fields = new Fields(root);
+        String kind = fields.text("kind");
+        OutputLine read =
+                switch (kind) {
+                    case "plan" ->
+                            new Said(
+                                    new Verdict.Plan(
+                                            fields.integer("step"),
+                                            fields.text("id"),
+                                            fields.text("digest"),
+                                            fields.integer("span"),
+                                            fields.blocks("blocks_by_group"),
+                                            fields.pairs("recurrent")));
+                    case "rejected" -> {
+                        long step = fields.integer("step");
+                        String id = fields.text("id");
+                        String code = fields.text("code");
+                        yield new Said(
+                                new Verdict.Rejected(
+                                        step,
+                                        id,
+                                        PoisonCode.of(code)
+                                                .orElseThrow(
+                                                        () ->
+                                                                new Unreadable(
+                                                                        "code",
+                                                                        "not a rejection code of the protocol")),
+                                        fields.text("reason"),
+                                        fields.has("observed") ? fields.big("observed") : null,
+                                        fields.integer("target"),
+                                        fields.has("group") ? Math.toIntExact(fields.integer("group")) : null,
+                                        fields.has("block") ? fields.big("block") : null));
+                    }
+                    case "retired" -> {
+                        long step = fields.integer("step");
+                        String id = fields.text("id");
+                        RetireCause cause =
+                                RetireCause.of(fields.text("cause"))
+                                        .orElseThrow(
+                                                () ->
+                                                        new Unreadable(
+                                                                "cause",
+                                                                "not a cause of retirement (quorum or finished)"));
+                        yield new Said(new Verdict.Retired(step, id, cause));
+                    }
+                    case "hit" ->
+                            new Said(
+                                    new Verdict.Hit(
+                                            fields.integer("step"), fields.text("id"), fields.integer("tokens")));
+                    case "load" ->
+                            new Said(
+                                    new Verdict.Load(
+                                            fields.integer("step"),
+                                            fields.text("id"),
+                                            fields.text("digest"),
+                                            fields.integer("span"),
+                                            fields.blocks("blocks_by_group")));
+                    case "summary" -> {
+                        Counters counters =
+                                new Counters(
+                                        fields.integer(Counter.PLANS.wireName()),
+                                        fields.integer(Counter.REJECTED.wireName()),
+                                        fields.integer(Counter.STORE_SKIPPED_QUORUM.wireName()),
+                                        fields.integer(Counter.RETIRED_FINISHED.wireName()),
+                                        fields.has(Counter.IGNORED_HELD.wireName())
+                                                ? fields.integer(Counter.IGNORED_HELD.wireName())
+                                                : 0);
+                        yield new Summary(counters, fields.texts("pending"), fields.latched("latched"));
+                    }
+                    case "error" -> new Error(fields.text("message"));
+                    default ->
+                            throw new Unreadable(
+                                    "kind",
+                                    "not a line a replay prints for a log (kind " + Outside.excerpt(kind) + ")");
+                };
+        fields.allRead();
+        return read;
+    }
+
+    /**
+     * This line as a replay writes it: verdicts and summaries through {@link VerdictWriter}, error lines as a shard
+     * writes them.
+     */
+    default String written() {
+        if (this instanceof Error error) {
+            return ReplayShard.errorLine(error.message());
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (VerdictWriter writer = new VerdictWriter(bytes)) {
+            switch (this) {
+                case Said said -> writer.write(said.verdict());
+                case Summary summary -> writer.writeSummary(summary);
+                case Error error -> throw new IllegalStateException("written above");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to memory", e);
+        }
+        String written = bytes.toString(StandardCharsets.UTF_8);
+        return written.substring(0, written.length() - 1); // without its newline
+    }
+
+    /** [group, block] pairs as replay writes them: {@code [[1,42],[2,7]]}. */
+    static String pairs(List<GroupBlock> pairs) {
+        StringBuilder text = new StringBuilder("[");
+        for (GroupBlock pair : pairs) {
+            text.append(text.length() == 1 ? "" : ",")
+                    .append('[')
+                    .append(pair.group())
+                    .append(',')
+                    .append(pair.block())
+                    .append(']');
+        }
+        return text.append(']').toString();
+    }
+
+    /** The fields of one line's object, each read once, by its type. */
+    final class Fields {
+        private static final ObjectMapper JSON =
+                new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+        private final JsonNode root;
+        private final java.util.Set<String> read = new java.util.HashSet<>();
+
+        private Fields(JsonNode root) {
+            this.root = root;
+        }
+
+        boolean has(String key) {
+            return root.has(key);
+        }
+
+        private JsonNode get(String key) throws Unreadable {
+            JsonNode value = root.get(key);
+            if (value == null) {
+                throw new Unreadable(null, "no key \"" + key + "\", which every such line has");
+            }
+            read.add(key);
+            return value;
+        }
+
+        String text(String key) throws Unreadable {
+            JsonNode value = get(key);
+            if (!value.isTextual()) {
+                throw new Unreadable(key, "\"" + key + "\" is not a string");
+            }
+            return value.asText();
+        }
+
+        long integer(String key) throws Unreadable {
+            JsonNode value = get(key);
+            if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+                throw new Unreadable(key, "\"" + key + "\" is not an integer");
+            }
+            return value.asLong();
+        }
+
+        BigInteger big(String key) throws Unreadable {
+            JsonNode value = get(key);
+            if (!value.isIntegralNumber()) {
+                throw new Unreadable(key, "\"" + key + "\" is not an integer");
+            }
+            return value.bigIntegerValue();
+        }
+
+        List<String> texts(String key) throws Unreadable {
+            JsonNode value = get(key);
+            List<String> texts = new ArrayList<>();
+            for (JsonNode item : value.isArray() ? value : List.of(value)) {
+                if (!item.isTextual() || !value.isArray()) {
+                    throw new Unreadable(key, "\"" + key + "\" is not a list of strings");
+                }
+                texts.add(item.asText());
+            }
+            return texts;
+        }
+
+        BlockIds blocks(String key) throws Unreadable {
+            JsonNode value = get(key);
+            Unreadable mistyped = new Unreadable(key, "\"" + key + "\" is not a list of lists of block ids");
+            if (!value.isArray()) {
+                throw mistyped;
+            }
+            long[][] groups = new long[value.size()][];
+            for (int g = 0; g < groups.length; g++) {
+                JsonNode group = value.get(g);
+                if (!group.isArray()) {
+                    throw mistyped;
+                }
+                groups[g] = new long[group.size()];
+                for (int b = 0; b < groups[g].length; b++) {
+                    if (!group.get(b).isIntegralNumber() || !group.get(b).canConvertToLong()) {
+                        throw mistyped;
+                    }
+                    groups[g][b] = group.get(b).asLong();
+                }
+            }
+            return BlockIds.adopt(groups);
+        }
+
+        List<GroupBlock> pairs(String key) throws Unreadable {
+            return pairs(key, get(key));
+        }
+
+        private static List<GroupBlock> pairs(String key, JsonNode value) throws Unreadable {
+            Unreadable mistyped = new Unreadable(key, "\"" + key + "\" is not a list of [group, block] pairs");
+            if (!value.isArray()) {
+                throw mistyped;
+            }
+            List<GroupBlock> pairs = new ArrayList<>();
+            for (JsonNode pair : value) {
+                if (!pair.isArray()
+                        || pair.size() != 2
+                        || !pair.get(0).canConvertToInt()
+                        || !pair.get(0).isIntegralNumber()
+                        || !pair.get(1).isIntegralNumber()
+                        || !pair.get(1).canConvertToLong()) {
+                    throw mistyped;
+                }
+                pairs.add(new GroupBlock(pair.get(0).asInt(), pair.get(1).asLong()));
+            }
+            return pairs;
+        }
+
+        SequencedMap<String, List<GroupBlock>> latched(String key) throws Unreadable {
+            JsonNode value = get(key);
+            if (!value.isObject()) {
+                throw new Unreadable(key, "\"" + key + "\" is not an object of lists of [group, block] pairs");
+            }
+            SequencedMap<String, List<GroupBlock>> latched = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> entry : value.properties()) {
+                latched.put(entry.getKey(), pairs(key, entry.getValue()));
+            }
+            return latched;
+        }
+
+        /** Every key was read: one more is not a key a replay writes for this kind. */
+        void allRead() throws Unreadable {
+            for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!read.contains(name)) {
+                    throw new Unreadable(
+                            name, "key " + Outside.excerpt(name) + " is not one a replay writes on this line");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.proofgate.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.proofgate.protocol.BlockIds;
+import io.proofgate.protocol.Counters;
+import io.proofgate.protocol.GroupBlock;
+import io.proofgate.protocol.Verdict;
+import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
+
+import org.junit.jupiter.api.Test;
+
+import java.math.BigInteger;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.SequencedMap;
+
+/** The one reader of replay's output lines reads what {@link VerdictWriter} writes, and nothing else. */
+class OutputLineTest {
+
+    private static final List<OutputLine> LINES;
+
+    static {
+        SequencedMap<String, List<GroupBlock>> latched = new LinkedHashMap<>();
+        latched.put("r\uD83D\uDE00", List.of(new GroupBlock(1, 42)));
+        LINES =
+                List.of(
+                        new OutputLine.Said(
+                                new Verdict.Plan(
+                                        3,
+                                        "r1",
+                                        "d1",
+                                        64,
+                                        new BlockIds(new long[] {1, 2}, new long[] {7}),
+                                        List.of(new GroupBlock(1, 7)))),
+                        new OutputLine.Said(
+                                new Verdict.Rejected(
+                                        4,
+                                        "r2",
+                                        PoisonCode.values()[0],
+                                        "why observed=9",
+                                        BigInteger.valueOf(9),
+                                        64,
+                                        1,
+                                        new BigInteger("18446744073709551616"))),
+                        new OutputLine.Said(
+                                new Verdict.Rejected(4, "r3", PoisonCode.values()[1], "why", null, 8, null, null)),
+                        new OutputLine.Said(new Verdict.Retired(5, "r4", RetireCause.QUORUM)),
+                        new OutputLine.Said(new Verdict.Hit(6, "r5", 32)),
+                        new OutputLine.Said(new Verdict.Load(7, "r5", "d1", 32, new BlockIds(new long[] {3}))),
+                        new OutputLine.Summary(new Counters(1, 2, 3, 4, 5), List.of("r1", "r\uD83D\uDE00"), latched),
+                        new OutputLine.Summary(new Counters(0, 0, 0, 0), List.of(), new LinkedHashMap<>()),
+                        new OutputLine.Error("log.jsonl:1:1: not JSON \uD83D\uDE00"));
+    }
+
+    @Test
+    void everyLineReadsBackAsItWasAndIsWrittenAgainByteForByte() throws Exception {
+        for (OutputLine line : LINES) {
+            String written = line.written();
+            OutputLine read = OutputLine.read(written);
+            assertEquals(line, read, written);
+            assertEquals(written, read.written());
+        }
+    }
+
+    @Test
+    void aKeyNoReplayWritesIsRefusedAtThatKey() {
+        String plan = LINES.getFirst().written();
+        OutputLine.Unreadable extra =
+                assertThrows(
+                        OutputLine.Unreadable.class,
+                        () -> OutputLine.read(plan.substring(0, plan.length() - 1) + ",\"copy\":\"async\"}"));
+        assertEquals("copy", extra.key());
+        OutputLine.Unreadable code =
+                assertThrows(
+                        OutputLine.Unreadable.class,
+                        () ->
+                                OutputLine.read(
+                                        LINES.get(2).written().replaceFirst("\"code\":\"[^\"]*\"", "\"code\":\"x\"")));
+        assertEquals("code", code.key());
+        OutputLine.Unreadable typed =
+                assertThrows(
+                        OutputLine.Unreadable.class,
+                        () -> OutputLine.read(plan.replace("\"span\":64", "\"span\":\"64\"")));
+        assertEquals("\"span\" is not an integer", typed.getMessage());
+        assertThrows(OutputLine.Unreadable.class, () -> OutputLine.read("{\"kind\":\"plan\"}{"));
+    }
+
+    /** A replay writes ignored_held only when it counts one: a summary that says 0 is not one it wrote. */
+    @Test
+    void aLineReadableButNotAsWrittenIsToldApart() throws Exception {
+        String summary = LINES.get(7).written();
+        String zero = summary.replace(",\"pending\"", ",\"ignored_held\":0,\"pending\"");
+        assertNotEquals(zero, OutputLine.read(zero).written());
+        String reordered = LINES.get(3).written().replace("\"step\":5,\"id\":\"r4\"", "\"id\":\"r4\",\"step\":5");
+        assertNotEquals(reordered, OutputLine.read(reordered).written());
+    }
+}
