@@ -6,12 +6,9 @@ import io.proofgate.format.StateLine;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
+import io.proofgate.words.Sha256;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 
@@ -176,11 +173,6 @@ public record Script(String id, String name, Topic topic, String topology, Strin
     }
 
     private static String digest(String text) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash).substring(0, ID_HEX_DIGITS);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return Sha256.of(text).substring(0, ID_HEX_DIGITS);
     }
 }

@@ -171,7 +171,7 @@ public final class ModelCheck {
         boolean inInvariants = false;
         for (String line : config.lines().toList()) {
             String word = line.strip().split("\\s+", 2)[0];
-            if (CONFIG_KEYWORDS.contains(word)) {
+            if (ConfigChecks.KEYWORDS.contains(word)) {
                 inInvariants = word.equals("INVARIANT") || word.equals("INVARIANTS");
                 if (inInvariants) {
                     continue;
@@ -186,27 +186,6 @@ public final class ModelCheck {
         }
         return kept.append("INVARIANT\n    ").append(invariant).append('\n').toString();
     }
-
-    private static final java.util.Set<String> CONFIG_KEYWORDS =
-            java.util.Set.of(
-                    "CONSTANT",
-                    "CONSTANTS",
-                    "INIT",
-                    "NEXT",
-                    "SPECIFICATION",
-                    "INVARIANT",
-                    "INVARIANTS",
-                    "PROPERTY",
-                    "PROPERTIES",
-                    "CONSTRAINT",
-                    "CONSTRAINTS",
-                    "ACTION_CONSTRAINT",
-                    "ACTION_CONSTRAINTS",
-                    "SYMMETRY",
-                    "VIEW",
-                    "CHECK_DEADLOCK",
-                    "POSTCONDITION",
-                    "ALIAS");
 
     /**
      * The TLC run of a model under the options: its module and config, the spec folder as module library (mutants

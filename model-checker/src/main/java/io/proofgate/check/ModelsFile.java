@@ -1,19 +1,12 @@
 package io.proofgate.check;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.proofgate.json.JsonPlaces;
 
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -74,52 +67,33 @@ record ModelsFile(List<Entry> entries) {
         if (!Files.exists(file)) {
             throw new IOException(file + ": missing (it lists the models and what checking each must show)");
         }
-        String text;
-        try {
-            text = Files.readString(file); // UTF-8, strictly: the parser would guess UTF-16 and UTF-32 from the bytes
-        } catch (CharacterCodingException e) {
-            throw new IOException(file + ": not UTF-8 text", e);
-        }
-        JsonNode root;
-        try {
-            ObjectMapper mapper = new ObjectMapper();
-            mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            root = mapper.readTree(text);
-        } catch (JsonProcessingException e) {
-            var at = e.getLocation();
-            String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
-            throw new IOException(file + where + ": not valid JSON: " + io.proofgate.json.JsonWords.of(e), e);
-        }
-        if (root == null || !root.isObject()) {
-            throw new IOException(file + ":1:1: expected an object with \"models\"");
-        }
-        At at = new At(file, JsonPlaces.of(text, root));
-        unknownKeys(at, "the top level", root, TOP_KEYS);
+        StrictJson<IOException> doc = StrictJson.read(file, null, TOP_KEYS, "\"models\"", IOException::new);
+        JsonNode root = doc.root();
         JsonNode list = root.path("models");
         if (!list.isArray()) {
-            throw at.error(root, "models", "\"models\" must be a list");
+            throw doc.error(root, "models", "\"models\" must be a list");
         }
         List<Entry> entries = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < list.size(); i++) {
             JsonNode node = list.get(i);
             if (!node.isObject()) {
-                throw at.error(list, String.valueOf(i), "every model is an object, found " + node);
+                throw doc.error(list, String.valueOf(i), "every model is an object, found " + node);
             }
-            String name = required(at, "a model", node, "name");
+            String name = required(doc, "a model", node, "name");
             if (!name.matches("[a-z0-9][a-z0-9-]*")) {
-                throw at.error(node, "name", "model \"" + name + "\": a name is lower-case letters, digits and '-'");
+                throw doc.error(node, "name", "model \"" + name + "\": a name is lower-case letters, digits and '-'");
             }
             if (!names.add(name)) {
-                throw at.error(node, "name", "two models are named \"" + name + "\"");
+                throw doc.error(node, "name", "two models are named \"" + name + "\"");
             }
             String where = "model \"" + name + "\"";
-            unknownKeys(at, where, node, ENTRY_KEYS);
-            String cfg = required(at, where, node, "cfg");
-            String module = required(at, where, node, "module");
-            String mode = required(at, where, node, "mode");
+            doc.keys(where, node, ENTRY_KEYS);
+            String cfg = required(doc, where, node, "cfg");
+            String module = required(doc, where, node, "module");
+            String mode = required(doc, where, node, "mode");
             if (!mode.equals("safety") && !mode.equals("liveness")) {
-                throw at.error(
+                throw doc.error(
                         node,
                         "mode",
                         where
@@ -131,29 +105,30 @@ record ModelsFile(List<Entry> entries) {
                             name,
                             cfg,
                             module,
-                            expected(at, where, node),
-                            distinct(at, where, node),
-                            node.has("description") ? text(at, where, node, "description") : "",
-                            bool(at, where, node, "generate", false),
-                            bool(at, where, node, "inCi", true),
-                            bool(at, where, node, "audit", false),
-                            bool(at, where, node, "shortRun", false)));
+                            expected(doc, where, node),
+                            distinct(doc, where, node),
+                            node.has("description") ? text(doc, where, node, "description") : "",
+                            bool(doc, where, node, "generate", false),
+                            bool(doc, where, node, "inCi", true),
+                            bool(doc, where, node, "audit", false),
+                            bool(doc, where, node, "shortRun", false)));
         }
         return new ModelsFile(List.copyOf(entries));
     }
 
-    private static Model.Expected expected(At at, String where, JsonNode node) throws IOException {
-        String result = required(at, where, node, "expected");
+    private static Model.Expected expected(StrictJson<IOException> doc, String where, JsonNode node)
+            throws IOException {
+        String result = required(doc, where, node, "expected");
         return switch (result) {
             case "ok" -> {
                 if (node.has("invariant") || node.has("invariants")) {
-                    throw at.error(node, "expected", where + ": expected \"ok\" names no invariant to violate");
+                    throw doc.error(node, "expected", where + ": expected \"ok\" names no invariant to violate");
                 }
                 yield new Model.Expected.Ok();
             }
             case "violation" -> {
                 if (node.has("invariant") == node.has("property")) {
-                    throw at.error(
+                    throw doc.error(
                             node,
                             "expected",
                             where
@@ -161,25 +136,25 @@ record ModelsFile(List<Entry> entries) {
                                     + " them)");
                 }
                 yield new Model.Expected.Violation(
-                        text(at, where, node, node.has("invariant") ? "invariant" : "property"));
+                        text(doc, where, node, node.has("invariant") ? "invariant" : "property"));
             }
             case "each-violated" -> {
                 JsonNode list = node.get("invariants");
                 if (list == null || !list.isArray() || list.isEmpty()) {
-                    throw at.error(
+                    throw doc.error(
                             node, "expected", where + ": \"each-violated\" needs a non-empty list \"invariants\"");
                 }
                 List<String> invariants = new ArrayList<>();
                 for (JsonNode invariant : list) {
                     if (!invariant.isTextual() || !invariant.asText().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                        throw at.error(node, "invariants", where + ": \"invariants\" holds names, found " + invariant);
+                        throw doc.error(node, "invariants", where + ": \"invariants\" holds names, found " + invariant);
                     }
                     invariants.add(invariant.asText());
                 }
                 yield new Model.Expected.EachViolated(List.copyOf(invariants));
             }
             default ->
-                    throw at.error(
+                    throw doc.error(
                             node,
                             "expected",
                             where
@@ -190,13 +165,13 @@ record ModelsFile(List<Entry> entries) {
         };
     }
 
-    private static OptionalLong distinct(At at, String where, JsonNode node) throws IOException {
+    private static OptionalLong distinct(StrictJson<IOException> doc, String where, JsonNode node) throws IOException {
         JsonNode value = node.get("distinctStates");
         if (value == null || value.isNull()) {
             return OptionalLong.empty();
         }
         if (!value.canConvertToLong() || !value.isIntegralNumber() || value.asLong() < 1) {
-            throw at.error(
+            throw doc.error(
                     node,
                     "distinctStates",
                     where + ": \"distinctStates\" is a positive integer or null, found " + value);
@@ -204,62 +179,32 @@ record ModelsFile(List<Entry> entries) {
         return OptionalLong.of(value.asLong());
     }
 
-    private static void unknownKeys(At at, String where, JsonNode node, Set<String> known) throws IOException {
-        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-            String key = names.next();
-            if (!known.contains(key)) {
-                throw at.keyError(
-                        node,
-                        key,
-                        where
-                                + ": unknown key "
-                                + io.proofgate.words.Outside.excerpt(key)
-                                + " (known: "
-                                + String.join(", ", known.stream().sorted().toList())
-                                + ")");
-            }
-        }
-    }
-
-    private static String required(At at, String where, JsonNode node, String key) throws IOException {
+    private static String required(StrictJson<IOException> doc, String where, JsonNode node, String key)
+            throws IOException {
         if (!node.has(key)) {
-            throw at.error(node, where + ": \"" + key + "\" is missing");
+            throw doc.error(node, where + ": \"" + key + "\" is missing");
         }
-        return text(at, where, node, key);
+        return text(doc, where, node, key);
     }
 
-    private static String text(At at, String where, JsonNode node, String key) throws IOException {
+    private static String text(StrictJson<IOException> doc, String where, JsonNode node, String key)
+            throws IOException {
         JsonNode value = node.get(key);
         if (!value.isTextual()) {
-            throw at.error(node, key, where + ": \"" + key + "\" must be a string, found " + value);
+            throw doc.error(node, key, where + ": \"" + key + "\" must be a string, found " + value);
         }
         return value.asText();
     }
 
-    private static boolean bool(At at, String where, JsonNode node, String key, boolean otherwise) throws IOException {
+    private static boolean bool(StrictJson<IOException> doc, String where, JsonNode node, String key, boolean otherwise)
+            throws IOException {
         JsonNode value = node.get(key);
         if (value == null) {
             return otherwise;
         }
         if (!value.isBoolean()) {
-            throw at.error(node, key, where + ": \"" + key + "\" must be true or false, found " + value);
+            throw doc.error(node, key, where + ": \"" + key + "\" must be true or false, found " + value);
         }
         return value.asBoolean();
-    }
-
-    /** The file and where its keys and values are, for errors at the line and column of what is wrong. */
-    private record At(Path file, JsonPlaces places) {
-
-        IOException error(JsonNode node, String key, String problem) {
-            return new IOException(file + ":" + places.value(node, key) + ": " + problem);
-        }
-
-        IOException error(JsonNode node, String problem) {
-            return new IOException(file + ":" + places.of(node) + ": " + problem);
-        }
-
-        IOException keyError(JsonNode node, String key, String problem) {
-            return new IOException(file + ":" + places.key(node, key) + ": " + problem);
-        }
     }
 }

@@ -39,7 +39,8 @@ public final class StrictJson<E extends Exception> {
     }
 
     /**
-     * The file, whose top-level object has only the keys {@code allowed} and {@code "schema"} equal to {@code schema}.
+     * The file, whose top-level object has only the keys {@code allowed} and {@code "schema"} equal to {@code schema}
+     * (null: a file without a schema).
      */
     public static <E extends Exception> StrictJson<E> read(
             Path file, String schema, Set<String> allowed, String expected, Function<String, E> error) throws E {
@@ -72,7 +73,7 @@ public final class StrictJson<E extends Exception> {
         }
         StrictJson<E> doc = new StrictJson<>(shown, root, JsonPlaces.of(json, root), error);
         doc.keys("the top level", root, allowed);
-        if (!schema.equals(root.path("schema").asText(null))) {
+        if (schema != null && !schema.equals(root.path("schema").asText(null))) {
             throw doc.error(root, "schema", "\"schema\" must be \"" + schema + "\"");
         }
         return doc;

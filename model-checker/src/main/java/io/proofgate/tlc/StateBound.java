@@ -68,18 +68,12 @@ public record StateBound(long maxStates) {
         List<Path> libraries = new ArrayList<>();
         libraries.add(spec.getParent());
         libraries.addAll(command.libraries());
-        return new TlcCommand(
-                wrapper,
-                java.util.Optional.of(bounded),
-                command.workers(),
-                command.metaDir(),
-                command.dumpDot(),
-                command.maxHeap(),
-                command.checkDeadlock(),
-                command.rawOutput(),
-                command.timeout(),
-                libraries,
-                java.util.Optional.empty(),
-                command.shortRun());
+        return command.with(
+                f -> {
+                    f.spec = wrapper;
+                    f.config = java.util.Optional.of(bounded);
+                    f.libraries = libraries;
+                    f.stateBound = java.util.Optional.empty();
+                });
     }
 }

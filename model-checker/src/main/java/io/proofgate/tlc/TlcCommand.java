@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * One TLC invocation: the spec, its options, and where its files go.
@@ -75,165 +76,95 @@ public record TlcCommand(
     }
 
     public TlcCommand withConfig(Path cfg) {
-        return new TlcCommand(
-                spec,
-                Optional.of(cfg),
-                workers,
-                metaDir,
-                dumpDot,
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                libraries,
-                stateBound,
-                shortRun);
+        return with(f -> f.config = Optional.of(cfg));
     }
 
     public TlcCommand withWorkers(int n) {
-        return new TlcCommand(
-                spec,
-                config,
-                n,
-                metaDir,
-                dumpDot,
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                libraries,
-                stateBound,
-                shortRun);
+        return with(f -> f.workers = n);
     }
 
     public TlcCommand withDumpDot(Path dot) {
-        return new TlcCommand(
-                spec,
-                config,
-                workers,
-                metaDir,
-                Optional.of(dot),
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                libraries,
-                stateBound,
-                shortRun);
+        return with(f -> f.dumpDot = Optional.of(dot));
     }
 
     public TlcCommand withMaxHeap(String xmx) {
-        return new TlcCommand(
-                spec,
-                config,
-                workers,
-                metaDir,
-                dumpDot,
-                Optional.of(xmx),
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                libraries,
-                stateBound,
-                shortRun);
+        return with(f -> f.maxHeap = Optional.of(xmx));
     }
 
     public TlcCommand withoutDeadlockCheck() {
-        return new TlcCommand(
-                spec,
-                config,
-                workers,
-                metaDir,
-                dumpDot,
-                maxHeap,
-                false,
-                rawOutput,
-                timeout,
-                libraries,
-                stateBound,
-                shortRun);
+        return with(f -> f.checkDeadlock = false);
     }
 
     public TlcCommand withTimeout(Duration limit) {
-        return new TlcCommand(
-                spec,
-                config,
-                workers,
-                metaDir,
-                dumpDot,
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                Optional.of(limit),
-                libraries,
-                stateBound,
-                shortRun);
+        return with(f -> f.timeout = Optional.of(limit));
     }
 
     public TlcCommand withLibraries(List<Path> folders) {
-        return new TlcCommand(
-                spec,
-                config,
-                workers,
-                metaDir,
-                dumpDot,
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                folders,
-                stateBound,
-                shortRun);
+        return with(f -> f.libraries = folders);
     }
 
     /** As this command, with TLC's metadir (and the child's java.io.tmpdir inside it) at {@code dir}. */
     TlcCommand withMetaDir(Path dir) {
-        return new TlcCommand(
-                spec,
-                config,
-                workers,
-                dir,
-                dumpDot,
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                libraries,
-                stateBound,
-                shortRun);
+        return with(f -> f.metaDir = dir);
     }
 
     public TlcCommand withStateBound(StateBound bound) {
-        return new TlcCommand(
-                spec,
-                config,
-                workers,
-                metaDir,
-                dumpDot,
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                libraries,
-                Optional.of(bound),
-                shortRun);
+        return with(f -> f.stateBound = Optional.of(bound));
     }
 
     /** As this command, as a short run or not ({@code shortRun}). */
     public TlcCommand asShortRun(boolean isShort) {
+        return with(f -> f.shortRun = isShort);
+    }
+
+    /** A copy of this command with {@code change} made to its fields (the constructor checks the copy). */
+    TlcCommand with(Consumer<Fields> change) {
+        Fields fields = new Fields(this);
+        change.accept(fields);
         return new TlcCommand(
-                spec,
-                config,
-                workers,
-                metaDir,
-                dumpDot,
-                maxHeap,
-                checkDeadlock,
-                rawOutput,
-                timeout,
-                libraries,
-                stateBound,
-                isShort);
+                fields.spec,
+                fields.config,
+                fields.workers,
+                fields.metaDir,
+                fields.dumpDot,
+                fields.maxHeap,
+                fields.checkDeadlock,
+                fields.rawOutput,
+                fields.timeout,
+                fields.libraries,
+                fields.stateBound,
+                fields.shortRun);
+    }
+
+    /** A command's fields, to be changed in a copy ({@link #with}). */
+    static final class Fields {
+        Path spec;
+        Optional<Path> config;
+        int workers;
+        Path metaDir;
+        Optional<Path> dumpDot;
+        Optional<String> maxHeap;
+        boolean checkDeadlock;
+        Path rawOutput;
+        Optional<Duration> timeout;
+        List<Path> libraries;
+        Optional<StateBound> stateBound;
+        boolean shortRun;
+
+        private Fields(TlcCommand command) {
+            spec = command.spec;
+            config = command.config;
+            workers = command.workers;
+            metaDir = command.metaDir;
+            dumpDot = command.dumpDot;
+            maxHeap = command.maxHeap;
+            checkDeadlock = command.checkDeadlock;
+            rawOutput = command.rawOutput;
+            timeout = command.timeout;
+            libraries = command.libraries;
+            stateBound = command.stateBound;
+            shortRun = command.shortRun;
+        }
     }
 
     /** The child's java.io.tmpdir: a folder of this run's own (TlcProcess creates it). */

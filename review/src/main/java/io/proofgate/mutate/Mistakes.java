@@ -3,14 +3,11 @@ package io.proofgate.mutate;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.proofgate.check.StrictJson;
+import io.proofgate.words.Sha256;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -120,16 +117,7 @@ public final class Mistakes {
     }
 
     private static String id(String name, String find, String replace) {
-        try {
-            byte[] h =
-                    MessageDigest.getInstance("SHA-256")
-                            .digest(
-                                    ("mistake\n" + name + "\n" + find + "\n" + replace)
-                                            .getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(h).substring(0, 10);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java platform", e);
-        }
+        return Sha256.of("mistake\n" + name + "\n" + find + "\n" + replace).substring(0, 10);
     }
 
     private static String string(StrictJson<MutationException> doc, String where, JsonNode node, String key)

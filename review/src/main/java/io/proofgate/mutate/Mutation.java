@@ -1,9 +1,6 @@
 package io.proofgate.mutate;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.proofgate.words.Sha256;
 
 /**
  * One mutation: the characters {@code start..end} of the module's text replaced by {@code replacement}, inside the
@@ -81,21 +78,16 @@ public record Mutation(
     }
 
     static String id(Definition definition, int offsetInDefinition, Kind kind, String replacement) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            String key =
-                    definition.name()
-                            + "\n"
-                            + definition.normalized()
-                            + "\n"
-                            + offsetInDefinition
-                            + "\n"
-                            + kind.word()
-                            + "\n"
-                            + oneLine(replacement);
-            return HexFormat.of().formatHex(sha.digest(key.getBytes(StandardCharsets.UTF_8))).substring(0, 10);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java platform", e);
-        }
+        String key =
+                definition.name()
+                        + "\n"
+                        + definition.normalized()
+                        + "\n"
+                        + offsetInDefinition
+                        + "\n"
+                        + kind.word()
+                        + "\n"
+                        + oneLine(replacement);
+        return Sha256.of(key).substring(0, 10);
     }
 }
