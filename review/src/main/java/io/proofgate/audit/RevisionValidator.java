@@ -1,13 +1,12 @@
 package io.proofgate.audit;
 
-import io.proofgate.replay.Replay;
+import io.proofgate.namespace.RevisionCall;
 import io.proofgate.replay.ReplayException;
 import io.proofgate.words.Sha256;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -38,20 +37,7 @@ import javax.tools.ToolProvider;
  */
 final class RevisionValidator implements AutoCloseable {
 
-    /**
-     * Named through this validator's own class, and its signature pinned by {@link #PINNED}, so that renaming or
-     * reshaping the entry point fails compilation here, not every later audit.
-     */
-    private static final String ENTRY = Replay.class.getName();
-
-    private static final ReplayEntry PINNED = Replay::run;
     private static final String OWN_PACKAGES = "io.proofgate.";
-
-    /** The entry point's shape: what {@link #load} looks up by reflection in each revision. */
-    @FunctionalInterface
-    private interface ReplayEntry {
-        Object run(InputStream in, String source, OutputStream out) throws Exception;
-    }
 
     private final URLClassLoader loader;
     private final Method run;
@@ -91,9 +77,7 @@ final class RevisionValidator implements AutoCloseable {
                         new URL[] {classes.toUri().toURL()},
                         new LibrariesOnly(RevisionValidator.class.getClassLoader()));
         try {
-            Method run =
-                    Class.forName(ENTRY, true, loader)
-                            .getMethod("run", InputStream.class, String.class, OutputStream.class);
+            Method run = (Method) RevisionCall.REPLAY.in(name -> Class.forName(name, true, loader));
             return new RevisionValidator(loader, run, hash);
         } catch (ReflectiveOperationException | LinkageError e) {
             loader.close();
@@ -101,9 +85,8 @@ final class RevisionValidator implements AutoCloseable {
                     "the "
                             + side
                             + " validator has no "
-                            + ENTRY
-                            + ".run(InputStream, String, OutputStream),"
-                            + " the entry point the audit replays through ("
+                            + RevisionCall.REPLAY
+                            + ", the entry point the audit replays through ("
                             + e
                             + ")");
         }
