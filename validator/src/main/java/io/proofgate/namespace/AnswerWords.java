@@ -39,7 +39,7 @@ final class AnswerWords {
         try {
             read = OutputLine.read(line);
         } catch (OutputLine.Unreadable e) {
-            return new String[] {"", "a line that is not one replay prints (" + e.getMessage() + "): " + line};
+            return new String[] {idIn(line), "a line that is not one replay prints (" + e.getMessage() + "): " + line};
         }
         if (!(read instanceof OutputLine.Said said)) {
             return null;
@@ -60,5 +60,14 @@ final class AnswerWords {
                     case Verdict.Load load -> "load span=" + load.span() + " blocks=" + load.blocksByGroup();
                 };
         return new String[] {said.verdict().id(), words};
+    }
+
+    /** The request id of a line replay does not print, where it has one, so that the probe's answer says so. */
+    private static String idIn(String line) {
+        try {
+            return OutputLine.tree(line).path("id").asText("");
+        } catch (OutputLine.Unreadable e) {
+            return "";
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.proofgate.replay;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -44,27 +45,44 @@ public sealed interface OutputLine {
     /** The error line a shard holds for a log replay refused. */
     record Error(String message) implements OutputLine {}
 
-    /** Why a line is not one replay writes, and the key it is at (null: the line as a whole). */
+    /**
+     * Why a line is not one replay writes, and where: at the value of {@code key}, or (key null) at {@code column}
+     * where the JSON breaks, 1 for the line as a whole.
+     */
     final class Unreadable extends Exception {
         private final String key;
+        private final int column;
 
         Unreadable(String key, String problem) {
+            this(key, 1, problem);
+        }
+
+        private Unreadable(String key, int column, String problem) {
             super(problem, null, false, false);
             this.key = key;
+            this.column = column;
         }
 
         public String key() {
             return key;
         }
+
+        public int column() {
+            return column;
+        }
     }
 
-    /** The object on a line of JSON; {@link Unreadable} for anything else. */
+    /** The object that is the whole line; {@link Unreadable} for anything else (more after it included). */
     static JsonNode tree(String line) throws Unreadable {
         JsonNode root;
         try {
             root = Fields.JSON.readTree(line);
         } catch (JsonProcessingException e) {
-            throw new Unreadable(null, "not a line a replay prints: " + JsonWords.of(e));
+            var at = e.getLocation();
+            throw new Unreadable(
+                    null,
+                    at == null ? 1 : Math.max(1, at.getColumnNr()),
+                    "not a line a replay prints: " + JsonWords.of(e));
         }
         if (root == null || !root.isObject()) {
             throw new Unreadable(null, "not a line a replay prints: not an object");
@@ -109,7 +127,7 @@ public sealed interface OutputLine {
                                         fields.text("reason"),
                                         fields.has("observed") ? fields.big("observed") : null,
                                         fields.integer("target"),
-                                        fields.has("group") ? Math.toIntExact(fields.integer("group")) : null,
+                                        fields.has("group") ? fields.group("group") : null,
                                         fields.has("block") ? fields.big("block") : null));
                     }
                     case "retired" -> {
@@ -197,7 +215,9 @@ public sealed interface OutputLine {
     /** The fields of one line's object, each read once, by its type. */
     final class Fields {
         private static final ObjectMapper JSON =
-                new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+                new ObjectMapper()
+                        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
         private final JsonNode root;
         private final java.util.Set<String> read = new java.util.HashSet<>();
@@ -233,6 +253,14 @@ public sealed interface OutputLine {
                 throw new Unreadable(key, "\"" + key + "\" is not an integer");
             }
             return value.asLong();
+        }
+
+        int group(String key) throws Unreadable {
+            JsonNode value = get(key);
+            if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+                throw new Unreadable(key, "\"" + key + "\" is not a group (an integer)");
+            }
+            return value.asInt();
         }
 
         BigInteger big(String key) throws Unreadable {

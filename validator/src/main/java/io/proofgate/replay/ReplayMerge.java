@@ -1,7 +1,5 @@
 package io.proofgate.replay;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.proofgate.shard.ShardKey;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
@@ -24,8 +22,6 @@ import java.util.Optional;
  * unsharded {@code replay} over all the logs prints; memory does not grow with the logs.
  */
 public final class ReplayMerge {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Up to this shard count a merge with shards missing lists them; beyond, it says how many it needs. */
     private static final int MISSING_LISTED = 1024;
@@ -158,7 +154,7 @@ public final class ReplayMerge {
                     ReplayShard.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
                         // a message the shard carries is outside text, written by the shard's machine: escaped
-                        errors.add(Outside.bare(JSON.readTree(line).path("message").asText()));
+                        errors.add(Outside.bare(message(line)));
                     }
                 }
                 pending[k] = line;
@@ -244,6 +240,15 @@ public final class ReplayMerge {
                             + ": its HMAC does not verify with "
                             + ShardKey.ENVIRONMENT
                             + " (the file was edited after it was written, or signed with another key)");
+        }
+    }
+
+    /** An error line's message; the line was checked (ShardBody) before anything is streamed. */
+    private static String message(String line) {
+        try {
+            return ((OutputLine.Error) OutputLine.read(line)).message();
+        } catch (OutputLine.Unreadable | ClassCastException e) {
+            throw new IllegalStateException("a shard's lines are checked before they are streamed: " + line, e);
         }
     }
 

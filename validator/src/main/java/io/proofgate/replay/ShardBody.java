@@ -147,7 +147,7 @@ final class ShardBody {
         try {
             read = OutputLine.read(line);
         } catch (OutputLine.Unreadable e) {
-            throw refused(line, e.key(), e.getMessage());
+            throw e.key() == null ? refused(e.column(), e.getMessage()) : refused(line, e.key(), e.getMessage());
         }
         if (!read.written().equals(line)) {
             throw refused(

@@ -86,7 +86,18 @@ class OutputLineTest {
                         OutputLine.Unreadable.class,
                         () -> OutputLine.read(plan.replace("\"span\":64", "\"span\":\"64\"")));
         assertEquals("\"span\" is not an integer", typed.getMessage());
-        assertThrows(OutputLine.Unreadable.class, () -> OutputLine.read("{\"kind\":\"plan\"}{"));
+        OutputLine.Unreadable trailing =
+                assertThrows(OutputLine.Unreadable.class, () -> OutputLine.read(LINES.get(4).written() + " {}"));
+        assertEquals(null, trailing.key(), "more after the line's object: the line is not one replay prints");
+        OutputLine.Unreadable broken =
+                assertThrows(OutputLine.Unreadable.class, () -> OutputLine.read("{\"kind\":\"plan\",\"step\":1,}"));
+        assertEquals(25, broken.column(), "at the column where the JSON breaks");
+        // a rejection's group is an int: one beyond it is refused at its place, not an exception out of the merge
+        OutputLine.Unreadable group =
+                assertThrows(
+                        OutputLine.Unreadable.class,
+                        () -> OutputLine.read(LINES.get(1).written().replace("\"group\":1", "\"group\":2147483648")));
+        assertEquals("group", group.key());
     }
 
     /** A replay writes ignored_held only when it counts one: a summary that says 0 is not one it wrote. */
