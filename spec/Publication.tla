@@ -1096,12 +1096,12 @@ PlanSelectionProp ==
                           ELSE <<RejectedWith(x, "invalid_selection", SelectionProblem(x))>>]_vars
 \* Output order (protocol section 5): new requests' verdicts first, then cached ones', each in
 \* the order the event lists them.
-Rank(x) == IF x \in EvNew THEN CHOOSE i \in DOMAIN lastEvent'.new : lastEvent'.new[i].id = x
-           ELSE Len(lastEvent'.new) + CHOOSE i \in DOMAIN lastEvent'.cached : lastEvent'.cached[i].id = x
+OutputPosition(x) == IF x \in EvNew THEN CHOOSE i \in DOMAIN lastEvent'.new : lastEvent'.new[i].id = x
+                      ELSE Len(lastEvent'.new) + CHOOSE i \in DOMAIN lastEvent'.cached : lastEvent'.cached[i].id = x
 \* A restored request's load comes before its other verdicts (it starts at allocation).
 VerdictOrderProp ==
     [][IsStepNext => \A i, k \in DOMAIN lastVerdicts' :
-          i < k => \/ Rank(lastVerdicts'[i].id) < Rank(lastVerdicts'[k].id)
+          i < k => \/ OutputPosition(lastVerdicts'[i].id) < OutputPosition(lastVerdicts'[k].id)
                    \/ lastVerdicts'[i].id = lastVerdicts'[k].id /\ lastVerdicts'[i].kind = "load"
                       /\ lastVerdicts'[k].kind # "load"]_vars
 \* Counters (protocol section 5 summary): each step adds its plans, its rejections and the
