@@ -20,7 +20,7 @@ import java.util.Optional;
  * Fuzzing of {@code proofgate merge-replay}'s reader of replay shards (Jazzer), which reads files from other machines:
  * the whole file (its header first), and the result lines after a well-formed header. Any bytes merge, with the logs'
  * error messages escaped, or are refused in words fit for a terminal (no control character, none of the JSON parser's
- * words); nothing else escapes.
+ * words); nothing else escapes. The reader of its lines alone, too.
  */
 class ReplayShardFuzzTest {
 
@@ -56,6 +56,25 @@ class ReplayShardFuzzTest {
     @FuzzTest(maxDuration = "10s")
     void anyShardFileMergesOrIsRefusedInWords(byte[] bytes) throws IOException {
         merge(bytes);
+    }
+
+    /**
+     * The one reader of replay's output lines: any line is read, or refused with its reason and a place in the line;
+     * nothing else escapes it. A line that reads and is as replay writes it reads back to the same line.
+     */
+    @FuzzTest(maxDuration = "10s")
+    void anyLineIsReadOrRefusedAtAPlace(byte[] bytes) {
+        String line = new String(bytes, StandardCharsets.UTF_8);
+        try {
+            OutputLine read = OutputLine.read(line);
+            String written = read.written();
+            if (written.equals(line)) {
+                assertTrue(OutputLine.read(written).equals(read), written);
+            }
+        } catch (OutputLine.Unreadable e) {
+            assertTrue(e.key() != null || e.column() >= 1, e.getMessage());
+            assertTrue(JsonWords.fitForATerminal(e.getMessage()), Outside.quoted(e.getMessage()));
+        }
     }
 
     @FuzzTest(maxDuration = "10s")
