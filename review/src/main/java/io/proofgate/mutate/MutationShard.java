@@ -284,30 +284,9 @@ public record MutationShard(
      * one, a signed shard cannot be verified, so it is refused too.
      */
     public void verify(Path file, Optional<ShardKey> key) throws MutationException {
-        if (key.isEmpty()) {
-            if (hmac != null) {
-                throw new MutationException(
-                        shown(file)
-                                + ": the shard is signed (\"hmac\"), but "
-                                + ShardKey.ENVIRONMENT
-                                + " is not set here, so its signature cannot be verified; set it to the key the shards"
-                                + " were run with");
-            }
-            return;
-        }
-        if (hmac == null) {
-            throw new MutationException(
-                    shown(file)
-                            + ": the shard is not signed, and "
-                            + ShardKey.ENVIRONMENT
-                            + " is set: run the shards with the key set");
-        }
-        if (!key.get().verifies(canonical(), hmac)) {
-            throw new MutationException(
-                    shown(file)
-                            + ": its HMAC does not verify with "
-                            + ShardKey.ENVIRONMENT
-                            + " (the file was edited after it was written, or signed with another key)");
+        String refusal = ShardKey.refusal(key, hmac, "\"hmac\"", k -> k.verifies(canonical(), hmac));
+        if (refusal != null) {
+            throw new MutationException(shown(file) + ": " + refusal);
         }
     }
 

@@ -203,25 +203,16 @@ public final class ReplayMerge {
      * refused.
      */
     private static void verify(Path file, End end, Optional<ShardKey> key) throws IOException, MergeRefused {
-        if (key.isEmpty()) {
-            if (end.hmac() != null) {
-                throw new MergeRefused(
-                        shown(file)
-                                + ": the shard is signed (its end line has an HMAC), but "
-                                + ShardKey.ENVIRONMENT
-                                + " is not set here, so its signature cannot be verified; set it to the key the shards"
-                                + " were run with");
-            }
-            return;
+        boolean verifies = key.isPresent() && end.hmac() != null && verifies(file, end, key.get());
+        String refusal = ShardKey.refusal(key, end.hmac(), "its end line has an HMAC", k -> verifies);
+        if (refusal != null) {
+            throw new MergeRefused(shown(file) + ": " + refusal);
         }
-        if (end.hmac() == null) {
-            throw new MergeRefused(
-                    shown(file)
-                            + ": the shard is not signed, and "
-                            + ShardKey.ENVIRONMENT
-                            + " is set: run the shards with the key set");
-        }
-        javax.crypto.Mac mac = key.get().mac();
+    }
+
+    /** Whether the HMAC of every byte before the end line is the end line's. */
+    private static boolean verifies(Path file, End end, ShardKey key) throws IOException {
+        javax.crypto.Mac mac = key.mac();
         try (java.io.InputStream in = Files.newInputStream(file)) {
             long left = Files.size(file) - end.length();
             byte[] buffer = new byte[1 << 16];
@@ -234,13 +225,7 @@ public final class ReplayMerge {
                 left -= read;
             }
         }
-        if (!ShardKey.verifies(mac, end.hmac())) {
-            throw new MergeRefused(
-                    shown(file)
-                            + ": its HMAC does not verify with "
-                            + ShardKey.ENVIRONMENT
-                            + " (the file was edited after it was written, or signed with another key)");
-        }
+        return ShardKey.verifies(mac, end.hmac());
     }
 
     /** An error line's message; the line was checked (ShardBody) before anything is streamed. */

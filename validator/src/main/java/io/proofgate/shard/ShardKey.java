@@ -85,6 +85,33 @@ public final class ShardKey {
     }
 
     /** Whether {@code hmac} (hex) is this key's HMAC of what {@code mac} has seen; compared in constant time. */
+    /**
+     * Why a shard may not merge under this merge's key ({@code key}), or null: with a key, the shard must be signed
+     * ({@code hmac}) and verify ({@code verifies}, asked only then); without one, a signed shard cannot be verified, so
+     * it is refused too. {@code signed} says where the shard's signature is.
+     */
+    public static String refusal(
+            Optional<ShardKey> key, String hmac, String signed, java.util.function.Predicate<ShardKey> verifies) {
+        if (key.isEmpty()) {
+            return hmac == null
+                    ? null
+                    : "the shard is signed ("
+                            + signed
+                            + "), but "
+                            + ENVIRONMENT
+                            + " is not set here, so its signature cannot be verified; set it to the key the shards"
+                            + " were run with";
+        }
+        if (hmac == null) {
+            return "the shard is not signed, and " + ENVIRONMENT + " is set: run the shards with the key set";
+        }
+        return verifies.test(key.get())
+                ? null
+                : "its HMAC does not verify with "
+                        + ENVIRONMENT
+                        + " (the file was edited after it was written, or signed with another key)";
+    }
+
     public static boolean verifies(Mac mac, String hmac) {
         byte[] given;
         try {
