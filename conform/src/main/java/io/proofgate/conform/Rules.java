@@ -149,7 +149,7 @@ public final class Rules {
                                             theirs.latch()));
                 }
                 case StateLine.Counters counters when other instanceof StateLine.Counters theirs -> {
-                    return "state: counter " + differing(side(counters, theirs, new ArrayList<>()));
+                    return "state: counter " + differing(side(counters, theirs));
                 }
                 default -> {
                     return "state: " + about(entry.getValue()) + " differs";
@@ -213,7 +213,7 @@ public final class Rules {
     }
 
     public static String ofSummary(Line.Summary expected, Line.Summary actual) {
-        List<String> sides = side(expected.counters(), actual.counters(), new ArrayList<>());
+        List<String> sides = side(expected.counters(), actual.counters());
         sides.addAll(
                 List.of(
                         Counter.IGNORED_HELD.wireName(),
@@ -229,8 +229,10 @@ public final class Rules {
     }
 
     /** Each counter's name, then its two counts, as {@link #differing} takes them. */
-    private static List<String> side(StateLine.Counters expected, StateLine.Counters actual, List<String> into) {
-        expected.byName().forEach((name, count) -> into.addAll(List.of(name, count, actual.byName().get(name))));
-        return into;
+    private static List<String> side(StateLine.Counters expected, StateLine.Counters actual) {
+        Map<String, String> theirs = actual.byName();
+        List<String> sides = new ArrayList<>();
+        expected.byName().forEach((name, count) -> sides.addAll(List.of(name, count, theirs.get(name))));
+        return sides;
     }
 }

@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.HexFormat;
 
@@ -26,13 +27,14 @@ final class SnapshotAnswer {
             Object layout = RevisionCall.UNIFORM_LAYOUT.call(types, null, 3, 2, 64L, 16L);
             try (AutoCloseable store = (AutoCloseable) RevisionCall.NEW_STORE.call(types, null, layout);
                     Arena arena = Arena.ofConfined()) {
+                Method write = (Method) RevisionCall.WRITE.in(types); // found once for its 48 pages
                 for (int g = 0; g < 3; g++) {
                     for (long b = 0; b < 16; b++) {
                         MemorySegment page = arena.allocate(128);
                         for (int i = 0; i < 128; i++) {
                             page.set(ValueLayout.JAVA_BYTE, i, (byte) ((g * 131 + b * 31 + i) % 251));
                         }
-                        RevisionCall.WRITE.call(types, store, g, b, page);
+                        write.invoke(store, g, b, page);
                     }
                 }
                 long bytes = (long) RevisionCall.SNAPSHOT_BYTES.call(types, layout, (Object) plan);

@@ -110,38 +110,26 @@ public sealed interface OutputLine {
                                             fields.integer("span"),
                                             fields.blocks("blocks_by_group"),
                                             fields.pairs("recurrent")));
-                    case "rejected" -> {
-                        long step = fields.integer("step");
-                        String id = fields.text("id");
-                        String code = fields.text("code");
-                        yield new Said(
-                                new Verdict.Rejected(
-                                        step,
-                                        id,
-                                        PoisonCode.of(code)
-                                                .orElseThrow(
-                                                        () ->
-                                                                new Unreadable(
-                                                                        "code",
-                                                                        "not a rejection code of the protocol")),
-                                        fields.text("reason"),
-                                        fields.has("observed") ? fields.big("observed") : null,
-                                        fields.integer("target"),
-                                        fields.has("group") ? fields.group("group") : null,
-                                        fields.has("block") ? fields.big("block") : null));
-                    }
-                    case "retired" -> {
-                        long step = fields.integer("step");
-                        String id = fields.text("id");
-                        RetireCause cause =
-                                RetireCause.of(fields.text("cause"))
-                                        .orElseThrow(
-                                                () ->
-                                                        new Unreadable(
-                                                                "cause",
-                                                                "not a cause of retirement (quorum or finished)"));
-                        yield new Said(new Verdict.Retired(step, id, cause));
-                    }
+                    case "rejected" ->
+                            new Said(
+                                    new Verdict.Rejected(
+                                            fields.integer("step"),
+                                            fields.text("id"),
+                                            fields.word("code", PoisonCode::of, "not a rejection code of the protocol"),
+                                            fields.text("reason"),
+                                            fields.has("observed") ? fields.big("observed") : null,
+                                            fields.integer("target"),
+                                            fields.has("group") ? fields.group("group") : null,
+                                            fields.has("block") ? fields.big("block") : null));
+                    case "retired" ->
+                            new Said(
+                                    new Verdict.Retired(
+                                            fields.integer("step"),
+                                            fields.text("id"),
+                                            fields.word(
+                                                    "cause",
+                                                    RetireCause::of,
+                                                    "not a cause of retirement (quorum or finished)")));
                     case "hit" ->
                             new Said(
                                     new Verdict.Hit(
@@ -181,15 +169,14 @@ public sealed interface OutputLine {
      * writes them.
      */
     default String written() {
-        if (this instanceof Error error) {
-            return ReplayShard.errorLine(error.message());
-        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (VerdictWriter writer = new VerdictWriter(bytes)) {
             switch (this) {
                 case Said said -> writer.write(said.verdict());
                 case Summary summary -> writer.writeSummary(summary);
-                case Error error -> throw new IllegalStateException("written above");
+                case Error error -> {
+                    return ReplayShard.errorLine(error.message());
+                }
             }
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory", e);
@@ -247,9 +234,15 @@ public sealed interface OutputLine {
             return value.asText();
         }
 
+        /** A wire word of {@code key}, looked up by {@code lookup}; {@code problem} where it knows none. */
+        <T> T word(String key, java.util.function.Function<String, java.util.Optional<T>> lookup, String problem)
+                throws Unreadable {
+            return lookup.apply(text(key)).orElseThrow(() -> new Unreadable(key, problem));
+        }
+
         long integer(String key) throws Unreadable {
             JsonNode value = get(key);
-            if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            if (!isLong(value)) {
                 throw new Unreadable(key, "\"" + key + "\" is not an integer");
             }
             return value.asLong();
@@ -257,7 +250,7 @@ public sealed interface OutputLine {
 
         int group(String key) throws Unreadable {
             JsonNode value = get(key);
-            if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+            if (!isInt(value)) {
                 throw new Unreadable(key, "\"" + key + "\" is not a group (an integer)");
             }
             return value.asInt();
@@ -273,10 +266,14 @@ public sealed interface OutputLine {
 
         List<String> texts(String key) throws Unreadable {
             JsonNode value = get(key);
+            Unreadable mistyped = new Unreadable(key, "\"" + key + "\" is not a list of strings");
+            if (!value.isArray()) {
+                throw mistyped;
+            }
             List<String> texts = new ArrayList<>();
-            for (JsonNode item : value.isArray() ? value : List.of(value)) {
-                if (!item.isTextual() || !value.isArray()) {
-                    throw new Unreadable(key, "\"" + key + "\" is not a list of strings");
+            for (JsonNode item : value) {
+                if (!item.isTextual()) {
+                    throw mistyped;
                 }
                 texts.add(item.asText());
             }
@@ -297,7 +294,7 @@ public sealed interface OutputLine {
                 }
                 groups[g] = new long[group.size()];
                 for (int b = 0; b < groups[g].length; b++) {
-                    if (!group.get(b).isIntegralNumber() || !group.get(b).canConvertToLong()) {
+                    if (!isLong(group.get(b))) {
                         throw mistyped;
                     }
                     groups[g][b] = group.get(b).asLong();
@@ -317,12 +314,7 @@ public sealed interface OutputLine {
             }
             List<GroupBlock> pairs = new ArrayList<>();
             for (JsonNode pair : value) {
-                if (!pair.isArray()
-                        || pair.size() != 2
-                        || !pair.get(0).canConvertToInt()
-                        || !pair.get(0).isIntegralNumber()
-                        || !pair.get(1).isIntegralNumber()
-                        || !pair.get(1).canConvertToLong()) {
+                if (!pair.isArray() || pair.size() != 2 || !isInt(pair.get(0)) || !isLong(pair.get(1))) {
                     throw mistyped;
                 }
                 pairs.add(new GroupBlock(pair.get(0).asInt(), pair.get(1).asLong()));
@@ -340,6 +332,14 @@ public sealed interface OutputLine {
                 latched.put(entry.getKey(), pairs(key, entry.getValue()));
             }
             return latched;
+        }
+
+        private static boolean isLong(JsonNode value) {
+            return value.isIntegralNumber() && value.canConvertToLong();
+        }
+
+        private static boolean isInt(JsonNode value) {
+            return value.isIntegralNumber() && value.canConvertToInt();
         }
 
         /** Every key was read: one more is not a key a replay writes for this kind. */

@@ -156,21 +156,23 @@ final class ShardBody {
         return read;
     }
 
-    /** At the value of {@code key} in the line (its start without one, or where the line is not JSON). */
+    /** At the value of {@code key} in the line, which was read as JSON before. */
     private MergeRefused refused(String line, String key, String problem) {
-        String place = "1";
-        if (key != null) {
-            try {
-                JsonNode root = OutputLine.tree(line);
-                place = JsonPlaces.of(line, root).value(root, key).replaceFirst("^1:", "");
-            } catch (OutputLine.Unreadable e) {
-                // not JSON: at its start
-            }
+        JsonNode root;
+        try {
+            root = OutputLine.tree(line);
+        } catch (OutputLine.Unreadable e) {
+            throw new IllegalStateException("a line is refused at a key only once it has read", e);
         }
-        return new MergeRefused(shown + ":" + number + ":" + place + ": " + problem);
+        return at(JsonPlaces.of(line, root).value(root, key).replaceFirst("^1:", ""), problem);
     }
 
     private MergeRefused refused(int column, String problem) {
+        return at(String.valueOf(column), problem);
+    }
+
+    /** {@code problem} at {@code column} of the line read last. */
+    private MergeRefused at(String column, String problem) {
         return new MergeRefused(shown + ":" + number + ":" + column + ": " + problem);
     }
 }
