@@ -82,7 +82,7 @@ public final class AdapterSession {
                         return List.of(error("a summary before any topology"), END);
                     }
                     try (VerdictWriter writer = new VerdictWriter(out)) {
-                        writer.writeSummary(connector.state());
+                        writer.writeSummary(connector);
                     }
                     return lines(out);
                 }

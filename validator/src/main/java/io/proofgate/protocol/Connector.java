@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -425,13 +426,21 @@ public final class Connector {
     }
 
     public ConnectorState state() {
-        TreeMap<String, PendingSnapshot> pendingView = new TreeMap<>();
-        pending.forEach((id, store) -> pendingView.put(id, store.snapshot(topology)));
         TreeMap<String, SortedSet<Integer>> heldView = new TreeMap<>();
         heldRanks.forEach(
                 (digest, ranks) ->
                         heldView.put(digest, ranks.stream().boxed().collect(Collectors.toCollection(TreeSet::new))));
-        return new ConnectorState(pendingView, heldView, counters(), lastStep);
+        return new ConnectorState(pendingState(), heldView, counters(), lastStep);
+    }
+
+    /**
+     * The pending stores by id: what a summary states. Apart from {@link #state()}, whose view of the digests held
+     * grows with every digest a log reports (a quarter of a million in a 1 GiB log) and is sorted for nothing there.
+     */
+    public SortedMap<String, PendingSnapshot> pendingState() {
+        TreeMap<String, PendingSnapshot> pendingView = new TreeMap<>();
+        pending.forEach((id, store) -> pendingView.put(id, store.snapshot(topology)));
+        return pendingView;
     }
 
     static List<GroupBlock> latchList(long[] latch, Topology topology) {

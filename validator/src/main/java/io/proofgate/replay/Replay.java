@@ -70,7 +70,7 @@ public final class Replay {
                     throw new ReplayException(source, line.line(), line.column(), e.getMessage());
                 }
             }
-            writer.writeSummary(connector.state());
+            writer.writeSummary(connector);
             return connector;
         }
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import io.proofgate.protocol.BlockIds;
-import io.proofgate.protocol.ConnectorState;
+import io.proofgate.protocol.Connector;
 import io.proofgate.protocol.Counters;
 import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.PendingSnapshot;
@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
+import java.util.SortedMap;
 
 /** Writes verdicts and the summary as JSON Lines in protocol §5's field order. */
 public final class VerdictWriter implements Closeable {
@@ -87,14 +88,16 @@ public final class VerdictWriter implements Closeable {
         out.writeRaw('\n');
     }
 
-    public void writeSummary(ConnectorState state) throws IOException {
+    /** The summary of what {@code connector} holds at the end of a log. */
+    public void writeSummary(Connector connector) throws IOException {
+        SortedMap<String, PendingSnapshot> pending = connector.pendingState();
         SequencedMap<String, List<GroupBlock>> latched = new LinkedHashMap<>();
-        for (PendingSnapshot store : state.pending().values()) {
+        for (PendingSnapshot store : pending.values()) {
             if (!store.latch().isEmpty()) {
                 latched.put(store.id(), store.latch());
             }
         }
-        writeSummary(new OutputLine.Summary(state.counters(), List.copyOf(state.pending().keySet()), latched));
+        writeSummary(new OutputLine.Summary(connector.counters(), List.copyOf(pending.keySet()), latched));
     }
 
     public void writeSummary(OutputLine.Summary summary) throws IOException {
