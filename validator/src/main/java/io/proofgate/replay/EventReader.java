@@ -531,7 +531,7 @@ public final class EventReader implements Closeable {
                 // located at the object's closing brace: the hot path takes no position per object
                 throw errorHere("missing field \"" + missing + "\" in new[" + requests.size() + "]");
             }
-            tokensFit(computed, scheduled, "new[" + requests.size() + "]");
+            tokensFit(computed, scheduled, "new", requests.size());
             if (external > computed) {
                 throw errorHere(
                         "\"external\" must be at most \"computed\" in new["
@@ -589,7 +589,7 @@ public final class EventReader implements Closeable {
             if (missing != null) {
                 throw errorHere("missing field \"" + missing + "\" in cached[" + requests.size() + "]");
             }
-            tokensFit(computed, scheduled, "cached[" + requests.size() + "]");
+            tokensFit(computed, scheduled, "cached", requests.size());
             requests.endRequest(id, computed, scheduled, resumed);
         }
         return requests.build();
@@ -636,7 +636,10 @@ public final class EventReader implements Closeable {
         List<String> values = new ArrayList<>();
         JsonToken next;
         while ((next = nextToken()) != JsonToken.END_ARRAY) {
-            values.add(text(next, name + "[" + values.size() + "]"));
+            if (next != JsonToken.VALUE_STRING) {
+                throw mistyped(name + "[" + values.size() + "]", "a string", next); // named only on failure
+            }
+            values.add(parser.getText());
         }
         return values;
     }
@@ -845,13 +848,19 @@ public final class EventReader implements Closeable {
         throw mistyped(name, "a boolean", token);
     }
 
-    /** done = computed + scheduled must be a token count (regression: it overflowed and left the request pending). */
-    private void tokensFit(long computed, long scheduled, String where) throws ReplayException {
+    /**
+     * done = computed + scheduled must be a token count (regression: it overflowed and left the request pending). The
+     * request is named by its list and place only on failure: a name built for every request was a tenth of a replay's
+     * allocation.
+     */
+    private void tokensFit(long computed, long scheduled, String list, int element) throws ReplayException {
         if (computed > Long.MAX_VALUE - scheduled) {
             throw errorHere(
                     "\"computed\" + \"scheduled\" is beyond 2^63-1 tokens in "
-                            + where
-                            + " ("
+                            + list
+                            + "["
+                            + element
+                            + "] ("
                             + computed
                             + " + "
                             + scheduled
