@@ -2,6 +2,7 @@ package io.proofgate.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +29,14 @@ class AuditSignalTest {
     @ParameterizedTest
     @ValueSource(strings = {"TERM", "INT"})
     void aStoppedAuditRemovesItsFolders(String signal) throws Exception {
+        // A process started with a signal ignored keeps it ignored, and so does the audit it starts:
+        // that is what nohup, a background job of a script or a runner that ignores Ctrl-C asks for,
+        // and no kill can end the audit then. Such a run says so instead of waiting two minutes.
+        assumeFalse(
+                ignoredHere(signal),
+                "SIG"
+                        + signal
+                        + " is ignored in this test's process (its parent ignores it), so the audit inherits that");
         Files.writeString(repo.resolve("adapter.sh"), "#!/bin/sh\n");
         git("init", "-q");
         git("add", "-A");
@@ -83,6 +92,22 @@ class AuditSignalTest {
         } finally {
             audit.destroyForcibly();
         }
+    }
+
+    /** Whether this process was started with {@code signal} ignored (Linux's /proc; false where it cannot tell). */
+    private static boolean ignoredHere(String signal) throws Exception {
+        int number = signal.equals("INT") ? 2 : 15;
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
+                return (mask & (1L << (number - 1))) != 0;
+            }
+        }
+        return false;
     }
 
     private String output() {
