@@ -229,7 +229,7 @@ public sealed interface OutputLine {
         String text(String key) throws Unreadable {
             JsonNode value = get(key);
             if (!value.isTextual()) {
-                throw new Unreadable(key, "\"" + key + "\" is not a string");
+                throw notA(key, "a string");
             }
             return value.asText();
         }
@@ -243,7 +243,7 @@ public sealed interface OutputLine {
         long integer(String key) throws Unreadable {
             JsonNode value = get(key);
             if (!isLong(value)) {
-                throw new Unreadable(key, "\"" + key + "\" is not an integer");
+                throw notA(key, "an integer");
             }
             return value.asLong();
         }
@@ -251,7 +251,7 @@ public sealed interface OutputLine {
         int group(String key) throws Unreadable {
             JsonNode value = get(key);
             if (!isInt(value)) {
-                throw new Unreadable(key, "\"" + key + "\" is not a group (an integer)");
+                throw notA(key, "a group (an integer)");
             }
             return value.asInt();
         }
@@ -259,21 +259,20 @@ public sealed interface OutputLine {
         BigInteger big(String key) throws Unreadable {
             JsonNode value = get(key);
             if (!value.isIntegralNumber()) {
-                throw new Unreadable(key, "\"" + key + "\" is not an integer");
+                throw notA(key, "an integer");
             }
             return value.bigIntegerValue();
         }
 
         List<String> texts(String key) throws Unreadable {
             JsonNode value = get(key);
-            Unreadable mistyped = new Unreadable(key, "\"" + key + "\" is not a list of strings");
             if (!value.isArray()) {
-                throw mistyped;
+                throw notA(key, "a list of strings");
             }
             List<String> texts = new ArrayList<>();
             for (JsonNode item : value) {
                 if (!item.isTextual()) {
-                    throw mistyped;
+                    throw notA(key, "a list of strings");
                 }
                 texts.add(item.asText());
             }
@@ -282,20 +281,19 @@ public sealed interface OutputLine {
 
         BlockIds blocks(String key) throws Unreadable {
             JsonNode value = get(key);
-            Unreadable mistyped = new Unreadable(key, "\"" + key + "\" is not a list of lists of block ids");
             if (!value.isArray()) {
-                throw mistyped;
+                throw notA(key, "a list of lists of block ids");
             }
             long[][] groups = new long[value.size()][];
             for (int g = 0; g < groups.length; g++) {
                 JsonNode group = value.get(g);
                 if (!group.isArray()) {
-                    throw mistyped;
+                    throw notA(key, "a list of lists of block ids");
                 }
                 groups[g] = new long[group.size()];
                 for (int b = 0; b < groups[g].length; b++) {
                     if (!isLong(group.get(b))) {
-                        throw mistyped;
+                        throw notA(key, "a list of lists of block ids");
                     }
                     groups[g][b] = group.get(b).asLong();
                 }
@@ -308,14 +306,13 @@ public sealed interface OutputLine {
         }
 
         private static List<GroupBlock> pairs(String key, JsonNode value) throws Unreadable {
-            Unreadable mistyped = new Unreadable(key, "\"" + key + "\" is not a list of [group, block] pairs");
             if (!value.isArray()) {
-                throw mistyped;
+                throw notA(key, "a list of [group, block] pairs");
             }
             List<GroupBlock> pairs = new ArrayList<>();
             for (JsonNode pair : value) {
                 if (!pair.isArray() || pair.size() != 2 || !isInt(pair.get(0)) || !isLong(pair.get(1))) {
-                    throw mistyped;
+                    throw notA(key, "a list of [group, block] pairs");
                 }
                 pairs.add(new GroupBlock(pair.get(0).asInt(), pair.get(1).asLong()));
             }
@@ -325,13 +322,21 @@ public sealed interface OutputLine {
         SequencedMap<String, List<GroupBlock>> latched(String key) throws Unreadable {
             JsonNode value = get(key);
             if (!value.isObject()) {
-                throw new Unreadable(key, "\"" + key + "\" is not an object of lists of [group, block] pairs");
+                throw notA(key, "an object of lists of [group, block] pairs");
             }
             SequencedMap<String, List<GroupBlock>> latched = new LinkedHashMap<>();
             for (Map.Entry<String, JsonNode> entry : value.properties()) {
                 latched.put(entry.getKey(), pairs(key, entry.getValue()));
             }
             return latched;
+        }
+
+        /**
+         * A value of {@code key} that is not {@code what}: made only on failure, since every plan line of a shard being
+         * merged reads two lists.
+         */
+        private static Unreadable notA(String key, String what) {
+            return new Unreadable(key, "\"" + key + "\" is not " + what);
         }
 
         private static boolean isLong(JsonNode value) {
