@@ -233,7 +233,7 @@ final class MutateCommand implements Command {
                                     + "  line "
                                     + m.line()
                                     + "  "
-                                    + m.kind().word()
+                                    + m.kind().wireName()
                                     + "  "
                                     + m.change());
                 }

@@ -88,7 +88,7 @@ final class ReplayCommand implements Command {
         if (options.containsKey("--store")) {
             String name = options.get("--store");
             store =
-                    StoreKind.named(name)
+                    StoreKind.of(name)
                             .orElseThrow(
                                     () ->
                                             new UsageException(

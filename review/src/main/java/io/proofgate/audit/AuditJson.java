@@ -49,7 +49,7 @@ public final class AuditJson {
             node.put("fingerprint", d.fingerprint());
             node.put("model", d.model());
             node.put("class", d.className());
-            node.put("kind", d.kind().wireName);
+            node.put("kind", d.kind().wireName());
             strings(node.putArray("seen_in"), d.seenIn());
             node.put("occurrences", d.occurrences());
             ArrayNode witness = node.putArray("witness");
@@ -69,7 +69,7 @@ public final class AuditJson {
         for (ImplementationCheck.Finding f : report.implementationFindings()) {
             ObjectNode node = implementation.addObject();
             node.put("fingerprint", f.fingerprint());
-            node.put("class", f.kind().wireName);
+            node.put("class", f.kind().wireName());
             node.put("model", f.model());
             node.put("difference", f.difference());
             node.put("logs", f.logs());

@@ -77,7 +77,7 @@ public final class AuditMarkdown {
         head.append("| implementation | ");
         List<String> parts = new ArrayList<>();
         for (ImplementationCheck.Class kind : ImplementationCheck.Class.values()) {
-            parts.add(findings.stream().filter(f -> f.kind() == kind).count() + " " + kind.wireName);
+            parts.add(findings.stream().filter(f -> f.kind() == kind).count() + " " + kind.wireName());
         }
         head.append(String.join(", ", parts))
                 .append(" | ")
@@ -161,7 +161,7 @@ public final class AuditMarkdown {
                     .append(report.accepted(d.fingerprint()) ? "(accepted) " : "")
                     .append(escape(d.model() + ": " + d.className()))
                     .append(" (")
-                    .append(d.kind().wireName)
+                    .append(d.kind().wireName())
                     .append(", ")
                     .append(AuditText.count(d.events(), "event"))
                     .append(")</summary>\n\nSeen at ")
@@ -184,7 +184,7 @@ public final class AuditMarkdown {
                     .append("</code> ")
                     .append(report.accepted(f.fingerprint()) ? "(accepted) " : "")
                     .append("implementation ")
-                    .append(f.kind().wireName)
+                    .append(f.kind().wireName())
                     .append(" on ")
                     .append(f.model())
                     .append(" (")

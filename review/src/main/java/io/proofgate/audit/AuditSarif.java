@@ -75,7 +75,7 @@ public final class AuditSarif {
             ObjectNode result =
                     result(
                             log,
-                            "implementation-" + f.kind().wireName,
+                            "implementation-" + f.kind().wireName(),
                             f.model() + ": " + f.difference() + " (" + AuditText.count(f.logs(), "log") + ")",
                             f.fingerprint(),
                             report);

@@ -82,7 +82,7 @@ public final class AuditText {
                     .append("  ")
                     .append(d.className())
                     .append("  (")
-                    .append(d.kind().wireName)
+                    .append(d.kind().wireName())
                     .append(")\n");
             out.append("      seen at ")
                     .append(count(d.occurrences(), "transition"))
@@ -100,7 +100,7 @@ public final class AuditText {
         for (ImplementationCheck.Class kind : ImplementationCheck.Class.values()) {
             out.append(findings.stream().filter(f -> f.kind() == kind).count())
                     .append(' ')
-                    .append(kind.wireName)
+                    .append(kind.wireName())
                     .append(kind.ordinal() < 2 ? ", " : "");
         }
         int logs = report.implementation().stream().mapToInt(ImplementationCheck.Result::logs).sum();
@@ -119,7 +119,7 @@ public final class AuditText {
         for (ImplementationCheck.Finding f : findings) {
             out.append("  ")
                     .append(mark(report, f.fingerprint()))
-                    .append(f.kind().wireName)
+                    .append(f.kind().wireName())
                     .append(' ')
                     .append(f.model())
                     .append(" (")
@@ -138,7 +138,7 @@ public final class AuditText {
                     String.join(
                             ", ",
                             report.namespace().stream().map(s -> s.name() + " " + s.probes() + " probes").toList()));
-            out.append(" of " + io.proofgate.namespace.NamespaceProbes.SET + ", all byte-identical)\n");
+            out.append(" of " + io.proofgate.words.Formats.NAMESPACE + ", all byte-identical)\n");
         } else {
             out.append("CHANGED\n");
             for (Audit.SurfaceChange s : report.namespace()) {

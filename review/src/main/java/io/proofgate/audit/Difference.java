@@ -34,10 +34,14 @@ public record Difference(
         VERDICT("verdict"),
         REASON("reason");
 
-        public final String wireName;
+        private final String wireName;
 
         Kind(String wireName) {
             this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
         }
     }
 

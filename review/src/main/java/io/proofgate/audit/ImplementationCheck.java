@@ -28,10 +28,14 @@ public final class ImplementationCheck {
         NOT_FOLLOWED("not_followed"),
         UNEXPLAINED("unexplained");
 
-        public final String wireName;
+        private final String wireName;
 
         Class(String wireName) {
             this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
         }
     }
 
@@ -148,7 +152,7 @@ public final class ImplementationCheck {
                             o.baseSpec(),
                             o.headSpec(),
                             1);
-            groups.computeIfAbsent(kind.wireName + "\n" + shape(divergence.expected()), k -> new ArrayList<>())
+            groups.computeIfAbsent(kind.wireName() + "\n" + shape(divergence.expected()), k -> new ArrayList<>())
                     .add(finding);
         }
         List<Finding> findings = new ArrayList<>();
@@ -161,7 +165,7 @@ public final class ImplementationCheck {
                             .orElseThrow();
             String fingerprint =
                     Fingerprints.of(
-                            "implementation", shortest.kind().wireName, model, String.join("\n", shortest.log()));
+                            "implementation", shortest.kind().wireName(), model, String.join("\n", shortest.log()));
             findings.add(
                     new Finding(
                             fingerprint,

@@ -52,14 +52,14 @@ public record Mutation(
         /** a mistake a reviewer wrote down by name (spec/mistakes.json): it must be killed */
         NAMED("named");
 
-        private final String word;
+        private final String wireName;
 
-        Kind(String word) {
-            this.word = word;
+        Kind(String wireName) {
+            this.wireName = wireName;
         }
 
-        public String word() {
-            return word;
+        public String wireName() {
+            return wireName;
         }
     }
 
@@ -85,7 +85,7 @@ public record Mutation(
                         + "\n"
                         + offsetInDefinition
                         + "\n"
-                        + kind.word()
+                        + kind.wireName()
                         + "\n"
                         + oneLine(replacement);
         return Sha256.of(key).substring(0, 10);

@@ -230,7 +230,7 @@ public record MutationReport(
                     .append(", line ")
                     .append(r.mutation().line())
                     .append(", ")
-                    .append(r.mutation().kind().word())
+                    .append(r.mutation().kind().wireName())
                     .append(": ")
                     .append(r.mutation().change())
                     .append('\n')
@@ -285,7 +285,7 @@ public record MutationReport(
                         .append(", line ")
                         .append(r.mutation().line())
                         .append(", ")
-                        .append(r.mutation().kind().word())
+                        .append(r.mutation().kind().wireName())
                         .append("</summary>\n\n```diff\n")
                         .append(diff(r.mutation()))
                         .append("\n```\n</details>\n");
@@ -334,12 +334,12 @@ public record MutationReport(
             Mutation mu = r.mutation();
             m.put("id", mu.id());
             m.put("operator", mu.operator());
-            m.put("kind", mu.kind().word());
+            m.put("kind", mu.kind().wireName());
             m.put("line", mu.line());
             m.put("column", mu.column());
             m.put("original", Mutation.oneLine(mu.original()));
             m.put("replacement", Mutation.oneLine(mu.replacement()));
-            m.put("outcome", r.outcome().word());
+            m.put("outcome", r.outcome().wireName());
             switch (r.outcome()) {
                 case Outcome.Killed k -> {
                     m.put("model", k.model());

@@ -151,7 +151,7 @@ public final class MutationRun implements AutoCloseable {
                                 mutations.size(),
                                 m.id(),
                                 m.operator(),
-                                m.kind().word(),
+                                m.kind().wireName(),
                                 describe(checked.outcome()),
                                 checked.states());
                     }

@@ -128,7 +128,7 @@ public record MutationShard(
                 (id, outcome) -> {
                     ObjectNode r = results.addObject();
                     r.put("id", id);
-                    r.put("outcome", outcome.word());
+                    r.put("outcome", outcome.wireName());
                     switch (outcome) {
                         case Outcome.Killed k -> {
                             r.put("model", k.model());

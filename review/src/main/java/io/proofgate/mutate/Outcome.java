@@ -29,7 +29,7 @@ public sealed interface Outcome {
     /** SANY or the config refused the mutant: it is not a spec, and does not count in the score. */
     record NotCompilable(String problem) implements Outcome {}
 
-    default String word() {
+    default String wireName() {
         return switch (this) {
             case Killed k -> "killed";
             case Survived s -> "survived";

@@ -88,7 +88,7 @@ public final class ConnectorAuditJson {
         if (!report.namespace().computed()) {
             namespace.put("why_not", report.namespace().why());
         } else {
-            namespace.put("set", io.proofgate.namespace.NamespaceProbes.SET);
+            namespace.put("set", io.proofgate.words.Formats.NAMESPACE);
             namespace.put("probes", report.namespace().probes());
             namespace.put("impact", !report.namespace().changed().isEmpty());
             ArrayNode names = namespace.putArray("names");

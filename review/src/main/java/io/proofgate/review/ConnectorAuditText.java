@@ -203,7 +203,7 @@ public final class ConnectorAuditText {
                 .append(" (")
                 .append(String.format("%,d", namespace.probes()))
                 .append(" probes of ")
-                .append(io.proofgate.namespace.NamespaceProbes.SET)
+                .append(io.proofgate.words.Formats.NAMESPACE)
                 .append(")\n");
         for (var name : namespace.names()) {
             if (name.changed() == 0) {

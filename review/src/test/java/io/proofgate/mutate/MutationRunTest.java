@@ -75,7 +75,7 @@ class MutationRunTest {
         return results.stream()
                 .collect(
                         Collectors.toMap(
-                                r -> r.mutation().kind().word() + " " + r.mutation().change(),
+                                r -> r.mutation().kind().wireName() + " " + r.mutation().change(),
                                 r -> MutationRun.describe(r.outcome()),
                                 (a, b) -> a + "; " + b));
     }

@@ -64,7 +64,7 @@ class MutatorTest {
         List<Mutation> ms = mutations(SPEC);
         Set<String> changes =
                 ms.stream()
-                        .map(m -> m.operator() + ": " + m.kind().word() + " " + m.change())
+                        .map(m -> m.operator() + ": " + m.kind().wireName() + " " + m.change())
                         .collect(Collectors.toSet());
         for (String expected :
                 List.of(

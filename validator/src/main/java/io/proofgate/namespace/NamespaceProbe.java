@@ -46,7 +46,7 @@ public record NamespaceProbe(
         try (JsonGenerator out = JSON.createGenerator(text)) {
             out.writeStartObject();
             out.writeStringField("kind", "namespace");
-            out.writeStringField("set", NamespaceProbes.SET);
+            out.writeStringField("set", io.proofgate.words.Formats.NAMESPACE);
             out.writeStringField("probe", id);
             out.writeFieldName("topology");
             out.writeRawValue(topology);

@@ -7,13 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The probe set {@code proofgate-namespace/v1}, in its order (docs/conformance.md, "Namespace probes"): the span rule
- * across hash block sizes and prompt lengths, plan block selection across sliding windows, five fixed snapshot plans,
- * and one prompt under each identity field changed. Fixed: an audit compares two revisions' answers probe by probe.
+ * The probe set {@link io.proofgate.words.Formats#NAMESPACE}, in its order (docs/conformance.md, "Namespace probes"):
+ * the target rule across hash block sizes and prompt lengths, plan block selection across sliding windows, five fixed
+ * snapshot plans, and one prompt under each identity field changed. Fixed: an audit compares two revisions' answers
+ * probe by probe.
  */
 public final class NamespaceProbes {
 
-    public static final String SET = "proofgate-namespace/v1";
     static final long BLOCK_TOKENS = 2304;
     private static final NamespaceProbe.Identity IDENTITY =
             new NamespaceProbe.Identity("proofgate/probe-model", "bfloat16", "", "");

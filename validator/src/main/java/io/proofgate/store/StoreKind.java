@@ -23,7 +23,7 @@ public enum StoreKind {
     }
 
     /** The kind named {@code name}, or empty when there is none. */
-    public static Optional<StoreKind> named(String name) {
+    public static Optional<StoreKind> of(String name) {
         for (StoreKind kind : values()) {
             if (kind.wireName.equals(name)) {
                 return Optional.of(kind);
@@ -35,8 +35,7 @@ public enum StoreKind {
     /** The kind that {@code -Dproofgate.store} names, {@link #HOST} by default. */
     public static StoreKind fromSystemProperty() {
         String name = System.getProperty(PROPERTY, "host");
-        return named(name)
-                .orElseThrow(
+        return of(name).orElseThrow(
                         () ->
                                 new IllegalArgumentException(
                                         "-D" + PROPERTY + "=" + name + " is not a store (expected host or cuda)"));

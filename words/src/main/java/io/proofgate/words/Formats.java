@@ -17,5 +17,8 @@ public final class Formats {
     /** What an adapter and the kit say to each other, named in the adapter's {@code hello}. */
     public static final String ADAPTER = "proofgate-adapter/v1";
 
+    /** The namespace probe set: the requests whose answers make a revision's namespace (docs/conformance.md). */
+    public static final String NAMESPACE = "proofgate-namespace/v1";
+
     private Formats() {}
 }

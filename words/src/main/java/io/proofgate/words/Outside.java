@@ -5,7 +5,7 @@ package io.proofgate.words;
  * result file) on its way to a terminal or a report: every control or non-printing character is written as {@code
  * \\uXXXX}, so that such text can never move the cursor, clear the screen, set the window title or forge a line of
  * output (protocol §6: a log cannot write to the terminal through an error). Every module that prints outside text
- * calls this class; it lives in the validator because every other module depends on it.
+ * calls this class; it lives in words, the module every other one uses.
  */
 public final class Outside {
 
