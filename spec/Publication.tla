@@ -177,7 +177,7 @@ VARIABLES
     retiredFinished, \* connector counter: pending stores retired by finished
     poisoned,      \* ghost: requests with a rejected verdict
     planCount,     \* ghost: [Req -> number of plans published]
-    stored,        \* connector: the prefixes published, as <<digest, span>> pairs (what a hit may claim)
+    stored,        \* connector: the prefixes published, as <<digest, target>> pairs (what a hit may claim)
     taken,         \* vLLM: [looked-up request ids -> tokens of the connector's hit], until the request's first step
     lastEvent,     \* the replay event of the last transition (edges carry action names only)
     lastVerdicts   \* the verdicts the connector produced for lastEvent, in output order
@@ -1128,8 +1128,8 @@ HeldSaysNothingProp ==
 \* published under the request's digest that lies on every recurrent group's block grid, strictly
 \* below the prompt's end and beyond vLLM's own tokens, less vLLM's tokens (0 for none); the
 \* lookup changes no store.
-PublishedSpans(d) == {Target(y) : y \in {y \in Req : planCount[y] > 0 /\ DigestOf[y] = d}}
-Restorable(x, c) == {s \in PublishedSpans(DigestOf[x]) : c < s /\ s < PromptOf[x] /\ \A g \in RecGroups : s % BT(g) = 0}
+PublishedTargets(d) == {Target(y) : y \in {y \in Req : planCount[y] > 0 /\ DigestOf[y] = d}}
+Restorable(x, c) == {s \in PublishedTargets(DigestOf[x]) : c < s /\ s < PromptOf[x] /\ \A g \in RecGroups : s % BT(g) = 0}
 Most(S) == CHOOSE m \in S : \A y \in S : y <= m
 HitRuleProp ==
     [][lastEvent'.kind = "lookup" =>

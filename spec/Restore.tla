@@ -12,7 +12,7 @@
 (* takes the answer as computed, allocates the request's state block and   *)
 (* lets the connector load it (update_state_after_alloc, then the worker's *)
 (* load, asynchronous: the request waits for it); then the scheduler       *)
-(* computes the prompt from the hit on.                                    *)
+(* computes the prompt from there on.                                      *)
 (*                                                                         *)
 (* A state is <<prompt, tokens applied>> (Garbage: bytes no one computed). *)
 (* A block vLLM allocates keeps what its last user left in it; a request   *)
@@ -20,7 +20,7 @@
 (* transparency, the property: a request that restores a prefix goes on    *)
 (* from exactly the state computing the prefix would have given, in every  *)
 (* recurrent group on every rank, with the attention KV of every token     *)
-(* below its hit (CacheTransparent).                                       *)
+(* it takes as computed (CacheTransparent).                                *)
 (*                                                                         *)
 (* The connector's rules are the operators of "The policy", which          *)
 (* spec/mutants/MCRestoreMutants.tla replaces one at a time with the       *)
@@ -66,7 +66,7 @@ VARIABLES
     attn,    \* the longest prefix of Stored whose attention KV the store holds (a hash block
              \* boundary), 0: none
     status,  \* [Requests -> {"waiting", "loading", "aborting", "running", "done", "finished", "aborted"}]
-    hit,     \* [Requests -> Nat]: the tokens vLLM takes as computed, the connector's answer
+    computed, \* [Requests -> Nat]: the tokens vLLM takes as computed, its own hit and the connector's
     blk,     \* [Requests -> Blocks \cup {0}]: the request's state block, 0 before it has one
     free,    \* the blocks vLLM may allocate
     st,      \* [Blocks -> [GK -> states]]: the state each block holds
@@ -76,7 +76,7 @@ VARIABLES
     localRec   \* the checkpoints below the prompt's end at which vLLM's own prefix cache holds the
                \* state of Stored in every recurrent group
 
-vars == <<stored, attn, status, hit, blk, free, st, attnAt, result, localAttn, localRec>>
+vars == <<stored, attn, status, computed, blk, free, st, attnAt, result, localAttn, localRec>>
 
 -----------------------------------------------------------------------------
 (* The policy.                                                              *)
@@ -89,15 +89,16 @@ Holds(c) == stored[c] = GK
 LongestHeld ==
     LET ok == {c \in Checkpoints : c < P /\ Holds(c) /\ attn >= c}
     IN IF ok = {} THEN 0 ELSE Max(ok)
-\* The hit the connector answers for a request of the stored prompt.
+\* The prefix the connector offers for a request of the stored prompt: its hit is what lies beyond
+\* vLLM's own.
 Claim == LongestHeld
 \* The tokens the connector answers beyond the n that vLLM's own prefix cache already gives
 \* (get_num_new_matched_tokens is passed n): its hit past n, if any.
 External(n) == IF Claim > n THEN Claim - n ELSE 0
-\* The checkpoint whose state the load puts in the block for a hit of h tokens: h's own.
+\* The checkpoint whose state the load puts in the block for h tokens taken as computed: h's own.
 LoadFrom(h) == h
 \* The block the load writes for request r: its own.
-Target(r) == blk[r]
+LoadBlock(r) == blk[r]
 \* Whether vLLM keeps a request's block until its load is over when the request is aborted.
 KeepsUntilLoaded == TRUE
 \* mutate-end: Policy
@@ -106,8 +107,8 @@ KeepsUntilLoaded == TRUE
 (* vLLM, the connector and the workers.                                     *)
 \* mutate-begin: vLLM
 
-\* The tokens vLLM takes as computed for a hit of h: all of them, but for a hit of the whole
-\* prompt, whose last token vLLM computes again for its logits.
+\* Where vLLM computes from, for h tokens taken as computed: h, but for the whole prompt, whose
+\* last token vLLM computes again for its logits.
 Start(h) == IF h >= P THEN P - 1 ELSE h
 \* vLLM's own prefix-cache hit for a request of the stored prompt: the hybrid coordinator's
 \* intersection of every group's hit, the longest checkpoint below the prompt's end where the
@@ -124,7 +125,7 @@ Lookup(r) ==
     /\ \E b \in free :
         LET n == IF DigestOf[r] = Stored THEN LocalHit ELSE 0
             ext == IF DigestOf[r] = Stored THEN External(n) ELSE 0
-        IN /\ hit' = [hit EXCEPT ![r] = n + ext]
+        IN /\ computed' = [computed EXCEPT ![r] = n + ext]
            /\ blk' = [blk EXCEPT ![r] = b]
            /\ free' = free \ {b}
            /\ attnAt' = [attnAt EXCEPT ![r] = n]
@@ -135,48 +136,48 @@ Lookup(r) ==
                    /\ UNCHANGED st
     /\ UNCHANGED <<stored, attn, result, localAttn, localRec>>
 
-\* The worker's load: the state saved at LoadFrom(hit) for every group and rank the store holds
-\* there, into Target(r), and the attention KV up to the hit (as far as the store holds it).  An
+\* The worker's load: the state saved at LoadFrom(computed) for every group and rank the store holds
+\* there, into LoadBlock(r), and the attention KV up to there (as far as the store holds it).  An
 \* aborted request's block goes back to the pool when its load is over.
 Load(r) ==
     /\ status[r] \in {"loading", "aborting"}
-    /\ LET src == LoadFrom(hit[r])
-           t == Target(r)
+    /\ LET src == LoadFrom(computed[r])
+           t == LoadBlock(r)
        IN st' = [st EXCEPT ![t] = [gk \in GK |-> IF src \in Checkpoints /\ gk \in stored[src]
                                                 THEN State(Stored, src) ELSE st[t][gk]]]
-    /\ attnAt' = [attnAt EXCEPT ![r] = Min({hit[r], Max({attnAt[r], attn})})]
+    /\ attnAt' = [attnAt EXCEPT ![r] = Min({computed[r], Max({attnAt[r], attn})})]
     /\ IF status[r] = "loading"
        THEN /\ status' = [status EXCEPT ![r] = "running"]
             /\ UNCHANGED free
        ELSE /\ status' = [status EXCEPT ![r] = "aborted"]
             /\ free' = IF KeepsUntilLoaded THEN free \cup {blk[r]} ELSE free
-    /\ UNCHANGED <<stored, attn, hit, blk, result, localAttn, localRec>>
+    /\ UNCHANGED <<stored, attn, computed, blk, result, localAttn, localRec>>
 
 \* The request is aborted while its load runs.
 Abort(r) ==
     /\ status[r] = "loading"
     /\ status' = [status EXCEPT ![r] = "aborting"]
     /\ free' = IF KeepsUntilLoaded THEN free ELSE free \cup {blk[r]}
-    /\ UNCHANGED <<stored, attn, hit, blk, st, attnAt, result, localAttn, localRec>>
+    /\ UNCHANGED <<stored, attn, computed, blk, st, attnAt, result, localAttn, localRec>>
 
-\* The scheduler computes the prompt from Start(hit) on: the block's state advances by the tokens
+\* The scheduler computes the prompt from Start(computed) on: the block's state advances by the tokens
 \* computed; applied to another prompt's state, or to garbage, they give garbage.
 Compute(r) ==
     /\ status[r] = "running"
     /\ LET b == blk[r]
            after == [gk \in GK |-> IF st[b][gk][1] = DigestOf[r]
-                                   THEN State(DigestOf[r], st[b][gk][2] + (P - Start(hit[r]))) ELSE Garbage]
+                                   THEN State(DigestOf[r], st[b][gk][2] + (P - Start(computed[r]))) ELSE Garbage]
        IN /\ result' = [result EXCEPT ![r] = after]
           /\ st' = [st EXCEPT ![b] = after]
     /\ status' = [status EXCEPT ![r] = "done"]
-    /\ UNCHANGED <<stored, attn, hit, blk, free, attnAt, localAttn, localRec>>
+    /\ UNCHANGED <<stored, attn, computed, blk, free, attnAt, localAttn, localRec>>
 
 \* The request finishes: its block goes back to the pool, its bytes left in it.
 Finish(r) ==
     /\ status[r] = "done"
     /\ status' = [status EXCEPT ![r] = "finished"]
     /\ free' = free \cup {blk[r]}
-    /\ UNCHANGED <<stored, attn, hit, blk, st, attnAt, result, localAttn, localRec>>
+    /\ UNCHANGED <<stored, attn, computed, blk, st, attnAt, result, localAttn, localRec>>
 
 \* mutate-end: vLLM
 
@@ -184,7 +185,7 @@ Init ==
     /\ stored \in [Checkpoints -> {GK, GK \ {Lacking}, {}}]
     /\ attn \in {0} \cup HashBounds
     /\ status = [r \in Requests |-> "waiting"]
-    /\ hit = [r \in Requests |-> 0]
+    /\ computed = [r \in Requests |-> 0]
     /\ blk = [r \in Requests |-> 0]
     /\ free = Blocks
     /\ st = [b \in Blocks |-> [gk \in GK |-> Garbage]]
@@ -201,16 +202,16 @@ Spec == Init /\ [][Next]_vars
 (* Properties.                                                              *)
 
 \* Cache transparency: a computed request's state is the prompt's in every recurrent group on
-\* every rank, and the attention KV of every token below its hit was loaded.
+\* every rank, and the attention KV of every token it takes as computed was loaded.
 CacheTransparent ==
     \A r \in Requests : status[r] \in {"done", "finished"} =>
         /\ result[r] = [gk \in GK |-> State(DigestOf[r], P)]
-        /\ attnAt[r] >= Start(hit[r])
+        /\ attnAt[r] >= Start(computed[r])
 
-\* The same, where it goes wrong first: a request about to compute holds exactly the state at its
-\* hit (for a hit of 0, the zero state).
+\* The same, where it goes wrong first: a request about to compute holds exactly the state at the
+\* tokens it takes as computed (for none, the zero state).
 RestoredIsTheHit ==
-    \A r \in Requests : status[r] = "running" => st[blk[r]] = [gk \in GK |-> State(DigestOf[r], Start(hit[r]))]
+    \A r \in Requests : status[r] = "running" => st[blk[r]] = [gk \in GK |-> State(DigestOf[r], Start(computed[r]))]
 
 \* vLLM's bookkeeping: a block is free or held by one request that is not yet over.
 PoolOK ==
@@ -220,11 +221,11 @@ PoolOK ==
 
 TypeOK ==
     /\ status \in [Requests -> {"waiting", "loading", "aborting", "running", "done", "finished", "aborted"}]
-    /\ hit \in [Requests -> 0..P]
+    /\ computed \in [Requests -> 0..P]
     /\ free \subseteq Blocks
 
 \* Reachability (each must be violated): a restore from a hit computes the prompt, and one from
 \* the longest checkpoint below the prompt.
-DebugRestoreReachable == ~\E r \in Requests : status[r] = "done" /\ hit[r] > 0
-DebugLongestHitReachable == ~\E r \in Requests : status[r] = "done" /\ hit[r] = Max({c \in Checkpoints : c < P})
+DebugRestoreReachable == ~\E r \in Requests : status[r] = "done" /\ computed[r] > 0
+DebugLongestHitReachable == ~\E r \in Requests : status[r] = "done" /\ computed[r] = Max({c \in Checkpoints : c < P})
 =============================================================================

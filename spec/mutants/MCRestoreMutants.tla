@@ -33,7 +33,7 @@ MutantPastClaim ==
 MutantPastLoadFrom(h) ==
     LET held == {c \in Checkpoints : c <= h /\ Holds(c)} IN IF held = {} THEN h ELSE Max(held)
 \* A load into the block of another request: the other request's, when it has one.
-MutantOtherTarget(r) ==
+MutantOtherBlock(r) ==
     IF \E o \in Requests \ {r} : blk[o] # 0
     THEN blk[CHOOSE o \in Requests \ {r} : blk[o] # 0]
     ELSE blk[r]

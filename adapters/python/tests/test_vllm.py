@@ -28,7 +28,7 @@ class Recording(standins.KVConnectorBase_V1, standins.SupportsHMA):
                  kv_cache_config: Optional[standins.KVCacheConfig] = None) -> None:
         super().__init__(vllm_config, role, kv_cache_config)
         self.calls: list[tuple[Any, ...]] = []
-        self.pending: dict[str, tuple[int, ...]] = {}  # id -> the prompt's tokens up to the span
+        self.pending: dict[str, tuple[int, ...]] = {}  # id -> the prompt's tokens up to the target
         self.held: set[tuple[int, tuple[int, ...]]] = set()  # (rank, tokens)
         self.hashes: dict[str, list[bytes]] = {}  # id -> the block hashes its request carried
 
@@ -73,9 +73,9 @@ class Mapping(VllmConnectorAdapter):
             raise RuntimeError("no store plan in %s" % type(metadata).__name__)
         return []
 
-    def deliver_held(self, rank: int, request: Any, span: int) -> None:
-        self.delivered.append((rank, request.request_id, span))
-        self.connector.held.add((rank, tuple(request.prompt_token_ids[:span])))
+    def deliver_held(self, rank: int, request: Any, target: int) -> None:
+        self.delivered.append((rank, request.request_id, target))
+        self.connector.held.add((rank, tuple(request.prompt_token_ids[:target])))
 
     def pending(self) -> list[PendingStore]:
         return [PendingStore(i, 0, [], ()) for i in self.connector.pending]
@@ -369,8 +369,8 @@ class DriverTest(unittest.TestCase):
                 {"kind": "held", "rank": 0, "digest": "d1"},
                 {"kind": "step", "step": 2, "new": [new("r4", "d1", 4000), new("r5", "d1", 6992)]},
                 {"kind": "held", "rank": 1, "digest": "d1"})
-        self.assertEqual([(0, "r1", 6912), (0, "r2", 8192),  # at the report: both spans of d1 seen so far
-                          (0, "r4", 3840),  # a new span of d1, before its step is built; r5's span was delivered already
+        self.assertEqual([(0, "r1", 6912), (0, "r2", 8192),  # at the report: both targets of d1 seen so far
+                          (0, "r4", 3840),  # a new target of d1, before its step is built; r5's target was delivered already
                           (1, "r4", 3840), (1, "r1", 6912), (1, "r2", 8192)], mapping.delivered)
 
     def test_a_log_capture_is_one_handler_for_the_process_and_starts_empty_at_each_topology(self) -> None:
@@ -431,11 +431,11 @@ class DriverTest(unittest.TestCase):
                 super().__init__()
                 self.skips, self.skipped = skips, 0
 
-            def deliver_held(self, rank: int, request: Any, span: int) -> None:
+            def deliver_held(self, rank: int, request: Any, target: int) -> None:
                 if self.skips and rank >= 2:
                     self.skipped += 1
                 else:
-                    super().deliver_held(rank, request, span)
+                    super().deliver_held(rank, request, target)
 
             def ignored_held(self) -> Optional[int]:
                 return self.skipped
@@ -443,7 +443,7 @@ class DriverTest(unittest.TestCase):
         held = {"kind": "held", "rank": 5, "digest": "d1"}
         one = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}
         two = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992), new("r2", "d1", 8256)]}
-        # a report before any request of its label (no delivery), on one span, on two spans, and repeated
+        # a report before any request of its label (no delivery), on one target, on two targets, and repeated
         cases: tuple[tuple[list[dict[str, Any]], int], ...] = (([held], 1), ([one, held], 1), ([two, held], 1),
                                                                ([one, held, held], 2))
         for events, reports in cases:
@@ -494,7 +494,7 @@ class DriverTest(unittest.TestCase):
                                  kv_cache_config: standins.KVCacheConfig) -> Interrupting:
                 return Interrupting(vllm_config, standins.KVConnectorRole.SCHEDULER, kv_cache_config)
 
-            def deliver_held(self, rank: int, request: Any, span: int) -> NoReturn:
+            def deliver_held(self, rank: int, request: Any, target: int) -> NoReturn:
                 sys.exit(1)
         step = {"kind": "step", "step": 1, "new": [new("r1", "d1", 6992)]}
         cached = {"kind": "step", "step": 2, "cached": [{"id": "r1", "computed": 4608, "scheduled": 2304,

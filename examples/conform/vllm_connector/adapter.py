@@ -16,7 +16,7 @@ from proofgate_adapter import Counters, PendingStore, main  # noqa: E402
 from proofgate_adapter.vllm import VllmConnectorAdapter  # noqa: E402
 
 rsc.FIXED = "--fixed" in sys.argv[1:]
-DIGESTS = {}  # (label, span) -> the connector's digest of that prefix
+DIGESTS = {}  # (label, target) -> the connector's digest of that prefix
 
 
 class RecurrentStoreMapping(VllmConnectorAdapter):
@@ -34,13 +34,13 @@ class RecurrentStoreMapping(VllmConnectorAdapter):
         for store in metadata.stores:
             yield self.plan(store.request_id, store.span, store.block_ids, store.recurrent_blocks)
 
-    def deliver_held(self, rank, request, span):
+    def deliver_held(self, rank, request, target):
         # this connector's digest is of the tokens alone, and a label's tokens are the same in every
         # scenario: each prefix is hashed once per process, not once per rank and scenario
-        key = (self.label(request), span)
+        key = (self.label(request), target)
         digest = DIGESTS.get(key)
         if digest is None:
-            digest = DIGESTS[key] = self.connector.prefix_digest(request.prompt_token_ids[:span])
+            digest = DIGESTS[key] = self.connector.prefix_digest(request.prompt_token_ids[:target])
         output = self.classes.KVConnectorOutput(kv_connector_worker_meta=rsc.HeldPrefixes([(rank, digest)]))
         self.connector.update_connector_output(output)
 

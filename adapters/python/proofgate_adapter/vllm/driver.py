@@ -9,7 +9,7 @@ workers that a rank holds a prefix) is a small mapping the author writes by subc
         name = "my connector"
         def create_connector(self, vllm_config, kv_cache_config): ...   # the connector, scheduler role
         def read_step(self, metadata, scheduler_output): ...            # its plans, rejections and loads, as verdicts
-        def deliver_held(self, rank, request, span): ...                # a held report, its own way
+        def deliver_held(self, rank, request, target): ...              # a held report, its own way
         def pending(self): ...                                           # its pending stores (PendingStore)
 
 What the driver does per event (docs/conformance.md, "The vLLM driver"):
@@ -20,7 +20,7 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
   and `hash_block_size`, `min_span_tokens`, `max_span_tokens` in `kv_connector_extra_config`;
   `bind_gpu_block_pool` with a block pool stand-in, for a connector that pins blocks through it;
 - step: a `Request` per new request, whose prompt tokens derive from the digest label (equal
-  labels give equal tokens, so equal prefixes at equal spans), with `block_hashes` as vLLM
+  labels give equal tokens, so equal prefixes at equal targets), with `block_hashes` as vLLM
   computes them at `hash_block_size` (`block_hashes()`); `update_state_after_alloc(request,
   blocks, external)` for each request admitted (its external tokens: 0 but for a restore) or
   resumed (0); a `SchedulerOutput` with
@@ -40,9 +40,9 @@ What the driver does per event (docs/conformance.md, "The vLLM driver"):
   request next). The request's first step then passes that `Request` to
   `update_state_after_alloc(request, blocks, external)` with the step's external tokens, and
   `read_step` reports the load (`self.load(...)`) from the connector's metadata;
-- held: `deliver_held(rank, request, span)` for every real prefix of the label seen so far, and
+- held: `deliver_held(rank, request, target)` for every real prefix of the label seen so far, and
   again for each new prefix of the label that a later request brings (the scenarios give one
-  label to requests of different spans; a content-addressed connector hashes `tokens[:span]`, so
+  label to requests of different targets; a content-addressed connector hashes `tokens[:target]`, so
   a label is several digests).
 
 Counters and `ignored_held` are counted from the verdicts and events unless the mapping reads the
@@ -361,8 +361,8 @@ class VllmConnectorAdapter(Adapter):
         """The verdicts `build_connector_meta` decided: `self.plan(...)` and `self.rejected(...)`."""
         raise NotImplementedError("read_step()")
 
-    def deliver_held(self, rank: int, request: Any, span: int) -> None:
-        """Tell the connector that `rank` holds the prefix `request.prompt_token_ids[:span]`, the
+    def deliver_held(self, rank: int, request: Any, target: int) -> None:
+        """Tell the connector that `rank` holds the prefix `request.prompt_token_ids[:target]`, the
         way its workers would (for example `update_connector_output(KVConnectorOutput(...))`)."""
         raise NotImplementedError("deliver_held()")
 
@@ -397,7 +397,7 @@ class VllmConnectorAdapter(Adapter):
         """The connector's own count of held reports from ranks it does not have, or None to count
         the reports from ranks outside the topology.
 
-        The connector counts what it was given: the driver gives a report once per span of its
+        The connector counts what it was given: the driver gives a report once per target of its
         label, none before a request of the label, and none again for a report repeated. So its
         count is held against the driver's deliveries from such ranks, and the summary states the
         events' count moved by the difference: a delivery the connector did not skip shows as
@@ -406,7 +406,7 @@ class VllmConnectorAdapter(Adapter):
 
     # --- helpers for the mapping
 
-    def plan(self, request_id: str, span: int, blocks_by_group: Blocks, recurrent: Pairs, copy: str = "in_step",
+    def plan(self, request_id: str, target: int, blocks_by_group: Blocks, recurrent: Pairs, copy: str = "in_step",
              pinned: Optional[bool] = None) -> Plan:
         """A plan of the current step; the digest is the request's label. `copy="async"` for a
         connector whose workers copy the blocks after the step (then `saved()` when they are done).
@@ -419,55 +419,55 @@ class VllmConnectorAdapter(Adapter):
             loose = [b for b in blocks if not self.block_pool.held(b)]
             if pinned is True and loose:
                 raise ValueError("the mapping says the plan of %s for %d tokens is pinned, but the connector holds no"
-                                 " reference to block %d in the block pool" % (request_id, span, loose[0]))
+                                 " reference to block %d in the block pool" % (request_id, target, loose[0]))
             pinned = not loose
             if pinned:
-                self._pinned.append((request_id, span, blocks))
+                self._pinned.append((request_id, target, blocks))
         # a pin without an async copy is refused there, as plan() refuses it
-        return make_plan(self.last_step, request_id, self._labels[request_id], span, blocks_by_group, recurrent,
+        return make_plan(self.last_step, request_id, self._labels[request_id], target, blocks_by_group, recurrent,
                          copy, bool(pinned))
 
-    def saved(self, request_id: str, span: int) -> Saved:
-        """The workers have copied the asynchronous plan of the request for `span` tokens (from
+    def saved(self, request_id: str, target: int) -> Saved:
+        """The workers have copied the asynchronous plan of the request for `target` tokens (from
         `read_step`, `read_finished` or `read_held`, whichever call learns it)."""
-        for i, (pinned_id, pinned_span, _) in enumerate(self._pinned):
-            if (pinned_id, pinned_span) == (request_id, span):
+        for i, (pinned_id, pinned_target, _) in enumerate(self._pinned):
+            if (pinned_id, pinned_target) == (request_id, target):
                 del self._pinned[i]  # the oldest: one saved line ends one copy, as the kit matches them
                 break
-        return make_saved(self.last_step, request_id, self._labels[request_id], span)
+        return make_saved(self.last_step, request_id, self._labels[request_id], target)
 
     def _check_pins(self) -> None:
         """A pin read from the pool must last until the plan's saved line: a connector that frees
         a block while its workers may still copy it lets vLLM reuse the block under them."""
-        for request_id, span, blocks in self._pinned:
+        for request_id, target, blocks in self._pinned:
             for b in blocks:
                 if not self.block_pool.held(b):
                     raise ValueError("the connector freed block %d of the plan of %s for %d tokens before its saved"
-                                     " line: the pin ended while its workers may still copy it" % (b, request_id, span))
+                                     " line: the pin ended while its workers may still copy it" % (b, request_id, target))
 
-    def load(self, request_id: str, span: int, blocks_by_group: Blocks) -> Load:
+    def load(self, request_id: str, restored: int, blocks_by_group: Blocks) -> Load:
         """The load of a request the current step schedules with the connector's hit: the state of
-        its prefix at `span` tokens into `blocks_by_group` (from `read_step`, as the connector's
-        metadata tells its workers)."""
-        return make_load(self.last_step, request_id, self._labels[request_id], span, blocks_by_group)
+        its prefix at `restored` tokens (vLLM's own and the hit) into `blocks_by_group` (from
+        `read_step`, as the connector's metadata tells its workers)."""
+        return make_load(self.last_step, request_id, self._labels[request_id], restored, blocks_by_group)
 
     def rejected(self, request_id: str, code: str, **facts: Fact) -> Rejected:
         """A rejection of the current step."""
         return make_rejected(self.last_step, request_id, code, **facts)
 
-    def checked_plan(self, request_id: str, span: int, blocks_by_group: Blocks, recurrent: Pairs) -> Union[Plan, Rejected]:
+    def checked_plan(self, request_id: str, target: int, blocks_by_group: Blocks, recurrent: Pairs) -> Union[Plan, Rejected]:
         """A plan, or the `invalid_selection` rejection protocol section 3 asks for, for a connector
-        whose scheduler side leaves that check to its workers: fewer blocks than the span needs
+        whose scheduler side leaves that check to its workers: fewer blocks than the target needs
         (`short_table`), a block `<= 0` (`null_block`), one block twice (`repeated_block`)."""
         for g, (group, blocks) in enumerate(zip(self.topology_.groups, blocks_by_group)):
             if not group.recurrent:
                 # not full and not recurrent: sliding, which has its window (Topology.from_json)
-                first = 0 if group.policy == "full" else max(0, span - cast(int, group.window_tokens)) // group.block_tokens
-                if len(blocks) < -(-span // group.block_tokens) - first:
-                    return self.rejected(request_id, "invalid_selection", target=span, group=g, problem="short_table")
+                first = 0 if group.policy == "full" else max(0, target - cast(int, group.window_tokens)) // group.block_tokens
+                if len(blocks) < -(-target // group.block_tokens) - first:
+                    return self.rejected(request_id, "invalid_selection", target=target, group=g, problem="short_table")
             for block in blocks:
                 if block <= 0:
-                    return self.rejected(request_id, "invalid_selection", target=span, group=g, block=block,
+                    return self.rejected(request_id, "invalid_selection", target=target, group=g, block=block,
                                          problem="null_block")
         seen: set[int] = set()
         repeated: Optional[tuple[int, int]] = None
@@ -477,9 +477,9 @@ class VllmConnectorAdapter(Adapter):
                     repeated = (g, block)
                 seen.add(block)
         if repeated:
-            return self.rejected(request_id, "invalid_selection", target=span, group=repeated[0], block=repeated[1],
+            return self.rejected(request_id, "invalid_selection", target=target, group=repeated[0], block=repeated[1],
                                  problem="repeated_block")
-        return self.plan(request_id, span, blocks_by_group, recurrent)
+        return self.plan(request_id, target, blocks_by_group, recurrent)
 
     def capture_log(self, logger_name: str) -> LogCapture:
         """A `LogCapture` on the connector's logger, emptied at each topology. One per logger for the
@@ -494,7 +494,7 @@ class VllmConnectorAdapter(Adapter):
     def label(self, request: Any) -> str:
         """The digest label the scenario gave `request`. Equal labels give equal prompt tokens in
         every scenario of the process, so a mapping may keep what it derives from a prefix's tokens
-        (such as its digest) by label and span."""
+        (such as its digest) by label and target."""
         return self._labels[request.request_id]
 
     # --- the protocol side (the library calls these)
@@ -512,9 +512,9 @@ class VllmConnectorAdapter(Adapter):
         self._requests: dict[str, Any] = {}  # id -> Request, for requests scheduled and not finished
         self._labels: dict[str, str] = {}  # id -> digest label
         self._tables: dict[str, BlockTable] = {}  # id -> the block table per group, as the scheduler holds it
-        self._prefixes: dict[str, dict[int, Any]] = {}  # label -> {span: a Request of that label and span}
+        self._prefixes: dict[str, dict[int, Any]] = {}  # label -> {target: a Request of that label and target}
         self._reports: dict[str, list[int]] = {}  # label -> ranks reported, in the order they came
-        self._delivered: set[tuple[str, int, int]] = set()  # (label, span, rank)
+        self._delivered: set[tuple[str, int, int]] = set()  # (label, target, rank)
         self._delivered_ignored = 0  # deliveries from ranks outside the topology, which the connector must skip
         self._finished_ids: set[str] = set()
         self._waiting: dict[str, Any] = {}  # id -> the Request of a lookup, until its first step
@@ -527,20 +527,20 @@ class VllmConnectorAdapter(Adapter):
         self._bound = _binds_pool(self.connector)
         if self._bound:
             self.connector.bind_gpu_block_pool(self.block_pool)
-        # the async plans pinned through the pool whose saved line has not come: (id, span, blocks)
+        # the async plans pinned through the pool whose saved line has not come: (id, target, blocks)
         self._pinned: list[tuple[str, int, list[int]]] = []
 
     def _pending_ids(self) -> set[str]:
         return {store.id for store in self.pending()}
 
     def _fan_out(self, label: str) -> None:
-        for span, request in sorted(self._prefixes.get(label, {}).items()):
+        for target, request in sorted(self._prefixes.get(label, {}).items()):
             for rank in self._reports.get(label, ()):
-                if (label, span, rank) not in self._delivered:
-                    self._delivered.add((label, span, rank))
+                if (label, target, rank) not in self._delivered:
+                    self._delivered.add((label, target, rank))
                     if not 0 <= rank < self.topology_.tp_degree:
                         self._delivered_ignored += 1
-                    self.deliver_held(rank, request, span)
+                    self.deliver_held(rank, request, target)
 
     def _full_quorum(self, label: str) -> bool:
         return set(range(self.topology_.tp_degree)) <= set(self._reports.get(label, ()))

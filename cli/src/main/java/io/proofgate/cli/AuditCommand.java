@@ -57,7 +57,7 @@ final class AuditCommand implements Command {
                           validators: explained (the validator follows a spec change), not_followed
                           (the spec changed, the head validator does not say what it says),
                           unexplained (the validator changed where the spec did not)
-          namespace       golden vectors of the span rule and of plan block selection per policy,
+          namespace       golden vectors of the target rule and of plan block selection per policy,
                           computed by both validators; "none" only when every vector is identical
           model bounds    distinct states per model at both revisions
 

@@ -1,7 +1,7 @@
 package io.proofgate.conform;
 
 import io.proofgate.protocol.Event;
-import io.proofgate.protocol.LoadTargets;
+import io.proofgate.protocol.LoadBlocks;
 import io.proofgate.protocol.Topology;
 
 import java.util.ArrayList;
@@ -16,14 +16,14 @@ import java.util.TreeSet;
  * The safety of an adapter's hits and loads, whatever its policy (docs/protocol.md §3, "Restore rules"): what the store
  * holds is what the adapter's own plans saved, each judged safe ({@link PlanSafety}) and its copy over; a hit must
  * restore a prefix the store holds, on every recurrent group's grid and strictly below the prompt's end; a load must
- * put that prefix's state into exactly the blocks of the request the restore rules name ({@link LoadTargets}). Fed by
+ * put that prefix's state into exactly the blocks of the request the restore rules name ({@link LoadBlocks}). Fed by
  * {@link PlanSafety}'s one pass over the events, in their order.
  */
 final class RestoreSafety {
 
     private final Topology topology;
 
-    /** The spans the store holds, per digest. */
+    /** The targets of the plans the store holds, per digest. */
     private final Map<String, NavigableSet<Long>> stored = new HashMap<>();
 
     /** The looked-up requests whose first step has not come: their lookups and hits. */
@@ -34,11 +34,11 @@ final class RestoreSafety {
     }
 
     /** A safe plan's copy is over: the store holds its prefix. */
-    void saved(String digest, String span) {
+    void saved(String digest, String target) {
         try {
-            stored.computeIfAbsent(digest, d -> new TreeSet<>()).add(Long.parseLong(span));
+            stored.computeIfAbsent(digest, d -> new TreeSet<>()).add(Long.parseLong(target));
         } catch (NumberFormatException e) {
-            // a plan whose span is no token count was judged unsafe already
+            // a plan whose target is no token count was judged unsafe already
         }
     }
 
@@ -76,27 +76,27 @@ final class RestoreSafety {
                             + " tokens reaches the prompt's end: vLLM computes the last prompt token again for its"
                             + " logits, from a state that has applied it (the last token twice)");
         }
-        long span = lookup.computed() + tokens;
+        long restored = lookup.computed() + tokens;
         long grid = topology.recurrentGrid();
-        if (span % grid != 0) {
+        if (restored % grid != 0) {
             return List.of(
                     request
                             + ": a hit to "
-                            + span
+                            + restored
                             + " tokens, which is off the recurrent block grid of "
                             + grid
                             + " tokens: no state is saved there");
         }
-        NavigableSet<Long> spans = stored.getOrDefault(lookup.digest(), new TreeSet<>());
-        if (!spans.contains(span)) {
+        NavigableSet<Long> targets = stored.getOrDefault(lookup.digest(), new TreeSet<>());
+        if (!targets.contains(restored)) {
             return List.of(
                     request
                             + ": a hit to "
-                            + span
+                            + restored
                             + " tokens, where the store holds no state of "
                             + lookup.digest()
                             + " that the kit saw saved (it holds "
-                            + (spans.isEmpty() ? "none" : spans.toString())
+                            + (targets.isEmpty() ? "none" : targets.toString())
                             + ")");
         }
         return List.of();
@@ -142,7 +142,7 @@ final class RestoreSafety {
                             + request.computed()
                             + ")";
             long[][] wanted =
-                    LoadTargets.of(
+                    LoadBlocks.of(
                             topology, request.blockIds(), request.computed() - request.external(), request.computed());
             if (load == null) {
                 findings.add(who + ": no load: it computes on from blocks nothing loaded (" + blocks(wanted) + ")");

@@ -200,7 +200,7 @@ public final class Scenario {
                                 new StateLine.Load(
                                         load.id(),
                                         load.digest(),
-                                        String.valueOf(load.span()),
+                                        String.valueOf(load.restored()),
                                         String.valueOf(load.blocksByGroup()));
                     });
         }

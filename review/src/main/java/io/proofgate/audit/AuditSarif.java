@@ -21,7 +21,7 @@ public final class AuditSarif {
         {"implementation-not_followed", "The spec changed and the validator does not follow it", "error"},
         {"implementation-unexplained", "The validator changed where the spec did not", "error"},
         {"implementation-explained", "The validator follows a spec change", "note"},
-        {"namespace-impact", "What decides a published prefix's span or blocks changed", "error"},
+        {"namespace-impact", "What decides a published prefix's target or blocks changed", "error"},
         {
             "model-shrunk",
             "A model of the head is smaller than the base's, or not what its models.json records",

@@ -71,7 +71,7 @@ final class ReplayWords {
             case Verdict.Hit hit -> new StateLine.Hit(hit.id(), String.valueOf(hit.tokens()));
             case Verdict.Load load ->
                     new StateLine.Load(
-                            load.id(), load.digest(), String.valueOf(load.span()), load.blocksByGroup().toString());
+                            load.id(), load.digest(), String.valueOf(load.restored()), load.blocksByGroup().toString());
         };
     }
 

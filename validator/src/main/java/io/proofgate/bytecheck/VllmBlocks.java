@@ -2,7 +2,7 @@ package io.proofgate.bytecheck;
 
 import io.proofgate.protocol.Event;
 import io.proofgate.protocol.Group;
-import io.proofgate.protocol.LoadTargets;
+import io.proofgate.protocol.LoadBlocks;
 import io.proofgate.protocol.RawValue;
 import io.proofgate.protocol.Topology;
 
@@ -386,8 +386,8 @@ final class VllmBlocks {
     private void loaded(Request request, long from, long span) {
         for (Group group : topology.groups()) {
             int g = group.index();
-            long end = Math.min(LoadTargets.endColumn(group, span), request.length[g]);
-            for (long i = Math.max(0, LoadTargets.firstColumn(group, from, span)); i < end; i++) {
+            long end = Math.min(LoadBlocks.endColumn(group, span), request.length[g]);
+            for (long i = Math.max(0, LoadBlocks.firstColumn(group, from, span)); i < end; i++) {
                 long block = request.table[g][(int) i];
                 if (block > 0) {
                     write(

@@ -57,7 +57,7 @@ final class AnswerWords {
                             "rejected code=" + rejected.code().wireName() + ReasonFacts.words(rejected.reason());
                     case Verdict.Retired retired -> "retired cause=" + retired.cause().wireName();
                     case Verdict.Hit hit -> "hit tokens=" + hit.tokens();
-                    case Verdict.Load load -> "load span=" + load.span() + " blocks=" + load.blocksByGroup();
+                    case Verdict.Load load -> "load span=" + load.restored() + " blocks=" + load.blocksByGroup();
                 };
         return new String[] {said.verdict().id(), words};
     }

@@ -17,18 +17,18 @@ import java.util.TreeSet;
  */
 final class Restores {
 
-    /** A lookup's answer, kept for the request's first step: vLLM's tokens, and the prefix it restores to. */
-    private record Claim(long computed, long tokens) {}
+    /** A lookup's answer, taken until the request's first step: vLLM's own tokens, and the hit beyond them. */
+    private record Taken(long computed, long tokens) {}
 
     private final Topology topology;
 
     /** The tokens a hit must be a multiple of: every recurrent group's block size (1 without one). */
     private final long grid;
 
-    /** The spans published per digest. */
+    /** The targets of the plans published, per digest. */
     private final Map<String, NavigableSet<Long>> published = new HashMap<>();
 
-    private final Map<String, Claim> claims = new HashMap<>();
+    private final Map<String, Taken> taken = new HashMap<>();
 
     /** False for a connector of the store half only. */
     private final boolean enabled;
@@ -39,10 +39,10 @@ final class Restores {
         this.enabled = enabled;
     }
 
-    /** The connector published a plan: the prefix {@code digest} of {@code span} tokens is in its store. */
-    void published(String digest, long span) {
+    /** The connector published a plan: the prefix {@code digest} of {@code target} tokens is in its store. */
+    void published(String digest, long target) {
         if (enabled) {
-            published.computeIfAbsent(digest, d -> new TreeSet<>()).add(span);
+            published.computeIfAbsent(digest, d -> new TreeSet<>()).add(target);
         }
     }
 
@@ -51,27 +51,27 @@ final class Restores {
         if (!enabled) {
             throw new InvalidEventException("a lookup, sent to a connector of the store half only");
         }
-        long hit = longestHeld(lookup.digest(), lookup.promptTokens(), lookup.computed());
-        long tokens = hit > lookup.computed() ? hit - lookup.computed() : 0;
-        claims.put(lookup.id(), new Claim(lookup.computed(), tokens));
+        long restored = longestHeld(lookup.digest(), lookup.promptTokens(), lookup.computed());
+        long tokens = restored > lookup.computed() ? restored - lookup.computed() : 0;
+        taken.put(lookup.id(), new Taken(lookup.computed(), tokens));
         return new Verdict.Hit(step, lookup.id(), tokens);
     }
 
     /**
-     * The longest published span of {@code digest} on the grid, strictly below the prompt's end (vLLM computes the last
-     * prompt token again for its logits) and beyond what vLLM has; 0 for none.
+     * The longest published target of {@code digest} on the grid, strictly below the prompt's end (vLLM computes the
+     * last prompt token again for its logits) and beyond what vLLM has; 0 for none.
      */
     private long longestHeld(String digest, long promptTokens, long computed) {
-        NavigableSet<Long> spans = published.get(digest);
-        if (spans == null) {
+        NavigableSet<Long> targets = published.get(digest);
+        if (targets == null) {
             return 0;
         }
-        for (Long span : spans.headSet(promptTokens, false).descendingSet()) {
-            if (span <= computed) {
+        for (Long target : targets.headSet(promptTokens, false).descendingSet()) {
+            if (target <= computed) {
                 return 0;
             }
-            if (span % grid == 0) {
-                return span;
+            if (target % grid == 0) {
+                return target;
             }
         }
         return 0;
@@ -82,7 +82,7 @@ final class Restores {
      * exactly the tokens the connector answered, on top of its own.
      */
     void check(Event.NewRequest request) {
-        Claim claim = claims.get(request.id());
+        Taken answered = taken.get(request.id());
         if (request.external() == 0) {
             return;
         }
@@ -93,7 +93,7 @@ final class Restores {
                             + "\" has external tokens, sent to a connector"
                             + " of the store half only");
         }
-        if (claim == null) {
+        if (answered == null) {
             throw new InvalidEventException(
                     "new request \""
                             + request.id()
@@ -101,7 +101,7 @@ final class Restores {
                             + request.external()
                             + " external tokens, and no lookup of it came before");
         }
-        if (request.external() != claim.tokens() || request.computed() != claim.computed() + claim.tokens()) {
+        if (request.external() != answered.tokens() || request.computed() != answered.computed() + answered.tokens()) {
             throw new InvalidEventException(
                     "new request \""
                             + request.id()
@@ -110,22 +110,22 @@ final class Restores {
                             + " with "
                             + request.external()
                             + " external tokens, where its lookup had computed "
-                            + claim.computed()
+                            + answered.computed()
                             + " and the connector's hit was "
-                            + claim.tokens()
+                            + answered.tokens()
                             + " tokens");
         }
-        long span = request.computed();
+        long restored = request.computed();
         for (Group group : topology.groups()) {
             if (group.isRecurrent()) {
-                long column = LoadTargets.firstColumn(group, 0, span);
+                long column = LoadBlocks.firstColumn(group, 0, restored);
                 long[] table = request.blockIds().groupView(group.index());
                 if (column >= table.length || table[(int) column] <= 0) {
                     throw new InvalidEventException(
                             "new request \""
                                     + request.id()
                                     + "\" restores "
-                                    + span
+                                    + restored
                                     + " tokens, and its table in group "
                                     + group.index()
                                     + " has no block at column "
@@ -140,17 +140,17 @@ final class Restores {
      * without: the blocks that hold the tokens from vLLM's own to the hit.
      */
     Verdict.Load load(long step, Event.NewRequest request) {
-        Claim claim = claims.remove(request.id());
+        Taken answered = taken.remove(request.id());
         if (request.external() == 0) {
             return null;
         }
-        long span = request.computed();
-        long[][] blocks = LoadTargets.of(topology, request.blockIds(), claim.computed(), span);
-        return new Verdict.Load(step, request.id(), request.digest(), span, BlockIds.adopt(blocks));
+        long restored = request.computed();
+        long[][] blocks = LoadBlocks.of(topology, request.blockIds(), answered.computed(), restored);
+        return new Verdict.Load(step, request.id(), request.digest(), restored, BlockIds.adopt(blocks));
     }
 
     /** The request finished: a lookup it had is over. */
     void finished(String id) {
-        claims.remove(id);
+        taken.remove(id);
     }
 }

@@ -50,8 +50,9 @@ public sealed interface Verdict {
 
     /**
      * What the connector loads for a request that vLLM scheduled with its hit: the state of prefix {@code digest} at
-     * {@code span} tokens, into {@code blocksByGroup}, the request's own blocks that hold the tokens it loads (an
-     * attention group's below the span, a recurrent group's state block at it).
+     * {@code restored} tokens (vLLM's own and the hit; the wire's {@code span}), into {@code blocksByGroup}, the
+     * request's own blocks that hold the tokens it loads (an attention group's below there, a recurrent group's state
+     * block at it).
      */
-    record Load(long step, String id, String digest, long span, BlockIds blocksByGroup) implements Verdict {}
+    record Load(long step, String id, String digest, long restored, BlockIds blocksByGroup) implements Verdict {}
 }

@@ -79,7 +79,7 @@ public final class VerdictWriter implements Closeable {
                 out.writeNumberField("step", load.step());
                 out.writeStringField("id", load.id());
                 out.writeStringField("digest", load.digest());
-                out.writeNumberField("span", load.span());
+                out.writeNumberField("span", load.restored());
                 out.writeFieldName("blocks_by_group");
                 writeBlocks(load.blocksByGroup());
             }

@@ -300,7 +300,7 @@ final class ReferenceRules {
             case Verdict.Retired r -> "retired " + r.step() + " " + r.id() + " " + r.cause().wireName();
             // the random logs of this statement have no lookups
             case Verdict.Hit h -> "hit " + h.step() + " " + h.id() + " " + h.tokens();
-            case Verdict.Load l -> "load " + l.step() + " " + l.id() + " " + l.digest() + " " + l.span();
+            case Verdict.Load l -> "load " + l.step() + " " + l.id() + " " + l.digest() + " " + l.restored();
         };
     }
 }

@@ -126,7 +126,7 @@ class RestoresTest {
                                 RawValue.ABSENT));
         Verdict.Load load = (Verdict.Load) verdicts.getFirst();
         assertEquals("d1", load.digest());
-        assertEquals(4096, load.span());
+        assertEquals(4096, load.restored());
         // full: columns 2 and 3 (tokens 2048 to 4096); recurrent: the block at the hit's column in each group
         assertArrayEquals(new long[][] {{73, 74}, {84}, {92}}, load.blocksByGroup().byGroup());
     }
