@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.proofgate.protocol.Event.Lookup;
 import io.proofgate.words.Capability;
 
 import java.util.ArrayList;
@@ -21,9 +22,6 @@ import java.util.Map;
  * are.
  */
 final class Lookups {
-
-    /** A lookup event: the request, vLLM's own tokens, the prompt, and its digest. */
-    record Lookup(String id, String digest, long promptTokens, long computed) {}
 
     private Lookups() {}
 

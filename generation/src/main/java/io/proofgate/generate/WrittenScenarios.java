@@ -5,13 +5,13 @@ import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
+import io.proofgate.words.EventObject;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Scenario files read back: each scenario's file, name, id, text and event labels, and walks of its events on a state
@@ -19,8 +19,6 @@ import java.util.regex.Pattern;
  * Locality}).
  */
 final class WrittenScenarios {
-
-    private static final Pattern STEP_NUMBER = Pattern.compile("^\\{\"kind\":\"step\",\"step\":\\d+,");
 
     /** One written scenario; {@code labels} are its events without step numbers, as edges are labelled. */
     record Written(String file, String name, String id, String text, List<String> labels, List<Integer> eventLines) {}
@@ -40,7 +38,7 @@ final class WrittenScenarios {
                 List<String> labels = new ArrayList<>();
                 List<Integer> at = new ArrayList<>();
                 for (ScenarioStep step : scenario.steps()) {
-                    String event = STEP_NUMBER.matcher(step.event()).replaceFirst("{\"kind\":\"step\",");
+                    String event = EventObject.withoutStep(step.event());
                     boolean contents =
                             step.expected().size() == 1 && step.expected().getFirst().startsWith("contents ");
                     labels.add(contents ? Script.label(event, step.expected().getFirst()) : event);

@@ -235,7 +235,7 @@ public final class ImplementationCheck {
     private static List<String> labelsOf(List<String> witness) {
         List<String> labels = new ArrayList<>();
         for (String line : witness.subList(1, witness.size())) {
-            labels.add(line.replaceFirst("^\\{\"kind\":\"step\",\"step\":\\d+,", "{\"kind\":\"step\","));
+            labels.add(io.proofgate.words.EventObject.withoutStep(line));
         }
         return labels;
     }

@@ -3,6 +3,7 @@ package io.proofgate.words;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * One object of an event line (protocol §5), an event or a request or group inside one, written with its fields in the
@@ -43,6 +44,9 @@ public final class EventObject {
 
     private static final Map<String, Integer> PLACE = places();
 
+    /** A step event's number, as this class writes it: right after its kind. */
+    private static final Pattern STEP_NUMBER = Pattern.compile("^\\{\"kind\":\"step\",\"step\":\\d+,");
+
     /** Each named field's key as it is written, {@code "kind":}, made once (the synthetic log writes millions). */
     private static final String[] KEY = ORDER.stream().map(name -> quote(name) + ":").toArray(String[]::new);
 
@@ -70,6 +74,14 @@ public final class EventObject {
     /** An object inside an event: a request, a group. */
     public static EventObject object() {
         return new EventObject();
+    }
+
+    /**
+     * A step event's line without its step number, as the spec's edges label events (the spec has no step numbers); any
+     * other line as it is.
+     */
+    public static String withoutStep(String line) {
+        return STEP_NUMBER.matcher(line).replaceFirst("{\"kind\":\"step\",");
     }
 
     /** Whether the protocol names this field of an event or of an object inside one. */

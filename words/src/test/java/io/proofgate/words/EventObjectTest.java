@@ -52,4 +52,12 @@ class EventObjectTest {
     void stringsAreQuotedWithTheirEscapes() {
         assertEquals("\"a\\\"b\\\\c\\nd\\te\\u0001f\u00e9\"", EventObject.quote("a\"b\\c\nd\te\u0001f\u00e9"));
     }
+
+    @Test
+    void aStepEventsLabelIsItsLineWithoutTheStepNumber() {
+        String step = EventObject.event("step").number("step", 12).json("new", "[]").toString();
+        assertEquals("{\"kind\":\"step\",\"new\":[]}", EventObject.withoutStep(step));
+        String finished = EventObject.event("finished").number("step", 3).text("id", "r1").toString();
+        assertEquals(finished, EventObject.withoutStep(finished)); // only a step event's number goes
+    }
 }
