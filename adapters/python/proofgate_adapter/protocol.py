@@ -3,8 +3,8 @@ kit's messages, calls the author's `Adapter`, and writes its answers and end mar
 
 What the loop does for the author:
 
-- answers the greeting with the adapter's name and capabilities (checked at start: an unknown
-  capability, or `namespace` without a `namespace()` method, stops the adapter before it greets);
+- answers the hello with the adapter's name and capabilities (checked at start: an unknown
+  capability, or `namespace` without a `namespace()` method, stops the adapter before it says hello);
 - applies the topology defaults and gives typed events (`events.py`);
 - writes verdicts as `replay` prints them, then the `state` line with the `state` capability,
   then `{"kind":"end"}`; answers the summary request from `state()`;
@@ -21,7 +21,7 @@ What the loop does for the author:
   (`UNCAUGHT`), which means that and nothing else. A SIGINT sent to the adapter is not the
   connector's: it ends the adapter with status 1, as it does while the library waits for input;
 - under `proofgate audit-connector --exec`, refuses to run code loaded from the repository's working tree
-  instead of the revision audited (`revision.py`): it exits with status 2 before its greeting, or
+  instead of the revision audited (`revision.py`): it exits with status 2 before its hello, or
   at the first message (a topology, an event, a namespace probe) after which such a module is in
   `sys.modules`, without answering that message.
 """
@@ -79,7 +79,7 @@ class NotApplicable(Exception):
 class Adapter:
     """Subclass this and implement `topology`, `step`, `finished`, `held` and `state`.
 
-    - `name`: the implementation's name in the greeting.
+    - `name`: the implementation's name in the hello.
     - `capabilities`: what the adapter reports (docs/conformance.md, "Capabilities"); declare only
       what it really reports.
     - `connector_policy`: "latch-at-target" (the default: the kit compares every answer with it)

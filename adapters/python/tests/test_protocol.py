@@ -1,4 +1,4 @@
-"""The protocol loop: greeting, answers and end markers, errors, what the library may not catch, defaults,
+"""The protocol loop: hello, answers and end markers, errors, what the library may not catch, defaults,
 state and summary."""
 
 import contextlib
@@ -84,11 +84,11 @@ SUMMARY = {"kind": "summary"}
 
 class ProtocolTest(unittest.TestCase):
 
-    def test_the_greeting_names_the_adapter_and_its_capabilities(self) -> None:
+    def test_the_hello_names_the_adapter_and_its_capabilities(self) -> None:
         self.assertEqual([[{"kind": "hello", "protocol": "proofgate-adapter/v1", "implementation": "recorder",
                             "capabilities": ["state"], "connector_policy": "latch-at-target"}]], answers(Recorder(), HELLO))
 
-    def test_the_greeting_names_a_policy_of_the_connectors_own(self) -> None:
+    def test_the_hello_names_a_policy_of_the_connectors_own(self) -> None:
         recorder = Recorder()
         recorder.connector_policy = "own"
         self.assertEqual("own", answers(recorder, HELLO)[0][0]["connector_policy"])
@@ -217,7 +217,7 @@ class ProtocolTest(unittest.TestCase):
         self.assertEqual(["end", "error", "end", "summary", "end"], [g["kind"] for g in got])
         self.assertTrue(got[1]["message"].startswith("the message is not UTF-8: "), got[1])
 
-    def test_an_unknown_capability_stops_the_adapter_before_it_greets(self) -> None:
+    def test_an_unknown_capability_stops_the_adapter_before_it_says_hello(self) -> None:
         class Misspelt(Recorder):
             capabilities = ("states",)
         import contextlib
@@ -355,7 +355,7 @@ class UncaughtTest(unittest.TestCase):
                 # sys.exit is not a frame of the traceback: the hook that called it is named
                 self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % (described, "test_protocol.py", hook))
 
-    def test_a_sys_exit_while_the_library_reads_the_capabilities_is_named_before_the_greeting(self) -> None:
+    def test_a_sys_exit_while_the_library_reads_the_capabilities_is_named_before_the_hello(self) -> None:
         class Exits(Recorder):
             @property  # type: ignore[override]  # a property where Adapter has an attribute: the library reads either
             def capabilities(self) -> NoReturn:
@@ -381,7 +381,7 @@ class UncaughtTest(unittest.TestCase):
                 raise KeyboardInterrupt
         """, HELLO, TOPOLOGY, NEW, SUMMARY)
         self.assertEqual(3, status, stderr)
-        self.assertEqual(2 * '{"kind":"end"}\n', stdout[stdout.index("\n") + 1:])  # the greeting's and the topology's
+        self.assertEqual(2 * '{"kind":"end"}\n', stdout[stdout.index("\n") + 1:])  # the hello's and the topology's
         self.assertRegex(stderr.splitlines()[-1], "^%s$" % UNCAUGHT_LINE % ("KeyboardInterrupt", "toy_connector.py",
                                                                             "step"))
 

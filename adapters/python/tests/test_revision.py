@@ -156,7 +156,7 @@ class RunTest(unittest.TestCase):
                          " not the audited revision's: both revisions would run the same code\nproofgate_adapter: run the"
                          " adapter by a path relative to the repository, and import the connector from beside it (not"
                          " from an installed package or PYTHONPATH)\n", err)
-        self.assertEqual(1, out.count('{"kind":"end"}'), "the greeting is answered, the topology is not: %r" % out)
+        self.assertEqual(1, out.count('{"kind":"end"}'), "the hello is answered, the topology is not: %r" % out)
 
     def test_a_module_loaded_by_a_namespace_probe_or_a_step_exits_2_before_that_answer(self) -> None:
         from test_namespace import probe

@@ -43,7 +43,7 @@ if MODE == "spawn":
     os.waitpid(first, 0)
 
 if MODE == "slow-start":
-    time.sleep(6)  # an adapter importing a large framework before it can greet (longer than SLOW_START's patience)
+    time.sleep(6)  # an adapter importing a large framework before it can say hello (longer than SLOW_START's patience)
 
 if MODE == "exit-at-start":
     sys.stderr.write("toy: cannot load the connector\n")

@@ -49,14 +49,14 @@ final class ConformCommand implements Command {
                                  [--max-errors N]
 
         Runs the conformance scenarios against an implementation. CMD (run with /bin/sh -c, once per
-        job) is its adapter: it reads proofgate-adapter/v1 messages on stdin (a greeting, each
+        job) is its adapter: it reads proofgate-adapter/v1 messages on stdin (a hello, each
         scenario's topology and events as proofgate-events/v1 lines, a summary request) and answers
         each with lines as `proofgate replay` prints them, then {"kind":"end"}. Every plan is judged
         for safety first: each block it publishes must hold its prefix, on vLLM's block contents as
         the events imply them. An adapter that declares "restore" is also sent the lookups of
         proofgate-events/v2, and every hit and load it answers is judged against what its own safe
         plans saved. Then the answers are compared with latch-at-target's; an adapter whose
-        greeting says "connector_policy":"own" is judged on safety and refusals alone. The
+        hello says "connector_policy":"own" is judged on safety and refusals alone. The
         capabilities it declares decide what is compared; the report says what was not. In Python,
         an adapter is one class on adapters/python (proofgate_adapter), and a vLLM connector runs
         unchanged through its vLLM driver (proofgate_adapter.vllm) with a small mapping. The

@@ -41,7 +41,7 @@ class AuditSignalTest {
         git("init", "-q");
         git("add", "-A");
         git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "base");
-        // the adapter writes into its revision's folder, then waits as one slow to greet
+        // the adapter writes into its revision's folder, then waits as one slow to say hello
         String adapter = "mkdir -p cache && echo started > cache/started && exec sleep 600";
         String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process audit =

@@ -71,7 +71,7 @@ class ConformCommandTest {
         assertTrue(
                 run.err()
                         .endsWith(
-                                "\nproofgate conform: the adapter did not answer the greeting: it closed its output"
+                                "\nproofgate conform: the adapter did not answer the hello: it closed its output"
                                         + " (it exited with status 4)\n"),
                 run.err());
         assertFalse(Files.exists(junit));

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The kit's side of {@code proofgate-adapter/v1}: the greeting, then messages sent ahead of their answers, each
- * answered by lines up to the end marker, in order. Every line is read strictly ({@link AnswerReader}).
+ * The kit's side of {@code proofgate-adapter/v1}: the hello, then messages sent ahead of their answers, each answered
+ * by lines up to the end marker, in order. Every line is read strictly ({@link AnswerReader}).
  */
 public final class AdapterClient implements AutoCloseable {
 
@@ -30,17 +30,17 @@ public final class AdapterClient implements AutoCloseable {
         this.hello = hello;
     }
 
-    /** Greets the adapter; its answer must be one hello line in the kit's protocol. */
+    /** Says hello to the adapter; its answer must be one hello line in the kit's protocol. */
     public static AdapterClient open(Adapter adapter, Duration patience) throws AdapterException {
         return open(adapter, patience, AnswerLimits.DEFAULT);
     }
 
     /**
-     * The least time the greeting may take, whatever the patience: it includes the adapter's start (an interpreter and
-     * its imports, a framework such as vLLM among them), which a loaded machine stretches far more than an answer. A
-     * hung adapter is still found at its greeting, in a minute.
+     * The least time the hello may take, whatever the patience: it includes the adapter's start (an interpreter and its
+     * imports, a framework such as vLLM among them), which a loaded machine stretches far more than an answer. A hung
+     * adapter is still found at its hello, in a minute.
      */
-    static final Duration GREETING_PATIENCE = Duration.ofSeconds(60);
+    static final Duration HELLO_PATIENCE = Duration.ofSeconds(60);
 
     /** As {@link #open(Adapter, Duration)}, each answer bounded by {@code limits}. */
     public static AdapterClient open(Adapter adapter, Duration patience, AnswerLimits limits) throws AdapterException {
@@ -48,17 +48,14 @@ public final class AdapterClient implements AutoCloseable {
         try {
             answer =
                     exchange(
-                            adapter,
-                            patience.compareTo(GREETING_PATIENCE) > 0 ? patience : GREETING_PATIENCE,
-                            limits,
-                            HELLO);
+                            adapter, patience.compareTo(HELLO_PATIENCE) > 0 ? patience : HELLO_PATIENCE, limits, HELLO);
         } catch (AdapterException e) {
             adapter.close();
-            throw new AdapterException("did not answer the greeting: it " + e.getMessage());
+            throw new AdapterException("did not answer the hello: it " + e.getMessage());
         }
         if (answer.size() != 1 || !(answer.getFirst() instanceof Line.Hello hello)) {
             adapter.close();
-            throw new AdapterException("answered the greeting without exactly one hello line");
+            throw new AdapterException("answered the hello without exactly one hello line");
         }
         if (!hello.protocol().equals(Formats.ADAPTER)) {
             adapter.close();

@@ -38,7 +38,7 @@ public final class Conform {
     /**
      * How long one answer may take unless asked otherwise. It tells a hung adapter from a slow one, and nothing else:
      * no verdict depends on it, so it is far above what an answer takes on a loaded machine (a Python adapter that
-     * imports a large framework at its greeting included).
+     * imports a large framework at its hello included).
      */
     public static final Duration DEFAULT_PATIENCE = Duration.ofSeconds(60);
 
@@ -51,7 +51,7 @@ public final class Conform {
         }
     }
 
-    /** A whole run: the greeting, the results in scenario order, the times. */
+    /** A whole run: the hello, the results in scenario order, the times. */
     /**
      * @param late what adapters printed after their last answer (each an error of the run)
      * @param stoppedAfter the adapter errors after which the run stopped ({@code --max-errors}), or 0 when it ran to
@@ -133,8 +133,8 @@ public final class Conform {
                                                                         settings.limits());
                                                         if (!client.hello().equals(hello)) {
                                                             throw new AdapterException(
-                                                                    "greeted differently than the first adapter of the"
-                                                                            + " run ("
+                                                                    "said a different hello than the first adapter of"
+                                                                        + " the run ("
                                                                             + describe(client.hello())
                                                                             + " after "
                                                                             + describe(hello)

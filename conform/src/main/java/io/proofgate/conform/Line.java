@@ -13,7 +13,7 @@ import java.util.SortedMap;
 
 /**
  * One line an implementation says, or the kit expects, in the adapter protocol: a verdict as {@code proofgate replay}
- * prints it, the connector's state, the summary, a refusal, the end marker or the greeting. Numbers are kept as their
+ * prints it, the connector's state, the summary, a refusal, the end marker or the hello. Numbers are kept as their
  * decimal digits, so integers beyond 64 bits compare exactly.
  *
  * <p>{@link Compared#words} is what is compared: the same words for both sides, with what the adapter's capabilities
@@ -391,7 +391,7 @@ public sealed interface Line {
     record End() implements Line {}
 
     /**
-     * The adapter's greeting: its protocol, name, capabilities and connector policy ({@link
+     * The adapter's hello: its protocol, name, capabilities and connector policy ({@link
      * ConnectorPolicy#LATCH_AT_TARGET} where it names none).
      */
     record Hello(String protocol, String implementation, Set<Capability> capabilities, ConnectorPolicy policy)

@@ -143,7 +143,7 @@ class ConformBadAdapterTest {
     @Test
     void anAdapterThatExitsAtOnce() {
         assertEquals(
-                "the adapter did not answer the greeting: it closed its output (it exited with status 4);"
+                "the adapter did not answer the hello: it closed its output (it exited with status 4);"
                         + " its stderr ends: \"toy: cannot load the connector\"",
                 refused("exit-at-start"));
     }
@@ -159,9 +159,9 @@ class ConformBadAdapterTest {
     }
 
     /**
-     * The greeting includes the adapter's start: a start slower than the patience is no hang. The patience is shorter
-     * than the start (6 s) but long for the answers after it, so that a loaded machine answering slowly does not decide
-     * the outcome.
+     * The hello includes the adapter's start: a start slower than the patience is no hang. The patience is shorter than
+     * the start (6 s) but long for the answers after it, so that a loaded machine answering slowly does not decide the
+     * outcome.
      */
     @Test
     void anAdapterSlowerToStartThanThePatienceIsWaitedFor() throws ConformException {
@@ -340,7 +340,7 @@ class ConformBadAdapterTest {
                 "the adapter speaks \"proofgate-adapter/v0\"; the kit speaks proofgate-adapter/v1",
                 refused("wrong-protocol"));
         assertEquals(
-                "the adapter did not answer the greeting: it declared an unknown capability \"reason_fact\""
+                "the adapter did not answer the hello: it declared an unknown capability \"reason_fact\""
                         + " (known: reason_facts, state, sliding, wide_integers, restore, namespace)",
                 refused("unknown-capability"));
     }
@@ -361,7 +361,7 @@ class ConformBadAdapterTest {
                                                 line -> {}))
                         .getMessage();
         assertTrue(
-                message.startsWith("the adapter did not answer the greeting: it ")
+                message.startsWith("the adapter did not answer the hello: it ")
                         && message.contains("(it exited with status 127)")
                         && message.contains("not found"),
                 message);

@@ -33,8 +33,8 @@ public final class ConnectorAudit {
     public record Settings(int jobs, Duration patience, int maxErrors) {}
 
     /**
-     * The run: both greetings, one outcome per scenario in scenario order, and the number of errors after which it
-     * stopped (0 when it ran to the end).
+     * The run: both hellos, one outcome per scenario in scenario order, and the number of errors after which it stopped
+     * (0 when it ran to the end).
      */
     public record Run(Line.Hello base, Line.Hello head, List<Outcome> outcomes, int stoppedAfter, double seconds) {
         public long count(Class<? extends Outcome> kind) {
@@ -55,9 +55,9 @@ public final class ConnectorAudit {
     }
 
     /**
-     * As {@link #run(List, Conform.Adapters, Conform.Adapters, Settings, Conform.Progress)}; {@code greeted} gets both
-     * revisions' greetings as soon as their first adapters answered, before any scenario. The scenarios are asked for
-     * once both adapters have greeted: an adapter's interpreter starts while they are still being read.
+     * As {@link #run(List, Conform.Adapters, Conform.Adapters, Settings, Conform.Progress)}; {@code hellos} gets both
+     * revisions' hellos as soon as their first adapters answered, before any scenario. The scenarios are asked for once
+     * both adapters have said hello: an adapter's interpreter starts while they are still being read.
      */
     public static Run run(
             ConnectorChange.Scenarios read,
@@ -65,11 +65,11 @@ public final class ConnectorAudit {
             Conform.Adapters head,
             Settings settings,
             Conform.Progress progress,
-            java.util.function.BiConsumer<Line.Hello, Line.Hello> greeted)
+            java.util.function.BiConsumer<Line.Hello, Line.Hello> hellos)
             throws ConformException {
         long start = System.nanoTime();
-        // both processes start before either is greeted: their interpreters load side by side
-        // (a failed greeting closes its own adapter, so each failure closes only the others)
+        // both processes start before either says hello: their interpreters load side by side
+        // (a failed hello closes its own adapter, so each failure closes only the others)
         Adapter baseProcess = start(base, "base");
         Adapter headProcess;
         try {
@@ -80,21 +80,21 @@ public final class ConnectorAudit {
         }
         AdapterClient firstBase;
         try {
-            firstBase = greet(baseProcess, "base", settings);
+            firstBase = sayHello(baseProcess, "base", settings);
         } catch (ConformException e) {
             headProcess.close();
             throw e;
         }
         AdapterClient firstHead;
         try {
-            firstHead = greet(headProcess, "head", settings);
+            firstHead = sayHello(headProcess, "head", settings);
         } catch (ConformException e) {
             firstBase.close();
             throw e;
         }
         Line.Hello baseHello = firstBase.hello();
         Line.Hello headHello = firstHead.hello();
-        greeted.accept(baseHello, headHello);
+        hellos.accept(baseHello, headHello);
         List<Scenario> scenarios;
         try {
             scenarios = read.get();
@@ -554,7 +554,7 @@ public final class ConnectorAudit {
 
     private static AdapterClient open(Conform.Adapters adapters, String side, Settings settings)
             throws ConformException {
-        return greet(start(adapters, side), side, settings);
+        return sayHello(start(adapters, side), side, settings);
     }
 
     private static Adapter start(Conform.Adapters adapters, String side) throws ConformException {
@@ -565,8 +565,8 @@ public final class ConnectorAudit {
         }
     }
 
-    /** The greeting; a failed one closes the adapter ({@link AdapterClient#open}). */
-    private static AdapterClient greet(Adapter adapter, String side, Settings settings) throws ConformException {
+    /** The hello; a failed one closes the adapter ({@link AdapterClient#open}). */
+    private static AdapterClient sayHello(Adapter adapter, String side, Settings settings) throws ConformException {
         try {
             return AdapterClient.open(adapter, settings.patience());
         } catch (AdapterException e) {
@@ -579,7 +579,7 @@ public final class ConnectorAudit {
         AdapterClient client = AdapterClient.open(adapters.start(), settings.patience());
         if (!client.hello().equals(first)) {
             client.close();
-            throw new AdapterException("greeted differently than the first adapter of its revision");
+            throw new AdapterException("said a different hello than the first adapter of its revision");
         }
         return client;
     }

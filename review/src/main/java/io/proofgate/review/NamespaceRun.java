@@ -68,7 +68,7 @@ public final class NamespaceRun {
     private NamespaceRun() {}
 
     /**
-     * The probes beside an audit's scenarios: started once both revisions' first adapters have greeted ({@link
+     * The probes beside an audit's scenarios: started once both revisions' first adapters have said hello ({@link
      * ConnectorAudit#run}'s callback), and only where both declare namespace; else no adapter is started only to be
      * asked.
      */
@@ -113,7 +113,7 @@ public final class NamespaceRun {
                     });
         }
 
-        /** The probes' result, once the scenarios' run has greeted both revisions. */
+        /** The probes' result, once the scenarios' run has had both revisions' hellos. */
         public Result result() throws ConformException {
             try {
                 return result.join();

@@ -57,7 +57,7 @@ public final class Rerun {
         List<Scenario> scenarios = differing.stream().map(Outcome::scenario).toList();
         ConnectorAudit.Run again = ConnectorAudit.run(scenarios, base, head, settings, line -> {});
         if (!again.base().equals(run.base()) || !again.head().equals(run.head())) {
-            return new Result(scenarios.size(), "the adapters greeted differently when started again");
+            return new Result(scenarios.size(), "the adapters said a different hello when started again");
         }
         for (int i = 0; i < differing.size(); i++) {
             Outcome.Compared first = differing.get(i);

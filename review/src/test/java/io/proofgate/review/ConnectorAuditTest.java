@@ -442,8 +442,7 @@ class ConnectorAuditTest {
     @Test
     void anAdapterThatCannotStartNamesItsFilesFromTheRevisionsRoot() throws Exception {
         ConformException e = assertThrows(ConformException.class, () -> audit("fixed", "unstartable", false));
-        assertTrue(
-                e.getMessage().startsWith("the head revision's adapter did not answer the greeting"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("the head revision's adapter did not answer the hello"), e.getMessage());
         assertTrue(e.getMessage().contains("its stderr ends (paths from the root of its revision): "), e.getMessage());
         assertTrue(e.getMessage().contains("File \\\"" + TOY + "\\\", line "), e.getMessage());
         assertTrue(e.getMessage().contains("No module named 'proofgate_no_such_module'"), e.getMessage());
@@ -473,7 +472,7 @@ class ConnectorAuditTest {
                                                 SETTINGS,
                                                 false),
                                         line -> {}));
-        assertTrue(e.getMessage().contains("adapter did not answer the greeting"), e.getMessage());
+        assertTrue(e.getMessage().contains("adapter did not answer the hello"), e.getMessage());
         assertTrue(
                 e.getMessage()
                         .contains("module __main__ is the working tree's " + TOY + ", not the audited revision's"),

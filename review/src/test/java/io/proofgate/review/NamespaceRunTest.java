@@ -18,7 +18,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The probes beside an audit start adapters of their own only where both revisions greeted with namespace. */
+/** The probes beside an audit start adapters of their own only where both revisions' hellos declare namespace. */
 class NamespaceRunTest {
 
     private static final ConnectorAudit.Settings SETTINGS = new ConnectorAudit.Settings(1, Duration.ofSeconds(120), 10);

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * What a connector decides on top of vLLM's hand-offs, as an adapter declares it in its greeting ({@code
+ * What a connector decides on top of vLLM's hand-offs, as an adapter declares it in its hello ({@code
  * "connector_policy"}): the conformance kit judges every plan's safety whatever the policy, and compares verdicts,
  * states and summaries with a policy only where it models it.
  */
@@ -20,12 +20,12 @@ public enum ConnectorPolicy {
         this.wireName = wireName;
     }
 
-    /** The policy as an adapter's greeting writes it. */
+    /** The policy as an adapter's hello writes it. */
     public String wireName() {
         return wireName;
     }
 
-    /** The policy a greeting names, if it is one. */
+    /** The policy a hello names, if it is one. */
     public static Optional<ConnectorPolicy> of(String wireName) {
         return Arrays.stream(values()).filter(p -> p.wireName.equals(wireName)).findFirst();
     }
