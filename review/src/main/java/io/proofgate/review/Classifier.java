@@ -81,7 +81,7 @@ public final class Classifier {
                 ModelJudgement judgement =
                         expected == null
                                 ? ModelJudgement.MODEL_SILENT
-                                : ModelJudgement.of(same(expected, summaryA), same(expected, summaryB));
+                                : ModelJudgement.judge(same(expected, summaryA), same(expected, summaryB));
                 return new Comparison.Differs(
                         k,
                         DifferenceKind.STATE_ONLY,
@@ -135,14 +135,14 @@ public final class Classifier {
                 case Scenario.PerEvent perEvent -> {
                     List<Line.VerdictLine> expected = perEvent.after().get(k - 1).verdicts();
                     judgement =
-                            ModelJudgement.of(
+                            ModelJudgement.judge(
                                     words(expected, common).equals(words(verdictsA, common)),
                                     words(expected, common).equals(words(verdictsB, common)));
                     model = json(expected);
                 }
                 case Scenario.WholeLog whole -> {
                     judgement =
-                            ModelJudgement.of(
+                            ModelJudgement.judge(
                                     continues(whole.verdicts(), printedBefore, verdictsA),
                                     continues(whole.verdicts(), printedBefore, verdictsB));
                     List<Line.VerdictLine> next =
@@ -239,7 +239,7 @@ public final class Classifier {
         ModelJudgement judgement;
         if (scenario.expected() instanceof Scenario.PerEvent perEvent) {
             Line.State expected = perEvent.after().get(k - 1).state();
-            judgement = ModelJudgement.of(expected.lines().equals(a.lines()), expected.lines().equals(b.lines()));
+            judgement = ModelJudgement.judge(expected.lines().equals(a.lines()), expected.lines().equals(b.lines()));
             model = expected.texts();
         } else {
             judgement = ModelJudgement.MODEL_SILENT;

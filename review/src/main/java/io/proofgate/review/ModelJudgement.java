@@ -37,7 +37,8 @@ public enum ModelJudgement {
         return words;
     }
 
-    static ModelJudgement of(boolean baseAgrees, boolean headAgrees) {
+    /** What the two revisions agreeing or not with the model make of their difference. */
+    static ModelJudgement judge(boolean baseAgrees, boolean headAgrees) {
         if (baseAgrees == headAgrees) {
             return baseAgrees ? MODEL_SILENT : BOTH_DIFFER;
         }
