@@ -76,9 +76,4 @@ public final class TlaValueReader {
         ParseTreeWalker.DEFAULT.walk(builder, tree);
         return builder;
     }
-
-    /** The lexer and parser with errors turned into {@link ParseException}s. */
-    public static TlaValueParser newParser(String source, String text) {
-        return parser(source, text, 0);
-    }
 }
