@@ -134,7 +134,7 @@ public final class Conform {
                                                         if (!client.hello().equals(hello)) {
                                                             throw new AdapterException(
                                                                     "said a different hello than the first adapter of"
-                                                                        + " the run ("
+                                                                            + " the run ("
                                                                             + describe(client.hello())
                                                                             + " after "
                                                                             + describe(hello)
