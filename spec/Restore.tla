@@ -210,7 +210,7 @@ CacheTransparent ==
 
 \* The same, where it goes wrong first: a request about to compute holds exactly the state at the
 \* tokens it takes as computed (for none, the zero state).
-RestoredIsTheHit ==
+RestoredStateIsExact ==
     \A r \in Requests : status[r] = "running" => st[blk[r]] = [gk \in GK |-> State(DigestOf[r], Start(computed[r]))]
 
 \* vLLM's bookkeeping: a block is free or held by one request that is not yet over.
