@@ -150,7 +150,7 @@ public final class ReplayMerge {
                 String line;
                 while ((line = byIndex[k].readLine()) != null
                         && !line.startsWith("{\"kind\":\"log\",")
-                        && !isEnd(line)) {
+                        && !ReplayShard.isEnd(line)) {
                     ReplayShard.line(sink, line);
                     if (line.startsWith("{\"kind\":\"error\",")) {
                         // a message the shard carries is outside text, written by the shard's machine: escaped
@@ -169,15 +169,8 @@ public final class ReplayMerge {
         }
     }
 
-    private static boolean isEnd(String line) {
-        return line.startsWith("{\"kind\":\"end\"");
-    }
-
     /** A shard's end line: its HMAC (null when unsigned) and its length in bytes, newline included. */
     private record End(String hmac, int length) {}
-
-    private static final java.util.regex.Pattern SIGNED_END =
-            java.util.regex.Pattern.compile("\\{\"kind\":\"end\",\"hmac\":\"([0-9a-f]{64})\"}\n$");
 
     /** The file's end line, read from its last bytes, or null when it does not end with one. */
     private static End endLine(Path file) throws IOException {
@@ -190,7 +183,7 @@ public final class ReplayMerge {
             if (text.endsWith("\n" + ReplayShard.END + "\n")) {
                 return new End(null, ReplayShard.END.length() + 1);
             }
-            java.util.regex.Matcher signed = SIGNED_END.matcher(text);
+            java.util.regex.Matcher signed = ReplayShard.SIGNED_END.matcher(text);
             if (signed.find() && text.substring(0, signed.start()).endsWith("\n")) {
                 return new End(signed.group(1), text.length() - signed.start());
             }

@@ -129,6 +129,17 @@ public final class ReplayShard {
         return hmac == null ? END : "{\"kind\":\"end\",\"hmac\":\"" + hmac + "\"}";
     }
 
+    /**
+     * Whether a line is a shard file's end line, signed or not (what {@link #end} writes, as a reader first sees it).
+     */
+    static boolean isEnd(String line) {
+        return line.startsWith("{\"kind\":\"end\"");
+    }
+
+    /** A signed end line as {@link #end} writes it, with its newline, at the end of a file: group 1 is the HMAC. */
+    static final java.util.regex.Pattern SIGNED_END =
+            java.util.regex.Pattern.compile("\\{\"kind\":\"end\",\"hmac\":\"([0-9a-f]{64})\"}\n$");
+
     /** Marks every failure of the output as an {@link OutputFailed}. */
     private static final class OutputFailures extends FilterOutputStream {
         OutputFailures(OutputStream out) {

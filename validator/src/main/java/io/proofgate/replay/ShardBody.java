@@ -46,7 +46,7 @@ final class ShardBody {
                 body.log(i, header.logs().get(i));
             }
             String end = body.next();
-            if (end == null || !end.startsWith("{\"kind\":\"end\"") || body.next() != null) {
+            if (end == null || !ReplayShard.isEnd(end) || body.next() != null) {
                 throw body.refused(
                         1, "the output of its logs ends here, and its end line (the file's last line) does not follow");
             }
