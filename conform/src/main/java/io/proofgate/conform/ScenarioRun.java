@@ -1,5 +1,6 @@
 package io.proofgate.conform;
 
+import io.proofgate.protocol.Event;
 import io.proofgate.words.Capability;
 import io.proofgate.words.CopyTiming;
 
@@ -60,7 +61,7 @@ public final class ScenarioRun {
             Scenario scenario,
             int from,
             int prefix,
-            java.util.Map<String, io.proofgate.protocol.Event.Lookup> lookedUp,
+            java.util.Map<String, Event.Lookup> lookedUp,
             java.util.Map<String, Long> hits) {
         List<String> messages = new ArrayList<>();
         for (int k = from; k < prefix; k++) {
@@ -100,13 +101,13 @@ public final class ScenarioRun {
         }
         List<List<Line>> events = new ArrayList<>(prefix);
         List<Line.Plan> copying = new ArrayList<>(); // asynchronous plans whose saved line has not come
-        java.util.Map<String, io.proofgate.protocol.Event.Lookup> lookedUp = new java.util.HashMap<>();
+        java.util.Map<String, Event.Lookup> lookedUp = new java.util.HashMap<>();
         java.util.Map<String, Long> hits = new java.util.HashMap<>();
         for (int k = 0; k < prefix; k++) {
             List<Line> answer = answer(scenario, k + 1);
             Line.State state = null;
             boolean refused = false;
-            io.proofgate.protocol.Event.Lookup lookup = Lookups.lookupAt(scenario, k);
+            Event.Lookup lookup = Lookups.lookupAt(scenario, k);
             int hitLines = 0;
             for (Line line : answer) {
                 switch (line) {

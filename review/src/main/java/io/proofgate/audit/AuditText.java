@@ -1,5 +1,7 @@
 package io.proofgate.audit;
 
+import io.proofgate.words.Formats;
+
 import java.util.List;
 
 /** The audit report for a terminal: the verdict last, after what it rests on. */
@@ -138,7 +140,7 @@ public final class AuditText {
                     String.join(
                             ", ",
                             report.namespace().stream().map(s -> s.name() + " " + s.probes() + " probes").toList()));
-            out.append(" of " + io.proofgate.words.Formats.NAMESPACE + ", all byte-identical)\n");
+            out.append(" of " + Formats.NAMESPACE + ", all byte-identical)\n");
         } else {
             out.append("CHANGED\n");
             for (Audit.SurfaceChange s : report.namespace()) {

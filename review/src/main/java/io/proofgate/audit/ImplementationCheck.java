@@ -2,6 +2,7 @@ package io.proofgate.audit;
 
 import io.proofgate.generate.GraphPaths;
 import io.proofgate.graph.Edge;
+import io.proofgate.words.EventObject;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -235,7 +236,7 @@ public final class ImplementationCheck {
     private static List<String> labelsOf(List<String> witness) {
         List<String> labels = new ArrayList<>();
         for (String line : witness.subList(1, witness.size())) {
-            labels.add(io.proofgate.words.EventObject.withoutStep(line));
+            labels.add(EventObject.withoutStep(line));
         }
         return labels;
     }

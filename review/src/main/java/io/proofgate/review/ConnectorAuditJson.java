@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Line;
 import io.proofgate.words.Capability;
+import io.proofgate.words.Formats;
 
 import java.util.List;
 
@@ -88,7 +89,7 @@ public final class ConnectorAuditJson {
         if (!report.namespace().computed()) {
             namespace.put("why_not", report.namespace().why());
         } else {
-            namespace.put("set", io.proofgate.words.Formats.NAMESPACE);
+            namespace.put("set", Formats.NAMESPACE);
             namespace.put("probes", report.namespace().probes());
             namespace.put("impact", !report.namespace().changed().isEmpty());
             ArrayNode names = namespace.putArray("names");

@@ -4,6 +4,7 @@ import io.proofgate.audit.Approvals;
 import io.proofgate.conform.Json;
 import io.proofgate.conform.Line;
 import io.proofgate.words.Capability;
+import io.proofgate.words.Formats;
 
 import java.util.List;
 
@@ -203,7 +204,7 @@ public final class ConnectorAuditText {
                 .append(" (")
                 .append(String.format("%,d", namespace.probes()))
                 .append(" probes of ")
-                .append(io.proofgate.words.Formats.NAMESPACE)
+                .append(Formats.NAMESPACE)
                 .append(")\n");
         for (var name : namespace.names()) {
             if (name.changed() == 0) {

@@ -382,19 +382,19 @@ final class VllmBlocks {
         }
     }
 
-    /** The restore rules' load of tokens {@code from} to {@code span} into the request's blocks. */
-    private void loaded(Request request, long from, long span) {
+    /** The restore rules' load of tokens {@code from} to {@code restored} into the request's blocks. */
+    private void loaded(Request request, long from, long restored) {
         for (Group group : topology.groups()) {
             int g = group.index();
-            long end = Math.min(LoadBlocks.endColumn(group, span), request.length[g]);
-            for (long i = Math.max(0, LoadBlocks.firstColumn(group, from, span)); i < end; i++) {
+            long end = Math.min(LoadBlocks.endColumn(group, restored), request.length[g]);
+            for (long i = Math.max(0, LoadBlocks.firstColumn(group, from, restored)); i < end; i++) {
                 long block = request.table[g][(int) i];
                 if (block > 0) {
                     write(
                             g,
                             block,
                             group.isRecurrent()
-                                    ? new BlockContent.Recurrent(request.digest, span)
+                                    ? new BlockContent.Recurrent(request.digest, restored)
                                     : new BlockContent.Attention(request.digest, i));
                 }
             }

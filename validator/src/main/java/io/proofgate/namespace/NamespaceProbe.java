@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import io.proofgate.words.Formats;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -46,7 +48,7 @@ public record NamespaceProbe(
         try (JsonGenerator out = JSON.createGenerator(text)) {
             out.writeStartObject();
             out.writeStringField("kind", "namespace");
-            out.writeStringField("set", io.proofgate.words.Formats.NAMESPACE);
+            out.writeStringField("set", Formats.NAMESPACE);
             out.writeStringField("probe", id);
             out.writeFieldName("topology");
             out.writeRawValue(topology);

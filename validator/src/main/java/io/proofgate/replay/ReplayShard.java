@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * {@code proofgate replay} over several logs: each replayed on its own, in argument order, its output after a {@code
@@ -137,8 +138,7 @@ public final class ReplayShard {
     }
 
     /** A signed end line as {@link #end} writes it, with its newline, at the end of a file: group 1 is the HMAC. */
-    static final java.util.regex.Pattern SIGNED_END =
-            java.util.regex.Pattern.compile("\\{\"kind\":\"end\",\"hmac\":\"([0-9a-f]{64})\"}\n$");
+    static final Pattern SIGNED_END = Pattern.compile("\\{\"kind\":\"end\",\"hmac\":\"([0-9a-f]{64})\"}\n$");
 
     /** Marks every failure of the output as an {@link OutputFailed}. */
     private static final class OutputFailures extends FilterOutputStream {
