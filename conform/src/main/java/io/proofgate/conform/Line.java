@@ -6,7 +6,9 @@ import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.CopyTiming;
 import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
+import io.proofgate.words.PoisonCode;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
@@ -31,6 +33,26 @@ public sealed interface Line {
      * ({@link StateLine.VerdictLine}, as the generated scenarios state it); the kit adds the step it was said in.
      */
     sealed interface VerdictLine extends Compared {
+        /**
+         * {@code said}, said in step {@code step}, as {@code replay} prints it: a plan copied in its step, and a
+         * rejection's reason the sentence of its code (protocol §6) and its facts (docs/conformance.md, "Scenario
+         * files"). A code this version does not know has a reason of its facts alone.
+         */
+        static VerdictLine of(String step, StateLine.VerdictLine said) {
+            return switch (said) {
+                case StateLine.Plan plan -> new Plan(step, plan, CopyTiming.IN_STEP, false);
+                case StateLine.Retired retired -> new Retired(step, retired);
+                case StateLine.Hit hit -> new Hit(step, hit);
+                case StateLine.Load load -> new Load(step, load);
+                case StateLine.Rejected rejected -> {
+                    List<String> words = new ArrayList<>();
+                    PoisonCode.of(rejected.code()).ifPresent(code -> words.add(code.sentence()));
+                    words.addAll(rejected.facts());
+                    yield new Rejected(step, rejected, "", String.join(" ", words));
+                }
+            };
+        }
+
         /** The verdict as the scenario format states it. */
         StateLine.VerdictLine said();
 

@@ -9,10 +9,10 @@ import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
-import io.proofgate.words.CopyTiming;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
+import io.proofgate.words.RetireCause;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -295,34 +295,18 @@ public final class ScenarioReader {
         return new Scenario.After(List.copyOf(verdicts), new Line.State(state), summary);
     }
 
+    /** {@code verdict} said in {@code step}; a code or cause this version does not know is refused. */
     private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step)
             throws ConformException {
-        return switch (verdict) {
-            case StateLine.Plan plan -> new Line.Plan(step, plan, CopyTiming.IN_STEP, false);
-            case StateLine.Retired retired -> {
-                // an unknown cause would compare as text against any adapter's: refused, as an unknown code is
-                if (io.proofgate.words.RetireCause.of(retired.cause()).isEmpty()) {
-                    throw new ConformException(
-                            where + "unknown retirement cause " + io.proofgate.words.Outside.quoted(retired.cause()));
-                }
-                yield new Line.Retired(step, retired);
-            }
-            case StateLine.Hit hit -> new Line.Hit(step, hit);
-            case StateLine.Load load -> new Line.Load(step, load);
-            case StateLine.Rejected rejected -> {
-                PoisonCode poison =
-                        PoisonCode.of(rejected.code())
-                                .orElseThrow(
-                                        () ->
-                                                new ConformException(
-                                                        where
-                                                                + "unknown rejection code "
-                                                                + io.proofgate.words.Outside.quoted(rejected.code())));
-                List<String> facts = rejected.facts();
-                yield new Line.Rejected(
-                        step, rejected, "", poison.sentence() + (facts.isEmpty() ? "" : " " + String.join(" ", facts)));
-            }
-        };
+        // an unknown code or cause would compare as text against any adapter's
+        switch (verdict) {
+            case StateLine.Retired retired when RetireCause.of(retired.cause()).isEmpty() ->
+                    throw new ConformException(where + "unknown retirement cause " + Outside.quoted(retired.cause()));
+            case StateLine.Rejected rejected when PoisonCode.of(rejected.code()).isEmpty() ->
+                    throw new ConformException(where + "unknown rejection code " + Outside.quoted(rejected.code()));
+            default -> {}
+        }
+        return Line.VerdictLine.of(step, verdict);
     }
 
     // ---- hand-written logs

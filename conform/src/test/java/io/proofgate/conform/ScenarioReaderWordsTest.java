@@ -75,4 +75,21 @@ class ScenarioReaderWordsTest {
                 ":2:" + ("{\"kind\":\"step\",\"step\":1,\"new\":[{\"id\":\"é".length() + 1) + ": not UTF-8 (byte 0xff)",
                 refused(log));
     }
+
+    /** A scenario's verdict with a code or cause this version lacks would compare as text: refused where it stands. */
+    @Test
+    void aVerdictWithAnUnknownCodeOrCauseIsRefusedAtItsLine() throws Exception {
+        String committed = Files.readString(Path.of("../generated-tests/scenarios/ci/value-empty.scenarios"));
+        for (String[] change :
+                new String[][] {
+                    {"code=empty", "unknown rejection code \"emptied\"", "code=emptied"},
+                    {"cause=finished", "unknown retirement cause \"done\"", "cause=done"}
+                }) {
+            Files.writeString(dir.resolve("a.scenarios"), committed.replaceFirst(change[0], change[2]));
+            int line = committed.substring(0, committed.indexOf(change[0])).split("\n", -1).length;
+            String message = assertThrows(ConformException.class, () -> ScenarioReader.read(dir)).getMessage();
+            assertTrue(message.startsWith(dir.resolve("a.scenarios") + ":" + line + ":1: "), message);
+            assertTrue(message.endsWith(change[1]), message);
+        }
+    }
 }

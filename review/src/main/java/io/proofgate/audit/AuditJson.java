@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.proofgate.conform.Line;
+import io.proofgate.format.StateLine;
+
 import java.util.List;
 
 /**
@@ -146,8 +149,14 @@ public final class AuditJson {
         values.forEach(array::add);
     }
 
+    /** Spec verdicts, the scenario format's lines, as replay prints them ({@link Line.VerdictLine#of}). */
     private static void verdicts(ArrayNode array, List<String> lines, long step) {
-        lines.forEach(line -> array.add(VerdictJson.of(line, step)));
+        for (String line : lines) {
+            if (!(StateLine.read("a spec verdict", 1, line) instanceof StateLine.VerdictLine verdict)) {
+                throw new IllegalStateException("not a verdict line: " + line);
+            }
+            array.add(parse(Line.VerdictLine.of(String.valueOf(step), verdict).json()));
+        }
     }
 
     static JsonNode parse(String line) {
