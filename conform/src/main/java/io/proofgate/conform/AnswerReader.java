@@ -297,7 +297,6 @@ final class AnswerReader {
             }
             pending.add(id.asText());
         }
-        pending.sort(null);
         JsonNode latched = node.get("latched");
         if (latched == null || !latched.isObject()) {
             throw new AdapterException("printed a summary without a \"latched\" object: " + Json.excerpt(text));

@@ -1,15 +1,16 @@
 package io.proofgate.conform;
 
+import io.proofgate.format.ReplaySummary;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.CopyTiming;
-import io.proofgate.words.Counter;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 
@@ -349,42 +350,21 @@ public sealed interface Line {
         }
     }
 
-    /** The summary {@code replay} prints at the end of a log; pending ids sorted, latches by id. */
-    record Summary(
-            StateLine.Counters counters, String ignoredHeld, List<String> pending, SortedMap<String, String> latched)
-            implements Compared {
+    /** The summary {@code replay} prints at the end of a log, as the scenario format models it. */
+    record Summary(ReplaySummary said) implements Compared {
+
+        public Summary(
+                StateLine.Counters counters, String ignoredHeld, List<String> pending, Map<String, String> latched) {
+            this(new ReplaySummary(counters, ignoredHeld, pending, latched));
+        }
+
         @Override
         public String words(Set<Capability> capabilities) {
-            // ids quoted: the words of ["r1, r2"] and of ["r1", "r2"] must differ
-            return "summary "
-                    + counters.words()
-                    + " "
-                    + Counter.IGNORED_HELD.wireName()
-                    + "="
-                    + ignoredHeld
-                    + " pending="
-                    + pending.stream().map(Outside::quoted).toList()
-                    + " latched="
-                    + latched.entrySet().stream().map(e -> Outside.quoted(e.getKey()) + ":" + e.getValue()).toList();
+            return said.words();
         }
 
         public String json() {
-            StringBuilder json = new StringBuilder("{\"kind\":\"summary\"");
-            counters.byName().forEach((name, value) -> json.append(",\"").append(name).append("\":").append(value));
-            if (!ignoredHeld.equals("0")) {
-                json.append(",\"" + Counter.IGNORED_HELD.wireName() + "\":").append(ignoredHeld);
-            }
-            json.append(",\"pending\":[");
-            for (int i = 0; i < pending.size(); i++) {
-                json.append(i == 0 ? "" : ",").append(Json.quote(pending.get(i)));
-            }
-            json.append("],\"latched\":{");
-            boolean first = true;
-            for (var latch : latched.entrySet()) {
-                json.append(first ? "" : ",").append(Json.quote(latch.getKey())).append(':').append(latch.getValue());
-                first = false;
-            }
-            return json.append("}}").toString();
+            return said.json();
         }
     }
 

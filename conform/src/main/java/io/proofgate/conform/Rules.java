@@ -1,5 +1,6 @@
 package io.proofgate.conform;
 
+import io.proofgate.format.ReplaySummary;
 import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
 import io.proofgate.words.Counter;
@@ -212,7 +213,9 @@ public final class Rules {
                 + Json.excerpt(message.length() > 100 ? message.substring(0, 100) + "..." : message);
     }
 
-    public static String ofSummary(Line.Summary expected, Line.Summary actual) {
+    public static String ofSummary(Line.Summary expectedLine, Line.Summary actualLine) {
+        ReplaySummary expected = expectedLine.said();
+        ReplaySummary actual = actualLine.said();
         List<String> sides = side(expected.counters(), actual.counters());
         sides.addAll(
                 List.of(

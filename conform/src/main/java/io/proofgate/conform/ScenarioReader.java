@@ -290,7 +290,6 @@ public final class ScenarioReader {
         if (counters == null) {
             throw new ConformException(file + ":" + first + ":1: the lines after an event end with a counters line");
         }
-        pending.sort(null);
         Line.Summary summary = new Line.Summary(counters, "0", List.copyOf(pending), latched);
         return new Scenario.After(List.copyOf(verdicts), new Line.State(state), summary);
     }

@@ -226,7 +226,7 @@ public final class ScenarioRun {
         if (summaryAnswer.size() != 1 || !(summaryAnswer.getFirst() instanceof Line.Summary summary)) {
             throw located(scenario, SUMMARY_REQUEST, "answered the summary request without exactly one summary line");
         }
-        for (String id : summary.pending()) {
+        for (String id : summary.said().pending()) {
             if (!scenario.names(id, prefix - 1)) {
                 throw located(
                         scenario,
@@ -236,7 +236,7 @@ public final class ScenarioRun {
                                 + ", which no event of the scenario has named");
             }
         }
-        for (String id : summary.latched().keySet()) {
+        for (String id : summary.said().latched().keySet()) {
             if (!scenario.names(id, prefix - 1)) {
                 throw located(
                         scenario,

@@ -1,5 +1,6 @@
 package io.proofgate.generate;
 
+import io.proofgate.format.ReplaySummary;
 import io.proofgate.format.StateLine;
 import io.proofgate.value.TlaState;
 import io.proofgate.value.TlaValue;
@@ -108,7 +109,7 @@ final class ModelState {
                         latched.put(id, latch);
                     }
                 });
-        return new ReplaySummary(counters(), List.copyOf(pending.keySet()), latched, null).words();
+        return new ReplaySummary(counters(), "0", List.copyOf(pending.keySet()), latched).words();
     }
 
     /** The verdicts the state's event produced, in output order. */

@@ -1,7 +1,7 @@
 package io.proofgate.audit;
 
+import io.proofgate.format.ReplaySummary;
 import io.proofgate.format.StateLine;
-import io.proofgate.generate.ReplaySummary;
 import io.proofgate.protocol.Counters;
 import io.proofgate.protocol.GroupBlock;
 import io.proofgate.protocol.Verdict;
@@ -85,9 +85,9 @@ final class ReplayWords {
                         String.valueOf(counters.rejected()),
                         String.valueOf(counters.storeSkippedQuorum()),
                         String.valueOf(counters.retiredFinished())),
+                String.valueOf(counters.ignoredHeld()),
                 summary.pending(),
-                latched,
-                counters.ignoredHeld() == 0 ? null : String.valueOf(counters.ignoredHeld()));
+                latched);
     }
 
     /** Recurrent (group, block) pairs in order, as the model states them. */

@@ -23,7 +23,7 @@ class ReplayWordsTest {
                         "{\"kind\":\"load\",\"step\":4,\"id\":\"r3\",\"digest\":\"d1\",\"span\":6912,"
                                 + "\"blocks_by_group\":[[61,62,63],[71]]}",
                         "{\"kind\":\"summary\",\"plans\":1,\"rejected\":1,\"store_skipped_quorum\":0,\"retired_finished\":1,"
-                            + "\"pending\":[\"r4\",\"r5\"],\"latched\":{\"r4\":[[1,7]]}}");
+                            + "\"pending\":[\"r5\",\"r4\"],\"latched\":{\"r4\":[[1,7]]}}");
         assertEquals(
                 List.of(
                         "step=1 plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42],[3,9]]",
@@ -31,8 +31,8 @@ class ReplayWordsTest {
                         "step=2 retired r1 cause=finished",
                         "step=3 hit r3 tokens=6912",
                         "step=4 load r3 digest=d1 span=6912 blocks=[[61,62,63],[71]]",
-                        "summary plans=1 rejected=1 store_skipped_quorum=0 retired_finished=1 pending=r4,r5"
-                                + " latched={r4:[[1,7]]}"),
+                        "summary plans=1 rejected=1 store_skipped_quorum=0 retired_finished=1 ignored_held=0"
+                                + " pending=[\"r4\", \"r5\"] latched=[\"r4\":[[1,7]]]"),
                 ReplayWords.of(output));
     }
 
@@ -42,8 +42,8 @@ class ReplayWordsTest {
                 List.of("error: events.jsonl:2:1: not JSON"), ReplayWords.of("error: events.jsonl:2:1: not JSON\n"));
         assertEquals(
                 List.of(
-                        "summary plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0 pending= latched={}"
-                                + " ignored_held=2"),
+                        "summary plans=0 rejected=0 store_skipped_quorum=0 retired_finished=0 ignored_held=2"
+                                + " pending=[] latched=[]"),
                 ReplayWords.of(
                         "{\"kind\":\"summary\",\"plans\":0,\"rejected\":0,\"store_skipped_quorum\":0,"
                                 + "\"retired_finished\":0,\"ignored_held\":2,\"pending\":[],\"latched\":{}}"));
