@@ -5,8 +5,9 @@ import java.io.Serial;
 /**
  * Input that does not match its grammar: says what, where and what was expected.
  *
- * <p>Lines count from 1 and columns from 0, as ANTLR reports them ({@code line 3:0}); the message reads {@code
- * source:line:column: detail}.
+ * <p>It is made with ANTLR's place of the error, lines from 1 and columns from 0 ({@code charPositionInLine}); its
+ * message reads {@code source:line:column: detail} with both counted from 1, as every message of proofgate counts them,
+ * so that an editor jumps to the character the message names.
  */
 public final class ParseException extends RuntimeException {
     @Serial private static final long serialVersionUID = 1L;
@@ -17,7 +18,7 @@ public final class ParseException extends RuntimeException {
     private final String detail;
 
     public ParseException(String source, int line, int column, String detail) {
-        super(source + ":" + line + ":" + column + ": " + detail);
+        super(source + ":" + line + ":" + (column + 1) + ": " + detail);
         this.source = source;
         this.line = line;
         this.column = column;
@@ -32,8 +33,9 @@ public final class ParseException extends RuntimeException {
         return line;
     }
 
+    /** The column, counted from 1 as in the message. */
     public int column() {
-        return column;
+        return column + 1;
     }
 
     /** The message without its {@code source:line:column:} prefix. */

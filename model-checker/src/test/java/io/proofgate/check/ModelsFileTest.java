@@ -149,7 +149,7 @@ class ModelsFileTest {
                         () -> ModelCheck.runEach(model, CheckOptions.defaults(1, dir.resolve("out")), System.err));
         assertEquals(
                 cfg
-                        + ":1:0: names no invariant DebugB, which spec/models.json lists for model r (each-violated"
+                        + ":1:1: names no invariant DebugB, which spec/models.json lists for model r (each-violated"
                         + " checks each listed invariant of the config in a run of its own)",
                 e.getMessage());
         assertTrue(Files.notExists(dir.resolve("out").resolve("DebugA")), "no run started");

@@ -184,9 +184,10 @@ class StateGraphReaderTest {
                 """;
         ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("bad.dot", dot));
         assertEquals(3, e.line());
-        assertEquals(9, e.column());
+        assertEquals(10, e.column());
         assertEquals(
-                "bad.dot:3:9: in state label (its line 2, column 14): expected a TLA+ value after \"|->\", found \"]\"",
+                "bad.dot:3:10: in state label (its line 2, column 15): expected a TLA+ value after \"|->\", found"
+                        + " \"]\"",
                 e.getMessage());
     }
 
@@ -201,7 +202,7 @@ class StateGraphReaderTest {
                 }\
                 """;
         ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("cut.dot", dot));
-        assertEquals("cut.dot:3:5: expected NUMERAL, STRING or IDENT after \"->\", found \"[\"", e.getMessage());
+        assertEquals("cut.dot:3:6: expected NUMERAL, STRING or IDENT after \"->\", found \"[\"", e.getMessage());
     }
 
     /** A syntax error anywhere wins over an error in a statement, even one before it. */
@@ -229,7 +230,7 @@ class StateGraphReaderTest {
                 }\
                 """;
         ParseException e = assertThrows(ParseException.class, () -> StateGraphReader.read("dangling.dot", dot));
-        assertEquals("dangling.dot:3:5: state 2 has no label anywhere in the file", e.getMessage());
+        assertEquals("dangling.dot:3:6: state 2 has no label anywhere in the file", e.getMessage());
     }
 
     /** TLC's one-line edges are one token (TLC_EDGE); any other spelling takes the general rule, to the same graph. */
@@ -298,7 +299,7 @@ class StateGraphReaderTest {
                                                 2 -> 3 [label="\uD83D\uDE00",color="black",fontcolor="black"];
                                                 }\
                                                 """));
-        assertEquals("astral.dot:5:5: state 3 has no label anywhere in the file", e.getMessage());
+        assertEquals("astral.dot:5:6: state 3 has no label anywhere in the file", e.getMessage());
     }
 
     /**
@@ -337,7 +338,7 @@ class StateGraphReaderTest {
                                                 1 -> 3 [label="Inc",color="black",fontcolor="black"];
                                                 }\
                                                 """));
-        assertEquals("ends.dot:5:5: state 3 has no label anywhere in the file", dangling.getMessage());
+        assertEquals("ends.dot:5:6: state 3 has no label anywhere in the file", dangling.getMessage());
         ParseException tooLong =
                 assertThrows(
                         ParseException.class,
@@ -350,7 +351,7 @@ class StateGraphReaderTest {
                                                 }\
                                                 """));
         assertEquals(
-                "ends.dot:4:5: expected a state fingerprint (a 64-bit integer), found 99999999999999999999",
+                "ends.dot:4:6: expected a state fingerprint (a 64-bit integer), found 99999999999999999999",
                 tooLong.getMessage());
     }
 }

@@ -38,7 +38,7 @@ class TlaValueReaderTest {
                         () -> new StateReader("v").state(ascii(wide), wide.length()))) {
             ParseException e = assertThrows(ParseException.class, read::get);
             assertEquals(
-                    "v:1:7: interval -9000000000000000000..9000000000000000000 is too large to enumerate",
+                    "v:1:8: interval -9000000000000000000..9000000000000000000 is too large to enumerate",
                     e.getMessage());
         }
     }
@@ -60,33 +60,33 @@ class TlaValueReaderTest {
                 assertThrows(
                         ParseException.class, () -> TlaValueReader.state("s.txt", "/\\ x = 1\n/\\ y = \n/\\ z = 2"));
         assertEquals(3, e.line());
-        assertEquals(0, e.column());
-        assertEquals("s.txt:3:0: expected a TLA+ value after \"=\", found \"/\\\"", e.getMessage());
+        assertEquals(1, e.column());
+        assertEquals("s.txt:3:1: expected a TLA+ value after \"=\", found \"/\\\"", e.getMessage());
     }
 
     @Test
     void badCharacter_reportsLineAndColumn() {
         ParseException e = assertThrows(ParseException.class, () -> TlaValueReader.value("v.txt", "<<1, 2 # 3>>"));
-        assertEquals("v.txt:1:7: token recognition error at: '#'", e.getMessage());
+        assertEquals("v.txt:1:8: token recognition error at: '#'", e.getMessage());
     }
 
     @Test
     void expectedTokens_areNamedInWords() {
         ParseException field = assertThrows(ParseException.class, () -> TlaValueReader.value("v.txt", "[|-> 1]"));
-        assertEquals("v.txt:1:1: expected a name after \"[\", found \"|->\"", field.getMessage());
+        assertEquals("v.txt:1:2: expected a name after \"[\", found \"|->\"", field.getMessage());
     }
 
     @Test
     void hugeInteger_isOutOfRange() {
         ParseException e =
                 assertThrows(ParseException.class, () -> TlaValueReader.value("v.txt", "{1, 99999999999999999999}"));
-        assertEquals("v.txt:1:4: integer 99999999999999999999 is out of range", e.getMessage());
+        assertEquals("v.txt:1:5: integer 99999999999999999999 is out of range", e.getMessage());
     }
 
     @Test
     void repeatedVariable_isReported() {
         ParseException e = assertThrows(ParseException.class, () -> TlaValueReader.state("s", "/\\ x = 1\n/\\ x = 2"));
-        assertEquals("s:2:3: variable x is assigned twice in one state", e.getMessage());
+        assertEquals("s:2:4: variable x is assigned twice in one state", e.getMessage());
     }
 
     /**
@@ -102,7 +102,7 @@ class TlaValueReaderTest {
         assertEquals(new TlaSet(List.of()), state.get("b").orElseThrow());
         String cut = "/\\ a = 1..\n";
         ParseException e = assertThrows(ParseException.class, () -> reader.state(ascii(cut), cut.length()));
-        assertEquals("s:2:0: expected an integer after \"..\", found end of input", e.getMessage());
+        assertEquals("s:2:1: expected an integer after \"..\", found end of input", e.getMessage());
     }
 
     /**
