@@ -58,8 +58,8 @@ public final class ScenarioReader {
                     && !Files.exists(
                             file.resolveSibling(name.substring(0, name.length() - ".expected".length()) + ".jsonl"))) {
                 throw new ConformException(
-                        file
-                                + ":1:1: an expected output without its log "
+                        Outside.at(file, 1, 1)
+                                + "an expected output without its log "
                                 + name.substring(0, name.length() - ".expected".length())
                                 + ".jsonl beside it");
             }
@@ -253,7 +253,7 @@ public final class ScenarioReader {
         StateLine.Counters counters = null;
         for (int k = 0; k < expected.size(); k++) {
             String line = expected.get(k);
-            String where = file + ":" + (first + k + 1) + ":1: ";
+            String where = Outside.at(file, first + k + 1, 1);
             StateLine read;
             try {
                 read = StateLine.read(file.toString(), first + k + 1, line);
@@ -288,7 +288,8 @@ public final class ScenarioReader {
             }
         }
         if (counters == null) {
-            throw new ConformException(file + ":" + first + ":1: the lines after an event end with a counters line");
+            throw new ConformException(
+                    Outside.at(file, first, 1) + "the lines after an event end with a counters line");
         }
         Line.Summary summary = new Line.Summary(counters, "0", List.copyOf(pending), latched);
         return new Scenario.After(List.copyOf(verdicts), new Line.State(state), summary);
@@ -316,7 +317,7 @@ public final class ScenarioReader {
         Path expectedFile = file.resolveSibling(stem + ".expected");
         if (!Files.exists(expectedFile)) {
             throw new ConformException(
-                    file + ":1:1: a log without its expected output " + stem + ".expected beside it");
+                    Outside.at(file, 1, 1) + "a log without its expected output " + stem + ".expected beside it");
         }
         List<String> log = lines(file);
         String topology = null;
@@ -334,7 +335,8 @@ public final class ScenarioReader {
             }
         }
         if (events == null || events.list().isEmpty()) {
-            throw new ConformException(file + ":1:1: a scenario log holds a topology line and at least one event");
+            throw new ConformException(
+                    Outside.at(file, 1, 1) + "a scenario log holds a topology line and at least one event");
         }
         List<String> output = lines(expectedFile);
         List<Line.VerdictLine> verdicts = new ArrayList<>();
@@ -343,7 +345,7 @@ public final class ScenarioReader {
             if (output.get(i).isBlank()) {
                 continue;
             }
-            String where = expectedFile + ":" + (i + 1) + ":1: ";
+            String where = Outside.at(expectedFile, i + 1, 1);
             if (summary != null) {
                 throw new ConformException(where + "a line after the summary");
             }
@@ -360,7 +362,8 @@ public final class ScenarioReader {
             }
         }
         if (summary == null) {
-            throw new ConformException(expectedFile + ":1:1: no summary line: the expected output is incomplete");
+            throw new ConformException(
+                    Outside.at(expectedFile, 1, 1) + "no summary line: the expected output is incomplete");
         }
         return new Scenario(
                 suite(root, file, true),
@@ -380,7 +383,7 @@ public final class ScenarioReader {
         try {
             JsonNode node = Json.tree(text);
             if (node == null || !node.isObject()) {
-                throw new ConformException(file + ":" + line + ":" + column + ": not a JSON object");
+                throw new ConformException(Outside.at(file, line, column) + "not a JSON object");
             }
             return node;
         } catch (JsonProcessingException e) {

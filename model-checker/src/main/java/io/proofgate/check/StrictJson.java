@@ -69,7 +69,7 @@ public final class StrictJson<E extends Exception> {
                             + JsonWords.of(e));
         }
         if (root == null || !root.isObject()) {
-            throw error.apply(shown + ":1:1: expected an object with " + expected);
+            throw error.apply(Outside.at(file, 1, 1) + "expected an object with " + expected);
         }
         StrictJson<E> doc = new StrictJson<>(shown, root, JsonPlaces.of(json, root), error);
         doc.keys("the top level", root, allowed);

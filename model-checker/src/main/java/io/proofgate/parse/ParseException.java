@@ -1,5 +1,7 @@
 package io.proofgate.parse;
 
+import io.proofgate.words.Outside;
+
 import java.io.Serial;
 
 /**
@@ -18,7 +20,7 @@ public final class ParseException extends RuntimeException {
     private final String detail;
 
     public ParseException(String source, int line, int column, String detail) {
-        super(source + ":" + line + ":" + (column + 1) + ": " + detail);
+        super(Outside.at(source, line, column + 1) + detail);
         this.source = source;
         this.line = line;
         this.column = column;

@@ -1,5 +1,7 @@
 package io.proofgate.format;
 
+import io.proofgate.words.Outside;
+
 import java.io.Serial;
 
 /** Text that is not in the scenario format: says where ({@code source:line:column}) and what. */
@@ -12,7 +14,7 @@ public final class ScenarioFormatException extends IllegalArgumentException {
     private final String detail;
 
     public ScenarioFormatException(String source, int line, int column, String detail) {
-        super(source + ":" + line + ":" + column + ": " + detail);
+        super(Outside.at(source, line, column) + detail);
         this.source = source;
         this.line = line;
         this.column = column;

@@ -1,5 +1,7 @@
 package io.proofgate.replay;
 
+import io.proofgate.words.Outside;
+
 /** A structural error in a replay log, located at {@code source:line:column}. */
 public final class ReplayException extends Exception {
     private final String source;
@@ -9,7 +11,7 @@ public final class ReplayException extends Exception {
 
     public ReplayException(String source, long line, long column, String problem) {
         // the source is a file name from outside: escaped, so that a name cannot write to the terminal
-        super(io.proofgate.words.Outside.bare(source) + ":" + line + ":" + column + ": " + problem);
+        super(Outside.at(source, line, column) + problem);
         this.source = source;
         this.line = line;
         this.column = column;

@@ -54,7 +54,7 @@ record ShardHeader(int shard, int count, List<String> logs, List<String> hashes)
                 || !root.isObject()
                 || !"shard".equals(root.path("kind").asText(null))
                 || !root.path("schema").asText("").startsWith("proofgate-replay-shard/")) {
-            throw new MergeRefused(shown + ":1:1: not a replay shard file");
+            throw new MergeRefused(Outside.at(file, 1, 1) + "not a replay shard file");
         }
         At at = new At(shown, JsonPlaces.of(line, root));
         if (!ReplayShard.SHARD_SCHEMA.equals(root.path("schema").asText())) {

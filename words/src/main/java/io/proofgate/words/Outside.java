@@ -31,6 +31,14 @@ public final class Outside {
     }
 
     /**
+     * {@code FILE:LINE:COLUMN: }, the start of every message about bad input (protocol §6: line and column counted from
+     * 1), the file's name escaped as {@link #bare} escapes it: the one place that writes it.
+     */
+    public static String at(Object file, long line, long column) {
+        return bare(String.valueOf(file)) + ":" + line + ":" + column + ": ";
+    }
+
+    /**
      * The text as it is, but with every non-printing character escaped: for a file name at the start of a message
      * ({@code FILE:LINE:COLUMN: ...}), which reads as the user typed it unless it holds such a character.
      */
