@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
+
 class OutsideTest {
 
     @Test
@@ -34,5 +36,11 @@ class OutsideTest {
     @Test
     void anExcerptIsShort() {
         assertEquals(Outside.EXCERPT_LENGTH + 5, Outside.excerpt("x".repeat(1000)).length());
+    }
+
+    @Test
+    void aPlaceNamesItsFileEscapedAndItsLineAndColumn() {
+        assertEquals("logs/a.jsonl:3:17: ", Outside.at(Path.of("logs/a.jsonl"), 3, 17));
+        assertEquals("a\\u001b[2J.jsonl:1:1: ", Outside.at("a\u001b[2J.jsonl", 1, 1));
     }
 }
