@@ -31,7 +31,7 @@ public sealed interface Line {
 
     /**
      * A decision about one request: what {@code replay} prints per verdict. The verdict itself is the scenario format's
-     * ({@link StateLine.VerdictLine}, as the generated scenarios state it); the kit adds the step it was said in.
+     * ({@link StateLine.Verdict}, as the generated scenarios state it); the kit adds the step it was said in.
      */
     sealed interface VerdictLine extends Compared {
         /**
@@ -39,7 +39,7 @@ public sealed interface Line {
          * rejection's reason the sentence of its code (protocol §6) and its facts (docs/conformance.md, "Scenario
          * files"). A code this version does not know has a reason of its facts alone.
          */
-        static VerdictLine of(String step, StateLine.VerdictLine said) {
+        static VerdictLine of(String step, StateLine.Verdict said) {
             return switch (said) {
                 case StateLine.Plan plan -> new Plan(step, plan, CopyTiming.IN_STEP, false);
                 case StateLine.Retired retired -> new Retired(step, retired);
@@ -55,7 +55,7 @@ public sealed interface Line {
         }
 
         /** The verdict as the scenario format states it. */
-        StateLine.VerdictLine said();
+        StateLine.Verdict said();
 
         String step();
 

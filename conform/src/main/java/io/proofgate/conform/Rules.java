@@ -187,7 +187,7 @@ public final class Rules {
             case StateLine.Held held -> "held";
             case StateLine.Counters counters -> "counters";
             case StateLine.Contents contents -> "contents";
-            case StateLine.VerdictLine verdict -> "verdict";
+            case StateLine.Verdict verdict -> "verdict";
         };
     }
 

@@ -261,7 +261,7 @@ public final class ScenarioReader {
                 throw new ConformException(e.getMessage());
             }
             switch (read) {
-                case StateLine.VerdictLine verdict -> {
+                case StateLine.Verdict verdict -> {
                     if (!state.isEmpty()) {
                         throw new ConformException(where + "a verdict after the state lines");
                     }
@@ -296,7 +296,7 @@ public final class ScenarioReader {
     }
 
     /** {@code verdict} said in {@code step}; a code or cause this version does not know is refused. */
-    private static Line.VerdictLine verdict(String where, StateLine.VerdictLine verdict, String step)
+    private static Line.VerdictLine verdict(String where, StateLine.Verdict verdict, String step)
             throws ConformException {
         // an unknown code or cause would compare as text against any adapter's
         switch (verdict) {

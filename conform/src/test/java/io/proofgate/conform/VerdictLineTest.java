@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class VerdictLineTest {
 
     private static String json(String line, String step) {
-        return Line.VerdictLine.of(step, (StateLine.VerdictLine) StateLine.read("a test", 1, line)).json();
+        return Line.VerdictLine.of(step, (StateLine.Verdict) StateLine.read("a test", 1, line)).json();
     }
 
     @Test

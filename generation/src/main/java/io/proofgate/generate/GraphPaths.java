@@ -109,7 +109,7 @@ public final class GraphPaths {
     }
 
     /** The verdicts the event that led to {@code state} produced, as the scenario states them. */
-    public static List<StateLine.VerdictLine> stateVerdicts(StateGraph graph, long state) {
+    public static List<StateLine.Verdict> stateVerdicts(StateGraph graph, long state) {
         return new ModelState(graph.state(state)).stateVerdicts();
     }
 

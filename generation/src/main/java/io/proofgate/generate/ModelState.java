@@ -128,15 +128,15 @@ final class ModelState {
     /** The verdict lines only, for naming and grouping tests. */
     List<String> verdictLines() {
         List<String> lines = new ArrayList<>();
-        for (StateLine.VerdictLine line : stateVerdicts()) {
+        for (StateLine.Verdict line : stateVerdicts()) {
             lines.add(line.text());
         }
         return lines;
     }
 
     /** The verdicts the state's event produced, as the scenario states them, in output order. */
-    List<StateLine.VerdictLine> stateVerdicts() {
-        List<StateLine.VerdictLine> lines = new ArrayList<>();
+    List<StateLine.Verdict> stateVerdicts() {
+        List<StateLine.Verdict> lines = new ArrayList<>();
         if (statesContents()) {
             return lines; // vLLM alone: no connector's verdicts
         }
@@ -146,10 +146,10 @@ final class ModelState {
         return lines;
     }
 
-    private static StateLine.VerdictLine verdictLine(TlaValue.TlaRecord verdict) {
+    private static StateLine.Verdict verdictLine(TlaValue.TlaRecord verdict) {
         String kind = string(field(verdict, "kind"));
         String id = string(field(verdict, "id"));
-        StateLine.VerdictLine line =
+        StateLine.Verdict line =
                 switch (kind) {
                     case "plan" ->
                             new StateLine.Plan(

@@ -155,7 +155,7 @@ public record Script(String id, String name, Topic topic, String topology, Strin
      */
     private static String verdictWords(ModelState state) {
         List<String> verdicts = new ArrayList<>();
-        for (StateLine.VerdictLine line : state.stateVerdicts()) {
+        for (StateLine.Verdict line : state.stateVerdicts()) {
             verdicts.add(
                     switch (line) {
                         case StateLine.Plan plan -> "plan " + plan.id();

@@ -152,7 +152,7 @@ public final class AuditJson {
     /** Spec verdicts, the scenario format's lines, as replay prints them ({@link Line.VerdictLine#of}). */
     private static void verdicts(ArrayNode array, List<String> lines, long step) {
         for (String line : lines) {
-            if (!(StateLine.read("a spec verdict", 1, line) instanceof StateLine.VerdictLine verdict)) {
+            if (!(StateLine.read("a spec verdict", 1, line) instanceof StateLine.Verdict verdict)) {
                 throw new IllegalStateException("not a verdict line: " + line);
             }
             array.add(parse(Line.VerdictLine.of(String.valueOf(step), verdict).json()));

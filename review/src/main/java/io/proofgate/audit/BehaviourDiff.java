@@ -83,9 +83,9 @@ public final class BehaviourDiff {
             for (String event : events) {
                 Long baseNext = baseOut.get(event);
                 Long headNext = headOut.get(event);
-                List<StateLine.VerdictLine> baseLines =
+                List<StateLine.Verdict> baseLines =
                         baseNext == null ? List.of() : GraphPaths.stateVerdicts(base, baseNext);
-                List<StateLine.VerdictLine> headLines =
+                List<StateLine.Verdict> headLines =
                         headNext == null ? List.of() : GraphPaths.stateVerdicts(head, headNext);
                 if (baseNext != null && headNext != null && baseLines.equals(headLines)) {
                     Pair next = new Pair(baseNext, headNext);
@@ -148,7 +148,7 @@ public final class BehaviourDiff {
     }
 
     /** The verdicts without their reason facts: what decides whether a difference is of verdicts or of reasons only. */
-    static List<StateLine.VerdictLine> shape(List<StateLine.VerdictLine> verdicts) {
+    static List<StateLine.Verdict> shape(List<StateLine.Verdict> verdicts) {
         return verdicts.stream()
                 .map(
                         line ->
@@ -165,13 +165,13 @@ public final class BehaviourDiff {
      * change as "C reason: stating F -> stating G", and otherwise the two outcomes ("plan -> no verdict"). Request ids
      * and values are left out, so one rule's change is one class however many requests and events show it.
      */
-    static String ruleChange(List<StateLine.VerdictLine> base, List<StateLine.VerdictLine> head) {
+    static String ruleChange(List<StateLine.Verdict> base, List<StateLine.Verdict> head) {
         java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
         base.forEach(line -> ids.add(line.id()));
         head.forEach(line -> ids.add(line.id()));
         for (String id : ids) {
-            List<StateLine.VerdictLine> b = of(base, id);
-            List<StateLine.VerdictLine> h = of(head, id);
+            List<StateLine.Verdict> b = of(base, id);
+            List<StateLine.Verdict> h = of(head, id);
             if (b.equals(h)) {
                 continue;
             }
@@ -202,13 +202,13 @@ public final class BehaviourDiff {
         throw new IllegalStateException("verdicts differ but no request's do: " + base + " / " + head);
     }
 
-    private static List<StateLine.VerdictLine> of(List<StateLine.VerdictLine> verdicts, String id) {
+    private static List<StateLine.Verdict> of(List<StateLine.Verdict> verdicts, String id) {
         return verdicts.stream().filter(line -> line.id().equals(id)).toList();
     }
 
     /** The first rejection among {@code verdicts}, or null. */
-    private static StateLine.Rejected rejection(List<StateLine.VerdictLine> verdicts) {
-        for (StateLine.VerdictLine line : verdicts) {
+    private static StateLine.Rejected rejection(List<StateLine.Verdict> verdicts) {
+        for (StateLine.Verdict line : verdicts) {
             if (line instanceof StateLine.Rejected rejected) {
                 return rejected;
             }
@@ -237,12 +237,12 @@ public final class BehaviourDiff {
         return String.join(",", names);
     }
 
-    private static String outcome(List<StateLine.VerdictLine> verdicts) {
+    private static String outcome(List<StateLine.Verdict> verdicts) {
         if (verdicts.isEmpty()) {
             return "no verdict";
         }
         List<String> words = new ArrayList<>();
-        for (StateLine.VerdictLine line : verdicts) {
+        for (StateLine.Verdict line : verdicts) {
             words.add(
                     switch (line) {
                         case StateLine.Plan plan -> "plan";

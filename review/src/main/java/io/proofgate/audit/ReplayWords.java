@@ -55,7 +55,7 @@ final class ReplayWords {
     }
 
     /** A verdict as the generated scenarios state it. */
-    private static StateLine.VerdictLine stateLine(Verdict verdict) {
+    private static StateLine.Verdict stateLine(Verdict verdict) {
         return switch (verdict) {
             case Verdict.Plan plan ->
                     new StateLine.Plan(

@@ -19,12 +19,12 @@ public sealed interface StateLine {
      * A verdict: a decision about one request (not a type of the validator or of the kit, whose verdicts these lines
      * state).
      */
-    sealed interface VerdictLine extends StateLine {
+    sealed interface Verdict extends StateLine {
         String id();
     }
 
     /** {@code plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42]]} */
-    record Plan(String id, String digest, String span, String blocks, String recurrent) implements VerdictLine {
+    record Plan(String id, String digest, String span, String blocks, String recurrent) implements Verdict {
         @Override
         public String text() {
             return "plan "
@@ -41,7 +41,7 @@ public sealed interface StateLine {
     }
 
     /** {@code rejected r1 code=future_boundary observed=8448 target=8192}: the facts as the reason ends. */
-    record Rejected(String id, String code, List<String> facts) implements VerdictLine {
+    record Rejected(String id, String code, List<String> facts) implements Verdict {
         public Rejected {
             facts = List.copyOf(facts);
         }
@@ -53,7 +53,7 @@ public sealed interface StateLine {
     }
 
     /** {@code retired r1 cause=finished} */
-    record Retired(String id, String cause) implements VerdictLine {
+    record Retired(String id, String cause) implements Verdict {
         @Override
         public String text() {
             return "retired " + id + " cause=" + cause;
@@ -61,7 +61,7 @@ public sealed interface StateLine {
     }
 
     /** {@code hit r3 tokens=6912}: the answer to a lookup (the restore half). */
-    record Hit(String id, String tokens) implements VerdictLine {
+    record Hit(String id, String tokens) implements Verdict {
         @Override
         public String text() {
             return "hit " + id + " tokens=" + tokens;
@@ -69,7 +69,7 @@ public sealed interface StateLine {
     }
 
     /** {@code load r3 digest=d1 span=6912 blocks=[[61,62,63],[71]]}: what a restored request's load writes. */
-    record Load(String id, String digest, String span, String blocks) implements VerdictLine {
+    record Load(String id, String digest, String span, String blocks) implements Verdict {
         @Override
         public String text() {
             return "load " + id + " digest=" + digest + " span=" + span + " blocks=" + blocks;
