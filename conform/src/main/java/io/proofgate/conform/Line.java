@@ -66,17 +66,13 @@ public sealed interface Line {
         /** The verdict as {@code replay} prints it (the expected side of a report). */
         String json();
 
-        /** The scenario format's words with the step after the request's id ({@code plan r1 step=3 digest=d1 ...}). */
+        /**
+         * The scenario format's words with the step after the request's id ({@code plan r1 step=3 digest=d1 ...}),
+         * escaped (Outside): they are the adapter's, and a report shows them on a terminal.
+         */
         @Override
         default String words(Set<Capability> capabilities) {
-            return withStep(said().text());
-        }
-
-        /** {@code text}, a scenario line of this verdict, with the step after its kind and request id. */
-        default String withStep(String text) {
-            int afterId = text.indexOf(' ') + 1 + id().length(); // the id is the adapter's, and may hold a space
-            // the adapter's text, escaped (Outside): a report shows these words on a terminal
-            return Outside.bare(text.substring(0, afterId) + " step=" + step() + text.substring(afterId));
+            return Outside.bare(said().text(step()));
         }
     }
 
@@ -191,8 +187,8 @@ public sealed interface Line {
         public String words(Set<Capability> capabilities) {
             // the facts, and how a field disagrees with them, only from an adapter that states them
             return capabilities.contains(Capability.REASON_FACTS)
-                    ? withStep(said.text() + disagreement)
-                    : withStep(new StateLine.Rejected(id(), code(), List.of()).text());
+                    ? Outside.bare(said.text(step) + disagreement)
+                    : Outside.bare(new StateLine.Rejected(id(), code(), List.of()).text(step));
         }
 
         @Override

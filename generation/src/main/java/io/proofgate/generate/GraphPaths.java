@@ -117,20 +117,20 @@ public final class GraphPaths {
      * What the event that led to one state adds to a replay's outcome: whether it is a step, its verdicts' script
      * lines, and the summary line were the log to end there.
      */
-    public record StateOutcome(boolean step, List<String> verdicts, String summary) {}
+    public record StateOutcome(boolean step, List<StateLine.Verdict> verdicts, String summary) {}
 
     /** The {@link StateOutcome} of {@code state}. */
     public static StateOutcome stateOutcome(StateGraph graph, long state) {
         ModelState model = new ModelState(graph.state(state));
         return new StateOutcome(
-                model.eventKind().equals("step"), List.copyOf(model.verdictLines()), model.summaryLine());
+                model.eventKind().equals("step"), List.copyOf(model.stateVerdicts()), model.summaryLine());
     }
 
     /**
-     * What replay prints for a log whose events are the path's, in comparable words: each verdict as "step=N" and its
-     * script line, then the summary line of the last state. A validator's replay output normalised the same way must be
-     * equal when it follows the model. Each state's part is {@code outcomes}' ({@link #stateOutcome}), so that a caller
-     * keeps each state's once: many paths pass through one state.
+     * What replay prints for a log whose events are the path's, in comparable words: each verdict's line with the step
+     * it is said in ({@link StateLine.Verdict#text(String)}), then the summary line of the last state. A validator's
+     * replay output normalised the same way must be equal when it follows the model. Each state's part is {@code
+     * outcomes}' ({@link #stateOutcome}), so that a caller keeps each state's once: many paths pass through one state.
      */
     public static List<String> replayOutcome(
             StateGraph graph, List<Edge> path, java.util.function.LongFunction<StateOutcome> outcomes) {
@@ -141,8 +141,8 @@ public final class GraphPaths {
             if (state.step()) {
                 step++;
             }
-            for (String verdict : state.verdicts()) {
-                lines.add("step=" + step + " " + verdict);
+            for (StateLine.Verdict verdict : state.verdicts()) {
+                lines.add(verdict.text(String.valueOf(step)));
             }
         }
         lines.add(outcomes.apply(path.isEmpty() ? graph.initialStates().getFirst() : path.getLast().to()).summary());

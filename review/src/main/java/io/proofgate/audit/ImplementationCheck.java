@@ -261,6 +261,6 @@ public final class ImplementationCheck {
 
     /** A line without its step number, request id and values, so that one change is one finding. */
     private static String shape(String line) {
-        return line.replaceAll("^step=\\d+ ", "").replaceAll("=[^ ]*", "=").replaceAll("^(\\w+) \\S+ ", "$1 ");
+        return line.replaceAll("=[^ ]*", "=").replaceAll("^(\\w+) \\S+ ", "$1 ");
     }
 }

@@ -16,9 +16,9 @@ import java.util.Map;
 
 /**
  * A validator's replay output (protocol §5) in the words the model's outcome is stated in ({@code
- * GraphPaths.replayOutcome}): each verdict as "step=N" and its state line ({@link StateLine#text}, as the generated
- * scenarios state it), then the summary ({@link ReplaySummary#words}). A rejection's facts are the {@code name=value}
- * words that end its reason; the sentence before them is the validator's prose and not compared.
+ * GraphPaths.replayOutcome}): each verdict's state line with its step ({@link StateLine.Verdict#text(String)}), then
+ * the summary ({@link ReplaySummary#words}). A rejection's facts are the {@code name=value} words that end its reason;
+ * the sentence before them is the validator's prose and not compared.
  */
 final class ReplayWords {
 
@@ -45,7 +45,7 @@ final class ReplayWords {
             words.add(
                     switch (read) {
                         case OutputLine.Said said ->
-                                "step=" + said.verdict().step() + " " + stateLine(said.verdict()).text();
+                                stateLine(said.verdict()).text(String.valueOf(said.verdict().step()));
                         case OutputLine.Summary summary -> summary(summary).words();
                         case OutputLine.Error error ->
                                 throw new AuditException("a validator printed a shard's error line: " + line);

@@ -26,11 +26,11 @@ class ReplayWordsTest {
                             + "\"pending\":[\"r5\",\"r4\"],\"latched\":{\"r4\":[[1,7]]}}");
         assertEquals(
                 List.of(
-                        "step=1 plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42],[3,9]]",
-                        "step=2 rejected r2 code=future_boundary observed=8448 target=8192",
-                        "step=2 retired r1 cause=finished",
-                        "step=3 hit r3 tokens=6912",
-                        "step=4 load r3 digest=d1 span=6912 blocks=[[61,62,63],[71]]",
+                        "plan r1 step=1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42],[3,9]]",
+                        "rejected r2 step=2 code=future_boundary observed=8448 target=8192",
+                        "retired r1 step=2 cause=finished",
+                        "hit r3 step=3 tokens=6912",
+                        "load r3 step=4 digest=d1 span=6912 blocks=[[61,62,63],[71]]",
                         "summary plans=1 rejected=1 store_skipped_quorum=0 retired_finished=1 ignored_held=0"
                                 + " pending=[\"r4\", \"r5\"] latched=[\"r4\":[[1,7]]]"),
                 ReplayWords.of(output));

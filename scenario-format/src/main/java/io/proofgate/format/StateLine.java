@@ -21,6 +21,16 @@ public sealed interface StateLine {
      */
     sealed interface Verdict extends StateLine {
         String id();
+
+        /**
+         * The verdict said in step {@code step}: its line with the step after the request's id ({@code plan r1 step=3
+         * digest=d1 ...}), the words every comparison of verdicts said in a log shows them in (the kit's, the audits').
+         */
+        default String text(String step) {
+            String text = text();
+            int afterId = text.indexOf(' ') + 1 + id().length(); // an adapter's id may hold a space
+            return text.substring(0, afterId) + " step=" + step + text.substring(afterId);
+        }
     }
 
     /** {@code plan r1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42]]} */

@@ -26,6 +26,15 @@ class StateLineTest {
     }
 
     @Test
+    void aVerdictSaidInAStepHasTheStepAfterItsRequest() {
+        assertEquals(
+                "plan r1 step=3 digest=d1 span=6912 blocks=[[11],[42]] recurrent=[[1,42]]",
+                new StateLine.Plan("r1", "d1", "6912", "[[11],[42]]", "[[1,42]]").text("3"));
+        // an adapter's id may hold a space: the step follows the whole id
+        assertEquals("retired r 1 step=12 cause=finished", new StateLine.Retired("r 1", "finished").text("12"));
+    }
+
+    @Test
     void aHeldDigestMayHoldAnEqualsSign() {
         assertEquals(new StateLine.Held("k=v", "[0]"), StateLine.read("f", 1, "held k=v=[0]"));
     }
