@@ -4,6 +4,7 @@ import io.proofgate.graph.Edge;
 import io.proofgate.graph.StateGraph;
 import io.proofgate.value.TlaValue;
 import io.proofgate.words.GroupPolicy;
+import io.proofgate.words.PoisonCode;
 import io.proofgate.words.SelectionProblem;
 
 import java.util.ArrayList;
@@ -151,7 +152,8 @@ final class SelectionCoverage {
                     cells.add(cell(ModelState.record(groups.get(g), "group"), target, table.get(g).size()));
                 }
             } else if (kind.equals("rejected")
-                    && ModelState.string(ModelState.field(verdict, "code")).equals("invalid_selection")
+                    && ModelState.string(ModelState.field(verdict, "code"))
+                            .equals(PoisonCode.INVALID_SELECTION.wireName())
                     && verdict.get("problem")
                             .map(ModelState::string)
                             .orElse("")

@@ -2,6 +2,7 @@ package io.proofgate.namespace;
 
 import io.proofgate.words.EventObject;
 import io.proofgate.words.Formats;
+import io.proofgate.words.GroupPolicy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class NamespaceProbes {
                         new NamespaceProbe(
                                 "span/h" + hash + "/p" + prompt + "/s0",
                                 0,
-                                topology(1, hash, group("full", BLOCK_TOKENS, 0)),
+                                topology(1, hash, group(GroupPolicy.FULL, BLOCK_TOKENS, 0)),
                                 IDENTITY,
                                 prompt,
                                 span,
@@ -57,9 +58,9 @@ public final class NamespaceProbes {
                                 topology(
                                         1,
                                         256,
-                                        group("full", BLOCK_TOKENS, 0),
-                                        group("sliding", BLOCK_TOKENS, window),
-                                        group("recurrent_align", BLOCK_TOKENS, 0)),
+                                        group(GroupPolicy.FULL, BLOCK_TOKENS, 0),
+                                        group(GroupPolicy.SLIDING, BLOCK_TOKENS, window),
+                                        group(GroupPolicy.RECURRENT_ALIGN, BLOCK_TOKENS, 0)),
                                 IDENTITY,
                                 prompt,
                                 span,
@@ -77,9 +78,9 @@ public final class NamespaceProbes {
                             topology(
                                     1,
                                     256,
-                                    group("full", BLOCK_TOKENS, 0),
-                                    group("full", BLOCK_TOKENS, 0),
-                                    group("recurrent_align", BLOCK_TOKENS, 0)),
+                                    group(GroupPolicy.FULL, BLOCK_TOKENS, 0),
+                                    group(GroupPolicy.FULL, BLOCK_TOKENS, 0),
+                                    group(GroupPolicy.RECURRENT_ALIGN, BLOCK_TOKENS, 0)),
                             IDENTITY,
                             6992,
                             span(6992, 256),
@@ -117,7 +118,11 @@ public final class NamespaceProbes {
                     new NamespaceProbe(
                             "identity/" + name + "/s3",
                             3,
-                            topology(tp, hash, group("full", block, 0), group("recurrent_align", block, 0)),
+                            topology(
+                                    tp,
+                                    hash,
+                                    group(GroupPolicy.FULL, block, 0),
+                                    group(GroupPolicy.RECURRENT_ALIGN, block, 0)),
                             identity,
                             6992,
                             span,
@@ -145,9 +150,9 @@ public final class NamespaceProbes {
         return prompts;
     }
 
-    private static EventObject group(String policy, long block, long window) {
+    private static EventObject group(GroupPolicy policy, long block, long window) {
         return EventObject.object()
-                .text("policy", policy)
+                .text("policy", policy.wireName())
                 .number("block_tokens", block)
                 .number("window_tokens", window);
     }
