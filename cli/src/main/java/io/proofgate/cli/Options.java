@@ -12,7 +12,9 @@ final class Options {
 
     /**
      * The options in {@code args} by name, in order: names in {@code flags} stand alone (value ""), names in {@code
-     * valued} take the next argument or what follows {@code =} in {@code --name=value}; anything else is a usage error.
+     * valued} take the next argument or what follows {@code =} in {@code --name=value}; anything else is a usage error,
+     * and so is an option given twice: the last would silently win, and a {@code --scenarios} folder that fails would
+     * drop out of a run that passes.
      */
     static Map<String, String> parse(List<String> args, Set<String> flags, Set<String> valued) throws UsageException {
         return parse(args, flags, valued, null);
@@ -33,16 +35,16 @@ final class Options {
                 if (equals + 1 == option.length()) {
                     throw new UsageException("missing value for " + name);
                 }
-                options.put(name, option.substring(equals + 1));
+                once(options, name, option.substring(equals + 1));
             } else if (flags.contains(name) && equals > 0) {
                 throw new UsageException(name + " takes no value");
             } else if (flags.contains(option)) {
-                options.put(option, "");
+                once(options, option, "");
             } else if (valued.contains(option)) {
                 if (i + 1 >= args.size()) {
                     throw new UsageException("missing value for " + option);
                 }
-                options.put(option, args.get(++i));
+                once(options, option, args.get(++i));
             } else if (option.startsWith("-") && !option.equals("-")) {
                 throw new UsageException("unknown option \"" + option + "\"");
             } else if (operands == null) {
@@ -52,6 +54,12 @@ final class Options {
             }
         }
         return options;
+    }
+
+    private static void once(Map<String, String> options, String name, String value) throws UsageException {
+        if (options.putIfAbsent(name, value) != null) {
+            throw new UsageException(name + " is given twice");
+        }
     }
 
     /** The integer value of {@code option} in {@code options}, or {@code otherwise} when it is not given. */

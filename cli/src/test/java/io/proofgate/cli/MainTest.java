@@ -129,6 +129,23 @@ class MainTest {
         assertTrue(stderr().contains("--workers expects an integer, got \"none\""), stderr());
     }
 
+    /**
+     * Regression: an option given twice was the last one's, so {@code conform --scenarios bad --scenarios good} passed
+     * without reading {@code bad}. Either spelling, a flag too, and before anything runs.
+     */
+    @Test
+    void anOptionGivenTwiceIsRefused() {
+        assertEquals(2, run("conform", "--in-process", "--scenarios", "missing", "--scenarios", "hand-written"));
+        assertEquals("proofgate conform: --scenarios is given twice (see proofgate conform --help)\n", stderr());
+        err.reset();
+        assertEquals(2, run("synth", "--seed=1", "--seed", "2"));
+        assertEquals("proofgate synth: --seed is given twice (see proofgate synth --help)\n", stderr());
+        assertEquals("", stdout());
+        err.reset();
+        assertEquals(2, run("generate", "--check", "--check"));
+        assertEquals("proofgate generate: --check is given twice (see proofgate generate --help)\n", stderr());
+    }
+
     @Test
     void everyCommandHasHelp() {
         for (String name : Main.commands().keySet()) {
