@@ -8,7 +8,9 @@ import io.proofgate.format.ScenarioFile;
 import io.proofgate.format.ScenarioFormatException;
 import io.proofgate.format.ScenarioStep;
 import io.proofgate.format.StateLine;
+import io.proofgate.json.JsonPlaces;
 import io.proofgate.words.Capability;
+import io.proofgate.words.CopyTiming;
 import io.proofgate.words.GroupPolicy;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
@@ -355,11 +357,23 @@ public final class ScenarioReader {
             } catch (AdapterException e) {
                 throw new ConformException(where + e.getMessage().replaceFirst("^printed ", ""));
             }
-            switch (line) {
-                case Line.VerdictLine verdict -> verdicts.add(verdict);
-                case Line.Summary last -> summary = last;
-                default -> throw new ConformException(where + "an expected output holds verdicts and one summary");
-            }
+            String printed =
+                    switch (line) {
+                        case Line.VerdictLine verdict -> {
+                            verdicts.add(verdict);
+                            // replay never prints how a connector copies: a plan as replay prints it
+                            yield verdict instanceof Line.Plan plan
+                                    ? new Line.Plan(plan.step(), plan.said(), CopyTiming.IN_STEP, false).json()
+                                    : verdict.json();
+                        }
+                        case Line.Summary last -> {
+                            summary = last;
+                            yield last.json();
+                        }
+                        default ->
+                                throw new ConformException(where + "an expected output holds verdicts and one summary");
+                    };
+            sameFields(expectedFile, i + 1, output.get(i), printed);
         }
         if (summary == null) {
             throw new ConformException(
@@ -375,6 +389,47 @@ public final class ScenarioReader {
                 new Scenario.WholeLog(List.copyOf(verdicts), summary),
                 events.needs(),
                 events.named());
+    }
+
+    /**
+     * Refuses a line of an expected output whose fields are not those replay prints for it ({@code printed}): a field
+     * the reader does not know (a misspelt {@code ignored_held}) would otherwise be dropped, and what it states never
+     * checked; one replay prints that the line lacks, or one it never prints ({@code "ignored_held":0}, a plan's {@code
+     * copy}), means the file is not replay's output.
+     */
+    private static void sameFields(Path file, int line, String text, String printed) throws ConformException {
+        JsonNode written;
+        JsonNode replays;
+        try {
+            written = Json.tree(text);
+            replays = Json.tree(printed);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a line the reader took is JSON", e);
+        }
+        for (var field : written.properties()) {
+            String name = field.getKey();
+            if (!replays.has(name)) {
+                throw new ConformException(
+                        located(file, line, JsonPlaces.of(text, written).key(written, name))
+                                + Outside.quoted(name)
+                                + " is not a field replay prints in this line");
+            }
+        }
+        for (var field : replays.properties()) {
+            String name = field.getKey();
+            if (!written.has(name)) {
+                throw new ConformException(
+                        Outside.at(file, line, 1)
+                                + "no "
+                                + Outside.quoted(name)
+                                + ", which replay prints in this line");
+            }
+        }
+    }
+
+    /** {@code file} at {@code place}, a "LINE:COLUMN" in the one line {@code line} of it. */
+    private static String located(Path file, int line, String place) {
+        return Outside.at(file, line, Long.parseLong(place.substring(place.indexOf(':') + 1)));
     }
 
     // ---- events

@@ -92,4 +92,46 @@ class ScenarioReaderWordsTest {
             assertTrue(message.endsWith(change[1]), message);
         }
     }
+
+    /**
+     * Regression: a field of an expected output the reader does not know was dropped, so a misspelt {@code
+     * ignored_held} was never checked and the scenario passed. Every field is replay's, and every field replay prints
+     * is there.
+     */
+    @Test
+    void anExpectedOutputHoldsTheFieldsReplayPrintsAndNoOthers() throws Exception {
+        Files.writeString(dir.resolve("a.jsonl"), TOPOLOGY + "\n" + STEP + "\n");
+        String summary =
+                "{\"kind\":\"summary\",\"plans\":0,\"rejected\":0,\"store_skipped_quorum\":0,"
+                        + "\"retired_finished\":0,\"pending\":[],\"latched\":{}}";
+        Files.writeString(dir.resolve("a.expected"), summary + "\n");
+        assertEquals(1, ScenarioReader.read(dir).size());
+        for (String[] change :
+                new String[][] {
+                    {
+                        "\"retired_finished\":0,",
+                        "\"retired_finished\":0,\"ignored_hled\":7,",
+                        "1:88: \"ignored_hled\" is"
+                    },
+                    {
+                        "\"retired_finished\":0,",
+                        "\"retired_finished\":0,\"ignored_held\":0,",
+                        "1:88: \"ignored_held\" is"
+                    },
+                }) {
+            Files.writeString(dir.resolve("a.expected"), summary.replace(change[0], change[1]) + "\n");
+            String message = assertThrows(ConformException.class, () -> ScenarioReader.read(dir)).getMessage();
+            assertTrue(message.startsWith(dir.resolve("a.expected") + ":" + change[2]), message);
+        }
+        // a rejection whose reason states the target, without the target field replay prints beside it
+        Files.writeString(
+                dir.resolve("a.expected"),
+                "{\"kind\":\"rejected\",\"step\":1,\"id\":\"r1\",\"code\":\"empty\",\"reason\":\"the evidence for the"
+                        + " request is an empty list target=6912\"}\n"
+                        + summary.replace("\"rejected\":0", "\"rejected\":1")
+                        + "\n");
+        assertEquals(
+                dir.resolve("a.expected") + ":1:1: no \"target\", which replay prints in this line",
+                assertThrows(ConformException.class, () -> ScenarioReader.read(dir)).getMessage());
+    }
 }
