@@ -2,6 +2,7 @@ package io.proofgate.check;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -59,6 +60,8 @@ public final class StrictJson<E extends Exception> {
         try {
             ObjectMapper mapper = new ObjectMapper();
             mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            // text after the object (two shard files run together) is refused, not read as if absent
+            mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
             root = mapper.readTree(json);
         } catch (JsonProcessingException e) {
             var at = e.getLocation();

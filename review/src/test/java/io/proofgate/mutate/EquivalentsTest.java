@@ -54,6 +54,10 @@ class EquivalentsTest {
         assertEquals(
                 "F:1:23: not valid JSON: the key \"schema\" appears twice in an object",
                 problem("{\"schema\": 1, \"schema\": 2}"));
+        // two files run together: the second is refused, not left unread
+        assertEquals(
+                "F:1:64: not valid JSON: more text after the JSON value",
+                problem("{\"schema\": \"proofgate-mutants-equivalent/v1\", \"equivalent\": []}{}"));
         assertEquals(
                 "F: cannot read it: no such file",
                 assertThrows(MutationException.class, () -> Equivalents.read(dir.resolve("none.json")))
