@@ -53,15 +53,16 @@ final class MutationMergeCommand implements Command {
         (the same inputs by SHA-256: module, cfgs, model modules, models.json, mistakes and
         equivalents files; the same selection, models, timeout and N; each K once; each result its
         own shard's, on a model of the run, killed by what that model checks) and prints the report
-        one unsharded run prints: the same bytes. The module and mistakes file here must be the
-        shards'. docs/scale.md runs the shards as a Kubernetes Indexed Job or a GitHub Actions matrix.
+        one unsharded run prints: the same bytes. The module, mistakes and equivalents files here
+        must be the shards'. docs/scale.md runs the shards as a Kubernetes Indexed Job or a GitHub Actions matrix.
 
         With PROOFGATE_SHARD_KEY set (at least 32 characters), every shard must carry an HMAC that
         verifies under it; without it, a signed shard is refused (docs/scale.md: what is protected).
 
           --format F       text (default), json or markdown
           --check          the shards' inputs must be this checkout's; exit 1 as `mutate --check` would
-          --equivalent F   mutants judged equivalent (default spec/mutants-equivalent.json, if present)
+          --equivalent F   the equivalents file the shards read (default spec/mutants-equivalent.json,
+                           if present)
 
         Exit codes: 0 merged (with --check: nothing left to judge); 1 --check found survivors or
         stale judgements; 2 the files are not the shards of one run, or cannot be read, or a mutant
@@ -152,7 +153,18 @@ final class MutationMergeCommand implements Command {
                 sameAsHere(shards.getFirst(), moduleFile, root, options);
             }
             List<MutantResult> results = MutationMerge.results(plan, shards);
-            Equivalents equivalents = MutateCommand.equivalents(options, root);
+            // the report is the one run's only with the judgements that run read (the shards record them)
+            Path equivalentsFile = MutateCommand.equivalentsFile(options, root);
+            if (equivalentsFile != null) {
+                Optional<String> other = shards.getFirst().inputs().without(root, equivalentsFile);
+                if (other.isPresent()) {
+                    throw new MutationException(
+                            "the equivalents file is not the shards': "
+                                    + other.get()
+                                    + " (give theirs with --equivalent FILE)");
+                }
+            }
+            Equivalents equivalents = equivalentsFile == null ? Equivalents.none() : Equivalents.read(equivalentsFile);
             MutationReport report =
                     new MutationReport(
                             plan.source(),

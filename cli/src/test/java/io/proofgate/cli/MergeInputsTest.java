@@ -172,6 +172,40 @@ class MergeInputsTest {
                         .contains("--check: the shards were not run"));
     }
 
+    /**
+     * Regression: a merge without --check judged with whatever equivalents file it was given or found (another run's,
+     * or one that calls a survivor equivalent with the reason "trust me"), exit 0: the report is the one run's only
+     * with the judgements that run read, which the shards record.
+     */
+    @Test
+    void aMergeJudgesWithTheEquivalentsTheShardsReadOnly() throws Exception {
+        Path root = checkout("root");
+        List<String> files = shards(root, null);
+        CliRun theirs = merge(root, Map.of(), List.of(), files);
+        assertEquals(Main.OK, theirs.exit(), theirs.err());
+        Path equivalents = root.resolve("spec/mutants-equivalent.json");
+        Path other = root.resolve("spec/other-equivalent.json");
+        Files.copy(equivalents, other);
+        assertEquals(
+                new CliRun(
+                        Main.USAGE,
+                        "",
+                        "proofgate merge-mutate: the equivalents file is not the shards':"
+                            + " \"spec/other-equivalent.json\" is not a file they read (give theirs with --equivalent"
+                            + " FILE)\n"),
+                merge(root, Map.of(), List.of("--equivalent", other.toString()), files));
+        Files.writeString(
+                equivalents, Files.readString(equivalents).replace("\"equivalent\": [", "\"equivalent\":  ["));
+        assertEquals(
+                new CliRun(
+                        Main.USAGE,
+                        "",
+                        "proofgate merge-mutate: the equivalents file is not the shards':"
+                            + " \"spec/mutants-equivalent.json\" holds other bytes than those they read (give theirs"
+                            + " with --equivalent FILE)\n"),
+                merge(root, Map.of(), List.of(), files));
+    }
+
     @Test
     void withAKeyEveryShardMustBeSignedWithIt() throws Exception {
         Path here = checkout("signed");

@@ -3,6 +3,7 @@ package io.proofgate.mutate;
 import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.Model;
 import io.proofgate.words.FileProblems;
+import io.proofgate.words.Outside;
 import io.proofgate.words.Sha256;
 
 import java.io.File;
@@ -112,6 +113,23 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
                 .relativize(file.toAbsolutePath().normalize())
                 .toString()
                 .replace(File.separatorChar, '/');
+    }
+
+    /**
+     * Why {@code file}, as it is now, is not one of these inputs: a file the run did not read, or one whose bytes
+     * differ from those it read; empty where it is one.
+     */
+    public Optional<String> without(Path root, Path file) throws MutationException {
+        String name = name(root, file);
+        String read = files.get(name);
+        if (read == null) {
+            return Optional.of(Outside.quoted(name) + " is not a file they read");
+        }
+        Map<String, String> now = new TreeMap<>();
+        add(root, file, now);
+        return read.equals(now.get(name))
+                ? Optional.empty()
+                : Optional.of(Outside.quoted(name) + " holds other bytes than those they read");
     }
 
     public List<String> modelNames() {
