@@ -57,6 +57,9 @@ for line in sys.stdin:
             say({"kind": "hello", "protocol": "proofgate-adapter/v0", "capabilities": []}, END)
         elif MODE == "unknown-capability":
             say({"kind": "hello", "protocol": "proofgate-adapter/v1", "capabilities": ["reason_fact"]}, END)
+        elif MODE == "own-counts-a-plan-it-hides":
+            say({"kind": "hello", "protocol": "proofgate-adapter/v1", "capabilities": [],
+                 "connector_policy": "own"}, END)
         else:
             say({"kind": "hello", "protocol": "proofgate-adapter/v1", "capabilities": []}, END)
     elif kind == "topology":
@@ -78,6 +81,10 @@ for line in sys.stdin:
              "pending": [], "latched": {}})
     elif kind == "summary" and MODE in ("exit-at-end", "lingers", "says-on-stop"):
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,
+             "pending": [], "latched": {}}, END)
+    elif kind == "summary" and MODE == "own-counts-a-plan-it-hides":
+        # a policy of its own, whose plan (counted) never reaches the kit to be judged
+        say({"kind": "summary", "plans": 1, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 0,
              "pending": [], "latched": {}}, END)
     elif kind == "summary" and MODE == "late-line":
         say({"kind": "summary", "plans": 0, "rejected": 0, "store_skipped_quorum": 0, "retired_finished": 1,

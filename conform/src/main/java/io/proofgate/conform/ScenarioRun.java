@@ -359,8 +359,9 @@ public final class ScenarioRun {
     }
 
     /**
-     * The first error line of a run, placed as {@link #compare} places it: what an adapter of a policy of its own fails
-     * on, since the kit compares nothing else of its answers.
+     * The first error line of a run, placed as {@link #compare} places it, or a summary whose count of plans is not the
+     * plans the adapter printed: what an adapter of a policy of its own fails on, since the kit compares nothing else
+     * of its answers.
      */
     public Optional<Result.Mismatch> refusal(Scenario scenario, int prefix, Transcript said) {
         for (int k = 0; k < said.messages(); k++) {
@@ -374,6 +375,18 @@ public final class ScenarioRun {
                                     List.of("(accepted)"),
                                     List.of(refused.words(capabilities))));
                 }
+            }
+        }
+        // its own summary counts the plans it printed: a plan counted but not printed was never judged for safety
+        if (said.summary().getFirst() instanceof Line.Summary summary) {
+            long printed = said.events().stream().flatMap(List::stream).filter(Line.Plan.class::isInstance).count();
+            if (!summary.said().counters().plans().equals(String.valueOf(printed))) {
+                return Optional.of(
+                        new Result.Mismatch(
+                                prefix + 1,
+                                "summary: plans counts other plans than the adapter printed",
+                                List.of("(a summary counting the " + printed + " plans printed)"),
+                                List.of(summary.json())));
             }
         }
         return Optional.empty();

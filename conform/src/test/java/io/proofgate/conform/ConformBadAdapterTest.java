@@ -90,6 +90,24 @@ class ConformBadAdapterTest {
     }
 
     /**
+     * Regression: an adapter of a policy of its own whose summary counted a plan it never printed passed: the plan was
+     * never judged for safety, and nothing else of its answers is compared.
+     */
+    @Test
+    void anOwnPolicysSummaryCountsThePlansItPrinted() throws ConformException {
+        Conform.Report report =
+                Conform.run(
+                        scenarios,
+                        () -> new ProcessAdapter(ADAPTER + "own-counts-a-plan-it-hides", Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        assertEquals(1, report.count(Result.Failed.class), report.results().toString());
+        assertTrue(
+                report.results().getFirst().toString().contains("summary: plans counts other plans than the adapter"),
+                report.results().toString());
+    }
+
+    /**
      * --max-errors stops the run; the scenarios it did not reach are errors of the report too, but the text says after
      * how many adapter errors it stopped and lists only the first errors.
      */
