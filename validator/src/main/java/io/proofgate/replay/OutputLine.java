@@ -95,6 +95,15 @@ public sealed interface OutputLine {
         return read(tree(line));
     }
 
+    private static boolean increasing(List<String> ids) {
+        for (int i = 1; i < ids.size(); i++) {
+            if (ids.get(i - 1).compareTo(ids.get(i)) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@code root} read as {@link #read(String)} reads a line. */
     static OutputLine read(JsonNode root) throws Unreadable {
         Fields fields = new Fields(root);
@@ -107,7 +116,7 @@ public sealed interface OutputLine {
                                             fields.integer("step"),
                                             fields.text("id"),
                                             fields.text("digest"),
-                                            fields.integer("span"),
+                                            fields.count("span"),
                                             fields.blocks("blocks_by_group"),
                                             fields.pairs("recurrent")));
                     case "rejected" ->
@@ -118,7 +127,7 @@ public sealed interface OutputLine {
                                             fields.word("code", PoisonCode::of, "not a rejection code of the protocol"),
                                             fields.text("reason"),
                                             fields.has("observed") ? fields.big("observed") : null,
-                                            fields.integer("target"),
+                                            fields.count("target"),
                                             fields.has("group") ? fields.group("group") : null,
                                             fields.has("block") ? fields.big("block") : null));
                     case "retired" ->
@@ -132,27 +141,35 @@ public sealed interface OutputLine {
                                                     "not a cause of retirement (quorum or finished)")));
                     case "hit" ->
                             new Said(
-                                    new Verdict.Hit(
-                                            fields.integer("step"), fields.text("id"), fields.integer("tokens")));
+                                    new Verdict.Hit(fields.integer("step"), fields.text("id"), fields.count("tokens")));
                     case "load" ->
                             new Said(
                                     new Verdict.Load(
                                             fields.integer("step"),
                                             fields.text("id"),
                                             fields.text("digest"),
-                                            fields.integer("span"),
+                                            fields.count("span"),
                                             fields.blocks("blocks_by_group")));
                     case "summary" -> {
                         Counters counters =
                                 new Counters(
-                                        fields.integer(Counter.PLANS.wireName()),
-                                        fields.integer(Counter.REJECTED.wireName()),
-                                        fields.integer(Counter.STORE_SKIPPED_QUORUM.wireName()),
-                                        fields.integer(Counter.RETIRED_FINISHED.wireName()),
+                                        fields.count(Counter.PLANS.wireName()),
+                                        fields.count(Counter.REJECTED.wireName()),
+                                        fields.count(Counter.STORE_SKIPPED_QUORUM.wireName()),
+                                        fields.count(Counter.RETIRED_FINISHED.wireName()),
                                         fields.has(Counter.IGNORED_HELD.wireName())
-                                                ? fields.integer(Counter.IGNORED_HELD.wireName())
+                                                ? fields.count(Counter.IGNORED_HELD.wireName())
                                                 : 0);
-                        yield new Summary(counters, fields.texts("pending"), fields.latched("latched"));
+                        List<String> pending = fields.texts("pending");
+                        SequencedMap<String, List<GroupBlock>> latched = fields.latched("latched");
+                        // replay prints the pending ids in string order, and latches of pending stores only
+                        if (!increasing(pending)) {
+                            throw new Unreadable("pending", "the pending ids are not in string order, each once");
+                        }
+                        if (!increasing(List.copyOf(latched.keySet())) || !pending.containsAll(latched.keySet())) {
+                            throw new Unreadable("latched", "the latches are not of pending ids, in string order");
+                        }
+                        yield new Summary(counters, pending, latched);
                     }
                     case "error" -> new Error(fields.text("message"));
                     default ->
@@ -246,6 +263,15 @@ public sealed interface OutputLine {
                 throw notA(key, "an integer");
             }
             return value.asLong();
+        }
+
+        /** A count of tokens or of verdicts: an integer of at least 0. */
+        long count(String key) throws Unreadable {
+            long value = integer(key);
+            if (value < 0) {
+                throw notA(key, "a count (an integer of at least 0)");
+            }
+            return value;
         }
 
         int group(String key) throws Unreadable {

@@ -1,5 +1,6 @@
 package io.proofgate.replay;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -108,5 +109,33 @@ class OutputLineTest {
         assertNotEquals(zero, OutputLine.read(zero).written());
         String reordered = LINES.get(3).written().replace("\"step\":5,\"id\":\"r4\"", "\"id\":\"r4\",\"step\":5");
         assertNotEquals(reordered, OutputLine.read(reordered).written());
+    }
+
+    /**
+     * Regression: a shard could hold lines no replay prints, and merge-replay passed them on: pending ids out of string
+     * order or twice, a latch of a request not pending, a negative count.
+     */
+    @Test
+    void aLineNoReplayCanPrintIsRefusedAtItsKey() {
+        String summary =
+                "{\"kind\":\"summary\",\"plans\":1,\"rejected\":0,\"store_skipped_quorum\":0,\"retired_finished\":0,"
+                        + "\"pending\":[\"r6\",\"r7\"],\"latched\":{\"r7\":[[1,47]]}}";
+        assertEquals(summary, assertDoesNotThrow(() -> OutputLine.read(summary)).written());
+        for (String[] bad :
+                new String[][] {
+                    {"[\"r6\",\"r7\"]", "[\"r7\",\"r6\"]", "pending"},
+                    {"[\"r6\",\"r7\"]", "[\"r6\",\"r6\",\"r7\"]", "pending"},
+                    {"{\"r7\":[[1,47]]}", "{\"zz\":[[1,47]]}", "latched"},
+                    {"\"plans\":1", "\"plans\":-1", "plans"}
+                }) {
+            OutputLine.Unreadable refused =
+                    assertThrows(OutputLine.Unreadable.class, () -> OutputLine.read(summary.replace(bad[0], bad[1])));
+            assertEquals(bad[2], refused.key(), refused.getMessage());
+        }
+        OutputLine.Unreadable span =
+                assertThrows(
+                        OutputLine.Unreadable.class,
+                        () -> OutputLine.read(LINES.get(0).written().replace("\"span\":", "\"span\":-")));
+        assertEquals("span", span.key());
     }
 }
