@@ -88,18 +88,41 @@ class BlockContentsConformTest {
                 all.size(),
                 Conform.run(all, InProcessAdapter::new, ConformTest.SETTINGS, line -> {}).count(Result.Passed.class));
         // the reference's plans moved to another step, or none at all: no verdict is compared here
+        Conform.Adapters rejecting =
+                () ->
+                        new ConformTest.Altered(
+                                new InProcessAdapter(),
+                                "plan",
+                                line ->
+                                        "{\"kind\":\"rejected\",\"step\":1,\"id\":\"r1\",\"code\":\"empty\",\"reason\":\"no\"}");
         Conform.Report noPlans =
                 Conform.run(
                         all,
                         () ->
                                 new ConformTest.Altered(
-                                        new InProcessAdapter(),
-                                        "plan",
-                                        line ->
-                                                "{\"kind\":\"rejected\",\"step\":1,\"id\":\"r1\",\"code\":\"empty\",\"reason\":\"no\"}"),
+                                        rejecting.start(),
+                                        "summary",
+                                        line -> line.replaceFirst("\"plans\":\\d+", "\"plans\":0")),
                         ConformTest.SETTINGS,
                         line -> {});
         assertEquals(all.size(), noPlans.count(Result.Passed.class), ConformText.of(noPlans, "altered"));
+        // but a summary that counts the plans it hid: they were never judged
+        Conform.Report hidden = Conform.run(all, rejecting, ConformTest.SETTINGS, line -> {});
+        List<Result.Failed> failed =
+                hidden.results().stream()
+                        .filter(Result.Failed.class::isInstance)
+                        .map(Result.Failed.class::cast)
+                        .toList();
+        assertEquals(all.size(), hidden.count(Result.Passed.class) + failed.size());
+        assertFalse(failed.isEmpty());
+        assertTrue(
+                failed.stream()
+                        .allMatch(
+                                f ->
+                                        f.mismatch()
+                                                .rule()
+                                                .equals("summary: plans counts other plans than the adapter printed")),
+                ConformText.of(hidden, "altered"));
     }
 
     /**
