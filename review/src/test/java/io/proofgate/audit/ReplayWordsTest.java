@@ -23,7 +23,7 @@ class ReplayWordsTest {
                         "{\"kind\":\"load\",\"step\":4,\"id\":\"r3\",\"digest\":\"d1\",\"span\":6912,"
                                 + "\"blocks_by_group\":[[61,62,63],[71]]}",
                         "{\"kind\":\"summary\",\"plans\":1,\"rejected\":1,\"store_skipped_quorum\":0,\"retired_finished\":1,"
-                            + "\"pending\":[\"r5\",\"r4\"],\"latched\":{\"r4\":[[1,7]]}}");
+                            + "\"pending\":[\"r4\",\"r5\"],\"latched\":{\"r4\":[[1,7]]}}");
         assertEquals(
                 List.of(
                         "plan r1 step=1 digest=d1 span=6912 blocks=[[11,12,13],[42]] recurrent=[[1,42],[3,9]]",
