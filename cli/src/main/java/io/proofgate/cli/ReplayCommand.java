@@ -99,7 +99,11 @@ final class ReplayCommand implements Command {
         }
         if (files.size() > 1 || options.containsKey("--shard") || options.containsKey("--out")) {
             if (store != null) {
-                throw new UsageException("--store checks one log; give one FILE");
+                throw new UsageException(
+                        files.size() > 1
+                                ? "--store checks one log; give one FILE"
+                                : "--store checks one log on standard output; it does not go with "
+                                        + (options.containsKey("--shard") ? "--shard" : "--out"));
             }
             if (files.contains("-")) {
                 throw new UsageException("- (stdin) is one log; several logs are files");

@@ -122,6 +122,12 @@ class ReplayShardsTest {
     void usageErrorsOfSeveralLogs() {
         assertTrue(run(args("replay", "--shard", "0/2")).err().contains("give --out FILE"));
         assertTrue(run(args("replay", "--store", "host")).err().contains("--store checks one log"));
+        // one log with --out: the message says what does not go with --store, not that there are several logs
+        CliRun stored =
+                run(List.of("replay", "--store", "host", "--out", dir.resolve("x.jsonl").toString(), LOGS.get(0)));
+        assertTrue(
+                stored.err().contains("--store checks one log on standard output; it does not go with --out"),
+                stored.err());
         assertTrue(run(List.of("replay", LOGS.get(0), "-")).err().contains("- (stdin) is one log"));
     }
 
