@@ -125,9 +125,7 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
         if (read == null) {
             return Optional.of(Outside.quoted(name) + " is not a file they read");
         }
-        Map<String, String> now = new TreeMap<>();
-        add(root, file, now);
-        return read.equals(now.get(name))
+        return read.equals(hash(file))
                 ? Optional.empty()
                 : Optional.of(Outside.quoted(name) + " holds other bytes than those they read");
     }
@@ -206,13 +204,17 @@ public record RunInputs(SortedMap<String, String> files, List<CheckedModel> mode
 
     private static String add(Path root, Path file, Map<String, String> files) throws MutationException {
         String name = name(root, file);
+        String hash = hash(file);
+        String previous = files.putIfAbsent(name, hash);
+        if (previous != null && !previous.equals(hash)) {
+            throw new MutationException(file + ": its bytes changed while the run's inputs were read");
+        }
+        return name;
+    }
+
+    private static String hash(Path file) throws MutationException {
         try {
-            String hash = Sha256.of(file);
-            String previous = files.putIfAbsent(name, hash);
-            if (previous != null && !previous.equals(hash)) {
-                throw new MutationException(file + ": its bytes changed while the run's inputs were read");
-            }
-            return name;
+            return Sha256.of(file);
         } catch (IOException e) {
             throw new MutationException(file + ": cannot read it: " + FileProblems.words(e));
         }

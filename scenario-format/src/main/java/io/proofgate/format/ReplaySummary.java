@@ -1,6 +1,7 @@
 package io.proofgate.format;
 
 import io.proofgate.words.Counter;
+import io.proofgate.words.EventObject;
 import io.proofgate.words.Outside;
 
 import java.util.Collections;
@@ -53,16 +54,11 @@ public record ReplaySummary(
         if (!ignoredHeld.equals("0")) {
             json.append(",\"").append(Counter.IGNORED_HELD.wireName()).append("\":").append(ignoredHeld);
         }
+        // strings escaped as every JSON line proofgate writes escapes them (EventObject)
         json.append(",\"pending\":[");
         for (int i = 0; i < pending.size(); i++) {
-            json.append(i == 0 ? "" : ",").append(Outside.quoted(pending.get(i)));
+            json.append(i == 0 ? "" : ",").append(EventObject.quote(pending.get(i)));
         }
-        json.append("],\"latched\":{");
-        boolean first = true;
-        for (var latch : latched.entrySet()) {
-            json.append(first ? "" : ",").append(Outside.quoted(latch.getKey())).append(':').append(latch.getValue());
-            first = false;
-        }
-        return json.append("}}").toString();
+        return json.append("],\"latched\":").append(EventObject.keyed(latched)).append('}').toString();
     }
 }

@@ -95,11 +95,14 @@ public sealed interface OutputLine {
         return read(tree(line));
     }
 
-    private static boolean increasing(List<String> ids) {
-        for (int i = 1; i < ids.size(); i++) {
-            if (ids.get(i - 1).compareTo(ids.get(i)) >= 0) {
+    /** Whether {@code ids} are in string order, each once. */
+    private static boolean increasing(Iterable<String> ids) {
+        String previous = null;
+        for (String id : ids) {
+            if (previous != null && previous.compareTo(id) >= 0) {
                 return false;
             }
+            previous = id;
         }
         return true;
     }
@@ -166,7 +169,7 @@ public sealed interface OutputLine {
                         if (!increasing(pending)) {
                             throw new Unreadable("pending", "the pending ids are not in string order, each once");
                         }
-                        if (!increasing(List.copyOf(latched.keySet())) || !pending.containsAll(latched.keySet())) {
+                        if (!increasing(latched.keySet()) || !pending.containsAll(latched.keySet())) {
                             throw new Unreadable("latched", "the latches are not of pending ids, in string order");
                         }
                         yield new Summary(counters, pending, latched);
