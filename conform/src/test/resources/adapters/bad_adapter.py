@@ -74,6 +74,8 @@ for line in sys.stdin:
         elif MODE == "not-json":
             sys.stdout.write("connector ready\n")
             sys.stdout.flush()
+        elif MODE == "not-applicable":
+            say({"kind": "not_applicable", "reason": "a connector of attention layers only"}, END)
         else:
             say(END)
     elif kind == "summary" and MODE == "no-end-at-all":

@@ -222,9 +222,18 @@ final class ConformCommand implements Command {
                 return Main.FINDINGS;
             }
             if (passed == 0) {
+                // the report's "not run" lines give the counts; this says which of the two reasons held
+                long notRun = report.count(Result.NotRun.class);
+                long notApplicable = report.count(Result.NotApplicable.class);
                 err.println(
-                        "proofgate conform: no scenario ran (every one needs a capability the adapter does not"
-                                + " declare)");
+                        "proofgate conform: no scenario ran ("
+                                + (notApplicable == 0
+                                        ? "every one needs a capability the adapter does not declare"
+                                        : notRun == 0
+                                                ? "the adapter answered not_applicable to every one"
+                                                : "every one needs a capability the adapter does not declare, or the"
+                                                        + " adapter answered not_applicable to it")
+                                + ")");
                 return Main.USAGE;
             }
             return Main.OK;

@@ -77,6 +77,27 @@ class ConformCommandTest {
         assertFalse(Files.exists(junit));
     }
 
+    /** A run where nothing ran is exit 2, and says why nothing ran: here not a capability, but the adapter's answer. */
+    @Test
+    void anAdapterThatFindsNoScenarioApplicableIsExitTwoInItsWords() {
+        CliRun run =
+                CliRun.of(
+                        "conform",
+                        "--exec",
+                        "python3 ../conform/src/test/resources/adapters/bad_adapter.py not-applicable",
+                        "--scenarios",
+                        HAND_WRITTEN);
+        assertEquals(Main.USAGE, run.exit(), run.err());
+        assertTrue(
+                run.out().contains(" scenarios not applicable: \"a connector of attention layers only\""), run.out());
+        assertTrue(
+                run.err()
+                        .endsWith(
+                                "proofgate conform: no scenario ran (every one needs a capability the adapter does not"
+                                        + " declare, or the adapter answered not_applicable to it)\n"),
+                run.err());
+    }
+
     @Test
     void anAdapterThatBreaksTheProtocolMidRunIsExitTwo() {
         CliRun run =

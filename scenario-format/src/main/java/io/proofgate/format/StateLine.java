@@ -212,13 +212,13 @@ public sealed interface StateLine {
                             new Plan(
                                     words[1],
                                     at.value(2, "digest"),
-                                    at.value(3, "span"),
+                                    at.number(3, "span"),
                                     at.value(4, "blocks"),
                                     at.value(5, "recurrent"));
                     case "retired" -> new Retired(words[1], at.value(2, "cause"));
-                    case "hit" -> new Hit(words[1], at.value(2, "tokens"));
+                    case "hit" -> new Hit(words[1], at.number(2, "tokens"));
                     case "load" ->
-                            new Load(words[1], at.value(2, "digest"), at.value(3, "span"), at.value(4, "blocks"));
+                            new Load(words[1], at.value(2, "digest"), at.number(3, "span"), at.value(4, "blocks"));
                     default -> new Rejected(words[1], at.value(2, "code"), List.of(words).subList(3, words.length));
                 };
             }
@@ -234,10 +234,10 @@ public sealed interface StateLine {
             case "counters" -> {
                 Counters counters =
                         new Counters(
-                                at.value(1, Counter.PLANS.wireName()),
-                                at.value(2, Counter.REJECTED.wireName()),
-                                at.value(3, Counter.STORE_SKIPPED_QUORUM.wireName()),
-                                at.value(4, Counter.RETIRED_FINISHED.wireName()));
+                                at.number(1, Counter.PLANS.wireName()),
+                                at.number(2, Counter.REJECTED.wireName()),
+                                at.number(3, Counter.STORE_SKIPPED_QUORUM.wireName()),
+                                at.number(4, Counter.RETIRED_FINISHED.wireName()));
                 yield wordsAll(at, counters, 5);
             }
             case "contents" -> contents(at, words);
@@ -281,7 +281,7 @@ public sealed interface StateLine {
     private static Pending pending(LineWords at) {
         // the latch first: the conformance kit has always named it when a pending line is short
         String latch = at.value(4, "latch");
-        return wordsAll(at, new Pending(at.words()[1], at.value(2, "done"), at.value(3, "table"), latch), 5);
+        return wordsAll(at, new Pending(at.words()[1], at.number(2, "done"), at.value(3, "table"), latch), 5);
     }
 
     /**

@@ -54,4 +54,28 @@ class StateLineTest {
             assertEquals(bad.getValue(), refused.getMessage());
         }
     }
+
+    /**
+     * A count in another form than the lines write it would read as an answer that differs (exit 1); it is a file no
+     * generation writes (exit 2), refused at the value.
+     */
+    @Test
+    void aCountInAnotherFormIsRefusedAtItsValue() {
+        for (var bad :
+                Map.of(
+                                "pending r1 done=06912 table=[[1001],[1011]] latch=[]",
+                                "f:2:17: \"done=06912\": a count is written in decimal digits, without a leading zero",
+                                "counters plans=1 rejected=-0 store_skipped_quorum=0 retired_finished=0",
+                                "f:2:27: \"rejected=-0\": a count is written in decimal digits, without a leading zero",
+                                "plan r1 digest=d1 span=+6912 blocks=[[11],[42]] recurrent=[[1,42]]",
+                                "f:2:24: \"span=+6912\": a count is written in decimal digits, without a leading zero",
+                                "hit r3 tokens=",
+                                "f:2:15: \"tokens=\": a count is written in decimal digits, without a leading zero")
+                        .entrySet()) {
+            ScenarioFormatException refused =
+                    org.junit.jupiter.api.Assertions.assertThrows(
+                            ScenarioFormatException.class, () -> StateLine.read("f", 2, bad.getKey()));
+            assertEquals(bad.getValue(), refused.getMessage());
+        }
+    }
 }
