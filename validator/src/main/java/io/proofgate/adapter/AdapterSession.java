@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import io.proofgate.json.JsonWords;
 import io.proofgate.namespace.NamespaceProbe;
 import io.proofgate.namespace.ReferenceNamespace;
 import io.proofgate.protocol.Connector;
@@ -58,8 +59,11 @@ public final class AdapterSession {
         String kind;
         try {
             kind = kindOf(message);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // the parser's own text ("Unrecognized token ...") is not proofgate's words, and quotes the input raw
+            return List.of(error("not a JSON object with a string \"kind\": invalid JSON: " + JsonWords.of(e)), END);
         } catch (IOException e) {
-            return List.of(error("not a JSON object with a string \"kind\": " + firstLine(e)), END);
+            return List.of(error("not a JSON object with a string \"kind\": " + e.getMessage()), END);
         }
         try {
             switch (kind) {
@@ -277,11 +281,5 @@ public final class AdapterSession {
         List<String> lines = new java.util.ArrayList<>(out.toString(StandardCharsets.UTF_8).lines().toList());
         lines.add(END);
         return lines;
-    }
-
-    private static String firstLine(IOException e) {
-        String message = String.valueOf(e.getMessage());
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
     }
 }
