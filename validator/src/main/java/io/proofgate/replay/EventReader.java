@@ -385,11 +385,13 @@ public final class EventReader implements Closeable {
                     line.schema = text(value, name);
                     line.schemaAt = parser.currentTokenLocation();
                 }
-                case TP_DEGREE -> line.tpDegree = integer(value, name);
-                case HASH_BLOCK_SIZE -> line.hashBlockSize = integer(value, name);
-                case MIN_SPAN -> line.minSpan = integer(value, name);
-                case MAX_SPAN -> line.maxSpan = value == JsonToken.VALUE_NULL ? null : integer(value, name);
-                case GROUPS -> line.groups = groups(value);
+                case TP_DEGREE -> line.tpDegree = line.at(field, parser, integer(value, name));
+                case HASH_BLOCK_SIZE -> line.hashBlockSize = line.at(field, parser, integer(value, name));
+                case MIN_SPAN -> line.minSpan = line.at(field, parser, integer(value, name));
+                case MAX_SPAN ->
+                        line.maxSpan =
+                                line.at(field, parser, value == JsonToken.VALUE_NULL ? null : integer(value, name));
+                case GROUPS -> line.groups = line.at(field, parser.currentTokenLocation(), groups(value));
                 case STEP -> line.step = integer(value, name);
                 case NEW -> line.newRequests = newRequests(value);
                 case CACHED -> line.cached = cachedRequests(value);
@@ -941,6 +943,13 @@ public final class EventReader implements Closeable {
         long kindColumn;
         String schema;
         JsonLocation schemaAt;
+
+        /**
+         * Where each of the topology's values starts, for its errors; null on other lines. A topology is one line of a
+         * log, so its locations cost the step lines nothing.
+         */
+        Map<Field, JsonLocation> topologyAt;
+
         Long tpDegree;
         Long hashBlockSize;
         Long minSpan;
@@ -1022,6 +1031,30 @@ public final class EventReader implements Closeable {
             return rank.intValue();
         }
 
+        /** {@code value}, with where it starts in the line: the value the parser read last. */
+        <T> T at(Field field, JsonParser parser, T value) {
+            return at(field, parser.currentTokenLocation(), value);
+        }
+
+        <T> T at(Field field, JsonLocation at, T value) {
+            if (topologyAt == null) {
+                topologyAt = new java.util.EnumMap<>(Field.class);
+            }
+            topologyAt.put(field, at);
+            return value;
+        }
+
+        /** An error of the topology at the value of {@code field} (of the first that is given), else at the line. */
+        private ReplayException topologyError(String problem, Field... fields) {
+            for (Field field : fields) {
+                JsonLocation at = topologyAt == null ? null : topologyAt.get(field);
+                if (at != null) {
+                    return error(at.getLineNr(), at.getColumnNr(), problem);
+                }
+            }
+            return error(startLine, startColumn, problem);
+        }
+
         Topology toTopology() throws ReplayException {
             if (schema == null) {
                 throw error(
@@ -1051,17 +1084,23 @@ public final class EventReader implements Closeable {
             }
             long tp = tpDegree == null ? 1 : tpDegree;
             if (tp < 1 || tp > 4096) {
-                throw error(startLine, startColumn, "\"tp_degree\" must be between 1 and 4096, got " + tp);
+                throw topologyError("\"tp_degree\" must be between 1 and 4096, got " + tp, Field.TP_DEGREE);
             }
+            long hash = hashBlockSize == null ? Topology.DEFAULT_HASH_BLOCK_SIZE : hashBlockSize;
+            long min = minSpan == null ? Topology.DEFAULT_MIN_SPAN_TOKENS : minSpan;
+            long max = maxSpan == null ? Long.MAX_VALUE : maxSpan;
             try {
-                return new Topology(
-                        groups,
-                        (int) tp,
-                        hashBlockSize == null ? Topology.DEFAULT_HASH_BLOCK_SIZE : hashBlockSize,
-                        minSpan == null ? Topology.DEFAULT_MIN_SPAN_TOKENS : minSpan,
-                        maxSpan == null ? Long.MAX_VALUE : maxSpan);
+                return new Topology(groups, (int) tp, hash, min, max);
             } catch (IllegalArgumentException e) {
-                throw error(startLine, startColumn, "invalid topology: " + e.getMessage());
+                // the record's own check says what is wrong; this says where
+                String problem = "invalid topology: " + e.getMessage();
+                if (groups.isEmpty()) {
+                    throw topologyError(problem, Field.GROUPS);
+                }
+                if (hash < 1) {
+                    throw topologyError(problem, Field.HASH_BLOCK_SIZE);
+                }
+                throw topologyError(problem, min < 0 ? Field.MIN_SPAN : Field.MAX_SPAN, Field.MIN_SPAN);
             }
         }
 
