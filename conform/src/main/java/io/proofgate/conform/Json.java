@@ -1,12 +1,11 @@
 package io.proofgate.conform;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** JSON helpers of the kit: one strict reader, string quoting. */
+/** JSON helpers of the kit: one strict reader; strings are quoted by {@link io.proofgate.words.EventObject#quote}. */
 public final class Json {
 
     /** A key twice in an object is an error: last-wins would silently pick one of two answers. */
@@ -17,10 +16,6 @@ public final class Json {
                     .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private Json() {}
-
-    public static String quote(String text) {
-        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
-    }
 
     /** A line of outside text for a message: quoted, escaped, at most 200 characters. */
     public static String excerpt(String line) {

@@ -5,6 +5,7 @@ import io.proofgate.format.StateLine;
 import io.proofgate.words.Capability;
 import io.proofgate.words.ConnectorPolicy;
 import io.proofgate.words.CopyTiming;
+import io.proofgate.words.EventObject;
 import io.proofgate.words.Outside;
 import io.proofgate.words.PoisonCode;
 
@@ -122,9 +123,9 @@ public sealed interface Line {
             return "{\"kind\":\"plan\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id())
+                    + EventObject.quote(id())
                     + ",\"digest\":"
-                    + Json.quote(digest())
+                    + EventObject.quote(digest())
                     + ",\"span\":"
                     + span()
                     + ",\"blocks_by_group\":"
@@ -155,9 +156,9 @@ public sealed interface Line {
             return "{\"kind\":\"saved\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id)
+                    + EventObject.quote(id)
                     + ",\"digest\":"
-                    + Json.quote(digest)
+                    + EventObject.quote(digest)
                     + ",\"span\":"
                     + span
                     + "}";
@@ -197,16 +198,16 @@ public sealed interface Line {
                     new StringBuilder("{\"kind\":\"rejected\",\"step\":")
                             .append(step)
                             .append(",\"id\":")
-                            .append(Json.quote(id()))
+                            .append(EventObject.quote(id()))
                             .append(",\"code\":")
-                            .append(Json.quote(code()));
+                            .append(EventObject.quote(code()));
             for (String field : List.of("observed", "target", "group", "block")) {
                 String value = fact(field);
                 if (value != null) {
                     json.append(",\"").append(field).append("\":").append(value);
                 }
             }
-            return (reason.isEmpty() ? json : json.append(",\"reason\":").append(Json.quote(reason)))
+            return (reason.isEmpty() ? json : json.append(",\"reason\":").append(EventObject.quote(reason)))
                     .append('}')
                     .toString();
         }
@@ -236,9 +237,9 @@ public sealed interface Line {
             return "{\"kind\":\"retired\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id())
+                    + EventObject.quote(id())
                     + ",\"cause\":"
-                    + Json.quote(cause())
+                    + EventObject.quote(cause())
                     + "}";
         }
     }
@@ -271,7 +272,7 @@ public sealed interface Line {
             return "{\"kind\":\"hit\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id())
+                    + EventObject.quote(id())
                     + ",\"tokens\":"
                     + tokens()
                     + "}";
@@ -306,9 +307,9 @@ public sealed interface Line {
             return "{\"kind\":\"load\",\"step\":"
                     + step
                     + ",\"id\":"
-                    + Json.quote(id())
+                    + EventObject.quote(id())
                     + ",\"digest\":"
-                    + Json.quote(digest())
+                    + EventObject.quote(digest())
                     + ",\"span\":"
                     + span()
                     + ",\"blocks_by_group\":"

@@ -1,7 +1,6 @@
 package io.proofgate.replay;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
-
+import io.proofgate.words.EventObject;
 import io.proofgate.words.FileProblems;
 import io.proofgate.words.Outside;
 import io.proofgate.words.Sha256;
@@ -70,12 +69,12 @@ public final class ReplayShard {
 
     /** The line that ends the output of a log replay refused, with its message. */
     static String errorLine(String message) {
-        return "{\"kind\":\"error\",\"message\":" + quote(message) + "}";
+        return "{\"kind\":\"error\",\"message\":" + EventObject.quote(message) + "}";
     }
 
     /** The line that starts the output of log {@code index}, at {@code path}. */
     static String logLine(int index, String path) {
-        return "{\"kind\":\"log\",\"index\":" + index + ",\"path\":" + quote(path) + "}";
+        return "{\"kind\":\"log\",\"index\":" + index + ",\"path\":" + EventObject.quote(path) + "}";
     }
 
     /**
@@ -94,7 +93,7 @@ public final class ReplayShard {
                                 + count
                                 + ",\"files\":[");
         for (int i = 0; i < files.size(); i++) {
-            header.append(i == 0 ? "" : ",").append(quote(files.get(i)));
+            header.append(i == 0 ? "" : ",").append(EventObject.quote(files.get(i)));
         }
         header.append("],\"sha256\":[");
         for (int i = index, n = 0; i < files.size(); i += count, n++) {
@@ -103,7 +102,7 @@ public final class ReplayShard {
                     .append('[')
                     .append(i)
                     .append(',')
-                    .append(hash == null ? "null" : quote(hash))
+                    .append(hash == null ? "null" : EventObject.quote(hash))
                     .append(']');
         }
         return header.append("]}").toString();
@@ -179,9 +178,5 @@ public final class ReplayShard {
     public static void line(OutputStream sink, String line) throws IOException {
         sink.write(line.getBytes(StandardCharsets.UTF_8));
         sink.write('\n');
-    }
-
-    public static String quote(String text) {
-        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
     }
 }

@@ -138,4 +138,23 @@ class OutputLineTest {
                         () -> OutputLine.read(LINES.get(0).written().replace("\"span\":", "\"span\":-")));
         assertEquals("span", span.key());
     }
+
+    /**
+     * Every JSON line proofgate writes says a string in one form: an id written by {@link VerdictWriter} (Jackson), by
+     * the kit and the summaries ({@link io.proofgate.words.EventObject#quote}) and in a shard's error line is the same
+     * bytes, whatever control characters it holds.
+     */
+    @Test
+    void aStringIsWrittenInOneFormByEveryWriter() {
+        StringBuilder text = new StringBuilder();
+        for (char c = 0; c < 0x100; c++) {
+            text.append(c);
+        }
+        String id = text.append("\u2028\u202e\uD83D\uDE00").toString();
+        String quoted = io.proofgate.words.EventObject.quote(id);
+        assertEquals(
+                "{\"kind\":\"retired\",\"step\":1,\"id\":" + quoted + ",\"cause\":\"finished\"}",
+                new OutputLine.Said(new Verdict.Retired(1, id, RetireCause.FINISHED)).written());
+        assertEquals("{\"kind\":\"error\",\"message\":" + quoted + "}", new OutputLine.Error(id).written());
+    }
 }

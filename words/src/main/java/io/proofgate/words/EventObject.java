@@ -181,8 +181,11 @@ public final class EventObject {
     }
 
     /**
-     * {@code text} as a JSON string: the quote, the backslash, newline and tab by their escapes, other control
-     * characters as {@code \}{@code u00XX}, everything else as it is.
+     * {@code text} as a JSON string, escaped as Jackson's generator escapes it (replay's verdict lines), so that every
+     * JSON line proofgate writes says one string in the same bytes: the quote and the backslash escaped, {@code \b},
+     * {@code \t}, {@code \n}, {@code \f} and {@code \r} by their short escapes, the other control characters as {@code
+     * \}{@code u00XX} (upper-case hex), each half of a surrogate pair as {@code \}{@code uXXXX} (Jackson's UTF-8
+     * generator writes a character beyond U+FFFF so), everything else as it is.
      */
     public static String quote(String text) {
         if (plain(text)) {
@@ -194,11 +197,14 @@ public final class EventObject {
             switch (c) {
                 case '"' -> quoted.append("\\\"");
                 case '\\' -> quoted.append("\\\\");
-                case '\n' -> quoted.append("\\n");
+                case '\b' -> quoted.append("\\b");
                 case '\t' -> quoted.append("\\t");
+                case '\n' -> quoted.append("\\n");
+                case '\f' -> quoted.append("\\f");
+                case '\r' -> quoted.append("\\r");
                 default -> {
-                    if (c < 0x20) {
-                        quoted.append(String.format("\\u%04x", (int) c));
+                    if (c < 0x20 || Character.isSurrogate(c)) {
+                        quoted.append(String.format("\\u%04X", (int) c));
                     } else {
                         quoted.append(c);
                     }
@@ -212,7 +218,7 @@ public final class EventObject {
     private static boolean plain(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (c < 0x20 || c == '"' || c == '\\') {
+            if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
                 return false;
             }
         }
