@@ -79,7 +79,12 @@ public record ScenarioFile(String topology, int topologyLine, List<ScenarioBlock
                 i = end;
             } else {
                 throw new ScenarioFormatException(
-                        source, i + 1, 1, "expected a comment, the topology line or a scenario line");
+                        source,
+                        i + 1,
+                        1,
+                        line.startsWith("\uFEFF")
+                                ? "a byte order mark (U+FEFF) starts the line: a scenario file is UTF-8 without one"
+                                : "expected a comment, the topology line or a scenario line");
             }
         }
         if (scenarios.isEmpty()) {

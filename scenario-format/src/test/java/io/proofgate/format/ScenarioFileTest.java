@@ -106,6 +106,13 @@ class ScenarioFileTest {
                 "f:1:1: no scenarios",
                 assertThrows(ScenarioFormatException.class, () -> ScenarioFile.read("f", List.of("topology {}")))
                         .getMessage());
+        // an editor's byte order mark is named, not read as a line of no known form
+        assertEquals(
+                "f:1:1: a byte order mark (U+FEFF) starts the line: a scenario file is UTF-8 without one",
+                assertThrows(
+                                ScenarioFormatException.class,
+                                () -> ScenarioFile.read("f", List.of("\uFEFF# a comment", "topology {}")))
+                        .getMessage());
     }
 
     /**
