@@ -72,8 +72,9 @@ UNCAUGHT = 3
 class NotApplicable(Exception):
     """Raised by an adapter's event handler when the scenario does not apply to its connector (for
     example, the vLLM field the connector reads cannot carry the scenario's evidence). The kit
-    counts the scenario as not run, with this reason, never as passed; the library answers the
-    scenario's later messages alike, until the next topology."""
+    counts the scenario as not run, with this reason, never as passed (though a plan printed
+    before it is judged for safety all the same); the library answers the scenario's later
+    messages alike, until the next topology."""
 
 
 class Adapter:

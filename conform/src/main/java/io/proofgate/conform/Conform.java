@@ -255,9 +255,9 @@ public final class Conform {
 
     /**
      * Safety first, for every adapter: the first unsafe plan fails the scenario, its witness the prefix up to the event
-     * it answers (run again to see that it is unsafe there too). Then the answers are compared with the policy the
-     * adapter declared, where the kit models it; an adapter of its own policy passes on safety alone, its missed
-     * publications noted.
+     * it answers (run again to see that it is unsafe there too), even where the adapter then says the scenario does not
+     * apply to its connector. Then the answers are compared with the policy the adapter declared, where the kit models
+     * it; an adapter of its own policy passes on safety alone, its missed publications noted.
      */
     private static Result judge(
             AdapterClient client, Scenario scenario, boolean shrink, ConnectorPolicy policy, long began)
@@ -265,10 +265,7 @@ public final class Conform {
         ScenarioRun run = new ScenarioRun(client);
         int events = scenario.events().size();
         Transcript said = run.record(scenario, events);
-        Optional<String> notApplicable = ScenarioRun.notApplicable(said);
-        if (notApplicable.isPresent()) {
-            return new Result.NotApplicable(scenario, notApplicable.get(), seconds(began));
-        }
+        // before a not_applicable is heard: a plan printed before it, or beside it, was published all the same
         Optional<PlanSafety.Unsafe> unsafe = PlanSafety.firstUnsafe(scenario, said);
         if (unsafe.isPresent()) {
             PlanSafety.Unsafe witness = unsafe.get();
@@ -284,6 +281,10 @@ public final class Conform {
                     witness.plan(),
                     witness.findings(),
                     seconds(began));
+        }
+        Optional<String> notApplicable = ScenarioRun.notApplicable(said);
+        if (notApplicable.isPresent()) {
+            return new Result.NotApplicable(scenario, notApplicable.get(), seconds(began));
         }
         Optional<Result.Mismatch> mismatch;
         Shrinker.Attempt<Result.Mismatch, AdapterException> again;

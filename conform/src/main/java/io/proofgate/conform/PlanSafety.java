@@ -150,6 +150,9 @@ public final class PlanSafety {
                             long[][] blocks = blockIds(plan.blocksByGroup());
                             List<String> findings =
                                     blocks == null ? unreadable(plan) : findings(contents, plan, blocks, null);
+                            if (findings.isEmpty()) {
+                                findings = recurrentDisagrees(topology, plan, blocks);
+                            }
                             if (!findings.isEmpty()) {
                                 unsafe = unsafe != null ? unsafe : new Unsafe(k + 1, plan.json(), findings);
                             } else if (plan.copy() == CopyTiming.IN_STEP) {
@@ -252,6 +255,37 @@ public final class PlanSafety {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /**
+     * A plan states its recurrent blocks twice: in {@code blocks_by_group} (a recurrent group's list is its one latched
+     * block), which the contents are judged on, and as the {@code recurrent} pairs of the recurrent groups in index
+     * order (protocol, "Publication"). A connector may publish from either, so where they disagree the plan is unsafe
+     * whichever it reads; the kit's comparison would see it only under latch-at-target.
+     */
+    private static List<String> recurrentDisagrees(
+            io.proofgate.protocol.Topology topology, Line.Plan plan, long[][] blocks) {
+        StringBuilder pairs = new StringBuilder("[");
+        for (io.proofgate.protocol.Group group : topology.groups()) {
+            if (group.isRecurrent() && group.index() < blocks.length && blocks[group.index()].length == 1) {
+                pairs.append(pairs.length() == 1 ? "" : ",")
+                        .append('[')
+                        .append(group.index())
+                        .append(',')
+                        .append(blocks[group.index()][0])
+                        .append(']');
+            }
+        }
+        String stated = pairs.append(']').toString();
+        if (stated.equals(plan.said().recurrent())) {
+            return List.of();
+        }
+        return List.of(
+                "its recurrent "
+                        + Json.excerpt(plan.said().recurrent())
+                        + " is not the recurrent groups' blocks of its blocks_by_group, "
+                        + stated
+                        + ": a connector that publishes from it publishes pages that were not judged");
     }
 
     private static List<String> unreadable(Line.Plan plan) {

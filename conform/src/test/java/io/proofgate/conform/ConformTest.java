@@ -161,6 +161,52 @@ class ConformTest {
         assertEquals(all.size() - 2, report.count(Result.Passed.class));
     }
 
+    static final String TOY_VARIANTS = "python3 src/test/resources/adapters/toy_variants.py ";
+
+    /**
+     * A plan the adapter printed was published, whatever it says of the scenario afterwards: the toy with its planted
+     * bug, saying at the summary request that the scenario does not apply to it, is unsafe where the toy is.
+     */
+    @Test
+    void anUnsafePlanFailsItsScenarioEvenWhereTheAdapterThenSaysItDoesNotApply() throws ConformException {
+        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
+        Conform.Report report =
+                Conform.run(
+                        finished,
+                        () -> new ProcessAdapter(TOY_VARIANTS + "dodging", Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        long unsafe = report.count(Result.Unsafe.class);
+        assertTrue(unsafe > 0, ConformText.of(report, "dodging"));
+        assertEquals(finished.size(), unsafe + report.count(Result.NotApplicable.class));
+    }
+
+    /**
+     * A plan's {@code recurrent} pairs must be the recurrent groups' blocks of its {@code blocks_by_group}: a connector
+     * of its own policy (nothing compared but safety) that states other blocks there is unsafe, its blocks_by_group
+     * safe as they are.
+     */
+    @Test
+    void aPlanWhoseRecurrentPairsAreNotItsRecurrentBlocksIsUnsafeUnderAnyPolicy() throws ConformException {
+        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
+        Conform.Report report =
+                Conform.run(
+                        finished,
+                        () -> new ProcessAdapter(TOY_VARIANTS + "misstated --fixed", Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        List<Result.Unsafe> unsafe =
+                report.results().stream()
+                        .filter(Result.Unsafe.class::isInstance)
+                        .map(Result.Unsafe.class::cast)
+                        .toList();
+        assertTrue(unsafe.size() > 100, ConformText.of(report, "misstated"));
+        assertEquals(finished.size(), unsafe.size() + report.count(Result.Passed.class));
+        assertTrue(
+                unsafe.getFirst().findings().getFirst().startsWith("its recurrent \"[[1,"),
+                unsafe.getFirst().findings().toString());
+    }
+
     static final String VLLM_EXAMPLE = "python3 ../examples/conform/vllm_connector/adapter.py";
 
     /** The scenarios with lookups, which an adapter without the restore capability does not run. */

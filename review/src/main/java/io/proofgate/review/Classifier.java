@@ -48,11 +48,26 @@ public final class Classifier {
         Optional<String> notA = ScenarioRun.notApplicable(base);
         Optional<String> notB = ScenarioRun.notApplicable(head);
         if (notA.isPresent() || notB.isPresent()) {
-            // a scenario that does not apply to a revision's connector is compared no further
+            // a plan printed before the not_applicable, or beside it, was published all the same: safety first
+            Optional<Safety> safety = safety(scenario, 1, base, head);
+            if (safety.isPresent()) {
+                int k = safety.get().event();
+                return new Comparison.Differs(
+                        k,
+                        DifferenceKind.VERDICT,
+                        safety.get().judgement(),
+                        "plan: published, then the scenario said not to apply",
+                        json(verdicts(base.answer(k))),
+                        json(verdicts(head.answer(k))),
+                        List.of(safety.get().finding()));
+            }
+            // else a scenario that does not apply to a revision's connector is compared no further
             return notA.isPresent() && notB.isPresent()
                     ? new Comparison.NotApplicable(notA.get())
                     : new Comparison.OneRefused(
-                            0, notA.isPresent() ? "base" : "head", "not applicable: " + notA.or(() -> notB).get());
+                            notApplicableAt(notA.isPresent() ? base : head),
+                            notA.isPresent() ? "base" : "head",
+                            "not applicable: " + notA.or(() -> notB).get());
         }
         List<Line.VerdictLine> printedBefore = new ArrayList<>();
         for (int k = 0; k < prefix + 2; k++) {
@@ -214,8 +229,18 @@ public final class Classifier {
                                 .orElse("(the model states no copies: it judges them for safety only)")));
     }
 
-    /** A safety regression or fix, with the finding the model's lines end with. */
-    private record Safety(ModelJudgement judgement, String finding) {}
+    /** The first message a not_applicable line answers. */
+    private static int notApplicableAt(Transcript said) {
+        for (int k = 0; k < said.messages(); k++) {
+            if (said.answer(k).stream().anyMatch(Line.NotApplicable.class::isInstance)) {
+                return k;
+            }
+        }
+        throw new IllegalStateException("no not_applicable line in the answers");
+    }
+
+    /** A safety regression or fix at event {@code event}, with the finding the model's lines end with. */
+    private record Safety(ModelJudgement judgement, String finding, int event) {}
 
     /**
      * Safety first: where exactly one side has a plan unsafe at message {@code k} or later (an asynchronous copy turns
@@ -231,7 +256,8 @@ public final class Classifier {
         return Optional.of(
                 new Safety(
                         unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX,
-                        "(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")"));
+                        "(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")",
+                        unsafeB.or(() -> unsafeA).get().event()));
     }
 
     private Comparison.Differs stateDifference(Scenario scenario, int k, Line.State a, Line.State b) {

@@ -106,6 +106,18 @@ class ConnectorAuditTest {
                     + "import atexit\n"
                     + "atexit.register(lambda: os.write(1, b'{\"kind\":\"plan\",\"note\":\"after the last answer\"}\\n"
                     + "'))");
+        // a connector that says, at the summary request, that no scenario applies to it (it declares no state, so the
+        // state is asked for only there), without its bug and with it
+        git("checkout", "-q", "fixed");
+        edit(
+                "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
+                "capabilities = (\"sliding\", \"restore\", \"namespace\")");
+        edit("from proofgate_adapter import Adapter,", "from proofgate_adapter import NotApplicable, Adapter,");
+        edit(
+                "    def state(self):\n        return self.connector.state()\n",
+                "    def state(self):\n        raise NotApplicable(\"no summary\")\n");
+        commit("dodging", "dodging");
+        revision("dodging", "dodging-bug", "FIXED = True", "FIXED = \"--fixed\" in sys.argv[1:]");
         // answers that change from run to run, with the same code at both revisions: a plan now and
         // then left out, and a digest salted once per process
         revision(
@@ -338,6 +350,21 @@ class ConnectorAuditTest {
         assertTrue(
                 report.classes().stream().anyMatch(c -> c.first().rule().startsWith("rejected null_block -> ")),
                 ConnectorAuditText.write(report));
+    }
+
+    /**
+     * A plan printed before the adapter says the scenario does not apply to its connector was published all the same:
+     * the planted bug, at a head that dodges every scenario so, is a safety regression, never a scenario neither
+     * revision ran.
+     */
+    @Test
+    void anUnsafePlanIsASafetyRegressionEvenWhereTheScenarioThenSaysNotToApply() throws Exception {
+        ConnectorAuditReport report = audit("dodging", "dodging-bug", false);
+        String text = ConnectorAuditText.write(report);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), text);
+        assertTrue(
+                report.classes().stream().anyMatch(c -> c.first().judgement() == ModelJudgement.SAFETY_REGRESSION),
+                text);
     }
 
     @Test

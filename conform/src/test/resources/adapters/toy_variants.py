@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""The toy connector (examples/conform/toy_connector.py) in variants that hide an unsafe plan, for
+ConformTest. Usage: toy_variants.py MODE [--fixed] (--fixed as the toy reads it).
+
+- dodging: says at the summary request that the scenario does not apply to its connector, after
+  its plans were printed (it declares no state, so the state is asked for only there).
+- misstated: a connector of its own policy whose plans name other blocks in `recurrent` than the
+  recurrent groups' blocks in `blocks_by_group`.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, os.pardir, os.pardir, os.pardir, os.pardir, os.pardir)
+sys.path[:0] = [os.path.join(ROOT, "examples", "conform"), os.path.join(ROOT, "adapters", "python")]
+
+import toy_connector  # noqa: E402
+from proofgate_adapter import NotApplicable, main  # noqa: E402
+
+MODE = sys.argv[1]
+
+
+class Dodging(toy_connector.ToyAdapter):
+    capabilities = ("sliding", "namespace")
+
+    def state(self):
+        raise NotApplicable("the connector keeps no summary")
+
+
+class Misstated(toy_connector.ToyAdapter):
+    capabilities = ("sliding", "namespace")
+    connector_policy = "own"
+
+    def step(self, step):
+        out = []
+        for verdict in super().step(step) or ():
+            line = verdict if isinstance(verdict, dict) else verdict.to_json()
+            if line["kind"] == "plan" and line["recurrent"]:
+                line["recurrent"] = [[group, block + 1000000] for group, block in line["recurrent"]]
+            out.append(line)
+        return out
+
+
+main({"dodging": Dodging, "misstated": Misstated}[MODE]())
