@@ -367,6 +367,25 @@ class ConnectorAuditTest {
                 text);
     }
 
+    /**
+     * A head that says at the summary request that the scenario does not apply cannot be compared there, and the report
+     * names that message (a scenario's events, then its summary request), not the topology's.
+     */
+    @Test
+    void aScenarioOneRevisionSaysNotToApplyIsRefusedAtTheMessageItAnswered() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "dodging", false);
+        String text = ConnectorAuditText.write(report);
+        assertEquals(ConnectorAuditReport.NOT_JUDGED, report.exitCode(), text);
+        Scenario first = report.refusedByOne().getFirst().scenario();
+        assertTrue(
+                text.contains(
+                        first.id()
+                                + ": the head revision refused message "
+                                + (first.events().size() + 1)
+                                + ": \"not applicable: no summary\""),
+                text);
+    }
+
     @Test
     void aReasonsTextIsAReasonOnlyDifference() throws Exception {
         ConnectorAuditReport report = audit("fixed", "reason", false);
