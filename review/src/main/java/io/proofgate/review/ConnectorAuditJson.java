@@ -59,12 +59,12 @@ public final class ConnectorAuditJson {
             lines(node.putArray("base_answer"), c.first().base());
             lines(node.putArray("head_answer"), c.first().head());
             lines(node.putArray("model_expects"), c.first().model());
-            switch (report.approvals().of(c.fingerprint())) {
+            switch (report.approval(c.fingerprint())) {
                 case Approvals.ByBase b -> node.put("accepted", b.justification());
                 case Approvals.ByChange ch -> node.put("accepted_by_this_change", ch.justification());
                 case Approvals.Open o -> {}
             }
-            node.put("unaccepted", report.approvals().open(c.fingerprint()));
+            node.put("unaccepted", report.open(c.fingerprint()));
         }
         ArrayNode errors = root.putArray("errors");
         for (Outcome.Errored e : report.errors()) {
@@ -81,7 +81,7 @@ public final class ConnectorAuditJson {
             ObjectNode node = dropped.addObject();
             node.put("capability", capability.wireName());
             node.put("fingerprint", fingerprint);
-            node.put("unaccepted", report.approvals().open(fingerprint));
+            node.put("unaccepted", report.open(fingerprint));
         }
         strings(root.putArray("stale_acceptances"), report.stale());
         ObjectNode namespace = root.putObject("namespace");
@@ -104,7 +104,7 @@ public final class ConnectorAuditJson {
                     node.put("first_probe", name.firstProbe());
                     node.put("base", name.base());
                     node.put("head", name.head());
-                    node.put("unaccepted", report.approvals().open(fingerprint));
+                    node.put("unaccepted", report.open(fingerprint));
                 }
             }
             strings(namespace.putArray("refused_by_one"), report.namespace().refusedByOne());

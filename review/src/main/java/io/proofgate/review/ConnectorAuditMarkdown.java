@@ -48,7 +48,7 @@ public final class ConnectorAuditMarkdown {
                         .append(String.format("%,d", c.scenarios()))
                         .append(" | ")
                         .append(
-                                switch (report.approvals().of(c.fingerprint())) {
+                                switch (report.approval(c.fingerprint())) {
                                     case Approvals.ByBase b -> "yes";
                                     case Approvals.ByChange ch -> "by this change, needs a reviewer";
                                     case Approvals.Open o -> "**no**";
@@ -78,7 +78,7 @@ public final class ConnectorAuditMarkdown {
             lines(block, "base, after " + at, d.base());
             lines(block, "head", d.head());
             lines(block, "model", d.model());
-            block.append(ConnectorAuditText.status(report.approvals(), c.fingerprint())).append("\n</details>\n\n");
+            block.append(ConnectorAuditText.status(report, c.fingerprint())).append("\n</details>\n\n");
             if (out.length() + block.length() > LIMIT) {
                 left++;
             } else {
@@ -98,7 +98,7 @@ public final class ConnectorAuditMarkdown {
                     .append("` (`")
                     .append(fingerprint)
                     .append("`): ")
-                    .append(ConnectorAuditText.status(report.approvals(), fingerprint))
+                    .append(ConnectorAuditText.status(report, fingerprint))
                     .append("\n\n");
         }
         if (!report.judged()) {

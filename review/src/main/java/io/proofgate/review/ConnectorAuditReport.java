@@ -47,7 +47,28 @@ public record ConnectorAuditReport(
     public static final int NOT_JUDGED = 2;
 
     public List<DifferenceClass> open() {
-        return classes.stream().filter(c -> approvals.open(c.fingerprint())).toList();
+        return classes.stream().filter(c -> open(c.fingerprint())).toList();
+    }
+
+    /**
+     * A finding's acceptance. A safety regression has none, whatever audit-accepted.json says: no acceptance removes a
+     * plan that publishes a page not holding its prefix, as none removes a broken invariant in the spec audit.
+     */
+    public Approvals.Status approval(String fingerprint) {
+        return isSafetyRegression(fingerprint) ? new Approvals.Open() : approvals.of(fingerprint);
+    }
+
+    /** Whether a finding is not accepted: see {@link #approval}. */
+    public boolean open(String fingerprint) {
+        return isSafetyRegression(fingerprint) || approvals.open(fingerprint);
+    }
+
+    public boolean isSafetyRegression(String fingerprint) {
+        return classes.stream()
+                .anyMatch(
+                        c ->
+                                c.fingerprint().equals(fingerprint)
+                                        && c.first().judgement() == ModelJudgement.SAFETY_REGRESSION);
     }
 
     /**
@@ -65,12 +86,12 @@ public record ConnectorAuditReport(
 
     /** Dropped capabilities no acceptance at the base covers. */
     public List<String> openDropped() {
-        return dropped().stream().map(ConnectorAuditReport::droppedFingerprint).filter(approvals::open).toList();
+        return dropped().stream().map(ConnectorAuditReport::droppedFingerprint).filter(this::open).toList();
     }
 
     /** Changed namespace names no acceptance at the base covers. */
     public List<String> openNamespace() {
-        return namespace.changed().stream().map(NamespaceRun.Result::fingerprint).filter(approvals::open).toList();
+        return namespace.changed().stream().map(NamespaceRun.Result::fingerprint).filter(this::open).toList();
     }
 
     public List<Outcome.Errored> errors() {

@@ -95,7 +95,7 @@ public final class ConnectorAuditSarif {
     private static void result(
             SarifLog log, String rule, String message, String fingerprint, ConnectorAuditReport report) {
         String why =
-                switch (report.approvals().of(fingerprint)) {
+                switch (report.approval(fingerprint)) {
                     case Approvals.ByBase b -> b.justification();
                     case Approvals.ByChange c -> report.approvals().fromHead() ? c.justification() : null;
                     case Approvals.Open o -> null;

@@ -97,7 +97,7 @@ public final class ConnectorAuditText {
             d.head().forEach(line -> out.append("        ").append(line).append('\n'));
             out.append("      model:\n");
             d.model().forEach(line -> out.append("        ").append(line).append('\n'));
-            out.append("      ").append(status(report.approvals(), c.fingerprint())).append('\n');
+            out.append("      ").append(status(report, c.fingerprint())).append('\n');
         }
         if (!report.refusedByOne().isEmpty()) {
             out.append("\nRefused by one revision only (not comparable): ")
@@ -164,13 +164,13 @@ public final class ConnectorAuditText {
                         .append("] ")
                         .append(capability.wireName())
                         .append(": ")
-                        .append(status(report.approvals(), fingerprint))
+                        .append(status(report, fingerprint))
                         .append('\n');
             }
         }
         List<String> byChange =
                 report.classes().stream()
-                        .filter(c -> report.approvals().of(c.fingerprint()) instanceof Approvals.ByChange)
+                        .filter(c -> report.approval(c.fingerprint()) instanceof Approvals.ByChange)
                         .map(DifferenceClass::fingerprint)
                         .toList();
         if (!byChange.isEmpty()) {
@@ -231,7 +231,7 @@ public final class ConnectorAuditText {
             out.append("      head: ")
                     .append(Json.excerpt(io.proofgate.namespace.NamespaceImpact.shown(name.head())))
                     .append('\n');
-            out.append("      ").append(status(report.approvals(), fingerprint)).append('\n');
+            out.append("      ").append(status(report, fingerprint)).append('\n');
         }
         for (String probe : namespace.refusedByOne()) {
             out.append("  not comparable: ").append(probe).append('\n');
@@ -256,8 +256,11 @@ public final class ConnectorAuditText {
         }
     }
 
-    static String status(Approvals approvals, String fingerprint) {
-        return switch (approvals.of(fingerprint)) {
+    static String status(ConnectorAuditReport report, String fingerprint) {
+        if (report.isSafetyRegression(fingerprint)) {
+            return "not accepted: a safety regression, which no acceptance removes";
+        }
+        return switch (report.approval(fingerprint)) {
             case Approvals.ByBase b -> "accepted: " + Json.excerpt(b.justification());
             case Approvals.ByChange c ->
                     "accepted by this change, needs a reviewer: " + Json.excerpt(c.justification());

@@ -656,6 +656,37 @@ class ConnectorAuditTest {
         git("checkout", "-q", "fixed");
     }
 
+    /**
+     * No acceptance removes a safety regression (as none removes a broken invariant in the spec audit): the planted bug
+     * put back, every finding of it accepted at the base, is still exit 1 on its safety regressions alone.
+     */
+    @Test
+    void aSafetyRegressionCannotBeAccepted() throws Exception {
+        ConnectorAuditReport regression = audit("fixed", "bug", false);
+        assertTrue(
+                regression.classes().stream().anyMatch(c -> c.first().judgement() == ModelJudgement.SAFETY_REGRESSION),
+                ConnectorAuditText.write(regression));
+        git("checkout", "-q", "fixed");
+        Files.writeString(repo.resolve("audit-accepted.json"), acceptance(regression));
+        commit("the reviewers accept the planted bug ahead of it", "fixed-accepting");
+        edit("FIXED = True", "FIXED = \"--fixed\" in sys.argv[1:]");
+        commit("the planted bug, accepted at its base", "bug-accepted");
+        ConnectorAuditReport report = audit("fixed-accepting", "bug-accepted", false);
+        String text = ConnectorAuditText.write(report);
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), text);
+        assertFalse(report.open().isEmpty(), text);
+        assertTrue(
+                report.open().stream().allMatch(c -> c.first().judgement() == ModelJudgement.SAFETY_REGRESSION), text);
+        assertEquals(
+                regression.classes().stream()
+                        .filter(c -> c.first().judgement() == ModelJudgement.SAFETY_REGRESSION)
+                        .count(),
+                report.open().size(),
+                text);
+        assertTrue(text.contains("not accepted: a safety regression, which no acceptance removes"), text);
+        git("checkout", "-q", "fixed");
+    }
+
     private static String acceptance(ConnectorAuditReport report) {
         // the differences, and the namespace names the fix changes (the toy's plan_selection goes through the planted
         // bug)
