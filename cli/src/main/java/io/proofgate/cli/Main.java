@@ -81,7 +81,18 @@ public final class Main {
         List<String> rest = Arrays.asList(args).subList(1, args.length);
         if (rest.contains("--help") || rest.contains("-h")) {
             out.print(command.help());
-            return OK;
+            if (rest.size() == 1) {
+                return OK;
+            }
+            // with other arguments (a CI variable that expands to --help, a --help taken for a value) a 0 would read
+            // as a run that passed
+            err.println(
+                    "proofgate "
+                            + command.name()
+                            + ": nothing ran: "
+                            + (rest.contains("--help") ? "--help" : "-h")
+                            + " is given with other arguments");
+            return USAGE;
         }
         try {
             return command.run(rest, out, err);

@@ -155,6 +155,20 @@ class MainTest {
         }
     }
 
+    /**
+     * Help with other arguments prints the help, but is no run that passed: a CI variable that expands to --help, or a
+     * --help taken for an option's value, would otherwise end a check with 0 and nothing checked.
+     */
+    @Test
+    void helpWithOtherArgumentsRunsNothingAndIsExitTwo() {
+        assertEquals(2, run("audit-connector", "--exec", "x", "--repo", "r", "--base", "--help"));
+        assertTrue(stdout().startsWith("Usage: proofgate audit-connector"), stdout());
+        assertEquals("proofgate audit-connector: nothing ran: --help is given with other arguments\n", stderr());
+        err.reset();
+        assertEquals(2, run("conform", "-h", "--in-process"));
+        assertEquals("proofgate conform: nothing ran: -h is given with other arguments\n", stderr());
+    }
+
     @Test
     void unknownCommand_exitsTwo() {
         assertEquals(2, run("frobnicate"));
