@@ -3,6 +3,7 @@ package io.proofgate.bytecheck;
 /**
  * A published or restored page whose bytes are not the content the target demands.
  *
+ * @param group the group whose page it is; -1 for a plan that is not one page per group (then {@code block} is not one)
  * @param phase {@code published} (the gathered snapshot) or {@code restored} (the fresh blocks after the scatter)
  */
 public record ByteFinding(
@@ -14,10 +15,7 @@ public record ByteFinding(
                 + step
                 + " request "
                 + request
-                + " group "
-                + group
-                + " block "
-                + block
+                + (group < 0 ? "" : " group " + group + " block " + block) // a place only where there is one
                 + ": "
                 + phase
                 + " page is not "
