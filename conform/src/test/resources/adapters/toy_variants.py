@@ -6,6 +6,7 @@ ConformTest. Usage: toy_variants.py MODE [--fixed] (--fixed as the toy reads it)
   its plans were printed (it declares no state, so the state is asked for only there).
 - misstated: a connector of its own policy whose plans name other blocks in `recurrent` than the
   recurrent groups' blocks in `blocks_by_group`.
+- misstepped: a connector of its own policy whose plans say a later step than their event's.
 """
 
 import os
@@ -42,4 +43,18 @@ class Misstated(toy_connector.ToyAdapter):
         return out
 
 
-main({"dodging": Dodging, "misstated": Misstated}[MODE]())
+class Misstepped(toy_connector.ToyAdapter):
+    capabilities = ("sliding", "namespace")
+    connector_policy = "own"
+
+    def step(self, step):
+        out = []
+        for verdict in super().step(step) or ():
+            line = verdict if isinstance(verdict, dict) else verdict.to_json()
+            if line["kind"] == "plan":
+                line["step"] += 7
+            out.append(line)
+        return out
+
+
+main({"dodging": Dodging, "misstated": Misstated, "misstepped": Misstepped}[MODE]())

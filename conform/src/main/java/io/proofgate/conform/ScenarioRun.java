@@ -377,6 +377,21 @@ public final class ScenarioRun {
                 }
             }
         }
+        // a verdict says the step it was decided in, which is its event's: where nothing else is compared, a plan that
+        // says another step would stand in the adapter's log for a publication at a step it was not judged at
+        for (int k = 1; k <= Math.min(prefix, said.events().size()); k++) {
+            String step = scenario.events().get(k - 1).step();
+            for (Line line : said.answer(k)) {
+                if (line instanceof Line.VerdictLine verdict && !verdict.step().equals(step)) {
+                    return Optional.of(
+                            new Result.Mismatch(
+                                    k,
+                                    "verdict: step is not its event's",
+                                    List.of("(a verdict of step " + step + ")"),
+                                    List.of(verdict.json())));
+                }
+            }
+        }
         // its own summary counts the plans it printed: a plan counted but not printed was never judged for safety
         if (said.summary().getFirst() instanceof Line.Summary summary) {
             long printed = said.events().stream().flatMap(List::stream).filter(Line.Plan.class::isInstance).count();

@@ -207,6 +207,29 @@ class ConformTest {
                 unsafe.getFirst().findings().toString());
     }
 
+    /**
+     * A verdict says its event's step, under any policy: where the kit compares nothing but safety, a plan that says a
+     * later step fails its scenario (it was judged at its event).
+     */
+    @Test
+    void aVerdictOfAnotherStepThanItsEventsFailsUnderAnyPolicy() throws ConformException {
+        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
+        Conform.Report report =
+                Conform.run(
+                        finished,
+                        () -> new ProcessAdapter(TOY_VARIANTS + "misstepped --fixed", Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        List<Result.Failed> failed =
+                report.results().stream()
+                        .filter(Result.Failed.class::isInstance)
+                        .map(Result.Failed.class::cast)
+                        .toList();
+        assertTrue(failed.size() > 100, ConformText.of(report, "misstepped"));
+        assertEquals(finished.size(), failed.size() + report.count(Result.Passed.class));
+        assertTrue(failed.stream().allMatch(f -> f.mismatch().rule().equals("verdict: step is not its event's")));
+    }
+
     static final String VLLM_EXAMPLE = "python3 ../examples/conform/vllm_connector/adapter.py";
 
     /** The scenarios with lookups, which an adapter without the restore capability does not run. */
