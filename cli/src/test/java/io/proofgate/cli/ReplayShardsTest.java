@@ -91,6 +91,30 @@ class ReplayShardsTest {
         CliRun incomplete = run(List.of("merge-replay", three.get(0), three.get(1), cut.toString()));
         assertEquals(Main.USAGE, incomplete.exit());
         assertTrue(incomplete.err().startsWith("proofgate merge-replay: shard 0/3 is incomplete"), incomplete.err());
+        assertTrue(incomplete.err().endsWith(" does not end with its end line (cut short, or still being written)\n"));
+        // a shard a tool rewrote is told apart from one cut short
+        String whole = Files.readString(Path.of(three.get(2)));
+        for (var edit :
+                java.util.Map.of(
+                                whole.replace("\n", "\r\n"),
+                                " ends its lines with CR LF: a shard's lines end with LF alone, as replay wrote them"
+                                        + " (was it converted?)",
+                                whole + "\n\n",
+                                " has blank text after its end line, which must be the file's last line",
+                                whole.substring(0, whole.length() - 1),
+                                " has no newline after its end line",
+                                whole.replace(
+                                        "{\"kind\":\"end\"}",
+                                        "{\"kind\":\"end\",\"hmac\":\"" + "AB".repeat(32) + "\"}"),
+                                " has an end line that is not one replay writes (an HMAC is 64 lower-case hex digits)")
+                        .entrySet()) {
+            Files.writeString(cut, edit.getKey());
+            CliRun edited = run(List.of("merge-replay", three.get(0), three.get(1), cut.toString()));
+            assertEquals(Main.USAGE, edited.exit());
+            assertEquals(
+                    "proofgate merge-replay: shard 0/3 is incomplete: " + cut + edit.getValue() + "\n", edited.err());
+        }
+        Files.write(cut, lines.subList(0, lines.size() - 1));
         // refused before anything is streamed (the command's buffer would hide that for logs this small)
         java.io.ByteArrayOutputStream streamed = new java.io.ByteArrayOutputStream();
         org.junit.jupiter.api.Assertions.assertThrows(

@@ -90,13 +90,7 @@ public final class ReplayMerge {
             if (end == null) {
                 // refused before anything is streamed: a merge prints all of its output or none
                 throw new MergeRefused(
-                        "shard "
-                                + index
-                                + "/"
-                                + count
-                                + " is incomplete: "
-                                + shown(file)
-                                + " does not end with its end line (cut short, or still being written)");
+                        "shard " + index + "/" + count + " is incomplete: " + shown(file) + " " + noEnd(file));
             }
             verify(file, end, key);
             ShardBody.check(file, header);
@@ -189,6 +183,37 @@ public final class ReplayMerge {
             }
             return null;
         }
+    }
+
+    /**
+     * Why a file has no end line as a shard writes it: a shard edited by a tool that changed its line ends or the end
+     * line's HMAC, or one cut short.
+     */
+    private static String noEnd(Path file) throws IOException {
+        String tail;
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+            int length = (int) Math.min(in.length(), 256);
+            byte[] last = new byte[length];
+            in.seek(in.length() - length);
+            in.readFully(last);
+            tail = new String(last, StandardCharsets.UTF_8);
+        }
+        if (tail.endsWith("\r\n")) {
+            return "ends its lines with CR LF: a shard's lines end with LF alone, as replay wrote them (was it"
+                    + " converted?)";
+        }
+        String stripped = tail.stripTrailing();
+        int start = stripped.lastIndexOf('\n') + 1;
+        String last = stripped.substring(start);
+        if (ReplayShard.isEnd(last)) {
+            if (tail.endsWith(last)) {
+                return "has no newline after its end line";
+            }
+            return tail.endsWith(last + "\n")
+                    ? "has an end line that is not one replay writes (an HMAC is 64 lower-case hex digits)"
+                    : "has blank text after its end line, which must be the file's last line";
+        }
+        return "does not end with its end line (cut short, or still being written)";
     }
 
     /**
