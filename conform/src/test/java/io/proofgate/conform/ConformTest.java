@@ -407,18 +407,23 @@ class ConformTest {
                         line -> {});
         assertTrue(refusing.count(Result.Failed.class) > 0);
         assertEquals(List.of("refused an event: \"no\""), rules(refusing));
-        // a plan's verdict differs from latch-at-target's (another step), but its blocks hold its prefix: it passes
-        Conform.Report otherStep =
+        // its verdicts differ from latch-at-target's (each rejection's reason), but its plans are safe: it passes
+        Conform.Report otherReasons =
                 Conform.run(
                         seed,
                         () ->
                                 new Altered(
                                         new Altered(new InProcessAdapter(), "hello", own),
-                                        "plan",
-                                        line -> line.replaceFirst("\"step\":\\d+", "\"step\":99")),
+                                        "rejected",
+                                        line -> line.replaceFirst("\"reason\":\"[^\"]*\"", "\"reason\":\"another\"")),
                         SETTINGS,
                         line -> {});
-        assertEquals(seed.size(), otherStep.count(Result.Passed.class));
+        assertEquals(seed.size(), otherReasons.count(Result.Passed.class));
+        assertTrue(
+                altered("rejected", line -> line.replaceFirst("\"reason\":\"[^\"]*\"", "\"reason\":\"another\""), seed)
+                                .count(Result.Failed.class)
+                        > 0,
+                "under latch-at-target the same answers fail: the alteration reaches a compared verdict");
         // the same plan with its recurrent block taken from the attention table is unsafe
         Conform.Report unsafe =
                 Conform.run(
