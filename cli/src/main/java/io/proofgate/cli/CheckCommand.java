@@ -98,6 +98,13 @@ final class CheckCommand implements Command {
             List<Model> models = new ArrayList<>();
             if (all) {
                 models.addAll(catalog.checkedInCi());
+                if (models.isEmpty()) {
+                    // "0 models" and exit 0 would claim a check that never ran
+                    err.println(
+                            "proofgate check --all: spec/models.json lists no model checked in CI (each is"
+                                    + " \"inCi\": false, or none is listed): there is nothing to pass");
+                    return Main.USAGE;
+                }
             } else {
                 models.add(catalog.resolve(model));
             }

@@ -154,6 +154,23 @@ public final class ModelCheck {
                                 + " (each-violated checks each listed invariant of the config in a run of its own)");
             }
         }
+        // and the converse: an invariant of the config the list leaves out would be checked by no run
+        List<String> unlisted =
+                ConfigChecks.parse(config).invariants().stream()
+                        .filter(invariant -> !each.invariants().contains(invariant))
+                        .toList();
+        if (!unlisted.isEmpty()) {
+            throw new io.proofgate.parse.ParseException(
+                    model.config().toString(),
+                    1,
+                    0,
+                    "names "
+                            + String.join(", ", unlisted)
+                            + ", which spec/models.json does not list for model "
+                            + model.name()
+                            + ": each-violated checks each invariant of the config in a run of its own, so an invariant"
+                            + " left out of the list would be checked by none");
+        }
         java.util.SequencedMap<String, Path> configs = new java.util.LinkedHashMap<>();
         for (String invariant : each.invariants()) {
             Path folder = dir.resolve(invariant);

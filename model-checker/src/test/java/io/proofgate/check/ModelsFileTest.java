@@ -154,4 +154,33 @@ class ModelsFileTest {
                 e.getMessage());
         assertTrue(Files.notExists(dir.resolve("out").resolve("DebugA")), "no run started");
     }
+
+    /** The converse: an invariant of the config the list leaves out would be checked by no run. */
+    @Test
+    void anInvariantOfTheConfigTheListLeavesOutIsAnErrorBeforeAnyRun() throws IOException {
+        Path cfg =
+                Files.writeString(
+                        dir.resolve("W.cfg"),
+                        "INIT Init\nNEXT Next\nINVARIANTS\n    DebugA\n    DebugB\n    DebugC\nCHECK_DEADLOCK FALSE\n");
+        Model model =
+                new Model(
+                        "w",
+                        dir.resolve("W.tla"),
+                        cfg,
+                        new Model.Expected.EachViolated(List.of("DebugB")),
+                        java.util.OptionalLong.empty(),
+                        "",
+                        dir);
+        io.proofgate.parse.ParseException e =
+                assertThrows(
+                        io.proofgate.parse.ParseException.class,
+                        () -> ModelCheck.runEach(model, CheckOptions.defaults(1, dir.resolve("out")), System.err));
+        assertEquals(
+                cfg
+                        + ":1:1: names DebugA, DebugC, which spec/models.json does not list for model w: each-violated"
+                        + " checks each invariant of the config in a run of its own, so an invariant left out of the"
+                        + " list would be checked by none",
+                e.getMessage());
+        assertTrue(Files.notExists(dir.resolve("out").resolve("DebugB")), "no run started");
+    }
 }
