@@ -68,6 +68,7 @@ public final class Audit {
             List<ImplementationCheck.Result> implementation,
             List<SurfaceChange> namespace,
             List<ModelSizes> counts,
+            List<ModelSizes.Finding> checked,
             Approvals approvals,
             List<ChangedCode.Location> specChanges,
             List<ChangedCode.Location> validatorChanges) {
@@ -154,9 +155,15 @@ public final class Audit {
             return all;
         }
 
-        /** The head's own models smaller than the base's, or not what its models.json records. */
+        /**
+         * The head's own models smaller than the base's, or not what its models.json records; and what they check less
+         * of, or anew ({@link CheckedChanges}).
+         */
         public List<ModelSizes.Finding> modelFindings() {
-            return counts.stream().flatMap(m -> m.findings().stream()).toList();
+            List<ModelSizes.Finding> findings = new ArrayList<>();
+            counts.forEach(m -> findings.addAll(m.findings()));
+            findings.addAll(checked);
+            return findings;
         }
 
         public List<Difference> differences() {
@@ -381,6 +388,7 @@ public final class Audit {
                     implementation,
                     namespace,
                     counts,
+                    CheckedChanges.of(base, head, models, headCatalog, request.models().isEmpty()),
                     new Approvals(
                             Accepted.ofRevision(base.dir(), "base"),
                             Accepted.ofRevision(head.dir(), "head"),

@@ -523,6 +523,7 @@ class AuditTest {
                         report.implementation(),
                         report.namespace(),
                         report.counts(),
+                        report.checked(),
                         new Approvals(
                                 new Accepted(java.util.Map.of(safety.fingerprint(), "intended")), Accepted.NONE, false),
                         report.specChanges(),
@@ -541,12 +542,56 @@ class AuditTest {
                         report.implementation(),
                         report.namespace(),
                         report.counts(),
+                        report.checked(),
                         new Approvals(
                                 Accepted.NONE, new Accepted(java.util.Map.of(safety.fingerprint(), "intended")), true),
                         report.specChanges(),
                         report.validatorChanges());
         assertEquals(List.of(safety.fingerprint()), acceptedAtHead.unaccepted());
         assertEquals(List.of(), acceptedAtHead.acceptedByChange());
+    }
+
+    /**
+     * The head's spec is checked with its own definitions on the base's configs: a head that weakens an invariant (here
+     * the one that catches the crossing producer), or whose own config checks one invariant fewer, shows no behaviour
+     * difference and keeps every invariant, so each is a finding a reviewer accepts, never a silent pass.
+     */
+    @Test
+    void aHeadThatWeakensAnInvariantOrChecksFewerIsAFinding() throws Exception {
+        String weakened =
+                repo.commitOn(
+                        current,
+                        "an invariant weakened",
+                        List.of(
+                                new AuditFixtures.Change(
+                                        AuditFixtures.SPEC,
+                                        "BlockContent(p.id, p.recurrent[i][2]) = p.span",
+                                        "BlockContent(p.id, p.recurrent[i][2]) >= p.span")));
+        Audit.Report report = audit(current, weakened, "gen-edges");
+        String text = AuditText.write(report);
+        assertEquals(List.of(), report.differences(), text);
+        assertEquals(1, report.unaccepted().size(), text);
+        assertTrue(
+                report.modelFindings()
+                        .getFirst()
+                        .what()
+                        .startsWith(
+                                "the head changes what invariant PublishedBlockHoldsTargetState means (checked on"
+                                        + " gen-edges): PublishedBlockHoldsTargetState differs (the head's text "),
+                text);
+        String fewer =
+                repo.commitOn(
+                        current,
+                        "one invariant fewer",
+                        List.of(
+                                new AuditFixtures.Change(
+                                        "spec/MCGenEdges.cfg", "    PublishedBlockHoldsTargetState\n", "")));
+        Audit.Report dropped = audit(current, fewer, "gen-edges");
+        assertEquals(
+                List.of("the head's MCGenEdges.cfg no longer checks PublishedBlockHoldsTargetState"),
+                dropped.modelFindings().stream().map(ModelSizes.Finding::what).toList(),
+                AuditText.write(dropped));
+        assertEquals(1, dropped.unaccepted().size());
     }
 
     @Test
