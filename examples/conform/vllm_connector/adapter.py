@@ -32,15 +32,20 @@ class RecurrentStoreMapping(VllmConnectorAdapter):
             request_id, code = record.args
             yield self.rejected(request_id, code)
         for store in metadata.stores:
-            yield self.plan(store.request_id, store.span, store.block_ids, store.recurrent_blocks)
+            yield self.plan(store.request_id, store.span, store.block_ids, store.recurrent_blocks,
+                            key=store.prefix_digest)
 
-    def deliver_held(self, rank, request, target):
+    def prefix_key(self, request, target):
         # this connector's digest is of the tokens alone, and a label's tokens are the same in every
-        # scenario: each prefix is hashed once per process, not once per rank and scenario
+        # scenario: each prefix is hashed once per process, not once per plan, rank and scenario
         key = (self.label(request), target)
         digest = DIGESTS.get(key)
         if digest is None:
             digest = DIGESTS[key] = self.connector.prefix_digest(request.prompt_token_ids[:target])
+        return digest
+
+    def deliver_held(self, rank, request, target):
+        digest = self.prefix_key(request, target)
         output = self.classes.KVConnectorOutput(kv_connector_worker_meta=rsc.HeldPrefixes([(rank, digest)]))
         self.connector.update_connector_output(output)
 

@@ -406,14 +406,34 @@ class VllmConnectorAdapter(Adapter):
 
     # --- helpers for the mapping
 
+    def prefix_key(self, request: Any, target: int) -> Any:
+        """The key the connector stores the prefix of `request`'s first `target` prompt tokens
+        under (its prefix digest, say), for `plan(..., key=...)` to check; None (the default) for
+        a mapping that states no keys."""
+        return None
+
     def plan(self, request_id: str, target: int, blocks_by_group: Blocks, recurrent: Pairs, copy: str = "in_step",
-             pinned: Optional[bool] = None) -> Plan:
-        """A plan of the current step; the digest is the request's label. `copy="async"` for a
+             pinned: Optional[bool] = None, key: Any = None) -> Plan:
+        """A plan of the current step; the digest is the request's label. `key`: the key the
+        connector publishes the plan under (its prefix digest); given, it must be `prefix_key()`
+        of the request and target, or the plan is reported under a digest no prefix of the
+        scenario has (the label with `?wrong-key`), so that the kit judges its pages as another
+        prefix's: a connector that files a prefix under another prefix's key is unsafe. Without a
+        key the kit cannot see the connector's key at all. `copy="async"` for a
         connector whose workers copy the blocks after the step (then `saved()` when they are done).
         Whether it pins them meanwhile: for a connector bound to the block pool
         (`bind_gpu_block_pool`), read from the pool (every block of the plan held with `touch` and
         not yet freed), and a `pinned=True` the pool contradicts is refused; for another, the
         mapping's `pinned` (False when not given)."""
+        digest = self._labels[request_id]
+        if key is not None:
+            expected = self.prefix_key(self._requests[request_id], target)
+            if expected is None:
+                raise ValueError("plan(key=...) for %s needs the mapping's prefix_key() to check the key against"
+                                 % request_id)
+            if key != expected:
+                digest += "?wrong-key"
+        self._published[(request_id, target)] = digest
         if copy == "async" and pinned is not False and self._bound:
             blocks = [b for group in blocks_by_group for b in group]
             loose = [b for b in blocks if not self.block_pool.held(b)]
@@ -424,8 +444,7 @@ class VllmConnectorAdapter(Adapter):
             if pinned:
                 self._pinned.append((request_id, target, blocks))
         # a pin without an async copy is refused there, as plan() refuses it
-        return make_plan(self.last_step, request_id, self._labels[request_id], target, blocks_by_group, recurrent,
-                         copy, bool(pinned))
+        return make_plan(self.last_step, request_id, digest, target, blocks_by_group, recurrent, copy, bool(pinned))
 
     def saved(self, request_id: str, target: int) -> Saved:
         """The workers have copied the asynchronous plan of the request for `target` tokens (from
@@ -434,7 +453,9 @@ class VllmConnectorAdapter(Adapter):
             if (pinned_id, pinned_target) == (request_id, target):
                 del self._pinned[i]  # the oldest: one saved line ends one copy, as the kit matches them
                 break
-        return make_saved(self.last_step, request_id, self._labels[request_id], target)
+        # under the digest its plan was reported under, which the kit matches it by
+        return make_saved(self.last_step, request_id,
+                          self._published.get((request_id, target), self._labels[request_id]), target)
 
     def _check_pins(self) -> None:
         """A pin read from the pool must last until the plan's saved line: a connector that frees
@@ -529,6 +550,8 @@ class VllmConnectorAdapter(Adapter):
             self.connector.bind_gpu_block_pool(self.block_pool)
         # the async plans pinned through the pool whose saved line has not come: (id, target, blocks)
         self._pinned: list[tuple[str, int, list[int]]] = []
+        # the digest each plan was reported under, by (id, target): its saved line says the same
+        self._published: dict[tuple[str, int], str] = {}
 
     def _pending_ids(self) -> set[str]:
         return {store.id for store in self.pending()}

@@ -230,6 +230,37 @@ class ConformTest {
         assertTrue(failed.stream().allMatch(f -> f.mismatch().rule().equals("verdict: step is not its event's")));
     }
 
+    /**
+     * Through the vLLM driver a plan carries the key the connector files it under: the example without its bug, filing
+     * every prefix under another prefix's key, is unsafe wherever it publishes (its pages hold the right prefix).
+     */
+    @Test
+    void aVllmConnectorThatFilesAPrefixUnderAnothersKeyIsUnsafe() throws ConformException {
+        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
+        Conform.Report report =
+                Conform.run(
+                        finished,
+                        () ->
+                                new ProcessAdapter(
+                                        "python3 src/test/resources/adapters/vllm_wrong_key.py",
+                                        Path.of("").toAbsolutePath()),
+                        SETTINGS,
+                        line -> {});
+        List<Result.Unsafe> unsafe =
+                report.results().stream()
+                        .filter(Result.Unsafe.class::isInstance)
+                        .map(Result.Unsafe.class::cast)
+                        .toList();
+        assertTrue(unsafe.size() > 100, ConformText.of(report, "wrong key"));
+        assertEquals(finished.size(), unsafe.size() + report.count(Result.Passed.class));
+        assertTrue(
+                unsafe.getFirst()
+                        .findings()
+                        .getFirst()
+                        .contains(" published page is not attention chunk 0 of d1?wrong-key;"),
+                unsafe.getFirst().findings().toString());
+    }
+
     static final String VLLM_EXAMPLE = "python3 ../examples/conform/vllm_connector/adapter.py";
 
     /** The scenarios with lookups, which an adapter without the restore capability does not run. */
