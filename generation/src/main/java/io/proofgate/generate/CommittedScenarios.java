@@ -175,26 +175,21 @@ public final class CommittedScenarios {
     }
 
     private static String firstDifference(String old, String fresh) {
-        List<String> a = old.lines().toList();
-        List<String> b = fresh.lines().toList();
+        // split at '\n' alone, so that a line end of "\r\n" or a last line without one is a difference shown
+        List<String> a = List.of(old.split("\n", -1));
+        List<String> b = List.of(fresh.split("\n", -1));
         for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
-            String left = i < a.size() ? a.get(i) : "<end>";
-            String right = i < b.size() ? b.get(i) : "<end>";
+            String left = i < a.size() ? abbreviate(a.get(i)) : "<end>";
+            String right = i < b.size() ? abbreviate(b.get(i)) : "<end>";
             if (!left.equals(right)) {
-                return " (line "
-                        + (i + 1)
-                        + ": committed \""
-                        + abbreviate(left)
-                        + "\", generated \""
-                        + abbreviate(right)
-                        + "\")";
+                return " (line " + (i + 1) + ": committed " + left + ", generated " + right + ")";
             }
         }
         return "";
     }
 
+    /** A line quoted with what a terminal would not show escaped (a "\r", a tab), its spaces kept. */
     private static String abbreviate(String line) {
-        String trimmed = line.strip();
-        return trimmed.length() > 100 ? trimmed.substring(0, 97) + "..." : trimmed;
+        return io.proofgate.words.Outside.quoted(line.length() > 100 ? line.substring(0, 97) + "..." : line);
     }
 }

@@ -54,6 +54,20 @@ class CommittedScenariosTest {
                 stale);
     }
 
+    /** A file that differs in its line ends or its spaces only says where, with what a terminal would not show. */
+    @Test
+    void stalenessShowsLineEndsAndSpacesThatDiffer() throws IOException {
+        CommittedScenarios.write(output(Map.of("ci/a.scenarios", "one\r\ntwo\n", "ci/b.scenarios", "x  \ny")), module);
+        assertEquals(
+                List.of(
+                        "changed  ci/a.scenarios: scenarios 0 changed, 0 added, 0 removed"
+                                + " (line 1: committed \"one\\r\", generated \"one\")",
+                        "changed  ci/b.scenarios: scenarios 0 changed, 0 added, 0 removed"
+                                + " (line 1: committed \"x  \", generated \"x\")"),
+                CommittedScenarios.staleness(
+                        output(Map.of("ci/a.scenarios", "one\ntwo\n", "ci/b.scenarios", "x\ny\n")), module));
+    }
+
     @Test
     void stalenessCountsScenariosKeptChangedAddedAndRemoved() throws IOException {
         String before =
