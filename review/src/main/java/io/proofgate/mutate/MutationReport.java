@@ -112,25 +112,21 @@ public record MutationReport(
                 continue; // not run this time (another shard)
             }
             if (r == null) {
-                out.add(
-                        e.id()
-                                + " ("
-                                + e.operator()
-                                + ": "
-                                + e.change()
-                                + "): no such mutant now; its definition changed");
+                out.add(e.id() + said(e) + ": no such mutant now; its definition changed");
             } else if (!(r.outcome() instanceof Outcome.Survived)) {
-                out.add(
-                        e.id()
-                                + " ("
-                                + e.operator()
-                                + ": "
-                                + e.change()
-                                + "): judged equivalent, but "
-                                + MutationRun.describe(r.outcome()));
+                out.add(e.id() + said(e) + ": judged equivalent, but " + MutationRun.describe(r.outcome()));
             }
         }
         return out;
+    }
+
+    /** What a judgement says its mutant was, where it says: both fields are optional in the file. */
+    private static String said(Equivalents.Entry e) {
+        String operator = e.operator() == null ? "" : e.operator();
+        String change = e.change() == null ? "" : e.change();
+        return operator.isEmpty() && change.isEmpty()
+                ? ""
+                : " (" + operator + (operator.isEmpty() || change.isEmpty() ? "" : ": ") + change + ")";
     }
 
     /** Killed among mutants that compile and are not judged equivalent, in percent. */

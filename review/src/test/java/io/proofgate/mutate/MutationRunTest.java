@@ -286,6 +286,18 @@ class MutationRunTest {
                 new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results, new Equivalents(wrong));
         assertFalse(stale.passesCheck());
         assertEquals(1, stale.staleJudgements().size(), stale.staleJudgements().toString());
+        // a judgement without its change (optional in the file) says what it has, and no empty ": "
+        assertTrue(
+                stale.staleJudgements()
+                        .getFirst()
+                        .startsWith(killed.mutation().id() + " (Step): judged equivalent, but killed"),
+                stale.staleJudgements().toString());
+        wrong.put(killed.mutation().id(), new Equivalents.Entry(killed.mutation().id(), "", "", "wrong"));
+        assertTrue(
+                new MutationReport("Toy.tla", "Impl", List.of("Safety"), text, results, new Equivalents(wrong))
+                        .staleJudgements()
+                        .getFirst()
+                        .startsWith(killed.mutation().id() + ": judged equivalent, but killed"));
         String json = stale.toJson();
         assertTrue(json.contains("\"schema\" : \"proofgate-mutate/v1\""), json);
         assertTrue(stale.toMarkdown().contains("| killed |"), stale.toMarkdown());
