@@ -59,11 +59,42 @@ public final class PlanSafety {
         if (!scenario.needs().contains(io.proofgate.words.Capability.RESTORE)
                 && said.events().subList(from, said.events().size()).stream()
                         .flatMap(List::stream)
-                        .noneMatch(Line.Plan.class::isInstance)
+                        .noneMatch(PlanSafety::isJudged)
                 && said.events().subList(0, from).stream().flatMap(List::stream).noneMatch(PlanSafety::isAsync)) {
-            return Optional.empty(); // no plan judged there: the events are not simulated
+            return Optional.empty(); // no plan or load judged there: the events are not simulated
         }
         return unsafe(scenario, said, false, said.events().size()).stream().filter(u -> u.event() >= event).findFirst();
+    }
+
+    /**
+     * Loads in answer to an event that is no step: vLLM loads a restored prefix into the blocks of the step that
+     * schedules the request, and into nothing at a lookup, a finish or a held report; such a load writes blocks vLLM
+     * computes into, or has let go.
+     */
+    private static List<String> strayLoads(List<Line> answer) {
+        return answer.stream()
+                .filter(Line.Load.class::isInstance)
+                .map(
+                        load ->
+                                "a load in answer to an event that is no step ("
+                                        + Json.excerpt(((Line.Load) load).json())
+                                        + "): vLLM loads a restored prefix only into the blocks of the step that"
+                                        + " schedules its request")
+                .toList();
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<String> both = new ArrayList<>(a);
+        both.addAll(b);
+        return both;
+    }
+
+    /** A line whose safety is judged on the blocks' contents: a plan (what it copies) or a load (what it writes). */
+    private static boolean isJudged(Line line) {
+        return line instanceof Line.Plan || line instanceof Line.Load;
     }
 
     private static boolean isAsync(Line line) {
@@ -85,8 +116,8 @@ public final class PlanSafety {
                 answered = upTo;
                 break;
             }
-            if (said.events().get(k).stream().anyMatch(Line.Plan.class::isInstance)) {
-                answered = k + 1;
+            if (said.events().get(k).stream().anyMatch(PlanSafety::isJudged)) {
+                answered = k + 1; // a load too: in a scenario without lookups, one is never safe
             }
         }
         if (answered == 0) {
@@ -120,9 +151,10 @@ public final class PlanSafety {
                 Unsafe unsafe = null;
                 List<String> restoreFindings =
                         switch (event) {
-                            case io.proofgate.protocol.Event.Lookup lookup -> restore.hit(lookup, said.events().get(k));
+                            case io.proofgate.protocol.Event.Lookup lookup ->
+                                    concat(restore.hit(lookup, said.events().get(k)), strayLoads(said.events().get(k)));
                             case io.proofgate.protocol.Event.Step step -> restore.loads(step, said.events().get(k));
-                            default -> List.of();
+                            default -> strayLoads(said.events().get(k));
                         };
                 if (!restoreFindings.isEmpty()) {
                     unsafe = new Unsafe(k + 1, restoreAnswer(said.events().get(k)), restoreFindings);

@@ -261,6 +261,70 @@ class ConformTest {
                 unsafe.getFirst().findings().toString());
     }
 
+    /**
+     * A load is judged wherever it is printed, under any policy: in answer to an event that is no step (a finish, a
+     * lookup), and in a scenario with no lookup, where no load is ever safe (the events were simulated only up to the
+     * last plan, so such a load passed).
+     */
+    @Test
+    void aLoadIsJudgedWhereverItIsPrinted() throws ConformException {
+        UnaryOperator<String> own =
+                line -> line.replace("\"kind\":\"hello\",", "\"kind\":\"hello\",\"connector_policy\":\"own\",");
+        List<Scenario> restores = all.stream().filter(s -> s.needs().contains(Capability.RESTORE)).toList();
+        for (String event : List.of("finished", "lookup")) {
+            Conform.Report stray =
+                    Conform.run(
+                            restores,
+                            () ->
+                                    new Appended(
+                                            new Altered(new InProcessAdapter(), "hello", own),
+                                            event,
+                                            (message, step) ->
+                                                    "{\"kind\":\"load\",\"step\":"
+                                                            + step
+                                                            + ",\"id\":\""
+                                                            + message.path("id").asText()
+                                                            + "\",\"digest\":\"zz\",\"span\":2304,\"blocks_by_group\":[[999],[999]]}"),
+                            SETTINGS,
+                            line -> {});
+            assertTrue(stray.count(Result.Unsafe.class) > 0, event + ": " + ConformText.of(stray, event));
+            assertEquals(0, stray.count(Result.Errored.class), ConformText.of(stray, event));
+            assertTrue(
+                    stray.results().stream()
+                            .filter(Result.Unsafe.class::isInstance)
+                            .allMatch(
+                                    r ->
+                                            ((Result.Unsafe) r)
+                                                    .findings()
+                                                    .getFirst()
+                                                    .startsWith("a load in answer to an event that is no step (")),
+                    ConformText.of(stray, event));
+        }
+        List<Scenario> seed = all.stream().filter(s -> s.suite().equals("seed")).toList();
+        Conform.Report noLookup =
+                Conform.run(
+                        seed,
+                        () ->
+                                new Appended(
+                                        new Altered(new InProcessAdapter(), "hello", own),
+                                        "step",
+                                        (message, step) ->
+                                                message.path("new").isEmpty()
+                                                        ? null
+                                                        : "{\"kind\":\"load\",\"step\":"
+                                                                + step
+                                                                + ",\"id\":\""
+                                                                + message.path("new").get(0).path("id").asText()
+                                                                + "\",\"digest\":\"zz\",\"span\":2304,\"blocks_by_group\":[[11],[41]]}"),
+                        SETTINGS,
+                        line -> {});
+        assertTrue(noLookup.count(Result.Unsafe.class) > 0, ConformText.of(noLookup, "no lookup"));
+        assertEquals(
+                0,
+                noLookup.count(Result.Passed.class) + noLookup.count(Result.Errored.class),
+                ConformText.of(noLookup, "no lookup"));
+    }
+
     static final String VLLM_EXAMPLE = "python3 ../examples/conform/vllm_connector/adapter.py";
 
     /** The scenarios with lookups, which an adapter without the restore capability does not run. */
@@ -581,6 +645,90 @@ class ConformTest {
         public String receive(Duration patience) throws AdapterException {
             String line = inner.receive(patience);
             return line != null && line.startsWith("{\"kind\":\"" + kind + "\"") ? change.apply(line) : line;
+        }
+
+        @Override
+        public String leftover(Duration patience) {
+            return inner.leftover(patience);
+        }
+
+        @Override
+        public long waitedNanos() {
+            return 0;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /**
+     * An adapter that adds a line to its answer to each message of one kind, before the answer's state line or its end:
+     * the line is made from the message and the step of the last step event, or null for none.
+     */
+    static final class Appended implements Adapter {
+        private final Adapter inner;
+        private final String kind;
+        private final java.util.function.BiFunction<com.fasterxml.jackson.databind.JsonNode, String, String> line;
+        private final java.util.ArrayDeque<String> sent = new java.util.ArrayDeque<>();
+        private String step = "0";
+        private String held; // the line the added one goes before
+        private boolean added; // to the answer now read
+
+        Appended(
+                Adapter inner,
+                String kind,
+                java.util.function.BiFunction<com.fasterxml.jackson.databind.JsonNode, String, String> line) {
+            this.inner = inner;
+            this.kind = kind;
+            this.line = line;
+        }
+
+        @Override
+        public void send(String message) {
+            sent.add(message);
+            inner.send(message);
+        }
+
+        @Override
+        public String receive(Duration patience) throws AdapterException {
+            if (held != null) {
+                String next = held;
+                held = null;
+                return next;
+            }
+            String next = inner.receive(patience);
+            if (next == null) {
+                return null;
+            }
+            boolean end = next.equals("{\"kind\":\"end\"}");
+            if (!added && (end || next.startsWith("{\"kind\":\"state\""))) {
+                added = true;
+                String extra = extra(sent.peek());
+                if (extra != null) {
+                    held = next;
+                    next = extra;
+                }
+            }
+            if (end && held == null) {
+                sent.poll();
+                added = false;
+            } else if (held != null && held.equals("{\"kind\":\"end\"}")) {
+                sent.poll();
+                added = false;
+            }
+            return next;
+        }
+
+        private String extra(String message) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode node = Json.tree(message);
+                if (node.path("kind").asText().equals("step")) {
+                    step = node.path("step").asText();
+                }
+                return node.path("kind").asText().equals(kind) ? line.apply(node, step) : null;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         @Override
