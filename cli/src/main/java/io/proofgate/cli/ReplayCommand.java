@@ -180,6 +180,12 @@ final class ReplayCommand implements Command {
             throw new UsageException(
                     "--shard K/N writes its result file: give --out FILE (proofgate merge-replay combines them)");
         }
+        if (outFile != null && !options.containsKey("--shard")) {
+            // a shard file is not replay's output: one written where the output was asked for would read as it
+            throw new UsageException(
+                    "--out FILE writes a shard's result file, for proofgate merge-replay: give --shard K/N too (1"
+                            + " shard: --shard 0/1); replay's output goes to standard output");
+        }
         Optional<ShardKey> key;
         try {
             key = outFile == null ? Optional.empty() : ShardKey.from(environment);

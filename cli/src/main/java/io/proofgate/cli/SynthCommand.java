@@ -8,7 +8,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -53,14 +52,30 @@ final class SynthCommand implements Command {
         long seed = Options.integer(options, "--seed", Long.MIN_VALUE, Long.MAX_VALUE, 1);
         int batch = (int) Options.integer(options, "--batch", 1, 100_000, 256);
         Path file = options.containsKey("--out") ? Path.of(options.get("--out")) : null;
-        try (OutputStream sink =
-                new BufferedOutputStream(file == null ? new NonClosing(out) : Files.newOutputStream(file), 1 << 16)) {
+        if (file != null) {
+            // as every result file: written whole beside the target and moved into place, never through a link
+            try {
+                AtomicFile.write(file, sink -> new SyntheticLog(seed, batch).write(sink, bytes));
+            } catch (AtomicFile.NotAFile e) {
+                err.println(
+                        "proofgate synth: --out "
+                                + io.proofgate.words.Outside.bare(file.toString())
+                                + ": "
+                                + e.getMessage());
+                return Main.USAGE;
+            } catch (IOException e) {
+                err.println("proofgate synth: " + file + ": " + FileProblems.words(e));
+                return Main.USAGE;
+            }
+            return Main.OK;
+        }
+        try (OutputStream sink = new BufferedOutputStream(new NonClosing(out), 1 << 16)) {
             new SyntheticLog(seed, batch).write(sink, bytes);
         } catch (OutputFailed e) {
             err.println("proofgate synth: " + e.getMessage());
             return Main.USAGE;
         } catch (IOException e) {
-            err.println("proofgate synth: " + (file == null ? "stdout" : file) + ": " + FileProblems.words(e));
+            err.println("proofgate synth: stdout: " + FileProblems.words(e));
             return Main.USAGE;
         }
         return Main.OK;

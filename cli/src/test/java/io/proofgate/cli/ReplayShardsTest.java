@@ -1,6 +1,7 @@
 package io.proofgate.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.proofgate.replay.MergeRefused;
@@ -153,6 +154,15 @@ class ReplayShardsTest {
                 stored.err().contains("--store checks one log on standard output; it does not go with --out"),
                 stored.err());
         assertTrue(run(List.of("replay", LOGS.get(0), "-")).err().contains("- (stdin) is one log"));
+        // --out alone wrote a shard file where replay's output was asked for
+        Path out = dir.resolve("out.jsonl");
+        CliRun alone = run(List.of("replay", "--out", out.toString(), LOGS.get(0)));
+        assertEquals(Main.USAGE, alone.exit());
+        assertTrue(
+                alone.err()
+                        .contains("--out FILE writes a shard's result file, for proofgate merge-replay: give --shard"),
+                alone.err());
+        assertFalse(Files.exists(out));
     }
 
     /**

@@ -40,6 +40,17 @@ class ResultFileTargetTest {
                 replayOut(link.toString(), LOG));
         assertTrue(Files.isSymbolicLink(link));
         assertEquals("kept\n", Files.readString(real));
+        // synth's log too (it wrote through the link into its target)
+        assertEquals(
+                new CliRun(
+                        Main.USAGE,
+                        "",
+                        "proofgate synth: --out "
+                                + link
+                                + ": a symbolic link: the result would replace"
+                                + " the link, not the file it points to (give that file's path)\n"),
+                CliRun.of("synth", "--bytes", "4K", "--out", link.toString()));
+        assertEquals("kept\n", Files.readString(real));
         assertEquals(
                 new CliRun(Main.USAGE, "", "proofgate replay: --out " + dir + ": a folder, not a file\n"),
                 replayOut(dir.toString(), LOG));
