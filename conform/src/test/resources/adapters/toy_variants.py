@@ -29,32 +29,32 @@ class Dodging(toy_connector.ToyAdapter):
         raise NotApplicable("the connector keeps no summary")
 
 
-class Misstated(toy_connector.ToyAdapter):
+class OwnPlans(toy_connector.ToyAdapter):
+    """A connector of its own policy whose plans are the toy's, each rewritten by `plan`."""
     capabilities = ("sliding", "namespace")
     connector_policy = "own"
+
+    def plan(self, line):
+        return line
 
     def step(self, step):
         out = []
         for verdict in super().step(step) or ():
             line = verdict if isinstance(verdict, dict) else verdict.to_json()
-            if line["kind"] == "plan" and line["recurrent"]:
-                line["recurrent"] = [[group, block + 1000000] for group, block in line["recurrent"]]
-            out.append(line)
+            out.append(self.plan(line) if line["kind"] == "plan" else line)
         return out
 
 
-class Misstepped(toy_connector.ToyAdapter):
-    capabilities = ("sliding", "namespace")
-    connector_policy = "own"
+class Misstated(OwnPlans):
+    def plan(self, line):
+        line["recurrent"] = [[group, block + 1000000] for group, block in line["recurrent"]]
+        return line
 
-    def step(self, step):
-        out = []
-        for verdict in super().step(step) or ():
-            line = verdict if isinstance(verdict, dict) else verdict.to_json()
-            if line["kind"] == "plan":
-                line["step"] += 7
-            out.append(line)
-        return out
+
+class Misstepped(OwnPlans):
+    def plan(self, line):
+        line["step"] += 7
+        return line
 
 
 main({"dodging": Dodging, "misstated": Misstated, "misstepped": Misstepped}[MODE]())

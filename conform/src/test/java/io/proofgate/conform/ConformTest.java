@@ -163,22 +163,31 @@ class ConformTest {
 
     static final String TOY_VARIANTS = "python3 src/test/resources/adapters/toy_variants.py ";
 
+    /** The scenarios that run every request through its hand-offs to its end. */
+    private static List<Scenario> finished() {
+        return all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
+    }
+
+    /** The scenarios through an adapter process started in this module's folder. */
+    private static Conform.Report process(List<Scenario> scenarios, String command) throws ConformException {
+        return Conform.run(
+                scenarios, () -> new ProcessAdapter(command, Path.of("").toAbsolutePath()), SETTINGS, line -> {});
+    }
+
+    private static <R extends Result> List<R> results(Conform.Report report, Class<R> kind) {
+        return report.results().stream().filter(kind::isInstance).map(kind::cast).toList();
+    }
+
     /**
      * A plan the adapter printed was published, whatever it says of the scenario afterwards: the toy with its planted
      * bug, saying at the summary request that the scenario does not apply to it, is unsafe where the toy is.
      */
     @Test
     void anUnsafePlanFailsItsScenarioEvenWhereTheAdapterThenSaysItDoesNotApply() throws ConformException {
-        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
-        Conform.Report report =
-                Conform.run(
-                        finished,
-                        () -> new ProcessAdapter(TOY_VARIANTS + "dodging", Path.of("").toAbsolutePath()),
-                        SETTINGS,
-                        line -> {});
+        Conform.Report report = process(finished(), TOY_VARIANTS + "dodging");
         long unsafe = report.count(Result.Unsafe.class);
         assertTrue(unsafe > 0, ConformText.of(report, "dodging"));
-        assertEquals(finished.size(), unsafe + report.count(Result.NotApplicable.class));
+        assertEquals(finished().size(), unsafe + report.count(Result.NotApplicable.class));
     }
 
     /**
@@ -188,20 +197,10 @@ class ConformTest {
      */
     @Test
     void aPlanWhoseRecurrentPairsAreNotItsRecurrentBlocksIsUnsafeUnderAnyPolicy() throws ConformException {
-        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
-        Conform.Report report =
-                Conform.run(
-                        finished,
-                        () -> new ProcessAdapter(TOY_VARIANTS + "misstated --fixed", Path.of("").toAbsolutePath()),
-                        SETTINGS,
-                        line -> {});
-        List<Result.Unsafe> unsafe =
-                report.results().stream()
-                        .filter(Result.Unsafe.class::isInstance)
-                        .map(Result.Unsafe.class::cast)
-                        .toList();
+        Conform.Report report = process(finished(), TOY_VARIANTS + "misstated --fixed");
+        List<Result.Unsafe> unsafe = results(report, Result.Unsafe.class);
         assertTrue(unsafe.size() > 100, ConformText.of(report, "misstated"));
-        assertEquals(finished.size(), unsafe.size() + report.count(Result.Passed.class));
+        assertEquals(finished().size(), unsafe.size() + report.count(Result.Passed.class));
         assertTrue(
                 unsafe.getFirst().findings().getFirst().startsWith("its recurrent \"[[1,"),
                 unsafe.getFirst().findings().toString());
@@ -213,20 +212,10 @@ class ConformTest {
      */
     @Test
     void aVerdictOfAnotherStepThanItsEventsFailsUnderAnyPolicy() throws ConformException {
-        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
-        Conform.Report report =
-                Conform.run(
-                        finished,
-                        () -> new ProcessAdapter(TOY_VARIANTS + "misstepped --fixed", Path.of("").toAbsolutePath()),
-                        SETTINGS,
-                        line -> {});
-        List<Result.Failed> failed =
-                report.results().stream()
-                        .filter(Result.Failed.class::isInstance)
-                        .map(Result.Failed.class::cast)
-                        .toList();
+        Conform.Report report = process(finished(), TOY_VARIANTS + "misstepped --fixed");
+        List<Result.Failed> failed = results(report, Result.Failed.class);
         assertTrue(failed.size() > 100, ConformText.of(report, "misstepped"));
-        assertEquals(finished.size(), failed.size() + report.count(Result.Passed.class));
+        assertEquals(finished().size(), failed.size() + report.count(Result.Passed.class));
         assertTrue(failed.stream().allMatch(f -> f.mismatch().rule().equals("verdict: step is not its event's")));
     }
 
@@ -236,23 +225,10 @@ class ConformTest {
      */
     @Test
     void aVllmConnectorThatFilesAPrefixUnderAnothersKeyIsUnsafe() throws ConformException {
-        List<Scenario> finished = all.stream().filter(s -> s.suite().equals("ci/finished")).toList();
-        Conform.Report report =
-                Conform.run(
-                        finished,
-                        () ->
-                                new ProcessAdapter(
-                                        "python3 src/test/resources/adapters/vllm_wrong_key.py",
-                                        Path.of("").toAbsolutePath()),
-                        SETTINGS,
-                        line -> {});
-        List<Result.Unsafe> unsafe =
-                report.results().stream()
-                        .filter(Result.Unsafe.class::isInstance)
-                        .map(Result.Unsafe.class::cast)
-                        .toList();
+        Conform.Report report = process(finished(), "python3 src/test/resources/adapters/vllm_wrong_key.py");
+        List<Result.Unsafe> unsafe = results(report, Result.Unsafe.class);
         assertTrue(unsafe.size() > 100, ConformText.of(report, "wrong key"));
-        assertEquals(finished.size(), unsafe.size() + report.count(Result.Passed.class));
+        assertEquals(finished().size(), unsafe.size() + report.count(Result.Passed.class));
         assertTrue(
                 unsafe.getFirst()
                         .findings()
