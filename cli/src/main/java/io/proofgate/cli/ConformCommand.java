@@ -122,9 +122,18 @@ final class ConformCommand implements Command {
         if (junit != null) {
             try {
                 AtomicFile.check(junit); // before the run, not after it
+                // a run that ends before its report (exit 2) leaves no earlier run's file that reads as this one's
+                java.nio.file.Files.deleteIfExists(junit);
             } catch (AtomicFile.NotAFile e) {
                 err.println(
                         "proofgate conform: --junit " + Outside.bare(options.get("--junit")) + ": " + e.getMessage());
+                return Main.USAGE;
+            } catch (IOException e) {
+                err.println(
+                        "proofgate conform: --junit "
+                                + Outside.bare(options.get("--junit"))
+                                + ": "
+                                + FileProblems.words(e));
                 return Main.USAGE;
             }
         }

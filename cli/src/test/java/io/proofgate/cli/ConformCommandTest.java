@@ -63,8 +63,9 @@ class ConformCommandTest {
     }
 
     @Test
-    void anAdapterThatCannotStartIsExitTwoWithOneLineAndNoReport(@TempDir Path dir) {
+    void anAdapterThatCannotStartIsExitTwoWithOneLineAndNoReport(@TempDir Path dir) throws Exception {
         Path junit = dir.resolve("conform.xml");
+        Files.writeString(junit, "<testsuites tests=\"1\" failures=\"0\" errors=\"0\"/>"); // an earlier run's
         CliRun run = CliRun.of("conform", "--exec", "exit 4", "--scenarios", HAND_WRITTEN, "--junit", junit.toString());
         assertEquals(Main.USAGE, run.exit());
         assertEquals("", run.out());
@@ -77,16 +78,49 @@ class ConformCommandTest {
         assertFalse(Files.exists(junit));
     }
 
+    /**
+     * An adapter that fails after its last answer errs the run, and the JUnit file, whose scenarios all passed, says
+     * so.
+     */
+    @Test
+    void anAdapterThatFailsAfterItsLastAnswerIsAnErrorOfTheJunitFileToo(@TempDir Path dir) throws Exception {
+        Path junit = dir.resolve("conform.xml");
+        CliRun run =
+                CliRun.of(
+                        "conform",
+                        "--exec",
+                        "python3 ../examples/conform/toy_connector.py --fixed; exit 7",
+                        "--scenarios",
+                        HAND_WRITTEN,
+                        "--jobs",
+                        "1",
+                        "--junit",
+                        junit.toString());
+        assertEquals(Main.USAGE, run.exit(), run.err());
+        String xml = Files.readString(junit);
+        assertTrue(xml.contains("<testsuite name=\"run\""), xml);
+        assertTrue(xml.contains("exited with status 7"), xml);
+        assertFalse(
+                xml.contains("<testsuites name=\"proofgate conform\" tests=\"16\" failures=\"0\" errors=\"0\""), xml);
+    }
+
     /** A run where nothing ran is exit 2, and says why nothing ran: here not a capability, but the adapter's answer. */
     @Test
-    void anAdapterThatFindsNoScenarioApplicableIsExitTwoInItsWords() {
+    void anAdapterThatFindsNoScenarioApplicableIsExitTwoInItsWords(@TempDir Path dir) throws Exception {
+        Path junit = dir.resolve("conform.xml");
         CliRun run =
                 CliRun.of(
                         "conform",
                         "--exec",
                         "python3 ../conform/src/test/resources/adapters/bad_adapter.py not-applicable",
                         "--scenarios",
-                        HAND_WRITTEN);
+                        HAND_WRITTEN,
+                        "--junit",
+                        junit.toString());
+        // the JUnit file says so too: a file of skipped tests alone reads as a pass to most gates
+        String xml = Files.readString(junit);
+        assertTrue(xml.contains("<error message=\"no scenario ran: "), xml);
+        assertTrue(xml.contains(" errors=\"1\""), xml);
         assertEquals(Main.USAGE, run.exit(), run.err());
         assertTrue(
                 run.out().contains(" scenarios not applicable: \"a connector of attention layers only\""), run.out());

@@ -31,15 +31,36 @@ public final class JunitXml {
             XMLStreamWriter xml = XMLOutputFactory.newFactory().createXMLStreamWriter(sink);
             xml.writeStartDocument("UTF-8", "1.0");
             xml.writeCharacters("\n");
+            List<String> runErrors = runErrors(report);
             xml.writeStartElement("testsuites");
             attribute(xml, "name", "proofgate conform");
-            counts(xml, report.results());
+            counts(xml, report.results(), runErrors.size());
             attribute(xml, "time", seconds(report.seconds()));
             xml.writeCharacters("\n");
+            if (!runErrors.isEmpty()) {
+                // errors of the run that no scenario's testcase holds: without them the file would read as a pass
+                xml.writeStartElement("testsuite");
+                attribute(xml, "name", "run");
+                counts(xml, List.of(), runErrors.size());
+                xml.writeCharacters("\n");
+                for (String error : runErrors) {
+                    xml.writeCharacters("  ");
+                    xml.writeStartElement("testcase");
+                    attribute(xml, "classname", "run");
+                    attribute(xml, "name", "run");
+                    xml.writeStartElement("error");
+                    attribute(xml, "message", error);
+                    xml.writeEndElement();
+                    xml.writeEndElement();
+                    xml.writeCharacters("\n");
+                }
+                xml.writeEndElement();
+                xml.writeCharacters("\n");
+            }
             for (var suite : suites.entrySet()) {
                 xml.writeStartElement("testsuite");
                 attribute(xml, "name", suite.getKey());
-                counts(xml, suite.getValue());
+                counts(xml, suite.getValue(), 0);
                 attribute(xml, "time", seconds(suite.getValue().stream().mapToDouble(Result::seconds).sum()));
                 xml.writeCharacters("\n");
                 for (Result result : suite.getValue()) {
@@ -57,8 +78,30 @@ public final class JunitXml {
         }
     }
 
-    private static void counts(XMLStreamWriter xml, List<Result> results) throws XMLStreamException {
-        attribute(xml, "tests", String.valueOf(results.size()));
+    /**
+     * The run's errors that are no scenario's: an adapter that errs after its last answer, and a run where no scenario
+     * ran (exit 2 both, never a pass).
+     */
+    private static List<String> runErrors(Conform.Report report) {
+        List<String> errors = new ArrayList<>(report.late());
+        boolean judged =
+                report.results().stream()
+                        .anyMatch(
+                                r ->
+                                        r instanceof Result.Passed
+                                                || r instanceof Result.Failed
+                                                || r instanceof Result.Unsafe
+                                                || r instanceof Result.Errored);
+        if (!judged) {
+            errors.add(
+                    "no scenario ran: every one needs a capability the adapter does not declare, or the adapter"
+                            + " answered not_applicable to it");
+        }
+        return errors;
+    }
+
+    private static void counts(XMLStreamWriter xml, List<Result> results, int runErrors) throws XMLStreamException {
+        attribute(xml, "tests", String.valueOf(results.size() + runErrors));
         attribute(
                 xml,
                 "failures",
@@ -66,7 +109,10 @@ public final class JunitXml {
                         results.stream()
                                 .filter(r -> r instanceof Result.Failed || r instanceof Result.Unsafe)
                                 .count()));
-        attribute(xml, "errors", String.valueOf(results.stream().filter(Result.Errored.class::isInstance).count()));
+        attribute(
+                xml,
+                "errors",
+                String.valueOf(results.stream().filter(Result.Errored.class::isInstance).count() + runErrors));
         attribute(
                 xml,
                 "skipped",

@@ -610,17 +610,17 @@ class ConformTest {
         return Conform.run(scenarios, () -> new Altered(new InProcessAdapter(), kind, change), SETTINGS, line -> {});
     }
 
-    /** An adapter whose lines of one kind are changed as they are read. */
-    record Altered(Adapter inner, String kind, UnaryOperator<String> change) implements Adapter {
-        @Override
-        public void send(String message) {
-            inner.send(message);
+    /** An adapter around another, which it sends every message to and reads every answer of. */
+    abstract static class Wrapped implements Adapter {
+        final Adapter inner;
+
+        Wrapped(Adapter inner) {
+            this.inner = inner;
         }
 
         @Override
-        public String receive(Duration patience) throws AdapterException {
-            String line = inner.receive(patience);
-            return line != null && line.startsWith("{\"kind\":\"" + kind + "\"") ? change.apply(line) : line;
+        public void send(String message) {
+            inner.send(message);
         }
 
         @Override
@@ -637,12 +637,29 @@ class ConformTest {
         public void close() {}
     }
 
+    /** An adapter whose lines of one kind are changed as they are read. */
+    static final class Altered extends Wrapped {
+        private final String kind;
+        private final UnaryOperator<String> change;
+
+        Altered(Adapter inner, String kind, UnaryOperator<String> change) {
+            super(inner);
+            this.kind = kind;
+            this.change = change;
+        }
+
+        @Override
+        public String receive(Duration patience) throws AdapterException {
+            String line = inner.receive(patience);
+            return line != null && line.startsWith("{\"kind\":\"" + kind + "\"") ? change.apply(line) : line;
+        }
+    }
+
     /**
      * An adapter that adds a line to its answer to each message of one kind, before the answer's state line or its end:
      * the line is made from the message and the step of the last step event, or null for none.
      */
-    static final class Appended implements Adapter {
-        private final Adapter inner;
+    static final class Appended extends Wrapped {
         private final String kind;
         private final java.util.function.BiFunction<com.fasterxml.jackson.databind.JsonNode, String, String> line;
         private final java.util.ArrayDeque<String> sent = new java.util.ArrayDeque<>();
@@ -654,7 +671,7 @@ class ConformTest {
                 Adapter inner,
                 String kind,
                 java.util.function.BiFunction<com.fasterxml.jackson.databind.JsonNode, String, String> line) {
-            this.inner = inner;
+            super(inner);
             this.kind = kind;
             this.line = line;
         }
@@ -706,19 +723,6 @@ class ConformTest {
                 throw new java.io.UncheckedIOException(e);
             }
         }
-
-        @Override
-        public String leftover(Duration patience) {
-            return inner.leftover(patience);
-        }
-
-        @Override
-        public long waitedNanos() {
-            return 0;
-        }
-
-        @Override
-        public void close() {}
     }
 
     private static List<String> rules(Conform.Report report) {

@@ -30,6 +30,8 @@ public final class AuditJson {
         root.put("head", report.head().name());
         root.put("head_commit", report.head().commit());
         strings(root.putArray("uncommitted"), report.head().uncommitted());
+        // judged first: a search stopped at --max-pairs (exit 2) has not answered, whatever it found so far
+        root.put("judged", report.incomplete().isEmpty());
         root.put("semantic_change", !report.unaccepted().isEmpty());
         strings(root.putArray("models_compared"), report.models());
         strings(root.putArray("model_files_differ"), report.modelFilesDiffer());

@@ -22,9 +22,11 @@ public final class AuditMarkdown {
         StringBuilder head = new StringBuilder();
         head.append("## proofgate audit: ")
                 .append(
-                        open.isEmpty()
-                                ? "no unaccepted semantic change"
-                                : AuditText.count(open.size(), "unaccepted semantic change"))
+                        !report.incomplete().isEmpty()
+                                ? "not judged (the behaviour search stopped at --max-pairs)"
+                                : open.isEmpty()
+                                        ? "no unaccepted semantic change"
+                                        : AuditText.count(open.size(), "unaccepted semantic change"))
                 .append("\n\n");
         head.append("base `")
                 .append(report.base().shortName())

@@ -14,17 +14,22 @@ import java.util.List;
 public final class AuditSarif {
 
     public static final String FINGERPRINT_KEY = SarifLog.FINGERPRINT_KEY;
+
+    /**
+     * Every finding that counts toward exit 1 is an {@code error}: a code-scanning check that fails on errors (GitHub's
+     * default) fails where the audit does; an accepted one is a {@code note} (SarifLog).
+     */
     private static final String[][] RULES = {
         {"safety-broken", "The head's spec violates an invariant or property the base's passes", "error"},
         {"behaviour-verdict", "The spec's verdicts changed", "error"},
-        {"behaviour-reason", "The spec's rejection reasons changed (verdicts kept)", "warning"},
+        {"behaviour-reason", "The spec's rejection reasons changed (verdicts kept)", "error"},
         {"implementation-not_followed", "The spec changed and the validator does not follow it", "error"},
         {"implementation-unexplained", "The validator changed where the spec did not", "error"},
         {"implementation-explained", "The validator follows a spec change", "note"},
         {"namespace-impact", "What decides a published prefix's target or blocks changed", "error"},
         {
             "model-shrunk",
-            "A model of the head is smaller than the base's, or not what its models.json records",
+            "A model of the head is smaller than the base's, checks less, or is not what its models.json records",
             "error"
         },
     };
@@ -110,6 +115,11 @@ public final class AuditSarif {
         for (ModelSizes.Finding f : report.modelFindings()) {
             ObjectNode result = result(log, "model-shrunk", f.model() + ": " + f.what(), f.fingerprint(), report);
             locate(result, List.of(), "spec/models.json");
+        }
+        if (!report.incomplete().isEmpty()) {
+            log.notJudged(
+                    "not judged: the behaviour search stopped at --max-pairs on "
+                            + String.join(", ", report.incomplete()));
         }
         return log.write();
     }

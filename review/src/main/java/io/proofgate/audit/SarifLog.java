@@ -37,6 +37,20 @@ public final class SarifLog {
             levels.put(rule[0], rule[2]);
         }
         results = run.putArray("results");
+        invocation = run.putArray("invocations").addObject().put("executionSuccessful", true);
+    }
+
+    private final ObjectNode invocation;
+
+    /**
+     * The run could not be judged (exit 2): its invocation says so, with why, so that an upload of a log without
+     * results never reads as a clean change (a code-scanning check would close the earlier alerts).
+     */
+    public void notJudged(String why) {
+        invocation.put("executionSuccessful", false);
+        ObjectNode notification = invocation.putArray("toolExecutionNotifications").addObject();
+        notification.put("level", "error");
+        notification.putObject("message").put("text", why);
     }
 
     /** One finding; {@code justification} is the reviewers' reason where it is accepted, null where it is not. */

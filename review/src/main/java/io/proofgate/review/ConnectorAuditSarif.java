@@ -16,6 +16,10 @@ import java.util.List;
  */
 public final class ConnectorAuditSarif {
 
+    /**
+     * Every finding that counts toward exit 1 is an {@code error}: a code-scanning check that fails on errors (GitHub's
+     * default) fails where the audit does; an accepted one is a {@code note} (SarifLog).
+     */
     private static final String[][] RULES = {
         {
             "connector-safety_regression",
@@ -25,12 +29,12 @@ public final class ConnectorAuditSarif {
         {
             "connector-safety_fix",
             "The base published a block that did not hold its prefix; the head no longer does",
-            "warning"
+            "error"
         },
-        {"connector-fix", "The head now says what the model says; the base did not", "warning"},
+        {"connector-fix", "The head now says what the model says; the base did not", "error"},
         {"connector-regression", "The base said what the model says; the head does not", "error"},
         {"connector-both_differ", "Both revisions differ from the model, differently", "error"},
-        {"connector-model_silent", "The revisions differ where the model states nothing", "warning"},
+        {"connector-model_silent", "The revisions differ where the model states nothing", "error"},
         {"connector-namespace", "What stored data means or where it is found changed", "error"},
         {"connector-capability", "The head no longer declares a capability the base declares: fewer checks", "error"},
     };
@@ -88,6 +92,9 @@ public final class ConnectorAuditSarif {
                             + ": what it gates is not checked at the head",
                     ConnectorAuditReport.droppedFingerprint(capability),
                     report);
+        }
+        if (!report.judged()) {
+            log.notJudged(report.verdict());
         }
         return log.write();
     }

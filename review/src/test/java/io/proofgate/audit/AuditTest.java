@@ -145,6 +145,34 @@ class AuditTest {
                 AuditText.write(stopped)
                         .contains("Verdict: not judged: the behaviour search stopped at --max-pairs on gen-edges"),
                 AuditText.write(stopped));
+        // and so does every machine-readable form, which a CI gate reads
+        var json = new ObjectMapper().readTree(AuditJson.write(stopped));
+        assertFalse(json.path("judged").asBoolean(true), json.toString());
+        assertTrue(
+                AuditMarkdown.write(stopped)
+                        .startsWith("## proofgate audit: not judged (the behaviour search stopped at --max-pairs)"),
+                AuditMarkdown.write(stopped));
+        var invocation =
+                new ObjectMapper().readTree(AuditSarif.write(stopped)).path("runs").get(0).path("invocations").get(0);
+        assertFalse(invocation.path("executionSuccessful").asBoolean(true), invocation.toString());
+        assertTrue(
+                invocation
+                        .path("toolExecutionNotifications")
+                        .get(0)
+                        .path("message")
+                        .path("text")
+                        .asText()
+                        .startsWith("not judged"),
+                invocation.toString());
+        assertTrue(
+                new ObjectMapper()
+                        .readTree(AuditSarif.write(report))
+                        .path("runs")
+                        .get(0)
+                        .path("invocations")
+                        .get(0)
+                        .path("executionSuccessful")
+                        .asBoolean(false));
     }
 
     @Test

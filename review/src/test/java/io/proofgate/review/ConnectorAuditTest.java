@@ -264,6 +264,11 @@ class ConnectorAuditTest {
     void theFixIsASafetyFixFirstWithAShortWitness() throws Exception {
         ConnectorAuditReport report = theFix();
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
+        // every unaccepted class is an error in SARIF, fixes too: a check that fails on errors fails with the exit
+        var sarif = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ConnectorAuditSarif.write(report));
+        var results = sarif.path("runs").get(0).path("results");
+        assertFalse(results.isEmpty());
+        results.forEach(r -> assertEquals("error", r.path("level").asText(), r.toString()));
         // where the planted plan published a block that no longer held the target state, the fix is a
         // safety fix, ranked first; where the block still held it, a fix of policy
         assertEquals(
@@ -479,6 +484,15 @@ class ConnectorAuditTest {
                     error.scenario().id() + " has no held event but was charged: " + error.message());
         }
         assertTrue(report.verdict().startsWith("could not be judged"), report.verdict());
+        // a SARIF log of no results says it is not a clean run
+        var invocation =
+                new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(ConnectorAuditSarif.write(report))
+                        .path("runs")
+                        .get(0)
+                        .path("invocations")
+                        .get(0);
+        assertFalse(invocation.path("executionSuccessful").asBoolean(true), invocation.toString());
     }
 
     /**
