@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** {@code proofgate conform}: the conformance scenarios against any implementation, through an adapter. */
@@ -210,7 +211,6 @@ final class ConformCommand implements Command {
                                 + " scenarios have no result");
                 return Main.USAGE;
             }
-            long passed = report.count(Result.Passed.class);
             if (errors > 0) {
                 err.println(
                         "proofgate conform: "
@@ -230,19 +230,9 @@ final class ConformCommand implements Command {
             if (failed > 0) {
                 return Main.FINDINGS;
             }
-            if (passed == 0) {
-                // the report's "not run" lines give the counts; this says which of the two reasons held
-                long notRun = report.count(Result.NotRun.class);
-                long notApplicable = report.count(Result.NotApplicable.class);
-                err.println(
-                        "proofgate conform: no scenario ran ("
-                                + (notApplicable == 0
-                                        ? "every one needs a capability the adapter does not declare"
-                                        : notRun == 0
-                                                ? "the adapter answered not_applicable to every one"
-                                                : "every one needs a capability the adapter does not declare, or the"
-                                                        + " adapter answered not_applicable to it")
-                                + ")");
+            Optional<String> nothingRan = report.nothingRan();
+            if (nothingRan.isPresent()) {
+                err.println("proofgate conform: " + nothingRan.get());
                 return Main.USAGE;
             }
             return Main.OK;

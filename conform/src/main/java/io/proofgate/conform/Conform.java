@@ -72,6 +72,31 @@ public final class Conform {
         public long count(Class<? extends Result> kind) {
             return results.stream().filter(kind::isInstance).count();
         }
+
+        /**
+         * Why no scenario was judged (none passed, failed or erred: each needed a capability the adapter does not
+         * declare, or it answered not_applicable), or empty where one was: a run that judged nothing is never a pass.
+         */
+        public Optional<String> nothingRan() {
+            if (results.stream()
+                    .anyMatch(
+                            r ->
+                                    r instanceof Result.Passed
+                                            || r instanceof Result.Failed
+                                            || r instanceof Result.Unsafe
+                                            || r instanceof Result.Errored)) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    "no scenario ran ("
+                            + (count(Result.NotApplicable.class) == 0
+                                    ? "every one needs a capability the adapter does not declare"
+                                    : count(Result.NotRun.class) == 0
+                                            ? "the adapter answered not_applicable to every one"
+                                            : "every one needs a capability the adapter does not declare, or the"
+                                                    + " adapter answered not_applicable to it")
+                            + ")");
+        }
     }
 
     private Conform() {}

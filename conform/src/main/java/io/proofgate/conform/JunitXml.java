@@ -84,19 +84,7 @@ public final class JunitXml {
      */
     private static List<String> runErrors(Conform.Report report) {
         List<String> errors = new ArrayList<>(report.late());
-        boolean judged =
-                report.results().stream()
-                        .anyMatch(
-                                r ->
-                                        r instanceof Result.Passed
-                                                || r instanceof Result.Failed
-                                                || r instanceof Result.Unsafe
-                                                || r instanceof Result.Errored);
-        if (!judged) {
-            errors.add(
-                    "no scenario ran: every one needs a capability the adapter does not declare, or the adapter"
-                            + " answered not_applicable to it");
-        }
+        report.nothingRan().ifPresent(errors::add);
         return errors;
     }
 

@@ -83,15 +83,6 @@ public final class PlanSafety {
                 .toList();
     }
 
-    private static List<String> concat(List<String> a, List<String> b) {
-        if (b.isEmpty()) {
-            return a;
-        }
-        List<String> both = new ArrayList<>(a);
-        both.addAll(b);
-        return both;
-    }
-
     /** A line whose safety is judged on the blocks' contents: a plan (what it copies) or a load (what it writes). */
     private static boolean isJudged(Line line) {
         return line instanceof Line.Plan || line instanceof Line.Load;
@@ -152,7 +143,10 @@ public final class PlanSafety {
                 List<String> restoreFindings =
                         switch (event) {
                             case io.proofgate.protocol.Event.Lookup lookup ->
-                                    concat(restore.hit(lookup, said.events().get(k)), strayLoads(said.events().get(k)));
+                                    java.util.stream.Stream.concat(
+                                                    restore.hit(lookup, said.events().get(k)).stream(),
+                                                    strayLoads(said.events().get(k)).stream())
+                                            .toList();
                             case io.proofgate.protocol.Event.Step step -> restore.loads(step, said.events().get(k));
                             default -> strayLoads(said.events().get(k));
                         };

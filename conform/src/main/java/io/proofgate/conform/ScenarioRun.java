@@ -7,6 +7,7 @@ import io.proofgate.words.CopyTiming;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -409,14 +410,23 @@ public final class ScenarioRun {
 
     /** The first reason the adapter gave for the scenario not applying to its connector, if it gave one. */
     public static Optional<String> notApplicable(Transcript said) {
+        OptionalInt at = notApplicableAt(said);
+        return at.isEmpty()
+                ? Optional.empty()
+                : said.answer(at.getAsInt()).stream()
+                        .filter(Line.NotApplicable.class::isInstance)
+                        .map(line -> ((Line.NotApplicable) line).reason())
+                        .findFirst();
+    }
+
+    /** The first message the adapter answered with a not_applicable line, if any. */
+    public static OptionalInt notApplicableAt(Transcript said) {
         for (int k = 0; k < said.messages(); k++) {
-            for (Line line : said.answer(k)) {
-                if (line instanceof Line.NotApplicable n) {
-                    return Optional.of(n.reason());
-                }
+            if (said.answer(k).stream().anyMatch(Line.NotApplicable.class::isInstance)) {
+                return OptionalInt.of(k);
             }
         }
-        return Optional.empty();
+        return OptionalInt.empty();
     }
 
     /** The summary expected after the scenario's first {@code prefix} events, or null where it is not known. */

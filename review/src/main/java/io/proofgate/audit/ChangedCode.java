@@ -110,6 +110,20 @@ final class ChangedCode {
         return "the file's declarations";
     }
 
+    /**
+     * Every top-level definition of the spec's modules, by name, its text with the layout and comments left out (a name
+     * defined in several modules: their texts one after the other, in the files' order).
+     */
+    static Map<String, String> definitionTexts(Path spec) throws IOException {
+        Map<String, String> texts = new java.util.TreeMap<>();
+        for (Path file : files(spec, ".tla")) {
+            for (Definition d : definitions(file)) {
+                texts.merge(d.name(), d.normalized(), (a, b) -> a + " " + b);
+            }
+        }
+        return texts;
+    }
+
     private static List<Definition> definitions(Path file) throws IOException {
         try {
             return TlaModule.parse(Files.readString(file), file.getFileName().toString()).definitions();

@@ -2,13 +2,9 @@ package io.proofgate.audit;
 
 import io.proofgate.check.ConfigChecks;
 import io.proofgate.check.Model;
-import io.proofgate.mutate.Definition;
-import io.proofgate.mutate.MutationException;
-import io.proofgate.mutate.TlaModule;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SequencedSet;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -75,8 +70,8 @@ final class CheckedChanges {
                 }
             }
         }
-        Map<String, String> was = definitions(base.spec());
-        Map<String, String> now = definitions(head.spec());
+        Map<String, String> was = ChangedCode.definitionTexts(base.spec());
+        Map<String, String> now = ChangedCode.definitionTexts(head.spec());
         for (var invariant : checkedOn.entrySet()) {
             SequencedSet<String> changed = new LinkedHashSet<>();
             for (String name : closure(invariant.getKey(), was, now)) {
@@ -128,30 +123,5 @@ final class CheckedChanges {
             }
         }
         return reached;
-    }
-
-    /**
-     * Every top-level definition of the spec's modules, by name, its text with the layout and comments left out (a name
-     * defined in several modules: their texts one after the other, in the files' order).
-     */
-    private static Map<String, String> definitions(Path spec) throws IOException {
-        Map<String, String> definitions = new TreeMap<>();
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(spec)) {
-            files = walk.filter(p -> p.toString().endsWith(".tla") && Files.isRegularFile(p)).sorted().toList();
-        }
-        for (Path file : files) {
-            List<Definition> read;
-            try {
-                read = TlaModule.parse(Files.readString(file), file.getFileName().toString()).definitions();
-            } catch (MutationException e) {
-                // a module the lexer cannot read: TLC has judged it already; its definitions count as changed
-                read = List.of(new Definition(file.getFileName().toString(), List.of()));
-            }
-            for (Definition d : read) {
-                definitions.merge(d.name(), d.normalized(), (a, b) -> a + " " + b);
-            }
-        }
-        return definitions;
     }
 }

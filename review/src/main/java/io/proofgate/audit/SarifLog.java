@@ -21,6 +21,7 @@ public final class SarifLog {
     private final ObjectNode root = JSON.createObjectNode();
     private final ArrayNode results;
     private final Map<String, String> levels = new LinkedHashMap<>();
+    private final ObjectNode invocation;
 
     /** {@code rules}: each {id, short description, default level}. */
     public SarifLog(String tool, String[][] rules) {
@@ -39,8 +40,6 @@ public final class SarifLog {
         results = run.putArray("results");
         invocation = run.putArray("invocations").addObject().put("executionSuccessful", true);
     }
-
-    private final ObjectNode invocation;
 
     /**
      * The run could not be judged (exit 2): its invocation says so, with why, so that an upload of a log without

@@ -65,7 +65,7 @@ public final class Classifier {
             return notA.isPresent() && notB.isPresent()
                     ? new Comparison.NotApplicable(notA.get())
                     : new Comparison.OneRefused(
-                            notApplicableAt(notA.isPresent() ? base : head),
+                            ScenarioRun.notApplicableAt(notA.isPresent() ? base : head).orElseThrow(),
                             notA.isPresent() ? "base" : "head",
                             "not applicable: " + notA.or(() -> notB).get());
         }
@@ -227,16 +227,6 @@ public final class Classifier {
                 List.of(
                         safety.map(Safety::finding)
                                 .orElse("(the model states no copies: it judges them for safety only)")));
-    }
-
-    /** The first message a not_applicable line answers. */
-    private static int notApplicableAt(Transcript said) {
-        for (int k = 0; k < said.messages(); k++) {
-            if (said.answer(k).stream().anyMatch(Line.NotApplicable.class::isInstance)) {
-                return k;
-            }
-        }
-        throw new IllegalStateException("no not_applicable line in the answers");
     }
 
     /** A safety regression or fix at event {@code event}, with the finding the model's lines end with. */
