@@ -59,12 +59,7 @@ public final class ConnectorAuditJson {
             lines(node.putArray("base_answer"), c.first().base());
             lines(node.putArray("head_answer"), c.first().head());
             lines(node.putArray("model_expects"), c.first().model());
-            switch (report.approval(c.fingerprint())) {
-                case Approvals.ByBase b -> node.put("accepted", b.justification());
-                case Approvals.ByChange ch -> node.put("accepted_by_this_change", ch.justification());
-                case Approvals.Open o -> {}
-            }
-            node.put("unaccepted", report.open(c.fingerprint()));
+            approval(node, report, c.fingerprint());
         }
         ArrayNode errors = root.putArray("errors");
         for (Outcome.Errored e : report.errors()) {
@@ -75,13 +70,13 @@ public final class ConnectorAuditJson {
         }
         refusals(root.putArray("refused_by_one"), report.refusedByOne());
         refusals(root.putArray("refused_by_both"), report.refusedByBoth());
-        ArrayNode dropped = root.putArray("dropped_capabilities");
-        for (var capability : report.dropped()) {
-            String fingerprint = ConnectorAuditReport.droppedFingerprint(capability);
+        ArrayNode dropped = root.putArray("dropped");
+        for (var declaration : report.dropped()) {
+            String fingerprint = declaration.fingerprint();
             ObjectNode node = dropped.addObject();
-            node.put("capability", capability.wireName());
+            node.put(declaration.field(), declaration.wireName());
             node.put("fingerprint", fingerprint);
-            node.put("unaccepted", report.open(fingerprint));
+            approval(node, report, fingerprint);
         }
         strings(root.putArray("stale_acceptances"), report.stale());
         ObjectNode namespace = root.putObject("namespace");
@@ -104,7 +99,7 @@ public final class ConnectorAuditJson {
                     node.put("first_probe", name.firstProbe());
                     node.put("base", name.base());
                     node.put("head", name.head());
-                    node.put("unaccepted", report.open(fingerprint));
+                    approval(node, report, fingerprint);
                 }
             }
             strings(namespace.putArray("refused_by_one"), report.namespace().refusedByOne());
@@ -115,6 +110,19 @@ public final class ConnectorAuditJson {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a tree of plain nodes always writes", e);
         }
+    }
+
+    /**
+     * Whether a finding is accepted, and by whose justification: the same fields for a difference class, a dropped
+     * capability and a changed namespace name, as the text and Markdown reports say it for each.
+     */
+    private static void approval(ObjectNode node, ConnectorAuditReport report, String fingerprint) {
+        switch (report.approval(fingerprint)) {
+            case Approvals.ByBase b -> node.put("accepted", b.justification());
+            case Approvals.ByChange ch -> node.put("accepted_by_this_change", ch.justification());
+            case Approvals.Open o -> {}
+        }
+        node.put("unaccepted", report.open(fingerprint));
     }
 
     private static ObjectNode side(ConnectorAuditReport.Side side, Line.Hello hello) {

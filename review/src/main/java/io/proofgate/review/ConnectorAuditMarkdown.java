@@ -91,10 +91,10 @@ public final class ConnectorAuditMarkdown {
                     .append(left == 1 ? " is" : "es are")
                     .append(" left out to stay under GitHub's comment limit (`--format json` has every one).\n\n");
         }
-        for (var capability : report.dropped()) {
-            String fingerprint = ConnectorAuditReport.droppedFingerprint(capability);
+        for (var dropped : report.dropped()) {
+            String fingerprint = dropped.fingerprint();
             out.append("The head no longer declares `")
-                    .append(capability.wireName())
+                    .append(dropped.text())
                     .append("` (`")
                     .append(fingerprint)
                     .append("`): ")

@@ -1,6 +1,7 @@
 package io.proofgate.review;
 
 import io.proofgate.audit.Approvals;
+import io.proofgate.words.ConnectorPolicy;
 
 import java.util.List;
 import java.util.Set;
@@ -72,21 +73,42 @@ public record ConnectorAuditReport(
     }
 
     /**
-     * The capabilities the base declares and the head does not, in the protocol's order: what the base was checked on
-     * and the head no longer is (scenarios not run, facts, states or names not compared). A change that drops one
-     * switches off its own checks, so each is a difference to accept like any other.
+     * A declaration the base makes and the head does not, so that the head is checked on less: a capability (its
+     * scenarios not run, its facts, states or names not compared), or the connector policy the kit compares answers
+     * with (the head declares a policy of its own, judged on safety alone). A change that drops one switches off its
+     * own checks, so each is a difference to accept like any other, even where every answer is the same.
+     *
+     * @param field the hello's field ({@code capability} for an item of {@code capabilities}, or {@code
+     *     connector_policy})
+     * @param wireName what the base declares there
      */
-    public List<io.proofgate.words.Capability> dropped() {
-        return run.base().capabilities().stream().filter(c -> !run.head().capabilities().contains(c)).sorted().toList();
+    public record Dropped(String field, String wireName) {
+        public String fingerprint() {
+            return io.proofgate.audit.Fingerprints.of(field, "dropped", wireName);
+        }
+
+        /** As the reports name it: {@code capability sliding}, {@code connector_policy latch-at-target}. */
+        public String text() {
+            return field + " " + wireName;
+        }
     }
 
-    public static String droppedFingerprint(io.proofgate.words.Capability capability) {
-        return io.proofgate.audit.Fingerprints.of("capability", "dropped", capability.wireName());
+    /** The base's declarations the head drops: its capabilities in the protocol's order, then its connector policy. */
+    public List<Dropped> dropped() {
+        List<Dropped> dropped = new java.util.ArrayList<>();
+        run.base().capabilities().stream()
+                .filter(c -> !run.head().capabilities().contains(c))
+                .sorted()
+                .forEach(c -> dropped.add(new Dropped("capability", c.wireName())));
+        if (run.base().policy() != ConnectorPolicy.OWN && run.head().policy() == ConnectorPolicy.OWN) {
+            dropped.add(new Dropped("connector_policy", run.base().policy().wireName()));
+        }
+        return dropped;
     }
 
-    /** Dropped capabilities no acceptance at the base covers. */
+    /** Dropped declarations no acceptance at the base covers. */
     public List<String> openDropped() {
-        return dropped().stream().map(ConnectorAuditReport::droppedFingerprint).filter(this::open).toList();
+        return dropped().stream().map(Dropped::fingerprint).filter(this::open).toList();
     }
 
     /** Changed namespace names no acceptance at the base covers. */
@@ -201,8 +223,7 @@ public record ConnectorAuditReport(
             parts.add(names + " unaccepted namespace change" + (names == 1 ? "" : "s"));
         }
         if (dropped > 0) {
-            parts.add(
-                    dropped + " unaccepted capabilit" + (dropped == 1 ? "y" : "ies") + " the head no longer declares");
+            parts.add(dropped + " unaccepted declaration" + (dropped == 1 ? "" : "s") + " the head drops");
         }
         return String.join(", ", parts);
     }
@@ -248,7 +269,7 @@ public record ConnectorAuditReport(
     public List<String> stale() {
         Set<String> all = classes.stream().map(DifferenceClass::fingerprint).collect(Collectors.toSet());
         namespace.changed().forEach(n -> all.add(NamespaceRun.Result.fingerprint(n)));
-        dropped().forEach(c -> all.add(droppedFingerprint(c)));
+        dropped().forEach(d -> all.add(d.fingerprint()));
         return approvals.stale(all);
     }
 }

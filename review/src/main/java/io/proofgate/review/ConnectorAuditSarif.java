@@ -36,7 +36,11 @@ public final class ConnectorAuditSarif {
         {"connector-both_differ", "Both revisions differ from the model, differently", "error"},
         {"connector-model_silent", "The revisions differ where the model states nothing", "error"},
         {"connector-namespace", "What stored data means or where it is found changed", "error"},
-        {"connector-capability", "The head no longer declares a capability the base declares: fewer checks", "error"},
+        {
+            "connector-declaration",
+            "The head no longer declares a capability or the connector policy the base declares: fewer checks",
+            "error"
+        },
     };
 
     private ConnectorAuditSarif() {}
@@ -83,14 +87,12 @@ public final class ConnectorAuditSarif {
                     NamespaceRun.Result.fingerprint(name),
                     report);
         }
-        for (var capability : report.dropped()) {
+        for (var dropped : report.dropped()) {
             result(
                     log,
-                    "connector-capability",
-                    "the head no longer declares "
-                            + capability.wireName()
-                            + ": what it gates is not checked at the head",
-                    ConnectorAuditReport.droppedFingerprint(capability),
+                    "connector-declaration",
+                    "the head no longer declares " + dropped.text() + ": what it gates is not checked at the head",
+                    dropped.fingerprint(),
                     report);
         }
         if (!report.judged()) {

@@ -155,14 +155,13 @@ public final class ConnectorAuditText {
             andMore(out, report.errors().size());
         }
         if (!report.dropped().isEmpty()) {
-            out.append(
-                    "\nCapabilities the head no longer declares (what the base was checked on and the head is not):\n");
-            for (Capability capability : report.dropped()) {
-                String fingerprint = ConnectorAuditReport.droppedFingerprint(capability);
+            out.append("\nDeclarations the head drops (what the base was checked on and the head is not):\n");
+            for (ConnectorAuditReport.Dropped dropped : report.dropped()) {
+                String fingerprint = dropped.fingerprint();
                 out.append("  [")
                         .append(fingerprint)
                         .append("] ")
-                        .append(capability.wireName())
+                        .append(dropped.text())
                         .append(": ")
                         .append(status(report, fingerprint))
                         .append('\n');

@@ -95,6 +95,11 @@ class ConnectorAuditTest {
                 "if event.computed < s <= event.prompt_tokens");
         revision(
                 "fixed",
+                "own-policy",
+                "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
+                "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")\n    connector_policy = \"own\"");
+        revision(
+                "fixed",
                 "no-sliding",
                 "capabilities = (\"state\", \"sliding\", \"restore\", \"namespace\")",
                 "capabilities = (\"state\", \"restore\", \"namespace\")");
@@ -317,8 +322,8 @@ class ConnectorAuditTest {
     }
 
     /**
-     * The SARIF report is valid SARIF 2.1.0, one result per class and changed namespace name, each with its
-     * fingerprint.
+     * The SARIF report is valid SARIF 2.1.0, one result per class, changed namespace name and dropped declaration, each
+     * with its fingerprint.
      */
     private static void assertValidSarif(ConnectorAuditReport report) throws Exception {
         String sarif = ConnectorAuditSarif.write(report);
@@ -332,7 +337,10 @@ class ConnectorAuditTest {
         assertEquals(List.of(), schema.validate(sarif, com.networknt.schema.InputFormat.JSON), sarif);
         com.fasterxml.jackson.databind.JsonNode results =
                 new com.fasterxml.jackson.databind.ObjectMapper().readTree(sarif).path("runs").path(0).path("results");
-        assertEquals(report.classes().size() + report.namespace().changed().size(), results.size(), sarif);
+        assertEquals(
+                report.classes().size() + report.namespace().changed().size() + report.dropped().size(),
+                results.size(),
+                sarif);
         for (com.fasterxml.jackson.databind.JsonNode result : results) {
             assertTrue(
                     result.path("partialFingerprints").path("proofgateFinding/v1").asText().matches("[0-9a-f]{16}"),
@@ -573,12 +581,12 @@ class ConnectorAuditTest {
     @Test
     void aCapabilityTheHeadNoLongerDeclaresIsADifferenceToAccept() throws Exception {
         ConnectorAuditReport report = audit("fixed", "no-sliding", false);
-        assertEquals(List.of(io.proofgate.words.Capability.SLIDING), report.dropped());
+        assertEquals(List.of(new ConnectorAuditReport.Dropped("capability", "sliding")), report.dropped());
         assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), ConnectorAuditText.write(report));
-        assertEquals("1 unaccepted capability the head no longer declares", report.verdict());
-        String fingerprint = ConnectorAuditReport.droppedFingerprint(io.proofgate.words.Capability.SLIDING);
+        assertEquals("1 unaccepted declaration the head drops", report.verdict());
+        String fingerprint = report.dropped().getFirst().fingerprint();
         assertTrue(
-                ConnectorAuditText.write(report).contains("[" + fingerprint + "] sliding: "),
+                ConnectorAuditText.write(report).contains("[" + fingerprint + "] capability sliding: "),
                 ConnectorAuditText.write(report));
         assertTrue(ConnectorAuditSarif.write(report).contains(fingerprint));
 
@@ -598,6 +606,30 @@ class ConnectorAuditTest {
         ConnectorAuditReport accepted = audit("accepting-no-sliding", "no-sliding-accepted", false);
         assertEquals(ConnectorAuditReport.CLEAN, accepted.exitCode(), ConnectorAuditText.write(accepted));
         git("checkout", "-q", "fixed");
+    }
+
+    /**
+     * A head that declares a connector policy of its own is no longer compared with the kit's policy, only judged on
+     * safety: a difference to accept, even where every answer is the same, as for a dropped capability.
+     */
+    @Test
+    void aConnectorPolicyTheHeadNoLongerDeclaresIsADifferenceToAccept() throws Exception {
+        ConnectorAuditReport report = audit("fixed", "own-policy", false);
+        String text = ConnectorAuditText.write(report);
+        assertTrue(report.classes().isEmpty(), "the answers are the same: " + text);
+        assertEquals(
+                List.of(new ConnectorAuditReport.Dropped("connector_policy", "latch-at-target")), report.dropped());
+        assertEquals(ConnectorAuditReport.DIFFERENCES, report.exitCode(), text);
+        assertEquals("1 unaccepted declaration the head drops", report.verdict());
+        String fingerprint = report.dropped().getFirst().fingerprint();
+        assertTrue(text.contains("[" + fingerprint + "] connector_policy latch-at-target: not accepted"), text);
+        com.fasterxml.jackson.databind.JsonNode json =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(ConnectorAuditJson.write(report));
+        assertEquals(
+                "latch-at-target", json.path("dropped").path(0).path("connector_policy").asText(), json.toString());
+        assertTrue(json.path("dropped").path(0).path("unaccepted").asBoolean(), json.toString());
+        assertTrue(ConnectorAuditSarif.write(report).contains(fingerprint));
+        assertValidSarif(report);
     }
 
     /** As conform: output after an adapter's last answer is output nothing compared, never a clean audit. */
@@ -698,6 +730,23 @@ class ConnectorAuditTest {
                 report.open().size(),
                 text);
         assertTrue(text.contains("not accepted: a safety regression, which no acceptance removes"), text);
+        // the namespace changes it accepts are accepted, and the JSON says by what, as it does for a class
+        com.fasterxml.jackson.databind.JsonNode json =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(ConnectorAuditJson.write(report));
+        List<com.fasterxml.jackson.databind.JsonNode> changed = new ArrayList<>();
+        json.path("namespace")
+                .path("names")
+                .forEach(
+                        n -> {
+                            if (n.path("changed").asInt() > 0) {
+                                changed.add(n);
+                            }
+                        });
+        assertFalse(changed.isEmpty(), text);
+        for (com.fasterxml.jackson.databind.JsonNode name : changed) {
+            assertEquals("the planted bug is fixed", name.path("accepted").asText(), name.toString());
+            assertFalse(name.path("unaccepted").asBoolean(), name.toString());
+        }
         git("checkout", "-q", "fixed");
     }
 
