@@ -1,5 +1,7 @@
 package io.proofgate.cli;
 
+import io.proofgate.words.Outside;
+
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -97,14 +99,16 @@ public final class Main {
         try {
             return command.run(rest, out, err);
         } catch (UsageException e) {
+            // a usage message quotes the arguments, which are outside text: escaped as every report is
             err.println(
-                    "proofgate "
-                            + command.name()
-                            + ": "
-                            + e.getMessage()
-                            + " (see proofgate "
-                            + command.name()
-                            + " --help)");
+                    Outside.bare(
+                            "proofgate "
+                                    + command.name()
+                                    + ": "
+                                    + e.getMessage()
+                                    + " (see proofgate "
+                                    + command.name()
+                                    + " --help)"));
             return USAGE;
         } catch (OutOfMemoryError e) {
             // what a command holds in memory (the scenarios of a run, a revision's answers) outgrew

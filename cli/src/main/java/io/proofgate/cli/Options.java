@@ -1,5 +1,7 @@
 package io.proofgate.cli;
 
+import io.proofgate.words.Outside;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,9 +48,9 @@ final class Options {
                 }
                 once(options, option, args.get(++i));
             } else if (option.startsWith("-") && !option.equals("-")) {
-                throw new UsageException("unknown option \"" + option + "\"");
+                throw new UsageException("unknown option " + Outside.quoted(option));
             } else if (operands == null) {
-                throw new UsageException("unexpected argument \"" + option + "\"");
+                throw new UsageException("unexpected argument " + Outside.quoted(option));
             } else {
                 operands.add(option);
             }
@@ -73,7 +75,7 @@ final class Options {
         try {
             parsed = Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new UsageException(option + " expects an integer, got \"" + value + "\"");
+            throw new UsageException(option + " expects an integer, got " + Outside.quoted(value));
         }
         if (parsed < min || parsed > max) {
             throw new UsageException(option + " must be between " + min + " and " + max + ", got " + parsed);
@@ -89,6 +91,10 @@ final class Options {
         if (last == 'K' || last == 'M' || last == 'G') {
             unit = last == 'K' ? 1L << 10 : last == 'M' ? 1L << 20 : 1L << 30;
             digits = value.substring(0, value.length() - 1);
+        }
+        if (!digits.matches("[0-9]+")) {
+            throw new UsageException(
+                    option + " expects an integer with an optional K, M or G, got " + Outside.quoted(value));
         }
         long count = integer(option, digits, 1, Long.MAX_VALUE / unit);
         return count * unit;

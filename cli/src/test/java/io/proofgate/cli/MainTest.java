@@ -127,6 +127,14 @@ class MainTest {
         err.reset();
         assertEquals(2, run("generate", "--workers", "none"));
         assertTrue(stderr().contains("--workers expects an integer, got \"none\""), stderr());
+        err.reset();
+        // the whole value is quoted, not what is left once a suffix is taken off
+        assertEquals(2, run("synth", "--bytes", "1.5K"));
+        assertTrue(stderr().contains("--bytes expects an integer with an optional K, M or G, got \"1.5K\""), stderr());
+        err.reset();
+        // an argument is outside text: a control character in it reaches the terminal escaped, never raw
+        assertEquals(2, run("synth", "--frob\u001b[2J"));
+        assertEquals("proofgate synth: unknown option \"--frob\\u001b[2J\" (see proofgate synth --help)\n", stderr());
     }
 
     /**
