@@ -418,8 +418,12 @@ class VllmConnectorAdapter(Adapter):
         connector publishes the plan under (its prefix digest); given, it must be `prefix_key()`
         of the request and target, or the plan is reported under a digest no prefix of the
         scenario has (the label with `?wrong-key`), so that the kit judges its pages as another
-        prefix's: a connector that files a prefix under another prefix's key is unsafe. Without a
-        key the kit cannot see the connector's key at all. `copy="async"` for a
+        prefix's: a connector that files a prefix under another prefix's key is unsafe. A key the
+        scenario has already seen for another prefix (another label, or the same label at another
+        target) is reported the same way (`?shared-key`): `prefix_key()` is the connector's own
+        digest, so it agrees with a digest that files two prefixes under one key, and a later
+        lookup of either restores the other. A key must be hashable. Without a key the kit cannot
+        see the connector's key at all. `copy="async"` for a
         connector whose workers copy the blocks after the step (then `saved()` when they are done).
         Whether it pins them meanwhile: for a connector bound to the block pool
         (`bind_gpu_block_pool`), read from the pool (every block of the plan held with `touch` and
@@ -433,6 +437,14 @@ class VllmConnectorAdapter(Adapter):
                                  % request_id)
             if key != expected:
                 digest += "?wrong-key"
+            else:
+                try:
+                    filed = self._keys.setdefault(key, (digest, target))
+                except TypeError:
+                    raise ValueError("plan(key=...) for %s: the key %r is not hashable, so two prefixes filed under"
+                                     " it cannot be told" % (request_id, key)) from None
+                if filed != (digest, target):
+                    digest += "?shared-key"
         self._published[(request_id, target)] = digest
         if copy == "async" and pinned is not False and self._bound:
             blocks = [b for group in blocks_by_group for b in group]
@@ -552,6 +564,8 @@ class VllmConnectorAdapter(Adapter):
         self._pinned: list[tuple[str, int, list[int]]] = []
         # the digest each plan was reported under, by (id, target): its saved line says the same
         self._published: dict[tuple[str, int], str] = {}
+        # the prefix (label, target) each key a plan gave was first filed for
+        self._keys: dict[Any, tuple[str, int]] = {}
 
     def _pending_ids(self) -> set[str]:
         return {store.id for store in self.pending()}

@@ -238,6 +238,22 @@ class ConformTest {
     }
 
     /**
+     * A connector whose digest files two prefixes under one key (its first 1,024 tokens alone) agrees with the mapping's
+     * prefix_key(), which asks that digest: the driver tells the second prefix a key is given for, and the kit judges
+     * its pages as no prefix's. A lookup of either prefix would restore the other.
+     */
+    @Test
+    void aVllmConnectorThatFilesTwoPrefixesUnderOneKeyIsUnsafe() throws ConformException {
+        Conform.Report report = process(finished(), "python3 src/test/resources/adapters/vllm_shared_key.py");
+        List<Result.Unsafe> unsafe = results(report, Result.Unsafe.class);
+        assertFalse(unsafe.isEmpty(), ConformText.of(report, "shared key"));
+        assertEquals(finished().size(), unsafe.size() + report.count(Result.Passed.class));
+        assertTrue(
+                unsafe.stream().allMatch(u -> u.findings().getFirst().contains("?shared-key;")),
+                unsafe.getFirst().findings().toString());
+    }
+
+    /**
      * A load is judged wherever it is printed, under any policy: in answer to an event that is no step (a finish, a
      * lookup), and in a scenario with no lookup, where no load is ever safe (the events were simulated only up to the
      * last plan, so such a load passed).
