@@ -238,9 +238,9 @@ class ConformTest {
     }
 
     /**
-     * A connector whose digest files two prefixes under one key (its first 1,024 tokens alone) agrees with the mapping's
-     * prefix_key(), which asks that digest: the driver tells the second prefix a key is given for, and the kit judges
-     * its pages as no prefix's. A lookup of either prefix would restore the other.
+     * A connector whose digest files two prefixes under one key (its first 1,024 tokens alone) agrees with the
+     * mapping's prefix_key(), which asks that digest: the driver tells the second prefix a key is given for, and the
+     * kit judges its pages as no prefix's. A lookup of either prefix would restore the other.
      */
     @Test
     void aVllmConnectorThatFilesTwoPrefixesUnderOneKeyIsUnsafe() throws ConformException {

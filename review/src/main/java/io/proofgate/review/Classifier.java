@@ -246,7 +246,10 @@ public final class Classifier {
         return Optional.of(
                 new Safety(
                         unsafeB.isPresent() ? ModelJudgement.SAFETY_REGRESSION : ModelJudgement.SAFETY_FIX,
-                        "(unsafe: " + unsafeB.or(() -> unsafeA).get().findings().getFirst() + ")",
+                        // said of the side that is unsafe, not of the model's lines it is printed under
+                        (unsafeB.isPresent() ? "(unsafe at the head: " : "(unsafe at the base: ")
+                                + unsafeB.or(() -> unsafeA).get().findings().getFirst()
+                                + ")",
                         unsafeB.or(() -> unsafeA).get().event()));
     }
 

@@ -174,7 +174,7 @@ class ConnectorAuditTest {
                 first.model().stream()
                         .anyMatch(
                                 m ->
-                                        m.startsWith("(unsafe: while its workers copy it: step ")
+                                        m.startsWith("(unsafe at the head: while its workers copy it: step ")
                                                 && m.contains(" holds garbage (released by r")),
                 text);
 
@@ -290,7 +290,8 @@ class ConnectorAuditTest {
                         .orElseThrow();
         assertEquals(DifferenceKind.VERDICT, fix.first().kind());
         assertTrue(fix.events() <= 3, "witness of " + fix.events() + " events");
-        assertTrue(fix.first().model().getLast().startsWith("(unsafe: step "), fix.first().model().toString());
+        assertTrue(
+                fix.first().model().getLast().startsWith("(unsafe at the base: step "), fix.first().model().toString());
         assertTrue(
                 report.classes().stream()
                         .allMatch(
