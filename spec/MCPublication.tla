@@ -162,4 +162,14 @@ OwnHitRestore(r) == IF r = "r3" THEN 4608 ELSE 0
 \* other generation model has, would multiply its states four times over.
 NoRanksHold == FALSE
 RestoreFaults == [NoFaults EXCEPT !["r4"] = "lownull"]
+\* Generation model gen-restore-checkpoints: the store holds two checkpoints of one prefix.  r1
+\* (target 4608) and r2 (target 6912) publish d1 at two boundaries of the recurrent grid, one after
+\* the other; r3 is looked up once r2 is admitted: while r2's proof is latched and not yet
+\* published (the hit is r1's 4608, never the latched 6912), or once both are published (the hit
+\* and the load are the longest, 6912: restore row 5).  r2's tables list their blocks out of order.
+PromptCheckpoints == "r1" :> 4700 @@ "r2" :> 6992 @@ "r3" :> 8000
+DigestCheckpoints == "r1" :> "d1" @@ "r2" :> "d1" @@ "r3" :> "d1"
+CheckpointsEvidence == [r \in {"r1", "r2", "r3"} |-> {"exact"}]
+LookedUpCheckpoints == {"r3"}
+CheckpointsFaults == [NoFaults EXCEPT !["r2"] = "unordered"]
 =============================================================================

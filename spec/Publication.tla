@@ -57,7 +57,8 @@ CONSTANTS
     ChunkTokens,     \* a chunked-prefill stop below every target; 0 = no chunk stop
     MaxPreemptions,  \* preemptions per request (bounds epoch)
     MaxBatch,        \* most requests scheduled in one step
-    TableFault,      \* [request id -> "none", "null", "repeat", "short" or "shared"] (see Table)
+    TableFault,      \* [request id -> "none", "null", "repeat", "short", "shared", "lowid", "lownull" or
+                     \* "unordered"] (see Table)
     EvidenceKinds,   \* [request id -> evidence labels vLLM may send for it] (see EvidenceValue)
     FieldKinds,      \* whole-field shapes vLLM may send: "absent", "null", "text", "true",
                      \* "int", "number", "list", "object" (the empty mapping {}), "other_empty"
@@ -137,7 +138,9 @@ ASSUME MaxPreemptions <= 9 /\ Len(Topology) <= 9 /\ MaxBatch < Len(Requests)
 \* ("short": the table stays shorter than a plan's selection, however far the request runs), or
 \* gives group 1 the ids of group 0 ("shared": one block in two groups); "lowid" is no fault:
 \* the first group-0 block is 1, the smallest block that is not null; "lownull" is block 1
-\* and then a null block.
+\* and then a null block; "unordered" is no fault either: vLLM's free-block queue hands a request
+\* its blocks in any order, so each table lists its slots as 2, 1, 4, 3 (position k holds chunk
+\* k all the same: a connector that sorts a table copies the chunks out of order).
 \* (Tables are built for every candidate step, so the fault-free case takes the short way.)
 ShortGroups(r) == {0}
 \* The requests vLLM looks up in the connector before admitting them (the restore half): none
@@ -158,6 +161,7 @@ Table(r, e, g, d) ==
               [] TableFault[r] = "shared" /\ g = 1 -> BlockId(r, e, 0, k)
               [] TableFault[r] \in {"lowid", "lownull"} /\ g = 0 /\ k = 1 -> 1
               [] TableFault[r] = "lownull" /\ g = 0 /\ k = 2 -> 0
+              [] TableFault[r] = "unordered" -> BlockId(r, e, g, <<2, 1, 4, 3>>[k])
               [] OTHER -> BlockId(r, e, g, k)]
 FullTable(r, e, d) == [i \in 1..NG |-> Table(r, e, i - 1, d)]
 NewBlocks(r, e, d0, d1) ==

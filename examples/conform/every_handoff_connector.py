@@ -29,6 +29,9 @@ Planted unsafe variants, each of which the kit reports as unsafe with a witness:
                   computes, the block at that boundary's column of the request's table as the
                   events built it (LMCache's before its fix: with speculative decoding that column
                   may hold a moved scratch block)
+    --sorted-table  names an attention group's blocks in the order of their ids, not the table's
+                  (to coalesce copies): vLLM's free-block queue hands blocks out in any order, so
+                  chunk i is filed from the block of another chunk
 
 It also answers lookups (the restore half, capability "restore"): the hit is the longest prefix it
 saved (a plan whose copy is over) that the prompt extends, on every recurrent group's block grid
@@ -39,6 +42,8 @@ prefix into the request's blocks (protocol section 3, "Restore rules"). Planted 
                    state that has applied it
     --group-lacks  files each recurrent group's hand-off on its own and answers a hit where any
                    group has its state, not every one
+    --load-shorter  answers the longest prefix it saved, but loads the shortest one beyond vLLM's
+                   own tokens, so vLLM computes on from a state that lacks the tokens between
 
 Standard library only; it finds the library beside it in the repository, nothing to install.
 """
@@ -58,6 +63,8 @@ DEFERRED = "--deferred" in sys.argv[1:]
 NO_PIN = "--no-pin" in sys.argv[1:]
 TOKEN_TWICE = "--token-twice" in sys.argv[1:]
 GROUP_LACKS = "--group-lacks" in sys.argv[1:]
+LOAD_SHORTER = "--load-shorter" in sys.argv[1:]
+SORTED_TABLE = "--sorted-table" in sys.argv[1:]
 TRACKER = "--tracker" in sys.argv[1:]
 ASYNC = "--async" in sys.argv[1:] or NO_PIN
 #: Steps after a plan's step by which every worker has copied its blocks (--slow: four).
@@ -217,7 +224,7 @@ class EveryHandoff(Adapter):
             blocks = request.table[g][first:last]
             if len(request.table[g]) < last or any(b <= 0 for b in blocks):
                 return None
-            selected.append(blocks)
+            selected.append(sorted(blocks) if SORTED_TABLE else blocks)  # THE PLANTED BUG (--sorted-table)
         every = [b for group in selected for b in group]
         if len(set(every)) != len(every):
             return None  # a block named twice holds one of the two things the plan would say it holds
@@ -235,6 +242,8 @@ class EveryHandoff(Adapter):
         """The restored prefix into the request's own blocks: an attention group's from the tokens
         vLLM had to the hit (a sliding group's in its window), a recurrent group's at the hit's column."""
         start, span = self.looked_up.pop(new.id, new.computed - new.external), new.computed
+        if LOAD_SHORTER:  # THE PLANTED BUG (--load-shorter)
+            span = min([s for s in self.stored.get(new.digest, ()) if start < s and s % self.grid == 0] or [span])
         blocks = []
         for g, group in enumerate(self.groups):
             size, row = group.block_tokens, new.block_ids[g]

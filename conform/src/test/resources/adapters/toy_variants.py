@@ -7,6 +7,8 @@ ConformTest. Usage: toy_variants.py MODE [--fixed] (--fixed as the toy reads it)
 - misstated: a connector of its own policy whose plans name other blocks in `recurrent` than the
   recurrent groups' blocks in `blocks_by_group`.
 - misstepped: a connector of its own policy whose plans say a later step than their event's.
+- latched-hit: answers a lookup from a prefix it has latched but not yet published, whose copy has
+  not begun: the store holds no state there.
 """
 
 import os
@@ -57,4 +59,14 @@ class Misstepped(OwnPlans):
         return line
 
 
-main({"dodging": Dodging, "misstated": Misstated, "misstepped": Misstepped}[MODE]())
+class LatchedHit(toy_connector.ToyAdapter):
+    def lookup(self, event):
+        connector = self.connector
+        latched = {p["span"] for p in connector.pending.values() if p["digest"] == event.digest and p["latch"]}
+        spans = [s for s in connector.published.get(event.digest, set()) | latched
+                 if event.computed < s < event.prompt_tokens and s % connector.grid == 0]
+        connector.looked_up[event.id] = event.computed
+        return [toy_connector.hit(connector.last_step, event.id, max(spans) - event.computed if spans else 0)]
+
+
+main({"dodging": Dodging, "misstated": Misstated, "misstepped": Misstepped, "latched-hit": LatchedHit}[MODE]())

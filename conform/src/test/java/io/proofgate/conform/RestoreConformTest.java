@@ -1,6 +1,7 @@
 package io.proofgate.conform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,8 +34,12 @@ class RestoreConformTest {
     }
 
     private static Conform.Report run(String command) throws ConformException {
+        return run(restores, command);
+    }
+
+    private static Conform.Report run(List<Scenario> scenarios, String command) throws ConformException {
         return Conform.run(
-                restores,
+                scenarios,
                 () -> new ProcessAdapter(command, Path.of("").toAbsolutePath()),
                 ConformTest.SETTINGS,
                 line -> {});
@@ -68,6 +73,53 @@ class RestoreConformTest {
     void theEveryHandoffExampleAnswersLookupsSafely() throws ConformException {
         Conform.Report report = run(EVERY_HANDOFF);
         assertEquals(restores.size(), report.count(Result.Passed.class), ConformText.of(report, EVERY_HANDOFF));
+    }
+
+    /**
+     * Model gen-restore-checkpoints: two checkpoints of one prefix in the store, a lookup while a proof is latched and
+     * not yet published, and tables whose blocks are out of order. Each of three mistakes is caught there and in no
+     * other generated scenario: a load of the shorter checkpoint than the hit, a hit from a latched proof, and an
+     * attention group's blocks named in the order of their ids. The every-handoff example and the toy pass them.
+     */
+    @Test
+    void twoCheckpointsALatchedLookupAndAnUnorderedTableCatchThreeMistakes() throws ConformException {
+        List<Scenario> checkpoints =
+                ScenarioReader.read(ConformTest.GENERATED.resolve("gen-restore-checkpoints")).stream().toList();
+        assertTrue(checkpoints.size() > 50, "the model's scenarios: " + checkpoints.size());
+        for (String safe : List.of(EVERY_HANDOFF, "python3 ../examples/conform/toy_connector.py --fixed")) {
+            Conform.Report report = run(checkpoints, safe);
+            assertEquals(checkpoints.size(), report.count(Result.Passed.class), ConformText.of(report, safe));
+        }
+        Conform.Report shorter = run(checkpoints, EVERY_HANDOFF + " --load-shorter");
+        assertFalse(unsafe(shorter).isEmpty(), ConformText.of(shorter, "--load-shorter"));
+        assertTrue(
+                unsafe(shorter).stream()
+                        .allMatch(
+                                u ->
+                                        u.findings()
+                                                .contains(
+                                                        "request r3 of prefix d1, scheduled with 6912 tokens of the"
+                                                                + " connector's hit (to 6912): loads the state at 4608"
+                                                                + " tokens, where vLLM computes on from 6912")),
+                ConformText.of(shorter, "--load-shorter"));
+        Conform.Report sorted = run(checkpoints, EVERY_HANDOFF + " --sorted-table");
+        assertFalse(unsafe(sorted).isEmpty(), ConformText.of(sorted, "--sorted-table"));
+        assertTrue(
+                unsafe(sorted).stream()
+                        .allMatch(u -> u.findings().getFirst().contains(": published page is not attention chunk ")),
+                ConformText.of(sorted, "--sorted-table"));
+        Conform.Report latched = run(checkpoints, ConformTest.TOY_VARIANTS + "latched-hit --fixed");
+        assertFalse(unsafe(latched).isEmpty(), ConformText.of(latched, "latched-hit"));
+        assertTrue(
+                unsafe(latched).stream()
+                        .allMatch(
+                                u ->
+                                        u.findings()
+                                                .getFirst()
+                                                .contains(
+                                                        "a hit to 6912 tokens, where the store holds no state of d1"
+                                                                + " that the kit saw saved")),
+                ConformText.of(latched, "latched-hit"));
     }
 
     @Test
