@@ -65,6 +65,8 @@ public record TlcRun(
     }
 
     private static final Pattern AT = Pattern.compile("at line (\\d+), column (\\d+)");
+    private static final Pattern SANY_PLACE =
+            Pattern.compile("line (\\d+), col (\\d+) to line \\d+, col \\d+ of module (\\w+)");
     private static final Pattern MODULE = Pattern.compile("^(?:In module|Could not parse module) (\\w+)");
 
     /**
@@ -82,6 +84,25 @@ public record TlcRun(
         for (int i = 0; i < lines.size() && problem.isEmpty(); i++) {
             if (lines.get(i).startsWith("***Parse Error***") && i + 1 < lines.size()) {
                 problem = Optional.of(lines.get(i + 1));
+            }
+        }
+        for (int i = 0; i < lines.size() && problem.isEmpty(); i++) {
+            // "Semantic errors:" heads a list: "*** Errors: N", then each error's place and its words
+            if (lines.get(i).startsWith("Semantic error")) {
+                for (int j = i + 1; j + 1 < lines.size() && problem.isEmpty(); j++) {
+                    Matcher place = SANY_PLACE.matcher(lines.get(j));
+                    if (place.matches()) {
+                        problem =
+                                Optional.of(
+                                        place.group(3)
+                                                + ".tla:"
+                                                + place.group(1)
+                                                + ":"
+                                                + place.group(2)
+                                                + ": "
+                                                + lines.get(j + 1));
+                    }
+                }
             }
         }
         if (problem.isEmpty()) {

@@ -173,6 +173,10 @@ class TlcRunTest {
         assertTrue(
                 run.freeText().stream()
                         .anyMatch(l -> l.contains("Could not find declaration or definition of symbol '-.'")));
+        // the first error, at its place, not the list's heading "Semantic errors:" alone
+        assertEquals(
+                Optional.of("SemanticError.tla:5:13: Could not find declaration or definition of symbol '-.'."),
+                run.parseProblem());
     }
 
     @Test

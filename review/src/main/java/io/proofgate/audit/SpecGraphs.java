@@ -194,7 +194,7 @@ final class SpecGraphs {
         return models;
     }
 
-    private static ModelCatalog catalog(Revision revision, String side) {
+    static ModelCatalog catalog(Revision revision, String side) {
         try {
             return ModelCatalog.of(revision.spec());
         } catch (IOException | RuntimeException e) {

@@ -599,13 +599,12 @@ class AuditTest {
         String text = AuditText.write(report);
         assertEquals(List.of(), report.differences(), text);
         assertEquals(1, report.unaccepted().size(), text);
+        // every model that checks it is named, the audited one among them
+        String what = report.modelFindings().getFirst().what();
         assertTrue(
-                report.modelFindings()
-                        .getFirst()
-                        .what()
-                        .startsWith(
-                                "the head changes what invariant PublishedBlockHoldsTargetState means (checked on"
-                                        + " gen-edges): PublishedBlockHoldsTargetState differs (the head's text "),
+                what.startsWith("the head changes what invariant PublishedBlockHoldsTargetState means (checked on ")
+                        && what.contains(" gen-edges,")
+                        && what.contains("): PublishedBlockHoldsTargetState differs (the head's text "),
                 text);
         String fewer =
                 repo.commitOn(
@@ -620,6 +619,88 @@ class AuditTest {
                 dropped.modelFindings().stream().map(ModelSizes.Finding::what).toList(),
                 AuditText.write(dropped));
         assertEquals(1, dropped.unaccepted().size());
+    }
+
+    /**
+     * What else checks less without changing what the models do: a property whose guard is never true (it holds of
+     * every behaviour), an invariant a model's config replaces with one that always holds, and a models.json that drops
+     * a mistake model, or takes a model out of CI. Each passed as no semantic change.
+     */
+    @Test
+    void aVacuousPropertyAReplacedInvariantAndFewerModelsAreFindings() throws Exception {
+        String vacuous =
+                repo.commitOn(
+                        current,
+                        "a rule's guard never true",
+                        List.of(
+                                new AuditFixtures.Change(
+                                        AuditFixtures.SPEC,
+                                        "[][lastEvent'.kind = \"held\" => lastVerdicts' = <<>>",
+                                        "[][lastEvent'.kind = \"held\" /\\ FALSE => lastVerdicts' = <<>>")));
+        Audit.Report property = audit(current, vacuous, "gen-edges");
+        assertEquals(List.of(), property.differences(), AuditText.write(property));
+        assertEquals(
+                List.of("HeldSaysNothingProp differs"),
+                property.modelFindings().stream()
+                        .map(f -> f.what().replaceAll(".*\\): (.*) \\(the head's text .*", "$1"))
+                        .toList(),
+                AuditText.write(property));
+        assertTrue(
+                property.modelFindings()
+                        .getFirst()
+                        .what()
+                        .startsWith("the head changes what property HeldSaysNothingProp"),
+                AuditText.write(property));
+
+        String replaced =
+                repo.commitOn(
+                        current,
+                        "an invariant replaced in a config",
+                        List.of(
+                                new AuditFixtures.Change(
+                                        "spec/MCGenEdges.cfg",
+                                        "CONSTANTS\n",
+                                        "CONSTANTS\n    PublishedBlockHoldsTargetState <- AlwaysHolds\n"),
+                                new AuditFixtures.Change(
+                                        "spec/MCPublication.tla",
+                                        "\n"
+                                            + "=============================================================================",
+                                        "\n"
+                                            + "AlwaysHolds == TRUE\n"
+                                            + "=============================================================================")));
+        Audit.Report invariant = audit(current, replaced, "gen-edges");
+        assertTrue(
+                invariant.modelFindings().stream()
+                        .anyMatch(
+                                f ->
+                                        f.what()
+                                                        .startsWith(
+                                                                "the head changes what invariant"
+                                                                    + " PublishedBlockHoldsTargetState means (checked"
+                                                                    + " on gen-edges): ")
+                                                && f.what().contains("AlwaysHolds")),
+                AuditText.write(invariant));
+
+        String fewer =
+                repo.commitOn(
+                        current,
+                        "a mistake model dropped, another out of CI",
+                        List.of(
+                                new AuditFixtures.Change(
+                                        "spec/models.json",
+                                        "      \"name\": \"mutant-table-slot\",",
+                                        "      \"name\": \"mutant-table-slot-renamed\","),
+                                new AuditFixtures.Change(
+                                        "spec/models.json",
+                                        "      \"name\": \"mutant-latch-kept\",\n",
+                                        "      \"name\": \"mutant-latch-kept\",\n      \"inCi\": false,\n")));
+        Audit.Report models = audit(current, fewer, "gen-edges");
+        List<String> whats = models.modelFindings().stream().map(ModelSizes.Finding::what).toList();
+        assertTrue(
+                whats.contains("the head's spec/models.json no longer has model mutant-table-slot"), whats::toString);
+        assertTrue(
+                whats.contains("the head's spec/models.json no longer checks mutant-latch-kept in CI"),
+                whats::toString);
     }
 
     @Test
