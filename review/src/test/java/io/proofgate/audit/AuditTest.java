@@ -703,6 +703,38 @@ class AuditTest {
                 whats::toString);
     }
 
+    /**
+     * A model file that changes what the model sends, its counts the same: gen-restore-checkpoints without its tables
+     * out of order has as many states, edges and scenarios, and what catches a connector that sorts a table is gone.
+     * The head's spec on the base's files and on its own differ, and each class of difference is a finding.
+     */
+    @Test
+    void aModelFileThatSendsOtherEventsIsAFindingWhereNoCountDrops() throws Exception {
+        String ordered =
+                repo.commitOn(
+                        current,
+                        "tables in order",
+                        List.of(
+                                new AuditFixtures.Change(
+                                        "spec/MCGenRestoreCheckpoints.cfg",
+                                        "TableFault <- CheckpointsFaults",
+                                        "TableFault <- NoFaults")));
+        Audit.Report report = audit(current, ordered, "gen-restore-checkpoints");
+        String text = AuditText.write(report);
+        assertEquals(List.of(), report.differences(), text);
+        List<String> whats = report.modelFindings().stream().map(ModelSizes.Finding::what).toList();
+        assertFalse(whats.isEmpty(), text);
+        assertTrue(
+                whats.stream()
+                        .allMatch(
+                                w ->
+                                        w.startsWith(
+                                                "the head's own model files change what gen-restore-checkpoints does"
+                                                        + " (its spec on the base's files, then on its own): ")),
+                text);
+        assertEquals(whats.size(), report.unaccepted().size(), text);
+    }
+
     @Test
     void theDefaultModelsAreTheGenerationModelsAndTheProducer() throws Exception {
         Revision base =
