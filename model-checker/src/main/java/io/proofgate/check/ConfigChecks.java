@@ -58,6 +58,24 @@ public record ConfigChecks(List<String> invariants, List<String> properties, boo
         return new ConfigChecks(invariants, properties, deadlock);
     }
 
+    /**
+     * The words of a config's sections of the given kinds (keywords of {@link #KEYWORDS}), in order, comments skipped:
+     * what a model runs ({@code INIT}, {@code NEXT}, ...) or replaces ({@code CONSTANTS}). {@code <-} and {@code =} are
+     * words of their own, written with spaces around them or not.
+     */
+    public static List<String> sectionWords(String config, Set<String> kinds) {
+        List<String> words = new ArrayList<>();
+        boolean in = false;
+        for (String word : words(config.replace("<-", " <- ").replace("=", " = "))) {
+            if (KEYWORDS.contains(word)) {
+                in = kinds.contains(word);
+            } else if (in) {
+                words.add(word);
+            }
+        }
+        return words;
+    }
+
     private static List<String> words(String config) {
         StringBuilder text = new StringBuilder();
         int depth = 0;

@@ -33,27 +33,16 @@ import java.util.stream.Stream;
  */
 final class CheckedChanges {
 
-    /** The words that open a section of a TLC config. */
-    private static final java.util.Set<String> SECTIONS =
+    /** The sections of a config that say what a model runs: its initial states, its steps, what prunes them. */
+    private static final java.util.Set<String> BEHAVIOUR =
             java.util.Set.of(
-                    "CONSTANT",
-                    "CONSTANTS",
                     "INIT",
                     "NEXT",
                     "SPECIFICATION",
-                    "INVARIANT",
-                    "INVARIANTS",
-                    "PROPERTY",
-                    "PROPERTIES",
                     "CONSTRAINT",
                     "CONSTRAINTS",
                     "ACTION_CONSTRAINT",
-                    "ACTION_CONSTRAINTS",
-                    "SYMMETRY",
-                    "VIEW",
-                    "ALIAS",
-                    "POSTCONDITION",
-                    "CHECK_DEADLOCK");
+                    "ACTION_CONSTRAINTS");
 
     private CheckedChanges() {}
 
@@ -163,8 +152,10 @@ final class CheckedChanges {
             Map<String, String> nowHere = withReplacements(now, headConfig);
             // what the model runs: its changes are behaviour, which the behaviour comparison judges
             java.util.Set<String> runs = new java.util.HashSet<>();
-            runs.addAll(closure(sectionWords(baseConfig, BEHAVIOUR), wasHere, nowHere, java.util.Set.of()));
-            runs.addAll(closure(sectionWords(headConfig, BEHAVIOUR), wasHere, nowHere, java.util.Set.of()));
+            runs.addAll(
+                    closure(ConfigChecks.sectionWords(baseConfig, BEHAVIOUR), wasHere, nowHere, java.util.Set.of()));
+            runs.addAll(
+                    closure(ConfigChecks.sectionWords(headConfig, BEHAVIOUR), wasHere, nowHere, java.util.Set.of()));
             ConfigChecks checks = ConfigChecks.parse(baseConfig);
             List<String> keys = new ArrayList<>();
             checks.invariants().forEach(i -> keys.add("invariant " + i));
@@ -214,43 +205,13 @@ final class CheckedChanges {
      */
     private static Map<String, String> withReplacements(Map<String, String> texts, String config) {
         Map<String, String> replaced = new HashMap<>(texts);
-        List<String> words =
-                sectionWords(
-                        config.replace("<-", " <- ").replace("=", " = "), java.util.Set.of("CONSTANT", "CONSTANTS"));
+        List<String> words = ConfigChecks.sectionWords(config, java.util.Set.of("CONSTANT", "CONSTANTS"));
         for (int i = 0; i + 2 < words.size(); i++) {
             if (words.get(i + 1).equals("<-") || words.get(i + 1).equals("=")) {
                 replaced.merge(words.get(i), words.get(i + 1) + " " + words.get(i + 2), (a, b) -> a + " " + b);
             }
         }
         return replaced;
-    }
-
-    /** The sections of a config that say what a model runs: its initial states, its steps, what prunes them. */
-    private static final java.util.Set<String> BEHAVIOUR =
-            java.util.Set.of(
-                    "INIT",
-                    "NEXT",
-                    "SPECIFICATION",
-                    "CONSTRAINT",
-                    "CONSTRAINTS",
-                    "ACTION_CONSTRAINT",
-                    "ACTION_CONSTRAINTS");
-
-    /** The words of a config's sections of the given kinds, comments removed, in order. */
-    private static List<String> sectionWords(String config, java.util.Set<String> kinds) {
-        List<String> words = new ArrayList<>();
-        boolean in = false;
-        for (String line : config.split("\n")) {
-            String code = line.contains("\\*") ? line.substring(0, line.indexOf("\\*")) : line;
-            for (String word : code.strip().split("\\s+")) {
-                if (SECTIONS.contains(word)) {
-                    in = kinds.contains(word);
-                } else if (in && !word.isEmpty()) {
-                    words.add(word);
-                }
-            }
-        }
-        return words;
     }
 
     private static String expected(Model.Expected expected) {
