@@ -27,9 +27,11 @@ import java.util.stream.Stream;
  * <p>Every model spec/models.json lists is read, not only the audited ones: the mistake models and the models CI checks
  * are checks too. A check's meaning is the text of its definition and of every definition it uses at any depth, with
  * what each model's config puts in their place ({@code A <- B}, {@code A = value}): a config that replaces an
- * invariant, or an operator it reads, changes what it means as an edit of the definition does. The properties are the
- * protocol's rules, stated apart from the connector that the behaviour comparison runs, so a change of a rule's text
- * that leaves the connector alone shows only here.
+ * invariant, or an operator it reads, changes what it means as an edit of the definition does. The definitions the
+ * model runs (those its INIT, NEXT and constraints reach) are left out: their change is behaviour, which the behaviour
+ * comparison judges, and the rules' properties read some of them (a row's code), so every change of the connector would
+ * otherwise be said again once per rule. What is left is what only checks read: a rule's guard, a ghost of what a block
+ * holds, an invariant itself.
  */
 final class CheckedChanges {
 
