@@ -61,12 +61,15 @@ class Misstepped(OwnPlans):
 
 class LatchedHit(toy_connector.ToyAdapter):
     def lookup(self, event):
+        # the toy's own lookup, with the spans it has latched counted as published for its length
         connector = self.connector
+        published = connector.published.get(event.digest, set())
         latched = {p["span"] for p in connector.pending.values() if p["digest"] == event.digest and p["latch"]}
-        spans = [s for s in connector.published.get(event.digest, set()) | latched
-                 if event.computed < s < event.prompt_tokens and s % connector.grid == 0]
-        connector.looked_up[event.id] = event.computed
-        return [toy_connector.hit(connector.last_step, event.id, max(spans) - event.computed if spans else 0)]
+        connector.published[event.digest] = published | latched
+        try:
+            return connector.lookup(event)
+        finally:
+            connector.published[event.digest] = published
 
 
 main({"dodging": Dodging, "misstated": Misstated, "misstepped": Misstepped, "latched-hit": LatchedHit}[MODE]())

@@ -225,7 +225,7 @@ class ConformTest {
      */
     @Test
     void aVllmConnectorThatFilesAPrefixUnderAnothersKeyIsUnsafe() throws ConformException {
-        Conform.Report report = process(finished(), "python3 src/test/resources/adapters/vllm_wrong_key.py");
+        Conform.Report report = process(finished(), "python3 src/test/resources/adapters/vllm_variants.py wrong-key");
         List<Result.Unsafe> unsafe = results(report, Result.Unsafe.class);
         assertTrue(unsafe.size() > 100, ConformText.of(report, "wrong key"));
         assertEquals(finished().size(), unsafe.size() + report.count(Result.Passed.class));
@@ -244,7 +244,7 @@ class ConformTest {
      */
     @Test
     void aVllmConnectorThatFilesTwoPrefixesUnderOneKeyIsUnsafe() throws ConformException {
-        Conform.Report report = process(finished(), "python3 src/test/resources/adapters/vllm_shared_key.py");
+        Conform.Report report = process(finished(), "python3 src/test/resources/adapters/vllm_variants.py shared-key");
         List<Result.Unsafe> unsafe = results(report, Result.Unsafe.class);
         assertFalse(unsafe.isEmpty(), ConformText.of(report, "shared key"));
         assertEquals(finished().size(), unsafe.size() + report.count(Result.Passed.class));

@@ -424,7 +424,7 @@ public final class Audit {
      * What a model's own files at the head change, the head's spec run on the base's files and on its own: one finding
      * per class of difference, or one that says the comparison did not finish.
      */
-    static List<ModelSizes.Finding> ownModelFindings(String name, BehaviourDiff.Result diff) {
+    private static List<ModelSizes.Finding> ownModelFindings(String name, BehaviourDiff.Result diff) {
         List<ModelSizes.Finding> findings = new ArrayList<>();
         for (Difference d : diff.differences()) {
             findings.add(

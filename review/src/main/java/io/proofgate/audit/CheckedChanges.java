@@ -85,9 +85,17 @@ final class CheckedChanges {
                 }
             }
         }
-        Map<String, Model> baseListed = byName(SpecGraphs.catalog(base, "base").listed());
-        Map<String, Model> headListed = byName(SpecGraphs.catalog(head, "head").listed());
-        findings.addAll(catalogue(base, head, models, baseListed, headListed));
+        io.proofgate.check.ModelCatalog baseCatalog = SpecGraphs.catalog(base, "base");
+        io.proofgate.check.ModelCatalog headCatalog = SpecGraphs.catalog(head, "head");
+        Map<String, Model> baseListed = byName(baseCatalog.listed());
+        Map<String, Model> headListed = byName(headCatalog.listed());
+        findings.addAll(
+                catalogue(
+                        models,
+                        baseListed,
+                        headListed,
+                        names(baseCatalog.checkedInCi()),
+                        names(headCatalog.checkedInCi())));
         findings.addAll(meanings(base, head, baseListed, headListed));
         return findings;
     }
@@ -98,11 +106,12 @@ final class CheckedChanges {
      * finding.
      */
     private static List<ModelSizes.Finding> catalogue(
-            Revision base, Revision head, List<Model> audited, Map<String, Model> was, Map<String, Model> now)
-            throws IOException {
+            List<Model> audited,
+            Map<String, Model> was,
+            Map<String, Model> now,
+            List<String> inCiWas,
+            List<String> inCiNow) {
         List<ModelSizes.Finding> findings = new ArrayList<>();
-        List<String> inCiWas = names(SpecGraphs.catalog(base, "base").checkedInCi());
-        List<String> inCiNow = names(SpecGraphs.catalog(head, "head").checkedInCi());
         List<String> auditedNames = names(audited);
         for (Model model : was.values()) {
             Model own = now.get(model.name());
